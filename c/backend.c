@@ -1,0 +1,58 @@
+/* backend.c — the backend table and run-time selection. */
+#include "backend.h"
+
+#include <stddef.h>
+#include "tbrf.h"
+
+/* Indexed by backend id; NULL marks a backend this build does not have.
+ * OpenCL and CUDA entries are filled in by their own issue's sources. */
+static const backend_ops *const backend_table[] = {
+    [TBRF_BACKEND_CPU] = &tbrf_backend_cpu,
+    [TBRF_BACKEND_OPENCL] = NULL,
+    [TBRF_BACKEND_CUDA] = NULL,
+};
+
+const backend_ops *backend_lookup(int id, int *status)
+{
+    if (id == TBRF_BACKEND_AUTO) {
+        static const int preference[] = {TBRF_BACKEND_CUDA, TBRF_BACKEND_OPENCL, TBRF_BACKEND_CPU};
+        for (int i = 0; i < 3; i++) {
+            const backend_ops *b = backend_table[preference[i]];
+            if (b && b->available() == TBRF_OK) {
+                *status = TBRF_OK;
+                return b;
+            }
+        }
+        *status = TBRF_ERR_NO_DEVICE;
+        return NULL;
+    }
+    if (id < 0 || id >= (int)(sizeof backend_table / sizeof backend_table[0])) {
+        *status = TBRF_ERR_INVALID;
+        return NULL;
+    }
+    const backend_ops *b = backend_table[id];
+    if (!b) {
+        *status = TBRF_ERR_NOT_BUILT;
+        return NULL;
+    }
+    *status = b->available();
+    return *status == TBRF_OK ? b : NULL;
+}
+
+const char *tbrf_backend_name(int backend)
+{
+    switch (backend) {
+    case TBRF_BACKEND_CPU: return "cpu";
+    case TBRF_BACKEND_OPENCL: return "opencl";
+    case TBRF_BACKEND_CUDA: return "cuda";
+    case TBRF_BACKEND_AUTO: return "auto";
+    default: return NULL;
+    }
+}
+
+int tbrf_backend_available(int backend)
+{
+    int status;
+    backend_lookup(backend, &status);
+    return status;
+}

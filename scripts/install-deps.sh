@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what tbrf needs to build and test from Debian's packages.
+# Skips apt-get when everything is already there.
+set -euo pipefail
+packages=(cmake make gcc pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
