@@ -144,6 +144,10 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     p->model = model_copy(model);
     if (!p->model)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory to copy the model");
+    /* Freeze the amplitude of the plan's copy: a model set by variance
+     * would otherwise redo its variance integral at every line mode (a
+     * numerical one for callbacks). */
+    tbrf_model_set_amplitude(p->model, p->amplitude);
     p->dim = dim;
     p->seed = seed;
     p->resolution = resolution;
