@@ -1,0 +1,277 @@
+/* args.c — strict parsing of option values (see args.h). strtod/strtoll
+ * alone accept "12abc", " 5", "nan" and silently saturate on overflow; a
+ * typo in a generating parameter must instead stop the run. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "args.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void setf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* Values are quoted in messages; keep a pathological one short. */
+#define SHOWN "'%.60s'"
+
+int args_double(const char *opt, const char *s, double *v, char *err, size_t errlen)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) {
+        setf(err, errlen, "%s needs a number", opt);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (*end != '\0') {
+        setf(err, errlen, "%s: " SHOWN " is not a number", opt, s);
+        return -1;
+    }
+    if (!isfinite(x)) {
+        setf(err, errlen, "%s: " SHOWN " is not a finite number", opt, s);
+        return -1;
+    }
+    if (errno == ERANGE) {
+        setf(err, errlen, "%s: " SHOWN " is out of the range of double", opt, s);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+int args_positive(const char *opt, const char *s, double *v, char *err, size_t errlen)
+{
+    double x;
+    if (args_double(opt, s, &x, err, errlen))
+        return -1;
+    if (!(x > 0)) {
+        setf(err, errlen, "%s: " SHOWN " must be positive", opt, s);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+int args_int64(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *v, char *err,
+               size_t errlen)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) {
+        setf(err, errlen, "%s needs an integer", opt);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (*end != '\0') {
+        setf(err, errlen, "%s: " SHOWN " is not an integer", opt, s);
+        return -1;
+    }
+    if (errno == ERANGE || x < lo || x > hi) {
+        setf(err, errlen, "%s: " SHOWN " is out of range (%lld to %lld)", opt, s, (long long)lo,
+             (long long)hi);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+int args_uint64(const char *opt, const char *s, uint64_t *v, char *err, size_t errlen)
+{
+    if (!s || !*s || isspace((unsigned char)*s)) {
+        setf(err, errlen, "%s needs an integer", opt);
+        return -1;
+    }
+    /* strtoull accepts "-1" and wraps it to 2^64-1. */
+    if (*s == '-' || *s == '+') {
+        setf(err, errlen, "%s: " SHOWN " must be an unsigned integer without a sign", opt, s);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end != '\0') {
+        setf(err, errlen, "%s: " SHOWN " is not an integer", opt, s);
+        return -1;
+    }
+    if (errno == ERANGE) {
+        setf(err, errlen, "%s: " SHOWN " is larger than 2^64-1", opt, s);
+        return -1;
+    }
+    *v = (uint64_t)x;
+    return 0;
+}
+
+int args_doubles(const char *opt, const char *s, int maxn, double *v, int *count, char *err,
+                 size_t errlen)
+{
+    if (!s || !*s) {
+        setf(err, errlen, "%s needs a value", opt);
+        return -1;
+    }
+    char buf[512];
+    if (strlen(s) >= sizeof buf) {
+        setf(err, errlen, "%s: value too long", opt);
+        return -1;
+    }
+    strcpy(buf, s);
+    int n = 0;
+    char *p = buf;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (n == maxn) {
+            setf(err, errlen, "%s: " SHOWN " has more than %d values", opt, s, maxn);
+            return -1;
+        }
+        if (args_double(opt, p, &v[n], err, errlen))
+            return -1;
+        n++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *count = n;
+    return 0;
+}
+
+int args_grid(const char *opt, const char *s, int64_t n[3], int *dim, char *err, size_t errlen)
+{
+    if (!s || !*s) {
+        setf(err, errlen, "%s needs NXxNY or NXxNYxNZ", opt);
+        return -1;
+    }
+    int64_t c[3] = {1, 1, 1};
+    int k = 0;
+    const char *p = s;
+    for (;;) {
+        if (k == 3) {
+            setf(err, errlen, "%s: " SHOWN " has more than three counts", opt, s);
+            return -1;
+        }
+        if (!isdigit((unsigned char)*p)) {
+            setf(err, errlen, "%s: " SHOWN " is not NXxNY or NXxNYxNZ with positive counts", opt,
+                 s);
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (errno == ERANGE) {
+            setf(err, errlen, "%s: a count in " SHOWN " does not fit in 64 bits", opt, s);
+            return -1;
+        }
+        if (x < 1) {
+            setf(err, errlen, "%s: " SHOWN " has a zero count", opt, s);
+            return -1;
+        }
+        c[k++] = x;
+        if (*end == '\0')
+            break;
+        if (*end != 'x' && *end != 'X') {
+            setf(err, errlen, "%s: " SHOWN " is not NXxNY or NXxNYxNZ with positive counts", opt,
+                 s);
+            return -1;
+        }
+        p = end + 1;
+    }
+    if (k < 2) {
+        setf(err, errlen, "%s: " SHOWN " needs at least two counts (NXxNY)", opt, s);
+        return -1;
+    }
+    int64_t total = 1;
+    for (int i = 0; i < 3; i++) {
+        if (total > INT64_MAX / c[i]) {
+            setf(err, errlen, "%s: " SHOWN " has more cells than fit in a 64-bit count", opt, s);
+            return -1;
+        }
+        total *= c[i];
+    }
+    for (int i = 0; i < 3; i++)
+        n[i] = c[i];
+    *dim = k;
+    return 0;
+}
+
+int args_read_table(const char *path, size_t *n, double **k, double **p, char *err,
+                    size_t errlen)
+{
+    *n = 0;
+    *k = *p = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        setf(err, errlen, "cannot read table %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 0, rows = 0;
+    double *kk = NULL, *pp = NULL;
+    char line[4096];
+    int rc = -1;
+    long lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *q = line;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (!*q)
+            continue;
+        char *end;
+        double a = strtod(q, &end), b;
+        if (end == q)
+            goto bad;
+        q = end;
+        b = strtod(q, &end);
+        if (end == q)
+            goto bad;
+        if (rows == cap) {
+            size_t nc = cap ? 2 * cap : 64;
+            double *nk = realloc(kk, nc * sizeof *nk);
+            if (!nk)
+                goto nomem;
+            kk = nk;
+            double *np = realloc(pp, nc * sizeof *np);
+            if (!np)
+                goto nomem;
+            pp = np;
+            cap = nc;
+        }
+        kk[rows] = a;
+        pp[rows] = b;
+        rows++;
+    }
+    if (ferror(f)) {
+        setf(err, errlen, "cannot read table %s: %s", path, strerror(errno));
+        goto done;
+    }
+    *n = rows;
+    *k = kk;
+    *p = pp;
+    kk = pp = NULL;
+    rc = 0;
+    goto done;
+bad:
+    setf(err, errlen, "%s line %ld: expected two numbers \"k P\"", path, lineno);
+    goto done;
+nomem:
+    setf(err, errlen, "out of memory reading table %s", path);
+done:
+    free(kk);
+    free(pp);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * tbrf_io.h — HDF5 files for tbrf (the `tbrf_io` library, used by the tool).
+ *
+ * Layout (DESIGN.md section 5):
+ *  - grid:   /field  (nz, ny, nx) or (ny, nx) in 2D, float32 or float64,
+ *            chunked (about 1 MiB chunks), optionally shuffle+deflate;
+ *  - points: /points (N, dim) float64 positions and /value (N) values;
+ *  - attributes on the root group record every generating parameter, and
+ *    a tabulated spectrum is copied into /model_table (n, 2).
+ *
+ * Safe writes: a writer creates ".NAME.tmp-PID" in the directory of NAME
+ * and renames it to NAME only in tbrf_io_commit(), after every dataset is
+ * complete and the file is closed and synced. Closing an uncommitted
+ * writer removes the temporary, so a failed or interrupted run never
+ * leaves a file that looks valid.
+ *
+ * Errors: functions return 0 or -1; the message (one line, naming the
+ * file) is in tbrf_io_message() or in the caller's err buffer for the
+ * functions that have no object. HDF5's automatic error printing is
+ * switched off inside every call and restored on return, so a host
+ * program keeps its own setting and stderr gets nothing from HDF5.
+ *
+ * Not thread-safe (HDF5 serial builds are not); the core library
+ * (c/tbrf.h) never includes this header.
+ *
+ * HDF5 1.10 caveat: when closing a file fails (the disk filled while the
+ * last chunks were flushed), HDF5 keeps the file half torn down and its
+ * atexit clean-up then crashes. The writer never touches such a file
+ * again and removes the temporary at once; a program that must survive
+ * this should call H5dont_atexit() before its first HDF5 call, as the
+ * tbrf tool does.
+ */
+#ifndef TBRF_IO_H
+#define TBRF_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "tbrf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything that generated a file, recorded as root attributes. Strings
+ * may be NULL and numbers NaN where they do not apply: such entries are
+ * left out of the file rather than written as placeholders. */
+typedef struct tbrf_io_meta {
+    const char *command;       /* the command line, for humans (may be NULL) */
+    /* model */
+    const char *model;         /* tbrf_model_describe() */
+    const char *model_kind;    /* "powerlaw", "gaussian", "exponential", "matern",
+                                  "vonkarman", "table", "callback" */
+    double index, kmin, kmax;  /* powerlaw */
+    double length, nu;         /* covariance models */
+    int by_variance;           /* 1: the amplitude follows from `variance`;
+                                  0: `amplitude` was given */
+    double variance;           /* requested sigma^2 (when by_variance) */
+    double amplitude;          /* requested A (when !by_variance) */
+    const char *table_file;    /* table model: the file it was read from */
+    size_t table_n;            /* table model: rows of table_k/table_p, copied */
+    const double *table_k, *table_p; /* into /model_table (n, 2) */
+    /* plan */
+    int dim;
+    tbrf_opts opts;            /* lines, oversampling, line_method, ... */
+    uint64_t seed, realization;
+    double lo[3], hi[3];       /* domain */
+    double resolution;
+    /* geometry: a grid (is_grid) or points */
+    int is_grid;
+    double origin[3], spacing[3];
+    int64_t n[3];
+    int64_t npoints;
+    const char *points_file;   /* where the positions came from (may be NULL) */
+    tbrf_plan_info info;       /* tbrf_plan_get_info() */
+} tbrf_io_meta;
+
+/* Fills *meta with "not applicable" (NULL strings, NaN numbers, zeros). */
+void tbrf_io_meta_init(tbrf_io_meta *meta);
+
+/* ------------------------------------------------------------- writing */
+
+typedef struct tbrf_io_writer tbrf_io_writer;
+
+/* Write flags. */
+#define TBRF_IO_COMPRESS 1 /* shuffle + deflate (level 4) on the datasets */
+
+/* Starts writing `path`: creates the temporary file next to it. Returns
+ * NULL with a message in err (if errlen > 0) when the directory cannot be
+ * written or memory runs out. */
+tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen);
+
+/* Creates /field for an n[0] x n[1] x n[2] grid (x fastest; dim 2 needs
+ * n[2] == 1 and gives a (ny, nx) dataset) of float64 (TBRF_DOUBLE) or
+ * float32 (TBRF_FLOAT) values. */
+int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
+
+/* Writes `count` consecutive cells in x-fastest order starting at cell
+ * number `first` (values are float or double as given to grid_begin).
+ * Chunks may start and end anywhere; they must not overlap, and together
+ * they must cover the grid before tbrf_io_commit(). The signature is
+ * tbrf_push_fn's with the writer as `user`, so it can be handed straight
+ * to tbrf_execute_grid_stream(). Returns 0 or -1. */
+int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values);
+
+/* Writes /points (n, dim) float64 — a copy of the positions. */
+int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
+
+/* Writes /value (n) as float64 or float32 per precision. */
+int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values);
+
+/* Writes the attributes of *meta on the root group (and /model_table). */
+int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *meta);
+
+/* Checks that the grid (if any) is complete, closes and syncs the
+ * temporary file and renames it to the final name. On failure the
+ * temporary is removed. Returns 0 or -1. */
+int tbrf_io_commit(tbrf_io_writer *w);
+
+/* Frees the writer; if it was not committed, closes and removes the
+ * temporary file. NULL is ignored. */
+void tbrf_io_close(tbrf_io_writer *w);
+
+/* The last failure's message ("" if none); never NULL for a writer. */
+const char *tbrf_io_message(const tbrf_io_writer *w);
+
+/* The temporary file's name (so a signal handler can remove it), or NULL
+ * once committed. */
+const char *tbrf_io_temp_path(const tbrf_io_writer *w);
+
+/* ------------------------------------------------------------- reading */
+
+/* Reads /points from `path`: (N, 3) gives dim 3, (N, 2) dim 2. Any
+ * floating-point type is converted to double; integers, other ranks and
+ * shapes, N == 0, and NaN or infinite coordinates are errors whose
+ * message names the file (and the row). On success *xyz is malloc'ed
+ * (free it). Returns 0 or -1. */
+int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, char *err,
+                        size_t errlen);
+
+/* Reads /field back as double, x fastest; n[2] = 1 for a 2D file.
+ * *values is malloc'ed. Returns 0 or -1 (message in err). */
+int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *err,
+                       size_t errlen);
+
+/* Prints what the file holds (datasets with shape, type, chunks and
+ * filters) and every attribute of the root group, readably, to out.
+ * Returns 0 or -1 (message in err). */
+int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBRF_IO_H */

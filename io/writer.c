@@ -1,0 +1,708 @@
+/* writer.c — safe, incremental HDF5 output of grids and point values.
+ *
+ * Why a temporary file: a run can fail (bad plan, full disk) or be killed
+ * hours into a large grid; a half-written file under the requested name
+ * would look like a result. We write ".NAME.tmp-PID" next to NAME (same
+ * directory, hence same file system, so rename() is atomic) and rename it
+ * only once every dataset is complete and the file is closed and synced. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io_internal.h"
+#include "tbrf_io.h"
+
+/* About 1 MiB per chunk: large enough for efficient I/O and deflate,
+ * small enough that the chunk cache holds the few chunks a row-ordered
+ * writer has open at once. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+/* Chunk cache for /field: the writer touches at most a couple of chunks
+ * at a time (chunks are slabs of whole rows), but a partially written
+ * chunk evicted from the cache costs a read-modify-write (and a second
+ * compression), so keep enough room. */
+#define CACHE_BYTES ((size_t)16 << 20)
+#define CACHE_SLOTS 1021 /* prime, as HDF5 recommends */
+#define DEFLATE_LEVEL 4
+
+struct tbrf_io_writer {
+    char *path;      /* final name */
+    char *tmp;       /* temporary name in the same directory */
+    int flags;
+    hid_t file;      /* -1 when closed */
+    hid_t field;     /* /field, -1 if none */
+    int precision;   /* of /field */
+    int rank;        /* of /field: 2 or 3 */
+    int64_t n[3];    /* grid counts, x fastest */
+    int64_t total;   /* cells in /field */
+    int64_t written; /* cells pushed so far */
+    int committed;
+    char message[1024];
+};
+
+#define FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
+
+const char *tbrf_io_message(const tbrf_io_writer *w)
+{
+    return w ? w->message : "no writer";
+}
+
+const char *tbrf_io_temp_path(const tbrf_io_writer *w)
+{
+    return (w && !w->committed) ? w->tmp : NULL;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ".NAME.tmp-PID" in NAME's directory. */
+static char *temp_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dirlen;
+    size_t n = strlen(path) + 32;
+    char *t = malloc(n);
+    if (!t)
+        return NULL;
+    snprintf(t, n, "%.*s.%s.tmp-%ld", (int)dirlen, path, base, (long)getpid());
+    return t;
+}
+
+tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
+{
+    if (!path || !path[0]) {
+        io_setf(err, errlen, "no output file name given");
+        return NULL;
+    }
+    size_t len = strlen(path);
+    if (path[len - 1] == '/') {
+        io_setf(err, errlen, "cannot write %s: the name is a directory", path);
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        io_setf(err, errlen, "cannot write %s: it is a directory", path);
+        return NULL;
+    }
+    tbrf_io_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        io_setf(err, errlen, "out of memory");
+        return NULL;
+    }
+    w->flags = flags;
+    w->file = -1;
+    w->field = -1;
+    w->path = dupstr(path);
+    w->tmp = temp_name(path);
+    if (!w->path || !w->tmp) {
+        io_setf(err, errlen, "out of memory");
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    /* Create the temporary ourselves first: errno then says precisely why
+     * a directory cannot be written (missing, not a directory, read-only,
+     * permission), which HDF5's error stack buries. */
+    int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST) {
+        /* A stale temporary of an earlier process with our PID. */
+        unlink(w->tmp);
+        fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    }
+    if (fd < 0) {
+        io_setf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    close(fd);
+
+    io_quiet q;
+    io_quiet_begin(&q);
+    /* Strong close: H5Fclose really closes even if an object leaked, so
+     * the file is complete on disk before the rename. */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0)
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+    /* Track attribute creation order so `tbrf info` lists them in the
+     * order written (model, options, geometry, plan) rather than by name. */
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl >= 0)
+        H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, fcpl >= 0 ? fcpl : H5P_DEFAULT,
+                        fapl >= 0 ? fapl : H5P_DEFAULT);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (w->file < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "cannot create HDF5 file %s%s%s", path, why[0] ? ": " : "", why);
+        io_quiet_end(&q);
+        unlink(w->tmp);
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    io_quiet_end(&q);
+    return w;
+}
+
+/* Dataset creation properties: chunk dims (NULL = contiguous), optional
+ * shuffle+deflate, and no object timestamps so that the same run gives
+ * the same bytes. */
+static hid_t make_dcpl(const tbrf_io_writer *w, int rank, const hsize_t *chunk)
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0)
+        return -1;
+    H5Pset_obj_track_times(dcpl, 0);
+    if (chunk) {
+        if (H5Pset_chunk(dcpl, rank, chunk) < 0)
+            goto fail;
+        /* Every cell is written, so filling chunks first is wasted work. */
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+        if (w->flags & TBRF_IO_COMPRESS) {
+            if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+                goto fail;
+            if (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, DEFLATE_LEVEL) < 0)
+                goto fail;
+        }
+    }
+    return dcpl;
+fail:
+    H5Pclose(dcpl);
+    return -1;
+}
+
+/* Chunk shape for dims (slowest first): slabs of whole rows totalling
+ * about CHUNK_BYTES, matching the row-ordered writes of the grid stream. */
+static void chunk_shape(int rank, const hsize_t *dims, size_t elt, hsize_t *chunk)
+{
+    hsize_t target = CHUNK_BYTES / elt, have = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        hsize_t room = target / have;
+        if (room < 1)
+            room = 1;
+        chunk[d] = dims[d] < room ? dims[d] : room;
+        have *= chunk[d];
+    }
+}
+
+static hid_t file_type(int precision)
+{
+    return precision == TBRF_FLOAT ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+}
+
+static hid_t mem_type(int precision)
+{
+    return precision == TBRF_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+}
+
+static int usable(tbrf_io_writer *w)
+{
+    if (!w)
+        return 0;
+    if (w->committed || w->file < 0) {
+        FAIL(w, "%s: the file is already closed", w->path);
+        return 0;
+    }
+    return 1;
+}
+
+static void fail_h5(tbrf_io_writer *w, const char *what)
+{
+    char why[256];
+    io_h5_reason(why, sizeof why);
+    FAIL(w, "cannot write %s: %s failed%s%s", w->path, what, why[0] ? ": " : "", why);
+}
+
+int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
+{
+    if (!usable(w))
+        return -1;
+    if (!n || (dim != 2 && dim != 3) || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
+        FAIL(w, "%s: bad grid description (dim %d, precision %d)", w->path, dim, precision);
+        return -1;
+    }
+    if (w->field >= 0) {
+        FAIL(w, "%s: /field already exists", w->path);
+        return -1;
+    }
+    int64_t total = 1;
+    for (int c = 0; c < 3; c++) {
+        if (n[c] < 1 || total > INT64_MAX / n[c]) {
+            FAIL(w, "%s: bad grid size", w->path);
+            return -1;
+        }
+        total *= n[c];
+    }
+    if (dim == 2 && n[2] != 1) {
+        FAIL(w, "%s: a 2D grid needs nz = 1", w->path);
+        return -1;
+    }
+    int rank = dim;
+    hsize_t dims[3], chunk[3];
+    if (rank == 3) {
+        dims[0] = (hsize_t)n[2];
+        dims[1] = (hsize_t)n[1];
+        dims[2] = (hsize_t)n[0];
+    } else {
+        dims[0] = (hsize_t)n[1];
+        dims[1] = (hsize_t)n[0];
+    }
+    chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = make_dcpl(w, rank, chunk);
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    if (space < 0 || dapl < 0) {
+        fail_h5(w, "creating /field");
+        goto done;
+    }
+    if (dcpl < 0) {
+        FAIL(w, "cannot write %s: the deflate filter is not available in this HDF5", w->path);
+        goto done;
+    }
+    H5Pset_chunk_cache(dapl, CACHE_SLOTS, CACHE_BYTES, 1.0);
+    w->field = H5Dcreate2(w->file, "field", file_type(precision), space, H5P_DEFAULT, dcpl, dapl);
+    if (w->field < 0) {
+        fail_h5(w, "creating /field");
+        goto done;
+    }
+    w->precision = precision;
+    w->rank = rank;
+    for (int c = 0; c < 3; c++)
+        w->n[c] = n[c];
+    w->total = total;
+    w->written = 0;
+    rc = 0;
+done:
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (dapl >= 0)
+        H5Pclose(dapl);
+    io_quiet_end(&q);
+    return rc;
+}
+
+/* Adds the box (z, y, x) + (cz, cy, cx) to the file selection. */
+static herr_t add_box(hid_t space, int rank, int *first, int64_t z, int64_t y, int64_t x,
+                      int64_t cz, int64_t cy, int64_t cx)
+{
+    hsize_t start[3], count[3];
+    if (rank == 3) {
+        start[0] = (hsize_t)z, start[1] = (hsize_t)y, start[2] = (hsize_t)x;
+        count[0] = (hsize_t)cz, count[1] = (hsize_t)cy, count[2] = (hsize_t)cx;
+    } else {
+        start[0] = (hsize_t)y, start[1] = (hsize_t)x;
+        count[0] = (hsize_t)cy, count[1] = (hsize_t)cx;
+    }
+    herr_t e = H5Sselect_hyperslab(space, *first ? H5S_SELECT_SET : H5S_SELECT_OR, start, NULL,
+                                   count, NULL);
+    *first = 0;
+    return e;
+}
+
+int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values)
+{
+    tbrf_io_writer *w = writer;
+    if (!usable(w))
+        return -1;
+    if (w->field < 0) {
+        FAIL(w, "%s: no grid started", w->path);
+        return -1;
+    }
+    if (first < 0 || count < 0 || first > w->total || count > w->total - first) {
+        FAIL(w, "%s: cells %lld..+%lld lie outside the grid", w->path, (long long)first,
+             (long long)count);
+        return -1;
+    }
+    if (count == 0)
+        return 0;
+    if (!values) {
+        FAIL(w, "%s: no values", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    hid_t fspace = H5Dget_space(w->field);
+    hsize_t mdim = (hsize_t)count;
+    hid_t mspace = H5Screate_simple(1, &mdim, NULL);
+    if (fspace < 0 || mspace < 0) {
+        fail_h5(w, "selecting cells of /field");
+        goto done;
+    }
+    /* Cells [first, first+count) in x-fastest order are at most five
+     * boxes: a partial row, whole rows to the end of a plane, whole planes,
+     * whole rows, a partial row. HDF5 iterates a union of hyperslabs in
+     * the file's row-major order, which is exactly our cell order, so one
+     * H5Dwrite from a flat buffer fills them. */
+    const int64_t nx = w->n[0], ny = w->n[1], plane = nx * ny;
+    int64_t a = first, b = first + count;
+    int sel_first = 1;
+    while (a < b) {
+        int64_t x = a % nx, r = a / nx, y = r % ny, z = r / ny, step;
+        herr_t e;
+        if (x != 0 || b - a < nx) {
+            step = nx - x < b - a ? nx - x : b - a;
+            e = add_box(fspace, w->rank, &sel_first, z, y, x, 1, 1, step);
+        } else if (y != 0 || b - a < plane) {
+            int64_t rows = (b - a) / nx;
+            if (rows > ny - y)
+                rows = ny - y;
+            step = rows * nx;
+            e = add_box(fspace, w->rank, &sel_first, z, y, 0, 1, rows, nx);
+        } else {
+            int64_t planes = (b - a) / plane;
+            step = planes * plane;
+            e = add_box(fspace, w->rank, &sel_first, z, 0, 0, planes, ny, nx);
+        }
+        if (e < 0) {
+            fail_h5(w, "selecting cells of /field");
+            goto done;
+        }
+        a += step;
+    }
+    if (H5Dwrite(w->field, mem_type(w->precision), mspace, fspace, H5P_DEFAULT, values) < 0) {
+        fail_h5(w, "writing /field");
+        goto done;
+    }
+    w->written += count;
+    rc = 0;
+done:
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    io_quiet_end(&q);
+    return rc;
+}
+
+/* Writes a whole dataset (contiguous, or chunked when compressing). */
+static int write_whole(tbrf_io_writer *w, const char *name, int rank, const hsize_t *dims,
+                       int precision, const void *data)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    char what[64];
+    snprintf(what, sizeof what, "writing /%s", name);
+    hsize_t chunk[2];
+    int chunked = (w->flags & TBRF_IO_COMPRESS) != 0;
+    if (chunked)
+        chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = make_dcpl(w, rank, chunked ? chunk : NULL);
+    hid_t dset = -1;
+    if (space < 0 || dcpl < 0) {
+        fail_h5(w, what);
+        goto done;
+    }
+    dset = H5Dcreate2(w->file, name, file_type(precision), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dset < 0 || H5Dwrite(dset, mem_type(precision), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+        fail_h5(w, what);
+        goto done;
+    }
+    rc = 0;
+done:
+    if (dset >= 0 && H5Dclose(dset) < 0 && rc == 0) {
+        fail_h5(w, what);
+        rc = -1;
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+{
+    if (!usable(w))
+        return -1;
+    if ((dim != 2 && dim != 3) || n < 1 || !xyz) {
+        FAIL(w, "%s: bad points (dim %d, n %lld)", w->path, dim, (long long)n);
+        return -1;
+    }
+    hsize_t dims[2] = {(hsize_t)n, (hsize_t)dim};
+    return write_whole(w, "points", 2, dims, TBRF_DOUBLE, xyz);
+}
+
+int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
+{
+    if (!usable(w))
+        return -1;
+    if (n < 1 || !values || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
+        FAIL(w, "%s: bad values (n %lld)", w->path, (long long)n);
+        return -1;
+    }
+    hsize_t dims[1] = {(hsize_t)n};
+    return write_whole(w, "value", 1, dims, precision, values);
+}
+
+/* ------------------------------------------------------------ attributes */
+
+static int attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int count,
+                      const void *data)
+{
+    hsize_t dims[1] = {(hsize_t)count};
+    hid_t space = count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, dims, NULL);
+    if (space < 0)
+        return -1;
+    if (H5Aexists(loc, name) > 0)
+        H5Adelete(loc, name);
+    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = -1;
+    if (a >= 0 && H5Awrite(a, mtype, data) >= 0)
+        rc = 0;
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    H5Sclose(space);
+    return rc;
+}
+
+static int attr_str(hid_t loc, const char *name, const char *s)
+{
+    if (!s)
+        return 0;
+    /* Fixed-length, NUL-terminated: every HDF5 reader handles it. */
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    H5Tset_size(t, strlen(s) + 1);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    int rc = attr_write(loc, name, t, t, 1, s);
+    H5Tclose(t);
+    return rc;
+}
+
+static int attr_f64v(hid_t loc, const char *name, const double *v, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (isnan(v[i]))
+            return 0; /* not applicable */
+    return attr_write(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, count, v);
+}
+
+static int attr_f64(hid_t loc, const char *name, double v)
+{
+    return attr_f64v(loc, name, &v, 1);
+}
+
+static int attr_i64v(hid_t loc, const char *name, const int64_t *v, int count)
+{
+    return attr_write(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, count, v);
+}
+
+static int attr_i64(hid_t loc, const char *name, int64_t v)
+{
+    return attr_i64v(loc, name, &v, 1);
+}
+
+static int attr_u64(hid_t loc, const char *name, uint64_t v)
+{
+    return attr_write(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, &v);
+}
+
+static const char *line_method_name(int m)
+{
+    return m == TBRF_LINES_SPECTRAL ? "spectral" : m == TBRF_LINES_CIRCULANT ? "circulant" : "unknown";
+}
+
+int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    if (!usable(w))
+        return -1;
+    if (!m || (m->dim != 2 && m->dim != 3)) {
+        FAIL(w, "%s: bad metadata", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t g = w->file;
+    const int d = m->dim;
+    int e = 0;
+    const char *backend = tbrf_backend_name(m->info.backend);
+    const char *requested = tbrf_backend_name(m->opts.backend);
+
+    e |= attr_str(g, "tbrf_version", tbrf_version());
+    e |= attr_str(g, "command", m->command);
+    /* Model: the description for humans, every number separately for
+     * programs that regenerate the field. */
+    e |= attr_str(g, "model", m->model);
+    e |= attr_str(g, "model_kind", m->model_kind);
+    e |= attr_f64(g, "model_index", m->index);
+    e |= attr_f64(g, "model_kmin", m->kmin);
+    e |= attr_f64(g, "model_kmax", m->kmax);
+    e |= attr_f64(g, "model_length", m->length);
+    e |= attr_f64(g, "model_nu", m->nu);
+    e |= attr_str(g, "normalization", m->by_variance ? "variance" : "amplitude");
+    if (m->by_variance)
+        e |= attr_f64(g, "variance", m->variance);
+    else
+        e |= attr_f64(g, "amplitude", m->amplitude);
+    e |= attr_str(g, "model_table_file", m->table_file);
+    /* Options that change the mathematics. */
+    e |= attr_i64(g, "dim", d);
+    e |= attr_i64(g, "lines", m->opts.lines);
+    e |= attr_i64(g, "oversampling", m->opts.oversampling);
+    e |= attr_str(g, "line_method", line_method_name(m->opts.line_method));
+    e |= attr_i64(g, "max_padding", m->opts.max_padding);
+    e |= attr_u64(g, "seed", m->seed);
+    e |= attr_u64(g, "realization", m->realization);
+    e |= attr_str(g, "precision", m->opts.precision == TBRF_FLOAT ? "float" : "double");
+    e |= attr_str(g, "backend", backend ? backend : "unknown");
+    e |= attr_str(g, "backend_requested", requested ? requested : "unknown");
+    /* Domain and geometry, x first (the reverse of the dataset shape). */
+    e |= attr_f64v(g, "domain_lo", m->lo, d);
+    e |= attr_f64v(g, "domain_hi", m->hi, d);
+    e |= attr_f64(g, "resolution", m->resolution);
+    e |= attr_str(g, "geometry", m->is_grid ? "grid" : "points");
+    if (m->is_grid) {
+        e |= attr_f64v(g, "grid_origin", m->origin, d);
+        e |= attr_f64v(g, "grid_spacing", m->spacing, d);
+        e |= attr_i64v(g, "grid_counts", m->n, d);
+    } else {
+        e |= attr_i64(g, "npoints", m->npoints);
+        e |= attr_str(g, "points_file", m->points_file);
+    }
+    /* What the plan decided. */
+    e |= attr_i64(g, "line_samples", m->info.line_samples);
+    e |= attr_f64(g, "line_spacing", m->info.line_spacing);
+    e |= attr_f64(g, "line_length", m->info.line_length);
+    e |= attr_f64(g, "model_variance", m->info.variance);
+    e |= attr_f64(g, "variance_resolved", m->info.variance_resolved);
+    e |= attr_f64(g, "amplitude_used", m->info.amplitude);
+    e |= attr_i64(g, "padding", m->info.padding);
+
+    if (e) {
+        fail_h5(w, "writing attributes");
+        io_quiet_end(&q);
+        return -1;
+    }
+    io_quiet_end(&q);
+
+    if (m->table_n > 0 && m->table_k && m->table_p) {
+        if (m->table_n > SIZE_MAX / (2 * sizeof(double))) {
+            FAIL(w, "%s: table too large", w->path);
+            return -1;
+        }
+        double *t = malloc(m->table_n * 2 * sizeof *t);
+        if (!t) {
+            FAIL(w, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < m->table_n; i++) {
+            t[2 * i] = m->table_k[i];
+            t[2 * i + 1] = m->table_p[i];
+        }
+        hsize_t dims[2] = {(hsize_t)m->table_n, 2};
+        int rc = write_whole(w, "model_table", 2, dims, TBRF_DOUBLE, t);
+        free(t);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ finishing */
+
+/* Closes the HDF5 handles; returns -1 if closing (i.e. the final flush)
+ * failed. */
+static int close_file(tbrf_io_writer *w)
+{
+    int rc = 0;
+    if (w->field >= 0) {
+        if (H5Dclose(w->field) < 0)
+            rc = -1;
+        w->field = -1;
+    }
+    if (w->file >= 0) {
+        if (H5Fclose(w->file) < 0)
+            rc = -1;
+        w->file = -1;
+    }
+    return rc;
+}
+
+int tbrf_io_commit(tbrf_io_writer *w)
+{
+    if (!usable(w))
+        return -1;
+    if (w->field >= 0 && w->written != w->total) {
+        FAIL(w, "%s: only %lld of %lld cells were written", w->path, (long long)w->written,
+             (long long)w->total);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = close_file(w);
+    if (rc)
+        fail_h5(w, "closing the file");
+    io_quiet_end(&q);
+    if (rc) {
+        unlink(w->tmp);
+        w->committed = 1; /* nothing left to remove */
+        return -1;
+    }
+    /* Sync before the rename, so that after a crash the final name never
+     * points at data that did not reach the disk. */
+    int fd = open(w->tmp, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        unlink(w->tmp);
+        w->committed = 1;
+        return -1;
+    }
+    close(fd);
+    if (rename(w->tmp, w->path) != 0) {
+        FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
+        unlink(w->tmp);
+        w->committed = 1;
+        return -1;
+    }
+    w->committed = 1;
+    return 0;
+}
+
+void tbrf_io_close(tbrf_io_writer *w)
+{
+    if (!w)
+        return;
+    io_quiet q;
+    io_quiet_begin(&q);
+    close_file(w);
+    io_quiet_end(&q);
+    if (!w->committed)
+        unlink(w->tmp);
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}

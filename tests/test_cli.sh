@@ -1,0 +1,396 @@
+#!/usr/bin/env bash
+# test_cli.sh — tests of the `tbrf` command, one case per ctest test.
+#
+#   test_cli.sh TOOL MKPOINTS H5DUMP H5LS CASE
+#
+# Every case runs in its own empty temporary directory, so a left-over
+# output or temporary file is easy to see. Bad inputs must exit non-zero
+# (but not by a signal), print exactly one line "tbrf: ..." on stderr and
+# nothing on stdout, and leave the directory as it was.
+set -u
+
+TOOL=$1
+MKPOINTS=$2
+H5DUMP=$3
+H5LS=$4
+CASE=$5
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/tbrf-cli.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+
+failures=0
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# Runs the command; sets rc, out (stdout) and err (stderr).
+run() {
+    "$@" >"$W/.stdout" 2>"$W/.stderr"
+    rc=$?
+    out=$(cat "$W/.stdout")
+    err=$(cat "$W/.stderr")
+    rm -f "$W/.stdout" "$W/.stderr"
+}
+
+listing() { ls -A "$W" | sort; }
+
+# expect_ok CMD...: exit 0, nothing on stderr but our warnings.
+expect_ok() {
+    run "$@"
+    if [ "$rc" -ne 0 ]; then
+        fail "expected success (rc $rc): $*"
+        echo "  stderr: $err"
+        return 1
+    fi
+    local other
+    other=$(printf '%s' "$err" | grep -v '^tbrf: warning:' || true)
+    if [ -n "$other" ]; then
+        fail "unexpected stderr from: $*"
+        echo "  stderr: $err"
+    fi
+    return 0
+}
+
+# expect_fail CMD...: non-zero exit (not a crash), one "tbrf: " line on
+# stderr, empty stdout, and no file created or left behind.
+expect_fail() {
+    local before after lines
+    before=$(listing)
+    run "$@"
+    after=$(listing)
+    if [ "$rc" -eq 0 ]; then
+        fail "expected failure but got rc 0: $*"
+    elif [ "$rc" -ge 124 ]; then
+        fail "crashed or killed (rc $rc): $*"
+    fi
+    lines=$(printf '%s\n' "$err" | grep -c '')
+    if [ -z "$err" ] || [ "$lines" -ne 1 ]; then
+        fail "expected exactly one stderr line, got $lines: $*"
+        printf '  stderr: %s\n' "$err"
+    elif [ "${err#tbrf: }" = "$err" ]; then
+        fail "stderr does not start with 'tbrf: ': $*"
+        echo "  stderr: $err"
+    fi
+    if [ -n "$out" ]; then
+        fail "unexpected stdout from failing command: $*"
+    fi
+    if [ "$before" != "$after" ]; then
+        fail "files changed by failing command: $*"
+        echo "  before: $before"
+        echo "  after:  $after"
+    fi
+    echo "ok (rc $rc) $err"
+}
+
+# expect_grep PATTERN TEXT WHAT
+expect_grep() {
+    if ! printf '%s\n' "$2" | grep -Eq -- "$1"; then
+        fail "$3: '$1' not found"
+        printf '%s\n' "$2" | head -60 | sed 's/^/  | /'
+    fi
+}
+
+no_temps() {
+    local t
+    t=$(ls -A "$W" | grep '\.tmp-' || true)
+    [ -z "$t" ] || fail "temporary files left: $t"
+}
+
+attrs() { "$H5DUMP" -A "$1" 2>&1; }
+
+# A field's values as text (data only), to compare runs.
+field_data() { "$H5DUMP" -d "$2" -y -w 0 "$1" 2>&1 | sed -n '/DATA {/,/}/p'; }
+
+PL=(--model powerlaw --index -3 --kmin 0.2 --kmax 2.5)
+
+case_help() {
+    expect_ok "$TOOL" --help && expect_grep 'generate' "$out" "tbrf --help"
+    expect_ok "$TOOL" generate --help && expect_grep '--oversampling' "$out" "generate --help"
+    expect_grep 'default 1024' "$out" "generate --help shows the library defaults"
+    expect_ok "$TOOL" info --help && expect_grep 'usage: tbrf info' "$out" "info --help"
+    expect_ok "$TOOL" --version && expect_grep '^tbrf [0-9]+\.[0-9]+\.[0-9]+' "$out" "--version"
+}
+
+case_grid3d() {
+    expect_ok "$TOOL" generate "${PL[@]}" --grid 16x12x10 --spacing 0.5 --origin 1,2,3 \
+        --seed 42 --realization 3 --lines 256 --out g3.h5 || return
+    [ -f g3.h5 ] || fail "g3.h5 not written"
+    no_temps
+    [ "$(ls -A | wc -l)" -eq 1 ] || fail "extra files: $(ls -A)"
+    local ls
+    ls=$("$H5LS" g3.h5)
+    expect_grep '^field +Dataset \{10, 12, 16\}' "$ls" "h5ls shape (nz, ny, nx)"
+    local a
+    a=$(attrs g3.h5)
+    for name in tbrf_version command model model_kind model_index model_kmin model_kmax \
+        normalization variance dim lines oversampling line_method max_padding seed realization \
+        precision backend domain_lo domain_hi resolution geometry grid_origin grid_spacing \
+        grid_counts line_samples line_spacing line_length model_variance variance_resolved \
+        amplitude_used padding; do
+        expect_grep "ATTRIBUTE \"$name\"" "$a" "attribute $name"
+    done
+    expect_grep '"powerlaw' "$a" "model description"
+    expect_grep '\(0\): 16, 12, 10' "$a" "grid_counts x first"
+    expect_grep '\(0\): 1, 2, 3' "$a" "grid_origin"
+    expect_grep '\(0\): 0.5, 0.5, 0.5' "$a" "grid_spacing"
+    expect_grep '\(0\): 42' "$a" "seed"
+    expect_grep 'H5T_IEEE_F64LE' "$("$H5DUMP" -H -d /field g3.h5)" "float64 field"
+    expect_grep 'CHUNKED' "$("$H5DUMP" -p -H -d /field g3.h5)" "chunked field"
+    if field_data g3.h5 /field | grep -qi 'nan\|inf'; then fail "non-finite values in /field"; fi
+}
+
+case_grid2d() {
+    expect_ok "$TOOL" generate --model gaussian --length 3 --grid 32x24 --variance 2.5 \
+        --out g2.h5 || return
+    no_temps
+    expect_grep '^field +Dataset \{24, 32\}' "$("$H5LS" g2.h5)" "2D shape (ny, nx)"
+    local a
+    a=$(attrs g2.h5)
+    expect_grep 'ATTRIBUTE "dim"' "$a" "dim"
+    expect_grep '\(0\): 32, 24$' "$a" "2D grid_counts"
+    expect_grep '"gaussian"' "$a" "model_kind"
+    expect_grep '\(0\): 2.5' "$a" "variance recorded"
+    expect_grep 'ATTRIBUTE "model_length"' "$a" "model_length"
+}
+
+case_float_compress() {
+    expect_ok "$TOOL" generate --model matern --length 2 --nu 1.5 --grid 20x20x20 \
+        --precision float --compress --amplitude 3 --out f.h5 || return
+    local h
+    h=$("$H5DUMP" -p -H -d /field f.h5)
+    expect_grep 'H5T_IEEE_F32LE' "$h" "float32 field"
+    expect_grep 'DEFLATE' "$h" "deflate filter"
+    expect_grep 'SHUFFLE' "$h" "shuffle filter"
+    local a
+    a=$(attrs f.h5)
+    expect_grep '"float"' "$a" "precision attribute"
+    expect_grep 'ATTRIBUTE "amplitude"' "$a" "amplitude recorded"
+    expect_grep 'ATTRIBUTE "model_nu"' "$a" "model_nu"
+}
+
+case_table() {
+    printf '# k P\n0.1 1\n0.5 0.8\n\n1 0.3   # a comment\n2 0.05\n4 0.001\n' >spec.txt
+    expect_ok "$TOOL" generate --model table --table spec.txt --grid 16x16x16 --out t.h5 || return
+    expect_grep '^model_table +Dataset \{5, 2\}' "$("$H5LS" t.h5)" "/model_table (n, 2)"
+    expect_grep '"spec.txt"' "$(attrs t.h5)" "model_table_file"
+    expect_grep '0.1, 1,' "$("$H5DUMP" -d /model_table t.h5)" "table rows"
+}
+
+case_points() {
+    "$MKPOINTS" p3.h5 good3 200 || fail "mkpoints"
+    expect_ok "$TOOL" generate --model exponential --length 2 --points p3.h5 --out v3.h5 || return
+    no_temps
+    local ls
+    ls=$("$H5LS" v3.h5)
+    expect_grep '^value +Dataset \{200\}' "$ls" "/value (N)"
+    expect_grep '^points +Dataset \{200, 3\}' "$ls" "/points (N,3)"
+    local a
+    a=$(attrs v3.h5)
+    expect_grep '"points"' "$a" "geometry points"
+    expect_grep 'ATTRIBUTE "npoints"' "$a" "npoints"
+    expect_grep '"p3.h5"' "$a" "points_file"
+    if "$H5DUMP" -d /value v3.h5 | grep -qi 'nan\|inf'; then fail "non-finite /value"; fi
+    # The copy of the positions equals the input.
+    [ "$(field_data p3.h5 /points)" = "$(field_data v3.h5 /points)" ] || fail "/points copy differs"
+
+    "$MKPOINTS" p2.h5 good2 50 || fail "mkpoints"
+    expect_ok "$TOOL" generate --model gaussian --length 1 --points p2.h5 --resolution 0.5 \
+        --out v2.h5 || return
+    ls=$("$H5LS" v2.h5)
+    expect_grep '^points +Dataset \{50, 2\}' "$ls" "/points (N,2)"
+    expect_grep '\(0\): 2$' "$(attrs v2.h5 | grep -A4 '"dim"')" "dim 2 from a (N,2) file"
+    expect_grep '\(0\): 0.5' "$(attrs v2.h5 | grep -A4 '"resolution"')" "--resolution recorded"
+
+    # float32 positions are accepted (converted).
+    "$MKPOINTS" pf.h5 f32 20 || fail "mkpoints"
+    expect_ok "$TOOL" generate --model gaussian --length 1 --points pf.h5 --out vf.h5 --report
+    expect_grep 'points' "$out" "points report"
+    # The output may replace the input file.
+    expect_ok "$TOOL" generate --model gaussian --length 1 --points pf.h5 --out pf.h5
+    expect_grep '^value' "$("$H5LS" pf.h5)" "in-place output"
+    no_temps
+}
+
+case_report() {
+    expect_ok "$TOOL" generate "${PL[@]}" --grid 48x48x48 --lines 512 --out r.h5 --report || return
+    expect_grep '^wrote r.h5' "$out" "report names the file"
+    expect_grep 'mean ' "$out" "report mean"
+    expect_grep 'variance ' "$out" "report variance"
+    expect_grep 'slope +-?[0-9]' "$out" "report slope"
+    expect_grep 'model index -3' "$out" "report compares with the index"
+    echo "$out"
+    expect_ok "$TOOL" generate --model gaussian --length 4 --grid 64x64 --out r2.h5 --report
+    expect_grep 'slope' "$out" "2D report"
+    echo "$out"
+}
+
+case_determinism() {
+    local args=(generate "${PL[@]}" --grid 20x18x16 --seed 5 --lines 128)
+    expect_ok "$TOOL" "${args[@]}" --threads 1 --out a.h5 || return
+    expect_ok "$TOOL" "${args[@]}" --threads 3 --chunk 37 --out b.h5 || return
+    expect_ok "$TOOL" "${args[@]}" --realization 1 --out c.h5 || return
+    local da db dc
+    da=$(field_data a.h5 /field)
+    db=$(field_data b.h5 /field)
+    dc=$(field_data c.h5 /field)
+    [ -n "$da" ] || fail "no data dumped"
+    [ "$da" = "$db" ] || fail "same seed, other threads/chunk: different fields"
+    [ "$da" != "$dc" ] || fail "another realization gave the same field"
+}
+
+case_info() {
+    expect_ok "$TOOL" generate "${PL[@]}" --grid 8x8x8 --out i.h5 || return
+    expect_ok "$TOOL" info i.h5 || return
+    expect_grep '/field +float64 +\(8, 8, 8\)' "$out" "info dataset line"
+    expect_grep 'seed += 1$' "$out" "info seed"
+    expect_grep 'model += "powerlaw' "$out" "info model"
+    expect_grep 'variance_resolved' "$out" "info plan"
+    expect_grep 'grid_counts += \[8, 8, 8\]' "$out" "info arrays"
+    "$MKPOINTS" p.h5 good3 10
+    expect_ok "$TOOL" info p.h5 && expect_grep '/points +float64 +\(10, 3\)' "$out" "info on a foreign file"
+}
+
+case_bad_args() {
+    local G=(--grid 8x8x8 --out out.h5)
+    local GA=(generate --model gaussian --length 2)
+    expect_fail "$TOOL"
+    expect_fail "$TOOL" frobnicate
+    expect_fail "$TOOL" generate --model nosuch "${G[@]}"
+    expect_fail "$TOOL" generate "${G[@]}"
+    expect_fail "$TOOL" "${GA[@]}" --grid 8x8x8
+    expect_fail "$TOOL" "${GA[@]}" --grid 8x8x8 --out
+    expect_fail "$TOOL" "${GA[@]}" --grid 8x8x8 --out ''
+    for grid in 0x8x8 -8x8x8 8x0 8 8x8x8x8 8xx8 8x8x 'x8x8' 8.5x8x8 ' 8x8x8' \
+        99999999999999999999x8x8 4000000x4000000x4000000 1000000x1000000x100000; do
+        expect_fail "$TOOL" "${GA[@]}" --grid "$grid" --out out.h5
+    done
+    for v in nan NaN inf -inf 0 -1 1e999 1abc '' ' 1'; do
+        expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --variance "$v"
+        expect_fail "$TOOL" generate --model gaussian --length "$v" "${G[@]}"
+    done
+    for v in abc 0 -5 1.5 99999999999999999999 2147483648; do
+        expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --lines "$v"
+    done
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --lines 2147483647
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --oversampling 1000000000
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --seed -1
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --seed 18446744073709551616
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --seed 1 --seed 2
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --nu 1
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --foo
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" stray
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --report=yes
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --variance 1 --amplitude 1
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --points p.h5
+    expect_fail "$TOOL" "${GA[@]}" --out out.h5
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --precision half
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --backend gpu
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --line-method fancy
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --threads -1
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --spacing 1,2
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --spacing 0
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --spacing 1,nan,1
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --origin 1,2
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --origin 1e308,0,0 --spacing 1e308
+    expect_fail "$TOOL" "${GA[@]}" "${G[@]}" --resolution -1
+    expect_fail "$TOOL" generate --model matern --length 2 "${G[@]}"
+    expect_fail "$TOOL" generate --model powerlaw --kmax 3 "${G[@]}"
+    # Library-side checks, with the library's message passed through.
+    expect_fail "$TOOL" generate --model powerlaw --index -3 --kmax 3 "${G[@]}"
+    expect_fail "$TOOL" generate --model powerlaw --index -3 --kmin 5 --kmax 3 "${G[@]}"
+    expect_fail "$TOOL" generate --model matern --length 2 --nu 100 "${G[@]}"
+    expect_fail "$TOOL" generate --model gaussian --length 2 --grid 8x8 --line-method circulant \
+        --out out.h5
+    expect_fail "$TOOL" info
+    expect_fail "$TOOL" info --bogus
+    expect_fail "$TOOL" info a.h5 b.h5
+}
+
+case_bad_files() {
+    local GA=(generate --model gaussian --length 2 --grid 8x8x8)
+    expect_fail "$TOOL" generate --model table --table nosuch.txt --grid 8x8x8 --out out.h5
+    printf '0.1 1\nfoo bar\n2 3\n' >bad1.txt
+    expect_fail "$TOOL" generate --model table --table bad1.txt --grid 8x8x8 --out out.h5
+    printf '0.1 1\n' >bad2.txt
+    expect_fail "$TOOL" generate --model table --table bad2.txt --grid 8x8x8 --out out.h5
+    printf '1 1\n0.5 1\n2 1\n' >bad3.txt
+    expect_fail "$TOOL" generate --model table --table bad3.txt --grid 8x8x8 --out out.h5
+    printf '0.1 1\n0.5 -1\n2 1\n' >bad4.txt
+    expect_fail "$TOOL" generate --model table --table bad4.txt --grid 8x8x8 --out out.h5
+    : >empty.txt
+    expect_fail "$TOOL" generate --model table --table empty.txt --grid 8x8x8 --out out.h5
+    expect_fail "$TOOL" generate --model table --table . --grid 8x8x8 --out out.h5
+    # Unwritable outputs (the tests may run as root, so no chmod tricks).
+    expect_fail "$TOOL" "${GA[@]}" --out /etc/passwd/out.h5
+    expect_fail "$TOOL" "${GA[@]}" --out /proc/nonexistent/out.h5
+    expect_fail "$TOOL" "${GA[@]}" --out "$W/nodir/out.h5"
+    mkdir adir
+    expect_fail "$TOOL" "${GA[@]}" --out adir
+    expect_fail "$TOOL" "${GA[@]}" --out adir/
+    rmdir adir
+    expect_fail "$TOOL" info nosuch.h5
+    printf 'not hdf5\n' >text.h5
+    expect_fail "$TOOL" info text.h5
+    expect_fail "$TOOL" info .
+    [ -z "$(ls -A /etc/passwd* 2>/dev/null | grep tmp)" ] || fail "temp left in /etc"
+}
+
+case_bad_points() {
+    local GA=(generate --model gaussian --length 2 --out out.h5)
+    expect_fail "$TOOL" "${GA[@]}" --points nosuch.h5
+    for kind in nan inf rank1 shape4 int nodset group empty text; do
+        "$MKPOINTS" "bad_$kind.h5" "$kind" 10 || fail "mkpoints $kind"
+        expect_fail "$TOOL" "${GA[@]}" --points "bad_$kind.h5"
+    done
+    "$MKPOINTS" ok.h5 good3 10
+    expect_fail "$TOOL" "${GA[@]}" --points ok.h5 --spacing 2
+    expect_fail "$TOOL" "${GA[@]}" --points ''
+}
+
+case_interrupt() {
+    # Killed mid-run, the tool must remove its temporary; if it finished
+    # first the file must be complete.
+    local sig
+    for sig in TERM INT; do
+        "$TOOL" generate --model gaussian --length 4 --grid 192x192x192 --out big.h5 \
+            >/dev/null 2>&1 &
+        local pid=$!
+        sleep 0.4
+        kill -s "$sig" "$pid" 2>/dev/null
+        wait "$pid"
+        local rc=$?
+        no_temps
+        if [ -f big.h5 ]; then
+            [ "$rc" -eq 0 ] || fail "killed run (rc $rc) left big.h5"
+            "$H5LS" big.h5 >/dev/null || fail "big.h5 not readable"
+            rm -f big.h5
+        fi
+        echo "SIG$sig: rc $rc"
+    done
+}
+
+case_write_error() {
+    # A write that fails part way (here the file-size limit, standing in
+    # for a full disk) must give one line and remove the temporary.
+    local extra
+    for extra in "" --compress; do
+        expect_fail bash -c 'trap "" XFSZ; ulimit -f 64; exec "$@"' sh "$TOOL" generate \
+            --model gaussian --length 3 --grid 64x64x64 $extra --out big.h5
+    done
+    "$MKPOINTS" p.h5 good3 100000
+    expect_fail bash -c 'trap "" XFSZ; ulimit -f 3000; exec "$@"' sh "$TOOL" generate \
+        --model gaussian --length 3 --points p.h5 --out big.h5
+}
+
+if ! declare -F "case_$CASE" >/dev/null; then
+    echo "unknown case $CASE"
+    exit 2
+fi
+"case_$CASE"
+if [ "$failures" -ne 0 ]; then
+    echo "$CASE: $failures failure(s)"
+    exit 1
+fi
+echo "$CASE: ok"
