@@ -73,7 +73,9 @@ static int cpu_project_grid(const projection *p, const grid_geom *g, int64_t fir
     const int64_t M = p->M;
     const int L = p->L;
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(tbrf_threads(p->threads))
+    /* A single tile (small streamed chunks) runs on the calling thread:
+     * waking a team per chunk costs more than the work. */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(tbrf_threads(p->threads)) if (nwork > 1)
     for (int64_t w = 0; w < nwork; w++) {
         double acc[TILE_ROWS][TILE_COLS];
         int64_t ibeg[TILE_ROWS], iend[TILE_ROWS];
@@ -128,7 +130,7 @@ static int cpu_project_points(const projection *p, int64_t n, const double *xyz,
     const int dim = p->dim, L = p->L;
     const int64_t M = p->M;
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(tbrf_threads(p->threads))
+#pragma omp parallel for schedule(dynamic, 1) num_threads(tbrf_threads(p->threads)) if (ntiles > 1)
     for (int64_t w = 0; w < ntiles; w++) {
         double acc[TILE_POINTS], dx[TILE_POINTS], dy[TILE_POINTS], dz[TILE_POINTS];
         const int64_t p0 = w * TILE_POINTS;

@@ -222,8 +222,10 @@ int64_t tbrf_plan_count(const tbrf_plan *plan);
 
 /* Evaluates realization r at the current geometry into values (double* or
  * float* per opts.precision, tbrf_plan_count() entries). Bitwise identical
- * for any thread count and evaluation order. Statuses: TBRF_OK,
- * TBRF_ERR_NULL, TBRF_ERR_NO_GEOMETRY, TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN. */
+ * for any thread count and evaluation order. Points are bounds-checked
+ * again here (the caller may have moved them since set_points). Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_NO_GEOMETRY, TBRF_ERR_OUT_OF_DOMAIN,
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN. */
 int tbrf_execute(tbrf_plan *plan, uint64_t realization, void *values);
 
 /* Pull callback of the streaming execute: write up to max positions
@@ -242,8 +244,8 @@ typedef int (*tbrf_push_fn)(void *user, int64_t first, int64_t count, const void
  * (opts.chunk positions at a time, or an automatic size bounding memory),
  * pushing each chunk's values before pulling the next. Values are bitwise
  * those of set_points + execute for the same positions, whatever the chunk
- * size. Statuses: those of tbrf_execute, TBRF_ERR_OUT_OF_DOMAIN and
- * TBRF_ERR_CALLBACK. */
+ * size. Statuses: those of tbrf_execute, TBRF_ERR_CALLBACK, and
+ * TBRF_ERR_INVALID when pull reports a count outside 0..max. */
 int tbrf_execute_stream(tbrf_plan *plan, uint64_t realization, tbrf_pull_fn pull,
                         tbrf_push_fn push, void *user);
 

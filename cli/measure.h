@@ -41,7 +41,10 @@ typedef struct tbrf_measurement {
     double mean;         /* sample mean of all values */
     double variance;     /* sample variance about the mean, divided by N */
     double slope;        /* least-squares slope of log P vs log k over the fit range */
-    double slope_stderr; /* its standard error (from the fit residuals) */
+    double slope_stderr; /* its standard error from the fit residuals; the window correlates
+                            neighbouring shells and large scales fluctuate together, so the
+                            realization-to-realization scatter of the slope is 1.2-2x larger
+                            (test_stats_measure prints both) */
     int bins_used;       /* shells in the fit */
 } tbrf_measurement;
 
