@@ -79,6 +79,9 @@ void tbrf_default_opts(tbrf_opts *opts)
     opts->precision = TBRF_DOUBLE;
     opts->threads = 0;
     opts->backend = TBRF_BACKEND_CPU;
+    opts->device = -1;
+    opts->work_group = 0;
+    opts->unroll = 0;
     opts->chunk = 0;
 }
 
@@ -98,6 +101,12 @@ static int check_opts(tbrf_plan *p, const tbrf_opts *o)
         return fail(p, TBRF_ERR_INVALID, "opts.precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT", o->precision);
     if (o->threads < 0)
         return fail(p, TBRF_ERR_INVALID, "opts.threads = %d: must be >= 0 (0 = OpenMP default)", o->threads);
+    if (o->device < -1)
+        return fail(p, TBRF_ERR_INVALID, "opts.device = %d: must be >= 0, or -1 for the first usable", o->device);
+    if (o->work_group < 0 || o->work_group > 4096)
+        return fail(p, TBRF_ERR_INVALID, "opts.work_group = %d: must be between 0 (tuned) and 4096", o->work_group);
+    if (o->unroll < 0 || o->unroll > 64)
+        return fail(p, TBRF_ERR_INVALID, "opts.unroll = %d: must be between 0 (tuned) and 64", o->unroll);
     if (o->chunk < 0)
         return fail(p, TBRF_ERR_INVALID, "opts.chunk = %lld: must be >= 0 (0 = automatic)", (long long)o->chunk);
     return TBRF_OK;

@@ -175,7 +175,10 @@ typedef struct tbrf_opts {
     int32_t precision;    /* TBRF_DOUBLE (default) or TBRF_FLOAT output values */
     int32_t threads;      /* OpenMP threads, 0 = the OpenMP default */
     int32_t backend;      /* TBRF_BACKEND_CPU (default), _OPENCL, _CUDA or _AUTO */
-    int32_t reserved;     /* keeps the struct free of padding; set to 0 */
+    int32_t device;       /* GPU backends: device index, -1 (default) = the first usable one */
+    int32_t work_group;   /* GPU backends: work-group/block size, 0 (default) = tuned per device */
+    int32_t unroll;       /* GPU backends: lines per inner-loop step, 0 (default) = tuned per device */
+    int32_t reserved[2];  /* keeps the layout fixed for Fortran; set to 0 */
     int64_t chunk;        /* positions or cells per streamed chunk, 0 = automatic */
 } tbrf_opts;
 
