@@ -101,6 +101,9 @@ static int check_opts(tbrf_plan *p, const tbrf_opts *o)
         return fail(p, TBRF_ERR_INVALID, "opts.precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT", o->precision);
     if (o->threads < 0)
         return fail(p, TBRF_ERR_INVALID, "opts.threads = %d: must be >= 0 (0 = OpenMP default)", o->threads);
+    if (o->method != TBRF_METHOD_TB)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "opts.method = %d: only turning bands (TBRF_METHOD_TB = 0) "
+                    "is available in this version", o->method);
     if (o->device < -1)
         return fail(p, TBRF_ERR_INVALID, "opts.device = %d: must be >= 0, or -1 for the first usable", o->device);
     if (o->work_group < 0 || o->work_group > 4096)

@@ -163,6 +163,7 @@ enum tbrf_precision { TBRF_DOUBLE = 0, TBRF_FLOAT = 1 };
 enum tbrf_backend_id { TBRF_BACKEND_CPU = 0, TBRF_BACKEND_OPENCL = 1, TBRF_BACKEND_CUDA = 2,
                        TBRF_BACKEND_AUTO = 3 };
 enum tbrf_line_method { TBRF_LINES_SPECTRAL = 0, TBRF_LINES_CIRCULANT = 1 };
+enum tbrf_method { TBRF_METHOD_TB = 0, TBRF_METHOD_FFT = 1, TBRF_METHOD_AUTO = 2 };
 
 /* Plain options; fill with tbrf_default_opts() and change what you need.
  * NULL wherever opts are taken means the defaults. Fields marked (math)
@@ -178,7 +179,8 @@ typedef struct tbrf_opts {
     int32_t device;       /* GPU backends: device index, -1 (default) = the first usable one */
     int32_t work_group;   /* GPU backends: work-group/block size, 0 (default) = tuned per device */
     int32_t unroll;       /* GPU backends: lines per inner-loop step, 0 (default) = tuned per device */
-    int32_t reserved[2];  /* keeps the layout fixed for Fortran; set to 0 */
+    int32_t method;       /* (math) TBRF_METHOD_TB (default): turning bands */
+    int32_t reserved;     /* keeps the layout free of padding; set to 0 */
     int64_t chunk;        /* positions or cells per streamed chunk, 0 = automatic */
 } tbrf_opts;
 
