@@ -8,8 +8,16 @@
  * OpenCL and CUDA entries are filled in by their own issue's sources. */
 static const backend_ops *const backend_table[] = {
     [TBRF_BACKEND_CPU] = &tbrf_backend_cpu,
+#ifdef TBRF_HAVE_OPENCL
+    [TBRF_BACKEND_OPENCL] = &tbrf_backend_opencl,
+#else
     [TBRF_BACKEND_OPENCL] = NULL,
+#endif
+#ifdef TBRF_HAVE_CUDA
+    [TBRF_BACKEND_CUDA] = &tbrf_backend_cuda,
+#else
     [TBRF_BACKEND_CUDA] = NULL,
+#endif
 };
 
 const backend_ops *backend_lookup(int id, int *status)
@@ -18,7 +26,9 @@ const backend_ops *backend_lookup(int id, int *status)
         static const int preference[] = {TBRF_BACKEND_CUDA, TBRF_BACKEND_OPENCL, TBRF_BACKEND_CPU};
         for (int i = 0; i < 3; i++) {
             const backend_ops *b = backend_table[preference[i]];
-            if (b && b->available() == TBRF_OK) {
+            /* GPU backends count only with a GPU device (see backend.h). */
+            int (*usable)(void) = b && b->available_gpu ? b->available_gpu : b ? b->available : NULL;
+            if (b && usable() == TBRF_OK) {
                 *status = TBRF_OK;
                 return b;
             }

@@ -4,7 +4,9 @@
 #ifndef TBRF_BACKEND_H
 #define TBRF_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include "tbrf.h"
 
 /* Everything a backend needs to project synthesised lines onto positions:
  * the value at x is norm * sum_l interp(line_l, t_l(x)) with
@@ -20,6 +22,9 @@ typedef struct projection {
     double norm;          /* 1/sqrt(L) */
     int precision;        /* TBRF_DOUBLE or TBRF_FLOAT */
     int threads;
+    void *state;          /* the plan's backend state from init (NULL if none) */
+    uint64_t generation;  /* changes whenever lines/axis hold new values, so a
+                           * stateful backend uploads them once per realization */
 } projection;
 
 typedef struct grid_geom {
@@ -39,13 +44,31 @@ typedef struct backend_ops {
                         void *out);
     /* n points xyz[dim*i + c] into out. */
     int (*project_points)(const projection *p, int64_t n, const double *xyz, void *out);
+    /* Optional hooks (NULL in stateless backends such as the CPU's). */
+    /* Per-plan state (device, programs, cached buffers) made at make_plan
+     * from the options (device, work_group, unroll, precision); a status
+     * and a message on failure. */
+    int (*init)(const tbrf_opts *opts, void **state, char *msg, size_t msgsize);
+    void (*release)(void *state);
+    /* Detail of the last failure of a project call on this state, or NULL. */
+    const char *(*message)(void *state);
+    /* TBRF_OK if the backend has a GPU (or accelerator) device: AUTO only
+     * picks GPU backends through this, never a CPU OpenCL device. */
+    int (*available_gpu)(void);
 } backend_ops;
 
 extern const backend_ops tbrf_backend_cpu;
+#ifdef TBRF_HAVE_OPENCL
+extern const backend_ops tbrf_backend_opencl;
+#endif
+#ifdef TBRF_HAVE_CUDA
+extern const backend_ops tbrf_backend_cuda;
+#endif
 
 /* The table entry for a backend id; NULL with *status = TBRF_ERR_NOT_BUILT
- * (or TBRF_ERR_INVALID for an unknown id). AUTO resolves to the first
- * built backend with a device, GPUs first. */
+ * (or TBRF_ERR_INVALID for an unknown id). AUTO resolves to the first GPU
+ * backend with a GPU device (CUDA, then OpenCL), else the CPU: an OpenCL
+ * CPU device (PoCL) is slower than the native CPU backend. */
 const backend_ops *backend_lookup(int id, int *status);
 
 #endif

@@ -68,6 +68,16 @@ void *lines_fft_plan(int64_t M)
     return p;
 }
 
+void lines_fftw_lock(void)
+{
+    pthread_mutex_lock(&fftw_planner_lock);
+}
+
+void lines_fftw_unlock(void)
+{
+    pthread_mutex_unlock(&fftw_planner_lock);
+}
+
 void lines_fft_destroy(void *plan)
 {
     if (!plan)

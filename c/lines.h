@@ -46,4 +46,9 @@ int lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t
 void *lines_fft_plan(int64_t M);
 void lines_fft_destroy(void *plan);
 
+/* The lock every FFTW planner call of the library takes (c/fft_method.c
+ * plans its multi-dimensional transforms under it too). */
+void lines_fftw_lock(void);
+void lines_fftw_unlock(void);
+
 #endif

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "directions.h"
+#include "fft_method.h"
 #include "lines.h"
 #include "model.h"
 #include "tbrf.h"
@@ -33,6 +35,8 @@ struct tbrf_plan {
     uint64_t seed;
     tbrf_opts opts;
     const backend_ops *backend;
+    void *backend_state;   /* from backend->init, released at destroy */
+    uint64_t generation;   /* bumped whenever lines/axis are rewritten */
     line_spec spec;
     void *fft;
     double *lines, *axis;
@@ -42,6 +46,8 @@ struct tbrf_plan {
     grid_geom grid;
     int64_t npoints;
     const double *xyz;
+    int fft_run;         /* the current grid runs the FFT method */
+    double fft_variance; /* its field's variance (fft_method_variance) */
     double amplitude, variance;
 };
 
@@ -101,9 +107,13 @@ static int check_opts(tbrf_plan *p, const tbrf_opts *o)
         return fail(p, TBRF_ERR_INVALID, "opts.precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT", o->precision);
     if (o->threads < 0)
         return fail(p, TBRF_ERR_INVALID, "opts.threads = %d: must be >= 0 (0 = OpenMP default)", o->threads);
-    if (o->method != TBRF_METHOD_TB)
-        return fail(p, TBRF_ERR_UNSUPPORTED, "opts.method = %d: only turning bands (TBRF_METHOD_TB = 0) "
-                    "is available in this version", o->method);
+    if (o->method != TBRF_METHOD_TB && o->method != TBRF_METHOD_FFT && o->method != TBRF_METHOD_AUTO)
+        return fail(p, TBRF_ERR_INVALID, "opts.method = %d: must be TBRF_METHOD_TB, _FFT or _AUTO", o->method);
+    if (o->periodic != 0 && o->periodic != 1)
+        return fail(p, TBRF_ERR_INVALID, "opts.periodic = %d: must be 0 or 1", o->periodic);
+    if (o->method == TBRF_METHOD_TB && o->periodic)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "opts.periodic = 1 with turning bands: a turning-bands "
+                    "field is not periodic; use method FFT or AUTO");
     if (o->device < -1)
         return fail(p, TBRF_ERR_INVALID, "opts.device = %d: must be >= 0, or -1 for the first usable", o->device);
     if (o->work_group < 0 || o->work_group > 4096)
@@ -142,6 +152,13 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     if (!p->backend) {
         const char *name = tbrf_backend_name(p->opts.backend);
         return fail(p, st, "backend %s: %s", name ? name : "(unknown id)", tbrf_strerror(st));
+    }
+    if (p->backend->init) {
+        st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
+        if (st) {
+            p->status = st; /* init wrote the message */
+            return st;
+        }
     }
     if (p->opts.line_method == TBRF_LINES_CIRCULANT && (dim != 3 || !model_is_covariance(model)))
         return fail(p, TBRF_ERR_UNSUPPORTED,
@@ -216,6 +233,8 @@ void tbrf_destroy(tbrf_plan *p)
 {
     if (!p)
         return;
+    if (p->backend && p->backend->release)
+        p->backend->release(p->backend_state);
     lines_fft_destroy(p->fft);
     lines_spec_free(&p->spec);
     tbrf_model_destroy(p->model);
@@ -266,6 +285,21 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
         p->grid.spacing[d] = used ? spacing[d] : 1.0;
         p->grid.n[d] = used ? n[d] : 1;
     }
+    p->fft_run = 0;
+    if (p->opts.method != TBRF_METHOD_TB) {
+        /* FFT: always when asked for; AUTO: for a periodic grid whose
+         * transform fits in half the physical memory. */
+        double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        double limit = p->opts.method == TBRF_METHOD_FFT ? 1e300 : (mem > 0 ? 0.5 * mem : 0.0);
+        int fits = fft_method_fits(p->dim, &p->grid, limit);
+        if (p->opts.method == TBRF_METHOD_FFT && !fits)
+            return fail(p, TBRF_ERR_SIZE, "FFT method: grid %lld x %lld x %lld is too large for one "
+                        "transform (at most 2^20 modes per axis and int sizes)", (long long)n[0],
+                        (long long)n[1], (long long)(p->dim == 3 ? n[2] : 1));
+        p->fft_run = p->opts.method == TBRF_METHOD_FFT || (p->opts.periodic && fits);
+        if (p->fft_run)
+            p->fft_variance = fft_method_variance(p->model, p->dim, &p->grid);
+    }
     p->geom = GEOM_GRID;
     return TBRF_OK;
 }
@@ -305,6 +339,9 @@ int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
         return fail(p, TBRF_ERR_SIZE, "set_points: n = %lld is negative", (long long)n);
     if (n > 0 && !xyz)
         return fail(p, TBRF_ERR_NULL, "set_points: xyz is NULL");
+    if (p->opts.method == TBRF_METHOD_FFT)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "set_points: the FFT method needs a regular grid "
+                    "(use method TB or AUTO for points)");
     int64_t bad = first_bad_point(p, n, xyz);
     if (bad >= 0)
         return bad_point(p, bad, xyz + (size_t)p->dim * (size_t)bad);
@@ -333,6 +370,7 @@ static int ensure_lines(tbrf_plan *p, uint64_t r)
     if (p->have_lines && p->cached_realization == r)
         return TBRF_OK;
     p->have_lines = 0;
+    p->generation++;
     const int L = p->opts.lines;
     directions_make(p->dim, L, p->seed, r, p->axis);
     for (int i = 0; i < 3 * L; i++)
@@ -359,12 +397,36 @@ static projection make_projection(const tbrf_plan *p)
     pr.norm = 1.0 / sqrt((double)p->opts.lines);
     pr.precision = p->opts.precision;
     pr.threads = p->opts.threads;
+    pr.state = p->backend_state;
+    pr.generation = p->generation;
     return pr;
+}
+
+/* A backend's project call failed: its own detail when it has one. */
+static int projection_failed(tbrf_plan *p, int st)
+{
+    const char *detail = p->backend->message ? p->backend->message(p->backend_state) : NULL;
+    if (detail && *detail)
+        return fail(p, st, "%s projection failed: %s: %s", p->backend->name, tbrf_strerror(st), detail);
+    return fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
 }
 
 static size_t value_size(const tbrf_plan *p)
 {
     return p->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+}
+
+/* The FFT method on the current grid (c/fft_method.c). */
+static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
+{
+    int st = fft_method_generate(p->model, p->dim, &p->grid, p->seed, realization, p->opts.threads,
+                                 p->opts.precision, values);
+    if (st == TBRF_ERR_NO_MEMORY)
+        return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
+                    fft_method_bytes(p->dim, &p->grid) / 1073741824.0);
+    if (st)
+        return fail(p, st, "FFT method: FFTW could not plan the transform");
+    return TBRF_OK;
 }
 
 int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
@@ -384,6 +446,8 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
         if (bad >= 0)
             return bad_point(p, bad, p->xyz + (size_t)p->dim * (size_t)bad);
     }
+    if (p->geom == GEOM_GRID && p->fft_run)
+        return fft_execute(p, realization, values);
     int st = ensure_lines(p, realization);
     if (st)
         return st;
@@ -393,7 +457,7 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
     else
         st = p->backend->project_points(&pr, p->npoints, p->xyz, values);
     if (st)
-        return fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
+        return projection_failed(p, st);
     return TBRF_OK;
 }
 
@@ -406,6 +470,9 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
         return p->status;
     if (!pull || !push)
         return fail(p, TBRF_ERR_NULL, "execute_stream: pull or push callback is NULL");
+    if (p->opts.method == TBRF_METHOD_FFT)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "execute_stream: the FFT method needs a regular grid "
+                    "(use method TB or AUTO for points)");
     int64_t chunk = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_POINTS;
     if ((double)chunk * (double)(p->dim * sizeof(double) + value_size(p)) > 1e12)
         return fail(p, TBRF_ERR_SIZE, "opts.chunk = %lld points is too large to buffer", (long long)chunk);
@@ -441,7 +508,7 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
         }
         st = p->backend->project_points(&pr, count, xyz, values);
         if (st) {
-            fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
+            projection_failed(p, st);
             break;
         }
         rc = push(user, first, count, values);
@@ -467,6 +534,23 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
     if (p->geom != GEOM_GRID)
         return fail(p, TBRF_ERR_NO_GEOMETRY, "execute_grid_stream: no grid set (call tbrf_set_grid)");
     const int64_t nx = p->grid.n[0], total = tbrf_plan_count(p);
+    if (p->fft_run) {
+        /* one transform of the whole grid, pushed in chunks of rows */
+        void *all = malloc(value_size(p) * (size_t)total);
+        if (!all)
+            return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %lld-cell FFT field", (long long)total);
+        int st = fft_execute(p, realization, all);
+        const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
+        const int64_t step = (want / nx > 0 ? want / nx : 1) * nx;
+        for (int64_t first = 0; !st && first < total; first += step) {
+            int64_t count = total - first < step ? total - first : step;
+            int rc = push(user, first, count, (const char *)all + value_size(p) * (size_t)first);
+            if (rc)
+                st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at cell %lld", rc, (long long)first);
+        }
+        free(all);
+        return st;
+    }
     const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
     const int64_t rows = want / nx > 0 ? want / nx : 1;
     if ((double)rows * (double)nx * (double)value_size(p) > 1e12)
@@ -483,7 +567,7 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
         int64_t count = total - first < rows * nx ? total - first : rows * nx;
         st = p->backend->project_grid(&pr, &p->grid, first, count, values);
         if (st) {
-            fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
+            projection_failed(p, st);
             break;
         }
         int rc = push(user, first, count, values);
@@ -513,7 +597,20 @@ int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
     info->amplitude = p->amplitude;
     info->padding = p->spec.padding;
     info->backend = p->backend->id;
+    if (p->geom == GEOM_GRID && p->fft_run)
+        info->variance_resolved = p->fft_variance;
     return TBRF_OK;
+}
+
+int tbrf_plan_method(const tbrf_plan *p)
+{
+    if (!p || p->broken)
+        return -1;
+    if (p->geom == GEOM_GRID)
+        return p->fft_run ? TBRF_METHOD_FFT : TBRF_METHOD_TB;
+    if (p->geom == GEOM_POINTS)
+        return TBRF_METHOD_TB;
+    return p->opts.method;
 }
 
 int tbrf_plan_status(const tbrf_plan *p)

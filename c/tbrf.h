@@ -179,8 +179,15 @@ typedef struct tbrf_opts {
     int32_t device;       /* GPU backends: device index, -1 (default) = the first usable one */
     int32_t work_group;   /* GPU backends: work-group/block size, 0 (default) = tuned per device */
     int32_t unroll;       /* GPU backends: lines per inner-loop step, 0 (default) = tuned per device */
-    int32_t method;       /* (math) TBRF_METHOD_TB (default): turning bands */
-    int32_t reserved;     /* keeps the layout free of padding; set to 0 */
+    int32_t method;       /* (math) TBRF_METHOD_TB (default): turning bands; _FFT: one inverse
+                             FFT of random Fourier modes, regular grids only, the field periodic
+                             over the grid (box n[d]*spacing[d]); _AUTO: FFT for a grid when
+                             `periodic` is 1 and the transform fits in half the physical memory,
+                             turning bands otherwise (points, non-periodic or huge grids).
+                             tbrf_plan_method() tells which runs. */
+    int32_t periodic;     /* (math) 1: the caller wants a field periodic over the grid (lets AUTO
+                             choose FFT); 0 (default). 1 with TBRF_METHOD_TB is TBRF_ERR_UNSUPPORTED.
+                             Was `reserved` (same offset and type: the layout is unchanged). */
     int64_t chunk;        /* positions or cells per streamed chunk, 0 = automatic */
 } tbrf_opts;
 
@@ -298,6 +305,170 @@ const char *tbrf_backend_name(int backend);
  * TBRF_ERR_NOT_BUILT or TBRF_ERR_NO_DEVICE (TBRF_ERR_INVALID for an
  * unknown id). */
 int tbrf_backend_available(int backend);
+
+/* ------------------------------------------- random numbers and Monte Carlo */
+
+/* The generators behind tbrf_rng_u32() and friends. The same bodies are
+ * usable inside CUDA and OpenCL kernels from the headers under rng/ (see
+ * doc/rng.md). */
+enum tbrf_gen_id { TBRF_GEN_PHILOX = 0, TBRF_GEN_SARU = 1, TBRF_GEN_TEA8 = 2, TBRF_GEN_LCG64 = 3,
+                   TBRF_GEN_LCG64_PERMUTED = 4 };
+
+/* Conversions of 32-bit words (exact, the same bits on every backend):
+ * U01 x 2^-32 in [0,1); S11 (x - 2^31) 2^-31 in [-1,1); NORMAL Box–Muller
+ * on the word pair (2m, 2m+1) with u = (x + 0.5) 2^-32, giving values 2m
+ * and 2m+1. Floats keep the top 24 bits: (x >> 8) 2^-24 and
+ * ((x >> 8) - 2^23) 2^-23. */
+enum tbrf_dist_id { TBRF_DIST_U01 = 0, TBRF_DIST_S11 = 1, TBRF_DIST_NORMAL = 2 };
+
+/* Name of a generator id ("philox", "saru", "tea8", "lcg64",
+ * "lcg64-permuted"), or NULL for an unknown id. */
+const char *tbrf_rng_name(int gen);
+
+/* Writes words offset .. offset+n-1 of stream `stream` of generator `gen`
+ * with key `seed` into out[0..n-1]; any range gives the same words as
+ * generating from word 0 (jump-ahead, no stored state). Word k is
+ *   philox: philox4x32-10(ctr = (k/4 lo, k/4 hi, stream lo, stream hi),
+ *           key = (seed lo, seed hi)) word k%4;
+ *   saru:   output k+1 of Saru seeded with 3 words (seed lo, seed hi,
+ *           stream), stream < 2^32;
+ *   tea8:   word k%2 of TEA8(v0 = k/2, v1 = stream; k0 = prehash(seed),
+ *           k1..k3 the GPU key), seed, stream and k/2 < 2^32;
+ *   lcg64, lcg64-permuted: out(x_{k+1}) of the LCG started at
+ *           x_0 = jump(seed, stream 2^40), stream < 2^24.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL (out NULL with n > 0), TBRF_ERR_SIZE
+ * (n < 0), TBRF_ERR_INVALID (unknown gen, stream or range out of bounds). */
+int tbrf_rng_u32(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
+                 uint32_t *out);
+
+/* Values offset .. offset+n-1 of the same stream converted by `dist`
+ * (TBRF_DIST_U01, _S11 or _NORMAL; for NORMAL, value k uses words
+ * 2(k/2) and 2(k/2)+1). Statuses as tbrf_rng_u32, and TBRF_ERR_INVALID for
+ * an unknown dist. */
+int tbrf_rng_double(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
+                    int dist, double *out);
+
+/* As tbrf_rng_double in single precision: U01 and S11 use the documented
+ * 24-bit float conversions, NORMAL is the double value rounded. */
+int tbrf_rng_float(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
+                   int dist, float *out);
+
+/* One Philox4x32-10 block: out = philox(ctr, key). ctr/out may alias.
+ * With a NULL argument nothing is done (no status: it cannot fail). */
+void tbrf_rng_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* TEA8 hash of v[0..1] in place with key[0..3]; key NULL uses the GPU key
+ * 0xA341316C 0xC8013EA4 0xAD90777D 0x7E95761E; v NULL does nothing. */
+void tbrf_rng_tea8(uint32_t v[2], const uint32_t key[4]);
+
+/* The global-seed pre-hash gs*0x12345677+0x12345; gs ^= gs>>16; gs*=0x45679. */
+uint32_t tbrf_rng_seed_prehash(uint32_t seed);
+
+/* Seeds a Saru state (state[0] = LCG word x, state[1] = Weyl word w) from
+ * nwords = 1, 2 or 3 words. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (nwords not 1..3). */
+int tbrf_rng_saru_seed(int nwords, const uint32_t *seeds, uint32_t state[2]);
+
+/* Steps a Saru state n times writing the n outputs to out. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (n < 0). */
+int tbrf_rng_saru_next(uint32_t state[2], int64_t n, uint32_t *out);
+
+/* Advances a Saru state by n steps in O(log n); the same state as n calls
+ * of the step. Statuses: TBRF_OK, TBRF_ERR_NULL. */
+int tbrf_rng_saru_jump(uint32_t state[2], uint64_t n);
+
+/* Keyed micro-streams (Saru states from TEA8 hashes, nothing stored): the
+ * stream of one id at a time step, and of the unordered pair (i, j) — the
+ * same state for (i, j) and (j, i). Statuses: TBRF_OK, TBRF_ERR_NULL. */
+int tbrf_rng_stream_id(uint32_t seed, uint32_t step, uint32_t id, uint32_t state[2]);
+int tbrf_rng_stream_pair(uint32_t seed, uint32_t step, uint32_t i, uint32_t j,
+                         uint32_t state[2]);
+
+/* The 64-bit LCG state n steps after x (O(log n)). */
+uint64_t tbrf_rng_lcg64_jump(uint64_t x, uint64_t n);
+
+/* Block-form tables of length s: y[j] = a^(j+1), t[j] = C(j+1), so that
+ * the s states after x are t[j] + x y[j]. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_SIZE (s < 1). */
+int tbrf_rng_lcg64_block(int64_t s, uint64_t *y, uint64_t *t);
+
+/* Built-in Monte Carlo integrands on [0,1]^dim: Genz's six families and
+ * NAG's D01GBF example (dim 4). */
+enum tbrf_mc_integrand { TBRF_MC_OSCILLATORY = 0, TBRF_MC_PRODUCT_PEAK = 1,
+                         TBRF_MC_CORNER_PEAK = 2, TBRF_MC_GAUSSIAN = 3, TBRF_MC_CONTINUOUS = 4,
+                         TBRF_MC_DISCONTINUOUS = 5, TBRF_MC_NAG = 6 };
+enum tbrf_mc_algorithm { TBRF_MC_SEQUENTIAL = 0, TBRF_MC_VECTORIZED = 1 };
+
+/* Batched user integrand: f[p] = f(x[p*dim .. p*dim+dim-1]) for p < n.
+ * Return 0, or non-zero to abort (the integration then returns
+ * TBRF_ERR_CALLBACK). Called concurrently from several threads by the
+ * vectorized algorithm, so it must be thread-safe. */
+typedef int (*tbrf_mc_fn)(void *user, int64_t n, int dim, const double *x, double *f);
+
+/* Name of a built-in integrand ("oscillatory", "productpeak",
+ * "cornerpeak", "gaussian", "continuous", "discontinuous", "nag"), or NULL. */
+const char *tbrf_mc_integrand_name(int integrand);
+
+/* The exact integral over [0,1]^dim of a built-in integrand with
+ * parameters a[0..dim-1] > 0 and u[0..dim-1] in [0,1] (NULL: the defaults
+ * a_i = 1, u_i = 0.5). dim >= 1 (discontinuous: >= 2; cornerpeak: <= 24;
+ * nag: 4; all <= 1024). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID,
+ * TBRF_ERR_UNSUPPORTED (dim outside the integrand's range). */
+int tbrf_mc_exact(int integrand, int dim, const double *a, const double *u, double *exact);
+
+/* Estimates the integral of a built-in integrand over [0,1]^dim from n >= 2
+ * points: out[0] the estimate, out[1] its standard error
+ * sqrt(var(f)/n). Points are successive dim-tuples of the 64-bit LCG
+ * (doubles (x >> 12) 2^-52) started at x_0 = seed. algorithm
+ * TBRF_MC_SEQUENTIAL steps the LCG one number at a time on one thread;
+ * TBRF_MC_VECTORIZED uses the block form (block of `block` points, 0 = the
+ * Hockney–Jesshope s* of tbrf_mc_block_size, at most 1024 / dim) with
+ * OpenMP threads and SIMD;
+ * both use the same points and give the same bits (for any block size
+ * and thread count). Statuses: those of
+ * tbrf_mc_exact, TBRF_ERR_SIZE (n < 2 or block < 0), TBRF_ERR_INVALID
+ * (unknown algorithm). */
+int tbrf_mc_integrate(int integrand, int dim, const double *a, const double *u, int64_t n,
+                      uint64_t seed, int algorithm, int64_t block, double out[2]);
+
+/* As tbrf_mc_integrate for a user integrand over the box [lo, hi] (NULL:
+ * the unit cube; lo[i] < hi[i] finite). Statuses: as tbrf_mc_integrate,
+ * and TBRF_ERR_CALLBACK when fn returned non-zero. */
+int tbrf_mc_integrate_fn(tbrf_mc_fn fn, void *user, int dim, const double *lo, const double *hi,
+                         int64_t n, uint64_t seed, int algorithm, int64_t block, double out[2]);
+
+/* As tbrf_mc_integrate (vectorized) for a built-in integrand on a GPU
+ * backend (TBRF_BACKEND_OPENCL or TBRF_BACKEND_CUDA; device -1 = the first
+ * usable one): the same points and the same chunked statistics as the CPU,
+ * so the result equals the CPU's up to the device's rounding of cos, exp,
+ * pow (a few ulps per point). Statuses: those of tbrf_mc_integrate, and
+ * TBRF_ERR_NOT_BUILT, TBRF_ERR_NO_DEVICE, TBRF_ERR_INVALID (backend not a
+ * GPU backend). */
+int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, const double *a,
+                             const double *u, int64_t n, uint64_t seed, double out[2]);
+
+/* Measures now (about 0.1 s) the per-block overhead beta of the vectorized
+ * LCG in units of the time of one number: times the block generator for
+ * several block sizes s and fits T(s) = tau (N + beta N/s). block = 0 in
+ * tbrf_mc_integrate uses the environment variable TBRF_LCG_BETA when set,
+ * else this measurement when n dim >= 2^24, else beta = 64. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL. */
+int tbrf_mc_measure_beta(double *beta);
+
+/* The block size s* = sqrt(beta n / dim) of the Hockney–Jesshope model,
+ * rounded and clamped to [1, 2^20 / dim] points; beta <= 0 measures it.
+ * (block = 0 in tbrf_mc_integrate uses min(s*, 1024 / dim): the model
+ * counts no memory traffic, and a block of 1024 numbers with its tables,
+ * 24 KiB, stays in the L1 cache.) Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_SIZE (n < 1 or dim < 1). */
+int tbrf_mc_block_size(int64_t n, int dim, double beta, int64_t *s);
+
+/* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT
+ * or TBRF_METHOD_TB once a grid or points are set (AUTO resolved), the
+ * opts.method before; -1 for a NULL or failed plan. With the FFT method,
+ * tbrf_plan_info.variance_resolved is the variance of the periodic field
+ * (the model's P summed over the grid's modes). */
+int tbrf_plan_method(const tbrf_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,7 @@
 #include <hdf5.h>
 
 #include "args.h"
+#include "cli.h"
 #include "measure.h"
 #include "tbrf.h"
 #include "tbrf_io.h"
@@ -34,8 +35,6 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-#define EXIT_FAIL 1  /* a run or file failed */
-#define EXIT_USAGE 2 /* bad command line */
 
 /* Largest grid read back into memory for the --report spectrum. */
 #define REPORT_MAX_CELLS ((int64_t)1 << 26)
@@ -124,8 +123,13 @@ static void usage_main(void)
            "Gaussian random fields by the spectral turning-bands method.\n"
            "\n"
            "commands:\n"
-           "  generate   make one realization on a grid or at points, write HDF5\n"
-           "  info       show what an HDF5 file holds and how it was generated\n"
+           "  generate   make one realization on a grid or at points, write HDF5 or netCDF\n"
+           "  regenerate reproduce a file's field bit for bit from its attributes\n"
+           "  info       show what an HDF5 or netCDF-4 file holds and how it was generated\n"
+           "  preview    draw a slice of a grid file as a PNG image\n"
+           "  spectrum   measure a grid file's P(k) and compare it with its model\n"
+           "  rng        write a generator's output words (raw or hex)\n"
+           "  mc         Monte Carlo estimate of a test integral with its standard error\n"
            "\n"
            "  tbrf COMMAND --help   options of a command\n"
            "  tbrf --version        versions of the tool, the library and HDF5\n"
@@ -162,7 +166,8 @@ static void usage_generate(void)
            "  --spacing D|DX,DY[,DZ]  cell spacing (default 1)\n"
            "  --origin X,Y[,Z]     position of the first cell (default 0); cell (i,j,k)\n"
            "                       is at origin + spacing*(i,j,k)\n"
-           "  --points FILE.h5     positions from dataset /points, (N,3) or (N,2) floats\n"
+           "  --points FILE        positions: HDF5 /points (N,3) or (N,2), netCDF x, y[, z]\n"
+           "                       variables, or text lines \"x y z\" ('#' comments)\n"
            "  --resolution R       smallest length to resolve (default: the smallest grid\n"
            "                       spacing; for points (box volume / N)^(1/dim), kept\n"
            "                       between box size/8192 and the box size)\n"
@@ -170,15 +175,26 @@ static void usage_generate(void)
            "  --lines N            turning-bands lines (default %d)\n"
            "  --oversampling Q     line samples per resolution length (default %d)\n"
            "  --line-method M      spectral (default) or circulant (3D covariance models)\n"
+           "  --method M           tb (turning bands, default), fft (periodic grids: one\n"
+           "                       inverse FFT) or auto (fft for a --periodic grid that\n"
+           "                       fits in memory, tb otherwise)\n"
+           "  --periodic           the grid is one period of the field (implies --method\n"
+           "                       auto unless --method is given)\n"
            "  --max-padding P      circulant embedding may grow lines 2^P times (default %d)\n"
            "  --seed S             random seed, 0 to 2^64-1 (default 1)\n"
            "  --realization R      realization number, 0 to 2^64-1 (default 0)\n"
            "output and execution:\n"
            "  --out OUT.h5         output file (required)\n"
            "  --precision P        double (default) or float values\n"
+           "  --format F           hdf5 (default) or netcdf (netCDF-4, CF-1.11); an OUT\n"
+           "                       name ending in .nc selects netcdf\n"
            "  --compress           shuffle + deflate the datasets\n"
+           "  --no-xdmf            no OUT.xmf side file (written for HDF5 output so\n"
+           "                       ParaView and VisIt open the file directly)\n"
+           "  --quiet              no progress bar (it is shown only on a terminal)\n"
            "  --threads T          OpenMP threads (default 0: OpenMP's choice)\n"
            "  --backend B          cpu (default), opencl, cuda or auto\n"
+           "  --device N           GPU backends: device index (default -1: first usable)\n"
            "  --chunk N            cells per streamed chunk (default 0: automatic)\n"
            "  --report             print the measured mean, variance and spectral slope\n"
            "  --help               this text\n"
@@ -204,7 +220,8 @@ enum {
     O_MODEL, O_INDEX, O_KMIN, O_KMAX, O_LENGTH, O_NU, O_TABLE, O_VARIANCE, O_AMPLITUDE,
     O_GRID, O_SPACING, O_ORIGIN, O_POINTS, O_RESOLUTION,
     O_LINES, O_OVERSAMPLING, O_LINE_METHOD, O_MAX_PADDING, O_SEED, O_REALIZATION,
-    O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_HELP,
+    O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
+    O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC,
     O_COUNT
 };
 
@@ -226,9 +243,13 @@ static const struct {
     [O_COMPRESS] = {"--compress", 0},   [O_THREADS] = {"--threads", 1},
     [O_BACKEND] = {"--backend", 1},     [O_CHUNK] = {"--chunk", 1},
     [O_REPORT] = {"--report", 0},       [O_HELP] = {"--help", 0},
+    [O_FORMAT] = {"--format", 1},       [O_QUIET] = {"--quiet", 0},
+    [O_NO_XDMF] = {"--no-xdmf", 0},
+    [O_DEVICE] = {"--device", 1},
+    [O_METHOD] = {"--method", 1},     [O_PERIODIC] = {"--periodic", 0},
 };
 
-#define BIT(o) (1u << (o))
+#define BIT(o) (1ull << (o))
 #define MODEL_OPTS (BIT(O_INDEX) | BIT(O_KMIN) | BIT(O_KMAX) | BIT(O_LENGTH) | BIT(O_NU) | BIT(O_TABLE))
 
 /* Which model options each model takes and needs: an option that does not
@@ -236,7 +257,7 @@ static const struct {
  * would hide a mistake. */
 static const struct {
     const char *name;
-    unsigned allowed, required;
+    unsigned long long allowed, required;
 } MODELS[] = {
     {"powerlaw", BIT(O_INDEX) | BIT(O_KMIN) | BIT(O_KMAX), BIT(O_INDEX) | BIT(O_KMAX)},
     {"gaussian", BIT(O_LENGTH), BIT(O_LENGTH)},
@@ -260,6 +281,8 @@ typedef struct gen {
     uint64_t seed, realization;
     tbrf_opts opts;
     int compress, report;
+    int netcdf, quiet, xdmf; /* output format, no progress bar, XDMF side file */
+    progress prog;
     /* owned resources */
     tbrf_model *model;
     tbrf_plan *plan;
@@ -505,6 +528,22 @@ static int check_generate(gen *g)
             return -1;
         }
     }
+    if (g->val[O_PERIODIC]) {
+        g->opts.periodic = 1;
+        g->opts.method = TBRF_METHOD_AUTO;
+    }
+    if (g->val[O_METHOD]) {
+        if (strcmp(g->val[O_METHOD], "tb") == 0)
+            g->opts.method = TBRF_METHOD_TB;
+        else if (strcmp(g->val[O_METHOD], "fft") == 0)
+            g->opts.method = TBRF_METHOD_FFT;
+        else if (strcmp(g->val[O_METHOD], "auto") == 0)
+            g->opts.method = TBRF_METHOD_AUTO;
+        else {
+            errline("--method: '%.60s' is not tb, fft or auto", g->val[O_METHOD]);
+            return -1;
+        }
+    }
     if (g->val[O_MAX_PADDING]) {
         NUM(args_int64("--max-padding", g->val[O_MAX_PADDING], 0, 30, &v, err, sizeof err));
         g->opts.max_padding = (int32_t)v;
@@ -541,6 +580,10 @@ static int check_generate(gen *g)
         }
         g->opts.backend = b;
     }
+    if (g->val[O_DEVICE]) {
+        NUM(args_int64("--device", g->val[O_DEVICE], -1, 4096, &v, err, sizeof err));
+        g->opts.device = (int32_t)v;
+    }
     if (g->val[O_CHUNK]) {
         NUM(args_int64("--chunk", g->val[O_CHUNK], 0, INT64_MAX, &v, err, sizeof err));
         g->opts.chunk = v;
@@ -555,6 +598,26 @@ static int check_generate(gen *g)
     }
     g->compress = g->val[O_COMPRESS] != NULL;
     g->report = g->val[O_REPORT] != NULL;
+    g->quiet = g->val[O_QUIET] != NULL;
+    /* netCDF when asked, or when the name says so; HDF5 otherwise. */
+    size_t olen = strlen(g->val[O_OUT]);
+    g->netcdf = olen > 3 && strcmp(g->val[O_OUT] + olen - 3, ".nc") == 0;
+    if (g->val[O_FORMAT]) {
+        if (strcmp(g->val[O_FORMAT], "netcdf") == 0)
+            g->netcdf = 1;
+        else if (strcmp(g->val[O_FORMAT], "hdf5") == 0)
+            g->netcdf = 0;
+        else {
+            errline("--format: '%.60s' is not hdf5 or netcdf", g->val[O_FORMAT]);
+            return -1;
+        }
+    }
+    /* ParaView/VisIt read CF netCDF themselves; XDMF describes HDF5. */
+    g->xdmf = !g->netcdf && !g->val[O_NO_XDMF];
+    if (g->netcdf && g->val[O_NO_XDMF]) {
+        errline("generate: --no-xdmf applies to HDF5 output only (netCDF gets no XDMF file)");
+        return -1;
+    }
     return 0;
 #undef NUM
 }
@@ -702,6 +765,7 @@ static int push_cb(void *user, int64_t first, int64_t count, const void *values)
     if (tbrf_io_grid_push(g->w, first, count, values))
         return 1;
     moments_add(g, values, count);
+    progress_update(&g->prog, first + count);
     return 0;
 }
 
@@ -725,6 +789,8 @@ static void fill_meta(const gen *g, const tbrf_plan_info *info, tbrf_io_meta *m)
     m->table_p = g->table_p;
     m->dim = g->dim;
     m->opts = g->opts;
+    m->method_used = tbrf_plan_method(g->plan);
+    m->opts.method = tbrf_plan_method(g->plan); /* the method that ran (AUTO resolved) */
     m->seed = g->seed;
     m->realization = g->realization;
     for (int c = 0; c < 3; c++) {
@@ -915,7 +981,9 @@ static int run_generate(gen *g, int argc, char **argv)
                 "--oversampling\n",
                 100.0 * info.variance_resolved / info.variance);
 
-    g->w = tbrf_io_create(g->val[O_OUT], g->compress ? TBRF_IO_COMPRESS : 0, err, sizeof err);
+    g->w = tbrf_io_create(g->val[O_OUT],
+                          (g->compress ? TBRF_IO_COMPRESS : 0) | (g->netcdf ? TBRF_IO_NETCDF : 0),
+                          err, sizeof err);
     if (!g->w) {
         errline("%s", err);
         return EXIT_FAIL;
@@ -929,7 +997,9 @@ static int run_generate(gen *g, int argc, char **argv)
         }
         /* Cells stream from the library straight into the file: the grid
          * is never whole in memory. */
+        progress_begin(&g->prog, g->n[0] * g->n[1] * g->n[2], "cells", g->quiet);
         st = tbrf_execute_grid_stream(g->plan, g->realization, push_cb, g);
+        progress_end(&g->prog);
         if (st != TBRF_OK) {
             errline("%s", st == TBRF_ERR_CALLBACK ? tbrf_io_message(g->w) : plan_msg(g->plan, st));
             return EXIT_FAIL;
@@ -960,9 +1030,22 @@ static int run_generate(gen *g, int argc, char **argv)
         return EXIT_FAIL;
     }
     g_have_tmp = 0;
+    if (g->xdmf && tbrf_io_write_xdmf(g->val[O_OUT], &meta, err, sizeof err)) {
+        errline("%s", err);
+        return EXIT_FAIL;
+    }
     if (g->report)
         report(g, &info);
     return 0;
+}
+
+int cli_generate(int argc, char **argv)
+{
+    gen g;
+    memset(&g, 0, sizeof g);
+    int rc = run_generate(&g, argc, argv);
+    gen_free(&g);
+    return rc;
 }
 
 /* ------------------------------------------------------------- info */
@@ -999,6 +1082,9 @@ static int run_info(int argc, char **argv)
 
 /* ------------------------------------------------------------- main */
 
+int cmd_rng(int argc, char **argv); /* cmd_rng.c */
+int cmd_mc(int argc, char **argv);  /* cmd_mc.c */
+
 int main(int argc, char **argv)
 {
     /* HDF5 1.10 crashes in its atexit clean-up when an H5Fclose failed
@@ -1023,12 +1109,19 @@ int main(int argc, char **argv)
         print_version();
         rc = 0;
     } else if (strcmp(cmd, "generate") == 0) {
-        gen g;
-        memset(&g, 0, sizeof g);
-        rc = run_generate(&g, argc - 1, argv + 1);
-        gen_free(&g);
+        rc = cli_generate(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "regenerate") == 0) {
+        rc = cmd_regenerate(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "preview") == 0) {
+        rc = cmd_preview(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "spectrum") == 0) {
+        rc = cmd_spectrum(argc - 1, argv + 1);
     } else if (strcmp(cmd, "info") == 0) {
         rc = run_info(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "rng") == 0) {
+        rc = cmd_rng(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "mc") == 0) {
+        rc = cmd_mc(argc - 1, argv + 1);
     } else {
         errline("unknown command '%.100s'; try 'tbrf --help'", cmd);
         rc = EXIT_USAGE;

@@ -29,4 +29,56 @@ void io_setf(char *err, size_t errlen, const char *fmt, ...)
  * reason, e.g. "No space left on device"), shortened to fit; "" if none. */
 void io_h5_reason(char *buf, size_t n);
 
+#include <stdint.h>
+#include "tbrf_io.h"
+
+/* The writer, shared by writer.c (HDF5 and the common parts: temporary
+ * file, rename) and netcdf.c. */
+struct tbrf_io_writer {
+    char *path;      /* final name */
+    char *tmp;       /* temporary name in the same directory */
+    int flags;
+    hid_t file;      /* -1 when closed */
+    hid_t field;     /* /field, -1 if none */
+    int precision;   /* of /field */
+    int rank;        /* of /field: 2 or 3 */
+    int64_t n[3];    /* grid counts, x fastest */
+    int64_t total;   /* cells in /field */
+    int64_t written; /* cells pushed so far */
+    int committed;
+    char message[1024];
+    /* netCDF-4 output (flags & TBRF_IO_NETCDF): ids, -1 when unused. */
+    int ncid, nc_field, nc_dimids[3];
+    int nc_points_dim, nc_dim;
+};
+
+#define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
+
+/* A destination for the metadata attributes, so that the HDF5 and netCDF
+ * writers record exactly the same names and values (tbrf regenerate reads
+ * them back from either). Each function returns 0 or non-zero. */
+typedef struct io_attr_sink {
+    void *ctx;
+    int (*str)(void *ctx, const char *name, const char *s);
+    int (*f64v)(void *ctx, const char *name, const double *v, int count);
+    int (*i64v)(void *ctx, const char *name, const int64_t *v, int count);
+    int (*u64)(void *ctx, const char *name, uint64_t v);
+} io_attr_sink;
+
+/* Writes every attribute of *m through the sink (NULL strings and NaN
+ * numbers are left out). Returns 0, or non-zero if any write failed. */
+int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m);
+
+/* Chunk shape (slowest first) of slabs of whole rows, about 1 MiB. */
+void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk);
+
+/* netcdf.c: the netCDF-4 side of each writer call. */
+int ncw_create(tbrf_io_writer *w);
+int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
+int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
+int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
+int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values);
+int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m);
+int ncw_close(tbrf_io_writer *w); /* 0, or -1 if the final flush failed */
+
 #endif

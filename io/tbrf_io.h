@@ -1,5 +1,9 @@
 /*
- * tbrf_io.h — HDF5 files for tbrf (the `tbrf_io` library, used by the tool).
+ * tbrf_io.h — HDF5 and netCDF-4 (CF-1.11) files for tbrf, with XDMF side
+ * files (the `tbrf_io` library, used by the tool). netCDF output is chosen
+ * with TBRF_IO_NETCDF at tbrf_io_create(); every other call is the same
+ * for both formats (io/netcdf.c describes the CF layout), and the readers
+ * take either, since a netCDF-4 file is an HDF5 file.
  *
  * Layout (DESIGN.md section 5):
  *  - grid:   /field  (nz, ny, nx) or (ny, nx) in 2D, float32 or float64,
@@ -63,6 +67,7 @@ typedef struct tbrf_io_meta {
     /* plan */
     int dim;
     tbrf_opts opts;            /* lines, oversampling, line_method, ... */
+    int method_used;           /* tbrf_plan_method(): TBRF_METHOD_TB or _FFT, -1 unknown */
     uint64_t seed, realization;
     double lo[3], hi[3];       /* domain */
     double resolution;
@@ -84,6 +89,7 @@ typedef struct tbrf_io_writer tbrf_io_writer;
 
 /* Write flags. */
 #define TBRF_IO_COMPRESS 1 /* shuffle + deflate (level 4) on the datasets */
+#define TBRF_IO_NETCDF 2   /* write netCDF-4 with CF-1.11 conventions instead of plain HDF5 */
 
 /* Starts writing `path`: creates the temporary file next to it. Returns
  * NULL with a message in err (if errlen > 0) when the directory cannot be
@@ -130,11 +136,16 @@ const char *tbrf_io_temp_path(const tbrf_io_writer *w);
 
 /* ------------------------------------------------------------- reading */
 
-/* Reads /points from `path`: (N, 3) gives dim 3, (N, 2) dim 2. Any
- * floating-point type is converted to double; integers, other ranks and
- * shapes, N == 0, and NaN or infinite coordinates are errors whose
- * message names the file (and the row). On success *xyz is malloc'ed
- * (free it). Returns 0 or -1. */
+/* Reads positions from `path`, whose kind is recognised by content:
+ *  - HDF5 with /points (N, 3) (dim 3) or (N, 2) (dim 2), any float type;
+ *  - netCDF (classic or netCDF-4) with 1-D variables x, y[, z] of equal
+ *    length (such as a file tbrf wrote for points);
+ *  - otherwise plain text, one point per line as "x y z" (or "x y", the
+ *    same on every line), '#' starting a comment, blank lines ignored.
+ * Integers in HDF5, other ranks and shapes, no points, and NaN or infinite
+ * coordinates are errors; the message names the file and the row, or
+ * "FILE:LINE: ..." for text. On success *xyz is malloc'ed (free it).
+ * Returns 0 or -1. */
 int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                         size_t errlen);
 
@@ -142,6 +153,40 @@ int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, ch
  * *values is malloc'ed. Returns 0 or -1 (message in err). */
 int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *err,
                        size_t errlen);
+
+/* Reads the plane `index` across `axis` (0 = x, 1 = y, 2 = z) of /field
+ * as double: *w x *h values, the first varying fastest (for axis z: x then
+ * y; axis y: x then z; axis x: y then z). *values is malloc'ed. Only the
+ * plane is read, so any file size works. Returns 0 or -1. */
+int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, int64_t *h,
+                       double **values, char *err, size_t errlen);
+
+/* Reads /value (the values of a points file) as double; *values is
+ * malloc'ed. Returns 0 or -1 (message in err). */
+int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err, size_t errlen);
+
+/* Root (global) attributes of a file tbrf wrote, HDF5 or netCDF-4. */
+typedef struct tbrf_io_file tbrf_io_file;
+tbrf_io_file *tbrf_io_open(const char *path, char *err, size_t errlen);
+void tbrf_io_file_close(tbrf_io_file *f);
+/* Each returns the number of values read (1 for strings), 0 if the
+ * attribute is absent, -1 if it has another type or too many values. */
+int tbrf_io_attr_f64(tbrf_io_file *f, const char *name, double *v, int max);
+int tbrf_io_attr_i64(tbrf_io_file *f, const char *name, int64_t *v, int max);
+int tbrf_io_attr_u64(tbrf_io_file *f, const char *name, uint64_t *v);
+int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len);
+/* /model_table (n, 2) into malloc'ed k and p; 0 if found, -1 if not. */
+int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p);
+
+/* ------------------------------------------------------------- XDMF */
+
+/* The side file's name: NAME.h5 -> NAME.xmf (malloc'ed). */
+char *tbrf_io_xdmf_name(const char *h5path);
+
+/* Writes the XDMF side file of the HDF5 file h5path (a grid as
+ * 3DCoRectMesh/2DCoRectMesh, points as Polyvertex) from the metadata the
+ * file was written with; temporary + rename like the data. 0 or -1. */
+int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen);
 
 /* Prints what the file holds (datasets with shape, type, chunks and
  * filters) and every attribute of the root group, readably, to out.

@@ -31,22 +31,10 @@
 #define CACHE_SLOTS 1021 /* prime, as HDF5 recommends */
 #define DEFLATE_LEVEL 4
 
-struct tbrf_io_writer {
-    char *path;      /* final name */
-    char *tmp;       /* temporary name in the same directory */
-    int flags;
-    hid_t file;      /* -1 when closed */
-    hid_t field;     /* /field, -1 if none */
-    int precision;   /* of /field */
-    int rank;        /* of /field: 2 or 3 */
-    int64_t n[3];    /* grid counts, x fastest */
-    int64_t total;   /* cells in /field */
-    int64_t written; /* cells pushed so far */
-    int committed;
-    char message[1024];
-};
-
-#define FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
+/* The writer struct lives in io_internal.h: netcdf.c fills the same one
+ * (flags & TBRF_IO_NETCDF), and each public call below hands over to it
+ * after the checks both formats share. */
+#define FAIL IO_FAIL
 
 const char *tbrf_io_message(const tbrf_io_writer *w)
 {
@@ -105,6 +93,7 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     w->flags = flags;
     w->file = -1;
     w->field = -1;
+    w->ncid = w->nc_field = w->nc_points_dim = -1;
     w->path = dupstr(path);
     w->tmp = temp_name(path);
     if (!w->path || !w->tmp) {
@@ -132,6 +121,17 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     }
     close(fd);
 
+    if (flags & TBRF_IO_NETCDF) {
+        if (ncw_create(w)) {
+            io_setf(err, errlen, "%s", w->message);
+            unlink(w->tmp);
+            free(w->path);
+            free(w->tmp);
+            free(w);
+            return NULL;
+        }
+        return w;
+    }
     io_quiet q;
     io_quiet_begin(&q);
     /* Strong close: H5Fclose really closes even if an object leaked, so
@@ -220,7 +220,7 @@ static int usable(tbrf_io_writer *w)
 {
     if (!w)
         return 0;
-    if (w->committed || w->file < 0) {
+    if (w->committed || (w->file < 0 && w->ncid < 0)) {
         FAIL(w, "%s: the file is already closed", w->path);
         return 0;
     }
@@ -238,6 +238,8 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
 {
     if (!usable(w))
         return -1;
+    if (w->ncid >= 0)
+        return ncw_grid_begin(w, dim, n, precision);
     if (!n || (dim != 2 && dim != 3) || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
         FAIL(w, "%s: bad grid description (dim %d, precision %d)", w->path, dim, precision);
         return -1;
@@ -331,7 +333,7 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
     tbrf_io_writer *w = writer;
     if (!usable(w))
         return -1;
-    if (w->field < 0) {
+    if (w->field < 0 && w->nc_field < 0) {
         FAIL(w, "%s: no grid started", w->path);
         return -1;
     }
@@ -346,6 +348,8 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
         FAIL(w, "%s: no values", w->path);
         return -1;
     }
+    if (w->ncid >= 0)
+        return ncw_grid_push(w, first, count, values);
     io_quiet q;
     io_quiet_begin(&q);
     int rc = -1;
@@ -449,6 +453,8 @@ int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xy
         FAIL(w, "%s: bad points (dim %d, n %lld)", w->path, dim, (long long)n);
         return -1;
     }
+    if (w->ncid >= 0)
+        return ncw_write_points(w, dim, n, xyz);
     hsize_t dims[2] = {(hsize_t)n, (hsize_t)dim};
     return write_whole(w, "points", 2, dims, TBRF_DOUBLE, xyz);
 }
@@ -461,6 +467,8 @@ int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void
         FAIL(w, "%s: bad values (n %lld)", w->path, (long long)n);
         return -1;
     }
+    if (w->ncid >= 0)
+        return ncw_write_values(w, n, precision, values);
     hsize_t dims[1] = {(hsize_t)n};
     return write_whole(w, "value", 1, dims, precision, values);
 }
@@ -509,19 +517,9 @@ static int attr_f64v(hid_t loc, const char *name, const double *v, int count)
     return attr_write(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, count, v);
 }
 
-static int attr_f64(hid_t loc, const char *name, double v)
-{
-    return attr_f64v(loc, name, &v, 1);
-}
-
 static int attr_i64v(hid_t loc, const char *name, const int64_t *v, int count)
 {
     return attr_write(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, count, v);
-}
-
-static int attr_i64(hid_t loc, const char *name, int64_t v)
-{
-    return attr_i64v(loc, name, &v, 1);
 }
 
 static int attr_u64(hid_t loc, const char *name, uint64_t v)
@@ -529,9 +527,24 @@ static int attr_u64(hid_t loc, const char *name, uint64_t v)
     return attr_write(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, &v);
 }
 
-static const char *line_method_name(int m)
+static int h5_str(void *ctx, const char *name, const char *v)
 {
-    return m == TBRF_LINES_SPECTRAL ? "spectral" : m == TBRF_LINES_CIRCULANT ? "circulant" : "unknown";
+    return attr_str(*(hid_t *)ctx, name, v);
+}
+
+static int h5_f64v(void *ctx, const char *name, const double *v, int count)
+{
+    return attr_f64v(*(hid_t *)ctx, name, v, count);
+}
+
+static int h5_i64v(void *ctx, const char *name, const int64_t *v, int count)
+{
+    return attr_i64v(*(hid_t *)ctx, name, v, count);
+}
+
+static int h5_u64(void *ctx, const char *name, uint64_t v)
+{
+    return attr_u64(*(hid_t *)ctx, name, v);
 }
 
 int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
@@ -542,63 +555,15 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
         FAIL(w, "%s: bad metadata", w->path);
         return -1;
     }
+    if (w->ncid >= 0)
+        return ncw_write_meta(w, m);
     io_quiet q;
     io_quiet_begin(&q);
     hid_t g = w->file;
-    const int d = m->dim;
     int e = 0;
-    const char *backend = tbrf_backend_name(m->info.backend);
-    const char *requested = tbrf_backend_name(m->opts.backend);
 
-    e |= attr_str(g, "tbrf_version", tbrf_version());
-    e |= attr_str(g, "command", m->command);
-    /* Model: the description for humans, every number separately for
-     * programs that regenerate the field. */
-    e |= attr_str(g, "model", m->model);
-    e |= attr_str(g, "model_kind", m->model_kind);
-    e |= attr_f64(g, "model_index", m->index);
-    e |= attr_f64(g, "model_kmin", m->kmin);
-    e |= attr_f64(g, "model_kmax", m->kmax);
-    e |= attr_f64(g, "model_length", m->length);
-    e |= attr_f64(g, "model_nu", m->nu);
-    e |= attr_str(g, "normalization", m->by_variance ? "variance" : "amplitude");
-    if (m->by_variance)
-        e |= attr_f64(g, "variance", m->variance);
-    else
-        e |= attr_f64(g, "amplitude", m->amplitude);
-    e |= attr_str(g, "model_table_file", m->table_file);
-    /* Options that change the mathematics. */
-    e |= attr_i64(g, "dim", d);
-    e |= attr_i64(g, "lines", m->opts.lines);
-    e |= attr_i64(g, "oversampling", m->opts.oversampling);
-    e |= attr_str(g, "line_method", line_method_name(m->opts.line_method));
-    e |= attr_i64(g, "max_padding", m->opts.max_padding);
-    e |= attr_u64(g, "seed", m->seed);
-    e |= attr_u64(g, "realization", m->realization);
-    e |= attr_str(g, "precision", m->opts.precision == TBRF_FLOAT ? "float" : "double");
-    e |= attr_str(g, "backend", backend ? backend : "unknown");
-    e |= attr_str(g, "backend_requested", requested ? requested : "unknown");
-    /* Domain and geometry, x first (the reverse of the dataset shape). */
-    e |= attr_f64v(g, "domain_lo", m->lo, d);
-    e |= attr_f64v(g, "domain_hi", m->hi, d);
-    e |= attr_f64(g, "resolution", m->resolution);
-    e |= attr_str(g, "geometry", m->is_grid ? "grid" : "points");
-    if (m->is_grid) {
-        e |= attr_f64v(g, "grid_origin", m->origin, d);
-        e |= attr_f64v(g, "grid_spacing", m->spacing, d);
-        e |= attr_i64v(g, "grid_counts", m->n, d);
-    } else {
-        e |= attr_i64(g, "npoints", m->npoints);
-        e |= attr_str(g, "points_file", m->points_file);
-    }
-    /* What the plan decided. */
-    e |= attr_i64(g, "line_samples", m->info.line_samples);
-    e |= attr_f64(g, "line_spacing", m->info.line_spacing);
-    e |= attr_f64(g, "line_length", m->info.line_length);
-    e |= attr_f64(g, "model_variance", m->info.variance);
-    e |= attr_f64(g, "variance_resolved", m->info.variance_resolved);
-    e |= attr_f64(g, "amplitude_used", m->info.amplitude);
-    e |= attr_i64(g, "padding", m->info.padding);
+    io_attr_sink sink = {&g, h5_str, h5_f64v, h5_i64v, h5_u64};
+    e |= io_meta_attrs(&sink, m);
 
     if (e) {
         fail_h5(w, "writing attributes");
@@ -654,16 +619,21 @@ int tbrf_io_commit(tbrf_io_writer *w)
 {
     if (!usable(w))
         return -1;
-    if (w->field >= 0 && w->written != w->total) {
+    if ((w->field >= 0 || w->nc_field >= 0) && w->written != w->total) {
         FAIL(w, "%s: only %lld of %lld cells were written", w->path, (long long)w->written,
              (long long)w->total);
         return -1;
     }
     io_quiet q;
     io_quiet_begin(&q);
-    int rc = close_file(w);
-    if (rc)
-        fail_h5(w, "closing the file");
+    int rc;
+    if (w->ncid >= 0) {
+        rc = ncw_close(w); /* sets the message */
+    } else {
+        rc = close_file(w);
+        if (rc)
+            fail_h5(w, "closing the file");
+    }
     io_quiet_end(&q);
     if (rc) {
         unlink(w->tmp);
@@ -699,6 +669,8 @@ void tbrf_io_close(tbrf_io_writer *w)
     io_quiet q;
     io_quiet_begin(&q);
     close_file(w);
+    if (w->ncid >= 0)
+        ncw_close(w);
     io_quiet_end(&q);
     if (!w->committed)
         unlink(w->tmp);

@@ -118,7 +118,8 @@ case_grid3d() {
         --seed 42 --realization 3 --lines 256 --out g3.h5 || return
     [ -f g3.h5 ] || fail "g3.h5 not written"
     no_temps
-    [ "$(ls -A | wc -l)" -eq 1 ] || fail "extra files: $(ls -A)"
+    # The data and its XDMF side file, nothing else.
+    [ "$(ls -A | tr '\n' ' ')" = "g3.h5 g3.xmf " ] || fail "extra files: $(ls -A)"
     local ls
     ls=$("$H5LS" g3.h5)
     expect_grep '^field +Dataset \{10, 12, 16\}' "$ls" "h5ls shape (nz, ny, nx)"
@@ -382,6 +383,238 @@ case_write_error() {
     "$MKPOINTS" p.h5 good3 100000
     expect_fail bash -c 'trap "" XFSZ; ulimit -f 3000; exec "$@"' sh "$TOOL" generate \
         --model gaussian --length 3 --points p.h5 --out big.h5
+}
+
+# ------------------------------------------------------------------
+# Issue 3 cases: netCDF, XDMF, point input, regenerate, preview,
+# spectrum, progress. They need IO_CHECK (tests/io_check.c), XMLLINT and
+# NCDUMP from the environment (tests/io.cmake sets them).
+G="--model powerlaw --index -3 --kmin 0.1 --kmax 3 --lines 64 --seed 5"
+
+case_netcdf_grid() {
+    expect_ok "$TOOL" generate $G --grid 24x20x16 --spacing 0.5,1,2 --origin 1,2,3 \
+        --precision float --compress --out f.nc
+    [ -f f.nc ] && [ ! -f f.xmf ] || fail "f.nc missing or an XDMF file written for netCDF"
+    "$IO_CHECK" nc-grid f.nc || fail "nc-grid f.nc"
+    local h
+    h=$("$NCDUMP" -h f.nc)
+    expect_grep ':Conventions = "CF-1.11"' "$h" "ncdump: Conventions"
+    expect_grep 'float field\(z, y, x\)' "$h" "ncdump: field(z,y,x)"
+    expect_grep 'x:axis = "X"' "$h" "ncdump: axis"
+    expect_grep 'z:bounds = "z_bnds"' "$h" "ncdump: bounds"
+    expect_grep 'history = "tbrf generate' "$h" "ncdump: history"
+    expect_grep 'seed = 5ULL' "$h" "ncdump: seed"
+    # --format netcdf without the .nc name, 2D, double; and the same field
+    # as HDF5 bit for bit.
+    expect_ok "$TOOL" generate $G --grid 32x16 --format netcdf --out g2
+    "$IO_CHECK" nc-grid g2 || fail "nc-grid g2"
+    expect_grep 'double field\(y, x\)' "$("$NCDUMP" -h g2)" "2D field(y,x)"
+    expect_ok "$TOOL" generate $G --grid 32x16 --out g2.h5
+    "$IO_CHECK" same g2 g2.h5 || fail "netCDF and HDF5 values differ"
+    expect_ok "$TOOL" info f.nc
+    expect_grep 'Conventions' "$out" "info on netCDF"
+    expect_fail "$TOOL" generate $G --grid 8x8x8 --format grib --out x.nc
+    expect_fail "$TOOL" generate $G --grid 8x8x8 --no-xdmf --out x.nc
+    expect_fail "$TOOL" generate $G --grid 8x8x8 --out nodir/x.nc
+    no_temps
+}
+
+case_netcdf_points() {
+    printf '# x y z\n0 0 0\n1 2 3\n\n4.5 1e-1 2 # a comment\n3 3 3\n' > p.txt
+    expect_ok "$TOOL" generate $G --points p.txt --out p.nc
+    "$IO_CHECK" nc-points p.nc || fail "nc-points p.nc"
+    expect_grep ':featureType = "point"' "$("$NCDUMP" -h p.nc)" "featureType"
+    expect_grep 'value:coordinates = "x y z"' "$("$NCDUMP" -h p.nc)" "coordinates"
+    expect_ok "$TOOL" generate $G --points p.txt --out p.h5
+    "$IO_CHECK" same p.nc p.h5 || fail "netCDF and HDF5 point values differ"
+}
+
+case_xdmf() {
+    expect_ok "$TOOL" generate $G --grid 12x10x8 --spacing 0.5 --origin 1,2,3 --out g.h5
+    [ -f g.xmf ] || fail "no g.xmf"
+    "$XMLLINT" --noout g.xmf || fail "g.xmf is not well-formed"
+    local x
+    x=$(cat g.xmf)
+    expect_grep 'TopologyType="3DCoRectMesh" Dimensions="8 10 12"' "$x" "3DCoRectMesh"
+    expect_grep 'ORIGIN_DXDYDZ' "$x" "geometry"
+    expect_grep '>3 2 1<' "$x" "origin z y x"
+    expect_grep 'g.h5:/field' "$x" "dataset reference"
+    expect_ok "$TOOL" generate $G --grid 12x10 --precision float --out g2.h5
+    "$XMLLINT" --noout g2.xmf || fail "g2.xmf is not well-formed"
+    expect_grep '2DCoRectMesh" Dimensions="10 12"' "$(cat g2.xmf)" "2DCoRectMesh"
+    expect_grep 'Precision="4"' "$(cat g2.xmf)" "float precision"
+    printf '0 0 0\n1 1 1\n2 0 1\n' > p.txt
+    expect_ok "$TOOL" generate $G --points p.txt --out 'p&q.h5'
+    "$XMLLINT" --noout 'p&q.xmf' || fail "p&q.xmf is not well-formed"
+    expect_grep 'Polyvertex" NumberOfElements="3"' "$(cat 'p&q.xmf')" "Polyvertex"
+    expect_grep 'p&amp;q.h5:/points' "$(cat 'p&q.xmf')" "escaped reference"
+    expect_ok "$TOOL" generate $G --grid 4x4x4 --no-xdmf --out n.h5
+    [ ! -f n.xmf ] || fail "--no-xdmf wrote n.xmf"
+    no_temps
+}
+
+case_points_input() {
+    printf '# positions\n0 0 0\n1 2 3\n4.5 0.1 2   # comment\n\n3 3 3\n' > p.txt
+    expect_ok "$TOOL" generate $G --points p.txt --out a.h5
+    # The same positions from HDF5 /points and from netCDF x, y, z.
+    expect_ok "$TOOL" generate $G --points p.txt --out a.nc
+    expect_ok "$TOOL" generate $G --points a.h5 --out b.h5
+    expect_ok "$TOOL" generate $G --points a.nc --out c.h5
+    "$IO_CHECK" same a.h5 b.h5 || fail "points from HDF5 give other values"
+    "$IO_CHECK" same a.h5 c.h5 || fail "points from netCDF give other values"
+    printf '0 0\n1 2\n3 1\n' > p2.txt
+    expect_ok "$TOOL" generate $G --points p2.txt --out d2.h5
+    # Malformed text: file and line in the message, nothing written.
+    printf '0 0 0\n1 2 3\n1 2 x\n' > bad1.txt
+    expect_fail "$TOOL" generate $G --points bad1.txt --out e.h5
+    expect_grep 'bad1.txt:3: .x. is not a number' "$err" "file:line"
+    printf '0 0 0\n1 2\n' > bad2.txt
+    expect_fail "$TOOL" generate $G --points bad2.txt --out e.h5
+    expect_grep 'bad2.txt:2: 2 numbers' "$err" "column count"
+    printf '0 0 0 0\n' > bad3.txt
+    expect_fail "$TOOL" generate $G --points bad3.txt --out e.h5
+    printf '0 0 nan\n' > bad4.txt
+    expect_fail "$TOOL" generate $G --points bad4.txt --out e.h5
+    printf '# nothing\n\n' > bad5.txt
+    expect_fail "$TOOL" generate $G --points bad5.txt --out e.h5
+    printf '1 2 3\n\0\0\0\n' > bad6.txt
+    expect_fail "$TOOL" generate $G --points bad6.txt --out e.h5
+    expect_fail "$TOOL" generate $G --points g.xmf.missing --out e.h5
+    # A netCDF grid file has x, y, z of different lengths: not points.
+    expect_ok "$TOOL" generate $G --grid 4x5x6 --out grid.nc
+    expect_fail "$TOOL" generate $G --points grid.nc --out e.h5
+}
+
+case_regenerate() {
+    local models=("--model powerlaw --index -3 --kmin 0.1 --kmax 3"
+                  "--model matern --length 3 --nu 1.5 --amplitude 2"
+                  "--model vonkarman --length 4 --variance 0.5")
+    printf '0.01 1\n0.1 0.5\n1 0.01\n10 0.0001\n' > t.txt
+    models+=("--model table --table t.txt")
+    local i=0 m
+    for m in "${models[@]}"; do
+        i=$((i + 1))
+        expect_ok "$TOOL" generate $m --lines 48 --seed 17 --realization 3 --grid 20x12x8 \
+            --spacing 0.7,0.3,1.1 --origin -1,0.25,7 --precision float --out o$i.h5
+        # HDF5 -> netCDF -> HDF5, with other chunks and threads: same bits.
+        expect_ok "$TOOL" regenerate o$i.h5 --out r$i.nc --chunk 37 --threads 1
+        expect_ok "$TOOL" regenerate r$i.nc --out r$i.h5 --compress
+        "$IO_CHECK" same o$i.h5 r$i.nc || fail "regenerate $m to netCDF differs"
+        "$IO_CHECK" same o$i.h5 r$i.h5 || fail "regenerate $m back to HDF5 differs"
+        expect_ok "$TOOL" regenerate r$i.h5 --out c$i.nc --check
+        expect_grep '^check: 1920 values of c'$i'.nc are bitwise equal' "$out" "--check"
+    done
+    rm -f t.txt # the table lives in the file
+    expect_ok "$TOOL" regenerate o4.h5 --out r4b.h5
+    "$IO_CHECK" same o4.h5 r4b.h5 || fail "table model without its text file"
+    printf '0 0 0\n1 2 3\n4.5 0.1 2\n9 9 1\n' > p.txt
+    expect_ok "$TOOL" generate $G --points p.txt --out pts.nc
+    rm -f p.txt
+    expect_ok "$TOOL" regenerate pts.nc --out pts.h5 --check
+    expect_grep '^check: 4 values' "$out" "--check on points"
+    "$IO_CHECK" same pts.nc pts.h5 || fail "regenerate points differs"
+    expect_ok "$TOOL" generate $G --grid 16x8 --out two.h5
+    expect_ok "$TOOL" regenerate two.h5 --out two.nc
+    "$IO_CHECK" same two.h5 two.nc || fail "regenerate 2D differs"
+    expect_fail "$TOOL" regenerate two.h5
+    expect_fail "$TOOL" regenerate missing.h5 --out x.h5
+    expect_fail "$TOOL" regenerate two.h5 --out x.h5 --seed 3
+    printf 'not hdf5\n' > junk.h5
+    expect_fail "$TOOL" regenerate junk.h5 --out x.h5
+}
+
+case_preview() {
+    expect_ok "$TOOL" generate $G --grid 48x40x8 --precision float --out f.h5
+    expect_ok "$TOOL" preview f.h5 --axis z --index 3 --out s.png
+    "$IO_CHECK" png-slice s.png || fail "png-slice s.png"
+    expect_ok "$TOOL" generate $G --grid 48x40x8 --out f.nc
+    expect_ok "$TOOL" preview f.nc --axis x --index 0 --out sx.png
+    "$IO_CHECK" png-slice sx.png || fail "png-slice sx.png"
+    expect_ok "$TOOL" preview f.nc --out sm.png # middle z plane
+    expect_ok "$TOOL" generate $G --grid 30x20 --out two.h5
+    expect_ok "$TOOL" preview two.h5 --axis z --index 0 --out s2.png
+    "$IO_CHECK" png-slice s2.png || fail "png-slice s2.png"
+    expect_fail "$TOOL" preview f.h5 --axis z --index 8 --out bad.png
+    expect_fail "$TOOL" preview f.h5 --axis w --index 0 --out bad.png
+    expect_fail "$TOOL" preview f.h5 --axis z --index -1 --out bad.png
+    expect_fail "$TOOL" preview f.h5 --axis z --index 0
+    expect_fail "$TOOL" preview f.h5 --axis z --index 0 --out nodir/bad.png
+    expect_fail "$TOOL" preview missing.h5 --out bad.png
+    no_temps
+}
+
+case_spectrum() {
+    expect_ok "$TOOL" generate --model powerlaw --index -3 --kmin 0.1 --kmax 3 --lines 512 \
+        --seed 11 --grid 64x64x64 --out f.h5
+    expect_ok "$TOOL" spectrum f.h5 --plot sp.png
+    printf '%s\n' "$out" | tail -3
+    "$IO_CHECK" png-plot sp.png || fail "png-plot sp.png"
+    local line meas model
+    line=$(printf '%s\n' "$out" | grep '^slope: measured')
+    meas=$(printf '%s\n' "$line" | awk '{print $3}')
+    model=$(printf '%s\n' "$line" | awk '{print $7}')
+    # 64^3 with a Hann window over 0.39 <= k <= 1.57: the slope's
+    # realization scatter is about 0.1 (test_stats_measure); 0.3 is 3 sigma.
+    awk -v a="$meas" -v b="$model" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 0.3) }' ||
+        fail "measured slope $meas vs model $model"
+    expect_grep '^  [0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+' "$out" "spectrum table"
+    expect_ok "$TOOL" generate --model matern --length 4 --nu 1 --lines 256 --seed 2 \
+        --grid 48x48x48 --out m.nc
+    expect_ok "$TOOL" spectrum m.nc
+    expect_grep '^slope: measured' "$out" "matern slope line"
+    printf '0 0 0\n1 1 1\n' > p.txt
+    expect_ok "$TOOL" generate $G --points p.txt --out p.h5
+    expect_fail "$TOOL" spectrum p.h5
+    expect_fail "$TOOL" spectrum f.h5 --plot nodir/x.png
+    expect_fail "$TOOL" spectrum
+    no_temps
+}
+
+case_progress() {
+    # Not a terminal (ctest): nothing on stderr.
+    run "$TOOL" generate $G --grid 64x64x64 --out a.h5
+    [ "$rc" -eq 0 ] && [ -z "$err" ] || fail "stderr not empty without a terminal: $err"
+    # Forced on: a bar with percentage, rate and time left, on stderr only.
+    run env TBRF_PROGRESS=1 "$TOOL" generate $G --grid 64x64x64 --out b.h5
+    [ -z "$out" ] || fail "progress wrote to stdout"
+    expect_grep '100\.0%.*cells/s.*left' "$err" "progress bar"
+    run env TBRF_PROGRESS=1 "$TOOL" generate $G --grid 64x64x64 --quiet --out c.h5
+    [ -z "$err" ] || fail "--quiet still drew: $err"
+    # A real terminal, when `script` can provide one.
+    if command -v script >/dev/null 2>&1; then
+        local log
+        log=$(script -qec "\"$TOOL\" generate $G --grid 64x64x64 --out d.h5" /dev/null 2>&1)
+        expect_grep 'cells/s' "$log" "progress on a terminal"
+    fi
+}
+
+case_interrupt_netcdf() {
+    local sig
+    for sig in TERM INT; do
+        "$TOOL" generate --model gaussian --length 4 --grid 192x192x192 --out big.nc \
+            >/dev/null 2>&1 &
+        local pid=$!
+        sleep 0.4
+        kill -s "$sig" "$pid" 2>/dev/null
+        wait "$pid"
+        local rc=$?
+        no_temps
+        if [ -f big.nc ]; then
+            [ "$rc" -eq 0 ] || fail "killed run (rc $rc) left big.nc"
+            rm -f big.nc
+        fi
+        echo "SIG$sig: rc $rc"
+    done
+    # Full disk (file-size limit) and an unwritable directory.
+    expect_fail bash -c 'trap "" XFSZ; ulimit -f 64; exec "$@"' sh "$TOOL" generate \
+        --model gaussian --length 3 --grid 64x64x64 --out big.nc
+    mkdir ro && chmod 555 ro
+    if [ ! -w ro ]; then
+        expect_fail "$TOOL" generate $G --grid 8x8x8 --out ro/x.nc
+        expect_fail "$TOOL" generate $G --grid 8x8x8 --out ro/x.h5
+    fi
+    chmod 755 ro
+    no_temps
 }
 
 if ! declare -F "case_$CASE" >/dev/null; then

@@ -276,10 +276,16 @@ int main(void)
         piecewise(2, n2, TBRF_FLOAT, 0);
         piecewise(3, row, TBRF_DOUBLE, 0);
         piecewise(3, col, TBRF_DOUBLE, 0);
+        /* The netCDF-4 writer takes the same arbitrary pieces. */
+        piecewise(3, n3, TBRF_DOUBLE, TBRF_IO_NETCDF);
+        piecewise(3, n3, TBRF_FLOAT, TBRF_IO_NETCDF | TBRF_IO_COMPRESS);
+        piecewise(2, n2, TBRF_FLOAT, TBRF_IO_NETCDF);
+        piecewise(3, col, TBRF_DOUBLE, TBRF_IO_NETCDF);
     }
     /* A grid of several 1 MiB chunks. */
     int64_t big[3] = {300, 70, 20};
     piecewise(3, big, TBRF_DOUBLE, 0);
+    piecewise(3, big, TBRF_FLOAT, TBRF_IO_NETCDF);
     streamed_equals_execute(3, TBRF_DOUBLE);
     streamed_equals_execute(3, TBRF_FLOAT);
     streamed_equals_execute(2, TBRF_DOUBLE);

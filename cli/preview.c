@@ -1,0 +1,167 @@
+/* preview.c — `tbrf preview FILE --axis z --index K --out slice.png`.
+ *
+ * Draws one plane of a grid file (HDF5 or netCDF-4) with a diverging
+ * colour map symmetric about zero: red positive, blue negative, white
+ * zero, saturating at +-max|value| of the plane, so the sign and the
+ * relative amplitude read off at a glance and two slices of one field
+ * compare fairly only when their scales (printed on the bar) agree. Only
+ * the plane is read, so files larger than memory preview fine. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "canvas.h"
+#include "cli.h"
+#include "tbrf_io.h"
+
+static void usage(void)
+{
+    printf("usage: tbrf preview FILE --out SLICE.png [--axis x|y|z] [--index K]\n"
+           "\n"
+           "Draws the plane K (default: the middle one) across the given axis (default z)\n"
+           "of the grid in FILE as a PNG: red positive, blue negative, white zero, on a\n"
+           "scale symmetric about zero (+-max|value| of the plane), with a colour bar.\n"
+           "The first in-plane axis runs to the right, the second upwards.\n");
+}
+
+int cmd_preview(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *axis_s = NULL, *index_s = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            usage();
+            return 0;
+        }
+        const char **dst = strcmp(o, "--out") == 0     ? &out
+                           : strcmp(o, "--axis") == 0  ? &axis_s
+                           : strcmp(o, "--index") == 0 ? &index_s
+                                                       : NULL;
+        if (dst) {
+            if (i + 1 >= argc) {
+                cli_errline("preview: %s needs a value", o);
+                return EXIT_USAGE;
+            }
+            if (*dst) {
+                cli_errline("preview: %s given twice", o);
+                return EXIT_USAGE;
+            }
+            *dst = argv[++i];
+        } else if (strncmp(o, "--", 2) == 0) {
+            cli_errline("preview: unknown option '%.100s' (see tbrf preview --help)", o);
+            return EXIT_USAGE;
+        } else if (file) {
+            cli_errline("preview: give one file (got '%.100s' and '%.100s')", file, o);
+            return EXIT_USAGE;
+        } else {
+            file = o;
+        }
+    }
+    if (!file || !out || !out[0]) {
+        cli_errline("preview: usage: tbrf preview FILE --out SLICE.png [--axis z] [--index K]");
+        return EXIT_USAGE;
+    }
+    int axis = 2;
+    if (axis_s) {
+        if (strlen(axis_s) != 1 || !strchr("xyz", axis_s[0])) {
+            cli_errline("--axis: '%.40s' is not x, y or z", axis_s);
+            return EXIT_USAGE;
+        }
+        axis = axis_s[0] - 'x';
+    }
+    char err[1024];
+    int64_t index = -1;
+    if (index_s && args_int64("--index", index_s, 0, INT64_MAX, &index, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_USAGE;
+    }
+    /* The middle plane by default: needs the size first. */
+    if (index < 0) {
+        tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+        if (!f) {
+            cli_errline("%s", err);
+            return EXIT_FAIL;
+        }
+        int64_t counts[3] = {1, 1, 1};
+        int got = tbrf_io_attr_i64(f, "grid_counts", counts, 3);
+        tbrf_io_file_close(f);
+        index = got > axis ? counts[axis] / 2 : 0;
+    }
+    int64_t w, h;
+    double *v = NULL;
+    if (tbrf_io_read_slice(file, axis, index, &w, &h, &v, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    double vmax = 0.0;
+    for (int64_t i = 0; i < w * h; i++)
+        if (isfinite(v[i]) && fabs(v[i]) > vmax)
+            vmax = fabs(v[i]);
+    if (!(vmax > 0))
+        vmax = 1.0; /* an all-zero plane: white, and a bar that still reads */
+
+    /* Integer magnification so small grids are visible, at most ~800 px. */
+    int64_t big = w > h ? w : h;
+    int scale = big >= 400 ? 1 : (int)(800 / big);
+    if (scale < 1)
+        scale = 1;
+    if (w * scale > 16000 || h * scale > 16000) {
+        cli_errline("preview: a %lld x %lld slice is too large for an image", (long long)w,
+                    (long long)h);
+        free(v);
+        return EXIT_FAIL;
+    }
+    const int margin = 16, barw = 24, gap = 16, ts = 2;
+    char top[32], bot[32];
+    snprintf(top, sizeof top, "+%.3g", vmax);
+    snprintf(bot, sizeof bot, "-%.3g", vmax);
+    int labw = canvas_text_width(top, ts) > canvas_text_width(bot, ts) ? canvas_text_width(top, ts)
+                                                                        : canvas_text_width(bot, ts);
+    int iw = (int)(w * scale), ih = (int)(h * scale);
+    int cw = margin + iw + gap + barw + 8 + labw + margin;
+    int chh = margin + 7 * ts + 8 + (ih > 160 ? ih : 160) + margin;
+    rgb white = {255, 255, 255}, black = {0, 0, 0};
+    canvas c;
+    if (canvas_init(&c, cw, chh, white)) {
+        cli_errline("preview: out of memory");
+        free(v);
+        return EXIT_FAIL;
+    }
+    char title[64];
+    snprintf(title, sizeof title, "%c = %lld", 'x' + axis, (long long)index);
+    canvas_text(&c, margin, margin, title, ts, black);
+    int y0 = margin + 7 * ts + 8;
+    /* Row 0 of the slice at the bottom: the second axis points up. */
+    for (int64_t j = 0; j < h; j++)
+        for (int64_t i = 0; i < w; i++) {
+            rgb col = diverging(v[j * w + i] / vmax);
+            int px = margin + (int)(i * scale), py = y0 + ih - (int)((j + 1) * scale);
+            canvas_rect(&c, px, py, px + scale - 1, py + scale - 1, col);
+        }
+    /* Colour bar: +vmax at the top, 0 in the middle, -vmax at the bottom. */
+    int bx = margin + iw + gap, bh = ih > 160 ? ih : 160;
+    for (int y = 0; y < bh; y++) {
+        rgb col = diverging(1.0 - 2.0 * (y + 0.5) / bh);
+        canvas_rect(&c, bx, y0 + y, bx + barw - 1, y0 + y, col);
+    }
+    canvas_line(&c, bx, y0, bx + barw - 1, y0, 1, black);
+    canvas_line(&c, bx, y0 + bh - 1, bx + barw - 1, y0 + bh - 1, 1, black);
+    canvas_line(&c, bx, y0, bx, y0 + bh - 1, 1, black);
+    canvas_line(&c, bx + barw - 1, y0, bx + barw - 1, y0 + bh - 1, 1, black);
+    canvas_line(&c, bx + barw, y0 + bh / 2, bx + barw + 4, y0 + bh / 2, 1, black);
+    canvas_text(&c, bx + barw + 8, y0, top, ts, black);
+    canvas_text(&c, bx + barw + 8, y0 + bh / 2 - 7 * ts / 2, "0", ts, black);
+    canvas_text(&c, bx + barw + 8, y0 + bh - 7 * ts, bot, ts, black);
+    free(v);
+    int rc = canvas_write_png(&c, out, err, sizeof err);
+    canvas_free(&c);
+    if (rc) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    return 0;
+}

@@ -1,0 +1,987 @@
+! tbrf.f90 — the idiomatic Fortran 2008 interface to libtbrf (doc/fortran.md).
+!
+! Built on module tbrf_c (generated from c/tbrf.h), whose constants
+! (TBRF_OK, TBRF_ERR_*, TBRF_DOUBLE, ...), bind(C) types (tbrf_opts,
+! tbrf_plan_info), callback interfaces (tbrf_pull_fn, tbrf_push_fn,
+! tbrf_spectrum_fn) and raw c_tbrf_* interfaces it re-exports.
+!
+! Conventions:
+!  - every C call that returns a status is a subroutine with an optional last
+!    argument `stat`. Present: it receives the status (TBRF_OK = 0) and the
+!    caller reads tbrf_plan_message / tbrf_model_message. Absent: a failure
+!    writes "tbrf: <routine>: <status>: <detail>" to error_unit and executes
+!    `error stop`;
+!  - positions are real(c_double) :: xyz(dim, n); grids are (nx, ny[, nz])
+!    arrays, the same memory as C's [nz][ny][nx]; values are real(c_float) or
+!    real(c_double) arrays (the kind must match opts%precision);
+!  - an absent `opts` means the defaults of tbrf_default_opts;
+!  - seeds and realizations are integers of default or c_int64_t kind; C's
+!    uint64_t values above huge(0_c_int64_t) are the negative int64 values of
+!    the same bits;
+!  - tbrf_model and tbrf_plan own a C object: they have finalizers, but call
+!    tbrf_model_destroy / tbrf_destroy explicitly (variables of the main
+!    program are never finalized, and gfortran before 13 does not finalize
+!    local variables at the end of a procedure). Do not copy them by
+!    assignment: a copy would share the C object (assignment is disabled and
+!    stops with a message).
+module tbrf
+    use, intrinsic :: iso_c_binding
+    use, intrinsic :: iso_fortran_env, only: error_unit
+    use tbrf_c
+    implicit none
+    ! Public: everything of tbrf_c (constants, bind(C) types, callback
+    ! interfaces, raw c_tbrf_* calls, and the iso_c_binding kinds such as
+    ! c_double) and the idiomatic layer below; private: the helpers.
+    public
+    private :: error_unit, c_str, finish, finish_model, finish_plan, wrapper_fail
+    private :: model_assign, plan_assign, model_final, plan_final, loc_d, loc_f
+    private :: make_plan_i4, make_plan_i8, set_grid_i4, set_grid_i8
+    private :: exec_ptr, exec_d1_i4, exec_d2_i4, exec_d3_i4, exec_f1_i4, exec_f2_i4, exec_f3_i4
+    private :: exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
+    private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
+
+    !> A model (the C tbrf_model). Not copyable.
+    type :: tbrf_model
+        type(c_ptr) :: ptr = c_null_ptr
+    contains
+        procedure, private :: model_assign
+        generic :: assignment(=) => model_assign
+        final :: model_final
+    end type tbrf_model
+
+    !> A plan (the C tbrf_plan) with what the wrapper needs to check arrays.
+    type :: tbrf_plan
+        type(c_ptr) :: ptr = c_null_ptr
+        integer(c_int) :: dim = 0
+        integer(c_int) :: precision = TBRF_DOUBLE
+        character(len=:), allocatable, private :: msg  ! failure found by the wrapper
+    contains
+        procedure, private :: plan_assign
+        generic :: assignment(=) => plan_assign
+        final :: plan_final
+    end type tbrf_plan
+
+    interface tbrf_make_plan
+        module procedure make_plan_i4, make_plan_i8
+    end interface tbrf_make_plan
+
+    interface tbrf_set_grid
+        module procedure set_grid_i4, set_grid_i8
+    end interface tbrf_set_grid
+
+    interface tbrf_execute
+        module procedure exec_d1_i4, exec_d2_i4, exec_d3_i4, exec_f1_i4, exec_f2_i4, exec_f3_i4
+        module procedure exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
+    end interface tbrf_execute
+
+    interface tbrf_execute_stream
+        module procedure exec_stream_i4, exec_stream_i8
+    end interface tbrf_execute_stream
+
+    interface tbrf_execute_grid_stream
+        module procedure exec_grid_stream_i4, exec_grid_stream_i8
+    end interface tbrf_execute_grid_stream
+
+contains
+
+    ! ------------------------------------------------------------ helpers
+
+    !> A NUL-terminated C string as a Fortran string ("" for c_null_ptr).
+    function tbrf_c_string(p) result(s)
+        type(c_ptr), intent(in) :: p
+        character(len=:), allocatable :: s
+        character(kind=c_char), pointer :: a(:)
+        integer :: i, n
+        if (.not. c_associated(p)) then
+            s = ""
+            return
+        end if
+        ! C strings of the library are short; the bound only limits the scan.
+        call c_f_pointer(p, a, [1048576])
+        n = 0
+        do while (a(n + 1) /= c_null_char)
+            n = n + 1
+        end do
+        allocate(character(len=n) :: s)
+        do i = 1, n
+            s(i:i) = a(i)
+        end do
+    end function tbrf_c_string
+
+    function c_str(s) result(c)
+        character(len=*), intent(in) :: s
+        character(kind=c_char, len=len(s) + 1) :: c
+        c = s // c_null_char
+    end function c_str
+
+    !> Hands the status to `stat`, or reports a failure and stops.
+    subroutine finish(st, where, detail, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where, detail
+        integer, intent(out), optional :: stat
+        if (present(stat)) then
+            stat = st
+        else if (st /= TBRF_OK) then
+            if (len(detail) > 0) then
+                write(error_unit, '(a)') 'tbrf: ' // where // ': ' // tbrf_strerror(st) // ': ' // detail
+            else
+                write(error_unit, '(a)') 'tbrf: ' // where // ': ' // tbrf_strerror(st)
+            end if
+            error stop 1
+        end if
+    end subroutine finish
+
+    subroutine finish_model(st, where, model, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where
+        type(tbrf_model), intent(in) :: model
+        integer, intent(out), optional :: stat
+        if (st == TBRF_OK .or. present(stat)) then
+            call finish(st, where, "", stat)
+        else
+            call finish(st, where, tbrf_model_message(model), stat)
+        end if
+    end subroutine finish_model
+
+    subroutine finish_plan(st, where, plan, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where
+        type(tbrf_plan), intent(in) :: plan
+        integer, intent(out), optional :: stat
+        if (st == TBRF_OK .or. present(stat)) then
+            call finish(st, where, "", stat)
+        else
+            call finish(st, where, tbrf_plan_message(plan), stat)
+        end if
+    end subroutine finish_plan
+
+    !> A failure the wrapper itself found (array shape, kind): kept as the
+    !> plan's message.
+    subroutine wrapper_fail(plan, st, where, detail, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where, detail
+        integer, intent(out), optional :: stat
+        plan%msg = where // ": " // detail
+        call finish(st, where, detail, stat)
+    end subroutine wrapper_fail
+
+    subroutine model_assign(to, from)
+        class(tbrf_model), intent(inout) :: to
+        type(tbrf_model), intent(in) :: from
+        if (c_associated(from%ptr) .or. c_associated(to%ptr)) then
+            write(error_unit, '(a)') 'tbrf: a tbrf_model cannot be copied (it owns a C object)'
+            error stop 1
+        end if
+    end subroutine model_assign
+
+    subroutine plan_assign(to, from)
+        class(tbrf_plan), intent(inout) :: to
+        type(tbrf_plan), intent(in) :: from
+        if (c_associated(from%ptr) .or. c_associated(to%ptr)) then
+            write(error_unit, '(a)') 'tbrf: a tbrf_plan cannot be copied (it owns a C object)'
+            error stop 1
+        end if
+    end subroutine plan_assign
+
+    subroutine model_final(model)
+        type(tbrf_model), intent(inout) :: model
+        call tbrf_model_destroy(model)
+    end subroutine model_final
+
+    subroutine plan_final(plan)
+        type(tbrf_plan), intent(inout) :: plan
+        call tbrf_destroy(plan)
+    end subroutine plan_final
+
+    ! ------------------------------------------------------------- status
+
+    !> Short description of a status code (never empty).
+    function tbrf_strerror(status) result(s)
+        integer, intent(in) :: status
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_strerror(int(status, c_int)))
+    end function tbrf_strerror
+
+    !> The library version "MAJOR.MINOR.PATCH".
+    function tbrf_version() result(s)
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_version())
+    end function tbrf_version
+
+    ! ------------------------------------------------------------- models
+    ! Each constructor destroys what `model` held (intent(out) finalizes it)
+    ! and keeps the new C object even on failure, so tbrf_model_message works.
+
+    subroutine tbrf_model_powerlaw(model, index, kmin, kmax, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: index, kmin, kmax
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_powerlaw(index, kmin, kmax, model%ptr), &
+                          "tbrf_model_powerlaw", model, stat)
+    end subroutine tbrf_model_powerlaw
+
+    subroutine tbrf_model_gaussian(model, length, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: length
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_gaussian(length, model%ptr), "tbrf_model_gaussian", model, stat)
+    end subroutine tbrf_model_gaussian
+
+    subroutine tbrf_model_exponential(model, length, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: length
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_exponential(length, model%ptr), "tbrf_model_exponential", &
+                          model, stat)
+    end subroutine tbrf_model_exponential
+
+    subroutine tbrf_model_matern(model, length, nu, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: length, nu
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_matern(length, nu, model%ptr), "tbrf_model_matern", model, stat)
+    end subroutine tbrf_model_matern
+
+    subroutine tbrf_model_vonkarman(model, length, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: length
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_vonkarman(length, model%ptr), "tbrf_model_vonkarman", model, stat)
+    end subroutine tbrf_model_vonkarman
+
+    !> Tabulated spectrum: k(:) and p(:) of the same size (copied).
+    subroutine tbrf_model_table(model, k, p, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: k(:), p(:)
+        integer, intent(out), optional :: stat
+        if (size(k) /= size(p)) then
+            call finish(TBRF_ERR_TABLE, "tbrf_model_table", "k and p differ in size", stat)
+            return
+        end if
+        call finish_model(c_tbrf_model_table(size(k, kind=c_size_t), k, p, model%ptr), &
+                          "tbrf_model_table", model, stat)
+    end subroutine tbrf_model_table
+
+    subroutine tbrf_model_table_file(model, path, stat)
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(in) :: path
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_table_file(c_str(path), model%ptr), "tbrf_model_table_file", &
+                          model, stat)
+    end subroutine tbrf_model_table_file
+
+    !> Spectrum shape from a Fortran function with the bind(C) interface
+    !> tbrf_spectrum_fn; `user` (default c_null_ptr) is passed through.
+    subroutine tbrf_model_callback(model, fn, kmin, kmax, user, stat)
+        type(tbrf_model), intent(out) :: model
+        procedure(tbrf_spectrum_fn) :: fn
+        real(c_double), intent(in) :: kmin, kmax
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        type(c_ptr) :: u
+        u = c_null_ptr
+        if (present(user)) u = user
+        call finish_model(c_tbrf_model_callback(c_funloc(fn), u, kmin, kmax, model%ptr), &
+                          "tbrf_model_callback", model, stat)
+    end subroutine tbrf_model_callback
+
+    subroutine tbrf_model_set_variance(model, variance, stat)
+        type(tbrf_model), intent(inout) :: model
+        real(c_double), intent(in) :: variance
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_set_variance(model%ptr, variance), "tbrf_model_set_variance", &
+                          model, stat)
+    end subroutine tbrf_model_set_variance
+
+    subroutine tbrf_model_set_amplitude(model, amplitude, stat)
+        type(tbrf_model), intent(inout) :: model
+        real(c_double), intent(in) :: amplitude
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_set_amplitude(model%ptr, amplitude), "tbrf_model_set_amplitude", &
+                          model, stat)
+    end subroutine tbrf_model_set_amplitude
+
+    !> P(k) in dimension dim, amplitude included (NaN for a bad dim or model).
+    function tbrf_model_spectrum(model, dim, k) result(v)
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: k
+        real(c_double) :: v
+        v = c_tbrf_model_spectrum(model%ptr, int(dim, c_int), k)
+    end function tbrf_model_spectrum
+
+    !> C(r) in dimension dim, amplitude included (NaN for a bad dim or model).
+    function tbrf_model_covariance(model, dim, r) result(v)
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: r
+        real(c_double) :: v
+        v = c_tbrf_model_covariance(model%ptr, int(dim, c_int), r)
+    end function tbrf_model_covariance
+
+    !> sigma^2 = C(0) in dimension dim (NaN if divergent).
+    function tbrf_model_variance(model, dim) result(v)
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double) :: v
+        v = c_tbrf_model_variance(model%ptr, int(dim, c_int))
+    end function tbrf_model_variance
+
+    function tbrf_model_describe(model) result(s)
+        type(tbrf_model), intent(in) :: model
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_model_describe(model%ptr))
+    end function tbrf_model_describe
+
+    !> Detailed message of the model's last failure ("" if none).
+    function tbrf_model_message(model) result(s)
+        type(tbrf_model), intent(in) :: model
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_model_message(model%ptr))
+    end function tbrf_model_message
+
+    function tbrf_model_status(model) result(st)
+        type(tbrf_model), intent(in) :: model
+        integer :: st
+        st = c_tbrf_model_status(model%ptr)
+    end function tbrf_model_status
+
+    !> Frees the model (plans made from it stay valid); safe to repeat.
+    subroutine tbrf_model_destroy(model)
+        type(tbrf_model), intent(inout) :: model
+        call c_tbrf_model_destroy(model%ptr)
+        model%ptr = c_null_ptr
+    end subroutine tbrf_model_destroy
+
+    ! -------------------------------------------------------------- plans
+
+    subroutine tbrf_default_opts(opts)
+        type(tbrf_opts), intent(out) :: opts
+        call c_tbrf_default_opts(opts)
+    end subroutine tbrf_default_opts
+
+    subroutine make_plan_i4(plan, model, dim, lo, hi, resolution, seed, opts, stat)
+        type(tbrf_plan), intent(out) :: plan
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), resolution
+        integer(c_int32_t), intent(in) :: seed
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        call make_plan_i8(plan, model, dim, lo, hi, resolution, int(seed, c_int64_t), opts, stat)
+    end subroutine make_plan_i4
+
+    !> Makes a plan; lo(:) and hi(:) hold at least dim values. Destroys what
+    !> `plan` held before. On failure `plan` still holds the C plan (its
+    !> message), to be destroyed.
+    subroutine make_plan_i8(plan, model, dim, lo, hi, resolution, seed, opts, stat)
+        type(tbrf_plan), intent(out) :: plan
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), resolution
+        integer(c_int64_t), intent(in) :: seed
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        real(c_double) :: lo3(3), hi3(3)
+        type(c_ptr) :: po
+        integer :: d
+        lo3 = 0
+        hi3 = 0
+        if (size(lo) < min(dim, 3) .or. size(hi) < min(dim, 3)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_make_plan", "lo and hi need one value per dimension", stat)
+            return
+        end if
+        d = max(0, min(dim, 3))
+        lo3(1:d) = lo(1:d)
+        hi3(1:d) = hi(1:d)
+        po = c_null_ptr
+        if (present(opts)) po = c_loc(opts)
+        plan%dim = int(dim, c_int)
+        plan%precision = TBRF_DOUBLE
+        if (present(opts)) plan%precision = opts%precision
+        call finish_plan(c_tbrf_make_plan(model%ptr, int(dim, c_int), lo3, hi3, resolution, seed, &
+                                          po, plan%ptr), "tbrf_make_plan", plan, stat)
+    end subroutine make_plan_i8
+
+    subroutine set_grid_i4(plan, origin, spacing, n, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        real(c_double), intent(in) :: origin(:), spacing(:)
+        integer(c_int32_t), intent(in) :: n(:)
+        integer, intent(out), optional :: stat
+        call set_grid_i8(plan, origin, spacing, int(n, c_int64_t), stat)
+    end subroutine set_grid_i4
+
+    !> Regular grid of n(1) x n(2) [x n(3)] cells at origin + spacing*(i,j,k)
+    !> (zero-based); arrays of size dim (or 3).
+    subroutine set_grid_i8(plan, origin, spacing, n, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        real(c_double), intent(in) :: origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o3(3), s3(3)
+        integer(c_int64_t) :: n3(3)
+        integer :: d
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        d = max(1, min(int(plan%dim), 3))
+        if (size(origin) < d .or. size(spacing) < d .or. size(n) < d) then
+            call wrapper_fail(plan, TBRF_ERR_SIZE, "tbrf_set_grid", &
+                              "origin, spacing and n need one value per dimension", stat)
+            return
+        end if
+        o3 = 0
+        s3 = 1
+        n3 = 1
+        o3(1:d) = origin(1:d)
+        s3(1:d) = spacing(1:d)
+        n3(1:d) = n(1:d)
+        if (size(origin) >= 3) o3 = origin(1:3)
+        if (size(spacing) >= 3) s3 = spacing(1:3)
+        if (size(n) >= 3) n3 = n(1:3)
+        call finish_plan(c_tbrf_set_grid(plan%ptr, o3, s3, n3), "tbrf_set_grid", plan, stat)
+    end subroutine set_grid_i8
+
+    !> Points xyz(dim, n). NOT copied: pass a whole contiguous array with the
+    !> TARGET (or POINTER) attribute that stays alive, unmoved in memory,
+    !> until the next tbrf_set_grid/tbrf_set_points or tbrf_destroy. Its
+    !> values may change (moving cells): call tbrf_set_points again, cheaply.
+    subroutine tbrf_set_points(plan, xyz, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        real(c_double), intent(in), target, contiguous :: xyz(:, :)
+        integer, intent(out), optional :: stat
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        if (c_associated(plan%ptr) .and. size(xyz, 1) /= plan%dim) then
+            call wrapper_fail(plan, TBRF_ERR_SIZE, "tbrf_set_points", &
+                              "xyz must have shape (dim, n) with dim the plan's dimension", stat)
+            return
+        end if
+        call finish_plan(c_tbrf_set_points(plan%ptr, size(xyz, 2, kind=c_int64_t), xyz), &
+                         "tbrf_set_points", plan, stat)
+    end subroutine tbrf_set_points
+
+    !> Number of values tbrf_execute writes (0 before any geometry).
+    function tbrf_plan_count(plan) result(n)
+        type(tbrf_plan), intent(in) :: plan
+        integer(c_int64_t) :: n
+        n = c_tbrf_plan_count(plan%ptr)
+    end function tbrf_plan_count
+
+    subroutine exec_ptr(plan, realization, values, n, precision, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization, n
+        type(c_ptr), intent(in) :: values
+        integer(c_int), intent(in) :: precision
+        integer, intent(out), optional :: stat
+        character(len=40) :: a, b
+        integer(c_int64_t) :: count
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        count = c_tbrf_plan_count(plan%ptr)    ! 0 for no plan
+        if (count > 0) then
+            if (precision /= plan%precision) then
+                call wrapper_fail(plan, TBRF_ERR_INVALID, "tbrf_execute", "values must be " // &
+                                  merge("real(c_float) ", "real(c_double)", plan%precision == TBRF_FLOAT) // &
+                                  " to match opts%precision", stat)
+                return
+            end if
+            if (n < count) then
+                write(a, '(i0)') n
+                write(b, '(i0)') count
+                call wrapper_fail(plan, TBRF_ERR_SIZE, "tbrf_execute", "values has " // trim(a) // &
+                                  " elements, the plan writes " // trim(b), stat)
+                return
+            end if
+        end if
+        call finish_plan(c_tbrf_execute(plan%ptr, realization, values), "tbrf_execute", plan, stat)
+    end subroutine exec_ptr
+
+    ! tbrf_execute(plan, realization, values[, stat]): values real(c_double)
+    ! or real(c_float), rank 1 (points or cells), 2 (nx,ny) or 3 (nx,ny,nz).
+    subroutine exec_d1_i8(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        real(c_double), intent(inout), target, contiguous :: values(:)
+        integer, intent(out), optional :: stat
+        call exec_ptr(plan, realization, loc_d(values, size(values)), size(values, kind=c_int64_t), &
+                      TBRF_DOUBLE, stat)
+    end subroutine exec_d1_i8
+
+    subroutine exec_d2_i8(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        real(c_double), intent(inout), target, contiguous :: values(:, :)
+        integer, intent(out), optional :: stat
+        call exec_ptr(plan, realization, loc_d(values, size(values)), size(values, kind=c_int64_t), &
+                      TBRF_DOUBLE, stat)
+    end subroutine exec_d2_i8
+
+    subroutine exec_d3_i8(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        real(c_double), intent(inout), target, contiguous :: values(:, :, :)
+        integer, intent(out), optional :: stat
+        call exec_ptr(plan, realization, loc_d(values, size(values)), size(values, kind=c_int64_t), &
+                      TBRF_DOUBLE, stat)
+    end subroutine exec_d3_i8
+
+    subroutine exec_f1_i8(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        real(c_float), intent(inout), target, contiguous :: values(:)
+        integer, intent(out), optional :: stat
+        call exec_ptr(plan, realization, loc_f(values, size(values)), size(values, kind=c_int64_t), &
+                      TBRF_FLOAT, stat)
+    end subroutine exec_f1_i8
+
+    subroutine exec_f2_i8(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        real(c_float), intent(inout), target, contiguous :: values(:, :)
+        integer, intent(out), optional :: stat
+        call exec_ptr(plan, realization, loc_f(values, size(values)), size(values, kind=c_int64_t), &
+                      TBRF_FLOAT, stat)
+    end subroutine exec_f2_i8
+
+    subroutine exec_f3_i8(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        real(c_float), intent(inout), target, contiguous :: values(:, :, :)
+        integer, intent(out), optional :: stat
+        call exec_ptr(plan, realization, loc_f(values, size(values)), size(values, kind=c_int64_t), &
+                      TBRF_FLOAT, stat)
+    end subroutine exec_f3_i8
+
+    subroutine exec_d1_i4(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        real(c_double), intent(inout), contiguous :: values(:)
+        integer, intent(out), optional :: stat
+        call exec_d1_i8(plan, int(realization, c_int64_t), values, stat)
+    end subroutine exec_d1_i4
+
+    subroutine exec_d2_i4(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        real(c_double), intent(inout), contiguous :: values(:, :)
+        integer, intent(out), optional :: stat
+        call exec_d2_i8(plan, int(realization, c_int64_t), values, stat)
+    end subroutine exec_d2_i4
+
+    subroutine exec_d3_i4(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        real(c_double), intent(inout), contiguous :: values(:, :, :)
+        integer, intent(out), optional :: stat
+        call exec_d3_i8(plan, int(realization, c_int64_t), values, stat)
+    end subroutine exec_d3_i4
+
+    subroutine exec_f1_i4(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        real(c_float), intent(inout), contiguous :: values(:)
+        integer, intent(out), optional :: stat
+        call exec_f1_i8(plan, int(realization, c_int64_t), values, stat)
+    end subroutine exec_f1_i4
+
+    subroutine exec_f2_i4(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        real(c_float), intent(inout), contiguous :: values(:, :)
+        integer, intent(out), optional :: stat
+        call exec_f2_i8(plan, int(realization, c_int64_t), values, stat)
+    end subroutine exec_f2_i4
+
+    subroutine exec_f3_i4(plan, realization, values, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        real(c_float), intent(inout), contiguous :: values(:, :, :)
+        integer, intent(out), optional :: stat
+        call exec_f3_i8(plan, int(realization, c_int64_t), values, stat)
+    end subroutine exec_f3_i4
+
+    ! Address of the first element (c_null_ptr for an empty array).
+    function loc_d(v, n) result(p)
+        real(c_double), intent(in), target :: v(*)
+        integer, intent(in) :: n
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (n > 0) p = c_loc(v(1))
+    end function loc_d
+
+    function loc_f(v, n) result(p)
+        real(c_float), intent(in), target :: v(*)
+        integer, intent(in) :: n
+        type(c_ptr) :: p
+        p = c_null_ptr
+        if (n > 0) p = c_loc(v(1))
+    end function loc_f
+
+    subroutine exec_stream_i4(plan, realization, pull, push, user, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        procedure(tbrf_pull_fn) :: pull
+        procedure(tbrf_push_fn) :: push
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        call exec_stream_i8(plan, int(realization, c_int64_t), pull, push, user, stat)
+    end subroutine exec_stream_i4
+
+    !> Streaming evaluation: the library calls pull(user, first, max, xyz,
+    !> count) for up to max positions (xyz(1:dim*count), interleaved) and
+    !> push(user, first, count, values) with a c_ptr to count values (c_float
+    !> or c_double per opts%precision; c_f_pointer it). Both are Fortran
+    !> functions with the bind(C) interfaces tbrf_pull_fn / tbrf_push_fn; a
+    !> non-zero result aborts with TBRF_ERR_CALLBACK.
+    subroutine exec_stream_i8(plan, realization, pull, push, user, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        procedure(tbrf_pull_fn) :: pull
+        procedure(tbrf_push_fn) :: push
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        type(c_ptr) :: u
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        u = c_null_ptr
+        if (present(user)) u = user
+        call finish_plan(c_tbrf_execute_stream(plan%ptr, realization, c_funloc(pull), c_funloc(push), u), &
+                         "tbrf_execute_stream", plan, stat)
+    end subroutine exec_stream_i8
+
+    subroutine exec_grid_stream_i4(plan, realization, push, user, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int32_t), intent(in) :: realization
+        procedure(tbrf_push_fn) :: push
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        call exec_grid_stream_i8(plan, int(realization, c_int64_t), push, user, stat)
+    end subroutine exec_grid_stream_i4
+
+    !> Streams the current grid to push in x-fastest chunks of whole rows.
+    subroutine exec_grid_stream_i8(plan, realization, push, user, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: realization
+        procedure(tbrf_push_fn) :: push
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        type(c_ptr) :: u
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        u = c_null_ptr
+        if (present(user)) u = user
+        call finish_plan(c_tbrf_execute_grid_stream(plan%ptr, realization, c_funloc(push), u), &
+                         "tbrf_execute_grid_stream", plan, stat)
+    end subroutine exec_grid_stream_i8
+
+    subroutine tbrf_plan_get_info(plan, info, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        type(tbrf_plan_info), intent(out) :: info
+        integer, intent(out), optional :: stat
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        call finish_plan(c_tbrf_plan_get_info(plan%ptr, info), "tbrf_plan_get_info", plan, stat)
+    end subroutine tbrf_plan_get_info
+
+    !> Status of the last call on the plan.
+    function tbrf_plan_status(plan) result(st)
+        type(tbrf_plan), intent(in) :: plan
+        integer :: st
+        st = c_tbrf_plan_status(plan%ptr)
+    end function tbrf_plan_status
+
+    !> Detailed message of the last call's failure ("" if it succeeded).
+    function tbrf_plan_message(plan) result(s)
+        type(tbrf_plan), intent(in) :: plan
+        character(len=:), allocatable :: s
+        if (allocated(plan%msg)) then
+            s = plan%msg
+        else if (.not. c_associated(plan%ptr)) then
+            s = "the plan is not made (or was destroyed)"
+        else
+            s = tbrf_c_string(c_tbrf_plan_message(plan%ptr))
+        end if
+    end function tbrf_plan_message
+
+    !> The method execute runs for the current geometry (TBRF_METHOD_FFT or
+    !> TBRF_METHOD_TB once a geometry is set, opts%method before; -1 for no
+    !> plan or a failed one).
+    function tbrf_plan_method(plan) result(m)
+        type(tbrf_plan), intent(in) :: plan
+        integer :: m
+        m = c_tbrf_plan_method(plan%ptr)
+    end function tbrf_plan_method
+
+    !> Frees the plan; safe to repeat.
+    subroutine tbrf_destroy(plan)
+        type(tbrf_plan), intent(inout) :: plan
+        call c_tbrf_destroy(plan%ptr)
+        plan%ptr = c_null_ptr
+        plan%dim = 0
+        if (allocated(plan%msg)) deallocate(plan%msg)
+    end subroutine tbrf_destroy
+
+    ! ----------------------------------------------------------- backends
+
+    !> Name of a backend id ("cpu", "opencl", "cuda", "auto"; "" if unknown).
+    function tbrf_backend_name(backend) result(s)
+        integer, intent(in) :: backend
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_backend_name(int(backend, c_int)))
+    end function tbrf_backend_name
+
+    !> TBRF_OK if the backend is built and has a device, else its status.
+    function tbrf_backend_available(backend) result(st)
+        integer, intent(in) :: backend
+        integer :: st
+        st = c_tbrf_backend_available(int(backend, c_int))
+    end function tbrf_backend_available
+
+    ! ------------------------------------ random numbers and Monte Carlo
+    ! Seeds, streams, offsets and counts are integer(c_int64_t); 32-bit words
+    ! are integer(c_int32_t) (C's uint32_t: the same bits, negative above
+    ! 2^31 - 1). Array lengths come from the arrays.
+
+    !> Name of a generator id ("philox", "saru", ...; "" if unknown).
+    function tbrf_rng_name(gen) result(s)
+        integer, intent(in) :: gen
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_rng_name(int(gen, c_int)))
+    end function tbrf_rng_name
+
+    !> Words offset .. offset+size(out)-1 of stream `stream` of generator gen.
+    subroutine tbrf_rng_u32(gen, seed, stream, offset, out, stat)
+        integer, intent(in) :: gen
+        integer(c_int64_t), intent(in) :: seed, stream, offset
+        integer(c_int32_t), intent(out), contiguous :: out(:)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_u32(int(gen, c_int), seed, stream, offset, size(out, kind=c_int64_t), out), &
+                    "tbrf_rng_u32", "", stat)
+    end subroutine tbrf_rng_u32
+
+    !> The same stream converted by dist (TBRF_DIST_U01, _S11, _NORMAL).
+    subroutine tbrf_rng_double(gen, seed, stream, offset, dist, out, stat)
+        integer, intent(in) :: gen, dist
+        integer(c_int64_t), intent(in) :: seed, stream, offset
+        real(c_double), intent(out), contiguous :: out(:)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_double(int(gen, c_int), seed, stream, offset, size(out, kind=c_int64_t), &
+                                      int(dist, c_int), out), "tbrf_rng_double", "", stat)
+    end subroutine tbrf_rng_double
+
+    subroutine tbrf_rng_float(gen, seed, stream, offset, dist, out, stat)
+        integer, intent(in) :: gen, dist
+        integer(c_int64_t), intent(in) :: seed, stream, offset
+        real(c_float), intent(out), contiguous :: out(:)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_float(int(gen, c_int), seed, stream, offset, size(out, kind=c_int64_t), &
+                                     int(dist, c_int), out), "tbrf_rng_float", "", stat)
+    end subroutine tbrf_rng_float
+
+    !> One Philox4x32-10 block: out = philox(ctr, key).
+    subroutine tbrf_rng_philox4x32(ctr, key, out)
+        integer(c_int32_t), intent(in) :: ctr(4), key(2)
+        integer(c_int32_t), intent(out) :: out(4)
+        call c_tbrf_rng_philox4x32(ctr, key, out)
+    end subroutine tbrf_rng_philox4x32
+
+    !> TEA8 hash of v(1:2) in place; key absent: the GPU key.
+    subroutine tbrf_rng_tea8(v, key)
+        integer(c_int32_t), intent(inout) :: v(2)
+        integer(c_int32_t), intent(in), optional :: key(4)
+        integer(c_int32_t), parameter :: gpu_key(4) = [int(z'A341316C', c_int32_t), &
+            int(z'C8013EA4', c_int32_t), int(z'AD90777D', c_int32_t), int(z'7E95761E', c_int32_t)]
+        if (present(key)) then
+            call c_tbrf_rng_tea8(v, key)
+        else
+            call c_tbrf_rng_tea8(v, gpu_key)
+        end if
+    end subroutine tbrf_rng_tea8
+
+    function tbrf_rng_seed_prehash(seed) result(h)
+        integer(c_int32_t), intent(in) :: seed
+        integer(c_int32_t) :: h
+        h = c_tbrf_rng_seed_prehash(seed)
+    end function tbrf_rng_seed_prehash
+
+    !> Seeds a Saru state from size(seeds) = 1, 2 or 3 words.
+    subroutine tbrf_rng_saru_seed(seeds, state, stat)
+        integer(c_int32_t), intent(in) :: seeds(:)
+        integer(c_int32_t), intent(out) :: state(2)
+        integer, intent(out), optional :: stat
+        integer(c_int32_t) :: w(3)
+        w = 0
+        w(1:min(3, size(seeds))) = seeds(1:min(3, size(seeds)))
+        call finish(c_tbrf_rng_saru_seed(int(size(seeds), c_int), w, state), "tbrf_rng_saru_seed", "", stat)
+    end subroutine tbrf_rng_saru_seed
+
+    !> Steps the Saru state size(out) times, writing the outputs.
+    subroutine tbrf_rng_saru_next(state, out, stat)
+        integer(c_int32_t), intent(inout) :: state(2)
+        integer(c_int32_t), intent(out), contiguous :: out(:)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_saru_next(state, size(out, kind=c_int64_t), out), "tbrf_rng_saru_next", "", stat)
+    end subroutine tbrf_rng_saru_next
+
+    subroutine tbrf_rng_saru_jump(state, n, stat)
+        integer(c_int32_t), intent(inout) :: state(2)
+        integer(c_int64_t), intent(in) :: n
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_saru_jump(state, n), "tbrf_rng_saru_jump", "", stat)
+    end subroutine tbrf_rng_saru_jump
+
+    subroutine tbrf_rng_stream_id(seed, step, id, state, stat)
+        integer(c_int32_t), intent(in) :: seed, step, id
+        integer(c_int32_t), intent(out) :: state(2)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_stream_id(seed, step, id, state), "tbrf_rng_stream_id", "", stat)
+    end subroutine tbrf_rng_stream_id
+
+    subroutine tbrf_rng_stream_pair(seed, step, i, j, state, stat)
+        integer(c_int32_t), intent(in) :: seed, step, i, j
+        integer(c_int32_t), intent(out) :: state(2)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_rng_stream_pair(seed, step, i, j, state), "tbrf_rng_stream_pair", "", stat)
+    end subroutine tbrf_rng_stream_pair
+
+    !> The 64-bit LCG state n steps after x.
+    function tbrf_rng_lcg64_jump(x, n) result(y)
+        integer(c_int64_t), intent(in) :: x, n
+        integer(c_int64_t) :: y
+        y = c_tbrf_rng_lcg64_jump(x, n)
+    end function tbrf_rng_lcg64_jump
+
+    !> Block-form tables of length s = size(y) = size(t).
+    subroutine tbrf_rng_lcg64_block(y, t, stat)
+        integer(c_int64_t), intent(out), contiguous :: y(:), t(:)
+        integer, intent(out), optional :: stat
+        if (size(y) /= size(t)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_rng_lcg64_block", "y and t differ in size", stat)
+            return
+        end if
+        call finish(c_tbrf_rng_lcg64_block(size(y, kind=c_int64_t), y, t), "tbrf_rng_lcg64_block", "", stat)
+    end subroutine tbrf_rng_lcg64_block
+
+    !> Name of a built-in integrand ("" if unknown).
+    function tbrf_mc_integrand_name(integrand) result(s)
+        integer, intent(in) :: integrand
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_mc_integrand_name(int(integrand, c_int)))
+    end function tbrf_mc_integrand_name
+
+    ! The parameters a(:) and u(:) of a built-in integrand, the defaults
+    ! (a = 1, u = 0.5) where absent; TBRF_ERR_SIZE if shorter than dim.
+    subroutine mc_params(dim, a, u, aa, uu, st)
+        integer, intent(in) :: dim
+        real(c_double), intent(in), optional :: a(:), u(:)
+        real(c_double), allocatable, intent(out) :: aa(:), uu(:)
+        integer(c_int), intent(out) :: st
+        integer :: d
+        d = max(1, dim)
+        allocate(aa(d), uu(d))
+        aa = 1
+        uu = 0.5_c_double
+        st = TBRF_OK
+        if (present(a)) then
+            if (size(a) < dim) st = TBRF_ERR_SIZE
+            if (st == TBRF_OK .and. dim > 0) aa(1:dim) = a(1:dim)
+        end if
+        if (present(u)) then
+            if (size(u) < dim) st = TBRF_ERR_SIZE
+            if (st == TBRF_OK .and. dim > 0) uu(1:dim) = u(1:dim)
+        end if
+    end subroutine mc_params
+
+    !> Exact integral over [0,1]^dim of a built-in integrand.
+    subroutine tbrf_mc_exact(integrand, dim, exact, a, u, stat)
+        integer, intent(in) :: integrand, dim
+        real(c_double), intent(out) :: exact
+        real(c_double), intent(in), optional :: a(:), u(:)
+        integer, intent(out), optional :: stat
+        real(c_double), allocatable :: aa(:), uu(:)
+        integer(c_int) :: st
+        exact = 0
+        call mc_params(dim, a, u, aa, uu, st)
+        if (st == TBRF_OK) st = c_tbrf_mc_exact(int(integrand, c_int), int(dim, c_int), aa, uu, exact)
+        call finish(st, "tbrf_mc_exact", "", stat)
+    end subroutine tbrf_mc_exact
+
+    !> Estimate out(1) and standard error out(2) of a built-in integrand from
+    !> n points of the 64-bit LCG started at seed.
+    subroutine tbrf_mc_integrate(integrand, dim, n, seed, algorithm, block, out, a, u, stat)
+        integer, intent(in) :: integrand, dim, algorithm
+        integer(c_int64_t), intent(in) :: n, seed, block
+        real(c_double), intent(out) :: out(2)
+        real(c_double), intent(in), optional :: a(:), u(:)
+        integer, intent(out), optional :: stat
+        real(c_double), allocatable :: aa(:), uu(:)
+        integer(c_int) :: st
+        out = 0
+        call mc_params(dim, a, u, aa, uu, st)
+        if (st == TBRF_OK) st = c_tbrf_mc_integrate(int(integrand, c_int), int(dim, c_int), aa, uu, n, seed, &
+                                                    int(algorithm, c_int), block, out)
+        call finish(st, "tbrf_mc_integrate", "", stat)
+    end subroutine tbrf_mc_integrate
+
+    !> As tbrf_mc_integrate (vectorized) on a GPU backend (TBRF_BACKEND_OPENCL
+    !> or TBRF_BACKEND_CUDA; device -1 = the first usable one).
+    subroutine tbrf_mc_integrate_device(backend, device, integrand, dim, n, seed, out, a, u, stat)
+        integer, intent(in) :: backend, device, integrand, dim
+        integer(c_int64_t), intent(in) :: n, seed
+        real(c_double), intent(out) :: out(2)
+        real(c_double), intent(in), optional :: a(:), u(:)
+        integer, intent(out), optional :: stat
+        real(c_double), allocatable :: aa(:), uu(:)
+        integer(c_int) :: st
+        out = 0
+        call mc_params(dim, a, u, aa, uu, st)
+        if (st == TBRF_OK) st = c_tbrf_mc_integrate_device(int(backend, c_int), int(device, c_int), &
+                                                           int(integrand, c_int), int(dim, c_int), aa, uu, &
+                                                           n, seed, out)
+        call finish(st, "tbrf_mc_integrate_device", "", stat)
+    end subroutine tbrf_mc_integrate_device
+
+    !> As tbrf_mc_integrate for a Fortran integrand with the bind(C)
+    !> interface tbrf_mc_fn over the box [lo, hi] (absent: the unit cube).
+    subroutine tbrf_mc_integrate_fn(fn, dim, n, seed, algorithm, block, out, user, lo, hi, stat)
+        procedure(tbrf_mc_fn) :: fn
+        integer, intent(in) :: dim, algorithm
+        integer(c_int64_t), intent(in) :: n, seed, block
+        real(c_double), intent(out) :: out(2)
+        type(c_ptr), intent(in), optional :: user
+        real(c_double), intent(in), optional :: lo(:), hi(:)
+        integer, intent(out), optional :: stat
+        real(c_double), allocatable :: l(:), h(:)
+        type(c_ptr) :: us
+        integer(c_int) :: st
+        out = 0
+        us = c_null_ptr
+        if (present(user)) us = user
+        allocate(l(max(1, dim)), h(max(1, dim)))
+        l = 0
+        h = 1
+        st = TBRF_OK
+        if (present(lo)) then
+            if (size(lo) < dim) st = TBRF_ERR_SIZE
+            if (st == TBRF_OK .and. dim > 0) l(1:dim) = lo(1:dim)
+        end if
+        if (present(hi)) then
+            if (size(hi) < dim) st = TBRF_ERR_SIZE
+            if (st == TBRF_OK .and. dim > 0) h(1:dim) = hi(1:dim)
+        end if
+        if (st == TBRF_OK) st = c_tbrf_mc_integrate_fn(c_funloc(fn), us, int(dim, c_int), l, h, n, seed, &
+                                                       int(algorithm, c_int), block, out)
+        call finish(st, "tbrf_mc_integrate_fn", "", stat)
+    end subroutine tbrf_mc_integrate_fn
+
+    subroutine tbrf_mc_measure_beta(beta, stat)
+        real(c_double), intent(out) :: beta
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_mc_measure_beta(beta), "tbrf_mc_measure_beta", "", stat)
+    end subroutine tbrf_mc_measure_beta
+
+    subroutine tbrf_mc_block_size(n, dim, beta, s, stat)
+        integer(c_int64_t), intent(in) :: n
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: beta
+        integer(c_int64_t), intent(out) :: s
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_mc_block_size(n, int(dim, c_int), beta, s), "tbrf_mc_block_size", "", stat)
+    end subroutine tbrf_mc_block_size
+
+end module tbrf

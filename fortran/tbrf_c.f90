@@ -1,0 +1,573 @@
+! tbrf_c.f90 — GENERATED from c/tbrf.h by fortran/gen_tbrf_c.awk; do not edit.
+! Regenerate: awk -f fortran/gen_tbrf_c.awk c/tbrf.h > fortran/tbrf_c.f90
+! (the ctest fortran_generated_in_step fails while this file is stale).
+!
+! Raw bind(C) mirror of the C API: every macro constant, enum constant,
+! struct, callback type and function of tbrf.h. Functions are named c_<C name>;
+! the idiomatic module tbrf builds on them. Unsigned C integers are the
+! signed Fortran kind of the same size (same bits).
+module tbrf_c
+    use, intrinsic :: iso_c_binding
+    implicit none
+    public
+
+    integer(c_int), parameter :: TBRF_VERSION_MAJOR = 0
+    integer(c_int), parameter :: TBRF_VERSION_MINOR = 1
+    integer(c_int), parameter :: TBRF_VERSION_PATCH = 0
+    character(len=*), parameter :: TBRF_VERSION_STRING = "0.1.0"
+
+    integer(c_int), parameter :: TBRF_OK = 0
+    integer(c_int), parameter :: TBRF_ERR_NULL = 1
+    integer(c_int), parameter :: TBRF_ERR_INVALID = 2
+    integer(c_int), parameter :: TBRF_ERR_SIZE = 3
+    integer(c_int), parameter :: TBRF_ERR_NO_MEMORY = 4
+    integer(c_int), parameter :: TBRF_ERR_FILE = 5
+    integer(c_int), parameter :: TBRF_ERR_TABLE = 6
+    integer(c_int), parameter :: TBRF_ERR_EMBEDDING = 7
+    integer(c_int), parameter :: TBRF_ERR_UNSUPPORTED = 8
+    integer(c_int), parameter :: TBRF_ERR_NOT_BUILT = 9
+    integer(c_int), parameter :: TBRF_ERR_NO_DEVICE = 10
+    integer(c_int), parameter :: TBRF_ERR_NO_GEOMETRY = 11
+    integer(c_int), parameter :: TBRF_ERR_OUT_OF_DOMAIN = 12
+    integer(c_int), parameter :: TBRF_ERR_CALLBACK = 13
+    integer(c_int), parameter :: TBRF_ERR_FFT = 14
+    integer(c_int), parameter :: TBRF_ERR_DIVERGENT = 15
+    integer(c_int), parameter :: TBRF_ERR_BAD_PLAN = 16
+    integer(c_int), parameter :: TBRF_DOUBLE = 0
+    integer(c_int), parameter :: TBRF_FLOAT = 1
+    integer(c_int), parameter :: TBRF_BACKEND_CPU = 0
+    integer(c_int), parameter :: TBRF_BACKEND_OPENCL = 1
+    integer(c_int), parameter :: TBRF_BACKEND_CUDA = 2
+    integer(c_int), parameter :: TBRF_BACKEND_AUTO = 3
+    integer(c_int), parameter :: TBRF_LINES_SPECTRAL = 0
+    integer(c_int), parameter :: TBRF_LINES_CIRCULANT = 1
+    integer(c_int), parameter :: TBRF_METHOD_TB = 0
+    integer(c_int), parameter :: TBRF_METHOD_FFT = 1
+    integer(c_int), parameter :: TBRF_METHOD_AUTO = 2
+    integer(c_int), parameter :: TBRF_GEN_PHILOX = 0
+    integer(c_int), parameter :: TBRF_GEN_SARU = 1
+    integer(c_int), parameter :: TBRF_GEN_TEA8 = 2
+    integer(c_int), parameter :: TBRF_GEN_LCG64 = 3
+    integer(c_int), parameter :: TBRF_GEN_LCG64_PERMUTED = 4
+    integer(c_int), parameter :: TBRF_DIST_U01 = 0
+    integer(c_int), parameter :: TBRF_DIST_S11 = 1
+    integer(c_int), parameter :: TBRF_DIST_NORMAL = 2
+    integer(c_int), parameter :: TBRF_MC_OSCILLATORY = 0
+    integer(c_int), parameter :: TBRF_MC_PRODUCT_PEAK = 1
+    integer(c_int), parameter :: TBRF_MC_CORNER_PEAK = 2
+    integer(c_int), parameter :: TBRF_MC_GAUSSIAN = 3
+    integer(c_int), parameter :: TBRF_MC_CONTINUOUS = 4
+    integer(c_int), parameter :: TBRF_MC_DISCONTINUOUS = 5
+    integer(c_int), parameter :: TBRF_MC_NAG = 6
+    integer(c_int), parameter :: TBRF_MC_SEQUENTIAL = 0
+    integer(c_int), parameter :: TBRF_MC_VECTORIZED = 1
+
+    type, bind(C) :: tbrf_opts
+        integer(c_int32_t) :: lines
+        integer(c_int32_t) :: oversampling
+        integer(c_int32_t) :: line_method
+        integer(c_int32_t) :: max_padding
+        integer(c_int32_t) :: precision
+        integer(c_int32_t) :: threads
+        integer(c_int32_t) :: backend
+        integer(c_int32_t) :: device
+        integer(c_int32_t) :: work_group
+        integer(c_int32_t) :: unroll
+        integer(c_int32_t) :: method
+        integer(c_int32_t) :: periodic
+        integer(c_int64_t) :: chunk
+    end type tbrf_opts
+    type, bind(C) :: tbrf_plan_info
+        integer(c_int32_t) :: dim
+        integer(c_int32_t) :: lines
+        integer(c_int64_t) :: line_samples
+        real(c_double) :: line_spacing
+        real(c_double) :: line_length
+        real(c_double) :: variance
+        real(c_double) :: variance_resolved
+        real(c_double) :: amplitude
+        integer(c_int32_t) :: padding
+        integer(c_int32_t) :: backend
+    end type tbrf_plan_info
+
+    abstract interface
+    function tbrf_spectrum_fn(k, dim, user) bind(C)
+        import
+        real(c_double) :: tbrf_spectrum_fn
+        real(c_double), value :: k
+        integer(c_int), value :: dim
+        type(c_ptr), value :: user
+    end function tbrf_spectrum_fn
+
+    function tbrf_pull_fn(user, first, max, xyz, count) bind(C)
+        import
+        integer(c_int) :: tbrf_pull_fn
+        type(c_ptr), value :: user
+        integer(c_int64_t), value :: first
+        integer(c_int64_t), value :: max
+        real(c_double) :: xyz(*)
+        integer(c_int64_t), intent(out) :: count
+    end function tbrf_pull_fn
+
+    function tbrf_push_fn(user, first, count, values) bind(C)
+        import
+        integer(c_int) :: tbrf_push_fn
+        type(c_ptr), value :: user
+        integer(c_int64_t), value :: first
+        integer(c_int64_t), value :: count
+        type(c_ptr), value :: values
+    end function tbrf_push_fn
+
+    function tbrf_mc_fn(user, n, dim, x, f) bind(C)
+        import
+        integer(c_int) :: tbrf_mc_fn
+        type(c_ptr), value :: user
+        integer(c_int64_t), value :: n
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: x(*)
+        real(c_double) :: f(*)
+    end function tbrf_mc_fn
+    end interface
+
+    interface
+    function c_tbrf_strerror(status) bind(C, name="tbrf_strerror")
+        import
+        type(c_ptr) :: c_tbrf_strerror
+        integer(c_int), value :: status
+    end function c_tbrf_strerror
+
+    function c_tbrf_version() bind(C, name="tbrf_version")
+        import
+        type(c_ptr) :: c_tbrf_version
+    end function c_tbrf_version
+
+    function c_tbrf_model_powerlaw(index, kmin, kmax, model) bind(C, name="tbrf_model_powerlaw")
+        import
+        integer(c_int) :: c_tbrf_model_powerlaw
+        real(c_double), value :: index
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_powerlaw
+
+    function c_tbrf_model_gaussian(length, model) bind(C, name="tbrf_model_gaussian")
+        import
+        integer(c_int) :: c_tbrf_model_gaussian
+        real(c_double), value :: length
+        type(c_ptr) :: model
+    end function c_tbrf_model_gaussian
+
+    function c_tbrf_model_exponential(length, model) bind(C, name="tbrf_model_exponential")
+        import
+        integer(c_int) :: c_tbrf_model_exponential
+        real(c_double), value :: length
+        type(c_ptr) :: model
+    end function c_tbrf_model_exponential
+
+    function c_tbrf_model_matern(length, nu, model) bind(C, name="tbrf_model_matern")
+        import
+        integer(c_int) :: c_tbrf_model_matern
+        real(c_double), value :: length
+        real(c_double), value :: nu
+        type(c_ptr) :: model
+    end function c_tbrf_model_matern
+
+    function c_tbrf_model_vonkarman(length, model) bind(C, name="tbrf_model_vonkarman")
+        import
+        integer(c_int) :: c_tbrf_model_vonkarman
+        real(c_double), value :: length
+        type(c_ptr) :: model
+    end function c_tbrf_model_vonkarman
+
+    function c_tbrf_model_table(n, k, p, model) bind(C, name="tbrf_model_table")
+        import
+        integer(c_int) :: c_tbrf_model_table
+        integer(c_size_t), value :: n
+        real(c_double), intent(in) :: k(*)
+        real(c_double), intent(in) :: p(*)
+        type(c_ptr) :: model
+    end function c_tbrf_model_table
+
+    function c_tbrf_model_table_file(path, model) bind(C, name="tbrf_model_table_file")
+        import
+        integer(c_int) :: c_tbrf_model_table_file
+        character(kind=c_char), intent(in) :: path(*)
+        type(c_ptr) :: model
+    end function c_tbrf_model_table_file
+
+    function c_tbrf_model_callback(fn, user, kmin, kmax, model) bind(C, name="tbrf_model_callback")
+        import
+        integer(c_int) :: c_tbrf_model_callback
+        type(c_funptr), value :: fn
+        type(c_ptr), value :: user
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_callback
+
+    function c_tbrf_model_set_variance(model, variance) bind(C, name="tbrf_model_set_variance")
+        import
+        integer(c_int) :: c_tbrf_model_set_variance
+        type(c_ptr), value :: model
+        real(c_double), value :: variance
+    end function c_tbrf_model_set_variance
+
+    function c_tbrf_model_set_amplitude(model, amplitude) bind(C, name="tbrf_model_set_amplitude")
+        import
+        integer(c_int) :: c_tbrf_model_set_amplitude
+        type(c_ptr), value :: model
+        real(c_double), value :: amplitude
+    end function c_tbrf_model_set_amplitude
+
+    function c_tbrf_model_spectrum(model, dim, k) bind(C, name="tbrf_model_spectrum")
+        import
+        real(c_double) :: c_tbrf_model_spectrum
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+        real(c_double), value :: k
+    end function c_tbrf_model_spectrum
+
+    function c_tbrf_model_covariance(model, dim, r) bind(C, name="tbrf_model_covariance")
+        import
+        real(c_double) :: c_tbrf_model_covariance
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+        real(c_double), value :: r
+    end function c_tbrf_model_covariance
+
+    function c_tbrf_model_variance(model, dim) bind(C, name="tbrf_model_variance")
+        import
+        real(c_double) :: c_tbrf_model_variance
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+    end function c_tbrf_model_variance
+
+    function c_tbrf_model_describe(model) bind(C, name="tbrf_model_describe")
+        import
+        type(c_ptr) :: c_tbrf_model_describe
+        type(c_ptr), value :: model
+    end function c_tbrf_model_describe
+
+    function c_tbrf_model_message(model) bind(C, name="tbrf_model_message")
+        import
+        type(c_ptr) :: c_tbrf_model_message
+        type(c_ptr), value :: model
+    end function c_tbrf_model_message
+
+    function c_tbrf_model_status(model) bind(C, name="tbrf_model_status")
+        import
+        integer(c_int) :: c_tbrf_model_status
+        type(c_ptr), value :: model
+    end function c_tbrf_model_status
+
+    subroutine c_tbrf_model_destroy(model) bind(C, name="tbrf_model_destroy")
+        import
+        type(c_ptr), value :: model
+    end subroutine c_tbrf_model_destroy
+
+    subroutine c_tbrf_default_opts(opts) bind(C, name="tbrf_default_opts")
+        import
+        type(tbrf_opts) :: opts
+    end subroutine c_tbrf_default_opts
+
+    function c_tbrf_make_plan(model, dim, lo, hi, resolution, seed, opts, plan) bind(C, name="tbrf_make_plan")
+        import
+        integer(c_int) :: c_tbrf_make_plan
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: lo(3)
+        real(c_double), intent(in) :: hi(3)
+        real(c_double), value :: resolution
+        integer(c_int64_t), value :: seed
+        type(c_ptr), value :: opts
+        type(c_ptr) :: plan
+    end function c_tbrf_make_plan
+
+    function c_tbrf_set_grid(plan, origin, spacing, n) bind(C, name="tbrf_set_grid")
+        import
+        integer(c_int) :: c_tbrf_set_grid
+        type(c_ptr), value :: plan
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+    end function c_tbrf_set_grid
+
+    function c_tbrf_set_points(plan, n, xyz) bind(C, name="tbrf_set_points")
+        import
+        integer(c_int) :: c_tbrf_set_points
+        type(c_ptr), value :: plan
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+    end function c_tbrf_set_points
+
+    function c_tbrf_plan_count(plan) bind(C, name="tbrf_plan_count")
+        import
+        integer(c_int64_t) :: c_tbrf_plan_count
+        type(c_ptr), value :: plan
+    end function c_tbrf_plan_count
+
+    function c_tbrf_execute(plan, realization, values) bind(C, name="tbrf_execute")
+        import
+        integer(c_int) :: c_tbrf_execute
+        type(c_ptr), value :: plan
+        integer(c_int64_t), value :: realization
+        type(c_ptr), value :: values
+    end function c_tbrf_execute
+
+    function c_tbrf_execute_stream(plan, realization, pull, push, user) bind(C, name="tbrf_execute_stream")
+        import
+        integer(c_int) :: c_tbrf_execute_stream
+        type(c_ptr), value :: plan
+        integer(c_int64_t), value :: realization
+        type(c_funptr), value :: pull
+        type(c_funptr), value :: push
+        type(c_ptr), value :: user
+    end function c_tbrf_execute_stream
+
+    function c_tbrf_execute_grid_stream(plan, realization, push, user) &
+        bind(C, name="tbrf_execute_grid_stream")
+        import
+        integer(c_int) :: c_tbrf_execute_grid_stream
+        type(c_ptr), value :: plan
+        integer(c_int64_t), value :: realization
+        type(c_funptr), value :: push
+        type(c_ptr), value :: user
+    end function c_tbrf_execute_grid_stream
+
+    function c_tbrf_plan_get_info(plan, info) bind(C, name="tbrf_plan_get_info")
+        import
+        integer(c_int) :: c_tbrf_plan_get_info
+        type(c_ptr), value :: plan
+        type(tbrf_plan_info) :: info
+    end function c_tbrf_plan_get_info
+
+    function c_tbrf_plan_status(plan) bind(C, name="tbrf_plan_status")
+        import
+        integer(c_int) :: c_tbrf_plan_status
+        type(c_ptr), value :: plan
+    end function c_tbrf_plan_status
+
+    function c_tbrf_plan_message(plan) bind(C, name="tbrf_plan_message")
+        import
+        type(c_ptr) :: c_tbrf_plan_message
+        type(c_ptr), value :: plan
+    end function c_tbrf_plan_message
+
+    subroutine c_tbrf_destroy(plan) bind(C, name="tbrf_destroy")
+        import
+        type(c_ptr), value :: plan
+    end subroutine c_tbrf_destroy
+
+    function c_tbrf_backend_name(backend) bind(C, name="tbrf_backend_name")
+        import
+        type(c_ptr) :: c_tbrf_backend_name
+        integer(c_int), value :: backend
+    end function c_tbrf_backend_name
+
+    function c_tbrf_backend_available(backend) bind(C, name="tbrf_backend_available")
+        import
+        integer(c_int) :: c_tbrf_backend_available
+        integer(c_int), value :: backend
+    end function c_tbrf_backend_available
+
+    function c_tbrf_rng_name(gen) bind(C, name="tbrf_rng_name")
+        import
+        type(c_ptr) :: c_tbrf_rng_name
+        integer(c_int), value :: gen
+    end function c_tbrf_rng_name
+
+    function c_tbrf_rng_u32(gen, seed, stream, offset, n, out) bind(C, name="tbrf_rng_u32")
+        import
+        integer(c_int) :: c_tbrf_rng_u32
+        integer(c_int), value :: gen
+        integer(c_int64_t), value :: seed
+        integer(c_int64_t), value :: stream
+        integer(c_int64_t), value :: offset
+        integer(c_int64_t), value :: n
+        integer(c_int32_t) :: out(*)
+    end function c_tbrf_rng_u32
+
+    function c_tbrf_rng_double(gen, seed, stream, offset, n, dist, out) bind(C, name="tbrf_rng_double")
+        import
+        integer(c_int) :: c_tbrf_rng_double
+        integer(c_int), value :: gen
+        integer(c_int64_t), value :: seed
+        integer(c_int64_t), value :: stream
+        integer(c_int64_t), value :: offset
+        integer(c_int64_t), value :: n
+        integer(c_int), value :: dist
+        real(c_double) :: out(*)
+    end function c_tbrf_rng_double
+
+    function c_tbrf_rng_float(gen, seed, stream, offset, n, dist, out) bind(C, name="tbrf_rng_float")
+        import
+        integer(c_int) :: c_tbrf_rng_float
+        integer(c_int), value :: gen
+        integer(c_int64_t), value :: seed
+        integer(c_int64_t), value :: stream
+        integer(c_int64_t), value :: offset
+        integer(c_int64_t), value :: n
+        integer(c_int), value :: dist
+        real(c_float) :: out(*)
+    end function c_tbrf_rng_float
+
+    subroutine c_tbrf_rng_philox4x32(ctr, key, out) bind(C, name="tbrf_rng_philox4x32")
+        import
+        integer(c_int32_t), intent(in) :: ctr(4)
+        integer(c_int32_t), intent(in) :: key(2)
+        integer(c_int32_t), intent(inout) :: out(4)
+    end subroutine c_tbrf_rng_philox4x32
+
+    subroutine c_tbrf_rng_tea8(v, key) bind(C, name="tbrf_rng_tea8")
+        import
+        integer(c_int32_t), intent(inout) :: v(2)
+        integer(c_int32_t), intent(in) :: key(4)
+    end subroutine c_tbrf_rng_tea8
+
+    function c_tbrf_rng_seed_prehash(seed) bind(C, name="tbrf_rng_seed_prehash")
+        import
+        integer(c_int32_t) :: c_tbrf_rng_seed_prehash
+        integer(c_int32_t), value :: seed
+    end function c_tbrf_rng_seed_prehash
+
+    function c_tbrf_rng_saru_seed(nwords, seeds, state) bind(C, name="tbrf_rng_saru_seed")
+        import
+        integer(c_int) :: c_tbrf_rng_saru_seed
+        integer(c_int), value :: nwords
+        integer(c_int32_t), intent(in) :: seeds(*)
+        integer(c_int32_t), intent(inout) :: state(2)
+    end function c_tbrf_rng_saru_seed
+
+    function c_tbrf_rng_saru_next(state, n, out) bind(C, name="tbrf_rng_saru_next")
+        import
+        integer(c_int) :: c_tbrf_rng_saru_next
+        integer(c_int32_t), intent(inout) :: state(2)
+        integer(c_int64_t), value :: n
+        integer(c_int32_t) :: out(*)
+    end function c_tbrf_rng_saru_next
+
+    function c_tbrf_rng_saru_jump(state, n) bind(C, name="tbrf_rng_saru_jump")
+        import
+        integer(c_int) :: c_tbrf_rng_saru_jump
+        integer(c_int32_t), intent(inout) :: state(2)
+        integer(c_int64_t), value :: n
+    end function c_tbrf_rng_saru_jump
+
+    function c_tbrf_rng_stream_id(seed, step, id, state) bind(C, name="tbrf_rng_stream_id")
+        import
+        integer(c_int) :: c_tbrf_rng_stream_id
+        integer(c_int32_t), value :: seed
+        integer(c_int32_t), value :: step
+        integer(c_int32_t), value :: id
+        integer(c_int32_t), intent(inout) :: state(2)
+    end function c_tbrf_rng_stream_id
+
+    function c_tbrf_rng_stream_pair(seed, step, i, j, state) bind(C, name="tbrf_rng_stream_pair")
+        import
+        integer(c_int) :: c_tbrf_rng_stream_pair
+        integer(c_int32_t), value :: seed
+        integer(c_int32_t), value :: step
+        integer(c_int32_t), value :: i
+        integer(c_int32_t), value :: j
+        integer(c_int32_t), intent(inout) :: state(2)
+    end function c_tbrf_rng_stream_pair
+
+    function c_tbrf_rng_lcg64_jump(x, n) bind(C, name="tbrf_rng_lcg64_jump")
+        import
+        integer(c_int64_t) :: c_tbrf_rng_lcg64_jump
+        integer(c_int64_t), value :: x
+        integer(c_int64_t), value :: n
+    end function c_tbrf_rng_lcg64_jump
+
+    function c_tbrf_rng_lcg64_block(s, y, t) bind(C, name="tbrf_rng_lcg64_block")
+        import
+        integer(c_int) :: c_tbrf_rng_lcg64_block
+        integer(c_int64_t), value :: s
+        integer(c_int64_t) :: y(*)
+        integer(c_int64_t) :: t(*)
+    end function c_tbrf_rng_lcg64_block
+
+    function c_tbrf_mc_integrand_name(integrand) bind(C, name="tbrf_mc_integrand_name")
+        import
+        type(c_ptr) :: c_tbrf_mc_integrand_name
+        integer(c_int), value :: integrand
+    end function c_tbrf_mc_integrand_name
+
+    function c_tbrf_mc_exact(integrand, dim, a, u, exact) bind(C, name="tbrf_mc_exact")
+        import
+        integer(c_int) :: c_tbrf_mc_exact
+        integer(c_int), value :: integrand
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: a(*)
+        real(c_double), intent(in) :: u(*)
+        real(c_double), intent(out) :: exact
+    end function c_tbrf_mc_exact
+
+    function c_tbrf_mc_integrate(integrand, dim, a, u, n, seed, algorithm, block, out) &
+        bind(C, name="tbrf_mc_integrate")
+        import
+        integer(c_int) :: c_tbrf_mc_integrate
+        integer(c_int), value :: integrand
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: a(*)
+        real(c_double), intent(in) :: u(*)
+        integer(c_int64_t), value :: n
+        integer(c_int64_t), value :: seed
+        integer(c_int), value :: algorithm
+        integer(c_int64_t), value :: block
+        real(c_double), intent(inout) :: out(2)
+    end function c_tbrf_mc_integrate
+
+    function c_tbrf_mc_integrate_fn(fn, user, dim, lo, hi, n, seed, algorithm, block, out) &
+        bind(C, name="tbrf_mc_integrate_fn")
+        import
+        integer(c_int) :: c_tbrf_mc_integrate_fn
+        type(c_funptr), value :: fn
+        type(c_ptr), value :: user
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: lo(*)
+        real(c_double), intent(in) :: hi(*)
+        integer(c_int64_t), value :: n
+        integer(c_int64_t), value :: seed
+        integer(c_int), value :: algorithm
+        integer(c_int64_t), value :: block
+        real(c_double), intent(inout) :: out(2)
+    end function c_tbrf_mc_integrate_fn
+
+    function c_tbrf_mc_integrate_device(backend, device, integrand, dim, a, u, n, seed, out) &
+        bind(C, name="tbrf_mc_integrate_device")
+        import
+        integer(c_int) :: c_tbrf_mc_integrate_device
+        integer(c_int), value :: backend
+        integer(c_int), value :: device
+        integer(c_int), value :: integrand
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: a(*)
+        real(c_double), intent(in) :: u(*)
+        integer(c_int64_t), value :: n
+        integer(c_int64_t), value :: seed
+        real(c_double), intent(inout) :: out(2)
+    end function c_tbrf_mc_integrate_device
+
+    function c_tbrf_mc_measure_beta(beta) bind(C, name="tbrf_mc_measure_beta")
+        import
+        integer(c_int) :: c_tbrf_mc_measure_beta
+        real(c_double), intent(out) :: beta
+    end function c_tbrf_mc_measure_beta
+
+    function c_tbrf_mc_block_size(n, dim, beta, s) bind(C, name="tbrf_mc_block_size")
+        import
+        integer(c_int) :: c_tbrf_mc_block_size
+        integer(c_int64_t), value :: n
+        integer(c_int), value :: dim
+        real(c_double), value :: beta
+        integer(c_int64_t), intent(out) :: s
+    end function c_tbrf_mc_block_size
+
+    function c_tbrf_plan_method(plan) bind(C, name="tbrf_plan_method")
+        import
+        integer(c_int) :: c_tbrf_plan_method
+        type(c_ptr), value :: plan
+    end function c_tbrf_plan_method
+    end interface
+end module tbrf_c

@@ -1,0 +1,212 @@
+! test_api.f90 — the idiomatic module gives bitwise the values of the C API
+! for grids (3D double, 2D float, rank-1 and rank-3 arrays) and points, with
+! default and 64-bit seeds (including one above 2^63, i.e. negative int64).
+program test_api
+    use, intrinsic :: iso_c_binding
+    use tbrf
+    implicit none
+    include 'ref_iface.inc'
+    integer :: fails = 0
+
+    call grid3d_double(7_c_int64_t, 3_c_int64_t)
+    call grid3d_double(-5_c_int64_t, 0_c_int64_t)       ! seed 2^64 - 5 in C
+    call grid2d_float()
+    call points3d()
+    call points2d_float()
+    call info_and_queries()
+    if (fails /= 0) then
+        write(*, '(i0, a)') fails, ' check(s) failed'
+        error stop 1
+    end if
+    write(*, '(a)') 'fortran_api: all checks passed'
+contains
+
+    subroutine check(ok, what)
+        logical, intent(in) :: ok
+        character(len=*), intent(in) :: what
+        if (.not. ok) then
+            write(*, '(a)') 'FAIL: ' // what
+            fails = fails + 1
+        end if
+    end subroutine check
+
+    subroutine model0(m)
+        type(tbrf_model), intent(out) :: m
+        call tbrf_model_powerlaw(m, -3.0_c_double, 0.1_c_double, 2.0_c_double)
+        call tbrf_model_set_variance(m, 0.5_c_double)
+    end subroutine model0
+
+    subroutine grid3d_double(seed, realization)
+        integer(c_int64_t), intent(in) :: seed, realization
+        integer, parameter :: nx = 13, ny = 9, nz = 6
+        real(c_double), parameter :: origin(3) = [1.0_c_double, -2.0_c_double, 0.5_c_double]
+        real(c_double), parameter :: spacing(3) = [0.5_c_double, 0.75_c_double, 0.6_c_double]
+        integer(c_int64_t), parameter :: n(3) = [nx, ny, nz]
+        real(c_double), target :: ref(nx, ny, nz)
+        real(c_double) :: v(nx, ny, nz), flat(nx * ny * nz)
+        type(tbrf_model) :: m
+        type(tbrf_plan) :: p
+        type(tbrf_opts) :: o
+        integer :: st, i, j, k
+
+        call check(tbrf_ftest_grid(0, 3, n, origin, spacing, seed, realization, TBRF_DOUBLE, &
+                                   c_loc(ref)) == TBRF_OK, 'C reference grid')
+        call model0(m)
+        call tbrf_default_opts(o)
+        o%lines = 256
+        call tbrf_make_plan(p, m, 3, origin, origin + spacing * (n - 1), minval(spacing), seed, o, stat=st)
+        call check(st == TBRF_OK, 'make_plan: ' // tbrf_plan_message(p))
+        call tbrf_model_destroy(m)   ! the plan keeps its own copy
+        call tbrf_set_grid(p, origin, spacing, n, stat=st)      ! n: integer(c_int64_t)
+        call check(st == TBRF_OK, 'set_grid')
+        call check(tbrf_plan_count(p) == nx * ny * nz, 'plan_count')
+        call tbrf_execute(p, realization, v, stat=st)
+        call check(st == TBRF_OK, 'execute rank 3')
+        call check(same_d(reshape(v, [size(v)]), reshape(ref, [size(ref)])), 'grid 3D double bitwise')
+        ! The same memory: Fortran (i,j,k) is C [k][j][i].
+        call tbrf_execute(p, realization, flat, stat=st)
+        call check(st == TBRF_OK, 'execute rank 1')
+        do k = 1, nz
+            do j = 1, ny
+                do i = 1, nx
+                    if (transfer(flat(i + nx * (j - 1 + ny * (k - 1))), 0_c_int64_t) /= &
+                        transfer(v(i, j, k), 0_c_int64_t)) then
+                        call check(.false., 'rank-1 and rank-3 layouts')
+                        return
+                    end if
+                end do
+            end do
+        end do
+        call check(maxval(abs(v)) > 0, 'field is not all zero')
+        call tbrf_destroy(p)
+    end subroutine grid3d_double
+
+    subroutine grid2d_float()
+        integer, parameter :: nx = 40, ny = 17
+        real(c_double), parameter :: origin(2) = [0.0_c_double, 3.0_c_double]
+        real(c_double), parameter :: spacing(2) = [1.0_c_double, 0.5_c_double]
+        real(c_float), target :: ref(nx, ny)
+        real(c_float) :: v(nx, ny)
+        type(tbrf_model) :: m
+        type(tbrf_plan) :: p
+        type(tbrf_opts) :: o
+        integer :: st
+
+        call check(tbrf_ftest_grid(1, 2, [int(nx, c_int64_t), int(ny, c_int64_t), 1_c_int64_t], &
+                                   [origin, 0.0_c_double], [spacing, 1.0_c_double], 99_c_int64_t, &
+                                   4_c_int64_t, TBRF_FLOAT, c_loc(ref)) == TBRF_OK, 'C reference 2D grid')
+        call tbrf_model_matern(m, 2.0_c_double, 1.5_c_double)
+        call tbrf_default_opts(o)
+        o%lines = 256
+        o%precision = TBRF_FLOAT
+        call tbrf_make_plan(p, m, 2, origin, origin + spacing * ([nx, ny] - 1), 0.5_c_double, 99, o)
+        call tbrf_set_grid(p, origin, spacing, [nx, ny])
+        call tbrf_execute(p, 4, v, stat=st)
+        call check(st == TBRF_OK, 'execute 2D float')
+        call check(all(transfer(v, [0_c_int32_t]) == transfer(ref, [0_c_int32_t])), 'grid 2D float bitwise')
+        call tbrf_destroy(p)
+        call tbrf_model_destroy(m)
+    end subroutine grid2d_float
+
+    subroutine points3d()
+        integer, parameter :: np = 500
+        real(c_double), target :: xyz(3, np)
+        real(c_double), target :: ref(np)
+        real(c_double) :: v(np), lo(3), hi(3)
+        type(tbrf_model) :: m
+        type(tbrf_plan) :: p
+        type(tbrf_opts) :: o
+        integer :: i, st
+
+        do i = 1, np
+            xyz(:, i) = [mod(i * 37, 101) * 0.3_c_double, mod(i * 53, 97) * 0.2_c_double, &
+                         mod(i * 11, 89) * 0.25_c_double]
+        end do
+        lo = [0.0_c_double, 0.0_c_double, 0.0_c_double]
+        hi = [30.0_c_double, 20.0_c_double, 22.0_c_double]
+        call check(tbrf_ftest_points(0, 3, int(np, c_int64_t), xyz, lo, hi, 0.4_c_double, 12345_c_int64_t, &
+                                     1_c_int64_t, TBRF_DOUBLE, c_loc(ref)) == TBRF_OK, 'C reference points')
+        call model0(m)
+        call tbrf_default_opts(o)
+        o%lines = 256
+        call tbrf_make_plan(p, m, 3, lo, hi, 0.4_c_double, 12345, o)
+        call tbrf_set_points(p, xyz)
+        call tbrf_execute(p, 1, v, stat=st)
+        call check(st == TBRF_OK, 'execute points')
+        call check(same_d(v, ref), 'points 3D double bitwise')
+        call tbrf_destroy(p)
+        call tbrf_model_destroy(m)
+    end subroutine points3d
+
+    subroutine points2d_float()
+        integer, parameter :: np = 300
+        real(c_double), target :: xy(2, np)
+        real(c_float), target :: ref(np)
+        real(c_float) :: v(np)
+        type(tbrf_model) :: m
+        type(tbrf_plan) :: p
+        type(tbrf_opts) :: o
+        integer :: i
+
+        do i = 1, np
+            xy(:, i) = [mod(i * 29, 83) * 0.1_c_double, mod(i * 7, 61) * 0.15_c_double]
+        end do
+        call check(tbrf_ftest_points(1, 2, int(np, c_int64_t), xy, [0.0_c_double, 0.0_c_double, 0.0_c_double], &
+                                     [8.3_c_double, 9.15_c_double, 0.0_c_double], 0.2_c_double, 5_c_int64_t, &
+                                     0_c_int64_t, TBRF_FLOAT, c_loc(ref)) == TBRF_OK, 'C reference 2D points')
+        call tbrf_model_matern(m, 2.0_c_double, 1.5_c_double)
+        call tbrf_default_opts(o)
+        o%lines = 256
+        o%precision = TBRF_FLOAT
+        call tbrf_make_plan(p, m, 2, [0.0_c_double, 0.0_c_double], [8.3_c_double, 9.15_c_double], &
+                            0.2_c_double, 5, o)
+        call tbrf_set_points(p, xy)
+        call tbrf_execute(p, 0, v)
+        call check(all(transfer(v, [0_c_int32_t]) == transfer(ref, [0_c_int32_t])), 'points 2D float bitwise')
+        call tbrf_destroy(p)
+        call tbrf_model_destroy(m)
+    end subroutine points2d_float
+
+    subroutine info_and_queries()
+        type(tbrf_model) :: m
+        type(tbrf_plan) :: p
+        type(tbrf_plan_info) :: info
+        integer :: st
+        call tbrf_model_gaussian(m, 3.0_c_double)
+        call tbrf_model_set_amplitude(m, 2.0_c_double)
+        call check(abs(tbrf_model_variance(m, 3) - 2.0_c_double) < 1e-12_c_double, 'gaussian variance = A')
+        call check(abs(tbrf_model_covariance(m, 3, 3.0_c_double) - 2.0_c_double * exp(-1.0_c_double)) &
+                   < 1e-12_c_double, 'gaussian covariance')
+        call check(tbrf_model_spectrum(m, 3, 0.5_c_double) > 0, 'spectrum positive')
+        call check(index(tbrf_model_describe(m), 'gaussian') > 0, 'describe: ' // tbrf_model_describe(m))
+        call check(tbrf_model_status(m) == TBRF_OK, 'model status')
+        call check(tbrf_model_message(m) == '', 'model message')
+        ! No opts: the defaults (1024 lines, oversampling 4).
+        call tbrf_make_plan(p, m, 3, [0d0, 0d0, 0d0], [10d0, 10d0, 10d0], 0.5d0, 1)
+        call tbrf_plan_get_info(p, info, stat=st)
+        call check(st == TBRF_OK, 'get_info')
+        call check(info%dim == 3 .and. info%lines == 1024, 'info dim/lines')
+        call check(abs(info%line_spacing - 0.125d0) < 1d-15, 'info line_spacing = resolution/4')
+        call check(abs(info%line_length - info%line_samples * info%line_spacing) < 1d-9, 'info line_length')
+        call check(info%backend == TBRF_BACKEND_CPU, 'info backend')
+        call check(tbrf_plan_status(p) == TBRF_OK, 'plan status')
+        call check(tbrf_plan_message(p) == '', 'plan message')
+        call check(tbrf_plan_count(p) == 0, 'count before geometry')
+        call tbrf_set_grid(p, [0d0, 0d0, 0d0], [1d0, 1d0, 1d0], [4, 4, 4])
+        call check(tbrf_plan_method(p) == TBRF_METHOD_TB, 'plan_method of a default plan')
+        call tbrf_destroy(p)
+        call check(tbrf_plan_method(p) == -1, 'plan_method of no plan')
+        call tbrf_destroy(p)         ! repeated destroy is harmless
+        call tbrf_model_destroy(m)
+        call check(tbrf_version() == TBRF_VERSION_STRING, 'version')
+        call check(tbrf_backend_name(TBRF_BACKEND_CPU) == 'cpu', 'backend name')
+        call check(tbrf_backend_name(42) == '', 'unknown backend name')
+        call check(tbrf_backend_available(TBRF_BACKEND_CPU) == TBRF_OK, 'cpu available')
+    end subroutine info_and_queries
+
+    logical function same_d(a, b)
+        real(c_double), intent(in) :: a(:), b(:)
+        same_d = size(a) == size(b)
+        if (same_d) same_d = all(transfer(a, [0_c_int64_t]) == transfer(b, [0_c_int64_t]))
+    end function same_d
+end program test_api

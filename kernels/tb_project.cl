@@ -1,0 +1,56 @@
+/* tb_project.cl — OpenCL kernels of the projection: one work-item per grid
+ * cell or point, any work-group size (the global size is rounded up and the
+ * tail masked). Built per device with -DTB_FP64 when it has cl_khr_fp64.
+ * Names: tb_grid_{f,d}_u{U}, tb_points_{f,d}_u{U}, U = 1, 2, 4, 8, 16.
+ *
+ * Grid arguments: lines (L*M), lc (4 constants per line), L, M, nx, ny,
+ * first (cell number of out[0]), count, norm, out.
+ * Point arguments: lines, axis (3 per line, already divided by delta), L, M,
+ * dim, centre x/y/z, offset, xyz (dim per point), count, norm, out. */
+
+#define TB_GRID_F(U)                                                                              \
+    __kernel void tb_grid_f_u##U(__global const float *lines, __global const long *lc, int L,      \
+                                 long M, long nx, long ny, long first, long count, float norm,     \
+                                 __global float *out)                                             \
+    {                                                                                             \
+        long g = get_global_id(0);                                                                \
+        if (g >= count)                                                                           \
+            return;                                                                               \
+        long cell = first + g, row = cell / nx;                                                   \
+        out[g] = norm * tb_grid_cell_f(lines, lc, L, M, cell - row * nx, row % ny, row / ny, U);  \
+    }
+TB_GRID_F(1) TB_GRID_F(2) TB_GRID_F(4) TB_GRID_F(8) TB_GRID_F(16)
+
+#ifdef TB_FP64
+#define TB_GRID_D(U)                                                                              \
+    __kernel void tb_grid_d_u##U(__global const double *lines, __global const double *lc, int L,   \
+                                 long M, long nx, long ny, long first, long count, double norm,    \
+                                 __global double *out)                                            \
+    {                                                                                             \
+        long g = get_global_id(0);                                                                \
+        if (g >= count)                                                                           \
+            return;                                                                               \
+        long cell = first + g, row = cell / nx;                                                   \
+        out[g] = norm * tb_grid_cell_d(lines, lc, L, M, (double)(cell - row * nx),                \
+                                       (double)(row % ny), (double)(row / ny), U);                \
+    }
+TB_GRID_D(1) TB_GRID_D(2) TB_GRID_D(4) TB_GRID_D(8) TB_GRID_D(16)
+
+#define TB_POINTS(T, S, U)                                                                        \
+    __kernel void tb_points_##S##_u##U(__global const T *lines, __global const double *axis,       \
+                                       int L, long M, int dim, double cx, double cy, double cz,    \
+                                       double offset, __global const double *xyz, long count,      \
+                                       T norm, __global T *out)                                   \
+    {                                                                                             \
+        long g = get_global_id(0);                                                                \
+        if (g >= count)                                                                           \
+            return;                                                                               \
+        __global const double *x = xyz + dim * g;                                                 \
+        double dz = dim == 3 ? x[2] - cz : 0.0;                                                   \
+        out[g] = norm * tb_point_##S(lines, axis, L, M, x[0] - cx, x[1] - cy, dz, offset, U);     \
+    }
+TB_POINTS(float, f, 1) TB_POINTS(float, f, 2) TB_POINTS(float, f, 4) TB_POINTS(float, f, 8)
+TB_POINTS(float, f, 16)
+TB_POINTS(double, d, 1) TB_POINTS(double, d, 2) TB_POINTS(double, d, 4) TB_POINTS(double, d, 8)
+TB_POINTS(double, d, 16)
+#endif

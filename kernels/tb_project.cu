@@ -1,0 +1,120 @@
+/* tb_project.cu — CUDA kernels of the projection. The bodies are those of
+ * the OpenCL kernels (tb_project_body.h, shared verbatim); this file only
+ * supplies the qualifier macros, the entry points (one thread per cell or
+ * point, unroll factor as a template parameter) and C launchers. */
+#include <cuda_runtime.h>
+
+#include "tb_project_cuda.h"
+
+#define TB_GLOBAL
+#define TB_DEVICE __device__ __forceinline__
+#define TB_LONG long long
+#define TB_UINT unsigned int
+/* Round-to-nearest intrinsics are never fused into an FMA, so the double
+ * kernels round like the CPU backend (nvcc contracts a*b+c by default). */
+#define TB_DADD(a, b) __dadd_rn((a), (b))
+#define TB_DMUL(a, b) __dmul_rn((a), (b))
+#define TB_FP64 1
+#include "tb_project_body.h"
+
+template <int U>
+__global__ void tb_grid_f(const float *__restrict__ lines, const long long *__restrict__ lc, int L,
+                          long long M, long long nx, long long ny, long long first, long long count,
+                          float norm, float *__restrict__ out)
+{
+    long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= count)
+        return;
+    long long cell = first + g, row = cell / nx;
+    out[g] = norm * tb_grid_cell_f(lines, lc, L, M, cell - row * nx, row % ny, row / ny, U);
+}
+
+template <int U>
+__global__ void tb_grid_d(const double *__restrict__ lines, const double *__restrict__ lc, int L,
+                          long long M, long long nx, long long ny, long long first, long long count,
+                          double norm, double *__restrict__ out)
+{
+    long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= count)
+        return;
+    long long cell = first + g, row = cell / nx;
+    out[g] = __dmul_rn(norm, tb_grid_cell_d(lines, lc, L, M, (double)(cell - row * nx),
+                                            (double)(row % ny), (double)(row / ny), U));
+}
+
+template <int U>
+__global__ void tb_points_f(const float *__restrict__ lines, const double *__restrict__ axis, int L,
+                            long long M, int dim, double cx, double cy, double cz, double offset,
+                            const double *__restrict__ xyz, long long count, float norm,
+                            float *__restrict__ out)
+{
+    long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= count)
+        return;
+    const double *x = xyz + dim * g;
+    double dz = dim == 3 ? __dadd_rn(x[2], -cz) : 0.0;
+    out[g] = norm * tb_point_f(lines, axis, L, M, __dadd_rn(x[0], -cx), __dadd_rn(x[1], -cy), dz, offset, U);
+}
+
+template <int U>
+__global__ void tb_points_d(const double *__restrict__ lines, const double *__restrict__ axis, int L,
+                            long long M, int dim, double cx, double cy, double cz, double offset,
+                            const double *__restrict__ xyz, long long count, double norm,
+                            double *__restrict__ out)
+{
+    long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= count)
+        return;
+    const double *x = xyz + dim * g;
+    double dz = dim == 3 ? __dadd_rn(x[2], -cz) : 0.0;
+    out[g] = __dmul_rn(norm, tb_point_d(lines, axis, L, M, __dadd_rn(x[0], -cx), __dadd_rn(x[1], -cy), dz,
+                                        offset, U));
+}
+
+static unsigned int blocks(long long count, int block)
+{
+    return (unsigned int)((count + block - 1) / block);
+}
+
+#define TB_DISPATCH(unroll, KERNEL, ...)                                                          \
+    switch (unroll) {                                                                             \
+    case 16: KERNEL<16><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;          \
+    case 8: KERNEL<8><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;            \
+    case 4: KERNEL<4><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;            \
+    case 2: KERNEL<2><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;            \
+    default: KERNEL<1><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;           \
+    }
+
+extern "C" int tbrf_cuda_launch_grid(int precision, int unroll, int block, const void *lines,
+                                     const void *lc, int L, long long M, long long nx, long long ny,
+                                     long long first, long long count, double norm, void *out,
+                                     cudaStream_t stream)
+{
+    if (count <= 0)
+        return 0;
+    if (precision == 1) {
+        TB_DISPATCH(unroll, tb_grid_f, (const float *)lines, (const long long *)lc, L, M, nx, ny, first,
+                    count, (float)norm, (float *)out)
+    } else {
+        TB_DISPATCH(unroll, tb_grid_d, (const double *)lines, (const double *)lc, L, M, nx, ny, first,
+                    count, norm, (double *)out)
+    }
+    return (int)cudaGetLastError();
+}
+
+extern "C" int tbrf_cuda_launch_points(int precision, int unroll, int block, const void *lines,
+                                       const double *axis, int L, long long M, int dim, double cx,
+                                       double cy, double cz, double offset, const double *xyz,
+                                       long long count, double norm, void *out, cudaStream_t stream)
+{
+    if (count <= 0)
+        return 0;
+    if (precision == 1) {
+        TB_DISPATCH(unroll, tb_points_f, (const float *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
+                    count, (float)norm, (float *)out)
+    } else {
+        TB_DISPATCH(unroll, tb_points_d, (const double *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
+                    count, norm, (double *)out)
+    }
+    return (int)cudaGetLastError();
+}

@@ -1,0 +1,28 @@
+/* tb_project_cuda.h — C interface of the CUDA projection kernels
+ * (kernels/tb_project.cu) for the host code in c/gpu/backend_cuda.c.
+ * Each launcher enqueues one kernel on `stream` and returns the
+ * cudaError_t of the launch (0 = cudaSuccess). Arguments mirror the OpenCL
+ * kernels (kernels/tb_project.cl); precision is TBRF_FLOAT (1) or
+ * TBRF_DOUBLE (0); unroll is 1, 2, 4, 8 or 16. Internal header. */
+#ifndef TBRF_TB_PROJECT_CUDA_H
+#define TBRF_TB_PROJECT_CUDA_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int tbrf_cuda_launch_grid(int precision, int unroll, int block, const void *lines, const void *lc,
+                          int L, long long M, long long nx, long long ny, long long first,
+                          long long count, double norm, void *out, cudaStream_t stream);
+
+int tbrf_cuda_launch_points(int precision, int unroll, int block, const void *lines,
+                            const double *axis, int L, long long M, int dim, double cx, double cy,
+                            double cz, double offset, const double *xyz, long long count,
+                            double norm, void *out, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
