@@ -8,8 +8,10 @@
  * with two (or, for steeper lines, four) plain vector loads and picks each
  * cell's two samples with vpermt2pd, instead of two 8-way gathers; lines
  * too steep for that (|sx| > 13/3, i.e. oversampling above ~4 along x)
- * fall back to gathers. The arithmetic is the portable version's, lane by
- * lane (see cpu_kernels.h), so the values are bitwise the same. */
+ * and points load each lane's sample pair (y[j], y[j+1]) with one 16-byte
+ * load and transpose: twice as fast as two gathers on this Zen 5 class
+ * CPU. The arithmetic is the portable version's, lane by lane (see
+ * cpu_kernels.h), so the values are bitwise the same. */
 #include "cpu_kernels.h"
 
 #include <stdlib.h>
@@ -77,9 +79,12 @@ AVX2 static void grid_avx2(const double *lines, int64_t M, const double *rb, con
             const __m256d t = _mm256_fmadd_pd(iv, _mm256_set1_pd(sx[l]), _mm256_set1_pd(rb[l]));
             const __m256d jd = _mm256_round_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
             const __m256d f = _mm256_sub_pd(t, jd);
-            const __m128i j = _mm256_cvttpd_epi32(t);
-            const __m256d y0 = _mm256_i32gather_pd(y, j, 8);
-            const __m256d y1 = _mm256_i32gather_pd(y + 1, j, 8);
+            int32_t J[4];
+            _mm_storeu_si128((__m128i *)J, _mm256_cvttpd_epi32(t));
+            const __m256d lo = _mm256_set_m128d(_mm_loadu_pd(y + J[1]), _mm_loadu_pd(y + J[0]));
+            const __m256d hi = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[2]));
+            const __m256d y0 = _mm256_permute4x64_pd(_mm256_unpacklo_pd(lo, hi), 0xD8);
+            const __m256d y1 = _mm256_permute4x64_pd(_mm256_unpackhi_pd(lo, hi), 0xD8);
             a = _mm256_add_pd(a, _mm256_fmadd_pd(f, _mm256_sub_pd(y1, y0), y0));
         }
         _mm256_maskstore_pd(acc + v, mask, a);
@@ -104,9 +109,14 @@ AVX2 static void points_avx2(const double *lines, int64_t M, const double *axis,
             t = _mm256_add_pd(t, off);
             const __m256d jd = _mm256_round_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
             const __m256d f = _mm256_sub_pd(t, jd);
-            const __m128i j = _mm256_cvttpd_epi32(t);
-            const __m256d y0 = _mm256_i32gather_pd(y, j, 8);
-            const __m256d y1 = _mm256_i32gather_pd(y + 1, j, 8);
+            /* each lane's pair (y[j], y[j+1]) is one 16-byte load */
+            int32_t J[4];
+            _mm_storeu_si128((__m128i *)J, _mm256_cvttpd_epi32(t));
+            const __m256d lo = _mm256_set_m128d(_mm_loadu_pd(y + J[1]), _mm_loadu_pd(y + J[0]));
+            const __m256d hi = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[2]));
+            /* unpack gives lanes (0, 2, 1, 3): put them back in order */
+            const __m256d y0 = _mm256_permute4x64_pd(_mm256_unpacklo_pd(lo, hi), 0xD8);
+            const __m256d y1 = _mm256_permute4x64_pd(_mm256_unpackhi_pd(lo, hi), 0xD8);
             a = _mm256_add_pd(a, _mm256_fmadd_pd(f, _mm256_sub_pd(y1, y0), y0));
         }
         _mm256_storeu_pd(acc + v, a);
@@ -150,9 +160,17 @@ AVX512 static inline __m512d sample512(const double *y, int mode, int ascending,
                                   _mm512_permutex2var_pd(c0, idx, c1));
         y1 = _mm512_mask_blend_pd((__mmask8)0xF0, _mm512_permutex2var_pd(a0, idx1, a1),
                                   _mm512_permutex2var_pd(c0, idx1, c1));
-    } else {
-        y0 = _mm512_i64gather_pd(j, y, 8);
-        y1 = _mm512_i64gather_pd(j, y + 1, 8);
+    } else { /* steep lines: one 16-byte load per lane, then a transpose */
+        int64_t J[8];
+        _mm512_storeu_si512((void *)J, j);
+        const __m256d q0 = _mm256_set_m128d(_mm_loadu_pd(y + J[1]), _mm_loadu_pd(y + J[0]));
+        const __m256d q1 = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[2]));
+        const __m256d q2 = _mm256_set_m128d(_mm_loadu_pd(y + J[5]), _mm_loadu_pd(y + J[4]));
+        const __m256d q3 = _mm256_set_m128d(_mm_loadu_pd(y + J[7]), _mm_loadu_pd(y + J[6]));
+        const __m512d lo = _mm512_insertf64x4(_mm512_castpd256_pd512(q0), q1, 1);
+        const __m512d hi = _mm512_insertf64x4(_mm512_castpd256_pd512(q2), q3, 1);
+        y0 = _mm512_permutex2var_pd(lo, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), hi);
+        y1 = _mm512_permutex2var_pd(lo, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), hi);
     }
     return _mm512_fmadd_pd(f, _mm512_sub_pd(y1, y0), y0);
 }
@@ -211,29 +229,59 @@ AVX512 static void grid_avx512(const double *lines, int64_t M, const double *rb,
     }
 }
 
+AVX512 static inline __m512d point512(const double *y, const double *u, __m512d x, __m512d yy,
+                                      __m512d z, __m512d off)
+{
+    __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(u[0]));
+    t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
+    t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
+    t = _mm512_add_pd(t, off);
+    const __m512d jd = _mm512_roundscale_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d f = _mm512_sub_pd(t, jd);
+    const __m512i j = _mm512_cvttpd_epi64(t);
+    /* each lane's sample pair (y[j], y[j+1]) is one 16-byte load: 8 loads
+     * and a transpose cost half of two 8-way gathers */
+    int64_t J[8];
+    _mm512_storeu_si512((void *)J, j);
+    const __m256d q0 = _mm256_set_m128d(_mm_loadu_pd(y + J[1]), _mm_loadu_pd(y + J[0]));
+    const __m256d q1 = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[2]));
+    const __m256d q2 = _mm256_set_m128d(_mm_loadu_pd(y + J[5]), _mm_loadu_pd(y + J[4]));
+    const __m256d q3 = _mm256_set_m128d(_mm_loadu_pd(y + J[7]), _mm_loadu_pd(y + J[6]));
+    const __m512d lo = _mm512_insertf64x4(_mm512_castpd256_pd512(q0), q1, 1);
+    const __m512d hi = _mm512_insertf64x4(_mm512_castpd256_pd512(q2), q3, 1);
+    const __m512d y0 = _mm512_permutex2var_pd(lo, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), hi);
+    const __m512d y1 = _mm512_permutex2var_pd(lo, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), hi);
+    return _mm512_fmadd_pd(f, _mm512_sub_pd(y1, y0), y0);
+}
+
 AVX512 static void points_avx512(const double *lines, int64_t M, const double *axis, double offset,
                                  int nl, int64_t n, const double *dx, const double *dy,
                                  const double *dz, double *acc)
 {
     const __m512d off = _mm512_set1_pd(offset);
-    for (int64_t v = 0; v < n; v += 8) {
-        const __m512d x = _mm512_loadu_pd(dx + v), yy = _mm512_loadu_pd(dy + v),
-                      z = _mm512_loadu_pd(dz + v);
-        __m512d a = _mm512_loadu_pd(acc + v);
+    int64_t v = 0;
+    /* two vectors per pass: twice the gathers in flight */
+    for (; v + 16 <= n; v += 16) {
+        const __m512d x0 = _mm512_loadu_pd(dx + v), y0 = _mm512_loadu_pd(dy + v),
+                      z0 = _mm512_loadu_pd(dz + v);
+        const __m512d x1 = _mm512_loadu_pd(dx + v + 8), y1 = _mm512_loadu_pd(dy + v + 8),
+                      z1 = _mm512_loadu_pd(dz + v + 8);
+        __m512d a0 = _mm512_loadu_pd(acc + v), a1 = _mm512_loadu_pd(acc + v + 8);
         for (int l = 0; l < nl; l++) {
             const double *y = lines + (size_t)l * (size_t)M;
             const double *u = axis + 3 * l;
-            __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(u[0]));
-            t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
-            t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
-            t = _mm512_add_pd(t, off);
-            const __m512d jd = _mm512_roundscale_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-            const __m512d f = _mm512_sub_pd(t, jd);
-            const __m512i j = _mm512_cvttpd_epi64(t);
-            const __m512d y0 = _mm512_i64gather_pd(j, y, 8);
-            const __m512d y1 = _mm512_i64gather_pd(j, y + 1, 8);
-            a = _mm512_add_pd(a, _mm512_fmadd_pd(f, _mm512_sub_pd(y1, y0), y0));
+            a0 = _mm512_add_pd(a0, point512(y, u, x0, y0, z0, off));
+            a1 = _mm512_add_pd(a1, point512(y, u, x1, y1, z1, off));
         }
+        _mm512_storeu_pd(acc + v, a0);
+        _mm512_storeu_pd(acc + v + 8, a1);
+    }
+    for (; v < n; v += 8) {
+        const __m512d x = _mm512_loadu_pd(dx + v), yy = _mm512_loadu_pd(dy + v),
+                      z = _mm512_loadu_pd(dz + v);
+        __m512d a = _mm512_loadu_pd(acc + v);
+        for (int l = 0; l < nl; l++)
+            a = _mm512_add_pd(a, point512(lines + (size_t)l * (size_t)M, axis + 3 * l, x, yy, z, off));
         _mm512_storeu_pd(acc + v, a);
     }
 }

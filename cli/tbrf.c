@@ -880,7 +880,7 @@ static void report(gen *g, const tbrf_plan_info *info)
         }
     }
     printf("  mean      %.6g   (target 0)\n", mean);
-    printf("  variance  %.6g   (target %.6g; resolved by the lines %.6g)\n", var, info->variance,
+    printf("  variance  %.6g   (target %.6g; resolved %.6g)\n", var, info->variance,
            info->variance_resolved);
     if (!g->is_grid)
         return;
@@ -974,12 +974,19 @@ static int run_generate(gen *g, int argc, char **argv)
         errline("%s", plan_msg(g->plan, st));
         return EXIT_FAIL;
     }
-    if (info.variance_resolved < 0.99 * info.variance)
-        fprintf(stderr,
-                "tbrf: warning: the lines resolve only %.1f%% of the variance (power above the "
-                "line Nyquist or below the line's fundamental is lost); try a larger "
-                "--oversampling\n",
-                100.0 * info.variance_resolved / info.variance);
+    if (info.variance_resolved < 0.99 * info.variance) {
+        if (tbrf_plan_method(g->plan) == TBRF_METHOD_FFT)
+            fprintf(stderr,
+                    "tbrf: warning: the grid's modes carry only %.1f%% of the variance (power "
+                    "above the grid's Nyquist or below its fundamental is lost)\n",
+                    100.0 * info.variance_resolved / info.variance);
+        else
+            fprintf(stderr,
+                    "tbrf: warning: the lines resolve only %.1f%% of the variance (power above the "
+                    "line Nyquist or below the line's fundamental is lost); try a larger "
+                    "--oversampling\n",
+                    100.0 * info.variance_resolved / info.variance);
+    }
 
     g->w = tbrf_io_create(g->val[O_OUT],
                           (g->compress ? TBRF_IO_COMPRESS : 0) | (g->netcdf ? TBRF_IO_NETCDF : 0),
