@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "rng/lcg64.h"
+#include "rng/lcg64_block.h"
 #include "tbrf.h"
 
 static volatile double sink;
@@ -53,21 +54,6 @@ static double gen_sequential(int64_t n, int d)
     return acc;
 }
 
-/* The same block loop and clones as the library's (c/mc.c). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
-#define TBRF_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define TBRF_SIMD_CLONES
-#endif
-TBRF_SIMD_CLONES
-static uint64_t block_fill(int64_t w, uint64_t xl, const uint64_t *y, const uint64_t *t, double *x)
-{
-#pragma omp simd
-    for (int64_t j = 0; j < w; j++)
-        x[j] = tbrf_lcg64_u01(t[j] + xl * y[j]);
-    return t[w - 1] + xl * y[w - 1];
-}
-
 /* Vectorized: blocks of s points (s d numbers) in block form, OpenMP
  * threads on contiguous ranges started by jump-ahead. */
 static double gen_vectorized(int64_t n, int d, int64_t s)
@@ -84,7 +70,7 @@ static double gen_vectorized(int64_t n, int d, int64_t s)
         uint64_t xl = tbrf_lcg64_jump(1, (uint64_t)p0 * (uint64_t)d);
         for (int64_t p = p0; p < p1; p += s) {
             int64_t w = (p1 - p < s ? p1 - p : s) * d;
-            xl = block_fill(w, xl, y, t, x);
+            xl = tbrf_lcg64_block_fill(w, xl, y, t, x); /* the library's loop */
 #pragma omp simd reduction(+ : acc)
             for (int64_t j = 0; j < w; j++)
                 acc += x[j];
@@ -94,6 +80,54 @@ static double gen_vectorized(int64_t n, int d, int64_t s)
     }
     free(y);
     return total;
+}
+
+/* One whole integration of n points in d dimensions: the oscillatory
+ * built-in integrand when fn is NULL, else fn. */
+static void integrate(tbrf_mc_fn fn, int d, int64_t n, int algorithm, double r[2])
+{
+    if (fn)
+        tbrf_mc_integrate_fn(fn, NULL, d, NULL, NULL, n, 1, algorithm, 0, r);
+    else
+        tbrf_mc_integrate(TBRF_MC_OSCILLATORY, d, NULL, NULL, n, 1, algorithm, 0, r);
+}
+
+/* A table of whole integrations (see integrate) for n = ns[0..nn-1], d =
+ * ds[0..2]: sequential, vectorized, vectorized on 1 thread. Cells with
+ * n d > maxnd are skipped, with a row saying so when show_skipped. */
+static void integration_table(const char *heading, tbrf_mc_fn fn, const double *ns, int nn,
+                              const int *ds, double maxnd, int show_skipped)
+{
+    printf("\n## %s\n\n", heading);
+    printf("| n | d | sequential s | vectorized s | speed-up | vectorized 1 thread s | "
+           "speed-up 1 thread | same estimate |\n|---|---|---|---|---|---|---|---|\n");
+    for (int di = 0; di < 3; di++)
+        for (int ni = 0; ni < nn; ni++) {
+            int64_t n = (int64_t)ns[ni];
+            int d = ds[di];
+            if ((double)n * d > maxnd) {
+                if (show_skipped)
+                    printf("| 1e%d | %d | skipped (n d > %.3g) | | | | | |\n", (int)log10(ns[ni]),
+                           d, maxnd);
+                continue;
+            }
+            double r1[2], r2[2], r3[2];
+            double t0 = omp_get_wtime();
+            integrate(fn, d, n, TBRF_MC_SEQUENTIAL, r1);
+            double t1 = omp_get_wtime();
+            integrate(fn, d, n, TBRF_MC_VECTORIZED, r2);
+            double t2 = omp_get_wtime();
+            int nt = omp_get_max_threads();
+            omp_set_num_threads(1);
+            double t3 = omp_get_wtime();
+            integrate(fn, d, n, TBRF_MC_VECTORIZED, r3);
+            double t4 = omp_get_wtime();
+            omp_set_num_threads(nt);
+            printf("| 1e%d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %s |\n", (int)log10(ns[ni]), d,
+                   t1 - t0, t2 - t1, (t1 - t0) / (t2 - t1), t4 - t3, (t1 - t0) / (t4 - t3),
+                   r1[0] == r2[0] && r1[1] == r2[1] && r1[0] == r3[0] ? "yes" : "NO");
+            fflush(stdout);
+        }
 }
 
 int main(int argc, char **argv)
@@ -175,61 +209,9 @@ int main(int argc, char **argv)
         printf("\n(unclamped model s* = sqrt(beta n / d) = %.0f)\n", sqrt(beta * 1e7 / 16));
     }
 
-    printf("\n## Whole integration (tbrf_mc_integrate, oscillatory integrand)\n\n");
-    printf("| n | d | sequential s | vectorized s | speed-up | vectorized 1 thread s | "
-           "speed-up 1 thread | same estimate |\n|---|---|---|---|---|---|---|---|\n");
-    for (int di = 0; di < 3; di++)
-        for (int ni = 0; ni < 4; ni++) {
-            int64_t n = (int64_t)ns[ni];
-            int d = ds[di];
-            if ((double)n * d > maxnum / 4) {
-                printf("| 1e%d | %d | skipped (n d > %.3g) | | | | | |\n", (int)log10(ns[ni]), d,
-                       maxnum / 4);
-                continue;
-            }
-            double r1[2], r2[2];
-            double t0 = omp_get_wtime();
-            tbrf_mc_integrate(TBRF_MC_OSCILLATORY, d, NULL, NULL, n, 1, TBRF_MC_SEQUENTIAL, 0, r1);
-            double t1 = omp_get_wtime();
-            tbrf_mc_integrate(TBRF_MC_OSCILLATORY, d, NULL, NULL, n, 1, TBRF_MC_VECTORIZED, 0, r2);
-            double t2 = omp_get_wtime();
-            int nt = omp_get_max_threads();
-            omp_set_num_threads(1);
-            double r3[2], t3 = omp_get_wtime();
-            tbrf_mc_integrate(TBRF_MC_OSCILLATORY, d, NULL, NULL, n, 1, TBRF_MC_VECTORIZED, 0, r3);
-            double t4 = omp_get_wtime();
-            omp_set_num_threads(nt);
-            printf("| 1e%d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %s |\n", (int)log10(ns[ni]), d,
-                   t1 - t0, t2 - t1, (t1 - t0) / (t2 - t1), t4 - t3, (t1 - t0) / (t4 - t3),
-                   r1[0] == r2[0] && r1[1] == r2[1] && r1[0] == r3[0] ? "yes" : "NO");
-            fflush(stdout);
-        }
-
-    printf("\n## Whole integration, cheap user integrand f = sum x_i (tbrf_mc_integrate_fn)\n\n");
-    printf("| n | d | sequential s | vectorized s | speed-up | vectorized 1 thread s | "
-           "speed-up 1 thread | same estimate |\n|---|---|---|---|---|---|---|---|\n");
-    for (int di = 0; di < 3; di++)
-        for (int ni = 0; ni < 3; ni++) {
-            int64_t n = (int64_t)ns[ni];
-            int d = ds[di];
-            if ((double)n * d > maxnum / 2)
-                continue;
-            double r1[2], r2[2], r3[2];
-            double t0 = omp_get_wtime();
-            tbrf_mc_integrate_fn(sum_f, NULL, d, NULL, NULL, n, 1, TBRF_MC_SEQUENTIAL, 0, r1);
-            double t1 = omp_get_wtime();
-            tbrf_mc_integrate_fn(sum_f, NULL, d, NULL, NULL, n, 1, TBRF_MC_VECTORIZED, 0, r2);
-            double t2 = omp_get_wtime();
-            int nt = omp_get_max_threads();
-            omp_set_num_threads(1);
-            double t3 = omp_get_wtime();
-            tbrf_mc_integrate_fn(sum_f, NULL, d, NULL, NULL, n, 1, TBRF_MC_VECTORIZED, 0, r3);
-            double t4 = omp_get_wtime();
-            omp_set_num_threads(nt);
-            printf("| 1e%d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %s |\n", (int)log10(ns[ni]), d,
-                   t1 - t0, t2 - t1, (t1 - t0) / (t2 - t1), t4 - t3, (t1 - t0) / (t4 - t3),
-                   r1[0] == r2[0] && r1[1] == r2[1] && r1[0] == r3[0] ? "yes" : "NO");
-            fflush(stdout);
-        }
+    integration_table("Whole integration (tbrf_mc_integrate, oscillatory integrand)", NULL, ns, 4,
+                      ds, maxnum / 4, 1);
+    integration_table("Whole integration, cheap user integrand f = sum x_i (tbrf_mc_integrate_fn)",
+                      sum_f, ns, 3, ds, maxnum / 2, 0);
     return 0;
 }

@@ -105,6 +105,14 @@ static void gen_lcg_block(uint32_t *w, int64_t n)
 
 /* ------------------------------------------------ Brownian dynamics */
 
+/* Particle i's move: amp times three words as uniforms in [-1,1). */
+static inline void bd_move(double *x, int64_t i, double amp, uint32_t a, uint32_t b, uint32_t c)
+{
+    x[3 * i] += amp * tbrf_s11(a);
+    x[3 * i + 1] += amp * tbrf_s11(b);
+    x[3 * i + 2] += amp * tbrf_s11(c);
+}
+
 /* One step of overdamped Langevin dynamics in 3D as HOOMD-blue does it:
  * x += amp r with r uniform in [-1,1) per axis (amp = sqrt(6 D dt) gives
  * the right variance), 3 words per particle. */
@@ -115,9 +123,7 @@ static void bd_stored(int64_t np, double *x, tbrf_saru *state, double amp)
         tbrf_saru s = state[i]; /* load */
         uint32_t a = tbrf_saru_next(&s), b = tbrf_saru_next(&s), c = tbrf_saru_next(&s);
         state[i] = s; /* store */
-        x[3 * i] += amp * tbrf_s11(a);
-        x[3 * i + 1] += amp * tbrf_s11(b);
-        x[3 * i + 2] += amp * tbrf_s11(c);
+        bd_move(x, i, amp, a, b, c);
     }
 }
 
@@ -127,9 +133,7 @@ static void bd_keyed(int64_t np, double *x, uint32_t seed, uint32_t step, double
     for (int64_t i = 0; i < np; i++) {
         tbrf_saru s = tbrf_stream_id(seed, step, (uint32_t)i); /* in registers */
         uint32_t a = tbrf_saru_next(&s), b = tbrf_saru_next(&s), c = tbrf_saru_next(&s);
-        x[3 * i] += amp * tbrf_s11(a);
-        x[3 * i + 1] += amp * tbrf_s11(b);
-        x[3 * i + 2] += amp * tbrf_s11(c);
+        bd_move(x, i, amp, a, b, c);
     }
 }
 
@@ -138,9 +142,7 @@ static void bd_philox(int64_t np, double *x, uint64_t seed, uint32_t step, doubl
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < np; i++) {
         philox4x32_ctr_t r = tbrf_philox_id(seed, step, (uint32_t)i, 0);
-        x[3 * i] += amp * tbrf_s11(r.v[0]);
-        x[3 * i + 1] += amp * tbrf_s11(r.v[1]);
-        x[3 * i + 2] += amp * tbrf_s11(r.v[2]);
+        bd_move(x, i, amp, r.v[0], r.v[1], r.v[2]);
     }
 }
 

@@ -32,6 +32,12 @@ typedef struct grid_geom {
     int64_t n[3];
 } grid_geom;
 
+/* The per-line constants of grid g (projection.c), 4 per line, malloc'd
+ * (NULL if memory is short): t(i,j,k) = ((c0 + k c3) + j c2) + i c1, with
+ * c0 = (origin - center) . axis + offset and c1..c3 = spacing * axis (c3 = 0
+ * in 2D). Every backend indexes its lines from these same doubles. */
+double *projection_grid_constants(const projection *p, const grid_geom *g);
+
 typedef struct backend_ops {
     int id;
     const char *name;

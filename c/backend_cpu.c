@@ -49,25 +49,6 @@ static inline void store(void *out, int precision, int64_t idx, double v)
         ((double *)out)[idx] = v;
 }
 
-/* Per-line constants of a grid: t(i,j,k) = (base + k*sz + j*sy) + i*sx. */
-static double *grid_line_constants(const projection *p, const grid_geom *g)
-{
-    double *c = malloc(sizeof(double) * 4 * (size_t)p->L);
-    if (!c)
-        return NULL;
-    for (int l = 0; l < p->L; l++) {
-        const double *a = p->axis + 3 * l;
-        double base = 0.0;
-        for (int d = 0; d < p->dim; d++)
-            base += (g->origin[d] - p->center[d]) * a[d];
-        c[4 * l] = base + p->offset;
-        c[4 * l + 1] = g->spacing[0] * a[0];
-        c[4 * l + 2] = g->spacing[1] * a[1];
-        c[4 * l + 3] = p->dim == 3 ? g->spacing[2] * a[2] : 0.0;
-    }
-    return c;
-}
-
 /* Portable kernels: the reference for the SIMD ones (cpu_kernels.h). */
 void cpu_grid_portable(const double *lines, int64_t M, const double *rb, const double *sx, int nl,
                        int64_t lo, int64_t n, double *acc)
@@ -103,7 +84,7 @@ static int cpu_project_grid(const projection *p, const grid_geom *g, int64_t fir
     const int64_t ngroups = (row1 - row0) / TILE_ROWS + 1;
     const int64_t nsegs = (nx + TILE_COLS - 1) / TILE_COLS;
     const int64_t nwork = ngroups * nsegs;
-    double *lc = grid_line_constants(p, g);
+    double *lc = projection_grid_constants(p, g);
     if (!lc)
         return TBRF_ERR_NO_MEMORY;
     const int64_t M = p->M;

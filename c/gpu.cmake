@@ -11,6 +11,7 @@ if(TBRF_HAVE_OPENCL)
   target_sources(tbrf PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/gpu/opencl_util.c
     ${CMAKE_CURRENT_SOURCE_DIR}/gpu/wisdom.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_common.c
     ${CMAKE_CURRENT_SOURCE_DIR}/backend_opencl.c
     ${CMAKE_CURRENT_BINARY_DIR}/tbrf_opencl_kernels.c)
   target_compile_definitions(tbrf PRIVATE TBRF_HAVE_OPENCL CL_TARGET_OPENCL_VERSION=120)
@@ -19,7 +20,8 @@ endif()
 
 if(TBRF_HAVE_CUDA)
   if(NOT TBRF_HAVE_OPENCL)
-    target_sources(tbrf PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/wisdom.c)
+    target_sources(tbrf PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/wisdom.c
+                                ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_common.c)
   endif()
   # Ampere and Hopper (H100) natively, PTX for later GPUs; override with
   # -DTBRF_CUDA_ARCHITECTURES=... (e.g. "native" on a machine with a GPU).

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "rng/lcg64.h"
+#include "rng/lcg64_block.h"
 #include "rng/mc_body.h"
 #include "tbrf.h"
 
@@ -41,9 +42,9 @@ typedef struct genz {
     double *a, *u;
 } genz;
 
-static int genz_make(int kind, int dim, const double *a, const double *u, genz *g)
+/* The status of a built-in integrand's parameters (tbrf_mc_exact's rules). */
+static int genz_check(int kind, int dim, const double *a, const double *u)
 {
-    memset(g, 0, sizeof *g);
     if (!tbrf_mc_integrand_name(kind))
         return TBRF_ERR_INVALID;
     if (dim < 1 || dim > 1024)
@@ -57,6 +58,16 @@ static int genz_make(int kind, int dim, const double *a, const double *u, genz *
         if (u && !(u[i] >= 0 && u[i] <= 1))
             return TBRF_ERR_INVALID;
     }
+    return TBRF_OK;
+}
+
+/* g from checked parameters (a, u NULL: the defaults); the caller frees g->a. */
+static int genz_make(int kind, int dim, const double *a, const double *u, genz *g)
+{
+    memset(g, 0, sizeof *g);
+    int st = genz_check(kind, dim, a, u);
+    if (st)
+        return st;
     g->a = malloc(2 * (size_t)dim * sizeof(double));
     if (!g->a)
         return TBRF_ERR_NO_MEMORY;
@@ -235,26 +246,6 @@ static int run_sequential(const job *jb, int64_t p0, int64_t p1, chunkstat *cs)
  * x_j = t_j + x_last y_j (independent multiply-adds: SIMD lanes), each
  * OpenMP thread on a contiguous range of whole chunks, started by
  * jump-ahead. */
-/* Clones of the block loop for wider SIMD units, picked at load time (GCC
- * on x86-64): integer multiply-adds and an exact conversion, so every
- * clone gives the same bits. AVX-512DQ has 64-bit lane multiplies. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
-#define TBRF_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define TBRF_SIMD_CLONES
-#endif
-
-/* Fills x[0..w-1] with the numbers after state xl by the block form; returns
- * the last state. */
-TBRF_SIMD_CLONES
-static uint64_t block_fill(int64_t w, uint64_t xl, const uint64_t *y, const uint64_t *t, double *x)
-{
-#pragma omp simd
-    for (int64_t j = 0; j < w; j++)
-        x[j] = tbrf_lcg64_u01(t[j] + xl * y[j]);
-    return t[w - 1] + xl * y[w - 1];
-}
-
 static int run_vectorized(const job *jb, int64_t n, int64_t blk, chunkstat *cs)
 {
     const int d = jb->dim;
@@ -286,7 +277,7 @@ static int run_vectorized(const job *jb, int64_t n, int64_t blk, chunkstat *cs)
             for (int64_t p = p0; p < p1 && !st && !abort_flag; p += blk) {
                 int64_t m = p1 - p < blk ? p1 - p : blk;
                 int64_t w = m * d;
-xl = block_fill(w, xl, y, t, x);
+                xl = tbrf_lcg64_block_fill(w, xl, y, t, x);
                 st = consume(jb, p, m, x, f, cs);
             }
         }
@@ -331,7 +322,7 @@ int tbrf_mc_measure_beta(double *beta)
             uint64_t xl = 12345u + (uint64_t)rep;
             double t0 = now();
             for (int64_t b = 0; b < N; b += s)
-                xl = block_fill(s, xl, y, t, x + b);
+                xl = tbrf_lcg64_block_fill(s, xl, y, t, x + b);
             double dt = now() - t0;
             sink += x[N - 1];
             if (dt < T[k])
@@ -508,11 +499,9 @@ int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, co
         return TBRF_ERR_INVALID;
     if (device < -1)
         return TBRF_ERR_INVALID;
-    genz g;
-    int st = genz_make(integrand, dim, a, u, &g);
+    int st = genz_check(integrand, dim, a, u);
     if (st)
         return st;
-    free(g.a);
     if (n < 2)
         return TBRF_ERR_SIZE;
     if ((uint64_t)n > UINT64_MAX / (uint64_t)dim / 2)

@@ -12,14 +12,8 @@
 __global__ void tbrf_mc_chunks_cuda(int kind, int d, uint64_t n, uint64_t seed, const double *a,
                                     const double *u, double *K, double *S1, double *S2)
 {
-    uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (c * (uint64_t)TBRF_MC_CHUNK >= n)
-        return;
-    double k, s1, s2;
-    tbrf_mc_chunk(kind, d, n, seed, a, u, c, &k, &s1, &s2);
-    K[c] = k;
-    S1[c] = s1;
-    S2[c] = s2;
+    tbrf_mc_chunk_store(kind, d, n, seed, a, u, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, K,
+                        S1, S2);
 }
 
 extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double *a,

@@ -21,22 +21,26 @@ const double tbrf_gl16_w[TBRF_GL16_HALF] = {
     0.124628971255533872052,  0.149595988816576732082,  0.169156519395002538189,
     0.182603415044923588867,  0.189450610455068496285};
 
-double tbrf_gl8(tbrf_qfun f, const void *ctx, double a, double b)
+/* The Gauss–Legendre rule of 2 half nodes, +-x[i] with weights w[i],
+ * on [a, b]. */
+static double gauss_legendre(tbrf_qfun f, const void *ctx, double a, double b, int half,
+                             const double *x, const double *w)
 {
     const double c = 0.5 * (a + b), h = 0.5 * (b - a);
     double s = 0.0;
-    for (int i = 0; i < TBRF_GL8_HALF; i++)
-        s += tbrf_gl8_w[i] * (f(c - h * tbrf_gl8_x[i], ctx) + f(c + h * tbrf_gl8_x[i], ctx));
+    for (int i = 0; i < half; i++)
+        s += w[i] * (f(c - h * x[i], ctx) + f(c + h * x[i], ctx));
     return s * h;
+}
+
+double tbrf_gl8(tbrf_qfun f, const void *ctx, double a, double b)
+{
+    return gauss_legendre(f, ctx, a, b, TBRF_GL8_HALF, tbrf_gl8_x, tbrf_gl8_w);
 }
 
 double tbrf_gl16(tbrf_qfun f, const void *ctx, double a, double b)
 {
-    const double c = 0.5 * (a + b), h = 0.5 * (b - a);
-    double s = 0.0;
-    for (int i = 0; i < TBRF_GL16_HALF; i++)
-        s += tbrf_gl16_w[i] * (f(c - h * tbrf_gl16_x[i], ctx) + f(c + h * tbrf_gl16_x[i], ctx));
-    return s * h;
+    return gauss_legendre(f, ctx, a, b, TBRF_GL16_HALF, tbrf_gl16_x, tbrf_gl16_w);
 }
 
 double tbrf_gl16_log(tbrf_qfun f, const void *ctx, double a, double b)

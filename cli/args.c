@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "args.h"
+#include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,15 +24,23 @@ static void setf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A missing or empty value, or one that starts with a space (strtod and
+ * strtoll would skip it): "OPT needs KIND". */
+static int blank(const char *opt, const char *s, const char *kind, char *err, size_t errlen)
+{
+    if (s && *s && !isspace((unsigned char)*s))
+        return 0;
+    setf(err, errlen, "%s needs %s", opt, kind);
+    return -1;
+}
+
 /* Values are quoted in messages; keep a pathological one short. */
 #define SHOWN "'%.60s'"
 
 int args_double(const char *opt, const char *s, double *v, char *err, size_t errlen)
 {
-    if (!s || !*s || isspace((unsigned char)*s)) {
-        setf(err, errlen, "%s needs a number", opt);
+    if (blank(opt, s, "a number", err, errlen))
         return -1;
-    }
     char *end;
     errno = 0;
     double x = strtod(s, &end);
@@ -67,10 +76,8 @@ int args_positive(const char *opt, const char *s, double *v, char *err, size_t e
 int args_int64(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *v, char *err,
                size_t errlen)
 {
-    if (!s || !*s || isspace((unsigned char)*s)) {
-        setf(err, errlen, "%s needs an integer", opt);
+    if (blank(opt, s, "an integer", err, errlen))
         return -1;
-    }
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 10);
@@ -89,10 +96,8 @@ int args_int64(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *
 
 int args_uint64(const char *opt, const char *s, uint64_t *v, char *err, size_t errlen)
 {
-    if (!s || !*s || isspace((unsigned char)*s)) {
-        setf(err, errlen, "%s needs an integer", opt);
+    if (blank(opt, s, "an integer", err, errlen))
         return -1;
-    }
     /* strtoull accepts "-1" and wraps it to 2^64-1. */
     if (*s == '-' || *s == '+') {
         setf(err, errlen, "%s: " SHOWN " must be an unsigned integer without a sign", opt, s);
@@ -274,4 +279,77 @@ done:
     free(pp);
     fclose(f);
     return rc;
+}
+
+int args_parse_options(const char *cmd, const args_opt *opts, int nopts, int help, int argc,
+                       char **argv, const char **val)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0) {
+            cli_errline("%s: unexpected argument '%.100s' (options start with --)", cmd, a);
+            return -1;
+        }
+        const char *eq = strchr(a, '=');
+        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+        int o;
+        for (o = 0; o < nopts; o++)
+            if (strlen(opts[o].name) == nlen && strncmp(opts[o].name, a, nlen) == 0)
+                break;
+        if (o == nopts) {
+            cli_errline("%s: unknown option '%.*s' (see tbrf %s --help)", cmd,
+                        (int)(nlen > 100 ? 100 : nlen), a, cmd);
+            return -1;
+        }
+        if (o == help)
+            return 1;
+        if (val[o]) {
+            cli_errline("%s: %s given twice", cmd, opts[o].name);
+            return -1;
+        }
+        if (!opts[o].takes_value) {
+            if (eq) {
+                cli_errline("%s: %s takes no value", cmd, opts[o].name);
+                return -1;
+            }
+            val[o] = "";
+        } else if (eq) {
+            val[o] = eq + 1;
+        } else if (i + 1 < argc) {
+            val[o] = argv[++i];
+        } else {
+            cli_errline("%s: %s needs a value", cmd, opts[o].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int args_file(const char *cmd, const char *word, const char **file)
+{
+    if (strncmp(word, "--", 2) == 0) {
+        cli_errline("%s: unknown option '%.100s' (see tbrf %s --help)", cmd, word, cmd);
+        return -1;
+    }
+    if (*file) {
+        cli_errline("%s: give one file (got '%.100s' and '%.100s')", cmd, *file, word);
+        return -1;
+    }
+    *file = word;
+    return 0;
+}
+
+int args_choice(const char *opt, const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    char list[256];
+    size_t used = 0;
+    list[0] = '\0';
+    for (int i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    cli_errline("%s: '%.60s' is not %s", opt, s, list);
+    return -1;
 }

@@ -36,4 +36,28 @@ int args_grid(const char *opt, const char *s, int64_t n[3], int *dim, char *err,
 int args_read_table(const char *path, size_t *n, double **k, double **p, char *err,
                     size_t errlen);
 
+/* An option of a subcommand: its name ("--seed") and whether it takes a
+ * value. */
+typedef struct args_opt {
+    const char *name;
+    int takes_value;
+} args_opt;
+
+/* Fills val[0..nopts-1] from argv (argv[0] is the subcommand `cmd`).
+ * Accepts "--opt VALUE" and "--opt=VALUE"; a flag gets "". Unknown,
+ * repeated and valueless options and non-option arguments are refused
+ * with one "tbrf: CMD: ..." line on stderr. Stops at option `help`.
+ * Returns 0, 1 if `help` was given, or -1 after an error. */
+int args_parse_options(const char *cmd, const args_opt *opts, int nopts, int help, int argc,
+                       char **argv, const char **val);
+
+/* A word of subcommand `cmd` that is none of its options: an unknown
+ * "--" option, or its one input file, stored in *file. Returns 0, or -1
+ * after a "tbrf: CMD: ..." line (unknown option, or a second file). */
+int args_file(const char *cmd, const char *word, const char **file);
+
+/* The index of s among names[0..n) (the values of option opt), or -1
+ * after "tbrf: OPT: 'S' is not A, B or C" on stderr. */
+int args_choice(const char *opt, const char *s, const char *const *names, int n);
+
 #endif

@@ -45,55 +45,19 @@ static void usage(void)
 
 enum { O_INTEGRAND, O_DIM, O_N, O_SEED, O_ALGORITHM, O_BLOCK, O_BACKEND, O_DEVICE, O_JSON,
        O_HELP, O_COUNT };
-static const struct {
-    const char *name;
-    int value;
-} OPTS[O_COUNT] = {{"--integrand", 1}, {"--dim", 1},   {"--n", 1},      {"--seed", 1},
+static const args_opt OPTS[O_COUNT] = {{"--integrand", 1}, {"--dim", 1},   {"--n", 1},      {"--seed", 1},
                    {"--algorithm", 1}, {"--block", 1}, {"--backend", 1}, {"--device", 1},
                    {"--json", 0},      {"--help", 0}};
 
 int cmd_mc(int argc, char **argv)
 {
     const char *val[O_COUNT] = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            cli_errline("mc: unexpected argument '%.100s' (options start with --)", a);
-            return EXIT_USAGE;
-        }
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        int o;
-        for (o = 0; o < O_COUNT; o++)
-            if (strlen(OPTS[o].name) == nlen && strncmp(OPTS[o].name, a, nlen) == 0)
-                break;
-        if (o == O_COUNT) {
-            cli_errline("mc: unknown option '%.*s' (see tbrf mc --help)",
-                        (int)(nlen > 100 ? 100 : nlen), a);
-            return EXIT_USAGE;
-        }
-        if (o == O_HELP) {
-            usage();
-            return 0;
-        }
-        if (val[o]) {
-            cli_errline("mc: %s given twice", OPTS[o].name);
-            return EXIT_USAGE;
-        }
-        if (!OPTS[o].value) {
-            if (eq) {
-                cli_errline("mc: %s takes no value", OPTS[o].name);
-                return EXIT_USAGE;
-            }
-            val[o] = "";
-        } else if (eq) {
-            val[o] = eq + 1;
-        } else if (i + 1 < argc) {
-            val[o] = argv[++i];
-        } else {
-            cli_errline("mc: %s needs a value", OPTS[o].name);
-            return EXIT_USAGE;
-        }
+    int parsed = args_parse_options("mc", OPTS, O_COUNT, O_HELP, argc, argv, val);
+    if (parsed < 0)
+        return EXIT_USAGE;
+    if (parsed > 0) {
+        usage();
+        return 0;
     }
     for (int o = O_INTEGRAND; o <= O_N; o++)
         if (!val[o]) {

@@ -58,10 +58,7 @@ static void usage(void)
 
 enum { O_GEN, O_COUNTER, O_KEY, O_SEEDS, O_INPUT, O_SEED, O_COUNT, O_HEX, O_LAYOUT, O_PARTICLES,
        O_PER, O_ID, O_PAIR, O_HELP, O_N };
-static const struct {
-    const char *name;
-    int value;
-} OPTS[O_N] = {{"--gen", 1},  {"--counter", 1}, {"--key", 1},    {"--seeds", 1},     {"--input", 1},
+static const args_opt OPTS[O_N] = {{"--gen", 1},  {"--counter", 1}, {"--key", 1},    {"--seeds", 1},     {"--input", 1},
                {"--seed", 1}, {"--count", 1},   {"--hex", 0},    {"--layout", 1},    {"--particles", 1},
                {"--per", 1},  {"--id", 1},      {"--pair", 1},   {"--help", 0}};
 
@@ -155,45 +152,12 @@ static void put(sink *s, uint32_t w)
 int cmd_rng(int argc, char **argv)
 {
     const char *val[O_N] = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            cli_errline("rng: unexpected argument '%.100s' (options start with --)", a);
-            return EXIT_USAGE;
-        }
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        int o;
-        for (o = 0; o < O_N; o++)
-            if (strlen(OPTS[o].name) == nlen && strncmp(OPTS[o].name, a, nlen) == 0)
-                break;
-        if (o == O_N) {
-            cli_errline("rng: unknown option '%.*s' (see tbrf rng --help)",
-                        (int)(nlen > 100 ? 100 : nlen), a);
-            return EXIT_USAGE;
-        }
-        if (o == O_HELP) {
-            usage();
-            return 0;
-        }
-        if (val[o]) {
-            cli_errline("rng: %s given twice", OPTS[o].name);
-            return EXIT_USAGE;
-        }
-        if (!OPTS[o].value) {
-            if (eq) {
-                cli_errline("rng: %s takes no value", OPTS[o].name);
-                return EXIT_USAGE;
-            }
-            val[o] = "";
-        } else if (eq) {
-            val[o] = eq + 1;
-        } else if (i + 1 < argc) {
-            val[o] = argv[++i];
-        } else {
-            cli_errline("rng: %s needs a value", OPTS[o].name);
-            return EXIT_USAGE;
-        }
+    int parsed = args_parse_options("rng", OPTS, O_N, O_HELP, argc, argv, val);
+    if (parsed < 0)
+        return EXIT_USAGE;
+    if (parsed > 0) {
+        usage();
+        return 0;
     }
     if (!val[O_GEN]) {
         cli_errline("rng: --gen is required (philox, saru, tea8, lcg64, lcg64-permuted)");

@@ -51,14 +51,8 @@ int cmd_preview(int argc, char **argv)
                 return EXIT_USAGE;
             }
             *dst = argv[++i];
-        } else if (strncmp(o, "--", 2) == 0) {
-            cli_errline("preview: unknown option '%.100s' (see tbrf preview --help)", o);
+        } else if (args_file("preview", o, &file)) {
             return EXIT_USAGE;
-        } else if (file) {
-            cli_errline("preview: give one file (got '%.100s' and '%.100s')", file, o);
-            return EXIT_USAGE;
-        } else {
-            file = o;
         }
     }
     if (!file || !out || !out[0]) {

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
 #include "tbrf_io.h"
 
@@ -156,14 +157,8 @@ int cmd_regenerate(int argc, char **argv)
         } else if (flag) {
             if (push(&extra, o))
                 goto nomem;
-        } else if (strncmp(o, "--", 2) == 0) {
-            cli_errline("regenerate: unknown option '%.100s' (see tbrf regenerate --help)", o);
+        } else if (args_file("regenerate", o, &file)) {
             return EXIT_USAGE;
-        } else if (file) {
-            cli_errline("regenerate: give one file (got '%.100s' and '%.100s')", file, o);
-            return EXIT_USAGE;
-        } else {
-            file = o;
         }
     }
     if (!file || !out) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "canvas.h"
+#include "args.h"
 #include "cli.h"
 #include "measure.h"
 #include "tbrf.h"
@@ -234,14 +235,8 @@ int cmd_spectrum(int argc, char **argv)
                 return EXIT_USAGE;
             }
             png = argv[++i];
-        } else if (strncmp(o, "--", 2) == 0) {
-            cli_errline("spectrum: unknown option '%.100s' (see tbrf spectrum --help)", o);
+        } else if (args_file("spectrum", o, &file)) {
             return EXIT_USAGE;
-        } else if (file) {
-            cli_errline("spectrum: give one file (got '%.100s' and '%.100s')", file, o);
-            return EXIT_USAGE;
-        } else {
-            file = o;
         }
     }
     if (!file) {

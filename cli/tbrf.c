@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,21 +39,6 @@
 #define REPORT_MAX_CELLS ((int64_t)1 << 26)
 
 /* ----------------------------------------------------------- messages */
-
-/* Prints "tbrf: MESSAGE" as exactly one line: embedded newlines (from a
- * file name or a library message) are flattened. */
-static void errline(const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    for (char *c = buf; *c; c++)
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-    fprintf(stderr, "tbrf: %s\n", buf);
-}
 
 /* The library's detailed message, or the status text when it has none. */
 static const char *plan_msg(const tbrf_plan *plan, int status)
@@ -225,10 +209,7 @@ enum {
     O_COUNT
 };
 
-static const struct {
-    const char *name;
-    int takes_value;
-} OPTS[O_COUNT] = {
+static const args_opt OPTS[O_COUNT] = {
     [O_MODEL] = {"--model", 1},         [O_INDEX] = {"--index", 1},
     [O_KMIN] = {"--kmin", 1},           [O_KMAX] = {"--kmax", 1},
     [O_LENGTH] = {"--length", 1},       [O_NU] = {"--nu", 1},
@@ -336,47 +317,10 @@ static char *join_args(int argc, char **argv)
  * and "--opt=VALUE"; rejects unknown, repeated and valueless options. */
 static int parse_generate(gen *g, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            errline("generate: unexpected argument '%.100s' (options start with --)", a);
-            return -1;
-        }
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        int o;
-        for (o = 0; o < O_COUNT; o++)
-            if (strlen(OPTS[o].name) == nlen && strncmp(OPTS[o].name, a, nlen) == 0)
-                break;
-        if (o == O_COUNT) {
-            errline("generate: unknown option '%.*s' (see tbrf generate --help)", (int)(nlen > 100 ? 100 : nlen), a);
-            return -1;
-        }
-        if (o == O_HELP) {
-            g->val[O_HELP] = "";
-            return 0;
-        }
-        if (g->val[o]) {
-            errline("generate: %s given twice", OPTS[o].name);
-            return -1;
-        }
-        if (!OPTS[o].takes_value) {
-            if (eq) {
-                errline("generate: %s takes no value", OPTS[o].name);
-                return -1;
-            }
-            g->val[o] = "";
-        } else if (eq) {
-            g->val[o] = eq + 1;
-        } else {
-            if (i + 1 >= argc) {
-                errline("generate: %s needs a value", OPTS[o].name);
-                return -1;
-            }
-            g->val[o] = argv[++i];
-        }
-    }
-    return 0;
+    int parsed = args_parse_options("generate", OPTS, O_COUNT, O_HELP, argc, argv, g->val);
+    if (parsed > 0)
+        g->val[O_HELP] = "";
+    return parsed < 0 ? -1 : 0;
 }
 
 /* Parses, checks and combines the option values. */
@@ -386,13 +330,13 @@ static int check_generate(gen *g)
 #define NUM(call)                \
     do {                         \
         if (call) {              \
-            errline("%s", err);  \
+            cli_errline("%s", err);  \
             return -1;           \
         }                        \
     } while (0)
 
     if (!g->val[O_MODEL]) {
-        errline("generate: --model is required (powerlaw, gaussian, exponential, matern, "
+        cli_errline("generate: --model is required (powerlaw, gaussian, exponential, matern, "
                 "vonkarman, table)");
         return -1;
     }
@@ -401,7 +345,7 @@ static int check_generate(gen *g)
         if (strcmp(g->val[O_MODEL], MODELS[m].name) == 0)
             g->model_kind = m;
     if (g->model_kind < 0) {
-        errline("generate: unknown model '%.100s' (powerlaw, gaussian, exponential, matern, "
+        cli_errline("generate: unknown model '%.100s' (powerlaw, gaussian, exponential, matern, "
                 "vonkarman, table)",
                 g->val[O_MODEL]);
         return -1;
@@ -410,12 +354,12 @@ static int check_generate(gen *g)
         if (!(MODEL_OPTS & BIT(o)))
             continue;
         if (g->val[o] && !(MODELS[g->model_kind].allowed & BIT(o))) {
-            errline("generate: %s does not apply to model %s", OPTS[o].name,
+            cli_errline("generate: %s does not apply to model %s", OPTS[o].name,
                     MODELS[g->model_kind].name);
             return -1;
         }
         if (!g->val[o] && (MODELS[g->model_kind].required & BIT(o))) {
-            errline("generate: model %s needs %s", MODELS[g->model_kind].name, OPTS[o].name);
+            cli_errline("generate: model %s needs %s", MODELS[g->model_kind].name, OPTS[o].name);
             return -1;
         }
     }
@@ -429,7 +373,7 @@ static int check_generate(gen *g)
     if (g->val[O_KMIN]) {
         NUM(args_double("--kmin", g->val[O_KMIN], &g->kmin, err, sizeof err));
         if (g->kmin < 0) {
-            errline("--kmin: '%.60s' must be >= 0", g->val[O_KMIN]);
+            cli_errline("--kmin: '%.60s' must be >= 0", g->val[O_KMIN]);
             return -1;
         }
     }
@@ -438,12 +382,12 @@ static int check_generate(gen *g)
     if (g->val[O_NU])
         NUM(args_positive("--nu", g->val[O_NU], &g->nu, err, sizeof err));
     if (g->val[O_TABLE] && !g->val[O_TABLE][0]) {
-        errline("--table needs a file name");
+        cli_errline("--table needs a file name");
         return -1;
     }
 
     if (g->val[O_VARIANCE] && g->val[O_AMPLITUDE]) {
-        errline("generate: give --variance or --amplitude, not both");
+        cli_errline("generate: give --variance or --amplitude, not both");
         return -1;
     }
     g->by_variance = !g->val[O_AMPLITUDE];
@@ -458,12 +402,12 @@ static int check_generate(gen *g)
 
     /* Geometry. */
     if (!!g->val[O_GRID] == !!g->val[O_POINTS]) {
-        errline("generate: give exactly one of --grid NXxNY[xNZ] and --points FILE.h5");
+        cli_errline("generate: give exactly one of --grid NXxNY[xNZ] and --points FILE.h5");
         return -1;
     }
     g->is_grid = g->val[O_GRID] != NULL;
     if (!g->is_grid && (g->val[O_SPACING] || g->val[O_ORIGIN])) {
-        errline("generate: --spacing and --origin apply to --grid only");
+        cli_errline("generate: --spacing and --origin apply to --grid only");
         return -1;
     }
     if (g->is_grid) {
@@ -477,13 +421,13 @@ static int check_generate(gen *g)
             int k;
             NUM(args_doubles("--spacing", g->val[O_SPACING], 3, v, &k, err, sizeof err));
             if (k != 1 && k != g->dim) {
-                errline("--spacing: give one value or %d (one per axis)", g->dim);
+                cli_errline("--spacing: give one value or %d (one per axis)", g->dim);
                 return -1;
             }
             for (int c = 0; c < g->dim; c++) {
                 g->spacing[c] = v[k == 1 ? 0 : c];
                 if (!(g->spacing[c] > 0)) {
-                    errline("--spacing: '%.60s' must be positive", g->val[O_SPACING]);
+                    cli_errline("--spacing: '%.60s' must be positive", g->val[O_SPACING]);
                     return -1;
                 }
             }
@@ -493,14 +437,14 @@ static int check_generate(gen *g)
             int k;
             NUM(args_doubles("--origin", g->val[O_ORIGIN], 3, v, &k, err, sizeof err));
             if (k != g->dim) {
-                errline("--origin: give %d values for a %dD grid", g->dim, g->dim);
+                cli_errline("--origin: give %d values for a %dD grid", g->dim, g->dim);
                 return -1;
             }
             for (int c = 0; c < g->dim; c++)
                 g->origin[c] = v[c];
         }
     } else if (!g->val[O_POINTS][0]) {
-        errline("--points needs a file name");
+        cli_errline("--points needs a file name");
         return -1;
     }
     g->resolution = NAN;
@@ -519,30 +463,24 @@ static int check_generate(gen *g)
         g->opts.oversampling = (int32_t)v;
     }
     if (g->val[O_LINE_METHOD]) {
-        if (strcmp(g->val[O_LINE_METHOD], "spectral") == 0)
-            g->opts.line_method = TBRF_LINES_SPECTRAL;
-        else if (strcmp(g->val[O_LINE_METHOD], "circulant") == 0)
-            g->opts.line_method = TBRF_LINES_CIRCULANT;
-        else {
-            errline("--line-method: '%.60s' is not spectral or circulant", g->val[O_LINE_METHOD]);
+        static const char *const NAMES[] = {"spectral", "circulant"};
+        static const int VALUES[] = {TBRF_LINES_SPECTRAL, TBRF_LINES_CIRCULANT};
+        int k = args_choice("--line-method", g->val[O_LINE_METHOD], NAMES, 2);
+        if (k < 0)
             return -1;
-        }
+        g->opts.line_method = VALUES[k];
     }
     if (g->val[O_PERIODIC]) {
         g->opts.periodic = 1;
         g->opts.method = TBRF_METHOD_AUTO;
     }
     if (g->val[O_METHOD]) {
-        if (strcmp(g->val[O_METHOD], "tb") == 0)
-            g->opts.method = TBRF_METHOD_TB;
-        else if (strcmp(g->val[O_METHOD], "fft") == 0)
-            g->opts.method = TBRF_METHOD_FFT;
-        else if (strcmp(g->val[O_METHOD], "auto") == 0)
-            g->opts.method = TBRF_METHOD_AUTO;
-        else {
-            errline("--method: '%.60s' is not tb, fft or auto", g->val[O_METHOD]);
+        static const char *const NAMES[] = {"tb", "fft", "auto"};
+        static const int VALUES[] = {TBRF_METHOD_TB, TBRF_METHOD_FFT, TBRF_METHOD_AUTO};
+        int k = args_choice("--method", g->val[O_METHOD], NAMES, 3);
+        if (k < 0)
             return -1;
-        }
+        g->opts.method = VALUES[k];
     }
     if (g->val[O_MAX_PADDING]) {
         NUM(args_int64("--max-padding", g->val[O_MAX_PADDING], 0, 30, &v, err, sizeof err));
@@ -555,14 +493,12 @@ static int check_generate(gen *g)
     if (g->val[O_REALIZATION])
         NUM(args_uint64("--realization", g->val[O_REALIZATION], &g->realization, err, sizeof err));
     if (g->val[O_PRECISION]) {
-        if (strcmp(g->val[O_PRECISION], "double") == 0)
-            g->opts.precision = TBRF_DOUBLE;
-        else if (strcmp(g->val[O_PRECISION], "float") == 0)
-            g->opts.precision = TBRF_FLOAT;
-        else {
-            errline("--precision: '%.60s' is not double or float", g->val[O_PRECISION]);
+        static const char *const NAMES[] = {"double", "float"};
+        static const int VALUES[] = {TBRF_DOUBLE, TBRF_FLOAT};
+        int k = args_choice("--precision", g->val[O_PRECISION], NAMES, 2);
+        if (k < 0)
             return -1;
-        }
+        g->opts.precision = VALUES[k];
     }
     if (g->val[O_THREADS]) {
         /* More threads than this is a typo, not a machine. */
@@ -575,7 +511,7 @@ static int check_generate(gen *g)
             if (tbrf_backend_name(b) && strcmp(g->val[O_BACKEND], tbrf_backend_name(b)) == 0)
                 break;
         if (b > TBRF_BACKEND_AUTO) {
-            errline("--backend: '%.60s' is not cpu, opencl, cuda or auto", g->val[O_BACKEND]);
+            cli_errline("--backend: '%.60s' is not cpu, opencl, cuda or auto", g->val[O_BACKEND]);
             return -1;
         }
         g->opts.backend = b;
@@ -589,11 +525,11 @@ static int check_generate(gen *g)
         g->opts.chunk = v;
     }
     if (!g->val[O_OUT]) {
-        errline("generate: --out OUT.h5 is required");
+        cli_errline("generate: --out OUT.h5 is required");
         return -1;
     }
     if (!g->val[O_OUT][0]) {
-        errline("--out needs a file name");
+        cli_errline("--out needs a file name");
         return -1;
     }
     g->compress = g->val[O_COMPRESS] != NULL;
@@ -603,19 +539,16 @@ static int check_generate(gen *g)
     size_t olen = strlen(g->val[O_OUT]);
     g->netcdf = olen > 3 && strcmp(g->val[O_OUT] + olen - 3, ".nc") == 0;
     if (g->val[O_FORMAT]) {
-        if (strcmp(g->val[O_FORMAT], "netcdf") == 0)
-            g->netcdf = 1;
-        else if (strcmp(g->val[O_FORMAT], "hdf5") == 0)
-            g->netcdf = 0;
-        else {
-            errline("--format: '%.60s' is not hdf5 or netcdf", g->val[O_FORMAT]);
+        static const char *const NAMES[] = {"hdf5", "netcdf"};
+        int k = args_choice("--format", g->val[O_FORMAT], NAMES, 2);
+        if (k < 0)
             return -1;
-        }
+        g->netcdf = k;
     }
     /* ParaView/VisIt read CF netCDF themselves; XDMF describes HDF5. */
     g->xdmf = !g->netcdf && !g->val[O_NO_XDMF];
     if (g->netcdf && g->val[O_NO_XDMF]) {
-        errline("generate: --no-xdmf applies to HDF5 output only (netCDF gets no XDMF file)");
+        cli_errline("generate: --no-xdmf applies to HDF5 output only (netCDF gets no XDMF file)");
         return -1;
     }
     return 0;
@@ -641,13 +574,13 @@ static int build_model(gen *g)
     else
         st = tbrf_model_table_file(g->val[O_TABLE], &g->model);
     if (st != TBRF_OK) {
-        errline("model %s: %s", kind, model_msg(g->model, st));
+        cli_errline("model %s: %s", kind, model_msg(g->model, st));
         return -1;
     }
     st = g->by_variance ? tbrf_model_set_variance(g->model, g->variance)
                         : tbrf_model_set_amplitude(g->model, g->amplitude);
     if (st != TBRF_OK) {
-        errline("model %s: %s", kind, model_msg(g->model, st));
+        cli_errline("model %s: %s", kind, model_msg(g->model, st));
         return -1;
     }
     if (strcmp(kind, "table") == 0) {
@@ -655,7 +588,7 @@ static int build_model(gen *g)
         char err[512];
         if (args_read_table(g->val[O_TABLE], &g->table_n, &g->table_k, &g->table_p, err,
                             sizeof err)) {
-            errline("%s", err);
+            cli_errline("%s", err);
             return -1;
         }
     }
@@ -727,7 +660,7 @@ static int check_disk_space(const gen *g)
     double need = cells * (g->opts.precision == TBRF_FLOAT ? 4.0 : 8.0);
     double avail = (double)sv.f_bavail * (double)sv.f_frsize;
     if (need > avail) {
-        errline("grid %lldx%lldx%lld needs %.3g GB but only %.3g GB are free in %s",
+        cli_errline("grid %lldx%lldx%lld needs %.3g GB but only %.3g GB are free in %s",
                 (long long)g->n[0], (long long)g->n[1], (long long)g->n[2], need / 1e9,
                 avail / 1e9, dir);
         return -1;
@@ -937,7 +870,7 @@ static int run_generate(gen *g, int argc, char **argv)
              * the grid lies inside the domain bit for bit. */
             g->hi[c] = g->origin[c] + g->spacing[c] * (double)(g->n[c] - 1);
             if (!isfinite(g->hi[c])) {
-                errline("--grid/--spacing/--origin: axis %d reaches %g", c, g->hi[c]);
+                cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, g->hi[c]);
                 return EXIT_USAGE;
             }
             rmin = g->spacing[c] < rmin ? g->spacing[c] : rmin;
@@ -949,7 +882,7 @@ static int run_generate(gen *g, int argc, char **argv)
     } else {
         int dim;
         if (tbrf_io_read_points(g->val[O_POINTS], &dim, &g->npoints, &g->xyz, err, sizeof err)) {
-            errline("%s", err);
+            cli_errline("%s", err);
             return EXIT_FAIL;
         }
         g->dim = dim;
@@ -959,19 +892,19 @@ static int run_generate(gen *g, int argc, char **argv)
     int st = tbrf_make_plan(g->model, g->dim, g->lo, g->hi, g->resolution, g->seed, &g->opts,
                             &g->plan);
     if (st != TBRF_OK) {
-        errline("%s", plan_msg(g->plan, st));
+        cli_errline("%s", plan_msg(g->plan, st));
         return EXIT_FAIL;
     }
     st = g->is_grid ? tbrf_set_grid(g->plan, g->origin, g->spacing, g->n)
                     : tbrf_set_points(g->plan, g->npoints, g->xyz);
     if (st != TBRF_OK) {
-        errline("%s", plan_msg(g->plan, st));
+        cli_errline("%s", plan_msg(g->plan, st));
         return EXIT_FAIL;
     }
     tbrf_plan_info info;
     st = tbrf_plan_get_info(g->plan, &info);
     if (st != TBRF_OK) {
-        errline("%s", plan_msg(g->plan, st));
+        cli_errline("%s", plan_msg(g->plan, st));
         return EXIT_FAIL;
     }
     if (info.variance_resolved < 0.99 * info.variance) {
@@ -992,14 +925,14 @@ static int run_generate(gen *g, int argc, char **argv)
                           (g->compress ? TBRF_IO_COMPRESS : 0) | (g->netcdf ? TBRF_IO_NETCDF : 0),
                           err, sizeof err);
     if (!g->w) {
-        errline("%s", err);
+        cli_errline("%s", err);
         return EXIT_FAIL;
     }
     guard_temp(tbrf_io_temp_path(g->w));
 
     if (g->is_grid) {
         if (tbrf_io_grid_begin(g->w, g->dim, g->n, g->opts.precision)) {
-            errline("%s", tbrf_io_message(g->w));
+            cli_errline("%s", tbrf_io_message(g->w));
             return EXIT_FAIL;
         }
         /* Cells stream from the library straight into the file: the grid
@@ -1008,37 +941,37 @@ static int run_generate(gen *g, int argc, char **argv)
         st = tbrf_execute_grid_stream(g->plan, g->realization, push_cb, g);
         progress_end(&g->prog);
         if (st != TBRF_OK) {
-            errline("%s", st == TBRF_ERR_CALLBACK ? tbrf_io_message(g->w) : plan_msg(g->plan, st));
+            cli_errline("%s", st == TBRF_ERR_CALLBACK ? tbrf_io_message(g->w) : plan_msg(g->plan, st));
             return EXIT_FAIL;
         }
     } else {
         size_t elt = g->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
         g->values = malloc((size_t)g->npoints * elt);
         if (!g->values) {
-            errline("not enough memory for %lld values", (long long)g->npoints);
+            cli_errline("not enough memory for %lld values", (long long)g->npoints);
             return EXIT_FAIL;
         }
         st = tbrf_execute(g->plan, g->realization, g->values);
         if (st != TBRF_OK) {
-            errline("%s", plan_msg(g->plan, st));
+            cli_errline("%s", plan_msg(g->plan, st));
             return EXIT_FAIL;
         }
         moments_add(g, g->values, g->npoints);
         if (tbrf_io_write_points(g->w, g->dim, g->npoints, g->xyz) ||
             tbrf_io_write_values(g->w, g->npoints, g->opts.precision, g->values)) {
-            errline("%s", tbrf_io_message(g->w));
+            cli_errline("%s", tbrf_io_message(g->w));
             return EXIT_FAIL;
         }
     }
     tbrf_io_meta meta;
     fill_meta(g, &info, &meta);
     if (tbrf_io_write_meta(g->w, &meta) || tbrf_io_commit(g->w)) {
-        errline("%s", tbrf_io_message(g->w));
+        cli_errline("%s", tbrf_io_message(g->w));
         return EXIT_FAIL;
     }
     g_have_tmp = 0;
     if (g->xdmf && tbrf_io_write_xdmf(g->val[O_OUT], &meta, err, sizeof err)) {
-        errline("%s", err);
+        cli_errline("%s", err);
         return EXIT_FAIL;
     }
     if (g->report)
@@ -1066,22 +999,22 @@ static int run_info(int argc, char **argv)
             return 0;
         }
         if (strncmp(argv[i], "--", 2) == 0) {
-            errline("info: unknown option '%.100s' (see tbrf info --help)", argv[i]);
+            cli_errline("info: unknown option '%.100s' (see tbrf info --help)", argv[i]);
             return EXIT_USAGE;
         }
         if (file) {
-            errline("info: give one file (got '%.100s' and '%.100s')", file, argv[i]);
+            cli_errline("info: give one file (got '%.100s' and '%.100s')", file, argv[i]);
             return EXIT_USAGE;
         }
         file = argv[i];
     }
     if (!file) {
-        errline("info: no file given (usage: tbrf info FILE.h5)");
+        cli_errline("info: no file given (usage: tbrf info FILE.h5)");
         return EXIT_USAGE;
     }
     char err[1024];
     if (tbrf_io_info(file, stdout, err, sizeof err)) {
-        errline("%s", err);
+        cli_errline("%s", err);
         return EXIT_FAIL;
     }
     return 0;
@@ -1104,7 +1037,7 @@ int main(int argc, char **argv)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     install_signals();
     if (argc < 2) {
-        errline("no command given; try 'tbrf --help'");
+        cli_errline("no command given; try 'tbrf --help'");
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
@@ -1130,12 +1063,12 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "mc") == 0) {
         rc = cmd_mc(argc - 1, argv + 1);
     } else {
-        errline("unknown command '%.100s'; try 'tbrf --help'", cmd);
+        cli_errline("unknown command '%.100s'; try 'tbrf --help'", cmd);
         rc = EXIT_USAGE;
     }
     /* A full disk or closed pipe on stdout is a failure too. */
     if (fflush(stdout) != 0 && rc == 0) {
-        errline("cannot write to standard output: %s", strerror(errno));
+        cli_errline("cannot write to standard output: %s", strerror(errno));
         rc = EXIT_FAIL;
     }
     return rc;

@@ -1,8 +1,14 @@
-/* common.c — small helpers shared by the HDF5 writer, reader and info. */
+/* common.c — small helpers shared by the HDF5 and netCDF writers, the reader
+ * and info. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io_internal.h"
 #include "tbrf_io.h"
@@ -188,4 +194,71 @@ void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk)
         chunk[d] = dims[d] < room ? dims[d] : room;
         have *= chunk[d];
     }
+}
+
+int64_t io_grid_cells(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int exists,
+                      const char *field)
+{
+    if (!n || (dim != 2 && dim != 3) || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
+        IO_FAIL(w, "%s: bad grid description (dim %d, precision %d)", w->path, dim, precision);
+        return -1;
+    }
+    if (exists) {
+        IO_FAIL(w, "%s: %s already exists", w->path, field);
+        return -1;
+    }
+    int64_t total = 1;
+    for (int c = 0; c < 3; c++) {
+        if (n[c] < 1 || total > INT64_MAX / n[c]) {
+            IO_FAIL(w, "%s: bad grid size", w->path);
+            return -1;
+        }
+        total *= n[c];
+    }
+    if (dim == 2 && n[2] != 1) {
+        IO_FAIL(w, "%s: a 2D grid needs nz = 1", w->path);
+        return -1;
+    }
+    return total;
+}
+
+void io_grid_record(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int64_t total)
+{
+    w->precision = precision;
+    w->rank = dim;
+    for (int c = 0; c < 3; c++)
+        w->n[c] = n[c];
+    w->total = total;
+    w->written = 0;
+}
+
+int io_stat_input(const char *path, const char *what, char *err, size_t errlen)
+{
+    const char *sep = what ? " file " : "";
+    if (!what)
+        what = "";
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        io_setf(err, errlen, "cannot read %s%s%s: %s", what, sep, path, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        io_setf(err, errlen, "cannot read %s%s%s: it is a directory", what, sep, path);
+        return -1;
+    }
+    return 0;
+}
+
+double *io_table_rows(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    double *t = malloc(m->table_n * 2 * sizeof *t);
+    if (!t) {
+        IO_FAIL(w, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < m->table_n; i++) {
+        t[2 * i] = m->table_k[i];
+        t[2 * i + 1] = m->table_p[i];
+    }
+    return t;
 }

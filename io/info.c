@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "io_internal.h"
 #include "tbrf_io.h"
@@ -278,15 +277,8 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
         io_setf(err, errlen, "no file name given");
         return -1;
     }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        io_setf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    if (io_stat_input(path, NULL, err, errlen))
         return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        io_setf(err, errlen, "cannot read %s: it is a directory", path);
-        return -1;
-    }
     io_quiet q;
     io_quiet_begin(&q);
     int rc = -1;

@@ -29,6 +29,12 @@ void io_setf(char *err, size_t errlen, const char *fmt, ...)
  * reason, e.g. "No space left on device"), shortened to fit; "" if none. */
 void io_h5_reason(char *buf, size_t n);
 
+/* Checks that path names something that exists and is no directory, so
+ * that "missing" is told apart from "not HDF5". Returns 0, or -1 with
+ * "cannot read WHAT file PATH: reason" (what NULL: "cannot read PATH:
+ * reason") in err. */
+int io_stat_input(const char *path, const char *what, char *err, size_t errlen);
+
 #include <stdint.h>
 #include "tbrf_io.h"
 
@@ -71,6 +77,21 @@ int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m);
 
 /* Chunk shape (slowest first) of slabs of whole rows, about 1 MiB. */
 void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk);
+
+/* The checks of tbrf_io_grid_begin shared by both formats: dim 2 or 3,
+ * a known precision, no field yet (`exists`; `field` names it in the
+ * message), counts >= 1 whose product fits in int64, nz = 1 in 2D.
+ * Returns the number of cells, or -1 with the writer's message set. */
+int64_t io_grid_cells(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int exists,
+                      const char *field);
+
+/* The model table of m as malloc'ed rows (k, P), or NULL with "out of
+ * memory" as the writer's message. */
+double *io_table_rows(tbrf_io_writer *w, const tbrf_io_meta *m);
+
+/* Records the grid just begun: precision, rank, counts, cells, none
+ * written yet. */
+void io_grid_record(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int64_t total);
 
 /* netcdf.c: the netCDF-4 side of each writer call. */
 int ncw_create(tbrf_io_writer *w);

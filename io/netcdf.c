@@ -97,26 +97,9 @@ static int set_filters(tbrf_io_writer *w, int var)
 
 int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
 {
-    if (!n || (dim != 2 && dim != 3) || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
-        IO_FAIL(w, "%s: bad grid description (dim %d, precision %d)", w->path, dim, precision);
+    int64_t total = io_grid_cells(w, dim, n, precision, w->nc_field >= 0, "the field");
+    if (total < 0)
         return -1;
-    }
-    if (w->nc_field >= 0) {
-        IO_FAIL(w, "%s: the field already exists", w->path);
-        return -1;
-    }
-    int64_t total = 1;
-    for (int c = 0; c < 3; c++) {
-        if (n[c] < 1 || total > INT64_MAX / n[c]) {
-            IO_FAIL(w, "%s: bad grid size", w->path);
-            return -1;
-        }
-        total *= n[c];
-    }
-    if (dim == 2 && n[2] != 1) {
-        IO_FAIL(w, "%s: a 2D grid needs nz = 1", w->path);
-        return -1;
-    }
     int ncid = w->ncid, nv;
     NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "nv", 2, &nv));
     for (int c = 0; c < dim; c++) {
@@ -152,12 +135,7 @@ int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision
                     "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
     w->nc_field = var;
     w->nc_dim = dim;
-    w->precision = precision;
-    w->rank = dim;
-    for (int c = 0; c < 3; c++)
-        w->n[c] = n[c];
-    w->total = total;
-    w->written = 0;
+    io_grid_record(w, dim, n, precision, total);
     return 0;
 }
 
@@ -371,15 +349,9 @@ int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
         NC_TRY(w, "writing the table", nc_def_var(ncid, "model_table", NC_DOUBLE, 2, d, &var));
         NC_TRY(w, "writing attributes",
                put_text(ncid, var, "long_name", "tabulated spectrum: k, P(k) shape"));
-        double *t = malloc(m->table_n * 2 * sizeof *t);
-        if (!t) {
-            IO_FAIL(w, "out of memory");
+        double *t = io_table_rows(w, m);
+        if (!t)
             return -1;
-        }
-        for (size_t i = 0; i < m->table_n; i++) {
-            t[2 * i] = m->table_k[i];
-            t[2 * i + 1] = m->table_p[i];
-        }
         int st = nc_put_var_double(ncid, var, t);
         free(t);
         if (st != NC_NOERR)

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ctype.h>
@@ -28,15 +27,8 @@ static hid_t open_ro(const char *path, const char *what, char *err, size_t errle
         io_setf(err, errlen, "no %s file name given", what);
         return -1;
     }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        io_setf(err, errlen, "cannot read %s file %s: %s", what, path, strerror(errno));
+    if (io_stat_input(path, what, err, errlen))
         return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        io_setf(err, errlen, "cannot read %s file %s: it is a directory", what, path);
-        return -1;
-    }
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         io_setf(err, errlen, "cannot read %s file %s: %s", what, path, strerror(errno));
@@ -105,6 +97,63 @@ static int check_float(hid_t d, const char *path, const char *name, char *err, s
     return 0;
 }
 
+/* An open dataset: its file, the dataset and its dataspace (each -1 when
+ * not open), with HDF5's error printing off from h5ds_open to h5ds_close. */
+typedef struct h5ds {
+    io_quiet q;
+    hid_t f, d, space;
+} h5ds;
+
+/* Opens dataset /name of file path (`what` names the file in messages).
+ * Returns 0, or -1 with err set; h5ds_close is due either way. The
+ * dataspace is not checked here: space_dims fails on a bad one. */
+static int h5ds_open(h5ds *h, const char *path, const char *what, const char *name, char *err,
+                     size_t errlen)
+{
+    io_quiet_begin(&h->q);
+    h->d = h->space = -1;
+    h->f = open_ro(path, what, err, errlen);
+    if (h->f < 0)
+        return -1;
+    h->d = open_dataset(h->f, path, name, err, errlen);
+    if (h->d < 0)
+        return -1;
+    h->space = H5Dget_space(h->d);
+    return 0;
+}
+
+static void h5ds_close(h5ds *h)
+{
+    if (h->space >= 0)
+        H5Sclose(h->space);
+    if (h->d >= 0)
+        H5Oclose(h->d);
+    if (h->f >= 0)
+        H5Fclose(h->f);
+    io_quiet_end(&h->q);
+}
+
+/* The rank of dataspace `space` with its dimensions in dims, or -1. */
+static int space_dims(hid_t space, hsize_t dims[H5S_MAX_RANK])
+{
+    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    if (rank < 0 || H5Sget_simple_extent_dims(space, dims, NULL) < 0)
+        return -1;
+    return rank;
+}
+
+/* Reads all of dataset d (/name of path) as doubles into buf. */
+static int read_all(hid_t d, const char *path, const char *name, double *buf, char *err,
+                    size_t errlen)
+{
+    if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+        return 0;
+    char why[256];
+    io_h5_reason(why, sizeof why);
+    io_setf(err, errlen, "%s: cannot read /%s%s%s", path, name, why[0] ? ": " : "", why);
+    return -1;
+}
+
 static void shape_str(char *buf, size_t n, int rank, const hsize_t *dims)
 {
     size_t used = 0;
@@ -120,21 +169,14 @@ static void shape_str(char *buf, size_t n, int rank, const hsize_t *dims)
 static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                           size_t errlen)
 {
-    io_quiet q;
-    io_quiet_begin(&q);
     int rc = -1;
-    hid_t d = -1, space = -1;
     double *buf = NULL;
-    hid_t f = open_ro(path, "points", err, errlen);
-    if (f < 0)
+    h5ds h;
+    if (h5ds_open(&h, path, "points", "points", err, errlen))
         goto done;
-    d = open_dataset(f, path, "points", err, errlen);
-    if (d < 0)
-        goto done;
-    space = H5Dget_space(d);
-    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
     hsize_t dims[H5S_MAX_RANK];
-    if (rank < 0 || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+    int rank = space_dims(h.space, dims);
+    if (rank < 0) {
         io_setf(err, errlen, "%s: cannot read the shape of /points", path);
         goto done;
     }
@@ -148,7 +190,7 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
         io_setf(err, errlen, "%s: /points holds no points", path);
         goto done;
     }
-    if (check_float(d, path, "points", err, errlen))
+    if (check_float(h.d, path, "points", err, errlen))
         goto done;
     int dm = (int)dims[1];
     if (dims[0] > (hsize_t)(INT64_MAX / 8 / dm) || dims[0] > SIZE_MAX / sizeof(double) / dm) {
@@ -161,12 +203,8 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
         io_setf(err, errlen, "%s: not enough memory for %lld points", path, (long long)np);
         goto done;
     }
-    if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        char why[256];
-        io_h5_reason(why, sizeof why);
-        io_setf(err, errlen, "%s: cannot read /points%s%s", path, why[0] ? ": " : "", why);
+    if (read_all(h.d, path, "points", buf, err, errlen))
         goto done;
-    }
     for (int64_t i = 0; i < np * dm; i++) {
         if (!isfinite(buf[i])) {
             io_setf(err, errlen, "%s: /points row %lld has a%s coordinate", path,
@@ -181,13 +219,7 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
     rc = 0;
 done:
     free(buf);
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Oclose(d);
-    if (f >= 0)
-        H5Fclose(f);
-    io_quiet_end(&q);
+    h5ds_close(&h);
     return rc;
 }
 
@@ -198,21 +230,14 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
         return -1;
     }
     *values = NULL;
-    io_quiet q;
-    io_quiet_begin(&q);
     int rc = -1;
-    hid_t d = -1, space = -1;
     double *buf = NULL;
-    hid_t f = open_ro(path, "field", err, errlen);
-    if (f < 0)
+    h5ds h;
+    if (h5ds_open(&h, path, "field", "field", err, errlen))
         goto done;
-    d = open_dataset(f, path, "field", err, errlen);
-    if (d < 0)
-        goto done;
-    space = H5Dget_space(d);
-    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
     hsize_t dims[H5S_MAX_RANK];
-    if (rank < 0 || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+    int rank = space_dims(h.space, dims);
+    if (rank < 0) {
         io_setf(err, errlen, "%s: cannot read the shape of /field", path);
         goto done;
     }
@@ -220,7 +245,7 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
         io_setf(err, errlen, "%s: /field has rank %d; expected 2 or 3", path, rank);
         goto done;
     }
-    if (check_float(d, path, "field", err, errlen))
+    if (check_float(h.d, path, "field", err, errlen))
         goto done;
     int64_t nn[3] = {1, 1, 1};
     for (int i = 0; i < rank; i++)
@@ -238,12 +263,8 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
         io_setf(err, errlen, "%s: not enough memory to read /field", path);
         goto done;
     }
-    if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        char why[256];
-        io_h5_reason(why, sizeof why);
-        io_setf(err, errlen, "%s: cannot read /field%s%s", path, why[0] ? ": " : "", why);
+    if (read_all(h.d, path, "field", buf, err, errlen))
         goto done;
-    }
     for (int i = 0; i < 3; i++)
         n[i] = nn[i];
     *values = buf;
@@ -251,13 +272,7 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
     rc = 0;
 done:
     free(buf);
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Oclose(d);
-    if (f >= 0)
-        H5Fclose(f);
-    io_quiet_end(&q);
+    h5ds_close(&h);
     return rc;
 }
 
@@ -454,15 +469,8 @@ int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, ch
         io_setf(err, errlen, "no points file name given");
         return -1;
     }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        io_setf(err, errlen, "cannot read points file %s: %s", path, strerror(errno));
+    if (io_stat_input(path, "points", err, errlen))
         return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        io_setf(err, errlen, "cannot read points file %s: it is a directory", path);
-        return -1;
-    }
     /* The kind is told by the first bytes, not the name. */
     unsigned char magic[8] = {0};
     FILE *f = fopen(path, "rb");
@@ -501,26 +509,20 @@ int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, in
         return -1;
     }
     *values = NULL;
-    io_quiet q;
-    io_quiet_begin(&q);
     int rc = -1;
-    hid_t d = -1, space = -1, mspace = -1;
+    hid_t mspace = -1;
     double *buf = NULL;
     static const char *AX = "xyz";
-    hid_t f = open_ro(path, "field", err, errlen);
-    if (f < 0)
+    h5ds ds;
+    if (h5ds_open(&ds, path, "field", "field", err, errlen))
         goto done;
-    d = open_dataset(f, path, "field", err, errlen);
-    if (d < 0)
-        goto done;
-    space = H5Dget_space(d);
-    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
     hsize_t dims[H5S_MAX_RANK];
-    if (rank < 0 || H5Sget_simple_extent_dims(space, dims, NULL) < 0 || (rank != 2 && rank != 3)) {
+    int rank = space_dims(ds.space, dims);
+    if (rank < 0 || (rank != 2 && rank != 3)) {
         io_setf(err, errlen, "%s: /field is not a 2D or 3D grid", path);
         goto done;
     }
-    if (check_float(d, path, "field", err, errlen))
+    if (check_float(ds.d, path, "field", err, errlen))
         goto done;
     int64_t nn[3] = {1, 1, 1};
     for (int i = 0; i < rank; i++)
@@ -550,8 +552,8 @@ int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, in
         io_setf(err, errlen, "%s: not enough memory for the slice", path);
         goto done;
     }
-    if (H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-        H5Dread(d, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, buf) < 0) {
+    if (H5Sselect_hyperslab(ds.space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+        H5Dread(ds.d, H5T_NATIVE_DOUBLE, mspace, ds.space, H5P_DEFAULT, buf) < 0) {
         char why[256];
         io_h5_reason(why, sizeof why);
         io_setf(err, errlen, "%s: cannot read the slice%s%s", path, why[0] ? ": " : "", why);
@@ -566,13 +568,7 @@ done:
     free(buf);
     if (mspace >= 0)
         H5Sclose(mspace);
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Oclose(d);
-    if (f >= 0)
-        H5Fclose(f);
-    io_quiet_end(&q);
+    h5ds_close(&ds);
     return rc;
 }
 
@@ -741,20 +737,14 @@ int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p)
 int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err, size_t errlen)
 {
     *values = NULL;
-    io_quiet q;
-    io_quiet_begin(&q);
     int rc = -1;
-    hid_t d = -1, space = -1;
     double *buf = NULL;
-    hid_t f = open_ro(path, "values", err, errlen);
-    if (f < 0)
+    h5ds h;
+    if (h5ds_open(&h, path, "values", "value", err, errlen))
         goto done;
-    d = open_dataset(f, path, "value", err, errlen);
-    if (d < 0)
-        goto done;
-    space = H5Dget_space(d);
+    hid_t space = h.space;
     hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
-    if (np < 1 || H5Sget_simple_extent_ndims(space) != 1 || check_float(d, path, "value", err, errlen)) {
+    if (np < 1 || H5Sget_simple_extent_ndims(space) != 1 || check_float(h.d, path, "value", err, errlen)) {
         if (np < 1 || H5Sget_simple_extent_ndims(space) != 1)
             io_setf(err, errlen, "%s: /value is not a one-dimensional array of values", path);
         goto done;
@@ -764,7 +754,7 @@ int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err
         io_setf(err, errlen, "%s: not enough memory to read /value", path);
         goto done;
     }
-    if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+    if (H5Dread(h.d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
         io_setf(err, errlen, "%s: cannot read /value", path);
         goto done;
     }
@@ -774,12 +764,6 @@ int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err
     rc = 0;
 done:
     free(buf);
-    if (space >= 0)
-        H5Sclose(space);
-    if (d >= 0)
-        H5Oclose(d);
-    if (f >= 0)
-        H5Fclose(f);
-    io_quiet_end(&q);
+    h5ds_close(&h);
     return rc;
 }

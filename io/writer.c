@@ -19,10 +19,6 @@
 #include "io_internal.h"
 #include "tbrf_io.h"
 
-/* About 1 MiB per chunk: large enough for efficient I/O and deflate,
- * small enough that the chunk cache holds the few chunks a row-ordered
- * writer has open at once. */
-#define CHUNK_BYTES ((size_t)1 << 20)
 /* Chunk cache for /field: the writer touches at most a couple of chunks
  * at a time (chunks are slabs of whole rows), but a partially written
  * chunk evicted from the cache costs a read-modify-write (and a second
@@ -192,18 +188,18 @@ fail:
     return -1;
 }
 
-/* Chunk shape for dims (slowest first): slabs of whole rows totalling
- * about CHUNK_BYTES, matching the row-ordered writes of the grid stream. */
+/* Chunk shape for dims (slowest first): io_chunk_shape's slabs of whole
+ * rows of about 1 MiB (large enough for efficient I/O and deflate, small
+ * enough that the chunk cache holds the few chunks a row-ordered writer
+ * has open at once), in HDF5's hsize_t. */
 static void chunk_shape(int rank, const hsize_t *dims, size_t elt, hsize_t *chunk)
 {
-    hsize_t target = CHUNK_BYTES / elt, have = 1;
-    for (int d = rank - 1; d >= 0; d--) {
-        hsize_t room = target / have;
-        if (room < 1)
-            room = 1;
-        chunk[d] = dims[d] < room ? dims[d] : room;
-        have *= chunk[d];
-    }
+    uint64_t d[H5S_MAX_RANK], c[H5S_MAX_RANK];
+    for (int i = 0; i < rank; i++)
+        d[i] = dims[i];
+    io_chunk_shape(rank, d, elt, c);
+    for (int i = 0; i < rank; i++)
+        chunk[i] = c[i];
 }
 
 static hid_t file_type(int precision)
@@ -240,26 +236,9 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
         return -1;
     if (w->ncid >= 0)
         return ncw_grid_begin(w, dim, n, precision);
-    if (!n || (dim != 2 && dim != 3) || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
-        FAIL(w, "%s: bad grid description (dim %d, precision %d)", w->path, dim, precision);
+    int64_t total = io_grid_cells(w, dim, n, precision, w->field >= 0, "/field");
+    if (total < 0)
         return -1;
-    }
-    if (w->field >= 0) {
-        FAIL(w, "%s: /field already exists", w->path);
-        return -1;
-    }
-    int64_t total = 1;
-    for (int c = 0; c < 3; c++) {
-        if (n[c] < 1 || total > INT64_MAX / n[c]) {
-            FAIL(w, "%s: bad grid size", w->path);
-            return -1;
-        }
-        total *= n[c];
-    }
-    if (dim == 2 && n[2] != 1) {
-        FAIL(w, "%s: a 2D grid needs nz = 1", w->path);
-        return -1;
-    }
     int rank = dim;
     hsize_t dims[3], chunk[3];
     if (rank == 3) {
@@ -292,12 +271,7 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
         fail_h5(w, "creating /field");
         goto done;
     }
-    w->precision = precision;
-    w->rank = rank;
-    for (int c = 0; c < 3; c++)
-        w->n[c] = n[c];
-    w->total = total;
-    w->written = 0;
+    io_grid_record(w, rank, n, precision, total);
     rc = 0;
 done:
     if (space >= 0)
@@ -577,15 +551,9 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
             FAIL(w, "%s: table too large", w->path);
             return -1;
         }
-        double *t = malloc(m->table_n * 2 * sizeof *t);
-        if (!t) {
-            FAIL(w, "out of memory");
+        double *t = io_table_rows(w, m);
+        if (!t)
             return -1;
-        }
-        for (size_t i = 0; i < m->table_n; i++) {
-            t[2 * i] = m->table_k[i];
-            t[2 * i + 1] = m->table_p[i];
-        }
         hsize_t dims[2] = {(hsize_t)m->table_n, 2};
         int rc = write_whole(w, "model_table", 2, dims, TBRF_DOUBLE, t);
         free(t);

@@ -56,6 +56,17 @@ static void put_ref(FILE *f, const char *base, const char *dataset)
     fprintf(f, ":/%s", dataset);
 }
 
+/* An XML DataItem of d doubles, v[d-1] first (XDMF orders slowest first). */
+static void xml_vector(FILE *f, const char *name, int d, const double *v)
+{
+    fprintf(f, "        <DataItem Name=\"%s\" Dimensions=\"%d\" NumberType=\"Float\" "
+               "Precision=\"8\" Format=\"XML\">",
+            name, d);
+    for (int c = d - 1; c >= 0; c--)
+        fprintf(f, "%.17g%s", v[c], c ? " " : "");
+    fprintf(f, "</DataItem>\n");
+}
+
 int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen)
 {
     if (!h5path || !m || (m->dim != 2 && m->dim != 3)) {
@@ -99,18 +110,8 @@ int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, siz
         fprintf(f, "    <Grid Name=\"tbrf\" GridType=\"Uniform\">\n");
         fprintf(f, "      <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n", d, dims);
         fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
-        fprintf(f, "        <DataItem Name=\"Origin\" Dimensions=\"%d\" NumberType=\"Float\" "
-                   "Precision=\"8\" Format=\"XML\">",
-                d);
-        for (int c = d - 1; c >= 0; c--)
-            fprintf(f, "%.17g%s", m->origin[c], c ? " " : "");
-        fprintf(f, "</DataItem>\n");
-        fprintf(f, "        <DataItem Name=\"Spacing\" Dimensions=\"%d\" NumberType=\"Float\" "
-                   "Precision=\"8\" Format=\"XML\">",
-                d);
-        for (int c = d - 1; c >= 0; c--)
-            fprintf(f, "%.17g%s", m->spacing[c], c ? " " : "");
-        fprintf(f, "</DataItem>\n");
+        xml_vector(f, "Origin", d, m->origin);
+        xml_vector(f, "Spacing", d, m->spacing);
         fprintf(f, "      </Geometry>\n");
         fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"Scalar\" Center=\"Node\">\n");
         fprintf(f, "        <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"%d\" "

@@ -8,33 +8,27 @@
  * Point arguments: lines, axis (3 per line, already divided by delta), L, M,
  * dim, centre x/y/z, offset, xyz (dim per point), count, norm, out. */
 
-#define TB_GRID_F(U)                                                                              \
-    __kernel void tb_grid_f_u##U(__global const float *lines, __global const long *lc, int L,      \
-                                 long M, long nx, long ny, long first, long count, float norm,     \
-                                 __global float *out)                                             \
+/* T: value type, S: its suffix; C: type of the grid constants, I: type of
+ * the cell indices i, j, k (float: 32.32 fixed point, see tb_project_body.h). */
+#define TB_GRID(T, S, C, I, U)                                                                    \
+    __kernel void tb_grid_##S##_u##U(__global const T *lines, __global const C *lc, int L, long M, \
+                                     long nx, long ny, long first, long count, T norm,            \
+                                     __global T *out)                                             \
     {                                                                                             \
         long g = get_global_id(0);                                                                \
         if (g >= count)                                                                           \
             return;                                                                               \
         long cell = first + g, row = cell / nx;                                                   \
-        out[g] = norm * tb_grid_cell_f(lines, lc, L, M, cell - row * nx, row % ny, row / ny, U);  \
+        out[g] = norm * tb_grid_cell_##S(lines, lc, L, M, (I)(cell - row * nx), (I)(row % ny),    \
+                                         (I)(row / ny), U);                                       \
     }
-TB_GRID_F(1) TB_GRID_F(2) TB_GRID_F(4) TB_GRID_F(8) TB_GRID_F(16)
+TB_GRID(float, f, long, long, 1) TB_GRID(float, f, long, long, 2) TB_GRID(float, f, long, long, 4)
+TB_GRID(float, f, long, long, 8) TB_GRID(float, f, long, long, 16)
 
 #ifdef TB_FP64
-#define TB_GRID_D(U)                                                                              \
-    __kernel void tb_grid_d_u##U(__global const double *lines, __global const double *lc, int L,   \
-                                 long M, long nx, long ny, long first, long count, double norm,    \
-                                 __global double *out)                                            \
-    {                                                                                             \
-        long g = get_global_id(0);                                                                \
-        if (g >= count)                                                                           \
-            return;                                                                               \
-        long cell = first + g, row = cell / nx;                                                   \
-        out[g] = norm * tb_grid_cell_d(lines, lc, L, M, (double)(cell - row * nx),                \
-                                       (double)(row % ny), (double)(row / ny), U);                \
-    }
-TB_GRID_D(1) TB_GRID_D(2) TB_GRID_D(4) TB_GRID_D(8) TB_GRID_D(16)
+TB_GRID(double, d, double, double, 1) TB_GRID(double, d, double, double, 2)
+TB_GRID(double, d, double, double, 4) TB_GRID(double, d, double, double, 8)
+TB_GRID(double, d, double, double, 16)
 
 #define TB_POINTS(T, S, U)                                                                        \
     __kernel void tb_points_##S##_u##U(__global const T *lines, __global const double *axis,       \

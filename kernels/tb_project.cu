@@ -17,58 +17,70 @@
 #define TB_FP64 1
 #include "tb_project_body.h"
 
-template <int U>
-__global__ void tb_grid_f(const float *__restrict__ lines, const long long *__restrict__ lc, int L,
-                          long long M, long long nx, long long ny, long long first, long long count,
-                          float norm, float *__restrict__ out)
+/* The precision-specific pieces, by overload, so one kernel template serves
+ * both: float values scale by a plain multiply, double ones by __dmul_rn
+ * (as TB_DMUL); a float grid takes its cell indices as the integers of its
+ * 32.32 fixed point, a double one converts them to double at the call. */
+__device__ __forceinline__ float tb_scale(float norm, float v)
+{
+    return norm * v;
+}
+
+__device__ __forceinline__ double tb_scale(double norm, double v)
+{
+    return __dmul_rn(norm, v);
+}
+
+__device__ __forceinline__ float tb_grid_cell(const float *lines, const long long *lc, int L, long long M,
+                                              long long i, long long j, long long k, const int U)
+{
+    return tb_grid_cell_f(lines, lc, L, M, i, j, k, U);
+}
+
+__device__ __forceinline__ double tb_grid_cell(const double *lines, const double *lc, int L, long long M,
+                                               double i, double j, double k, const int U)
+{
+    return tb_grid_cell_d(lines, lc, L, M, i, j, k, U);
+}
+
+__device__ __forceinline__ float tb_point(const float *lines, const double *axis, int L, long long M,
+                                          double dx, double dy, double dz, double offset, const int U)
+{
+    return tb_point_f(lines, axis, L, M, dx, dy, dz, offset, U);
+}
+
+__device__ __forceinline__ double tb_point(const double *lines, const double *axis, int L, long long M,
+                                           double dx, double dy, double dz, double offset, const int U)
+{
+    return tb_point_d(lines, axis, L, M, dx, dy, dz, offset, U);
+}
+
+/* T: value type (float or double), C: type of the grid constants. */
+template <int U, typename T, typename C>
+__global__ void tb_grid(const T *__restrict__ lines, const C *__restrict__ lc, int L, long long M,
+                        long long nx, long long ny, long long first, long long count, T norm,
+                        T *__restrict__ out)
 {
     long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= count)
         return;
     long long cell = first + g, row = cell / nx;
-    out[g] = norm * tb_grid_cell_f(lines, lc, L, M, cell - row * nx, row % ny, row / ny, U);
+    out[g] = tb_scale(norm, tb_grid_cell(lines, lc, L, M, cell - row * nx, row % ny, row / ny, U));
 }
 
-template <int U>
-__global__ void tb_grid_d(const double *__restrict__ lines, const double *__restrict__ lc, int L,
-                          long long M, long long nx, long long ny, long long first, long long count,
-                          double norm, double *__restrict__ out)
-{
-    long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= count)
-        return;
-    long long cell = first + g, row = cell / nx;
-    out[g] = __dmul_rn(norm, tb_grid_cell_d(lines, lc, L, M, (double)(cell - row * nx),
-                                            (double)(row % ny), (double)(row / ny), U));
-}
-
-template <int U>
-__global__ void tb_points_f(const float *__restrict__ lines, const double *__restrict__ axis, int L,
-                            long long M, int dim, double cx, double cy, double cz, double offset,
-                            const double *__restrict__ xyz, long long count, float norm,
-                            float *__restrict__ out)
+template <int U, typename T>
+__global__ void tb_points(const T *__restrict__ lines, const double *__restrict__ axis, int L,
+                          long long M, int dim, double cx, double cy, double cz, double offset,
+                          const double *__restrict__ xyz, long long count, T norm,
+                          T *__restrict__ out)
 {
     long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= count)
         return;
     const double *x = xyz + dim * g;
     double dz = dim == 3 ? __dadd_rn(x[2], -cz) : 0.0;
-    out[g] = norm * tb_point_f(lines, axis, L, M, __dadd_rn(x[0], -cx), __dadd_rn(x[1], -cy), dz, offset, U);
-}
-
-template <int U>
-__global__ void tb_points_d(const double *__restrict__ lines, const double *__restrict__ axis, int L,
-                            long long M, int dim, double cx, double cy, double cz, double offset,
-                            const double *__restrict__ xyz, long long count, double norm,
-                            double *__restrict__ out)
-{
-    long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= count)
-        return;
-    const double *x = xyz + dim * g;
-    double dz = dim == 3 ? __dadd_rn(x[2], -cz) : 0.0;
-    out[g] = __dmul_rn(norm, tb_point_d(lines, axis, L, M, __dadd_rn(x[0], -cx), __dadd_rn(x[1], -cy), dz,
-                                        offset, U));
+    out[g] = tb_scale(norm, tb_point(lines, axis, L, M, __dadd_rn(x[0], -cx), __dadd_rn(x[1], -cy), dz,
+                                     offset, U));
 }
 
 static unsigned int blocks(long long count, int block)
@@ -93,10 +105,10 @@ extern "C" int tbrf_cuda_launch_grid(int precision, int unroll, int block, const
     if (count <= 0)
         return 0;
     if (precision == 1) {
-        TB_DISPATCH(unroll, tb_grid_f, (const float *)lines, (const long long *)lc, L, M, nx, ny, first,
+        TB_DISPATCH(unroll, tb_grid, (const float *)lines, (const long long *)lc, L, M, nx, ny, first,
                     count, (float)norm, (float *)out)
     } else {
-        TB_DISPATCH(unroll, tb_grid_d, (const double *)lines, (const double *)lc, L, M, nx, ny, first,
+        TB_DISPATCH(unroll, tb_grid, (const double *)lines, (const double *)lc, L, M, nx, ny, first,
                     count, norm, (double *)out)
     }
     return (int)cudaGetLastError();
@@ -110,10 +122,10 @@ extern "C" int tbrf_cuda_launch_points(int precision, int unroll, int block, con
     if (count <= 0)
         return 0;
     if (precision == 1) {
-        TB_DISPATCH(unroll, tb_points_f, (const float *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
+        TB_DISPATCH(unroll, tb_points, (const float *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
                     count, (float)norm, (float *)out)
     } else {
-        TB_DISPATCH(unroll, tb_points_d, (const double *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
+        TB_DISPATCH(unroll, tb_points, (const double *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
                     count, norm, (double *)out)
     }
     return (int)cudaGetLastError();

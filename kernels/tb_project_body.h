@@ -31,20 +31,24 @@ TB_DEVICE float tb_line_f(const TB_GLOBAL float *y, TB_LONG t)
     return a + f * (y[j + 1] - a);
 }
 
+/* Line l's value at cell (i, j, k). */
+TB_DEVICE float tb_grid_line_f(const TB_GLOBAL float *lines, const TB_GLOBAL TB_LONG *lc, int l,
+                               TB_LONG M, TB_LONG i, TB_LONG j, TB_LONG k)
+{
+    const TB_GLOBAL TB_LONG *c = lc + 4 * l;
+    return tb_line_f(lines + (TB_LONG)l * M, c[0] + k * c[3] + j * c[2] + i * c[1]);
+}
+
 TB_DEVICE float tb_grid_cell_f(const TB_GLOBAL float *lines, const TB_GLOBAL TB_LONG *lc, int L,
                                TB_LONG M, TB_LONG i, TB_LONG j, TB_LONG k, const int U)
 {
     float acc = 0.0f;
     int l = 0;
     for (; l + U <= L; l += U)
-        for (int u = 0; u < U; u++) {
-            const TB_GLOBAL TB_LONG *c = lc + 4 * (l + u);
-            acc += tb_line_f(lines + (TB_LONG)(l + u) * M, c[0] + k * c[3] + j * c[2] + i * c[1]);
-        }
-    for (; l < L; l++) {
-        const TB_GLOBAL TB_LONG *c = lc + 4 * l;
-        acc += tb_line_f(lines + (TB_LONG)l * M, c[0] + k * c[3] + j * c[2] + i * c[1]);
-    }
+        for (int u = 0; u < U; u++)
+            acc += tb_grid_line_f(lines, lc, l + u, M, i, j, k);
+    for (; l < L; l++)
+        acc += tb_grid_line_f(lines, lc, l, M, i, j, k);
     return acc;
 }
 
@@ -58,24 +62,26 @@ TB_DEVICE double tb_line_d(const TB_GLOBAL double *y, double t)
     return TB_DADD(a, TB_DMUL(f, TB_DADD(y[j + 1], -a)));
 }
 
-/* lc[4l..4l+3]: base + offset, step x, step y, step z (as the CPU backend):
- * t = ((c0 + k c3) + j c2) + i c1. */
+/* Line l's value at cell (i, j, k); lc[4l..4l+3]: base + offset, step x,
+ * step y, step z (as the CPU backend): t = ((c0 + k c3) + j c2) + i c1. */
+TB_DEVICE double tb_grid_line_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *lc, int l,
+                                TB_LONG M, double i, double j, double k)
+{
+    const TB_GLOBAL double *c = lc + 4 * l;
+    double t = TB_DADD(TB_DADD(TB_DADD(c[0], TB_DMUL(k, c[3])), TB_DMUL(j, c[2])), TB_DMUL(i, c[1]));
+    return tb_line_d(lines + (TB_LONG)l * M, t);
+}
+
 TB_DEVICE double tb_grid_cell_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *lc, int L,
                                 TB_LONG M, double i, double j, double k, const int U)
 {
     double acc = 0.0;
     int l = 0;
     for (; l + U <= L; l += U)
-        for (int u = 0; u < U; u++) {
-            const TB_GLOBAL double *c = lc + 4 * (l + u);
-            double t = TB_DADD(TB_DADD(TB_DADD(c[0], TB_DMUL(k, c[3])), TB_DMUL(j, c[2])), TB_DMUL(i, c[1]));
-            acc = TB_DADD(acc, tb_line_d(lines + (TB_LONG)(l + u) * M, t));
-        }
-    for (; l < L; l++) {
-        const TB_GLOBAL double *c = lc + 4 * l;
-        double t = TB_DADD(TB_DADD(TB_DADD(c[0], TB_DMUL(k, c[3])), TB_DMUL(j, c[2])), TB_DMUL(i, c[1]));
-        acc = TB_DADD(acc, tb_line_d(lines + (TB_LONG)l * M, t));
-    }
+        for (int u = 0; u < U; u++)
+            acc = TB_DADD(acc, tb_grid_line_d(lines, lc, l + u, M, i, j, k));
+    for (; l < L; l++)
+        acc = TB_DADD(acc, tb_grid_line_d(lines, lc, l, M, i, j, k));
     return acc;
 }
 

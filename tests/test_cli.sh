@@ -350,12 +350,15 @@ case_bad_points() {
     expect_fail "$TOOL" "${GA[@]}" --points ''
 }
 
-case_interrupt() {
-    # Killed mid-run, the tool must remove its temporary; if it finished
-    # first the file must be complete.
-    local sig
+# interrupt_generate OUT [CHECK...]: a 192^3 generate into OUT, killed
+# mid-run with SIGTERM and then SIGINT, must remove its temporary; if it
+# finished first the file must be complete (CHECK OUT, when given, must
+# read it).
+interrupt_generate() {
+    local out=$1 sig
+    shift
     for sig in TERM INT; do
-        "$TOOL" generate --model gaussian --length 4 --grid 192x192x192 --out big.h5 \
+        "$TOOL" generate --model gaussian --length 4 --grid 192x192x192 --out "$out" \
             >/dev/null 2>&1 &
         local pid=$!
         sleep 0.4
@@ -363,13 +366,19 @@ case_interrupt() {
         wait "$pid"
         local rc=$?
         no_temps
-        if [ -f big.h5 ]; then
-            [ "$rc" -eq 0 ] || fail "killed run (rc $rc) left big.h5"
-            "$H5LS" big.h5 >/dev/null || fail "big.h5 not readable"
-            rm -f big.h5
+        if [ -f "$out" ]; then
+            [ "$rc" -eq 0 ] || fail "killed run (rc $rc) left $out"
+            if [ $# -gt 0 ]; then
+                "$@" "$out" >/dev/null || fail "$out not readable"
+            fi
+            rm -f "$out"
         fi
         echo "SIG$sig: rc $rc"
     done
+}
+
+case_interrupt() {
+    interrupt_generate big.h5 "$H5LS"
 }
 
 case_write_error() {
@@ -589,22 +598,7 @@ case_progress() {
 }
 
 case_interrupt_netcdf() {
-    local sig
-    for sig in TERM INT; do
-        "$TOOL" generate --model gaussian --length 4 --grid 192x192x192 --out big.nc \
-            >/dev/null 2>&1 &
-        local pid=$!
-        sleep 0.4
-        kill -s "$sig" "$pid" 2>/dev/null
-        wait "$pid"
-        local rc=$?
-        no_temps
-        if [ -f big.nc ]; then
-            [ "$rc" -eq 0 ] || fail "killed run (rc $rc) left big.nc"
-            rm -f big.nc
-        fi
-        echo "SIG$sig: rc $rc"
-    done
+    interrupt_generate big.nc
     # Full disk (file-size limit) and an unwritable directory.
     expect_fail bash -c 'trap "" XFSZ; ulimit -f 64; exec "$@"' sh "$TOOL" generate \
         --model gaussian --length 3 --grid 64x64x64 --out big.nc

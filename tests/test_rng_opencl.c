@@ -59,24 +59,14 @@ static const char SRC[] =
     "           | (y == z ? 4u : 0u);\n"
     "}\n";
 
+/* The kernel's number for a KAT's generator (its index here), or -1. */
 static int kind_of(const kat *k)
 {
-    if (!strcmp(k->name, "philox4x32"))
-        return 0;
-    if (!strcmp(k->name, "saru1"))
-        return 1;
-    if (!strcmp(k->name, "saru2"))
-        return 2;
-    if (!strcmp(k->name, "saru3"))
-        return 3;
-    if (!strcmp(k->name, "tea8"))
-        return 4;
-    if (!strcmp(k->name, "prehash"))
-        return 5;
-    if (!strcmp(k->name, "lcg64"))
-        return 6;
-    if (!strcmp(k->name, "lcg64-permuted"))
-        return 7;
+    static const char *const names[] = {"philox4x32", "saru1",   "saru2", "saru3",
+                                        "tea8",       "prehash", "lcg64", "lcg64-permuted"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (!strcmp(k->name, names[i]))
+            return i;
     return -1;
 }
 

@@ -111,30 +111,6 @@ static void check_normalization(int dim, int64_t nside, double index)
     free(f);
 }
 
-/* Pooled isotropy statistic (as in test_stats_spectrum): mode-weighted mean
- * over shells of mean_r p2 / (mean_r p)^2, leaving out realization skip. */
-static double spike_stat(int R, int nb, const double *p, const double *p2, const double *w,
-                         int skip)
-{
-    double t = 0, ws = 0;
-    for (int b = 0; b < nb; b++) {
-        if (w[b] <= 0) continue;
-        double a = 0, c = 0;
-        int cnt = 0;
-        for (int r = 0; r < R; r++) {
-            if (r == skip) continue;
-            a += p[r * nb + b];
-            c += p2[r * nb + b];
-            cnt++;
-        }
-        a /= cnt;
-        c /= cnt;
-        t += w[b] * c / (a * a);
-        ws += w[b];
-    }
-    return t / ws;
-}
-
 /* 2. windowed slope on a non-periodic sub-box: R realizations of a
  * periodic box of side 2*nsub, cut to nsub, fitted over [klo, khi] in
  * units of the sub-box fundamental. Returns via prints; checks the mean
@@ -209,9 +185,9 @@ static void check_window(int dim, int64_t nsub, double index, double klo_f, doub
      * up to the shell's own spread of P, 2 (index dk/k)^2/12 < 0.02 for
      * k >= 6 dk (the allowance test_stats_spectrum uses) */
     if (sp) {
-        double T = spike_stat(R, nb, sp, sp2, sw, -1), jm = 0, jv = 0;
+        double T = tu_spike_stat(R, nb, sp, sp2, sw, -1), jm = 0, jv = 0;
         double *jk = tu_malloc((size_t)R * sizeof *jk);
-        for (int r = 0; r < R; r++) jm += (jk[r] = spike_stat(R, nb, sp, sp2, sw, r)) / R;
+        for (int r = 0; r < R; r++) jm += (jk[r] = tu_spike_stat(R, nb, sp, sp2, sw, r)) / R;
         for (int r = 0; r < R; r++) jv += (jk[r] - jm) * (jk[r] - jm);
         double seT = sqrt(jv * (R - 1) / R);
         printf("  p2/p^2 over the fit shells: %.4f +- %.4f (expected 2; tolerance %.4f)\n", T, seT,

@@ -20,31 +20,6 @@
 #include "../cli/measure.h"
 #include "testutil.h"
 
-/* Pooled k-space isotropy statistic over realizations r and shells b:
- * T = sum_b m_b [mean_r p2_rb / (mean_r p_rb)^2] / sum_b m_b, leaving out
- * realization `skip` (-1: none). Pooling over realizations before the
- * ratio keeps its downward bias, -2/(R n_eff), below 0.5%. */
-static double spike_stat(int nreal, int nb, const double *p, const double *p2,
-                         const double *modes, int skip)
-{
-    double t = 0, w = 0;
-    for (int b = 0; b < nb; b++) {
-        double a = 0, c = 0;
-        int cnt = 0;
-        for (int r = 0; r < nreal; r++) {
-            if (r == skip) continue;
-            a += p[r * nb + b];
-            c += p2[r * nb + b];
-            cnt++;
-        }
-        a /= cnt;
-        c /= cnt;
-        t += modes[b] * c / (a * a);
-        w += modes[b];
-    }
-    return t / w;
-}
-
 /* kiso_f: the shells used for the isotropy statistic end there (units of
  * the fundamental); see the comment at the call. */
 static void run_case(const char *name, int dim, int64_t nside, double index, double kfit_lo_f,
@@ -106,21 +81,14 @@ static void run_case(const char *name, int dim, int64_t nside, double index, dou
         ratio[r] = wr / wsum;
         tbrf_spectrum_free(&s);
     }
-    if (!sp || tu_failures) { /* execute or measure failed: reported above */
-        free(z);
-        free(sp);
-        free(sp2);
-        free(smodes);
-        tbrf_destroy(p);
-        tbrf_model_destroy(m);
-        return;
-    }
+    if (!sp || tu_failures) /* execute or measure failed: reported above */
+        goto done;
     double ms, sds, mr, sdr;
     tu_mean_sd(slope, nreal, &ms, &sds);
     tu_mean_sd(ratio, nreal, &mr, &sdr);
     /* jackknife standard error of the pooled isotropy statistic */
-    double T = spike_stat(nreal, nb, sp, sp2, smodes, -1), jm = 0, jv = 0, jk[64];
-    for (int r = 0; r < nreal; r++) jm += (jk[r] = spike_stat(nreal, nb, sp, sp2, smodes, r)) / nreal;
+    double T = tu_spike_stat(nreal, nb, sp, sp2, smodes, -1), jm = 0, jv = 0, jk[64];
+    for (int r = 0; r < nreal; r++) jm += (jk[r] = tu_spike_stat(nreal, nb, sp, sp2, smodes, r)) / nreal;
     for (int r = 0; r < nreal; r++) jv += (jk[r] - jm) * (jk[r] - jm);
     double seT = sqrt(jv * (nreal - 1) / nreal);
     double Tall_hi = 0;
@@ -152,6 +120,7 @@ static void run_case(const char *name, int dim, int64_t nside, double index, dou
         CHECK(fabs(mr - 1) < tol_r, "%s: amplitude ratio %.4f (tolerance %.4f)", name, mr, tol_r);
         CHECK(fabs(T - 2) < tol_T, "%s: p2/p^2 %.4f vs 2 (tolerance %.4f)", name, T, tol_T);
     }
+done:
     free(z);
     free(sp);
     free(sp2);

@@ -1,7 +1,8 @@
 /* testutil.h — small helpers shared by the statistical, determinism and
  * bad-input tests: checks that count failures, a private random generator
  * for test geometry, the normal, Kolmogorov and Student-t distributions,
- * and the sample statistics the tests need. Header only. */
+ * the sample statistics the tests need and the k-space isotropy statistic
+ * of the spectrum tests. Header only. */
 #ifndef TBRF_TESTUTIL_H
 #define TBRF_TESTUTIL_H
 
@@ -20,16 +21,22 @@
 
 static int tu_failures = 0;
 
+/* Prints "FAIL file:line: COND: message" on stderr and counts it (text:
+ * the condition as written, stringized by the caller before expansion). */
+#define TU_FAIL_(text, ...)                                                     \
+    do {                                                                        \
+        fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, text);          \
+        fprintf(stderr, __VA_ARGS__);                                           \
+        fputc('\n', stderr);                                                    \
+        tu_failures++;                                                          \
+    } while (0)
+
 /* CHECK(cond, fmt, ...): on failure prints file:line and the message and
  * counts it; the test's main returns tu_exit(). */
 #define CHECK(cond, ...)                                                        \
     do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);     \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-            tu_failures++;                                                      \
-        }                                                                       \
+        if (!(cond))                                                            \
+            TU_FAIL_(#cond, __VA_ARGS__);                                        \
     } while (0)
 
 /* REQUIRE: like CHECK but returns from the calling function (returning
@@ -37,10 +44,7 @@ static int tu_failures = 0;
 #define REQUIRE(cond, ret, ...)                                                 \
     do {                                                                        \
         if (!(cond)) {                                                          \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);     \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-            tu_failures++;                                                      \
+            TU_FAIL_(#cond, __VA_ARGS__);                                        \
             return ret;                                                         \
         }                                                                       \
     } while (0)
@@ -277,6 +281,35 @@ static inline double tu_correlation(const double *a, const double *b, int64_t n)
         sbb += y * y;
     }
     return sab / sqrt(saa * sbb);
+}
+
+/* Pooled k-space isotropy statistic of nreal measured spectra with nb
+ * shells each (p[r * nb + b]: the shell mean of P_hat, p2: of P_hat^2):
+ * T = sum_b w_b [mean_r p2_rb / (mean_r p_rb)^2] / sum_b w_b over the
+ * shells of weight w_b > 0 (mode counts, 0 leaves a shell out), leaving
+ * out realization `skip` (-1: none). Pooling over realizations before the
+ * ratio keeps its downward bias, -2/(R n_eff), small; it is 2 for a
+ * statistically isotropic Gaussian field. */
+static inline double tu_spike_stat(int nreal, int nb, const double *p, const double *p2,
+                                   const double *w, int skip)
+{
+    double t = 0, ws = 0;
+    for (int b = 0; b < nb; b++) {
+        if (w[b] <= 0) continue;
+        double a = 0, c = 0;
+        int cnt = 0;
+        for (int r = 0; r < nreal; r++) {
+            if (r == skip) continue;
+            a += p[r * nb + b];
+            c += p2[r * nb + b];
+            cnt++;
+        }
+        a /= cnt;
+        c /= cnt;
+        t += w[b] * c / (a * a);
+        ws += w[b];
+    }
+    return t / ws;
 }
 
 /* ------------------------------------------------ tbrf helpers */

@@ -11,7 +11,9 @@
  * stream; events order every reuse of a buffer. The host copies a staged
  * chunk into the caller's array after its event completes, so the transfer
  * out of the device overlaps the next kernel. The device chunk is at most
- * 16 Mi values (TBRF_DEVICE_CHUNK forces a smaller one).
+ * 16 Mi values (TBRF_DEVICE_CHUNK forces a smaller one). What the OpenCL
+ * backend does the same way (options, cache bookkeeping, host arrays,
+ * chunk sizes, tuning) is in gpu/gpu_common.h; this file holds the CUDA calls.
  *
  * Lines are synthesised on the host (FFTW) and uploaded: for L*M samples
  * that is L*M*8 bytes per realization (8 MiB for 1024 lines of 1024
@@ -22,7 +24,6 @@
  * reports TBRF_ERR_NO_DEVICE. Only compiled and checked for that here: no
  * NVIDIA GPU was available while writing it (doc/gpu.md). */
 #define _POSIX_C_SOURCE 200809L
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +31,11 @@
 #include <cuda_runtime_api.h>
 
 #include "backend.h"
-#include "gpu/wisdom.h"
+#include "gpu/gpu_common.h"
 #include "tb_project_cuda.h"
 #include "tbrf.h"
 
-enum { KIND_GRID = 0, KIND_POINTS = 1 };
-static const char *const kind_names[2] = {"grid", "points"};
-#define DEFAULT_CHUNK ((int64_t)1 << 24)
-#define MIN_SPLIT ((int64_t)1 << 16)
+enum { KIND_GRID = GPU_KIND_GRID, KIND_POINTS = GPU_KIND_POINTS };
 #define TUNE_SAMPLE ((int64_t)1 << 20) /* values timed per configuration */
 
 typedef struct cu_state {
@@ -47,21 +45,12 @@ typedef struct cu_state {
     int max_block;
     cudaStream_t compute, copy;
     cudaEvent_t kdone[2], cdone[2], t0, t1;
-    int precision;
-    size_t vsize;
-    int req_wg, req_unroll;
-    int wg[2], un[2], tuned[2];
-    int64_t forced_chunk;
-    void *lines;
+    gpu_config cfg;
+    gpu_choice tuned[2]; /* per kind */
+    void *lines;     /* per realization */
     double *axis;
-    int L;
-    int64_t M;
-    uint64_t generation;
-    int have_lines;
-    void *lc;
-    grid_geom lc_geom;
-    uint64_t lc_generation;
-    int have_lc;
+    void *lc;        /* per grid */
+    gpu_cache cache; /* what lines, axis and lc hold */
     void *out[2], *in[2], *host[2];
     size_t out_cap, in_cap, host_cap;
     char msg[512];
@@ -123,14 +112,6 @@ static void cu_release(void *state)
     free(s);
 }
 
-static int unroll_round(int u)
-{
-    int r = 1;
-    while (r * 2 <= u && r < 16)
-        r *= 2;
-    return r;
-}
-
 static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
 {
     *state = NULL;
@@ -162,18 +143,10 @@ static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsiz
     snprintf(s->name, sizeof s->name, "%s", prop.name);
     s->total_mem = prop.totalGlobalMem;
     s->max_block = prop.maxThreadsPerBlock;
-    s->precision = opts->precision;
-    s->vsize = s->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
-    s->req_wg = opts->work_group;
-    s->req_unroll = opts->unroll;
-    const char *fc = getenv("TBRF_DEVICE_CHUNK");
-    if (fc && *fc) {
-        long long v = atoll(fc);
-        s->forced_chunk = v > 0 ? v : 0;
-    }
-    if (s->req_wg > s->max_block) {
+    gpu_config_init(&s->cfg, opts);
+    if (s->cfg.req_wg > s->max_block) {
         snprintf(msg, msgsize, "opts.work_group = %d exceeds the block size limit %d of CUDA device %d (%s)",
-                 s->req_wg, s->max_block, dev, s->name);
+                 s->cfg.req_wg, s->max_block, dev, s->name);
         free(s);
         return TBRF_ERR_INVALID;
     }
@@ -213,92 +186,57 @@ static cudaError_t ensure_dev(void **p, size_t *cap, size_t bytes)
     return err;
 }
 
+/* Uploads the lines and axes once per realization. */
 static int ensure_lines(cu_state *s, const projection *p)
 {
-    if (s->have_lines && s->generation == p->generation && s->L == p->L && s->M == p->M)
-        return TBRF_OK;
-    s->have_lines = 0;
-    s->have_lc = 0;
-    const size_t nl = (size_t)p->L * (size_t)p->M;
-    const void *src = p->lines;
-    float *tmp = NULL;
-    if (s->precision == TBRF_FLOAT) {
-        tmp = malloc(sizeof(float) * nl);
-        if (!tmp) {
-            snprintf(s->msg, sizeof s->msg, "no memory to convert the lines to float");
-            return TBRF_ERR_NO_MEMORY;
-        }
-        for (size_t i = 0; i < nl; i++)
-            tmp[i] = (float)p->lines[i];
-        src = tmp;
-    }
+    gpu_upload up;
+    int st = gpu_lines_upload(&s->cache, p, s->cfg.precision, &up, s->msg, sizeof s->msg);
+    if (st || !up.data)
+        return st;
+    const size_t ab = sizeof(double) * 3 * (size_t)p->L;
     size_t cap = 0;
     cudaFree(s->lines);
     cudaFree(s->axis);
     s->lines = NULL;
     s->axis = NULL;
-    cudaError_t err = ensure_dev(&s->lines, &cap, nl * s->vsize);
+    cudaError_t err = ensure_dev(&s->lines, &cap, up.bytes);
     if (err == cudaSuccess)
-        err = ensure_dev((void **)&s->axis, &cap, sizeof(double) * 3 * (size_t)p->L);
+        err = ensure_dev((void **)&s->axis, &cap, ab);
     /* synchronous copies: once per realization, and the source may be freed */
     if (err == cudaSuccess)
-        err = cudaMemcpy(s->lines, src, nl * s->vsize, cudaMemcpyHostToDevice);
+        err = cudaMemcpy(s->lines, up.data, up.bytes, cudaMemcpyHostToDevice);
     if (err == cudaSuccess)
-        err = cudaMemcpy(s->axis, p->axis, sizeof(double) * 3 * (size_t)p->L, cudaMemcpyHostToDevice);
+        err = cudaMemcpy(s->axis, p->axis, ab, cudaMemcpyHostToDevice);
     /* a pageable cudaMemcpy may return before its DMA is done, and the
      * non-blocking streams do not wait for the legacy stream: wait here */
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
-    free(tmp);
+    free(up.own);
     if (err != cudaSuccess)
         return cu_fail(s, err, "uploading the lines");
-    s->L = p->L;
-    s->M = p->M;
-    s->generation = p->generation;
-    s->have_lines = 1;
+    gpu_lines_loaded(&s->cache, p);
     return TBRF_OK;
 }
 
+/* Uploads the per-line grid constants when the grid or the lines change. */
 static int ensure_grid_constants(cu_state *s, const projection *p, const grid_geom *g)
 {
-    if (s->have_lc && s->lc_generation == p->generation && memcmp(&s->lc_geom, g, sizeof *g) == 0)
-        return TBRF_OK;
-    s->have_lc = 0;
-    const int L = p->L;
-    double *c = malloc(sizeof(double) * 4 * (size_t)L);
-    if (!c) {
-        snprintf(s->msg, sizeof s->msg, "no memory for the grid constants");
-        return TBRF_ERR_NO_MEMORY;
-    }
-    for (int l = 0; l < L; l++) {
-        const double *a = p->axis + 3 * l;
-        double base = 0.0;
-        for (int d = 0; d < p->dim; d++)
-            base += (g->origin[d] - p->center[d]) * a[d];
-        c[4 * l] = base + p->offset;
-        c[4 * l + 1] = g->spacing[0] * a[0];
-        c[4 * l + 2] = g->spacing[1] * a[1];
-        c[4 * l + 3] = p->dim == 3 ? g->spacing[2] * a[2] : 0.0;
-    }
-    if (s->precision == TBRF_FLOAT) {
-        int64_t *q = (int64_t *)c;
-        for (int i = 0; i < 4 * L; i++)
-            q[i] = (int64_t)llround(c[i] * 4294967296.0);
-    }
+    gpu_upload up;
+    int st = gpu_grid_upload(&s->cache, p, g, s->cfg.precision, &up, s->msg, sizeof s->msg);
+    if (st || !up.data)
+        return st;
     size_t cap = 0;
     cudaFree(s->lc);
     s->lc = NULL;
-    cudaError_t err = ensure_dev(&s->lc, &cap, sizeof(double) * 4 * (size_t)L);
+    cudaError_t err = ensure_dev(&s->lc, &cap, up.bytes);
     if (err == cudaSuccess)
-        err = cudaMemcpy(s->lc, c, sizeof(double) * 4 * (size_t)L, cudaMemcpyHostToDevice);
+        err = cudaMemcpy(s->lc, up.data, up.bytes, cudaMemcpyHostToDevice);
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize(); /* see ensure_lines */
-    free(c);
+    free(up.own);
     if (err != cudaSuccess)
         return cu_fail(s, err, "uploading the grid constants");
-    s->lc_geom = *g;
-    s->lc_generation = p->generation;
-    s->have_lc = 1;
+    gpu_lc_loaded(&s->cache, p, g);
     return TBRF_OK;
 }
 
@@ -306,109 +244,62 @@ static int launch(cu_state *s, int kind, int unroll, int block, const projection
                   int64_t first, int64_t n, const double *in, void *out)
 {
     if (kind == KIND_GRID)
-        return tbrf_cuda_launch_grid(s->precision, unroll, block, s->lines, s->lc, p->L, p->M, g->n[0],
+        return tbrf_cuda_launch_grid(s->cfg.precision, unroll, block, s->lines, s->lc, p->L, p->M, g->n[0],
                                      g->n[1], first, n, p->norm, out, s->compute);
-    return tbrf_cuda_launch_points(s->precision, unroll, block, s->lines, s->axis, p->L, p->M, p->dim,
+    return tbrf_cuda_launch_points(s->cfg.precision, unroll, block, s->lines, s->axis, p->L, p->M, p->dim,
                                    p->center[0], p->center[1], p->center[2], p->offset, in, n, p->norm,
                                    out, s->compute);
 }
 
-/* Work-group (block) size and unroll: options, else the cache, else a
- * short measurement with CUDA events on the first n values. */
+/* Milliseconds of one launch of the job's kernel with block size w and
+ * unroll u, timed with CUDA events after a warm-up launch; < 0 on failure
+ * (the error is cleared). The tuner's gpu_tuning.time. */
+static double time_tune(const gpu_tune_job *job, int w, int u)
+{
+    cu_state *s = job->state;
+    float ms = -1.0f;
+    int e = launch(s, job->kind, u, w, job->p, job->g, 0, job->n, s->in[0], s->out[0]); /* warm-up */
+    if (!e)
+        e = (int)cudaEventRecord(s->t0, s->compute);
+    if (!e)
+        e = launch(s, job->kind, u, w, job->p, job->g, 0, job->n, s->in[0], s->out[0]);
+    if (!e)
+        e = (int)cudaEventRecord(s->t1, s->compute);
+    if (!e)
+        e = (int)cudaEventSynchronize(s->t1);
+    if (!e)
+        e = (int)cudaEventElapsedTime(&ms, s->t0, s->t1);
+    if (e) {
+        cudaGetLastError();
+        return -1.0;
+    }
+    return ms;
+}
+
+/* Chooses s->tuned[kind] (gpu_tune) on the first n values (already in
+ * in[0] for points). The block limit of every supported GPU (1024) is
+ * above the sizes tried, so the tuner's clamp to it never binds. */
 static int tune(cu_state *s, int kind, const projection *p, const grid_geom *g, int64_t n)
 {
-    if (s->tuned[kind])
-        return TBRF_OK;
-    char key[768], drv[32];
+    char drv[32];
     int ver = 0;
     cudaDriverGetVersion(&ver);
     snprintf(drv, sizeof drv, "%d", ver);
-    tbrf_wisdom_key(key, sizeof key, "cuda", s->name, drv, kind_names[kind],
-                    s->precision == TBRF_FLOAT ? "float" : "double");
-    int wg = s->req_wg, un = s->req_unroll, cw = 0, cu = 0;
-    if ((wg == 0 || un == 0) && tbrf_wisdom_lookup(key, &cw, &cu) && cw <= s->max_block) {
-        if (wg == 0)
-            wg = cw;
-        if (un == 0)
-            un = cu;
-    }
-    int provisional = 0;
-    if ((wg == 0 || un == 0) && n < TUNE_SAMPLE) {
-        /* too little work to measure reliably, and a tiny first call must
-         * not decide the cache: defaults for this call, nothing stored,
-         * tuned again on a larger call */
-        provisional = 1;
-        if (wg == 0)
-            wg = 256;
-        if (un == 0)
-            un = 4;
-    }
-    if (wg == 0 || un == 0) {
-        static const int blocks[] = {64, 128, 256, 512}, unrolls[] = {1, 2, 4, 8};
-        float best = -1.0f;
-        int bw = 0, bu = 0;
-        for (int i = 0; i < 4; i++) {
-            int w = wg ? wg : blocks[i];
-            for (int j = 0; j < 4; j++) {
-                int u = un ? unroll_round(un) : unrolls[j];
-                float ms = -1.0f;
-                int e = launch(s, kind, u, w, p, g, 0, n, s->in[0], s->out[0]); /* warm-up */
-                if (!e)
-                    e = (int)cudaEventRecord(s->t0, s->compute);
-                if (!e)
-                    e = launch(s, kind, u, w, p, g, 0, n, s->in[0], s->out[0]);
-                if (!e)
-                    e = (int)cudaEventRecord(s->t1, s->compute);
-                if (!e)
-                    e = (int)cudaEventSynchronize(s->t1);
-                if (!e)
-                    e = (int)cudaEventElapsedTime(&ms, s->t0, s->t1);
-                if (e)
-                    cudaGetLastError();
-                else if (best < 0.0f || ms < best) {
-                    best = ms;
-                    bw = w;
-                    bu = u;
-                }
-                if (un)
-                    break;
-            }
-            if (wg)
-                break;
-        }
-        if (best < 0.0f) {
-            snprintf(s->msg, sizeof s->msg, "tuning the %s kernel on %s: every configuration failed",
-                     kind_names[kind], s->name);
-            return TBRF_ERR_NO_DEVICE;
-        }
-        if (!s->req_wg && !s->req_unroll)
-            tbrf_wisdom_store(key, bw, bu);
-        wg = bw;
-        un = bu;
-    }
-    s->wg[kind] = wg;
-    s->un[kind] = unroll_round(un);
-    s->tuned[kind] = !provisional;
-    return TBRF_OK;
+    static const int blocks[] = {64, 128, 256, 512};
+    const gpu_tuning t = {"cuda", s->name, drv, (size_t)s->max_block, TUNE_SAMPLE, 256, blocks, time_tune,
+                          {s, kind, p, g, n}};
+    return gpu_tune(&s->cfg, &t, &s->tuned[kind], s->msg, sizeof s->msg);
 }
 
 static int64_t chunk_size(const cu_state *s, size_t bytes_per_value, int64_t count)
 {
-    int64_t c = s->forced_chunk ? s->forced_chunk : DEFAULT_CHUNK;
-    int64_t cap = (int64_t)(s->total_mem / 8 / bytes_per_value);
-    if (!s->forced_chunk && cap > 0 && c > cap)
-        c = cap;
-    /* at least 4 chunks of a large call, so transfers overlap kernels even
-     * when the plan streams host chunks that fit the device in one piece */
-    if (!s->forced_chunk && count >= 4 * MIN_SPLIT && (count + 3) / 4 < c)
-        c = (count + 3) / 4;
-    return c < count ? c : count;
+    return gpu_chunk_size(s->cfg.forced_chunk, (int64_t)(s->total_mem / 8 / bytes_per_value), count);
 }
 
 static cudaError_t ensure_io(cu_state *s, int64_t chunk, size_t in_bytes)
 {
     cudaError_t err = cudaSuccess;
-    size_t ob = (size_t)chunk * s->vsize;
+    size_t ob = (size_t)chunk * s->cfg.vsize;
     if (s->out_cap < ob || s->host_cap < ob) {
         for (int b = 0; b < 2; b++) {
             cudaFree(s->out[b]);
@@ -444,11 +335,11 @@ static int pipeline(cu_state *s, int kind, const projection *p, const grid_geom 
                     int64_t count, const double *xyz, void *out)
 {
     const size_t ib = kind == KIND_POINTS ? sizeof(double) * (size_t)p->dim : 0;
-    const int64_t chunk = chunk_size(s, ib > s->vsize ? ib : s->vsize, count);
+    const int64_t chunk = chunk_size(s, ib > s->cfg.vsize ? ib : s->cfg.vsize, count);
     cudaError_t err = ensure_io(s, chunk, ib);
     if (err != cudaSuccess)
         return cu_fail(s, err, "allocating the chunk buffers");
-    if (!s->tuned[kind]) {
+    if (!s->tuned[kind].tuned) {
         int64_t nt = chunk < TUNE_SAMPLE ? chunk : TUNE_SAMPLE;
         if (kind == KIND_POINTS &&
             ((err = cudaMemcpy(s->in[0], xyz, (size_t)nt * ib, cudaMemcpyHostToDevice)) != cudaSuccess ||
@@ -466,7 +357,7 @@ static int pipeline(cu_state *s, int kind, const projection *p, const grid_geom 
         if (pending_off[b] >= 0) {
             if ((err = cudaEventSynchronize(s->cdone[b])) != cudaSuccess)
                 break;
-            memcpy((char *)out + (size_t)pending_off[b] * s->vsize, s->host[b], (size_t)pending_n[b] * s->vsize);
+            memcpy((char *)out + (size_t)pending_off[b] * s->cfg.vsize, s->host[b], (size_t)pending_n[b] * s->cfg.vsize);
             pending_off[b] = -1;
         }
         if (kind == KIND_POINTS) {
@@ -482,7 +373,7 @@ static int pipeline(cu_state *s, int kind, const projection *p, const grid_geom 
         /* out[b] was copied out by chunk c-2 (and in[b] filled above) */
         if ((err = cudaStreamWaitEvent(s->compute, s->cdone[b], 0)) != cudaSuccess)
             break;
-        int e = launch(s, kind, s->un[kind], s->wg[kind], p, g, first + off, n, s->in[b], s->out[b]);
+        int e = launch(s, kind, s->tuned[kind].unroll, s->tuned[kind].wg, p, g, first + off, n, s->in[b], s->out[b]);
         if (e) {
             err = (cudaError_t)e;
             break;
@@ -491,7 +382,7 @@ static int pipeline(cu_state *s, int kind, const projection *p, const grid_geom 
             break;
         if ((err = cudaStreamWaitEvent(s->copy, s->kdone[b], 0)) != cudaSuccess)
             break;
-        if ((err = cudaMemcpyAsync(s->host[b], s->out[b], (size_t)n * s->vsize, cudaMemcpyDeviceToHost,
+        if ((err = cudaMemcpyAsync(s->host[b], s->out[b], (size_t)n * s->cfg.vsize, cudaMemcpyDeviceToHost,
                                    s->copy)) != cudaSuccess)
             break;
         if ((err = cudaEventRecord(s->cdone[b], s->copy)) != cudaSuccess)
@@ -506,8 +397,19 @@ static int pipeline(cu_state *s, int kind, const projection *p, const grid_geom 
         return cu_fail(s, err, kind == KIND_GRID ? "grid projection" : "point projection");
     for (int b = 0; b < 2; b++)
         if (pending_off[b] >= 0)
-            memcpy((char *)out + (size_t)pending_off[b] * s->vsize, s->host[b], (size_t)pending_n[b] * s->vsize);
+            memcpy((char *)out + (size_t)pending_off[b] * s->cfg.vsize, s->host[b], (size_t)pending_n[b] * s->cfg.vsize);
     return TBRF_OK;
+}
+
+/* The start of every projection call: this plan's device current, the
+ * lines of p on it. */
+static int prepare(cu_state *s, const projection *p)
+{
+    s->msg[0] = '\0';
+    cudaError_t err = cudaSetDevice(s->device);
+    if (err != cudaSuccess)
+        return cu_fail(s, err, "cudaSetDevice");
+    return ensure_lines(s, p);
 }
 
 static int cu_project_grid(const projection *p, const grid_geom *g, int64_t first, int64_t count, void *out)
@@ -515,11 +417,7 @@ static int cu_project_grid(const projection *p, const grid_geom *g, int64_t firs
     cu_state *s = p->state;
     if (count <= 0)
         return TBRF_OK;
-    s->msg[0] = '\0';
-    cudaError_t err = cudaSetDevice(s->device);
-    if (err != cudaSuccess)
-        return cu_fail(s, err, "cudaSetDevice");
-    int st = ensure_lines(s, p);
+    int st = prepare(s, p);
     if (!st)
         st = ensure_grid_constants(s, p, g);
     return st ? st : pipeline(s, KIND_GRID, p, g, first, count, NULL, out);
@@ -530,11 +428,7 @@ static int cu_project_points(const projection *p, int64_t n, const double *xyz, 
     cu_state *s = p->state;
     if (n <= 0)
         return TBRF_OK;
-    s->msg[0] = '\0';
-    cudaError_t err = cudaSetDevice(s->device);
-    if (err != cudaSuccess)
-        return cu_fail(s, err, "cudaSetDevice");
-    int st = ensure_lines(s, p);
+    int st = prepare(s, p);
     return st ? st : pipeline(s, KIND_POINTS, p, NULL, 0, n, xyz, out);
 }
 

@@ -142,20 +142,30 @@ TBRF_RNG_FN void tbrf_mc_chunk(int kind, int d, uint64_t n, uint64_t seed,
     *s2 = t2;
 }
 
-#if defined(__OPENCL_VERSION__)
-/* One work-item per chunk. */
-__kernel void tbrf_mc_chunks(int kind, int d, ulong n, ulong seed, __global const double *a,
-                             __global const double *u, __global double *K, __global double *S1,
-                             __global double *S2)
+/* A device kernel's work for chunk c (one thread or work-item per chunk):
+ * nothing when c is past the last chunk, else its statistics stored at
+ * K[c], S1[c], S2[c]. */
+TBRF_RNG_FN void tbrf_mc_chunk_store(int kind, int d, uint64_t n, uint64_t seed,
+                                     TBRF_GLOBAL const double *a, TBRF_GLOBAL const double *u,
+                                     uint64_t c, TBRF_GLOBAL double *K, TBRF_GLOBAL double *S1,
+                                     TBRF_GLOBAL double *S2)
 {
-    ulong c = get_global_id(0);
-    if (c * (ulong)TBRF_MC_CHUNK >= n)
+    if (c * (uint64_t)TBRF_MC_CHUNK >= n)
         return;
     double k, s1, s2;
     tbrf_mc_chunk(kind, d, n, seed, a, u, c, &k, &s1, &s2);
     K[c] = k;
     S1[c] = s1;
     S2[c] = s2;
+}
+
+#if defined(__OPENCL_VERSION__)
+/* One work-item per chunk. */
+__kernel void tbrf_mc_chunks(int kind, int d, ulong n, ulong seed, __global const double *a,
+                             __global const double *u, __global double *K, __global double *S1,
+                             __global double *S2)
+{
+    tbrf_mc_chunk_store(kind, d, n, seed, a, u, get_global_id(0), K, S1, S2);
 }
 #endif
 

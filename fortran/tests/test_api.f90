@@ -4,9 +4,9 @@
 program test_api
     use, intrinsic :: iso_c_binding
     use tbrf
+    use test_support
     implicit none
     include 'ref_iface.inc'
-    integer :: fails = 0
 
     call grid3d_double(7_c_int64_t, 3_c_int64_t)
     call grid3d_double(-5_c_int64_t, 0_c_int64_t)       ! seed 2^64 - 5 in C
@@ -14,21 +14,8 @@ program test_api
     call points3d()
     call points2d_float()
     call info_and_queries()
-    if (fails /= 0) then
-        write(*, '(i0, a)') fails, ' check(s) failed'
-        error stop 1
-    end if
-    write(*, '(a)') 'fortran_api: all checks passed'
+    call finish('fortran_api')
 contains
-
-    subroutine check(ok, what)
-        logical, intent(in) :: ok
-        character(len=*), intent(in) :: what
-        if (.not. ok) then
-            write(*, '(a)') 'FAIL: ' // what
-            fails = fails + 1
-        end if
-    end subroutine check
 
     subroutine model0(m)
         type(tbrf_model), intent(out) :: m

@@ -29,9 +29,10 @@ program test_errors
     use, intrinsic :: iso_c_binding
     use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan, ieee_is_nan
     use tbrf
+    use test_support
     use errors_callbacks
     implicit none
-    integer :: fails = 0, st, i, gpu
+    integer :: st, i, gpu
     type(tbrf_model) :: m, bad
     type(tbrf_plan) :: p
     type(tbrf_opts) :: o
@@ -191,21 +192,8 @@ program test_errors
     call tbrf_model_destroy(m)
     deallocate(s, prev)
 
-    if (fails /= 0) then
-        write(*, '(i0, a)') fails, ' check(s) failed'
-        error stop 1
-    end if
-    write(*, '(a)') 'fortran_errors: all checks passed'
+    call finish('fortran_errors')
 contains
-    subroutine check(ok, what)
-        logical, intent(in) :: ok
-        character(len=*), intent(in) :: what
-        if (.not. ok) then
-            write(*, '(a)') 'FAIL: ' // what
-            fails = fails + 1
-        end if
-    end subroutine check
-
     !> The status is the expected one and a message explains it.
     subroutine expect(got, want, what, msg)
         integer, intent(in) :: got, want

@@ -26,9 +26,10 @@ end module rng_callbacks
 
 program test_rng
     use tbrf
+    use test_support
     use rng_callbacks
     implicit none
-    integer :: fails = 0, st, k
+    integer :: st, k
     integer, target :: cbfail
     integer(c_int32_t) :: w(20), w2(10), blk(4), state(2), st2(2), outs(5), v(2)
     integer(c_int64_t) :: y(8), t(8), s
@@ -132,21 +133,8 @@ program test_rng
     call check(st == TBRF_ERR_SIZE, 'block size n = 0')
     if (.false.) call tbrf_mc_measure_beta(beta)   ! timing-dependent: linked, not run
 
-    if (fails /= 0) then
-        write(*, '(i0, a)') fails, ' check(s) failed'
-        error stop 1
-    end if
-    write(*, '(a)') 'fortran_rng: all checks passed'
+    call finish('fortran_rng')
 contains
-    subroutine check(ok, what)
-        logical, intent(in) :: ok
-        character(len=*), intent(in) :: what
-        if (.not. ok) then
-            write(*, '(a)') 'FAIL: ' // what
-            fails = fails + 1
-        end if
-    end subroutine check
-
     !> Bitwise equality of two double arrays.
     logical function same(a, b)
         real(c_double), intent(in) :: a(:), b(:)

@@ -58,6 +58,7 @@ end module stream_state
 program test_stream
     use, intrinsic :: iso_c_binding
     use tbrf
+    use test_support
     use stream_state
     implicit none
     include 'ref_iface.inc'
@@ -69,11 +70,10 @@ program test_stream
     type(tbrf_model) :: m, mc, mp
     type(tbrf_plan) :: p
     type(tbrf_opts) :: o
-    integer :: i, st, fails, chunk
+    integer :: i, st, chunk
     integer(c_int64_t), parameter :: chunks(3) = [0_c_int64_t, 1_c_int64_t, 77_c_int64_t]
     real(c_double) :: lo(3), hi(3)
 
-    fails = 0
     do i = 1, np
         xyz(:, i) = [mod(i * 31, 103) * 0.2_c_double, mod(i * 17, 71) * 0.3_c_double, &
                      mod(i * 13, 67) * 0.25_c_double]
@@ -160,18 +160,5 @@ program test_stream
     call tbrf_model_destroy(mc)
     call tbrf_model_destroy(mp)
     call tbrf_model_destroy(m)
-    if (fails /= 0) then
-        write(*, '(i0, a)') fails, ' check(s) failed'
-        error stop 1
-    end if
-    write(*, '(a)') 'fortran_stream: all checks passed'
-contains
-    subroutine check(ok, what)
-        logical, intent(in) :: ok
-        character(len=*), intent(in) :: what
-        if (.not. ok) then
-            write(*, '(a)') 'FAIL: ' // what
-            fails = fails + 1
-        end if
-    end subroutine check
+    call finish('fortran_stream')
 end program test_stream

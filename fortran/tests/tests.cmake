@@ -1,5 +1,6 @@
 # Fortran tests (names fortran_*). Each is an executable that exits non-zero
-# on failure; ref_c.c supplies values computed through the C API directly.
+# on failure; ref_c.c supplies values computed through the C API directly,
+# test_support.f90 the shared check()/finish().
 function(tbrf_fortran_test name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE tbrf_fortran)
@@ -21,10 +22,10 @@ add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/layout_c.c
   VERBATIM)
 tbrf_fortran_test(fortran_layout ${FT}/test_layout.f90 ${FT}/layout_f.f90 ${FT}/ref_c.c
                   ${CMAKE_CURRENT_BINARY_DIR}/layout_c.c)
-tbrf_fortran_test(fortran_api ${FT}/test_api.f90 ${FT}/ref_c.c)
-tbrf_fortran_test(fortran_stream ${FT}/test_stream.f90 ${FT}/ref_c.c)
-tbrf_fortran_test(fortran_errors ${FT}/test_errors.f90)
-tbrf_fortran_test(fortran_rng ${FT}/test_rng.f90)
+tbrf_fortran_test(fortran_api ${FT}/test_api.f90 ${FT}/test_support.f90 ${FT}/ref_c.c)
+tbrf_fortran_test(fortran_stream ${FT}/test_stream.f90 ${FT}/test_support.f90 ${FT}/ref_c.c)
+tbrf_fortran_test(fortran_errors ${FT}/test_errors.f90 ${FT}/test_support.f90)
+tbrf_fortran_test(fortran_rng ${FT}/test_rng.f90 ${FT}/test_support.f90)
 tbrf_fortran_test(fortran_example ${CMAKE_CURRENT_SOURCE_DIR}/examples/example.f90)
 
 # Without stat, a failing call reports on stderr and stops with a non-zero
