@@ -194,7 +194,7 @@ fail:
  * has open at once), in HDF5's hsize_t. */
 static void chunk_shape(int rank, const hsize_t *dims, size_t elt, hsize_t *chunk)
 {
-    uint64_t d[H5S_MAX_RANK], c[H5S_MAX_RANK];
+    uint64_t d[H5S_MAX_RANK] = {0}, c[H5S_MAX_RANK] = {0};
     for (int i = 0; i < rank; i++)
         d[i] = dims[i];
     io_chunk_shape(rank, d, elt, c);
