@@ -754,10 +754,8 @@ int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err
         io_setf(err, errlen, "%s: not enough memory to read /value", path);
         goto done;
     }
-    if (H5Dread(h.d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        io_setf(err, errlen, "%s: cannot read /value", path);
+    if (read_all(h.d, path, "value", buf, err, errlen))
         goto done;
-    }
     *n = (int64_t)np;
     *values = buf;
     buf = NULL;
