@@ -23,16 +23,10 @@ if(TBRF_HAVE_CUDA)
     target_sources(tbrf PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/wisdom.c
                                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_common.c)
   endif()
-  # Ampere and Hopper (H100) natively, PTX for later GPUs; override with
-  # -DTBRF_CUDA_ARCHITECTURES=... (e.g. "native" on a machine with a GPU).
-  set(TBRF_CUDA_ARCHITECTURES "80-real;90-real;90-virtual" CACHE STRING "CUDA architectures of the kernels")
-  set_property(TARGET tbrf PROPERTY CUDA_ARCHITECTURES ${TBRF_CUDA_ARCHITECTURES})
-  target_sources(tbrf PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/gpu/backend_cuda.c
-    ${TBRF_KERNEL_DIR}/tb_project.cu)
+  target_sources(tbrf PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/backend_cuda.c)
+  tbrf_cuda_sources(tbrf ${TBRF_KERNEL_DIR}/tb_project.cu)
   target_compile_definitions(tbrf PRIVATE TBRF_HAVE_CUDA)
   target_include_directories(tbrf PRIVATE ${TBRF_KERNEL_DIR})
-  target_link_libraries(tbrf PRIVATE CUDA::cudart)
-  set_source_files_properties(${TBRF_KERNEL_DIR}/tb_project.cu PROPERTIES COMPILE_OPTIONS
+  set_property(SOURCE ${TBRF_KERNEL_DIR}/tb_project.cu APPEND PROPERTY COMPILE_OPTIONS
     "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra;--Werror=all-warnings>")
 endif()

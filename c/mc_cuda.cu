@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include "gpu/cuda_launch.h"
 #include "rng/mc_body.h"
 #include "tbrf.h"
 
@@ -51,8 +52,10 @@ extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double
     if (!st) {
         const unsigned threads = 128;
         unsigned blocks = (unsigned)((nchunks + threads - 1) / threads);
-        tbrf_mc_chunks_cuda<<<blocks, threads>>>(integrand, dim, (uint64_t)n, seed, dau, dau + dim,
-                                                 dout, dout + nchunks, dout + 2 * nchunks);
+        cudaGetLastError(); /* the check below is for this launch only */
+        TBRF_LAUNCH(tbrf_mc_chunks_cuda, blocks, threads, 0)(integrand, dim, (uint64_t)n, seed, dau,
+                                                             dau + dim, dout, dout + nchunks,
+                                                             dout + 2 * nchunks);
         if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
             st = TBRF_ERR_NO_DEVICE;
     }

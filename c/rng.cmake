@@ -15,10 +15,9 @@ endif()
 if(TBRF_HAVE_CUDA)
   # The Monte Carlo kernel on CUDA (the same rng/mc_body.h); no fused
   # multiply-adds, so it rounds like the CPU.
-  target_sources(tbrf PRIVATE mc_cuda.cu)
+  tbrf_cuda_sources(tbrf mc_cuda.cu)
   target_compile_definitions(tbrf PRIVATE TBRF_MC_CUDA)
   target_include_directories(tbrf PRIVATE ${RANDOM123_INCLUDE_DIR})
-  set_source_files_properties(mc_cuda.cu PROPERTIES COMPILE_OPTIONS
+  set_property(SOURCE mc_cuda.cu APPEND PROPERTY COMPILE_OPTIONS
     "$<$<COMPILE_LANGUAGE:CUDA>:-fmad=false;-Xcompiler=-Wall,-Wextra>")
-  target_link_libraries(tbrf PRIVATE CUDA::cudart)
 endif()

@@ -4,6 +4,7 @@
  * point, unroll factor as a template parameter) and C launchers. */
 #include <cuda_runtime.h>
 
+#include "gpu/cuda_launch.h"
 #include "tb_project_cuda.h"
 
 #define TB_GLOBAL
@@ -90,11 +91,11 @@ static unsigned int blocks(long long count, int block)
 
 #define TB_DISPATCH(unroll, KERNEL, ...)                                                          \
     switch (unroll) {                                                                             \
-    case 16: KERNEL<16><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;          \
-    case 8: KERNEL<8><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;            \
-    case 4: KERNEL<4><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;            \
-    case 2: KERNEL<2><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;            \
-    default: KERNEL<1><<<blocks(count, block), block, 0, stream>>>(__VA_ARGS__); break;           \
+    case 16: TBRF_LAUNCH(KERNEL<16>, blocks(count, block), block, stream)(__VA_ARGS__); break;    \
+    case 8: TBRF_LAUNCH(KERNEL<8>, blocks(count, block), block, stream)(__VA_ARGS__); break;      \
+    case 4: TBRF_LAUNCH(KERNEL<4>, blocks(count, block), block, stream)(__VA_ARGS__); break;      \
+    case 2: TBRF_LAUNCH(KERNEL<2>, blocks(count, block), block, stream)(__VA_ARGS__); break;      \
+    default: TBRF_LAUNCH(KERNEL<1>, blocks(count, block), block, stream)(__VA_ARGS__); break;     \
     }
 
 extern "C" int tbrf_cuda_launch_grid(int precision, int unroll, int block, const void *lines,
@@ -104,6 +105,10 @@ extern "C" int tbrf_cuda_launch_grid(int precision, int unroll, int block, const
 {
     if (count <= 0)
         return 0;
+    /* cudaGetLastError below must see this launch's error, not one left by
+     * an earlier call whose failure was already reported (a cudaMalloc
+     * that ran out of memory, say) */
+    cudaGetLastError();
     if (precision == 1) {
         TB_DISPATCH(unroll, tb_grid, (const float *)lines, (const long long *)lc, L, M, nx, ny, first,
                     count, (float)norm, (float *)out)
@@ -121,6 +126,7 @@ extern "C" int tbrf_cuda_launch_points(int precision, int unroll, int block, con
 {
     if (count <= 0)
         return 0;
+    cudaGetLastError(); /* as in tbrf_cuda_launch_grid */
     if (precision == 1) {
         TB_DISPATCH(unroll, tb_points, (const float *)lines, axis, L, M, dim, cx, cy, cz, offset, xyz,
                     count, (float)norm, (float *)out)

@@ -2,9 +2,11 @@
 # Installs what tbrf needs to build and test from Debian's packages.
 # Skips apt-get when everything is already there.
 set -euo pipefail
-packages=(cmake make gcc gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev
+# g++ builds the tests' CUDA emulator; dieharder runs the generators'
+# statistical battery (the `long` test, skipped when it is absent).
+packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev
           libnetcdf-dev netcdf-bin libpng-dev libxml2-utils
-          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo)
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -36,6 +36,27 @@ if(TBRF_HAVE_CUDA)
   tbrf_gpu_test(gpu_cuda_stats cuda $<TARGET_FILE:test_gpu_stats> cuda)
   tbrf_gpu_test(gpu_cuda_no_device cuda $<TARGET_FILE:test_gpu_selection> cuda-no-device)
 endif()
+if(TBRF_CUDA_EMULATOR)
+  # The CUDA backend on the tests' CPU emulator of the CUDA runtime
+  # (tests/cuda_emulator, doc/gpu.md): one emulated device for the suites
+  # above (gpu_cuda_no_device keeps the default of none), the conformance
+  # suite again under two random stream schedules, and what only the
+  # emulator can stage: a device smaller than the field, failing allocations.
+  set(TBRF_EMU_ONE "TBRF_CUDA_EMU_DEVICES=1")
+  set_property(TEST gpu_cuda_conformance gpu_cuda_stats test_rng_cuda APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE})
+  foreach(seed 1 2)
+    tbrf_gpu_test(gpu_cuda_conformance_random${seed} cuda $<TARGET_FILE:test_gpu_conformance> cuda)
+    set_property(TEST gpu_cuda_conformance_random${seed} APPEND PROPERTY ENVIRONMENT
+      ${TBRF_EMU_ONE} TBRF_CUDA_EMU_SCHEDULE=random:${seed})
+  endforeach()
+  add_executable(test_cuda_emulated test_cuda_emulated.c)
+  target_link_libraries(test_cuda_emulated PRIVATE tbrf m)
+  target_include_directories(test_cuda_emulated PRIVATE ${PROJECT_SOURCE_DIR}/c ${PROJECT_SOURCE_DIR}/tests)
+  tbrf_gpu_test(gpu_cuda_bigger_than_device cuda $<TARGET_FILE:test_cuda_emulated> big)
+  set_property(TEST gpu_cuda_bigger_than_device APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE} TBRF_CUDA_EMU_MEMORY_MIB=8)
+  tbrf_gpu_test(gpu_cuda_failed_allocations cuda $<TARGET_FILE:test_cuda_emulated> faults)
+  set_property(TEST gpu_cuda_failed_allocations APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE})
+endif()
 if(TBRF_HAVE_OPENCL)
   # counts GPU devices itself to check what `auto` must pick
   target_link_libraries(test_gpu_selection PRIVATE OpenCL::OpenCL)

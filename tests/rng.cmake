@@ -16,7 +16,8 @@ foreach(case kat raw layouts mc bad_args)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_rng.sh $<TARGET_FILE:tbrf_cli>
                    ${CMAKE_CURRENT_SOURCE_DIR}/data/kat_vectors.txt ${case})
 endforeach()
-# dieharder (Debian package, not a dependency): long, skipped when absent.
+# dieharder (Debian package, installed by scripts/install-deps.sh for the
+# tests): long, skipped when absent.
 add_test(NAME cli_rng_dieharder
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_rng.sh $<TARGET_FILE:tbrf_cli>
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/kat_vectors.txt dieharder)
@@ -35,11 +36,11 @@ endif()
 # The headers compiled by nvcc: known answers from the host side always,
 # and on a CUDA device when there is one (skipped otherwise).
 if(TBRF_HAVE_CUDA)
-  add_executable(test_rng_cuda test_rng_cuda.cu)
-  target_link_libraries(test_rng_cuda PRIVATE tbrf CUDA::cudart m)
+  add_executable(test_rng_cuda)
+  tbrf_cuda_sources(test_rng_cuda test_rng_cuda.cu)
+  target_link_libraries(test_rng_cuda PRIVATE tbrf m)
   target_include_directories(test_rng_cuda PRIVATE ${PROJECT_SOURCE_DIR}/c ${PROJECT_SOURCE_DIR}/tests
                              ${RANDOM123_INCLUDE_DIR})
-  set_property(TARGET test_rng_cuda PROPERTY CUDA_ARCHITECTURES ${TBRF_CUDA_ARCHITECTURES})
   add_test(NAME test_rng_cuda_host
            COMMAND test_rng_cuda ${CMAKE_CURRENT_SOURCE_DIR}/data/kat_vectors.txt host)
   add_test(NAME test_rng_cuda

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "gpu/cuda_launch.h"
 #include "rng/lcg64.h"
 #include "rng/mc_body.h"
 #include "rng/philox.h"
@@ -108,7 +109,7 @@ int main(int argc, char **argv)
         cudaMemcpy(dk, kinds, sizeof kinds, cudaMemcpyHostToDevice);
         cudaMemcpy(dn, nouts, sizeof nouts, cudaMemcpyHostToDevice);
         cudaMemcpy(di, in, sizeof in, cudaMemcpyHostToDevice);
-        kat_kernel<<<1, 128>>>(n, dk, di, dn, dout);
+        TBRF_LAUNCH(kat_kernel, 1, 128, 0)(n, dk, di, dn, dout);
         cudaError_t e = cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
         CHECK(e == cudaSuccess, "kernel: %s", cudaGetErrorString(e));
         cudaFree(dk);

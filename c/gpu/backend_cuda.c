@@ -36,7 +36,11 @@
 #include "tbrf.h"
 
 enum { KIND_GRID = GPU_KIND_GRID, KIND_POINTS = GPU_KIND_POINTS };
-#define TUNE_SAMPLE ((int64_t)1 << 20) /* values timed per configuration */
+/* Values timed per configuration: 256 Ki x L lines is 0.3 ms at 1e12
+ * cell.lines/s for 1024 lines, long against event resolution. The sample
+ * must fit one device chunk, and a call is cut into 4 chunks from 256 Ki
+ * values on (gpu_chunk_size), so calls of 1 Mi values or more tune. */
+#define TUNE_SAMPLE ((int64_t)1 << 18)
 
 typedef struct cu_state {
     int device;

@@ -1,0 +1,180 @@
+/* test_cuda_emulated.c — what the CUDA backend must survive that only the
+ * CPU emulator of the CUDA runtime (tests/cuda_emulator) can stage on a
+ * machine without a GPU. Built only with -DTBRF_CUDA_EMULATOR=ON.
+ *
+ *   test_cuda_emulated big     a float grid and a point set whose values
+ *                              are larger than the device memory
+ *                              (TBRF_CUDA_EMU_MEMORY_MIB, set by ctest)
+ *                              come out in chunks and agree with the CPU
+ *                              backend to 1e-5 (doc/gpu.md's tolerance)
+ *   test_cuda_emulated faults  the n-th device or pinned allocation fails
+ *                              (TBRF_CUDA_EMU_FAIL_ALLOC), for every n
+ *                              until a run succeeds: each failure is
+ *                              TBRF_ERR_NO_MEMORY with a message, never a
+ *                              crash, and the same plan then executes to
+ *                              the right bits; the emulator's exit check
+ *                              finds no device memory left allocated. */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <string.h>
+
+static tbrf_model *model;
+static const double LO[3] = {0, 0, 0};
+
+static tbrf_plan *cuda_plan(const double hi[3], int precision, int lines, int backend)
+{
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.backend = backend;
+    o.precision = precision;
+    o.lines = lines;
+    o.work_group = 128; /* no tuning: every run makes the same allocations */
+    o.unroll = 4;
+    return tu_plan(model, 3, LO, hi, 1.0, 99, &o);
+}
+
+/* max |a - b| / max |b| over float arrays; infinite if any is not finite */
+static double rel_diff(const float *a, const float *b, int64_t n)
+{
+    double dmax = 0, bmax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(b[i]))
+            return INFINITY;
+        dmax = fmax(dmax, fabs((double)a[i] - b[i]));
+        bmax = fmax(bmax, fabs((double)b[i]));
+    }
+    return bmax > 0 ? dmax / bmax : dmax;
+}
+
+static void big(void)
+{
+    const char *mib = getenv("TBRF_CUDA_EMU_MEMORY_MIB");
+    REQUIRE(mib && atol(mib) > 0, , "TBRF_CUDA_EMU_MEMORY_MIB is not set");
+    const int64_t n[3] = {256, 256, 48}, cells = n[0] * n[1] * n[2];
+    const double hi[3] = {256, 256, 48}, origin[3] = {0.5, 0.5, 0.5}, step[3] = {1, 1, 1};
+    const size_t bytes = (size_t)cells * sizeof(float);
+    CHECK(bytes > ((size_t)atol(mib) << 20), "the grid (%zu bytes) fits the device (%s MiB)", bytes, mib);
+    float *g = tu_malloc(bytes), *c = tu_malloc(bytes);
+    tbrf_plan *pg = cuda_plan(hi, TBRF_FLOAT, 32, TBRF_BACKEND_CUDA);
+    tbrf_plan *pc = cuda_plan(hi, TBRF_FLOAT, 32, TBRF_BACKEND_CPU);
+    REQUIRE(pg && pc, , "plans");
+    CHECK(tbrf_set_grid(pg, origin, step, n) == TBRF_OK && tbrf_set_grid(pc, origin, step, n) == TBRF_OK,
+          "set_grid");
+    if (tu_execute(pg, 0, g) == TBRF_OK && tu_execute(pc, 0, c) == TBRF_OK) {
+        double d = rel_diff(g, c, cells);
+        printf("grid %lldx%lldx%lld float (%.1f MiB) on a %s MiB device: max|gpu-cpu|/max|cpu| = %.3g\n",
+               (long long)n[0], (long long)n[1], (long long)n[2], (double)bytes / (1 << 20), mib, d);
+        CHECK(d <= 1e-5, "grid differs from the CPU backend: %g", d);
+    }
+    /* points: 3 doubles in and one float out each, 28 bytes a point */
+    const int64_t np = ((int64_t)atol(mib) << 20) / 24;
+    tu_rng rng = {17};
+    double *xyz = tu_random_points(&rng, np, 3, LO, hi);
+    CHECK(tbrf_set_points(pg, np, xyz) == TBRF_OK && tbrf_set_points(pc, np, xyz) == TBRF_OK,
+          "set_points");
+    if (tu_execute(pg, 1, g) == TBRF_OK && tu_execute(pc, 1, c) == TBRF_OK) {
+        double d = rel_diff(g, c, np);
+        printf("%lld points (%.1f MiB in) on a %s MiB device: max|gpu-cpu|/max|cpu| = %.3g\n",
+               (long long)np, (double)np * 24 / (1 << 20), mib, d);
+        CHECK(d <= 1e-5, "points differ from the CPU backend: %g", d);
+    }
+    tbrf_destroy(pg);
+    tbrf_destroy(pc);
+    free(xyz);
+    free(g);
+    free(c);
+}
+
+/* One plan per n: fail the n-th allocation of a grid run and a point run,
+ * then run again. Returns 1 once a run needed fewer than n allocations. */
+static int fault_at(int n, const float *ref, int64_t cells, const double *xyz, const float *pref,
+                    int64_t np)
+{
+    const double hi[3] = {20, 16, 12}, origin[3] = {0.25, 0.25, 0.25}, step[3] = {0.5, 0.5, 0.5};
+    const int64_t dims[3] = {40, 32, 24};
+    float *v = tu_malloc((size_t)(cells > np ? cells : np) * sizeof(float));
+    tbrf_plan *p = cuda_plan(hi, TBRF_FLOAT, 64, TBRF_BACKEND_CUDA);
+    int done = 0;
+    if (!p || tbrf_set_grid(p, origin, step, dims) != TBRF_OK) {
+        CHECK(0, "plan for fault %d", n);
+        free(v);
+        tbrf_destroy(p);
+        return 1;
+    }
+    char at[16];
+    snprintf(at, sizeof at, "%d", n);
+    setenv("TBRF_CUDA_EMU_FAIL_ALLOC", at, 1);
+    char msg[512] = "";
+    int sg = tbrf_execute(p, 0, v);
+    if (sg)
+        snprintf(msg, sizeof msg, "%s", tbrf_plan_message(p));
+    int sp = tbrf_set_points(p, np, xyz);
+    if (!sp)
+        sp = tbrf_execute(p, 0, v);
+    if (sp)
+        snprintf(msg, sizeof msg, "%s", tbrf_plan_message(p));
+    unsetenv("TBRF_CUDA_EMU_FAIL_ALLOC");
+    CHECK(sg == TBRF_OK || sg == TBRF_ERR_NO_MEMORY, "fault %d, grid: %s", n, tbrf_strerror(sg));
+    CHECK(sp == TBRF_OK || sp == TBRF_ERR_NO_MEMORY, "fault %d, points: %s", n, tbrf_strerror(sp));
+    if (sg == TBRF_OK && sp == TBRF_OK)
+        done = 1; /* no n-th allocation: every path was failed once */
+    else
+        CHECK(strstr(msg, "out of memory") != NULL, "fault %d: message \"%s\"", n, msg);
+    /* one allocation failed, so one run: the other must not inherit the
+     * error (CUDA keeps the last error until cudaGetLastError reads it) */
+    CHECK(sg == TBRF_OK || sp == TBRF_OK, "fault %d failed both runs", n);
+    if (sp == TBRF_OK)
+        CHECK(memcmp(v, pref, (size_t)np * sizeof(float)) == 0, "fault %d: points differ", n);
+    /* the same plan recovers */
+    CHECK(tbrf_execute(p, 0, v) == TBRF_OK && memcmp(v, pref, (size_t)np * sizeof(float)) == 0,
+          "fault %d: points after the failure: %s", n, tbrf_plan_message(p));
+    CHECK(tbrf_set_grid(p, origin, step, dims) == TBRF_OK && tbrf_execute(p, 0, v) == TBRF_OK &&
+              memcmp(v, ref, (size_t)cells * sizeof(float)) == 0,
+          "fault %d: grid after the failure: %s", n, tbrf_plan_message(p));
+    tbrf_destroy(p);
+    free(v);
+    return done;
+}
+
+static void faults(void)
+{
+    const double hi[3] = {20, 16, 12}, origin[3] = {0.25, 0.25, 0.25}, step[3] = {0.5, 0.5, 0.5};
+    const int64_t dims[3] = {40, 32, 24}, cells = dims[0] * dims[1] * dims[2], np = 5000;
+    tu_rng rng = {3};
+    double *xyz = tu_random_points(&rng, np, 3, LO, hi);
+    float *ref = tu_malloc((size_t)cells * sizeof(float)), *pref = tu_malloc((size_t)np * sizeof(float));
+    tbrf_plan *p = cuda_plan(hi, TBRF_FLOAT, 64, TBRF_BACKEND_CUDA);
+    REQUIRE(p, , "plan");
+    CHECK(tbrf_set_grid(p, origin, step, dims) == TBRF_OK && tu_execute(p, 0, ref) == TBRF_OK, "reference grid");
+    CHECK(tbrf_set_points(p, np, xyz) == TBRF_OK && tu_execute(p, 0, pref) == TBRF_OK, "reference points");
+    tbrf_destroy(p);
+    int n = 1;
+    while (n <= 64 && !fault_at(n, ref, cells, xyz, pref, np))
+        n++;
+    printf("failed allocations 1..%d in turn, one per run\n",
+           n - 1);
+    CHECK(n > 2 && n <= 64, "the runs made %d allocations", n - 1);
+    free(xyz);
+    free(ref);
+    free(pref);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2 || (strcmp(argv[1], "big") && strcmp(argv[1], "faults"))) {
+        fprintf(stderr, "usage: test_cuda_emulated big|faults\n");
+        return 2;
+    }
+    if (tbrf_backend_available(TBRF_BACKEND_CUDA) != TBRF_OK) {
+        printf("SKIP: no (emulated) CUDA device: set TBRF_CUDA_EMU_DEVICES=1\n");
+        return 77;
+    }
+    REQUIRE(tbrf_model_gaussian(2.0, &model) == TBRF_OK, 1, "model");
+    if (strcmp(argv[1], "big") == 0)
+        big();
+    else
+        faults();
+    tbrf_model_destroy(model);
+    return tu_exit(argv[1]);
+}
