@@ -24,6 +24,13 @@ if(TBRF_HAVE_CUDA)
                                 ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_common.c)
   endif()
   target_sources(tbrf PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/backend_cuda.c)
+  # named in the message when a GPU cannot run the kernels
+  string(REPLACE ";" "," TBRF_CUDA_ARCHS "${TBRF_CUDA_ARCHITECTURES}")
+  if(TBRF_CUDA_EMULATOR)
+    set(TBRF_CUDA_ARCHS "emulator")
+  endif()
+  set_property(SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/backend_cuda.c APPEND PROPERTY
+    COMPILE_DEFINITIONS "TBRF_CUDA_ARCHS=\"${TBRF_CUDA_ARCHS}\"")
   tbrf_cuda_sources(tbrf ${TBRF_KERNEL_DIR}/tb_project.cu)
   target_compile_definitions(tbrf PRIVATE TBRF_HAVE_CUDA)
   target_include_directories(tbrf PRIVATE ${TBRF_KERNEL_DIR})

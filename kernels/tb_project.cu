@@ -11,10 +11,12 @@
 #define TB_DEVICE __device__ __forceinline__
 #define TB_LONG long long
 #define TB_UINT unsigned int
-/* Round-to-nearest intrinsics are never fused into an FMA, so the double
- * kernels round like the CPU backend (nvcc contracts a*b+c by default). */
+/* Round-to-nearest intrinsics are never fused into an FMA (nvcc contracts
+ * a*b+c by default), and __fma_rn fuses where the CPU backend does, so the
+ * double kernels round like the CPU backend. */
 #define TB_DADD(a, b) __dadd_rn((a), (b))
 #define TB_DMUL(a, b) __dmul_rn((a), (b))
+#define TB_DFMA(a, b, c) __fma_rn((a), (b), (c))
 #define TB_FP64 1
 #include "tb_project_body.h"
 
@@ -87,6 +89,33 @@ __global__ void tb_points(const T *__restrict__ lines, const double *__restrict_
 static unsigned int blocks(long long count, int block)
 {
     return (unsigned int)((count + block - 1) / block);
+}
+
+/* Lowers *limit to kernel's largest block; the cudaError_t of the query
+ * (cudaErrorNoKernelImageForDevice when the library was not built for
+ * this GPU's architecture). */
+template <class K> static cudaError_t lower_to_limit(K kernel, int *limit)
+{
+    cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, kernel);
+    if (e == cudaSuccess && a.maxThreadsPerBlock < *limit)
+        *limit = a.maxThreadsPerBlock;
+    return e;
+}
+
+extern "C" int tbrf_cuda_kernel_limit(int *max_block)
+{
+    int limit = *max_block;
+    cudaError_t e = lower_to_limit(tb_grid<16, float, long long>, &limit);
+    if (e == cudaSuccess)
+        e = lower_to_limit(tb_grid<16, double, double>, &limit);
+    if (e == cudaSuccess)
+        e = lower_to_limit(tb_points<16, float>, &limit);
+    if (e == cudaSuccess)
+        e = lower_to_limit(tb_points<16, double>, &limit);
+    if (e == cudaSuccess)
+        *max_block = limit;
+    return (int)e;
 }
 
 #define TB_DISPATCH(unroll, KERNEL, ...)                                                          \

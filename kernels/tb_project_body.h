@@ -5,7 +5,9 @@
  *   TB_DEVICE   qualifier of a device function (inline / __device__ inline)
  *   TB_LONG     a 64-bit signed integer type, TB_UINT a 32-bit unsigned one
  *   TB_DADD(a,b), TB_DMUL(a,b)  double add/multiply, never fused into an FMA
- *               (so the double kernels round exactly like the CPU backend)
+ *   TB_DFMA(a,b,c)  double a*b + c rounded once (IEEE fma)
+ *               (with these three the double kernels do the CPU backend's
+ *               operations in its order: the same bits on every backend)
  *   TB_FP64     defined when double is available on the device
  *
  * Summation order over lines is 0..L-1 whatever the unroll factor U (the
@@ -59,16 +61,16 @@ TB_DEVICE double tb_line_d(const TB_GLOBAL double *y, double t)
     TB_LONG j = (TB_LONG)t;
     double f = TB_DADD(t, -(double)j);
     double a = y[j];
-    return TB_DADD(a, TB_DMUL(f, TB_DADD(y[j + 1], -a)));
+    return TB_DFMA(f, TB_DADD(y[j + 1], -a), a);
 }
 
 /* Line l's value at cell (i, j, k); lc[4l..4l+3]: base + offset, step x,
- * step y, step z (as the CPU backend): t = ((c0 + k c3) + j c2) + i c1. */
+ * step y, step z (as the CPU backend): t = fma(i, c1, (c0 + k c3) + j c2). */
 TB_DEVICE double tb_grid_line_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *lc, int l,
                                 TB_LONG M, double i, double j, double k)
 {
     const TB_GLOBAL double *c = lc + 4 * l;
-    double t = TB_DADD(TB_DADD(TB_DADD(c[0], TB_DMUL(k, c[3])), TB_DMUL(j, c[2])), TB_DMUL(i, c[1]));
+    double t = TB_DFMA(i, c[1], TB_DADD(TB_DADD(c[0], TB_DMUL(k, c[3])), TB_DMUL(j, c[2])));
     return tb_line_d(lines + (TB_LONG)l * M, t);
 }
 
@@ -86,11 +88,11 @@ TB_DEVICE double tb_grid_cell_d(const TB_GLOBAL double *lines, const TB_GLOBAL d
 }
 
 /* ---------------------------------------------------------------- points */
-/* Index of a point on line l: ((dx ax + dy ay) + dz az) + offset, in double
- * for both precisions. */
+/* Index of a point on line l: fma(dz, az, fma(dy, ay, dx ax)) + offset (as
+ * the CPU backend), in double for both precisions. */
 TB_DEVICE double tb_point_t(const TB_GLOBAL double *a, double dx, double dy, double dz, double offset)
 {
-    return TB_DADD(TB_DADD(TB_DADD(TB_DMUL(dx, a[0]), TB_DMUL(dy, a[1])), TB_DMUL(dz, a[2])), offset);
+    return TB_DADD(TB_DFMA(dz, a[2], TB_DFMA(dy, a[1], TB_DMUL(dx, a[0]))), offset);
 }
 
 TB_DEVICE double tb_point_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *axis, int L,

@@ -22,6 +22,12 @@ int tbrf_cuda_launch_points(int precision, int unroll, int block, const void *li
                             double cz, double offset, const double *xyz, long long count,
                             double norm, void *out, cudaStream_t stream);
 
+/* Whether this GPU can run the kernels: lowers *max_block to the smallest
+ * per-kernel block limit (registers of the unroll-16 kernels); returns the
+ * cudaError_t of the query, cudaErrorNoKernelImageForDevice when the
+ * library holds no code for the device's architecture. */
+int tbrf_cuda_kernel_limit(int *max_block);
+
 #ifdef __cplusplus
 }
 #endif

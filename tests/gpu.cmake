@@ -41,7 +41,8 @@ if(TBRF_CUDA_EMULATOR)
   # (tests/cuda_emulator, doc/gpu.md): one emulated device for the suites
   # above (gpu_cuda_no_device keeps the default of none), the conformance
   # suite again under two random stream schedules, and what only the
-  # emulator can stage: a device smaller than the field, failing allocations.
+  # emulator can stage: a device smaller than the field, failing
+  # allocations, a GPU the kernels were not built for.
   set(TBRF_EMU_ONE "TBRF_CUDA_EMU_DEVICES=1")
   set_property(TEST gpu_cuda_conformance gpu_cuda_stats test_rng_cuda APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE})
   foreach(seed 1 2)
@@ -56,6 +57,9 @@ if(TBRF_CUDA_EMULATOR)
   set_property(TEST gpu_cuda_bigger_than_device APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE} TBRF_CUDA_EMU_MEMORY_MIB=8)
   tbrf_gpu_test(gpu_cuda_failed_allocations cuda $<TARGET_FILE:test_cuda_emulated> faults)
   set_property(TEST gpu_cuda_failed_allocations APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE})
+  tbrf_gpu_test(gpu_cuda_no_kernel_image cuda $<TARGET_FILE:test_cuda_emulated> no-image)
+  set_property(TEST gpu_cuda_no_kernel_image APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE}
+    TBRF_CUDA_EMU_NO_KERNEL_IMAGE=1)
 endif()
 if(TBRF_HAVE_OPENCL)
   # counts GPU devices itself to check what `auto` must pick

@@ -13,7 +13,12 @@
  *                              TBRF_ERR_NO_MEMORY with a message, never a
  *                              crash, and the same plan then executes to
  *                              the right bits; the emulator's exit check
- *                              finds no device memory left allocated. */
+ *                              finds no device memory left allocated.
+ *   test_cuda_emulated no-image  a GPU the kernels were not built for
+ *                              (TBRF_CUDA_EMU_NO_KERNEL_IMAGE=1): make_plan
+ *                              fails with TBRF_ERR_NO_DEVICE and a message
+ *                              that says how to rebuild; `auto` passes over
+ *                              it to another backend. */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
@@ -160,10 +165,35 @@ static void faults(void)
     free(pref);
 }
 
+static void no_image(void)
+{
+    const double hi[3] = {8, 8, 8};
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.backend = TBRF_BACKEND_CUDA;
+    tbrf_plan *p = NULL;
+    int st = tbrf_make_plan(model, 3, LO, hi, 1.0, 1, &o, &p);
+    const char *msg = tbrf_plan_message(p);
+    printf("cuda on a GPU without code for it: %s: %s\n", tbrf_strerror(st), msg);
+    CHECK(st == TBRF_ERR_NO_DEVICE, "make_plan(cuda) = %s", tbrf_strerror(st));
+    CHECK(msg && strstr(msg, "cannot run tbrf's kernels") && strstr(msg, "TBRF_CUDA_ARCHITECTURES"),
+          "message does not say what to do: %s", msg);
+    tbrf_destroy(p);
+    p = NULL;
+    o.backend = TBRF_BACKEND_AUTO;
+    st = tbrf_make_plan(model, 3, LO, hi, 1.0, 1, &o, &p);
+    tbrf_plan_info info;
+    CHECK(st == TBRF_OK && tbrf_plan_get_info(p, &info) == TBRF_OK && info.backend != TBRF_BACKEND_CUDA,
+          "auto did not pass over the unusable GPU: %s", tbrf_strerror(st));
+    if (st == TBRF_OK)
+        printf("auto picked %s\n", tbrf_backend_name(info.backend));
+    tbrf_destroy(p);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2 || (strcmp(argv[1], "big") && strcmp(argv[1], "faults"))) {
-        fprintf(stderr, "usage: test_cuda_emulated big|faults\n");
+    if (argc != 2 || (strcmp(argv[1], "big") && strcmp(argv[1], "faults") && strcmp(argv[1], "no-image"))) {
+        fprintf(stderr, "usage: test_cuda_emulated big|faults|no-image\n");
         return 2;
     }
     if (tbrf_backend_available(TBRF_BACKEND_CUDA) != TBRF_OK) {
@@ -173,8 +203,10 @@ int main(int argc, char **argv)
     REQUIRE(tbrf_model_gaussian(2.0, &model) == TBRF_OK, 1, "model");
     if (strcmp(argv[1], "big") == 0)
         big();
-    else
+    else if (strcmp(argv[1], "faults") == 0)
         faults();
+    else
+        no_image();
     tbrf_model_destroy(model);
     return tu_exit(argv[1]);
 }

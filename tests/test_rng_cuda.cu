@@ -110,7 +110,9 @@ int main(int argc, char **argv)
         cudaMemcpy(dn, nouts, sizeof nouts, cudaMemcpyHostToDevice);
         cudaMemcpy(di, in, sizeof in, cudaMemcpyHostToDevice);
         TBRF_LAUNCH(kat_kernel, 1, 128, 0)(n, dk, di, dn, dout);
-        cudaError_t e = cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
+        cudaError_t e = cudaGetLastError(); /* a launch error, e.g. no code for this GPU */
+        CHECK(e == cudaSuccess, "launch: %s", cudaGetErrorString(e));
+        e = cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
         CHECK(e == cudaSuccess, "kernel: %s", cudaGetErrorString(e));
         cudaFree(dk);
         cudaFree(dn);

@@ -51,6 +51,7 @@ typedef struct cu_state {
     cudaEvent_t kdone[2], cdone[2], t0, t1;
     gpu_config cfg;
     gpu_choice tuned[2]; /* per kind */
+    char tune_err[128];  /* the last CUDA error while tuning */
     void *lines;     /* per realization */
     double *axis;
     void *lc;        /* per grid */
@@ -75,6 +76,18 @@ static int cu_available(void)
         return TBRF_ERR_NO_DEVICE;
     }
     return TBRF_OK;
+}
+
+/* For `auto`: a device that can also run the kernels (a GPU older than
+ * the architectures built in has a device but no code for it). */
+static int cu_available_gpu(void)
+{
+    int st = cu_available(), limit = 1024;
+    if (st == TBRF_OK && tbrf_cuda_kernel_limit(&limit) != 0) {
+        cudaGetLastError();
+        st = TBRF_ERR_NO_DEVICE;
+    }
+    return st;
 }
 
 static const char *cu_message(void *state)
@@ -147,6 +160,16 @@ static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsiz
     snprintf(s->name, sizeof s->name, "%s", prop.name);
     s->total_mem = prop.totalGlobalMem;
     s->max_block = prop.maxThreadsPerBlock;
+    if ((err = (cudaError_t)tbrf_cuda_kernel_limit(&s->max_block)) != cudaSuccess) {
+        /* a GPU older or newer than the architectures built in */
+        snprintf(msg, msgsize,
+                 "CUDA device %d (%s, compute capability %d.%d) cannot run tbrf's kernels: %s "
+                 "(built for CUDA architectures %s; rebuild with -DTBRF_CUDA_ARCHITECTURES=native)",
+                 dev, s->name, prop.major, prop.minor, cudaGetErrorString(err), TBRF_CUDA_ARCHS);
+        cudaGetLastError();
+        free(s);
+        return TBRF_ERR_NO_DEVICE;
+    }
     gpu_config_init(&s->cfg, opts);
     if (s->cfg.req_wg > s->max_block) {
         snprintf(msg, msgsize, "opts.work_group = %d exceeds the block size limit %d of CUDA device %d (%s)",
@@ -274,6 +297,7 @@ static double time_tune(const gpu_tune_job *job, int w, int u)
     if (!e)
         e = (int)cudaEventElapsedTime(&ms, s->t0, s->t1);
     if (e) {
+        snprintf(s->tune_err, sizeof s->tune_err, "%s", cudaGetErrorString((cudaError_t)e));
         cudaGetLastError();
         return -1.0;
     }
@@ -292,7 +316,13 @@ static int tune(cu_state *s, int kind, const projection *p, const grid_geom *g, 
     static const int blocks[] = {64, 128, 256, 512};
     const gpu_tuning t = {"cuda", s->name, drv, (size_t)s->max_block, TUNE_SAMPLE, 256, blocks, time_tune,
                           {s, kind, p, g, n}};
-    return gpu_tune(&s->cfg, &t, &s->tuned[kind], s->msg, sizeof s->msg);
+    s->tune_err[0] = '\0';
+    int st = gpu_tune(&s->cfg, &t, &s->tuned[kind], s->msg, sizeof s->msg);
+    if (st && s->tune_err[0]) {
+        size_t n = strlen(s->msg);
+        snprintf(s->msg + n, sizeof s->msg - n, " (last CUDA error: %s)", s->tune_err);
+    }
+    return st;
 }
 
 static int64_t chunk_size(const cu_state *s, size_t bytes_per_value, int64_t count)
@@ -445,5 +475,5 @@ const backend_ops tbrf_backend_cuda = {
     .init = cu_init,
     .release = cu_release,
     .message = cu_message,
-    .available_gpu = cu_available,
+    .available_gpu = cu_available_gpu,
 };

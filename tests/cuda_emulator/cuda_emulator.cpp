@@ -30,7 +30,10 @@
  *   TBRF_CUDA_EMU_MEMORY_MIB  device memory in MiB (default 1024)
  *   TBRF_CUDA_EMU_SCHEDULE    lazy (default) | eager | random:SEED
  *   TBRF_CUDA_EMU_FAIL_ALLOC  N: the N-th device or pinned allocation
- *                             after the variable took this value fails */
+ *                             after the variable took this value fails
+ *   TBRF_CUDA_EMU_NO_KERNEL_IMAGE  1: as on a GPU whose architecture the
+ *                             kernels were not built for: queries and
+ *                             launches fail with cudaErrorNoKernelImageForDevice */
 #include "cuda_runtime.h"
 
 #include <chrono>
@@ -86,6 +89,7 @@ struct Device {
     int ndev = 0, current = 0;
     size_t limit = (size_t)1024 << 20, in_use = 0;
     Policy policy = Policy::lazy;
+    bool no_image = false;
     std::mt19937_64 rng;
     std::map<const char *, size_t> dev, pinned; /* base -> bytes */
     std::vector<tbrf_emu_stream *> streams;     /* created, live */
@@ -103,6 +107,8 @@ struct Device {
         if (const char *e = getenv("TBRF_CUDA_EMU_MEMORY_MIB"))
             if (atol(e) > 0)
                 limit = (size_t)atol(e) << 20;
+        if (const char *e = getenv("TBRF_CUDA_EMU_NO_KERNEL_IMAGE"))
+            no_image = atoi(e) != 0;
         if (const char *e = getenv("TBRF_CUDA_EMU_SCHEDULE")) {
             if (strcmp(e, "eager") == 0)
                 policy = Policy::eager;
@@ -361,6 +367,8 @@ void enqueue_kernel(cudaStream_t stream, dim3 grid, dim3 block, std::function<vo
     std::lock_guard<std::recursive_mutex> lock(d.mu);
     if (err == cudaSuccess && (err = no_device(d)) != cudaSuccess)
         return;
+    if (err == cudaSuccess && d.no_image)
+        err = cudaErrorNoKernelImageForDevice;
     if (err == cudaSuccess && !known_stream(d, stream))
         err = cudaErrorInvalidResourceHandle;
     if (err != cudaSuccess) {
@@ -387,6 +395,7 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorNoKernelImageForDevice: return "no kernel image is available for execution on the device";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
@@ -472,6 +481,21 @@ cudaError_t cudaDeviceSynchronize(void)
     if (no_device(d))
         return last_error;
     drain_all(d);
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    Device &d = device();
+    if (!attr || !func)
+        return fail(cudaErrorInvalidValue);
+    if (no_device(d))
+        return last_error;
+    if (d.no_image)
+        return fail(cudaErrorNoKernelImageForDevice);
+    attr->maxThreadsPerBlock = 1024;
+    attr->numRegs = 32;
+    attr->sharedSizeBytes = 0;
     return cudaSuccess;
 }
 

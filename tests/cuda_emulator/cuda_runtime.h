@@ -10,6 +10,7 @@
 #include "cuda_runtime_api.h"
 
 #ifdef __cplusplus
+#include <cmath>
 #include <functional>
 
 #define __global__
@@ -34,6 +35,7 @@ extern thread_local dim3 blockDim, gridDim;
  * files are compiled with -ffp-contract=off, as nvcc -fmad=false). */
 inline double __dadd_rn(double a, double b) { return a + b; }
 inline double __dmul_rn(double a, double b) { return a * b; }
+inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 
 template <class T> inline cudaError_t cudaMalloc(T **ptr, size_t bytes)
 {
@@ -43,6 +45,11 @@ template <class T> inline cudaError_t cudaMalloc(T **ptr, size_t bytes)
 template <class T> inline cudaError_t cudaMallocHost(T **ptr, size_t bytes)
 {
     return cudaMallocHost(reinterpret_cast<void **>(ptr), bytes);
+}
+
+template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, T *kernel)
+{
+    return cudaFuncGetAttributes(attr, reinterpret_cast<const void *>(kernel));
 }
 
 namespace tbrf_emu {

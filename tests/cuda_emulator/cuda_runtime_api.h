@@ -30,6 +30,7 @@ typedef enum cudaError {
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorNoDevice = 100,
     cudaErrorInvalidDevice = 101,
+    cudaErrorNoKernelImageForDevice = 209,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700
@@ -62,6 +63,12 @@ struct cudaDeviceProp {
     int major, minor;
 };
 
+struct cudaFuncAttributes {
+    int maxThreadsPerBlock;
+    int numRegs;
+    size_t sharedSizeBytes;
+};
+
 const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
@@ -72,6 +79,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 
 cudaError_t cudaMalloc(void **ptr, size_t bytes);
 cudaError_t cudaFree(void *ptr);
