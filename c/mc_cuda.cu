@@ -32,13 +32,21 @@ extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double
     }
     if (device >= count)
         return TBRF_ERR_NO_DEVICE;
-    if (cudaSetDevice(device < 0 ? 0 : device) != cudaSuccess)
-        return TBRF_ERR_NO_DEVICE;
+    /* put the caller's current device back at the end (backend_cuda.c) */
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess) {
+        cudaGetLastError();
+        prev = -1;
+    }
     const size_t nchunks = (size_t)((n + TBRF_MC_CHUNK - 1) / TBRF_MC_CHUNK);
     const size_t dbytes = (size_t)dim * sizeof(double), cbytes = nchunks * sizeof(double);
     double *au = (double *)malloc(2 * dbytes);
     if (!au)
         return TBRF_ERR_NO_MEMORY;
+    if (cudaSetDevice(device < 0 ? 0 : device) != cudaSuccess) {
+        free(au);
+        return TBRF_ERR_NO_DEVICE;
+    }
     for (int i = 0; i < dim; i++) {
         au[i] = a ? a[i] : 1.0;
         au[dim + i] = u ? u[i] : 0.5;
@@ -66,5 +74,7 @@ extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double
     cudaFree(dau);
     cudaFree(dout);
     free(au);
+    if (prev >= 0)
+        cudaSetDevice(prev);
     return st;
 }

@@ -42,7 +42,8 @@ if(TBRF_CUDA_EMULATOR)
   # above (gpu_cuda_no_device keeps the default of none), the conformance
   # suite again under two random stream schedules, and what only the
   # emulator can stage: a device smaller than the field, failing
-  # allocations, a GPU the kernels were not built for.
+  # allocations, a GPU the kernels were not built for, a caller's own
+  # current device.
   set(TBRF_EMU_ONE "TBRF_CUDA_EMU_DEVICES=1")
   set_property(TEST gpu_cuda_conformance gpu_cuda_stats test_rng_cuda APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE})
   foreach(seed 1 2)
@@ -51,12 +52,14 @@ if(TBRF_CUDA_EMULATOR)
       ${TBRF_EMU_ONE} TBRF_CUDA_EMU_SCHEDULE=random:${seed})
   endforeach()
   add_executable(test_cuda_emulated test_cuda_emulated.c)
-  target_link_libraries(test_cuda_emulated PRIVATE tbrf m)
+  target_link_libraries(test_cuda_emulated PRIVATE tbrf tbrf_cuda_emulator m)
   target_include_directories(test_cuda_emulated PRIVATE ${PROJECT_SOURCE_DIR}/c ${PROJECT_SOURCE_DIR}/tests)
   tbrf_gpu_test(gpu_cuda_bigger_than_device cuda $<TARGET_FILE:test_cuda_emulated> big)
   set_property(TEST gpu_cuda_bigger_than_device APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE} TBRF_CUDA_EMU_MEMORY_MIB=8)
   tbrf_gpu_test(gpu_cuda_failed_allocations cuda $<TARGET_FILE:test_cuda_emulated> faults)
   set_property(TEST gpu_cuda_failed_allocations APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE})
+  tbrf_gpu_test(gpu_cuda_keeps_caller_device cuda $<TARGET_FILE:test_cuda_emulated> device)
+  set_property(TEST gpu_cuda_keeps_caller_device APPEND PROPERTY ENVIRONMENT TBRF_CUDA_EMU_DEVICES=2)
   tbrf_gpu_test(gpu_cuda_no_kernel_image cuda $<TARGET_FILE:test_cuda_emulated> no-image)
   set_property(TEST gpu_cuda_no_kernel_image APPEND PROPERTY ENVIRONMENT ${TBRF_EMU_ONE}
     TBRF_CUDA_EMU_NO_KERNEL_IMAGE=1)

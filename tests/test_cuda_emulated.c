@@ -18,11 +18,17 @@
  *                              (TBRF_CUDA_EMU_NO_KERNEL_IMAGE=1): make_plan
  *                              fails with TBRF_ERR_NO_DEVICE and a message
  *                              that says how to rebuild; `auto` passes over
- *                              it to another backend. */
+ *                              it to another backend.
+ *   test_cuda_emulated device  with two devices, a caller working on
+ *                              device 1 finds it still current after a
+ *                              plan on device 0 was made, executed and
+ *                              destroyed, and after Monte Carlo on it. */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
 #include <string.h>
+
+#include <cuda_runtime_api.h> /* the emulator's: the caller's own CUDA calls */
 
 static tbrf_model *model;
 static const double LO[3] = {0, 0, 0};
@@ -190,10 +196,46 @@ static void no_image(void)
     tbrf_destroy(p);
 }
 
+static int current(void)
+{
+    int d = -1;
+    CHECK(cudaGetDevice(&d) == cudaSuccess, "cudaGetDevice");
+    return d;
+}
+
+static void device_kept(void)
+{
+    int n = 0;
+    REQUIRE(cudaGetDeviceCount(&n) == cudaSuccess && n >= 2, , "needs TBRF_CUDA_EMU_DEVICES=2 (%d)", n);
+    REQUIRE(cudaSetDevice(1) == cudaSuccess, , "cudaSetDevice(1)");
+    const double hi[3] = {8, 8, 8}, origin[3] = {0.5, 0.5, 0.5}, step[3] = {1, 1, 1};
+    const int64_t dims[3] = {8, 8, 8};
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.backend = TBRF_BACKEND_CUDA;
+    o.device = 0;
+    tbrf_plan *p = tu_plan(model, 3, LO, hi, 1.0, 1, &o);
+    CHECK(current() == 1, "make_plan left device %d current", current());
+    double v[512];
+    if (p) {
+        CHECK(tbrf_set_grid(p, origin, step, dims) == TBRF_OK && tu_execute(p, 0, v) == TBRF_OK, "execute");
+        CHECK(current() == 1, "execute left device %d current", current());
+    }
+    tbrf_destroy(p);
+    CHECK(current() == 1, "destroy left device %d current", current());
+    double r[2];
+    CHECK(tbrf_mc_integrate_device(TBRF_BACKEND_CUDA, 0, TBRF_MC_OSCILLATORY, 2, NULL, NULL, 10000, 1, r) ==
+              TBRF_OK,
+          "Monte Carlo on device 0");
+    CHECK(current() == 1, "Monte Carlo left device %d current", current());
+    printf("after a plan and Monte Carlo on device 0 the current device is %d (the caller's: 1)\n", current());
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2 || (strcmp(argv[1], "big") && strcmp(argv[1], "faults") && strcmp(argv[1], "no-image"))) {
-        fprintf(stderr, "usage: test_cuda_emulated big|faults|no-image\n");
+    if (argc != 2 || (strcmp(argv[1], "big") && strcmp(argv[1], "faults") && strcmp(argv[1], "no-image") &&
+                      strcmp(argv[1], "device"))) {
+        fprintf(stderr, "usage: test_cuda_emulated big|faults|no-image|device\n");
         return 2;
     }
     if (tbrf_backend_available(TBRF_BACKEND_CUDA) != TBRF_OK) {
@@ -205,8 +247,10 @@ int main(int argc, char **argv)
         big();
     else if (strcmp(argv[1], "faults") == 0)
         faults();
-    else
+    else if (strcmp(argv[1], "no-image") == 0)
         no_image();
+    else
+        device_kept();
     tbrf_model_destroy(model);
     return tu_exit(argv[1]);
 }

@@ -96,11 +96,27 @@ static const char *cu_message(void *state)
     return s ? s->msg : NULL;
 }
 
-static void cu_release(void *state)
+/* The caller's current device, to put back when a call returns: a
+ * simulation may drive another GPU from the same host thread, and tbrf
+ * must not switch it silently. -1 when there is none yet. */
+static int current_device(void)
 {
-    cu_state *s = state;
-    if (!s)
-        return;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        dev = -1;
+    }
+    return dev;
+}
+
+static void restore_device(int dev)
+{
+    if (dev >= 0)
+        cudaSetDevice(dev);
+}
+
+static void release_on_device(cu_state *s)
+{
     cudaSetDevice(s->device);
     if (s->compute)
         cudaStreamSynchronize(s->compute);
@@ -129,7 +145,16 @@ static void cu_release(void *state)
     free(s);
 }
 
-static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
+static void cu_release(void *state)
+{
+    if (!state)
+        return;
+    int prev = current_device();
+    release_on_device(state);
+    restore_device(prev);
+}
+
+static int init_on_device(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
 {
     *state = NULL;
     int n = 0;
@@ -191,11 +216,19 @@ static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsiz
         err = cudaEventCreate(&s->t1);
     if (err != cudaSuccess) {
         snprintf(msg, msgsize, "CUDA device %d (%s): %s", dev, s->name, cudaGetErrorString(err));
-        cu_release(s);
+        release_on_device(s);
         return TBRF_ERR_NO_DEVICE;
     }
     *state = s;
     return TBRF_OK;
+}
+
+static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
+{
+    int prev = current_device();
+    int st = init_on_device(opts, state, msg, msgsize);
+    restore_device(prev);
+    return st;
 }
 
 static cudaError_t ensure_dev(void **p, size_t *cap, size_t bytes)
@@ -451,10 +484,14 @@ static int cu_project_grid(const projection *p, const grid_geom *g, int64_t firs
     cu_state *s = p->state;
     if (count <= 0)
         return TBRF_OK;
+    int prev = current_device();
     int st = prepare(s, p);
     if (!st)
         st = ensure_grid_constants(s, p, g);
-    return st ? st : pipeline(s, KIND_GRID, p, g, first, count, NULL, out);
+    if (!st)
+        st = pipeline(s, KIND_GRID, p, g, first, count, NULL, out);
+    restore_device(prev);
+    return st;
 }
 
 static int cu_project_points(const projection *p, int64_t n, const double *xyz, void *out)
@@ -462,8 +499,12 @@ static int cu_project_points(const projection *p, int64_t n, const double *xyz, 
     cu_state *s = p->state;
     if (n <= 0)
         return TBRF_OK;
+    int prev = current_device();
     int st = prepare(s, p);
-    return st ? st : pipeline(s, KIND_POINTS, p, NULL, 0, n, xyz, out);
+    if (!st)
+        st = pipeline(s, KIND_POINTS, p, NULL, 0, n, xyz, out);
+    restore_device(prev);
+    return st;
 }
 
 const backend_ops tbrf_backend_cuda = {
