@@ -21,8 +21,9 @@
  * was not done (see doc/gpu.md).
  *
  * Without a CUDA device (cudaGetDeviceCount fails or returns 0) the backend
- * reports TBRF_ERR_NO_DEVICE. Only compiled and checked for that here: no
- * NVIDIA GPU was available while writing it (doc/gpu.md). */
+ * reports TBRF_ERR_NO_DEVICE. No NVIDIA GPU was available while writing
+ * it: it runs in CI on the tests' CPU emulator of the CUDA runtime
+ * (tests/cuda_emulator), never yet on a GPU (doc/gpu.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
