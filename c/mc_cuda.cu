@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include "gpu/cuda_device.h"
 #include "gpu/cuda_launch.h"
 #include "rng/mc_body.h"
 #include "tbrf.h"
@@ -32,12 +33,7 @@ extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double
     }
     if (device >= count)
         return TBRF_ERR_NO_DEVICE;
-    /* put the caller's current device back at the end (backend_cuda.c) */
-    int prev = -1;
-    if (cudaGetDevice(&prev) != cudaSuccess) {
-        cudaGetLastError();
-        prev = -1;
-    }
+    const int prev = tbrf_cuda_current_device();
     const size_t nchunks = (size_t)((n + TBRF_MC_CHUNK - 1) / TBRF_MC_CHUNK);
     const size_t dbytes = (size_t)dim * sizeof(double), cbytes = nchunks * sizeof(double);
     double *au = (double *)malloc(2 * dbytes);
@@ -74,7 +70,6 @@ extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double
     cudaFree(dau);
     cudaFree(dout);
     free(au);
-    if (prev >= 0)
-        cudaSetDevice(prev);
+    tbrf_cuda_restore_device(prev);
     return st;
 }

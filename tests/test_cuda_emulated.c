@@ -45,19 +45,6 @@ static tbrf_plan *cuda_plan(const double hi[3], int precision, int lines, int ba
     return tu_plan(model, 3, LO, hi, 1.0, 99, &o);
 }
 
-/* max |a - b| / max |b| over float arrays; infinite if any is not finite */
-static double rel_diff(const float *a, const float *b, int64_t n)
-{
-    double dmax = 0, bmax = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (!isfinite(a[i]) || !isfinite(b[i]))
-            return INFINITY;
-        dmax = fmax(dmax, fabs((double)a[i] - b[i]));
-        bmax = fmax(bmax, fabs((double)b[i]));
-    }
-    return bmax > 0 ? dmax / bmax : dmax;
-}
-
 static void big(void)
 {
     const char *mib = getenv("TBRF_CUDA_EMU_MEMORY_MIB");
@@ -73,7 +60,7 @@ static void big(void)
     CHECK(tbrf_set_grid(pg, origin, step, n) == TBRF_OK && tbrf_set_grid(pc, origin, step, n) == TBRF_OK,
           "set_grid");
     if (tu_execute(pg, 0, g) == TBRF_OK && tu_execute(pc, 0, c) == TBRF_OK) {
-        double d = rel_diff(g, c, cells);
+        double d = tu_rel_diff(g, c, TBRF_FLOAT, cells);
         printf("grid %lldx%lldx%lld float (%.1f MiB) on a %s MiB device: max|gpu-cpu|/max|cpu| = %.3g\n",
                (long long)n[0], (long long)n[1], (long long)n[2], (double)bytes / (1 << 20), mib, d);
         CHECK(d <= 1e-5, "grid differs from the CPU backend: %g", d);
@@ -85,7 +72,7 @@ static void big(void)
     CHECK(tbrf_set_points(pg, np, xyz) == TBRF_OK && tbrf_set_points(pc, np, xyz) == TBRF_OK,
           "set_points");
     if (tu_execute(pg, 1, g) == TBRF_OK && tu_execute(pc, 1, c) == TBRF_OK) {
-        double d = rel_diff(g, c, np);
+        double d = tu_rel_diff(g, c, TBRF_FLOAT, np);
         printf("%lld points (%.1f MiB in) on a %s MiB device: max|gpu-cpu|/max|cpu| = %.3g\n",
                (long long)np, (double)np * 24 / (1 << 20), mib, d);
         CHECK(d <= 1e-5, "points differ from the CPU backend: %g", d);
@@ -97,17 +84,19 @@ static void big(void)
     free(c);
 }
 
+/* the faults test's grid */
+static const double F_HI[3] = {20, 16, 12}, F_ORIGIN[3] = {0.25, 0.25, 0.25}, F_STEP[3] = {0.5, 0.5, 0.5};
+static const int64_t F_DIMS[3] = {40, 32, 24};
+
 /* One plan per n: fail the n-th allocation of a grid run and a point run,
  * then run again. Returns 1 once a run needed fewer than n allocations. */
 static int fault_at(int n, const float *ref, int64_t cells, const double *xyz, const float *pref,
                     int64_t np)
 {
-    const double hi[3] = {20, 16, 12}, origin[3] = {0.25, 0.25, 0.25}, step[3] = {0.5, 0.5, 0.5};
-    const int64_t dims[3] = {40, 32, 24};
     float *v = tu_malloc((size_t)(cells > np ? cells : np) * sizeof(float));
-    tbrf_plan *p = cuda_plan(hi, TBRF_FLOAT, 64, TBRF_BACKEND_CUDA);
+    tbrf_plan *p = cuda_plan(F_HI, TBRF_FLOAT, 64, TBRF_BACKEND_CUDA);
     int done = 0;
-    if (!p || tbrf_set_grid(p, origin, step, dims) != TBRF_OK) {
+    if (!p || tbrf_set_grid(p, F_ORIGIN, F_STEP, F_DIMS) != TBRF_OK) {
         CHECK(0, "plan for fault %d", n);
         free(v);
         tbrf_destroy(p);
@@ -140,7 +129,7 @@ static int fault_at(int n, const float *ref, int64_t cells, const double *xyz, c
     /* the same plan recovers */
     CHECK(tbrf_execute(p, 0, v) == TBRF_OK && memcmp(v, pref, (size_t)np * sizeof(float)) == 0,
           "fault %d: points after the failure: %s", n, tbrf_plan_message(p));
-    CHECK(tbrf_set_grid(p, origin, step, dims) == TBRF_OK && tbrf_execute(p, 0, v) == TBRF_OK &&
+    CHECK(tbrf_set_grid(p, F_ORIGIN, F_STEP, F_DIMS) == TBRF_OK && tbrf_execute(p, 0, v) == TBRF_OK &&
               memcmp(v, ref, (size_t)cells * sizeof(float)) == 0,
           "fault %d: grid after the failure: %s", n, tbrf_plan_message(p));
     tbrf_destroy(p);
@@ -150,14 +139,13 @@ static int fault_at(int n, const float *ref, int64_t cells, const double *xyz, c
 
 static void faults(void)
 {
-    const double hi[3] = {20, 16, 12}, origin[3] = {0.25, 0.25, 0.25}, step[3] = {0.5, 0.5, 0.5};
-    const int64_t dims[3] = {40, 32, 24}, cells = dims[0] * dims[1] * dims[2], np = 5000;
+    const int64_t cells = F_DIMS[0] * F_DIMS[1] * F_DIMS[2], np = 5000;
     tu_rng rng = {3};
-    double *xyz = tu_random_points(&rng, np, 3, LO, hi);
+    double *xyz = tu_random_points(&rng, np, 3, LO, F_HI);
     float *ref = tu_malloc((size_t)cells * sizeof(float)), *pref = tu_malloc((size_t)np * sizeof(float));
-    tbrf_plan *p = cuda_plan(hi, TBRF_FLOAT, 64, TBRF_BACKEND_CUDA);
+    tbrf_plan *p = cuda_plan(F_HI, TBRF_FLOAT, 64, TBRF_BACKEND_CUDA);
     REQUIRE(p, , "plan");
-    CHECK(tbrf_set_grid(p, origin, step, dims) == TBRF_OK && tu_execute(p, 0, ref) == TBRF_OK, "reference grid");
+    CHECK(tbrf_set_grid(p, F_ORIGIN, F_STEP, F_DIMS) == TBRF_OK && tu_execute(p, 0, ref) == TBRF_OK, "reference grid");
     CHECK(tbrf_set_points(p, np, xyz) == TBRF_OK && tu_execute(p, 0, pref) == TBRF_OK, "reference points");
     tbrf_destroy(p);
     int n = 1;

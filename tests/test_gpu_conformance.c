@@ -46,25 +46,6 @@ static tbrf_plan *make(int be, int dim, int precision, int wg, int unroll, int64
 }
 
 static size_t vs(int precision) { return precision == TBRF_FLOAT ? sizeof(float) : sizeof(double); }
-static double val(const void *v, int precision, int64_t i)
-{
-    return precision == TBRF_FLOAT ? ((const float *)v)[i] : ((const double *)v)[i];
-}
-
-/* max |a - b| / max |b|; infinite when a value is not finite (fmax
- * would skip a NaN, and a NaN is what reading unwritten or unsynchronised
- * device memory gives under the CUDA emulator) */
-static double rel_diff(const void *a, const void *b, int precision, int64_t n)
-{
-    double dmax = 0, bmax = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (!isfinite(val(a, precision, i)) || !isfinite(val(b, precision, i)))
-            return INFINITY;
-        dmax = fmax(dmax, fabs(val(a, precision, i) - val(b, precision, i)));
-        bmax = fmax(bmax, fabs(val(b, precision, i)));
-    }
-    return bmax > 0 ? dmax / bmax : dmax;
-}
 
 /* Executes plan p on a grid or points (xyz != NULL) into a new array. */
 static void *run(tbrf_plan *p, int precision, const int64_t n[3], int64_t np, const double *xyz,
@@ -91,7 +72,7 @@ static void *run(tbrf_plan *p, int precision, const int64_t n[3], int64_t np, co
     /* the bitwise comparisons below would pass on two equal NaN arrays */
     int64_t bad = 0;
     for (int64_t i = 0; i < count; i++)
-        bad += !isfinite(val(v, precision, i));
+        bad += !isfinite(tu_value(v, precision, i));
     CHECK(bad == 0, "%lld of %lld values are not finite", (long long)bad, (long long)count);
     return v;
 }
@@ -105,7 +86,7 @@ static void compare_cpu(const char *what, int dim, int precision, const int64_t 
     for (uint64_t r = 0; r < 2; r++) {
         void *a = run(c, precision, n, np, xyz, dim, r), *b = run(g, precision, n, np, xyz, dim, r);
         if (a && b) {
-            double d = rel_diff(b, a, precision, count);
+            double d = tu_rel_diff(b, a, precision, count);
             if (precision == TBRF_FLOAT) {
                 printf("  %-28s float  r=%llu: max|gpu-cpu|/max|cpu| = %.3g (tolerance %.0e)\n", what,
                        (unsigned long long)r, d, TOL_FLOAT);

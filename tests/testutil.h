@@ -314,6 +314,28 @@ static inline double tu_spike_stat(int nreal, int nb, const double *p, const dou
 
 /* ------------------------------------------------ tbrf helpers */
 
+/* Value i of an output array of the given precision, as double. */
+static inline double tu_value(const void *v, int precision, int64_t i)
+{
+    return precision == TBRF_FLOAT ? ((const float *)v)[i] : ((const double *)v)[i];
+}
+
+/* max |a - b| / max |b| over n values; infinite when a value is not
+ * finite (fmax would skip a NaN, and a NaN is what reading unwritten or
+ * unsynchronised device memory gives under the CUDA emulator). */
+static inline double tu_rel_diff(const void *a, const void *b, int precision, int64_t n)
+{
+    double dmax = 0, bmax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double x = tu_value(a, precision, i), y = tu_value(b, precision, i);
+        if (!isfinite(x) || !isfinite(y))
+            return INFINITY;
+        dmax = fmax(dmax, fabs(x - y));
+        bmax = fmax(bmax, fabs(y));
+    }
+    return bmax > 0 ? dmax / bmax : dmax;
+}
+
 /* Makes a plan or reports why not (returns NULL after a counted failure). */
 static inline tbrf_plan *tu_plan(const tbrf_model *m, int dim, const double lo[3],
                                  const double hi[3], double resolution, uint64_t seed,

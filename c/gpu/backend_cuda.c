@@ -32,6 +32,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backend.h"
+#include "gpu/cuda_device.h"
 #include "gpu/gpu_common.h"
 #include "tb_project_cuda.h"
 #include "tbrf.h"
@@ -97,25 +98,6 @@ static const char *cu_message(void *state)
     return s ? s->msg : NULL;
 }
 
-/* The caller's current device, to put back when a call returns: a
- * simulation may drive another GPU from the same host thread, and tbrf
- * must not switch it silently. -1 when there is none yet. */
-static int current_device(void)
-{
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();
-        dev = -1;
-    }
-    return dev;
-}
-
-static void restore_device(int dev)
-{
-    if (dev >= 0)
-        cudaSetDevice(dev);
-}
-
 static void release_on_device(cu_state *s)
 {
     cudaSetDevice(s->device);
@@ -150,9 +132,9 @@ static void cu_release(void *state)
 {
     if (!state)
         return;
-    int prev = current_device();
+    int prev = tbrf_cuda_current_device();
     release_on_device(state);
-    restore_device(prev);
+    tbrf_cuda_restore_device(prev);
 }
 
 static int init_on_device(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
@@ -226,9 +208,9 @@ static int init_on_device(const tbrf_opts *opts, void **state, char *msg, size_t
 
 static int cu_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
 {
-    int prev = current_device();
+    int prev = tbrf_cuda_current_device();
     int st = init_on_device(opts, state, msg, msgsize);
-    restore_device(prev);
+    tbrf_cuda_restore_device(prev);
     return st;
 }
 
@@ -485,13 +467,13 @@ static int cu_project_grid(const projection *p, const grid_geom *g, int64_t firs
     cu_state *s = p->state;
     if (count <= 0)
         return TBRF_OK;
-    int prev = current_device();
+    int prev = tbrf_cuda_current_device();
     int st = prepare(s, p);
     if (!st)
         st = ensure_grid_constants(s, p, g);
     if (!st)
         st = pipeline(s, KIND_GRID, p, g, first, count, NULL, out);
-    restore_device(prev);
+    tbrf_cuda_restore_device(prev);
     return st;
 }
 
@@ -500,11 +482,11 @@ static int cu_project_points(const projection *p, int64_t n, const double *xyz, 
     cu_state *s = p->state;
     if (n <= 0)
         return TBRF_OK;
-    int prev = current_device();
+    int prev = tbrf_cuda_current_device();
     int st = prepare(s, p);
     if (!st)
         st = pipeline(s, KIND_POINTS, p, NULL, 0, n, xyz, out);
-    restore_device(prev);
+    tbrf_cuda_restore_device(prev);
     return st;
 }
 

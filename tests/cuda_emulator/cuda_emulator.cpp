@@ -205,10 +205,17 @@ void complete(Device &d, tbrf_emu_stream *s, uint64_t seq)
 
 void drain(Device &d, tbrf_emu_stream *s) { complete(d, s, UINT64_MAX); }
 
+/* The legacy default stream, then the created ones. */
+std::vector<tbrf_emu_stream *> all_streams(Device &d)
+{
+    std::vector<tbrf_emu_stream *> all{&d.legacy};
+    all.insert(all.end(), d.streams.begin(), d.streams.end());
+    return all;
+}
+
 void drain_all(Device &d)
 {
-    drain(d, &d.legacy);
-    for (tbrf_emu_stream *s : d.streams)
+    for (tbrf_emu_stream *s : all_streams(d))
         drain(d, s);
 }
 
@@ -217,8 +224,7 @@ void progress(Device &d)
 {
     if (d.policy == Policy::lazy)
         return;
-    std::vector<tbrf_emu_stream *> all(d.streams);
-    all.push_back(&d.legacy);
+    const std::vector<tbrf_emu_stream *> all = all_streams(d);
     if (d.policy == Policy::eager) {
         for (bool moved = true; moved;) {
             moved = false;
@@ -564,9 +570,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
         enqueue(d, nullptr, work([dst, staged]() { memcpy(dst, staged->data(), staged->size()); }));
         return cudaSuccess;
     }
-    drain(d, &d.legacy);
     uint64_t seq = enqueue(d, nullptr, work([dst, src, n]() { memcpy(dst, src, n); }));
-    complete(d, &d.legacy, seq);
+    complete(d, &d.legacy, seq); /* and all legacy work before it */
     return cudaSuccess;
 }
 
@@ -608,13 +613,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
         return fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy of an unknown stream");
     drain(d, s);
     /* waits on its records are satisfied now: point them at nothing */
-    for (tbrf_emu_stream *x : d.streams)
+    for (tbrf_emu_stream *x : all_streams(d))
         for (Op &op : x->q)
             if (op.kind == Op::wait && op.src == s)
                 op.src = nullptr;
-    for (Op &op : d.legacy.q)
-        if (op.kind == Op::wait && op.src == s)
-            op.src = nullptr;
     for (tbrf_emu_event *e : d.events)
         if (e->stream == s)
             e->stream = nullptr;
@@ -674,14 +676,10 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
     std::lock_guard<std::recursive_mutex> lock(d.mu);
     if (!known_event(d, e))
         return fail(cudaErrorInvalidResourceHandle, "cudaEventDestroy of an unknown event");
-    auto forget = [e](tbrf_emu_stream *s) {
+    for (tbrf_emu_stream *s : all_streams(d))
         for (Op &op : s->q)
             if (op.kind == Op::record && op.event == e)
                 op.event = nullptr;
-    };
-    forget(&d.legacy);
-    for (tbrf_emu_stream *s : d.streams)
-        forget(s);
     for (size_t i = 0; i < d.events.size(); i++)
         if (d.events[i] == e)
             d.events.erase(d.events.begin() + (long)i);
