@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rng/lcg64.h"
-#include "rng/lcg64_block.h"
+#include "tbrf/rng/lcg64.h"
+#include "tbrf/rng/lcg64_block.h"
 #include "tbrf.h"
 
 static volatile double sink;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "directions.h"
-#include "lines.h"
+#include "methods/turning_bands/directions.h"
+#include "methods/turning_bands/lines.h"
 #include "tbrf.h"
 
 static double best(double a, double b)
@@ -104,20 +104,20 @@ int main(int argc, char **argv)
         line_spec s;
         char msg[512];
         double extent = (n - 1) * sqrt(3.0);
-        lines_spec_build(&s, m, 3, extent, 1.0, &o, msg, sizeof msg);
+        tbrfi_lines_spec_build(&s, m, 3, extent, 1.0, &o, msg, sizeof msg);
         double *lines = malloc(sizeof(double) * (size_t)L * (size_t)s.M);
         double *u = malloc(sizeof(double) * 3 * (size_t)L);
-        void *fft = lines_fft_plan(s.M);
-        directions_make(3, L, 1, (uint64_t)r, u);
-        lines_synthesize(&s, fft, 1, (uint64_t)r, L, 0, lines);
+        void *fft = tbrfi_lines_fft_plan(s.M);
+        tbrfi_directions_make(3, L, 1, (uint64_t)r, u);
+        tbrfi_lines_synthesize(&s, fft, 1, (uint64_t)r, L, 0, lines);
         const double c[3] = {0.5 * (n - 1), 0.5 * (n - 1), 0.5 * (n - 1)};
         double t1 = omp_get_wtime();
         naive(N, xyz, lines, u, L, s.M, s.delta, s.offset, c, ref);
         double t2 = omp_get_wtime();
         t_naive_e2e = best(t_naive_e2e, t2 - t0);
         t_naive = best(t_naive, t2 - t1);
-        lines_fft_destroy(fft);
-        lines_spec_free(&s);
+        tbrfi_lines_fft_destroy(fft);
+        tbrfi_lines_spec_free(&s);
         free(lines);
         free(u);
     }

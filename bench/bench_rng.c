@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng/lcg64.h"
-#include "rng/philox.h"
-#include "rng/saru.h"
-#include "rng/tea.h"
+#include "tbrf/rng/lcg64.h"
+#include "tbrf/rng/philox.h"
+#include "tbrf/rng/saru.h"
+#include "tbrf/rng/tea.h"
 
 static volatile uint32_t sink32;
 static volatile double sinkd;

@@ -16,10 +16,10 @@
 
 #include "args.h"
 #include "cli.h"
-#include "rng/lcg64.h"
-#include "rng/philox.h"
-#include "rng/saru.h"
-#include "rng/tea.h"
+#include "tbrf/rng/lcg64.h"
+#include "tbrf/rng/philox.h"
+#include "tbrf/rng/saru.h"
+#include "tbrf/rng/tea.h"
 #include "tbrf.h"
 
 static void usage(void)

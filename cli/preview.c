@@ -16,7 +16,7 @@
 #include "args.h"
 #include "canvas.h"
 #include "cli.h"
-#include "tbrf_io.h"
+#include "io/tbrf_io.h"
 
 static void usage(void)
 {

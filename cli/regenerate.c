@@ -19,7 +19,7 @@
 
 #include "args.h"
 #include "cli.h"
-#include "tbrf_io.h"
+#include "io/tbrf_io.h"
 
 #define MAXARGS 64
 

@@ -19,9 +19,9 @@
 #include "canvas.h"
 #include "args.h"
 #include "cli.h"
-#include "measure.h"
+#include "analysis/measure.h"
 #include "tbrf.h"
-#include "tbrf_io.h"
+#include "io/tbrf_io.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -1,8 +1,8 @@
-# gen_tbrf_c.awk — generates fortran/tbrf_c.f90 (module tbrf_c) from c/tbrf.h.
+# gen_tbrf_c.awk — generates fortran/tbrf_c.f90 (module tbrf_c) from include/tbrf.h.
 #
-#   awk -f fortran/gen_tbrf_c.awk c/tbrf.h > fortran/tbrf_c.f90
-#   awk -v mode=flayout -f fortran/gen_tbrf_c.awk c/tbrf.h > fortran/tests/layout_f.f90
-#   awk -v mode=clayout -f fortran/gen_tbrf_c.awk c/tbrf.h > BUILD/layout_c.c  (at build time)
+#   awk -f fortran/gen_tbrf_c.awk BUILD/include/tbrf_version.h include/tbrf.h > fortran/tbrf_c.f90
+#   awk -v mode=flayout -f fortran/gen_tbrf_c.awk include/tbrf.h > tests/fortran/layout_f.f90
+#   awk -v mode=clayout -f fortran/gen_tbrf_c.awk include/tbrf.h > BUILD/layout_c.c  (at build time)
 #
 # The two layout files list sizeof and the offset of every field of every
 # struct: layout_f.f90 (committed) as the Fortran bind(C) types of the
@@ -220,6 +220,7 @@ function handle_struct(name, body,    n, f, i, k, decl) {
 function handle_stmt(s,    m, name, body, ret, params, p1) {
     s = squeeze(s)
     if (s == "") return
+    sub(/^TBRF_API /, "", s)
     if (s ~ /^(typedef )?enum /) {
         body = substr(s, index(s, "{") + 1)
         body = substr(body, 1, index(body, "}") - 1)
@@ -264,7 +265,7 @@ function handle_stmt(s,    m, name, body, ret, params, p1) {
 }
 
 function emit_flayout(    i, j, f, k) {
-    print "! layout_f.f90 — GENERATED from c/tbrf.h by fortran/gen_tbrf_c.awk (mode=flayout);"
+    print "! layout_f.f90 — GENERATED from include/tbrf.h by fortran/gen_tbrf_c.awk (mode=flayout);"
     print "! do not edit. sizeof and field offsets of the bind(C) types of tbrf_c, in"
     print "! the order of layout_c.c (generated from the header at build time)."
     print "module layout_f"
@@ -332,6 +333,8 @@ BEGIN {
 # Preprocessor lines are handled one by one; the rest is collected.
 /^[ \t]*#/ {
     line = $0
+    # the export macro and the version header's include guard are no constants
+    if (line ~ /^[ \t]*#[ \t]*define[ \t]+(TBRF_API|TBRF_VERSION_H)([ \t]|$)/) next
     if (line ~ /^[ \t]*#[ \t]*define[ \t]+TBRF_[A-Za-z0-9_]+[ \t]+/) {
         nm = line; sub(/^[ \t]*#[ \t]*define[ \t]+/, "", nm)
         val = nm; sub(/^[A-Za-z0-9_]+[ \t]+/, "", val); sub(/[ \t]*(\/\*.*)?$/, "", val)
@@ -383,8 +386,8 @@ END {
     if (mode == "flayout") { emit_flayout(); exit 0 }
     if (mode == "clayout") { emit_clayout(); exit 0 }
 
-    print "! tbrf_c.f90 — GENERATED from c/tbrf.h by fortran/gen_tbrf_c.awk; do not edit."
-    print "! Regenerate: awk -f fortran/gen_tbrf_c.awk c/tbrf.h > fortran/tbrf_c.f90"
+    print "! tbrf_c.f90 — GENERATED from include/tbrf.h by fortran/gen_tbrf_c.awk; do not edit."
+    print "! Regenerate: awk -f fortran/gen_tbrf_c.awk BUILD/include/tbrf_version.h include/tbrf.h > fortran/tbrf_c.f90"
     print "! (the ctest fortran_generated_in_step fails while this file is stale)."
     print "!"
     print "! Raw bind(C) mirror of the C API: every macro constant, enum constant,"

@@ -1,5 +1,5 @@
-! tbrf_c.f90 — GENERATED from c/tbrf.h by fortran/gen_tbrf_c.awk; do not edit.
-! Regenerate: awk -f fortran/gen_tbrf_c.awk c/tbrf.h > fortran/tbrf_c.f90
+! tbrf_c.f90 — GENERATED from include/tbrf.h by fortran/gen_tbrf_c.awk; do not edit.
+! Regenerate: awk -f fortran/gen_tbrf_c.awk BUILD/include/tbrf_version.h include/tbrf.h > fortran/tbrf_c.f90
 ! (the ctest fortran_generated_in_step fails while this file is stale).
 !
 ! Raw bind(C) mirror of the C API: every macro constant, enum constant,

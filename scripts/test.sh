@@ -2,6 +2,10 @@
 # Builds tbrf and runs the whole test suite with ctest.
 #   scripts/test.sh             Release build in build/
 #   scripts/test.sh --sanitize  ASan+UBSan build in build-asan/, CUDA emulated
+#   scripts/test.sh --core      the library alone, static, in build-core/:
+#                               FFTW3 and OpenMP only (every optional part
+#                               OFF, HDF5/netCDF/PNG/OpenCL hidden from CMake),
+#                               with its tests and a static install consumer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,6 +22,23 @@ if [ "${1:-}" = "--sanitize" ]; then
   # The "long" label (dieharder on a generator's output stream) tests the
   # generators, not memory safety: the Release run covers it.
   select=(-LE long)
+elif [ "${1:-}" = "--core" ]; then
+  dir=build-core
+  flags=(-DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DTBRF_BUILD_BENCH=OFF
+         -DTBRF_IO=AUTO -DTBRF_CLI=AUTO -DTBRF_OPENCL=AUTO -DTBRF_CUDA=OFF -DTBRF_FORTRAN=OFF
+         -DCMAKE_DISABLE_FIND_PACKAGE_HDF5=ON -DCMAKE_DISABLE_FIND_PACKAGE_PNG=ON
+         -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON)
+  # the statistical tests run in the other builds
+  select=(-LE "stats|long")
+fi
+if [ "$dir" = build-core ]; then
+  # ON means required: asking for io without HDF5 must stop the configuration
+  rm -rf build-core-on
+  if cmake -S . -B build-core-on -DTBRF_IO=ON -DCMAKE_DISABLE_FIND_PACKAGE_HDF5=ON >build-core-on.log 2>&1; then
+    echo "TBRF_IO=ON configured without HDF5" >&2; exit 1
+  fi
+  grep -q "TBRF_IO=ON but HDF5" build-core-on.log || { cat build-core-on.log >&2; exit 1; }
+  rm -rf build-core-on build-core-on.log
 fi
 cmake -S . -B "$dir" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)"

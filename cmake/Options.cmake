@@ -1,0 +1,30 @@
+# tbrf_option(NAME DOC): a cache string AUTO, ON or OFF (AUTO by default).
+function(tbrf_option name doc)
+  set(${name} AUTO CACHE STRING "${doc}: AUTO, ON or OFF")
+  set_property(CACHE ${name} PROPERTY STRINGS AUTO ON OFF)
+  string(TOUPPER "${${name}}" v)
+  if(v STREQUAL "TRUE" OR v STREQUAL "YES" OR v STREQUAL "1")
+    set(v ON)
+  elseif(v STREQUAL "FALSE" OR v STREQUAL "NO" OR v STREQUAL "0")
+    set(v OFF)
+  endif()
+  if(NOT v MATCHES "^(AUTO|ON|OFF)$")
+    message(FATAL_ERROR "${name}=${${name}}: use AUTO, ON or OFF")
+  endif()
+  set(${name} ${v} PARENT_SCOPE)
+endfunction()
+
+# tbrf_resolve(NAME FOUND WHAT): sets TBRF_HAVE_<part> (NAME with TBRF_
+# replaced by TBRF_HAVE_) from the variable FOUND; ON with FOUND false stops
+# the configuration, naming WHAT is missing.
+macro(tbrf_resolve name found what)
+  string(REGEX REPLACE "^TBRF_" "TBRF_HAVE_" _have ${name})
+  set(${_have} OFF)
+  if(NOT ${name} STREQUAL "OFF")
+    if(${found})
+      set(${_have} ON)
+    elseif(${name} STREQUAL "ON")
+      message(FATAL_ERROR "${name}=ON but ${what} was not found; install it, or configure with ${name}=AUTO or OFF")
+    endif()
+  endif()
+endmacro()

@@ -1,0 +1,487 @@
+/*
+ * tbrf.h — Gaussian random fields by the spectral turning-bands method.
+ *
+ * The one public C header of libtbrf. Conventions (see doc/ and DESIGN.md):
+ *  - every function returns a status (TBRF_OK == 0) or a value documented as
+ *    such; nothing exits, prints or keeps global mutable state;
+ *  - objects follow the sqlite3 habit: a constructor hands back an object
+ *    even when it fails (except on TBRF_ERR_NO_MEMORY, where it is NULL), so
+ *    the detailed message can be read with tbrf_model_message() or
+ *    tbrf_plan_message(); destroy it in every case;
+ *  - positions are float64, interleaved (x,y[,z]) per point — Fortran's
+ *    xyz(3,n) is the same memory; grid values are x-fastest, so C's
+ *    [nz][ny][nx] and Fortran's (nx,ny,nz) are the same memory;
+ *  - the spectral density follows the cosmology convention
+ *    C(r) = ∫ d^dk/(2π)^d P(k) e^{ik·h}.
+ */
+#ifndef TBRF_H
+#define TBRF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "tbrf_version.h" /* TBRF_VERSION_MAJOR, _MINOR, _PATCH, _STRING */
+
+/* TBRF_API marks the functions libtbrf exports: the library is compiled
+ * with hidden visibility, so only what this header documents is visible
+ * to the programs it is linked into (tbrf lives inside other people's
+ * simulation codes, whose own symbols must not clash with its internals). */
+#if defined(TBRF_BUILDING) && defined(__GNUC__)
+#define TBRF_API __attribute__((visibility("default")))
+#else
+#define TBRF_API
+#endif
+
+/* ---------------------------------------------------------------- status */
+
+/* Status codes returned by every fallible function. Values are stable: they
+ * are recorded in files and mirrored by the Fortran module. */
+typedef enum tbrf_status {
+    TBRF_OK = 0,
+    TBRF_ERR_NULL = 1,           /* a required pointer argument was NULL */
+    TBRF_ERR_INVALID = 2,        /* a parameter is NaN, infinite, negative or out of its range */
+    TBRF_ERR_SIZE = 3,           /* a size is zero, negative, or its product would overflow */
+    TBRF_ERR_NO_MEMORY = 4,      /* an allocation failed */
+    TBRF_ERR_FILE = 5,           /* a file could not be opened or read */
+    TBRF_ERR_TABLE = 6,          /* a tabulated spectrum is malformed */
+    TBRF_ERR_EMBEDDING = 7,      /* circulant embedding stays negative after padding */
+    TBRF_ERR_UNSUPPORTED = 8,    /* the combination of model, dimension and method is not offered */
+    TBRF_ERR_NOT_BUILT = 9,      /* the requested backend was not compiled into this library */
+    TBRF_ERR_NO_DEVICE = 10,     /* the backend is built but found no usable device */
+    TBRF_ERR_NO_GEOMETRY = 11,   /* execute was called before set_grid or set_points */
+    TBRF_ERR_OUT_OF_DOMAIN = 12, /* a position lies outside the plan's domain */
+    TBRF_ERR_CALLBACK = 13,      /* a user callback returned non-zero; the run was aborted */
+    TBRF_ERR_FFT = 14,           /* FFTW could not make a plan */
+    TBRF_ERR_DIVERGENT = 15,     /* the model's variance integral diverges or vanishes */
+    TBRF_ERR_BAD_PLAN = 16       /* the plan failed to build; see tbrf_plan_message() */
+} tbrf_status;
+
+/* Short, static, English description of a status code. Never NULL: an
+ * unknown code gives "unknown status". Thread-safe. */
+TBRF_API const char *tbrf_strerror(int status);
+
+/* The library version as "MAJOR.MINOR.PATCH", identical to
+ * TBRF_VERSION_STRING of the header the library was built with. */
+TBRF_API const char *tbrf_version(void);
+
+/* ----------------------------------------------------------------- models */
+
+/* A covariance or spectral model of a stationary isotropic field. The model
+ * holds the shape and the amplitude; the dimension (2 or 3) is given where
+ * it matters (the plan, the query functions), because the same covariance
+ * has a different spectrum, and the same spectrum a different variance, in
+ * 2D and 3D. Models are immutable once handed to a plan (the plan copies). */
+typedef struct tbrf_model tbrf_model;
+
+/* User spectrum callback: returns the shape P0(k) >= 0 at wavenumber k for
+ * the given dimension; the model's spectrum is A * P0(k) on [kmin, kmax].
+ * Must be thread-safe and pure (same k, same answer). */
+typedef double (*tbrf_spectrum_fn)(double k, int dim, void *user);
+
+/* Power law P(k) = A k^index for kmin <= k <= kmax, zero outside.
+ * Requires 0 <= kmin < kmax < inf and finite index; whether the variance
+ * converges (kmin = 0 needs index > -dim) is checked when a dimension is
+ * known. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID,
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_powerlaw(double index, double kmin, double kmax, tbrf_model **model);
+
+/* Gaussian covariance C(r) = sigma^2 exp(-(r/length)^2), length > 0.
+ * Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_gaussian(double length, tbrf_model **model);
+
+/* Exponential covariance C(r) = sigma^2 exp(-r/length), length > 0 (the
+ * Matern model with nu = 1/2). Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_exponential(double length, tbrf_model **model);
+
+/* Matern covariance C(r) = sigma^2 2^(1-nu)/Gamma(nu) x^nu K_nu(x), x =
+ * r/length, with length > 0 and 0 < nu <= 50. Its spectrum falls as
+ * k^-(2 nu + dim). Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_matern(double length, double nu, tbrf_model **model);
+
+/* Von Karman covariance: the Matern model with nu = 1/3, whose spectrum
+ * falls as k^-11/3 in 3D (Kolmogorov turbulence); length is the outer
+ * scale parameter (the spectrum flattens below k ~ 1/length). Statuses as
+ * tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_vonkarman(double length, tbrf_model **model);
+
+/* Tabulated spectrum: n pairs (k[i], P[i]) with 0 < k strictly increasing,
+ * P finite and >= 0; log-log interpolation between rows (linear where a P
+ * is zero) and zero outside [k[0], k[n-1]]. The arrays are copied. P is the
+ * shape; the amplitude A multiplies it (A = 1 unless set). n >= 2.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_TABLE (with the row in the
+ * message), TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_model **model);
+
+/* Tabulated spectrum read from a text file of two whitespace-separated
+ * columns "k P"; '#' starts a comment; blank lines are ignored. The message
+ * of a malformed file names the file and the line. Statuses: those of
+ * tbrf_model_table and TBRF_ERR_FILE. */
+TBRF_API int tbrf_model_table_file(const char *path, tbrf_model **model);
+
+/* Spectrum given by a callback on [kmin, kmax] (0 <= kmin < kmax < inf).
+ * The callback and user pointer must stay valid as long as any plan made
+ * from this model. Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_callback(tbrf_spectrum_fn fn, void *user, double kmin, double kmax,
+                        tbrf_model **model);
+
+/* Sets the amplitude through the variance sigma^2 > 0 (the default, with
+ * sigma^2 = 1): the plan picks A so that C(0) = sigma^2 in its dimension.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID. */
+TBRF_API int tbrf_model_set_variance(tbrf_model *model, double variance);
+
+/* Sets the amplitude A > 0 directly: P(k) = A P0(k). For the covariance
+ * models (Gaussian, exponential, Matern, von Karman) P0 is the spectrum of
+ * the unit-variance covariance, so A is the variance. Statuses as
+ * tbrf_model_set_variance. */
+TBRF_API int tbrf_model_set_amplitude(tbrf_model *model, double amplitude);
+
+/* The model's spectral density P(k) in dimension dim (2 or 3), amplitude
+ * included; NaN for a bad dim or a model whose variance diverges. */
+TBRF_API double tbrf_model_spectrum(const tbrf_model *model, int dim, double k);
+
+/* The model's covariance C(r) in dimension dim, amplitude included;
+ * closed form for covariance models, numerical Hankel transform of the
+ * spectrum otherwise. NaN for a bad dim or a divergent model. */
+TBRF_API double tbrf_model_covariance(const tbrf_model *model, int dim, double r);
+
+/* The variance C(0) = sigma^2 in dimension dim (NaN if divergent). */
+TBRF_API double tbrf_model_variance(const tbrf_model *model, int dim);
+
+/* A one-line description of the model with all its parameters, e.g.
+ * "powerlaw index=-3 kmin=0.05 kmax=3 variance=1". Never NULL. */
+TBRF_API const char *tbrf_model_describe(const tbrf_model *model);
+
+/* Detailed message of the last failure on this model ("" if none). */
+TBRF_API const char *tbrf_model_message(const tbrf_model *model);
+
+/* The status the model was left in by its constructor (TBRF_OK if usable). */
+TBRF_API int tbrf_model_status(const tbrf_model *model);
+
+/* Frees the model; NULL is ignored. Plans made from it stay valid. */
+TBRF_API void tbrf_model_destroy(tbrf_model *model);
+
+/* ---------------------------------------------------------------- options */
+
+enum tbrf_precision { TBRF_DOUBLE = 0, TBRF_FLOAT = 1 };
+enum tbrf_backend_id { TBRF_BACKEND_CPU = 0, TBRF_BACKEND_OPENCL = 1, TBRF_BACKEND_CUDA = 2,
+                       TBRF_BACKEND_AUTO = 3 };
+enum tbrf_line_method { TBRF_LINES_SPECTRAL = 0, TBRF_LINES_CIRCULANT = 1 };
+enum tbrf_method { TBRF_METHOD_TB = 0, TBRF_METHOD_FFT = 1, TBRF_METHOD_AUTO = 2 };
+
+/* Plain options; fill with tbrf_default_opts() and change what you need.
+ * NULL wherever opts are taken means the defaults. Fields marked (math)
+ * change the field's values and are recorded in output files. */
+typedef struct tbrf_opts {
+    int32_t lines;        /* (math) number of turning-bands lines L, default 1024 */
+    int32_t oversampling; /* (math) line samples per resolution length q, default 4 */
+    int32_t line_method;  /* (math) TBRF_LINES_SPECTRAL (default) or _CIRCULANT (3D covariance models) */
+    int32_t max_padding;  /* (math) circulant embedding: at most 2^max_padding times the minimal length, default 3 */
+    int32_t precision;    /* TBRF_DOUBLE (default) or TBRF_FLOAT output values */
+    int32_t threads;      /* OpenMP threads, 0 = the OpenMP default */
+    int32_t backend;      /* TBRF_BACKEND_CPU (default), _OPENCL, _CUDA or _AUTO */
+    int32_t device;       /* GPU backends: device index, -1 (default) = the first usable one */
+    int32_t work_group;   /* GPU backends: work-group/block size, 0 (default) = tuned per device */
+    int32_t unroll;       /* GPU backends: lines per inner-loop step, 0 (default) = tuned per device */
+    int32_t method;       /* (math) TBRF_METHOD_TB (default): turning bands; _FFT: one inverse
+                             FFT of random Fourier modes, regular grids only, the field periodic
+                             over the grid (box n[d]*spacing[d]); _AUTO: FFT for a grid when
+                             `periodic` is 1 and the transform fits in half the physical memory,
+                             turning bands otherwise (points, non-periodic or huge grids).
+                             tbrf_plan_method() tells which runs. */
+    int32_t periodic;     /* (math) 1: the caller wants a field periodic over the grid (lets AUTO
+                             choose FFT); 0 (default). 1 with TBRF_METHOD_TB is TBRF_ERR_UNSUPPORTED.
+                             Was `reserved` (same offset and type: the layout is unchanged). */
+    int64_t chunk;        /* positions or cells per streamed chunk, 0 = automatic */
+} tbrf_opts;
+
+/* Fills *opts with the defaults listed in tbrf_opts. */
+TBRF_API void tbrf_default_opts(tbrf_opts *opts);
+
+/* ------------------------------------------------------------------- plan */
+
+typedef struct tbrf_plan tbrf_plan;
+
+/* Makes a plan: model, dimension (2 or 3), the domain box [lo, hi] that
+ * every later position must lie in (lo[2], hi[2] ignored in 2D), the
+ * resolution (the smallest length to resolve: normally the grid spacing;
+ * line samples are resolution/oversampling apart), the seed, and options.
+ * The field is a pure function of (model, dim, domain, resolution, the
+ * (math) options, seed, realization, position). Costs one FFTW plan; lines
+ * are synthesised on the first execute of each realization.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_SIZE (lines
+ * too long for memory or 32-bit FFT sizes), TBRF_ERR_UNSUPPORTED,
+ * TBRF_ERR_EMBEDDING, TBRF_ERR_DIVERGENT, TBRF_ERR_NOT_BUILT,
+ * TBRF_ERR_NO_DEVICE, TBRF_ERR_FFT, TBRF_ERR_NO_MEMORY. On any status but
+ * TBRF_ERR_NO_MEMORY *plan is set (read tbrf_plan_message, then destroy). */
+TBRF_API int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
+                   double resolution, uint64_t seed, const tbrf_opts *opts, tbrf_plan **plan);
+
+/* Sets a regular grid: cell (i,j,k) sits at origin + spacing*(i,j,k),
+ * n[0] x n[1] x n[2] cells (n[2] must be 1 in 2D), x fastest. Spacings may
+ * differ per axis. The grid must lie inside the domain. 64-bit indexing:
+ * up to 2^40 cells and beyond, as long as the product fits in int64.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_SIZE,
+ * TBRF_ERR_OUT_OF_DOMAIN, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_set_grid(tbrf_plan *plan, const double origin[3], const double spacing[3],
+                  const int64_t n[3]);
+
+/* Sets n arbitrary points, xyz[dim*i + c]. The array is NOT copied: it must
+ * stay valid until the next set_grid/set_points or destroy, and the caller
+ * may move the points and call set_points again (cheap: an O(n) bounds
+ * check, no allocation). Statuses as tbrf_set_grid. */
+TBRF_API int tbrf_set_points(tbrf_plan *plan, int64_t n, const double *xyz);
+
+/* Number of values execute will write (cells or points); 0 before any
+ * geometry is set. */
+TBRF_API int64_t tbrf_plan_count(const tbrf_plan *plan);
+
+/* Evaluates realization r at the current geometry into values (double* or
+ * float* per opts.precision, tbrf_plan_count() entries). Bitwise identical
+ * for any thread count and evaluation order. Points are bounds-checked
+ * again here (the caller may have moved them since set_points). Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_NO_GEOMETRY, TBRF_ERR_OUT_OF_DOMAIN,
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_execute(tbrf_plan *plan, uint64_t realization, void *values);
+
+/* Pull callback of the streaming execute: write up to max positions
+ * (dim doubles each) for the points numbered from `first` on into xyz and
+ * their number into *count; *count = 0 ends the stream. Non-zero return
+ * aborts the run with TBRF_ERR_CALLBACK. */
+typedef int (*tbrf_pull_fn)(void *user, int64_t first, int64_t max, double *xyz, int64_t *count);
+
+/* Push callback: receives `count` values (double or float per
+ * opts.precision) for points or cells numbered from `first` on. The buffer
+ * is only valid during the call. Non-zero return aborts the run with
+ * TBRF_ERR_CALLBACK. */
+typedef int (*tbrf_push_fn)(void *user, int64_t first, int64_t count, const void *values);
+
+/* Streaming evaluation at positions the library pulls chunk by chunk
+ * (opts.chunk positions at a time, or an automatic size bounding memory),
+ * pushing each chunk's values before pulling the next. Values are bitwise
+ * those of set_points + execute for the same positions, whatever the chunk
+ * size. Statuses: those of tbrf_execute, TBRF_ERR_CALLBACK, and
+ * TBRF_ERR_INVALID when pull reports a count outside 0..max. */
+TBRF_API int tbrf_execute_stream(tbrf_plan *plan, uint64_t realization, tbrf_pull_fn pull,
+                        tbrf_push_fn push, void *user);
+
+/* Streaming evaluation of the current grid: cells are pushed in x-fastest
+ * order in chunks of whole rows (about opts.chunk cells), so a writer can
+ * consume a grid larger than memory. Same values as tbrf_execute.
+ * Statuses: those of tbrf_execute and TBRF_ERR_CALLBACK; TBRF_ERR_NO_GEOMETRY
+ * if the geometry is points rather than a grid. */
+TBRF_API int tbrf_execute_grid_stream(tbrf_plan *plan, uint64_t realization, tbrf_push_fn push,
+                             void *user);
+
+/* What a plan decided, for reports and file attributes. */
+typedef struct tbrf_plan_info {
+    int32_t dim;               /* 2 or 3 */
+    int32_t lines;             /* L */
+    int64_t line_samples;      /* M, samples per line (FFT size) */
+    double line_spacing;       /* delta = resolution / oversampling */
+    double line_length;        /* Lambda = M * delta */
+    double variance;           /* the model's sigma^2 in this dimension */
+    double variance_resolved;  /* expected variance of the generated field: sigma^2
+                                  minus power beyond the line Nyquist or below 2 pi/Lambda */
+    double amplitude;          /* A used: P(k) = A P0(k) */
+    int32_t padding;           /* circulant embedding doublings used (0 for spectral) */
+    int32_t backend;           /* the backend that runs (never AUTO) */
+} tbrf_plan_info;
+
+/* Fills *info. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_plan_get_info(const tbrf_plan *plan, tbrf_plan_info *info);
+
+/* The status of the last call on the plan (TBRF_ERR_BAD_PLAN for every call
+ * on a plan whose make failed, whose own message then stays). */
+TBRF_API int tbrf_plan_status(const tbrf_plan *plan);
+
+/* Detailed message of the last call's failure ("" if it succeeded);
+ * never NULL. Valid until the next call on the plan. */
+TBRF_API const char *tbrf_plan_message(const tbrf_plan *plan);
+
+/* Frees the plan and its lines; NULL is ignored. */
+TBRF_API void tbrf_destroy(tbrf_plan *plan);
+
+/* Name of a backend id ("cpu", "opencl", "cuda", "auto"), or NULL. */
+TBRF_API const char *tbrf_backend_name(int backend);
+
+/* TBRF_OK if the backend is compiled in and has a device, otherwise
+ * TBRF_ERR_NOT_BUILT or TBRF_ERR_NO_DEVICE (TBRF_ERR_INVALID for an
+ * unknown id). */
+TBRF_API int tbrf_backend_available(int backend);
+
+/* ------------------------------------------- random numbers and Monte Carlo */
+
+/* The generators behind tbrf_rng_u32() and friends. The same bodies are
+ * usable inside CUDA and OpenCL kernels from the headers under rng/ (see
+ * doc/rng.md). */
+enum tbrf_gen_id { TBRF_GEN_PHILOX = 0, TBRF_GEN_SARU = 1, TBRF_GEN_TEA8 = 2, TBRF_GEN_LCG64 = 3,
+                   TBRF_GEN_LCG64_PERMUTED = 4 };
+
+/* Conversions of 32-bit words (exact, the same bits on every backend):
+ * U01 x 2^-32 in [0,1); S11 (x - 2^31) 2^-31 in [-1,1); NORMAL Box–Muller
+ * on the word pair (2m, 2m+1) with u = (x + 0.5) 2^-32, giving values 2m
+ * and 2m+1. Floats keep the top 24 bits: (x >> 8) 2^-24 and
+ * ((x >> 8) - 2^23) 2^-23. */
+enum tbrf_dist_id { TBRF_DIST_U01 = 0, TBRF_DIST_S11 = 1, TBRF_DIST_NORMAL = 2 };
+
+/* Name of a generator id ("philox", "saru", "tea8", "lcg64",
+ * "lcg64-permuted"), or NULL for an unknown id. */
+TBRF_API const char *tbrf_rng_name(int gen);
+
+/* Writes words offset .. offset+n-1 of stream `stream` of generator `gen`
+ * with key `seed` into out[0..n-1]; any range gives the same words as
+ * generating from word 0 (jump-ahead, no stored state). Word k is
+ *   philox: philox4x32-10(ctr = (k/4 lo, k/4 hi, stream lo, stream hi),
+ *           key = (seed lo, seed hi)) word k%4;
+ *   saru:   output k+1 of Saru seeded with 3 words (seed lo, seed hi,
+ *           stream), stream < 2^32;
+ *   tea8:   word k%2 of TEA8(v0 = k/2, v1 = stream; k0 = prehash(seed),
+ *           k1..k3 the GPU key), seed, stream and k/2 < 2^32;
+ *   lcg64, lcg64-permuted: out(x_{k+1}) of the LCG started at
+ *           x_0 = jump(seed, stream 2^40), stream < 2^24.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL (out NULL with n > 0), TBRF_ERR_SIZE
+ * (n < 0), TBRF_ERR_INVALID (unknown gen, stream or range out of bounds). */
+TBRF_API int tbrf_rng_u32(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
+                 uint32_t *out);
+
+/* Values offset .. offset+n-1 of the same stream converted by `dist`
+ * (TBRF_DIST_U01, _S11 or _NORMAL; for NORMAL, value k uses words
+ * 2(k/2) and 2(k/2)+1). Statuses as tbrf_rng_u32, and TBRF_ERR_INVALID for
+ * an unknown dist. */
+TBRF_API int tbrf_rng_double(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
+                    int dist, double *out);
+
+/* As tbrf_rng_double in single precision: U01 and S11 use the documented
+ * 24-bit float conversions, NORMAL is the double value rounded. */
+TBRF_API int tbrf_rng_float(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
+                   int dist, float *out);
+
+/* One Philox4x32-10 block: out = philox(ctr, key). ctr/out may alias.
+ * With a NULL argument nothing is done (no status: it cannot fail). */
+TBRF_API void tbrf_rng_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* TEA8 hash of v[0..1] in place with key[0..3]; key NULL uses the GPU key
+ * 0xA341316C 0xC8013EA4 0xAD90777D 0x7E95761E; v NULL does nothing. */
+TBRF_API void tbrf_rng_tea8(uint32_t v[2], const uint32_t key[4]);
+
+/* The global-seed pre-hash gs*0x12345677+0x12345; gs ^= gs>>16; gs*=0x45679. */
+TBRF_API uint32_t tbrf_rng_seed_prehash(uint32_t seed);
+
+/* Seeds a Saru state (state[0] = LCG word x, state[1] = Weyl word w) from
+ * nwords = 1, 2 or 3 words. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (nwords not 1..3). */
+TBRF_API int tbrf_rng_saru_seed(int nwords, const uint32_t *seeds, uint32_t state[2]);
+
+/* Steps a Saru state n times writing the n outputs to out. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (n < 0). */
+TBRF_API int tbrf_rng_saru_next(uint32_t state[2], int64_t n, uint32_t *out);
+
+/* Advances a Saru state by n steps in O(log n); the same state as n calls
+ * of the step. Statuses: TBRF_OK, TBRF_ERR_NULL. */
+TBRF_API int tbrf_rng_saru_jump(uint32_t state[2], uint64_t n);
+
+/* Keyed micro-streams (Saru states from TEA8 hashes, nothing stored): the
+ * stream of one id (a particle, a cell) at time step `step` under `seed`,
+ * written to state (then drawn with tbrf_rng_saru_next). Statuses: TBRF_OK,
+ * TBRF_ERR_NULL. */
+TBRF_API int tbrf_rng_stream_id(uint32_t seed, uint32_t step, uint32_t id, uint32_t state[2]);
+/* The stream of the unordered pair (i, j) at a time step — the same state
+ * for (i, j) and (j, i), so both members of a pair interaction draw the
+ * same numbers without communicating. Statuses: TBRF_OK, TBRF_ERR_NULL. */
+TBRF_API int tbrf_rng_stream_pair(uint32_t seed, uint32_t step, uint32_t i, uint32_t j,
+                         uint32_t state[2]);
+
+/* The 64-bit LCG state n steps after x (O(log n)). */
+TBRF_API uint64_t tbrf_rng_lcg64_jump(uint64_t x, uint64_t n);
+
+/* Block-form tables of length s: y[j] = a^(j+1), t[j] = C(j+1), so that
+ * the s states after x are t[j] + x y[j]. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_SIZE (s < 1). */
+TBRF_API int tbrf_rng_lcg64_block(int64_t s, uint64_t *y, uint64_t *t);
+
+/* Built-in Monte Carlo integrands on [0,1]^dim: Genz's six families and
+ * NAG's D01GBF example (dim 4). */
+enum tbrf_mc_integrand { TBRF_MC_OSCILLATORY = 0, TBRF_MC_PRODUCT_PEAK = 1,
+                         TBRF_MC_CORNER_PEAK = 2, TBRF_MC_GAUSSIAN = 3, TBRF_MC_CONTINUOUS = 4,
+                         TBRF_MC_DISCONTINUOUS = 5, TBRF_MC_NAG = 6 };
+enum tbrf_mc_algorithm { TBRF_MC_SEQUENTIAL = 0, TBRF_MC_VECTORIZED = 1 };
+
+/* Batched user integrand: f[p] = f(x[p*dim .. p*dim+dim-1]) for p < n.
+ * Return 0, or non-zero to abort (the integration then returns
+ * TBRF_ERR_CALLBACK). Called concurrently from several threads by the
+ * vectorized algorithm, so it must be thread-safe. */
+typedef int (*tbrf_mc_fn)(void *user, int64_t n, int dim, const double *x, double *f);
+
+/* Name of a built-in integrand ("oscillatory", "productpeak",
+ * "cornerpeak", "gaussian", "continuous", "discontinuous", "nag"), or NULL. */
+TBRF_API const char *tbrf_mc_integrand_name(int integrand);
+
+/* The exact integral over [0,1]^dim of a built-in integrand with
+ * parameters a[0..dim-1] > 0 and u[0..dim-1] in [0,1] (NULL: the defaults
+ * a_i = 1, u_i = 0.5). dim >= 1 (discontinuous: >= 2; cornerpeak: <= 24;
+ * nag: 4; all <= 1024). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID,
+ * TBRF_ERR_UNSUPPORTED (dim outside the integrand's range). */
+TBRF_API int tbrf_mc_exact(int integrand, int dim, const double *a, const double *u, double *exact);
+
+/* Estimates the integral of a built-in integrand over [0,1]^dim from n >= 2
+ * points: out[0] the estimate, out[1] its standard error
+ * sqrt(var(f)/n). Points are successive dim-tuples of the 64-bit LCG
+ * (doubles (x >> 12) 2^-52) started at x_0 = seed. algorithm
+ * TBRF_MC_SEQUENTIAL steps the LCG one number at a time on one thread;
+ * TBRF_MC_VECTORIZED uses the block form (block of `block` points, 0 = the
+ * Hockney–Jesshope s* of tbrf_mc_block_size, at most 1024 / dim) with
+ * OpenMP threads and SIMD;
+ * both use the same points and give the same bits (for any block size
+ * and thread count). Statuses: those of
+ * tbrf_mc_exact, TBRF_ERR_SIZE (n < 2 or block < 0), TBRF_ERR_INVALID
+ * (unknown algorithm). */
+TBRF_API int tbrf_mc_integrate(int integrand, int dim, const double *a, const double *u, int64_t n,
+                      uint64_t seed, int algorithm, int64_t block, double out[2]);
+
+/* As tbrf_mc_integrate for a user integrand over the box [lo, hi] (NULL:
+ * the unit cube; lo[i] < hi[i] finite). Statuses: as tbrf_mc_integrate,
+ * and TBRF_ERR_CALLBACK when fn returned non-zero. */
+TBRF_API int tbrf_mc_integrate_fn(tbrf_mc_fn fn, void *user, int dim, const double *lo, const double *hi,
+                         int64_t n, uint64_t seed, int algorithm, int64_t block, double out[2]);
+
+/* As tbrf_mc_integrate (vectorized) for a built-in integrand on a GPU
+ * backend (TBRF_BACKEND_OPENCL or TBRF_BACKEND_CUDA; device -1 = the first
+ * usable one): the same points and the same chunked statistics as the CPU,
+ * so the result equals the CPU's up to the device's rounding of cos, exp,
+ * pow (a few ulps per point). Statuses: those of tbrf_mc_integrate, and
+ * TBRF_ERR_NOT_BUILT, TBRF_ERR_NO_DEVICE, TBRF_ERR_INVALID (backend not a
+ * GPU backend). */
+TBRF_API int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, const double *a,
+                             const double *u, int64_t n, uint64_t seed, double out[2]);
+
+/* Measures now (about 0.1 s) the per-block overhead beta of the vectorized
+ * LCG in units of the time of one number: times the block generator for
+ * several block sizes s and fits T(s) = tau (N + beta N/s). block = 0 in
+ * tbrf_mc_integrate uses the environment variable TBRF_LCG_BETA when set,
+ * else this measurement when n dim >= 2^24, else beta = 64. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL. */
+TBRF_API int tbrf_mc_measure_beta(double *beta);
+
+/* The block size s* = sqrt(beta n / dim) of the Hockney–Jesshope model,
+ * rounded and clamped to [1, 2^20 / dim] points; beta <= 0 measures it.
+ * (block = 0 in tbrf_mc_integrate uses min(s*, 1024 / dim): the model
+ * counts no memory traffic, and a block of 1024 numbers with its tables,
+ * 24 KiB, stays in the L1 cache.) Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_SIZE (n < 1 or dim < 1). */
+TBRF_API int tbrf_mc_block_size(int64_t n, int dim, double beta, int64_t *s);
+
+/* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT
+ * or TBRF_METHOD_TB once a grid or points are set (AUTO resolved), the
+ * opts.method before; -1 for a NULL or failed plan. With the FFT method,
+ * tbrf_plan_info.variance_resolved is the variance of the periodic field
+ * (the model's P summed over the grid's modes). */
+TBRF_API int tbrf_plan_method(const tbrf_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBRF_H */

@@ -1,0 +1,76 @@
+/* backend.h — the dispatch table through which the plan runs the
+ * projection. The CPU backend is always built; OpenCL and CUDA add their
+ * own entries when compiled in, and callers never change. */
+#ifndef TBRF_BACKEND_H
+#define TBRF_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tbrf.h"
+#include "core/geometry.h"
+
+/* Everything a backend needs to project synthesised lines onto positions:
+ * the value at x is norm * sum_l interp(line_l, t_l(x)) with
+ * t_l(x) = (x - center) . axis_l + offset, axis_l = u_l / delta. */
+typedef struct projection {
+    int dim;
+    int L;
+    int64_t M;
+    const double *lines;  /* L*M samples */
+    const double *axis;   /* L*3 */
+    double offset;
+    double center[3];
+    double norm;          /* 1/sqrt(L) */
+    int precision;        /* TBRF_DOUBLE or TBRF_FLOAT */
+    int threads;
+    void *state;          /* the plan's backend state from init (NULL if none) */
+    uint64_t generation;  /* changes whenever lines/axis hold new values, so a
+                           * stateful backend uploads them once per realization */
+} projection;
+
+/* The per-line constants of grid g (projection.c), 4 per line, malloc'd
+ * (NULL if memory is short): t(i,j,k) = ((c0 + k c3) + j c2) + i c1, with
+ * c0 = (origin - center) . axis + offset and c1..c3 = spacing * axis (c3 = 0
+ * in 2D). Every backend indexes its lines from these same doubles. */
+double *tbrfi_projection_grid_constants(const projection *p, const grid_geom *g);
+
+typedef struct backend_ops {
+    int id;
+    const char *name;
+    /* TBRF_OK, or TBRF_ERR_NO_DEVICE. */
+    int (*available)(void);
+    /* Cells first..first+count-1 of the grid in x-fastest order into out
+     * (out[0] is cell `first`). The value of a cell must not depend on
+     * first/count, so streamed chunks equal one-shot evaluation. */
+    int (*project_grid)(const projection *p, const grid_geom *g, int64_t first, int64_t count,
+                        void *out);
+    /* n points xyz[dim*i + c] into out. */
+    int (*project_points)(const projection *p, int64_t n, const double *xyz, void *out);
+    /* Optional hooks (NULL in stateless backends such as the CPU's). */
+    /* Per-plan state (device, programs, cached buffers) made at make_plan
+     * from the options (device, work_group, unroll, precision); a status
+     * and a message on failure. */
+    int (*init)(const tbrf_opts *opts, void **state, char *msg, size_t msgsize);
+    void (*release)(void *state);
+    /* Detail of the last failure of a project call on this state, or NULL. */
+    const char *(*message)(void *state);
+    /* TBRF_OK if the backend has a GPU (or accelerator) device: AUTO only
+     * picks GPU backends through this, never a CPU OpenCL device. */
+    int (*available_gpu)(void);
+} backend_ops;
+
+extern const backend_ops tbrf_backend_cpu;
+#ifdef TBRF_HAVE_OPENCL
+extern const backend_ops tbrf_backend_opencl;
+#endif
+#ifdef TBRF_HAVE_CUDA
+extern const backend_ops tbrf_backend_cuda;
+#endif
+
+/* The table entry for a backend id; NULL with *status = TBRF_ERR_NOT_BUILT
+ * (or TBRF_ERR_INVALID for an unknown id). AUTO resolves to the first GPU
+ * backend with a GPU device (CUDA, then OpenCL), else the CPU: an OpenCL
+ * CPU device (PoCL) is slower than the native CPU backend. */
+const backend_ops *tbrfi_backend_lookup(int id, int *status);
+
+#endif

@@ -1,0 +1,79 @@
+/* model.h — internal interface of the model layer (c/model.c) used by the
+ * line layer and the plan. Not installed. */
+#ifndef TBRF_MODEL_H
+#define TBRF_MODEL_H
+
+#include <stddef.h>
+#include "tbrf.h"
+
+enum model_kind {
+    MODEL_POWERLAW = 0,
+    MODEL_GAUSSIAN = 1,
+    MODEL_EXPONENTIAL = 2,
+    MODEL_MATERN = 3,
+    MODEL_VONKARMAN = 4,
+    MODEL_TABLE = 5,
+    MODEL_CALLBACK = 6
+};
+
+#define MODEL_MESSAGE_SIZE 512
+
+struct tbrf_model {
+    int kind;
+    int status;                       /* constructor's status */
+    char message[MODEL_MESSAGE_SIZE]; /* last failure */
+    char description[512];            /* tbrf_model_describe */
+    double index, kmin, kmax;         /* powerlaw; kmin/kmax also callback and table range */
+    double length, nu;                /* gaussian, exponential, matern, vonkarman */
+    size_t n;                         /* table rows */
+    double *k, *p;                    /* table (owned copies) */
+    tbrf_spectrum_fn fn;              /* callback */
+    void *user;
+    int by_variance;                  /* 1: amplitude from variance; 0: amplitude given */
+    double variance, amplitude;
+};
+
+/* 1 for the models with a closed-form covariance (Gaussian, exponential,
+ * Matern, von Karman). */
+int tbrfi_model_is_covariance(const tbrf_model *m);
+
+/* Shape spectrum P0(k) in dimension dim (amplitude excluded). */
+double tbrfi_model_shape_spectrum(const tbrf_model *m, int dim, double k);
+
+/* The variance of the shape, (1/2pi^2)∫k^2 P0 dk (3D) or (1/2pi)∫k P0 dk
+ * (2D); +inf or NaN where it diverges, 0 where it vanishes. */
+double tbrfi_model_shape_variance(const tbrf_model *m, int dim);
+
+/* The amplitude A in dimension dim: the given one, or sigma^2 divided by
+ * the shape's variance. NaN when the shape's variance is not finite and
+ * positive. */
+double tbrfi_model_amplitude(const tbrf_model *m, int dim);
+
+/* Line spectrum of the turning-bands line process (amplitude included):
+ * P1(kappa) = kappa^2 P(kappa) / (2 pi) in 3D, |kappa| P(|kappa|) / 2 in 2D,
+ * so that C1(s) = ∫ dkappa/(2pi) P1(kappa) e^{i kappa s}. */
+double tbrfi_model_line_spectrum(const tbrf_model *m, int dim, double kappa);
+
+/* ∫_a^b P1(kappa) dkappa for 0 <= a < b, accurately even when the
+ * interval straddles a cut-off or table knots (splits there, Gauss-Legendre
+ * on each piece). Amplitude included. */
+double tbrfi_model_integrate_line_spectrum(const tbrf_model *m, int dim, double a, double b);
+
+/* A length beyond which the covariance is negligible (used to size lines):
+ * a few correlation lengths for covariance models, 2 pi / kmin for
+ * spectral models with kmin > 0, 0 otherwise. */
+double tbrfi_model_correlation_scale(const tbrf_model *m);
+
+/* The 3D line covariance C1(s) = d/ds[s C(s)] of a covariance model,
+ * amplitude included (closed form). NaN for other models. */
+double tbrfi_model_line_covariance3(const tbrf_model *m, double s);
+
+/* Deep copy (the table is copied, the callback's user pointer is shared).
+ * NULL on allocation failure. */
+tbrf_model *tbrfi_model_copy(const tbrf_model *m);
+
+/* Modified Bessel function of the second kind K_nu(x) for real nu and
+ * x > 0 (integral representation, about 1e-14 relative). */
+double tbrf_bessel_k(double nu, double x);
+
+#endif

@@ -1,0 +1,314 @@
+/* info.c — a readable summary of an HDF5 file: its datasets and the
+ * attributes that record how it was generated (`tbrf info`). Works on any
+ * HDF5 file, not only ours, so it can also explain a bad points file. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_io.h"
+
+#define MAX_SHOWN 16 /* array attributes: elements printed before "..." */
+
+/* Shortest of %.15g / %.17g that reads back as the same double. */
+static void print_double(FILE *out, double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    fputs(buf, out);
+}
+
+static void print_type(FILE *out, hid_t t)
+{
+    H5T_class_t c = H5Tget_class(t);
+    size_t size = H5Tget_size(t);
+    switch (c) {
+    case H5T_FLOAT:
+        fprintf(out, "float%zu", size * 8);
+        break;
+    case H5T_INTEGER:
+        fprintf(out, "%sint%zu", H5Tget_sign(t) == H5T_SGN_NONE ? "u" : "", size * 8);
+        break;
+    case H5T_STRING:
+        fputs("string", out);
+        break;
+    case H5T_COMPOUND:
+        fputs("compound", out);
+        break;
+    default:
+        fputs("other", out);
+        break;
+    }
+}
+
+static void print_dims(FILE *out, hid_t space)
+{
+    int rank = H5Sget_simple_extent_ndims(space);
+    hsize_t dims[H5S_MAX_RANK];
+    if (rank < 0 || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+        fputs("(?)", out);
+        return;
+    }
+    if (rank == 0) {
+        fputs("scalar", out);
+        return;
+    }
+    fputc('(', out);
+    for (int i = 0; i < rank; i++)
+        fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)dims[i]);
+    fputc(')', out);
+}
+
+/* Prints an attribute's value: strings quoted, numbers in full. */
+static void print_attr_value(FILE *out, hid_t a)
+{
+    hid_t t = H5Aget_type(a);
+    hid_t space = H5Aget_space(a);
+    hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t < 0 || np < 0) {
+        fputs("(unreadable)", out);
+        goto done;
+    }
+    if (c == H5T_STRING && np == 1) {
+        if (H5Tis_variable_str(t) > 0) {
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, H5T_VARIABLE);
+            char *s = NULL;
+            if (H5Aread(a, mt, &s) >= 0 && s) {
+                fprintf(out, "\"%s\"", s);
+                H5free_memory(s);
+            } else {
+                fputs("(unreadable)", out);
+            }
+            H5Tclose(mt);
+        } else {
+            size_t size = H5Tget_size(t);
+            char *s = calloc(size + 1, 1);
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, size + 1);
+            H5Tset_strpad(mt, H5T_STR_NULLTERM);
+            if (s && H5Aread(a, mt, s) >= 0)
+                fprintf(out, "\"%s\"", s);
+            else
+                fputs("(unreadable)", out);
+            H5Tclose(mt);
+            free(s);
+        }
+        goto done;
+    }
+    if (c != H5T_FLOAT && c != H5T_INTEGER) {
+        fputs("(", out);
+        print_type(out, t);
+        fputs(" value not shown)", out);
+        goto done;
+    }
+    if ((size_t)np > SIZE_MAX / 8) {
+        fputs("(too large)", out);
+        goto done;
+    }
+    size_t n = (size_t)np;
+    void *buf = malloc(n ? n * 8 : 8);
+    if (!buf) {
+        fputs("(no memory)", out);
+        goto done;
+    }
+    int unsig = c == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE;
+    hid_t mt = c == H5T_FLOAT ? H5T_NATIVE_DOUBLE : unsig ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
+    if (H5Aread(a, mt, buf) < 0) {
+        fputs("(unreadable)", out);
+        free(buf);
+        goto done;
+    }
+    if (n != 1)
+        fputc('[', out);
+    for (size_t i = 0; i < n && i < MAX_SHOWN; i++) {
+        if (i)
+            fputs(", ", out);
+        if (c == H5T_FLOAT)
+            print_double(out, ((double *)buf)[i]);
+        else if (unsig)
+            fprintf(out, "%" PRIu64, ((uint64_t *)buf)[i]);
+        else
+            fprintf(out, "%" PRId64, ((int64_t *)buf)[i]);
+    }
+    if (n > MAX_SHOWN)
+        fprintf(out, ", ... (%zu values)", n);
+    if (n != 1)
+        fputc(']', out);
+    free(buf);
+done:
+    if (t >= 0)
+        H5Tclose(t);
+    if (space >= 0)
+        H5Sclose(space);
+}
+
+typedef struct attr_ctx {
+    FILE *out;
+    const char *indent;
+    int width;
+} attr_ctx;
+
+static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)info;
+    attr_ctx *ctx = data;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    fprintf(ctx->out, "%s%-*s = ", ctx->indent, ctx->width, name);
+    if (a < 0) {
+        fputs("(unreadable)", ctx->out);
+    } else {
+        print_attr_value(ctx->out, a);
+        H5Aclose(a);
+    }
+    fputc('\n', ctx->out);
+    return 0;
+}
+
+/* Attributes in the order they were written (which groups them sensibly)
+ * when the file tracks it, else by name. */
+static void print_attrs(FILE *out, hid_t obj, const char *indent)
+{
+    attr_ctx ctx = {out, indent, 18};
+    hsize_t idx = 0;
+    if (H5Aiterate2(obj, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, attr_cb, &ctx) < 0 && idx == 0) {
+        idx = 0;
+        H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, attr_cb, &ctx);
+    }
+}
+
+static void print_filters(FILE *out, hid_t dcpl)
+{
+    int nf = H5Pget_nfilters(dcpl);
+    for (int i = 0; i < nf; i++) {
+        unsigned flags = 0, cd[8];
+        size_t ncd = 8;
+        char name[64] = "";
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, sizeof name, name, NULL);
+        fputs(i ? "+" : "  filters ", out);
+        if (id == H5Z_FILTER_DEFLATE && ncd >= 1)
+            fprintf(out, "deflate(%u)", cd[0]);
+        else if (id == H5Z_FILTER_SHUFFLE)
+            fputs("shuffle", out);
+        else
+            fputs(name[0] ? name : "unknown", out);
+    }
+}
+
+static herr_t count_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)loc, (void)name, (void)info;
+    ++*(int *)data;
+    return 0;
+}
+
+/* Number of attributes of obj (H5Aget_num_attrs is deprecated and the
+ * H5Oget_info family changed between HDF5 1.10 and 1.12). */
+static int count_attrs(hid_t obj)
+{
+    int n = 0;
+    hsize_t idx = 0;
+    H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, count_cb, &n);
+    return n;
+}
+
+static herr_t visit_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    FILE *out = data;
+    if (info->type != H5L_TYPE_HARD) {
+        fprintf(out, "  /%s  (link)\n", name);
+        return 0;
+    }
+    hid_t obj = H5Oopen(g, name, H5P_DEFAULT);
+    if (obj < 0) {
+        fprintf(out, "  /%s  (cannot open)\n", name);
+        return 0;
+    }
+    H5I_type_t type = H5Iget_type(obj);
+    if (type == H5I_GROUP) {
+        fprintf(out, "  /%s/  group\n", name);
+    } else if (type == H5I_DATASET) {
+        hid_t t = H5Dget_type(obj), space = H5Dget_space(obj), dcpl = H5Dget_create_plist(obj);
+        fprintf(out, "  /%-14s ", name);
+        if (t >= 0)
+            print_type(out, t);
+        fputs("  ", out);
+        if (space >= 0)
+            print_dims(out, space);
+        if (dcpl >= 0) {
+            if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
+                hsize_t cd[H5S_MAX_RANK];
+                int r = H5Pget_chunk(dcpl, H5S_MAX_RANK, cd);
+                fputs("  chunks (", out);
+                for (int i = 0; i < r; i++)
+                    fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)cd[i]);
+                fputc(')', out);
+            }
+            print_filters(out, dcpl);
+        }
+        if (strcmp(name, "field") == 0 && space >= 0)
+            fputs(H5Sget_simple_extent_ndims(space) == 3 ? "  [nz, ny, nx]" : "  [ny, nx]", out);
+        fputc('\n', out);
+        if (count_attrs(obj) > 0)
+            print_attrs(out, obj, "      ");
+        if (t >= 0)
+            H5Tclose(t);
+        if (space >= 0)
+            H5Sclose(space);
+        if (dcpl >= 0)
+            H5Pclose(dcpl);
+    } else {
+        fprintf(out, "  /%s  (other object)\n", name);
+    }
+    H5Oclose(obj);
+    return 0;
+}
+
+int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
+{
+    if (!path || !path[0] || !out) {
+        io_setf(err, errlen, "no file name given");
+        return -1;
+    }
+    if (io_stat_input(path, NULL, err, errlen))
+        return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    if (H5Fis_hdf5(path) <= 0) {
+        io_setf(err, errlen, "%s is not an HDF5 file", path);
+        goto done;
+    }
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "cannot open %s%s%s", path, why[0] ? ": " : "", why);
+        goto done;
+    }
+    fprintf(out, "file: %s\n", path);
+    fputs("datasets:\n", out);
+    H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, out);
+    hid_t root = H5Gopen2(f, "/", H5P_DEFAULT);
+    if (root >= 0) {
+        if (count_attrs(root) > 0) {
+            fputs("attributes:\n", out);
+            print_attrs(out, root, "  ");
+        } else {
+            fputs("attributes: none (not written by tbrf?)\n", out);
+        }
+        H5Gclose(root);
+    }
+    H5Fclose(f);
+    rc = 0;
+done:
+    io_quiet_end(&q);
+    return rc;
+}

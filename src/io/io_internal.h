@@ -1,0 +1,105 @@
+/* io_internal.h — helpers shared by the files of io/. Not installed. */
+#ifndef TBRF_IO_INTERNAL_H
+#define TBRF_IO_INTERNAL_H
+
+#include <stddef.h>
+#include <hdf5.h>
+
+/* HDF5 prints its error stack to stderr by default. We switch that off for
+ * the duration of each public call and restore the caller's handler on
+ * return, so a host program keeps its own setting while our callers get
+ * one clear line instead of a stack dump. */
+typedef struct io_quiet {
+    H5E_auto2_t func;
+    void *data;
+} io_quiet;
+
+void io_quiet_begin(io_quiet *q);
+void io_quiet_end(const io_quiet *q);
+
+/* snprintf into err (if errlen > 0), never overflowing, newlines removed
+ * so the message stays one line. */
+void io_setf(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The innermost description on HDF5's current error stack (often the
+ * reason, e.g. "No space left on device"), shortened to fit; "" if none. */
+void io_h5_reason(char *buf, size_t n);
+
+/* Checks that path names something that exists and is no directory, so
+ * that "missing" is told apart from "not HDF5". Returns 0, or -1 with
+ * "cannot read WHAT file PATH: reason" (what NULL: "cannot read PATH:
+ * reason") in err. */
+int io_stat_input(const char *path, const char *what, char *err, size_t errlen);
+
+#include <stdint.h>
+#include "io/tbrf_io.h"
+
+/* The writer, shared by writer.c (HDF5 and the common parts: temporary
+ * file, rename) and netcdf.c. */
+struct tbrf_io_writer {
+    char *path;      /* final name */
+    char *tmp;       /* temporary name in the same directory */
+    int flags;
+    hid_t file;      /* -1 when closed */
+    hid_t field;     /* /field, -1 if none */
+    int precision;   /* of /field */
+    int rank;        /* of /field: 2 or 3 */
+    int64_t n[3];    /* grid counts, x fastest */
+    int64_t total;   /* cells in /field */
+    int64_t written; /* cells pushed so far */
+    int committed;
+    char message[1024];
+    /* netCDF-4 output (flags & TBRF_IO_NETCDF): ids, -1 when unused. */
+    int ncid, nc_field, nc_dimids[3];
+    int nc_points_dim, nc_dim;
+};
+
+#define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
+
+/* A destination for the metadata attributes, so that the HDF5 and netCDF
+ * writers record exactly the same names and values (tbrf regenerate reads
+ * them back from either). Each function returns 0 or non-zero. */
+typedef struct io_attr_sink {
+    void *ctx;
+    int (*str)(void *ctx, const char *name, const char *s);
+    int (*f64v)(void *ctx, const char *name, const double *v, int count);
+    int (*i64v)(void *ctx, const char *name, const int64_t *v, int count);
+    int (*u64)(void *ctx, const char *name, uint64_t v);
+} io_attr_sink;
+
+/* Writes every attribute of *m through the sink (NULL strings and NaN
+ * numbers are left out). Returns 0, or non-zero if any write failed. */
+int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m);
+
+/* Chunk shape (slowest first) of slabs of whole rows, about 1 MiB. */
+void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk);
+
+/* The checks of tbrf_io_grid_begin shared by both formats: dim 2 or 3,
+ * a known precision, no field yet (`exists`; `field` names it in the
+ * message), counts >= 1 whose product fits in int64, nz = 1 in 2D.
+ * Returns the number of cells, or -1 with the writer's message set. */
+int64_t io_grid_cells(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int exists,
+                      const char *field);
+
+/* The model table of m as malloc'ed rows (k, P), or NULL with "out of
+ * memory" as the writer's message. */
+double *io_table_rows(tbrf_io_writer *w, const tbrf_io_meta *m);
+
+/* Records the grid just begun: precision, rank, counts, cells, none
+ * written yet. */
+void io_grid_record(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int64_t total);
+
+/* netcdf.c: the netCDF-4 side of each writer call. */
+int ncw_create(tbrf_io_writer *w);
+int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
+int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
+int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
+int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values);
+int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m);
+int ncw_close(tbrf_io_writer *w); /* 0, or -1 if the final flush failed */
+
+#endif

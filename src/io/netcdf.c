@@ -1,0 +1,375 @@
+/* netcdf.c — the netCDF-4 writer, following the CF-1.11 conventions.
+ *
+ * Why netCDF besides plain HDF5: xarray, CDO, NCO, Panoply and VisIt read
+ * CF files without being told what the arrays mean. The layout:
+ *  - grid:   float field(z, y, x) (or (y, x)) with coordinate variables
+ *            x(x), y(y), z(z) carrying axis, units, long_name, bounds, and
+ *            x_bnds(x, nv) etc.; chunked in slabs of whole rows (~1 MiB),
+ *            optionally shuffle+deflate;
+ *  - points: a discrete-sampling-geometry file (featureType = "point"):
+ *            x(obs), y(obs), z(obs) and value(obs) with
+ *            coordinates = "x y z";
+ *  - global attributes: Conventions, title, history, source, and every
+ *    generating parameter under the same names as the HDF5 writer's root
+ *    attributes, so `tbrf regenerate` reads either format.
+ * A netCDF-4 file is an HDF5 file: the field is the HDF5 dataset /field,
+ * which the HDF5 readers of io/ use unchanged.
+ *
+ * Coordinates are written in write_meta, because the grid's origin and
+ * spacing arrive there; netCDF-4 lets us define everything up front and
+ * fill the coordinate variables after the field. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_io.h"
+
+#define NC_CACHE_BYTES ((size_t)16 << 20)
+#define NC_CACHE_SLOTS 1021
+#define NC_DEFLATE_LEVEL 4
+
+static const char *AXES[3] = {"x", "y", "z"};
+static const char *AXES_UP[3] = {"X", "Y", "Z"};
+
+static int nc_fail(tbrf_io_writer *w, const char *what, int status)
+{
+    IO_FAIL(w, "cannot write %s: %s failed: %s", w->path, what, nc_strerror(status));
+    return -1;
+}
+
+#define NC_TRY(w, what, call)                         \
+    do {                                              \
+        int nc_st_ = (call);                          \
+        if (nc_st_ != NC_NOERR)                       \
+            return nc_fail((w), (what), nc_st_);      \
+    } while (0)
+
+static int put_text(int ncid, int var, const char *name, const char *s)
+{
+    return nc_put_att_text(ncid, var, name, strlen(s), s);
+}
+
+int ncw_create(tbrf_io_writer *w)
+{
+    /* The temporary exists already (made by tbrf_io_create to learn why a
+     * directory is unwritable); NC_CLOBBER reuses it. */
+    int st = nc_create(w->tmp, NC_NETCDF4 | NC_CLOBBER, &w->ncid);
+    if (st != NC_NOERR) {
+        w->ncid = -1;
+        IO_FAIL(w, "cannot create netCDF file %s: %s", w->path, nc_strerror(st));
+        return -1;
+    }
+    return 0;
+}
+
+/* A coordinate variable v(v) with its bounds v_bnds(v, nv), CF style. */
+static int def_axis(tbrf_io_writer *w, int c, int dimid, int nv)
+{
+    int ncid = w->ncid, var, bvar;
+    char bname[16];
+    snprintf(bname, sizeof bname, "%s_bnds", AXES[c]);
+    NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, &dimid, &var));
+    int bd[2] = {dimid, nv};
+    NC_TRY(w, "defining bounds", nc_def_var(ncid, bname, NC_DOUBLE, 2, bd, &bvar));
+    char ln[64];
+    snprintf(ln, sizeof ln, "%s coordinate of the cell centre", AXES[c]);
+    /* tbrf works in the caller's length unit, whatever it is: "1" is
+     * UDUNITS' dimensionless unit and says exactly that. */
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "axis", AXES_UP[c]));
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "long_name", ln));
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "bounds", bname));
+    snprintf(ln, sizeof ln, "%s extent of the cell", AXES[c]);
+    NC_TRY(w, "writing attributes", put_text(ncid, bvar, "long_name", ln));
+    return 0;
+}
+
+static int set_filters(tbrf_io_writer *w, int var)
+{
+    if (w->flags & TBRF_IO_COMPRESS)
+        NC_TRY(w, "setting compression", nc_def_var_deflate(w->ncid, var, 1, 1, NC_DEFLATE_LEVEL));
+    return 0;
+}
+
+int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
+{
+    int64_t total = io_grid_cells(w, dim, n, precision, w->nc_field >= 0, "the field");
+    if (total < 0)
+        return -1;
+    int ncid = w->ncid, nv;
+    NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "nv", 2, &nv));
+    for (int c = 0; c < dim; c++) {
+        NC_TRY(w, "defining dimensions", nc_def_dim(ncid, AXES[c], (size_t)n[c], &w->nc_dimids[c]));
+        if (def_axis(w, c, w->nc_dimids[c], nv))
+            return -1;
+    }
+    int dimids[3];
+    uint64_t dims[3], chunk[3];
+    for (int i = 0; i < dim; i++) { /* slowest first: (z, y, x) */
+        dimids[i] = w->nc_dimids[dim - 1 - i];
+        dims[i] = (uint64_t)n[dim - 1 - i];
+    }
+    io_chunk_shape(dim, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+    size_t chunks[3];
+    for (int i = 0; i < dim; i++)
+        chunks[i] = (size_t)chunk[i];
+    int var;
+    NC_TRY(w, "defining the field",
+           nc_def_var(ncid, "field", precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, dim, dimids, &var));
+    NC_TRY(w, "defining the field", nc_def_var_chunking(ncid, var, NC_CHUNKED, chunks));
+    /* Every cell is written: filling first would write the file twice. */
+    NC_TRY(w, "defining the field", nc_def_var_fill(ncid, var, 1, NULL));
+    if (set_filters(w, var))
+        return -1;
+    NC_TRY(w, "setting the chunk cache",
+           nc_set_var_chunk_cache(ncid, var, NC_CACHE_BYTES, NC_CACHE_SLOTS, 1.0f));
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "long_name", "Gaussian random field"));
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
+    NC_TRY(w, "writing attributes",
+           put_text(ncid, var, "comment",
+                    "zero-mean stationary Gaussian random field by turning bands; "
+                    "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
+    w->nc_field = var;
+    w->nc_dim = dim;
+    io_grid_record(w, dim, n, precision, total);
+    return 0;
+}
+
+/* One box of cells (z, y, x) + (cz, cy, cx) from a flat buffer. */
+static int put_box(tbrf_io_writer *w, const void *values, int64_t z, int64_t y, int64_t x,
+                   int64_t cz, int64_t cy, int64_t cx)
+{
+    size_t start[3], count[3];
+    if (w->rank == 3) {
+        start[0] = (size_t)z, start[1] = (size_t)y, start[2] = (size_t)x;
+        count[0] = (size_t)cz, count[1] = (size_t)cy, count[2] = (size_t)cx;
+    } else {
+        start[0] = (size_t)y, start[1] = (size_t)x;
+        count[0] = (size_t)cy, count[1] = (size_t)cx;
+    }
+    int st = w->precision == TBRF_FLOAT
+                 ? nc_put_vara_float(w->ncid, w->nc_field, start, count, values)
+                 : nc_put_vara_double(w->ncid, w->nc_field, start, count, values);
+    return st == NC_NOERR ? 0 : nc_fail(w, "writing the field", st);
+}
+
+int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
+{
+    if (w->nc_field < 0) {
+        IO_FAIL(w, "%s: no grid started", w->path);
+        return -1;
+    }
+    /* The same decomposition as the HDF5 writer: a partial row, rows to
+     * the end of a plane, whole planes, rows, a partial row. */
+    const int64_t nx = w->n[0], ny = w->n[1], plane = nx * ny;
+    const size_t elt = w->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    const char *p = values;
+    int64_t a = first, b = first + count;
+    while (a < b) {
+        int64_t x = a % nx, r = a / nx, y = r % ny, z = r / ny, step;
+        int e;
+        if (x != 0 || b - a < nx) {
+            step = nx - x < b - a ? nx - x : b - a;
+            e = put_box(w, p, z, y, x, 1, 1, step);
+        } else if (y != 0 || b - a < plane) {
+            int64_t rows = (b - a) / nx;
+            if (rows > ny - y)
+                rows = ny - y;
+            step = rows * nx;
+            e = put_box(w, p, z, y, 0, 1, rows, nx);
+        } else {
+            int64_t planes = (b - a) / plane;
+            step = planes * plane;
+            e = put_box(w, p, z, 0, 0, planes, ny, nx);
+        }
+        if (e)
+            return -1;
+        p += (size_t)step * elt;
+        a += step;
+    }
+    w->written += count;
+    return 0;
+}
+
+int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+{
+    if (w->nc_points_dim >= 0) {
+        IO_FAIL(w, "%s: points already written", w->path);
+        return -1;
+    }
+    int ncid = w->ncid, obs, var[3];
+    NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "obs", (size_t)n, &obs));
+    for (int c = 0; c < dim; c++) {
+        char ln[64];
+        snprintf(ln, sizeof ln, "%s coordinate of the point", AXES[c]);
+        NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, &obs, &var[c]));
+        if (set_filters(w, var[c]))
+            return -1;
+        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "axis", AXES_UP[c]));
+        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "units", "1"));
+        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "long_name", ln));
+    }
+    NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "featureType", "point"));
+    double *col = malloc((size_t)n * sizeof *col);
+    if (!col) {
+        IO_FAIL(w, "out of memory");
+        return -1;
+    }
+    for (int c = 0; c < dim; c++) {
+        for (int64_t i = 0; i < n; i++)
+            col[i] = xyz[(size_t)dim * (size_t)i + (size_t)c];
+        int st = nc_put_var_double(ncid, var[c], col);
+        if (st != NC_NOERR) {
+            free(col);
+            return nc_fail(w, "writing coordinates", st);
+        }
+    }
+    free(col);
+    w->nc_points_dim = obs;
+    w->nc_dim = dim;
+    return 0;
+}
+
+int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
+{
+    if (w->nc_points_dim < 0) {
+        IO_FAIL(w, "%s: write the points before their values (netCDF needs the obs dimension)",
+                w->path);
+        return -1;
+    }
+    size_t len = 0;
+    nc_inq_dimlen(w->ncid, w->nc_points_dim, &len);
+    if ((int64_t)len != n) {
+        IO_FAIL(w, "%s: %lld values for %zu points", w->path, (long long)n, len);
+        return -1;
+    }
+    int ncid = w->ncid, var;
+    NC_TRY(w, "defining the values",
+           nc_def_var(ncid, "value", precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, 1,
+                      &w->nc_points_dim, &var));
+    if (set_filters(w, var))
+        return -1;
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "long_name", "Gaussian random field"));
+    NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
+    NC_TRY(w, "writing attributes",
+           put_text(ncid, var, "coordinates", w->nc_dim == 3 ? "x y z" : "x y"));
+    int st = precision == TBRF_FLOAT ? nc_put_var_float(ncid, var, values)
+                                     : nc_put_var_double(ncid, var, values);
+    if (st != NC_NOERR)
+        return nc_fail(w, "writing the values", st);
+    return 0;
+}
+
+/* ------------------------------------------------------------ attributes */
+
+static int nc_str(void *ctx, const char *name, const char *s)
+{
+    return s ? put_text(*(int *)ctx, NC_GLOBAL, name, s) : 0;
+}
+
+static int nc_f64v(void *ctx, const char *name, const double *v, int count)
+{
+    return nc_put_att_double(*(int *)ctx, NC_GLOBAL, name, NC_DOUBLE, (size_t)count, v);
+}
+
+static int nc_i64v(void *ctx, const char *name, const int64_t *v, int count)
+{
+    long long tmp[3];
+    if (count > 3)
+        return -1;
+    for (int i = 0; i < count; i++)
+        tmp[i] = v[i];
+    return nc_put_att_longlong(*(int *)ctx, NC_GLOBAL, name, NC_INT64, (size_t)count, tmp);
+}
+
+static int nc_u64(void *ctx, const char *name, uint64_t v)
+{
+    unsigned long long u = v;
+    return nc_put_att_ulonglong(*(int *)ctx, NC_GLOBAL, name, NC_UINT64, 1, &u);
+}
+
+/* Fills x, x_bnds, ... from the grid's origin and spacing, with the
+ * same expression the library uses for cell positions. */
+static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    for (int c = 0; c < w->nc_dim; c++) {
+        int var, bvar;
+        char bname[16];
+        snprintf(bname, sizeof bname, "%s_bnds", AXES[c]);
+        NC_TRY(w, "writing coordinates", nc_inq_varid(w->ncid, AXES[c], &var));
+        NC_TRY(w, "writing coordinates", nc_inq_varid(w->ncid, bname, &bvar));
+        int64_t n = w->n[c];
+        double *v = malloc((size_t)n * 3 * sizeof *v);
+        if (!v) {
+            IO_FAIL(w, "out of memory");
+            return -1;
+        }
+        double *bnd = v + n;
+        for (int64_t i = 0; i < n; i++) {
+            v[i] = m->origin[c] + m->spacing[c] * (double)i;
+            bnd[2 * i] = v[i] - 0.5 * m->spacing[c];
+            bnd[2 * i + 1] = v[i] + 0.5 * m->spacing[c];
+        }
+        int st = nc_put_var_double(w->ncid, var, v);
+        if (st == NC_NOERR)
+            st = nc_put_var_double(w->ncid, bvar, bnd);
+        free(v);
+        if (st != NC_NOERR)
+            return nc_fail(w, "writing coordinates", st);
+    }
+    return 0;
+}
+
+int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    int ncid = w->ncid;
+    char src[64];
+    snprintf(src, sizeof src, "tbrf %s (turning bands)", tbrf_version());
+    NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "Conventions", "CF-1.11"));
+    NC_TRY(w, "writing attributes",
+           put_text(ncid, NC_GLOBAL, "title", "Gaussian random field generated by tbrf"));
+    NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "source", src));
+    if (m->command)
+        NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "history", m->command));
+    io_attr_sink sink = {&ncid, nc_str, nc_f64v, nc_i64v, nc_u64};
+    if (io_meta_attrs(&sink, m)) {
+        IO_FAIL(w, "cannot write %s: writing attributes failed", w->path);
+        return -1;
+    }
+    if (m->is_grid && w->nc_field >= 0 && write_coords(w, m))
+        return -1;
+    if (m->table_n > 0 && m->table_k && m->table_p) {
+        int d[2], var;
+        NC_TRY(w, "writing the table", nc_def_dim(ncid, "table_row", m->table_n, &d[0]));
+        NC_TRY(w, "writing the table", nc_def_dim(ncid, "table_col", 2, &d[1]));
+        NC_TRY(w, "writing the table", nc_def_var(ncid, "model_table", NC_DOUBLE, 2, d, &var));
+        NC_TRY(w, "writing attributes",
+               put_text(ncid, var, "long_name", "tabulated spectrum: k, P(k) shape"));
+        double *t = io_table_rows(w, m);
+        if (!t)
+            return -1;
+        int st = nc_put_var_double(ncid, var, t);
+        free(t);
+        if (st != NC_NOERR)
+            return nc_fail(w, "writing the table", st);
+    }
+    return 0;
+}
+
+int ncw_close(tbrf_io_writer *w)
+{
+    if (w->ncid < 0)
+        return 0;
+    int st = nc_close(w->ncid);
+    w->ncid = -1;
+    w->nc_field = -1;
+    if (st != NC_NOERR) {
+        IO_FAIL(w, "cannot write %s: closing the file failed: %s", w->path, nc_strerror(st));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,767 @@
+/* reader.c — reading positions (/points) and grids (/field) back.
+ *
+ * Every failure says which file and what is wrong with it in one line:
+ * the points file is user input, so it gets the same care as options. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ctype.h>
+#include <netcdf.h>
+#include <stdio.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_io.h"
+
+/* Opens an existing HDF5 file read-only, checking first with the OS so
+ * that "missing" and "not readable" are told apart from "not HDF5". */
+static hid_t open_ro(const char *path, const char *what, char *err, size_t errlen)
+{
+    if (!path || !path[0]) {
+        io_setf(err, errlen, "no %s file name given", what);
+        return -1;
+    }
+    if (io_stat_input(path, what, err, errlen))
+        return -1;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        io_setf(err, errlen, "cannot read %s file %s: %s", what, path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    if (H5Fis_hdf5(path) <= 0) {
+        io_setf(err, errlen, "%s file %s is not an HDF5 file", what, path);
+        return -1;
+    }
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "cannot open %s file %s%s%s", what, path, why[0] ? ": " : "", why);
+    }
+    return f;
+}
+
+/* Opens dataset `name` of file f, which must exist and be a dataset. */
+static hid_t open_dataset(hid_t f, const char *path, const char *name, char *err, size_t errlen)
+{
+    htri_t ex = H5Lexists(f, name, H5P_DEFAULT);
+    if (ex <= 0) {
+        io_setf(err, errlen, "%s has no dataset /%s", path, name);
+        return -1;
+    }
+    hid_t obj = H5Oopen(f, name, H5P_DEFAULT);
+    if (obj < 0) {
+        io_setf(err, errlen, "%s: cannot open /%s", path, name);
+        return -1;
+    }
+    if (H5Iget_type(obj) != H5I_DATASET) {
+        io_setf(err, errlen, "%s: /%s is not a dataset", path, name);
+        H5Oclose(obj);
+        return -1;
+    }
+    return obj;
+}
+
+static const char *class_name(H5T_class_t c)
+{
+    switch (c) {
+    case H5T_INTEGER: return "integer";
+    case H5T_FLOAT: return "floating point";
+    case H5T_STRING: return "string";
+    case H5T_COMPOUND: return "compound";
+    case H5T_ENUM: return "enum";
+    case H5T_ARRAY: return "array";
+    default: return "non-numeric";
+    }
+}
+
+/* Checks that dataset d holds floating-point numbers. */
+static int check_float(hid_t d, const char *path, const char *name, char *err, size_t errlen)
+{
+    hid_t t = H5Dget_type(d);
+    H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t >= 0)
+        H5Tclose(t);
+    if (c != H5T_FLOAT) {
+        io_setf(err, errlen, "%s: /%s must hold floating-point numbers, not %s", path, name,
+                class_name(c));
+        return -1;
+    }
+    return 0;
+}
+
+/* An open dataset: its file, the dataset and its dataspace (each -1 when
+ * not open), with HDF5's error printing off from h5ds_open to h5ds_close. */
+typedef struct h5ds {
+    io_quiet q;
+    hid_t f, d, space;
+} h5ds;
+
+/* Opens dataset /name of file path (`what` names the file in messages).
+ * Returns 0, or -1 with err set; h5ds_close is due either way. The
+ * dataspace is not checked here: space_dims fails on a bad one. */
+static int h5ds_open(h5ds *h, const char *path, const char *what, const char *name, char *err,
+                     size_t errlen)
+{
+    io_quiet_begin(&h->q);
+    h->d = h->space = -1;
+    h->f = open_ro(path, what, err, errlen);
+    if (h->f < 0)
+        return -1;
+    h->d = open_dataset(h->f, path, name, err, errlen);
+    if (h->d < 0)
+        return -1;
+    h->space = H5Dget_space(h->d);
+    return 0;
+}
+
+static void h5ds_close(h5ds *h)
+{
+    if (h->space >= 0)
+        H5Sclose(h->space);
+    if (h->d >= 0)
+        H5Oclose(h->d);
+    if (h->f >= 0)
+        H5Fclose(h->f);
+    io_quiet_end(&h->q);
+}
+
+/* The rank of dataspace `space` with its dimensions in dims, or -1. */
+static int space_dims(hid_t space, hsize_t dims[H5S_MAX_RANK])
+{
+    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    if (rank < 0 || H5Sget_simple_extent_dims(space, dims, NULL) < 0)
+        return -1;
+    return rank;
+}
+
+/* Reads all of dataset d (/name of path) as doubles into buf. */
+static int read_all(hid_t d, const char *path, const char *name, double *buf, char *err,
+                    size_t errlen)
+{
+    if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+        return 0;
+    char why[256];
+    io_h5_reason(why, sizeof why);
+    io_setf(err, errlen, "%s: cannot read /%s%s%s", path, name, why[0] ? ": " : "", why);
+    return -1;
+}
+
+static void shape_str(char *buf, size_t n, int rank, const hsize_t *dims)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    used += (size_t)snprintf(buf, n, "(");
+    for (int i = 0; i < rank && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%llu", i ? ", " : "",
+                                 (unsigned long long)dims[i]);
+    if (used < n)
+        snprintf(buf + used, n - used, ")");
+}
+
+static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, char *err,
+                          size_t errlen)
+{
+    int rc = -1;
+    double *buf = NULL;
+    h5ds h;
+    if (h5ds_open(&h, path, "points", "points", err, errlen))
+        goto done;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = space_dims(h.space, dims);
+    if (rank < 0) {
+        io_setf(err, errlen, "%s: cannot read the shape of /points", path);
+        goto done;
+    }
+    if (rank != 2 || (dims[1] != 2 && dims[1] != 3)) {
+        char s[128];
+        shape_str(s, sizeof s, rank, dims);
+        io_setf(err, errlen, "%s: /points has shape %s; it must be (N, 3) or (N, 2)", path, s);
+        goto done;
+    }
+    if (dims[0] == 0) {
+        io_setf(err, errlen, "%s: /points holds no points", path);
+        goto done;
+    }
+    if (check_float(h.d, path, "points", err, errlen))
+        goto done;
+    int dm = (int)dims[1];
+    if (dims[0] > (hsize_t)(INT64_MAX / 8 / dm) || dims[0] > SIZE_MAX / sizeof(double) / dm) {
+        io_setf(err, errlen, "%s: /points is too large", path);
+        goto done;
+    }
+    int64_t np = (int64_t)dims[0];
+    buf = malloc((size_t)np * dm * sizeof *buf);
+    if (!buf) {
+        io_setf(err, errlen, "%s: not enough memory for %lld points", path, (long long)np);
+        goto done;
+    }
+    if (read_all(h.d, path, "points", buf, err, errlen))
+        goto done;
+    for (int64_t i = 0; i < np * dm; i++) {
+        if (!isfinite(buf[i])) {
+            io_setf(err, errlen, "%s: /points row %lld has a%s coordinate", path,
+                    (long long)(i / dm), isnan(buf[i]) ? " NaN" : "n infinite");
+            goto done;
+        }
+    }
+    *dim = dm;
+    *n = np;
+    *xyz = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    h5ds_close(&h);
+    return rc;
+}
+
+int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *err, size_t errlen)
+{
+    if (!n || !values) {
+        io_setf(err, errlen, "tbrf_io_read_field: NULL argument");
+        return -1;
+    }
+    *values = NULL;
+    int rc = -1;
+    double *buf = NULL;
+    h5ds h;
+    if (h5ds_open(&h, path, "field", "field", err, errlen))
+        goto done;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = space_dims(h.space, dims);
+    if (rank < 0) {
+        io_setf(err, errlen, "%s: cannot read the shape of /field", path);
+        goto done;
+    }
+    if (rank != 2 && rank != 3) {
+        io_setf(err, errlen, "%s: /field has rank %d; expected 2 or 3", path, rank);
+        goto done;
+    }
+    if (check_float(h.d, path, "field", err, errlen))
+        goto done;
+    int64_t nn[3] = {1, 1, 1};
+    for (int i = 0; i < rank; i++)
+        nn[i] = (int64_t)dims[rank - 1 - i];
+    uint64_t total = 1;
+    for (int i = 0; i < 3; i++) {
+        if (nn[i] < 1 || total > SIZE_MAX / sizeof(double) / (uint64_t)nn[i]) {
+            io_setf(err, errlen, "%s: /field is too large to read into memory", path);
+            goto done;
+        }
+        total *= (uint64_t)nn[i];
+    }
+    buf = malloc((size_t)total * sizeof *buf);
+    if (!buf) {
+        io_setf(err, errlen, "%s: not enough memory to read /field", path);
+        goto done;
+    }
+    if (read_all(h.d, path, "field", buf, err, errlen))
+        goto done;
+    for (int i = 0; i < 3; i++)
+        n[i] = nn[i];
+    *values = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    h5ds_close(&h);
+    return rc;
+}
+
+/* ------------------------------------------------------- points: netCDF */
+
+static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, char *err,
+                          size_t errlen)
+{
+    int ncid, st = nc_open(path, NC_NOWRITE, &ncid);
+    if (st != NC_NOERR) {
+        io_setf(err, errlen, "cannot open points file %s: %s", path, nc_strerror(st));
+        return -1;
+    }
+    int rc = -1, var[3], dm = 0;
+    size_t len = 0;
+    double *col = NULL, *buf = NULL;
+    static const char *names[3] = {"x", "y", "z"};
+    for (int c = 0; c < 3; c++) {
+        if (nc_inq_varid(ncid, names[c], &var[c]) != NC_NOERR)
+            break;
+        int nd, dimid;
+        size_t l;
+        if (nc_inq_varndims(ncid, var[c], &nd) != NC_NOERR || nd != 1) {
+            io_setf(err, errlen, "%s: variable %s must be one-dimensional", path, names[c]);
+            goto done;
+        }
+        nc_inq_vardimid(ncid, var[c], &dimid);
+        nc_inq_dimlen(ncid, dimid, &l);
+        if (c > 0 && l != len) {
+            io_setf(err, errlen, "%s: variables x and %s have different lengths (%zu, %zu)", path,
+                    names[c], len, l);
+            goto done;
+        }
+        len = l;
+        dm = c + 1;
+    }
+    if (dm < 2) {
+        io_setf(err, errlen, "%s has no /points dataset and no x, y[, z] variables", path);
+        goto done;
+    }
+    if (len == 0) {
+        io_setf(err, errlen, "%s: x, y, z hold no points", path);
+        goto done;
+    }
+    if (len > SIZE_MAX / sizeof(double) / 4) {
+        io_setf(err, errlen, "%s: too many points", path);
+        goto done;
+    }
+    col = malloc(len * sizeof *col);
+    buf = malloc(len * (size_t)dm * sizeof *buf);
+    if (!col || !buf) {
+        io_setf(err, errlen, "%s: not enough memory for %zu points", path, len);
+        goto done;
+    }
+    for (int c = 0; c < dm; c++) {
+        st = nc_get_var_double(ncid, var[c], col);
+        if (st != NC_NOERR) {
+            io_setf(err, errlen, "%s: cannot read variable %s: %s", path, names[c], nc_strerror(st));
+            goto done;
+        }
+        for (size_t i = 0; i < len; i++) {
+            if (!isfinite(col[i])) {
+                io_setf(err, errlen, "%s: point %zu has a%s %s coordinate", path, i,
+                        isnan(col[i]) ? " NaN" : "n infinite", names[c]);
+                goto done;
+            }
+            buf[i * (size_t)dm + (size_t)c] = col[i];
+        }
+    }
+    *dim = dm;
+    *n = (int64_t)len;
+    *xyz = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(col);
+    free(buf);
+    nc_close(ncid);
+    return rc;
+}
+
+/* --------------------------------------------------------- points: text */
+
+static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz, char *err,
+                            size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        io_setf(err, errlen, "cannot read points file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = -1, dm = 0;
+    size_t cap = 0, np = 0, lineno = 0, linecap = 0;
+    double *buf = NULL;
+    char *line = NULL;
+    ssize_t got;
+    while ((got = getline(&line, &linecap, f)) >= 0) {
+        lineno++;
+        if (memchr(line, '\0', (size_t)got)) {
+            io_setf(err, errlen, "%s:%zu: not a text line (binary data?)", path, lineno);
+            goto done;
+        }
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        double v[4];
+        int k = 0;
+        char *p = line;
+        for (;;) {
+            while (isspace((unsigned char)*p))
+                p++;
+            if (!*p)
+                break;
+            if (k == 3) {
+                io_setf(err, errlen, "%s:%zu: more than 3 numbers (expected \"x y z\" or \"x y\")",
+                        path, lineno);
+                goto done;
+            }
+            char *end;
+            errno = 0;
+            v[k] = strtod(p, &end);
+            if (end == p || (*end && !isspace((unsigned char)*end))) {
+                char word[40];
+                size_t wl = strcspn(p, " \t\r\n");
+                snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
+                io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
+                goto done;
+            }
+            if (!isfinite(v[k]) || errno == ERANGE) {
+                if (!(errno == ERANGE && isfinite(v[k]) && fabs(v[k]) < 1.0)) {
+                    io_setf(err, errlen, "%s:%zu: coordinate %d is not finite", path, lineno, k + 1);
+                    goto done;
+                }
+            }
+            k++;
+            p = end;
+        }
+        if (k == 0)
+            continue; /* blank or comment */
+        if (k < 2) {
+            io_setf(err, errlen, "%s:%zu: one number; expected \"x y z\" or \"x y\"", path, lineno);
+            goto done;
+        }
+        if (dm == 0)
+            dm = k;
+        else if (k != dm) {
+            io_setf(err, errlen, "%s:%zu: %d numbers, but the first point had %d", path, lineno, k,
+                    dm);
+            goto done;
+        }
+        if (np == cap) {
+            size_t nc = cap ? 2 * cap : 1024;
+            double *nb = nc < SIZE_MAX / 24 ? realloc(buf, nc * 3 * sizeof *buf) : NULL;
+            if (!nb) {
+                io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
+                goto done;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        for (int c = 0; c < dm; c++)
+            buf[np * (size_t)dm + (size_t)c] = v[c];
+        np++;
+    }
+    if (ferror(f)) {
+        io_setf(err, errlen, "cannot read points file %s: %s", path, strerror(errno));
+        goto done;
+    }
+    if (np == 0) {
+        io_setf(err, errlen, "%s: no points (expected lines \"x y z\")", path);
+        goto done;
+    }
+    *dim = dm;
+    *n = (int64_t)np;
+    *xyz = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(line);
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, char *err,
+                        size_t errlen)
+{
+    if (!dim || !n || !xyz) {
+        io_setf(err, errlen, "tbrf_io_read_points: NULL argument");
+        return -1;
+    }
+    *xyz = NULL;
+    if (!path || !path[0]) {
+        io_setf(err, errlen, "no points file name given");
+        return -1;
+    }
+    if (io_stat_input(path, "points", err, errlen))
+        return -1;
+    /* The kind is told by the first bytes, not the name. */
+    unsigned char magic[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        io_setf(err, errlen, "cannot read points file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t got = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    static const unsigned char h5sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    if (got == 8 && memcmp(magic, h5sig, 8) == 0) {
+        io_quiet q;
+        io_quiet_begin(&q);
+        hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        int has_points = h >= 0 && H5Lexists(h, "points", H5P_DEFAULT) > 0;
+        int has_x = h >= 0 && H5Lexists(h, "x", H5P_DEFAULT) > 0;
+        if (h >= 0)
+            H5Fclose(h);
+        io_quiet_end(&q);
+        if (has_points || !has_x)
+            return read_points_h5(path, dim, n, xyz, err, errlen);
+        return read_points_nc(path, dim, n, xyz, err, errlen);
+    }
+    if (got >= 4 && memcmp(magic, "CDF", 3) == 0 && (magic[3] == 1 || magic[3] == 2 || magic[3] == 5))
+        return read_points_nc(path, dim, n, xyz, err, errlen);
+    return read_points_text(path, dim, n, xyz, err, errlen);
+}
+
+/* ------------------------------------------------------------ slices */
+
+int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, int64_t *h,
+                       double **values, char *err, size_t errlen)
+{
+    if (!w || !h || !values || axis < 0 || axis > 2) {
+        io_setf(err, errlen, "tbrf_io_read_slice: bad arguments");
+        return -1;
+    }
+    *values = NULL;
+    int rc = -1;
+    hid_t mspace = -1;
+    double *buf = NULL;
+    static const char *AX = "xyz";
+    h5ds ds;
+    if (h5ds_open(&ds, path, "field", "field", err, errlen))
+        goto done;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = space_dims(ds.space, dims);
+    if (rank < 0 || (rank != 2 && rank != 3)) {
+        io_setf(err, errlen, "%s: /field is not a 2D or 3D grid", path);
+        goto done;
+    }
+    if (check_float(ds.d, path, "field", err, errlen))
+        goto done;
+    int64_t nn[3] = {1, 1, 1};
+    for (int i = 0; i < rank; i++)
+        nn[i] = (int64_t)dims[rank - 1 - i];
+    if (index < 0 || index >= nn[axis]) {
+        io_setf(err, errlen, "%s: --index %lld is outside 0..%lld along %c", path, (long long)index,
+                (long long)(nn[axis] - 1), AX[axis]);
+        goto done;
+    }
+    int64_t ww = axis == 0 ? nn[1] : nn[0], hh = axis == 2 ? nn[1] : nn[2];
+    hsize_t start[3] = {0, 0, 0}, count[3];
+    for (int i = 0; i < rank; i++)
+        count[i] = dims[i];
+    /* A 2D file has no z dimension: its one z plane is the whole field. */
+    if (rank - 1 - axis >= 0) {
+        count[rank - 1 - axis] = 1;
+        start[rank - 1 - axis] = (hsize_t)index;
+    }
+    if ((uint64_t)ww * (uint64_t)hh > SIZE_MAX / sizeof(double)) {
+        io_setf(err, errlen, "%s: slice too large", path);
+        goto done;
+    }
+    buf = malloc((size_t)(ww * hh) * sizeof *buf);
+    hsize_t mdim = (hsize_t)(ww * hh);
+    mspace = H5Screate_simple(1, &mdim, NULL);
+    if (!buf || mspace < 0) {
+        io_setf(err, errlen, "%s: not enough memory for the slice", path);
+        goto done;
+    }
+    if (H5Sselect_hyperslab(ds.space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+        H5Dread(ds.d, H5T_NATIVE_DOUBLE, mspace, ds.space, H5P_DEFAULT, buf) < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "%s: cannot read the slice%s%s", path, why[0] ? ": " : "", why);
+        goto done;
+    }
+    *w = ww;
+    *h = hh;
+    *values = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    h5ds_close(&ds);
+    return rc;
+}
+
+/* -------------------------------------------------------- attributes */
+
+struct tbrf_io_file {
+    hid_t f;
+};
+
+tbrf_io_file *tbrf_io_open(const char *path, char *err, size_t errlen)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t h = open_ro(path, "input", err, errlen);
+    io_quiet_end(&q);
+    if (h < 0)
+        return NULL;
+    tbrf_io_file *f = malloc(sizeof *f);
+    if (!f) {
+        H5Fclose(h);
+        io_setf(err, errlen, "out of memory");
+        return NULL;
+    }
+    f->f = h;
+    return f;
+}
+
+void tbrf_io_file_close(tbrf_io_file *f)
+{
+    if (!f)
+        return;
+    io_quiet q;
+    io_quiet_begin(&q);
+    H5Fclose(f->f);
+    io_quiet_end(&q);
+    free(f);
+}
+
+/* Reads a numeric attribute of at most max elements (scalar or 1-D, as
+ * HDF5 and netCDF-4 write them) converted to mtype of class cls. */
+static int attr_num(tbrf_io_file *f, const char *name, H5T_class_t cls, hid_t mtype, void *v,
+                    int max)
+{
+    if (!f || H5Aexists(f->f, name) <= 0)
+        return 0;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    hid_t a = H5Aopen(f->f, name, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t s = a >= 0 ? H5Aget_space(a) : -1;
+    if (t >= 0 && s >= 0 && H5Tget_class(t) == cls) {
+        hssize_t npts = H5Sget_simple_extent_npoints(s);
+        if (npts >= 1 && npts <= max && H5Aread(a, mtype, v) >= 0)
+            rc = (int)npts;
+    }
+    if (s >= 0)
+        H5Sclose(s);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_attr_f64(tbrf_io_file *f, const char *name, double *v, int max)
+{
+    return attr_num(f, name, H5T_FLOAT, H5T_NATIVE_DOUBLE, v, max);
+}
+
+int tbrf_io_attr_i64(tbrf_io_file *f, const char *name, int64_t *v, int max)
+{
+    return attr_num(f, name, H5T_INTEGER, H5T_NATIVE_INT64, v, max);
+}
+
+int tbrf_io_attr_u64(tbrf_io_file *f, const char *name, uint64_t *v)
+{
+    return attr_num(f, name, H5T_INTEGER, H5T_NATIVE_UINT64, v, 1);
+}
+
+int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
+{
+    if (!f || !buf || len == 0 || H5Aexists(f->f, name) <= 0)
+        return 0;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    hid_t a = H5Aopen(f->f, name, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
+        if (H5Tis_variable_str(t) > 0) {
+            char *s = NULL;
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, H5T_VARIABLE);
+            if (H5Aread(a, mt, &s) >= 0 && s) {
+                snprintf(buf, len, "%s", s);
+                H5free_memory(s);
+                rc = 1;
+            }
+            H5Tclose(mt);
+        } else {
+            /* Fixed length: netCDF writes text without a terminating NUL. */
+            size_t sz = H5Tget_size(t);
+            char *s = malloc(sz + 1);
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, sz);
+            if (s && H5Aread(a, mt, s) >= 0) {
+                s[sz] = '\0';
+                snprintf(buf, len, "%s", s);
+                rc = 1;
+            }
+            H5Tclose(mt);
+            free(s);
+        }
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p)
+{
+    *k = *p = NULL;
+    *n = 0;
+    if (!f || H5Lexists(f->f, "model_table", H5P_DEFAULT) <= 0)
+        return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    double *t = NULL;
+    hid_t d = H5Dopen2(f->f, "model_table", H5P_DEFAULT);
+    hid_t s = d >= 0 ? H5Dget_space(d) : -1;
+    hsize_t dims[2];
+    if (s >= 0 && H5Sget_simple_extent_ndims(s) == 2 && H5Sget_simple_extent_dims(s, dims, NULL) == 2 &&
+        dims[1] == 2 && dims[0] >= 2 && dims[0] < ((hsize_t)1 << 32)) {
+        t = malloc((size_t)dims[0] * 2 * sizeof *t);
+        *k = malloc((size_t)dims[0] * sizeof **k);
+        *p = malloc((size_t)dims[0] * sizeof **p);
+        if (t && *k && *p && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t) >= 0) {
+            for (hsize_t i = 0; i < dims[0]; i++) {
+                (*k)[i] = t[2 * i];
+                (*p)[i] = t[2 * i + 1];
+            }
+            *n = (size_t)dims[0];
+            rc = 0;
+        }
+    }
+    if (rc) {
+        free(*k);
+        free(*p);
+        *k = *p = NULL;
+    }
+    free(t);
+    if (s >= 0)
+        H5Sclose(s);
+    if (d >= 0)
+        H5Dclose(d);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err, size_t errlen)
+{
+    *values = NULL;
+    int rc = -1;
+    double *buf = NULL;
+    h5ds h;
+    if (h5ds_open(&h, path, "values", "value", err, errlen))
+        goto done;
+    hid_t space = h.space;
+    hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    if (np < 1 || H5Sget_simple_extent_ndims(space) != 1 || check_float(h.d, path, "value", err, errlen)) {
+        if (np < 1 || H5Sget_simple_extent_ndims(space) != 1)
+            io_setf(err, errlen, "%s: /value is not a one-dimensional array of values", path);
+        goto done;
+    }
+    buf = (uint64_t)np < SIZE_MAX / sizeof(double) ? malloc((size_t)np * sizeof *buf) : NULL;
+    if (!buf) {
+        io_setf(err, errlen, "%s: not enough memory to read /value", path);
+        goto done;
+    }
+    if (read_all(h.d, path, "value", buf, err, errlen))
+        goto done;
+    *n = (int64_t)np;
+    *values = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    h5ds_close(&h);
+    return rc;
+}

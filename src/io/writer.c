@@ -1,0 +1,648 @@
+/* writer.c — safe, incremental HDF5 output of grids and point values.
+ *
+ * Why a temporary file: a run can fail (bad plan, full disk) or be killed
+ * hours into a large grid; a half-written file under the requested name
+ * would look like a result. We write ".NAME.tmp-PID" next to NAME (same
+ * directory, hence same file system, so rename() is atomic) and rename it
+ * only once every dataset is complete and the file is closed and synced. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_io.h"
+
+/* Chunk cache for /field: the writer touches at most a couple of chunks
+ * at a time (chunks are slabs of whole rows), but a partially written
+ * chunk evicted from the cache costs a read-modify-write (and a second
+ * compression), so keep enough room. */
+#define CACHE_BYTES ((size_t)16 << 20)
+#define CACHE_SLOTS 1021 /* prime, as HDF5 recommends */
+#define DEFLATE_LEVEL 4
+
+/* The writer struct lives in io_internal.h: netcdf.c fills the same one
+ * (flags & TBRF_IO_NETCDF), and each public call below hands over to it
+ * after the checks both formats share. */
+#define FAIL IO_FAIL
+
+const char *tbrf_io_message(const tbrf_io_writer *w)
+{
+    return w ? w->message : "no writer";
+}
+
+const char *tbrf_io_temp_path(const tbrf_io_writer *w)
+{
+    return (w && !w->committed) ? w->tmp : NULL;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ".NAME.tmp-PID" in NAME's directory. */
+static char *temp_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dirlen;
+    size_t n = strlen(path) + 32;
+    char *t = malloc(n);
+    if (!t)
+        return NULL;
+    snprintf(t, n, "%.*s.%s.tmp-%ld", (int)dirlen, path, base, (long)getpid());
+    return t;
+}
+
+tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
+{
+    if (!path || !path[0]) {
+        io_setf(err, errlen, "no output file name given");
+        return NULL;
+    }
+    size_t len = strlen(path);
+    if (path[len - 1] == '/') {
+        io_setf(err, errlen, "cannot write %s: the name is a directory", path);
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        io_setf(err, errlen, "cannot write %s: it is a directory", path);
+        return NULL;
+    }
+    tbrf_io_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        io_setf(err, errlen, "out of memory");
+        return NULL;
+    }
+    w->flags = flags;
+    w->file = -1;
+    w->field = -1;
+    w->ncid = w->nc_field = w->nc_points_dim = -1;
+    w->path = dupstr(path);
+    w->tmp = temp_name(path);
+    if (!w->path || !w->tmp) {
+        io_setf(err, errlen, "out of memory");
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    /* Create the temporary ourselves first: errno then says precisely why
+     * a directory cannot be written (missing, not a directory, read-only,
+     * permission), which HDF5's error stack buries. */
+    int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST) {
+        /* A stale temporary of an earlier process with our PID. */
+        unlink(w->tmp);
+        fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    }
+    if (fd < 0) {
+        io_setf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    close(fd);
+
+    if (flags & TBRF_IO_NETCDF) {
+        if (ncw_create(w)) {
+            io_setf(err, errlen, "%s", w->message);
+            unlink(w->tmp);
+            free(w->path);
+            free(w->tmp);
+            free(w);
+            return NULL;
+        }
+        return w;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    /* Strong close: H5Fclose really closes even if an object leaked, so
+     * the file is complete on disk before the rename. */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0)
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+    /* Track attribute creation order so `tbrf info` lists them in the
+     * order written (model, options, geometry, plan) rather than by name. */
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl >= 0)
+        H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, fcpl >= 0 ? fcpl : H5P_DEFAULT,
+                        fapl >= 0 ? fapl : H5P_DEFAULT);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (w->file < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "cannot create HDF5 file %s%s%s", path, why[0] ? ": " : "", why);
+        io_quiet_end(&q);
+        unlink(w->tmp);
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    io_quiet_end(&q);
+    return w;
+}
+
+/* Dataset creation properties: chunk dims (NULL = contiguous), optional
+ * shuffle+deflate, and no object timestamps so that the same run gives
+ * the same bytes. */
+static hid_t make_dcpl(const tbrf_io_writer *w, int rank, const hsize_t *chunk)
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0)
+        return -1;
+    H5Pset_obj_track_times(dcpl, 0);
+    if (chunk) {
+        if (H5Pset_chunk(dcpl, rank, chunk) < 0)
+            goto fail;
+        /* Every cell is written, so filling chunks first is wasted work. */
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+        if (w->flags & TBRF_IO_COMPRESS) {
+            if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+                goto fail;
+            if (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, DEFLATE_LEVEL) < 0)
+                goto fail;
+        }
+    }
+    return dcpl;
+fail:
+    H5Pclose(dcpl);
+    return -1;
+}
+
+/* Chunk shape for dims (slowest first): io_chunk_shape's slabs of whole
+ * rows of about 1 MiB (large enough for efficient I/O and deflate, small
+ * enough that the chunk cache holds the few chunks a row-ordered writer
+ * has open at once), in HDF5's hsize_t. */
+static void chunk_shape(int rank, const hsize_t *dims, size_t elt, hsize_t *chunk)
+{
+    uint64_t d[H5S_MAX_RANK] = {0}, c[H5S_MAX_RANK] = {0};
+    for (int i = 0; i < rank; i++)
+        d[i] = dims[i];
+    io_chunk_shape(rank, d, elt, c);
+    for (int i = 0; i < rank; i++)
+        chunk[i] = c[i];
+}
+
+static hid_t file_type(int precision)
+{
+    return precision == TBRF_FLOAT ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+}
+
+static hid_t mem_type(int precision)
+{
+    return precision == TBRF_FLOAT ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+}
+
+static int usable(tbrf_io_writer *w)
+{
+    if (!w)
+        return 0;
+    if (w->committed || (w->file < 0 && w->ncid < 0)) {
+        FAIL(w, "%s: the file is already closed", w->path);
+        return 0;
+    }
+    return 1;
+}
+
+static void fail_h5(tbrf_io_writer *w, const char *what)
+{
+    char why[256];
+    io_h5_reason(why, sizeof why);
+    FAIL(w, "cannot write %s: %s failed%s%s", w->path, what, why[0] ? ": " : "", why);
+}
+
+int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
+{
+    if (!usable(w))
+        return -1;
+    if (w->ncid >= 0)
+        return ncw_grid_begin(w, dim, n, precision);
+    int64_t total = io_grid_cells(w, dim, n, precision, w->field >= 0, "/field");
+    if (total < 0)
+        return -1;
+    int rank = dim;
+    hsize_t dims[3], chunk[3];
+    if (rank == 3) {
+        dims[0] = (hsize_t)n[2];
+        dims[1] = (hsize_t)n[1];
+        dims[2] = (hsize_t)n[0];
+    } else {
+        dims[0] = (hsize_t)n[1];
+        dims[1] = (hsize_t)n[0];
+    }
+    chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = make_dcpl(w, rank, chunk);
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    if (space < 0 || dapl < 0) {
+        fail_h5(w, "creating /field");
+        goto done;
+    }
+    if (dcpl < 0) {
+        FAIL(w, "cannot write %s: the deflate filter is not available in this HDF5", w->path);
+        goto done;
+    }
+    H5Pset_chunk_cache(dapl, CACHE_SLOTS, CACHE_BYTES, 1.0);
+    w->field = H5Dcreate2(w->file, "field", file_type(precision), space, H5P_DEFAULT, dcpl, dapl);
+    if (w->field < 0) {
+        fail_h5(w, "creating /field");
+        goto done;
+    }
+    io_grid_record(w, rank, n, precision, total);
+    rc = 0;
+done:
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (dapl >= 0)
+        H5Pclose(dapl);
+    io_quiet_end(&q);
+    return rc;
+}
+
+/* Adds the box (z, y, x) + (cz, cy, cx) to the file selection. */
+static herr_t add_box(hid_t space, int rank, int *first, int64_t z, int64_t y, int64_t x,
+                      int64_t cz, int64_t cy, int64_t cx)
+{
+    hsize_t start[3], count[3];
+    if (rank == 3) {
+        start[0] = (hsize_t)z, start[1] = (hsize_t)y, start[2] = (hsize_t)x;
+        count[0] = (hsize_t)cz, count[1] = (hsize_t)cy, count[2] = (hsize_t)cx;
+    } else {
+        start[0] = (hsize_t)y, start[1] = (hsize_t)x;
+        count[0] = (hsize_t)cy, count[1] = (hsize_t)cx;
+    }
+    herr_t e = H5Sselect_hyperslab(space, *first ? H5S_SELECT_SET : H5S_SELECT_OR, start, NULL,
+                                   count, NULL);
+    *first = 0;
+    return e;
+}
+
+int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values)
+{
+    tbrf_io_writer *w = writer;
+    if (!usable(w))
+        return -1;
+    if (w->field < 0 && w->nc_field < 0) {
+        FAIL(w, "%s: no grid started", w->path);
+        return -1;
+    }
+    if (first < 0 || count < 0 || first > w->total || count > w->total - first) {
+        FAIL(w, "%s: cells %lld..+%lld lie outside the grid", w->path, (long long)first,
+             (long long)count);
+        return -1;
+    }
+    if (count == 0)
+        return 0;
+    if (!values) {
+        FAIL(w, "%s: no values", w->path);
+        return -1;
+    }
+    if (w->ncid >= 0)
+        return ncw_grid_push(w, first, count, values);
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    hid_t fspace = H5Dget_space(w->field);
+    hsize_t mdim = (hsize_t)count;
+    hid_t mspace = H5Screate_simple(1, &mdim, NULL);
+    if (fspace < 0 || mspace < 0) {
+        fail_h5(w, "selecting cells of /field");
+        goto done;
+    }
+    /* Cells [first, first+count) in x-fastest order are at most five
+     * boxes: a partial row, whole rows to the end of a plane, whole planes,
+     * whole rows, a partial row. HDF5 iterates a union of hyperslabs in
+     * the file's row-major order, which is exactly our cell order, so one
+     * H5Dwrite from a flat buffer fills them. */
+    const int64_t nx = w->n[0], ny = w->n[1], plane = nx * ny;
+    int64_t a = first, b = first + count;
+    int sel_first = 1;
+    while (a < b) {
+        int64_t x = a % nx, r = a / nx, y = r % ny, z = r / ny, step;
+        herr_t e;
+        if (x != 0 || b - a < nx) {
+            step = nx - x < b - a ? nx - x : b - a;
+            e = add_box(fspace, w->rank, &sel_first, z, y, x, 1, 1, step);
+        } else if (y != 0 || b - a < plane) {
+            int64_t rows = (b - a) / nx;
+            if (rows > ny - y)
+                rows = ny - y;
+            step = rows * nx;
+            e = add_box(fspace, w->rank, &sel_first, z, y, 0, 1, rows, nx);
+        } else {
+            int64_t planes = (b - a) / plane;
+            step = planes * plane;
+            e = add_box(fspace, w->rank, &sel_first, z, 0, 0, planes, ny, nx);
+        }
+        if (e < 0) {
+            fail_h5(w, "selecting cells of /field");
+            goto done;
+        }
+        a += step;
+    }
+    if (H5Dwrite(w->field, mem_type(w->precision), mspace, fspace, H5P_DEFAULT, values) < 0) {
+        fail_h5(w, "writing /field");
+        goto done;
+    }
+    w->written += count;
+    rc = 0;
+done:
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    io_quiet_end(&q);
+    return rc;
+}
+
+/* Writes a whole dataset (contiguous, or chunked when compressing). */
+static int write_whole(tbrf_io_writer *w, const char *name, int rank, const hsize_t *dims,
+                       int precision, const void *data)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    char what[64];
+    snprintf(what, sizeof what, "writing /%s", name);
+    hsize_t chunk[2];
+    int chunked = (w->flags & TBRF_IO_COMPRESS) != 0;
+    if (chunked)
+        chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = make_dcpl(w, rank, chunked ? chunk : NULL);
+    hid_t dset = -1;
+    if (space < 0 || dcpl < 0) {
+        fail_h5(w, what);
+        goto done;
+    }
+    dset = H5Dcreate2(w->file, name, file_type(precision), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dset < 0 || H5Dwrite(dset, mem_type(precision), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+        fail_h5(w, what);
+        goto done;
+    }
+    rc = 0;
+done:
+    if (dset >= 0 && H5Dclose(dset) < 0 && rc == 0) {
+        fail_h5(w, what);
+        rc = -1;
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+{
+    if (!usable(w))
+        return -1;
+    if ((dim != 2 && dim != 3) || n < 1 || !xyz) {
+        FAIL(w, "%s: bad points (dim %d, n %lld)", w->path, dim, (long long)n);
+        return -1;
+    }
+    if (w->ncid >= 0)
+        return ncw_write_points(w, dim, n, xyz);
+    hsize_t dims[2] = {(hsize_t)n, (hsize_t)dim};
+    return write_whole(w, "points", 2, dims, TBRF_DOUBLE, xyz);
+}
+
+int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
+{
+    if (!usable(w))
+        return -1;
+    if (n < 1 || !values || (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
+        FAIL(w, "%s: bad values (n %lld)", w->path, (long long)n);
+        return -1;
+    }
+    if (w->ncid >= 0)
+        return ncw_write_values(w, n, precision, values);
+    hsize_t dims[1] = {(hsize_t)n};
+    return write_whole(w, "value", 1, dims, precision, values);
+}
+
+/* ------------------------------------------------------------ attributes */
+
+static int attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int count,
+                      const void *data)
+{
+    hsize_t dims[1] = {(hsize_t)count};
+    hid_t space = count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, dims, NULL);
+    if (space < 0)
+        return -1;
+    if (H5Aexists(loc, name) > 0)
+        H5Adelete(loc, name);
+    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = -1;
+    if (a >= 0 && H5Awrite(a, mtype, data) >= 0)
+        rc = 0;
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    H5Sclose(space);
+    return rc;
+}
+
+static int attr_str(hid_t loc, const char *name, const char *s)
+{
+    if (!s)
+        return 0;
+    /* Fixed-length, NUL-terminated: every HDF5 reader handles it. */
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    H5Tset_size(t, strlen(s) + 1);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    int rc = attr_write(loc, name, t, t, 1, s);
+    H5Tclose(t);
+    return rc;
+}
+
+static int attr_f64v(hid_t loc, const char *name, const double *v, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (isnan(v[i]))
+            return 0; /* not applicable */
+    return attr_write(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, count, v);
+}
+
+static int attr_i64v(hid_t loc, const char *name, const int64_t *v, int count)
+{
+    return attr_write(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, count, v);
+}
+
+static int attr_u64(hid_t loc, const char *name, uint64_t v)
+{
+    return attr_write(loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, 1, &v);
+}
+
+static int h5_str(void *ctx, const char *name, const char *v)
+{
+    return attr_str(*(hid_t *)ctx, name, v);
+}
+
+static int h5_f64v(void *ctx, const char *name, const double *v, int count)
+{
+    return attr_f64v(*(hid_t *)ctx, name, v, count);
+}
+
+static int h5_i64v(void *ctx, const char *name, const int64_t *v, int count)
+{
+    return attr_i64v(*(hid_t *)ctx, name, v, count);
+}
+
+static int h5_u64(void *ctx, const char *name, uint64_t v)
+{
+    return attr_u64(*(hid_t *)ctx, name, v);
+}
+
+int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    if (!usable(w))
+        return -1;
+    if (!m || (m->dim != 2 && m->dim != 3)) {
+        FAIL(w, "%s: bad metadata", w->path);
+        return -1;
+    }
+    if (w->ncid >= 0)
+        return ncw_write_meta(w, m);
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t g = w->file;
+    int e = 0;
+
+    io_attr_sink sink = {&g, h5_str, h5_f64v, h5_i64v, h5_u64};
+    e |= io_meta_attrs(&sink, m);
+
+    if (e) {
+        fail_h5(w, "writing attributes");
+        io_quiet_end(&q);
+        return -1;
+    }
+    io_quiet_end(&q);
+
+    if (m->table_n > 0 && m->table_k && m->table_p) {
+        if (m->table_n > SIZE_MAX / (2 * sizeof(double))) {
+            FAIL(w, "%s: table too large", w->path);
+            return -1;
+        }
+        double *t = io_table_rows(w, m);
+        if (!t)
+            return -1;
+        hsize_t dims[2] = {(hsize_t)m->table_n, 2};
+        int rc = write_whole(w, "model_table", 2, dims, TBRF_DOUBLE, t);
+        free(t);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ finishing */
+
+/* Closes the HDF5 handles; returns -1 if closing (i.e. the final flush)
+ * failed. */
+static int close_file(tbrf_io_writer *w)
+{
+    int rc = 0;
+    if (w->field >= 0) {
+        if (H5Dclose(w->field) < 0)
+            rc = -1;
+        w->field = -1;
+    }
+    if (w->file >= 0) {
+        if (H5Fclose(w->file) < 0)
+            rc = -1;
+        w->file = -1;
+    }
+    return rc;
+}
+
+int tbrf_io_commit(tbrf_io_writer *w)
+{
+    if (!usable(w))
+        return -1;
+    if ((w->field >= 0 || w->nc_field >= 0) && w->written != w->total) {
+        FAIL(w, "%s: only %lld of %lld cells were written", w->path, (long long)w->written,
+             (long long)w->total);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc;
+    if (w->ncid >= 0) {
+        rc = ncw_close(w); /* sets the message */
+    } else {
+        rc = close_file(w);
+        if (rc)
+            fail_h5(w, "closing the file");
+    }
+    io_quiet_end(&q);
+    if (rc) {
+        unlink(w->tmp);
+        w->committed = 1; /* nothing left to remove */
+        return -1;
+    }
+    /* Sync before the rename, so that after a crash the final name never
+     * points at data that did not reach the disk. */
+    int fd = open(w->tmp, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        unlink(w->tmp);
+        w->committed = 1;
+        return -1;
+    }
+    close(fd);
+    if (rename(w->tmp, w->path) != 0) {
+        FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
+        unlink(w->tmp);
+        w->committed = 1;
+        return -1;
+    }
+    w->committed = 1;
+    return 0;
+}
+
+void tbrf_io_close(tbrf_io_writer *w)
+{
+    if (!w)
+        return;
+    io_quiet q;
+    io_quiet_begin(&q);
+    close_file(w);
+    if (w->ncid >= 0)
+        ncw_close(w);
+    io_quiet_end(&q);
+    if (!w->committed)
+        unlink(w->tmp);
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}

@@ -1,0 +1,160 @@
+/* xdmf.c — XDMF side files, so ParaView and VisIt open a tbrf HDF5 file
+ * directly (they read the light XML and take the heavy data from the .h5).
+ *
+ * Grids are 3DCoRectMesh (2DCoRectMesh in 2D) with ORIGIN_DXDYDZ
+ * geometry: XDMF lists dimensions slowest first, (z, y, x), which is the
+ * shape of /field, so nothing is transposed. Points are a Polyvertex
+ * topology on /points with /value as a node attribute. The .h5 is named
+ * by its base name, so the pair can be moved together. XDMF 2.0 is the
+ * version both ParaView and VisIt read. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_io.h"
+
+char *tbrf_io_xdmf_name(const char *h5path)
+{
+    if (!h5path)
+        return NULL;
+    size_t n = strlen(h5path);
+    const char *dot = strrchr(h5path, '.');
+    const char *slash = strrchr(h5path, '/');
+    if (dot && (!slash || dot > slash) && dot != h5path && dot[-1] != '/')
+        n = (size_t)(dot - h5path);
+    char *s = malloc(n + 5);
+    if (s) {
+        memcpy(s, h5path, n);
+        memcpy(s + n, ".xmf", 5);
+    }
+    return s;
+}
+
+/* The text with the five XML specials escaped. */
+static void put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static void put_ref(FILE *f, const char *base, const char *dataset)
+{
+    put_escaped(f, base);
+    fprintf(f, ":/%s", dataset);
+}
+
+/* An XML DataItem of d doubles, v[d-1] first (XDMF orders slowest first). */
+static void xml_vector(FILE *f, const char *name, int d, const double *v)
+{
+    fprintf(f, "        <DataItem Name=\"%s\" Dimensions=\"%d\" NumberType=\"Float\" "
+               "Precision=\"8\" Format=\"XML\">",
+            name, d);
+    for (int c = d - 1; c >= 0; c--)
+        fprintf(f, "%.17g%s", v[c], c ? " " : "");
+    fprintf(f, "</DataItem>\n");
+}
+
+int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen)
+{
+    if (!h5path || !m || (m->dim != 2 && m->dim != 3)) {
+        io_setf(err, errlen, "tbrf_io_write_xdmf: bad arguments");
+        return -1;
+    }
+    char *xmf = tbrf_io_xdmf_name(h5path);
+    size_t tl = xmf ? strlen(xmf) + 32 : 0;
+    char *tmp = xmf ? malloc(tl) : NULL;
+    if (!xmf || !tmp) {
+        free(xmf);
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* Same safe-write rule as the data: temporary, then rename. */
+    const char *slash = strrchr(xmf, '/');
+    size_t dirlen = slash ? (size_t)(slash - xmf) + 1 : 0;
+    snprintf(tmp, tl, "%.*s.%s.tmp-%ld", (int)dirlen, xmf, xmf + dirlen, (long)getpid());
+    const char *hs = strrchr(h5path, '/');
+    const char *base = hs ? hs + 1 : h5path;
+    const int prec = m->opts.precision == TBRF_FLOAT ? 4 : 8;
+    const int d = m->dim;
+
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(errno));
+        free(xmf);
+        free(tmp);
+        return -1;
+    }
+    fprintf(f, "<?xml version=\"1.0\" ?>\n"
+               "<Xdmf Version=\"2.0\">\n"
+               "  <Domain>\n");
+    if (m->is_grid) {
+        char dims[96];
+        if (d == 3)
+            snprintf(dims, sizeof dims, "%lld %lld %lld", (long long)m->n[2], (long long)m->n[1],
+                     (long long)m->n[0]);
+        else
+            snprintf(dims, sizeof dims, "%lld %lld", (long long)m->n[1], (long long)m->n[0]);
+        fprintf(f, "    <Grid Name=\"tbrf\" GridType=\"Uniform\">\n");
+        fprintf(f, "      <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n", d, dims);
+        fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
+        xml_vector(f, "Origin", d, m->origin);
+        xml_vector(f, "Spacing", d, m->spacing);
+        fprintf(f, "      </Geometry>\n");
+        fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"Scalar\" Center=\"Node\">\n");
+        fprintf(f, "        <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"%d\" "
+                   "Format=\"HDF\">",
+                dims, prec);
+        put_ref(f, base, "field");
+        fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
+    } else {
+        long long np = (long long)m->npoints;
+        fprintf(f, "    <Grid Name=\"tbrf_points\" GridType=\"Uniform\">\n");
+        fprintf(f, "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" "
+                   "NodesPerElement=\"1\"/>\n",
+                np);
+        fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "XYZ" : "XY");
+        fprintf(f, "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Float\" Precision=\"8\" "
+                   "Format=\"HDF\">",
+                np, d);
+        put_ref(f, base, "points");
+        fprintf(f, "</DataItem>\n      </Geometry>\n");
+        fprintf(f, "      <Attribute Name=\"value\" AttributeType=\"Scalar\" Center=\"Node\">\n");
+        fprintf(f, "        <DataItem Dimensions=\"%lld\" NumberType=\"Float\" Precision=\"%d\" "
+                   "Format=\"HDF\">",
+                np, prec);
+        put_ref(f, base, "value");
+        fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
+    }
+    fprintf(f, "  </Domain>\n</Xdmf>\n");
+    int bad = ferror(f);
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        bad = 1;
+    int saved = errno;
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad || rename(tmp, xmf) != 0) {
+        if (!bad)
+            saved = errno;
+        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(saved ? saved : EIO));
+        unlink(tmp);
+        free(xmf);
+        free(tmp);
+        return -1;
+    }
+    free(xmf);
+    free(tmp);
+    return 0;
+}

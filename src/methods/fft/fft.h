@@ -1,0 +1,43 @@
+/* fft_method.h — the FFT method: a field periodic over a regular grid,
+ * synthesised as one inverse real FFT of Hermitian random Fourier modes.
+ *
+ * The grid of n[0] x n[1] x n[2] cells with spacings h[d] is taken as one
+ * period: box lengths L_d = n_d h_d, wavevectors k = 2 pi (m_x/L_x, m_y/L_y,
+ * m_z/L_z) for integer m, and
+ *     Z(x) = sum_m a_m exp(i k.x),   E|a_m|^2 = P(|k|) / V,   a_-m = conj(a_m),
+ * so C(h) = (1/V) sum_k P(k) e^{ik.h}, the periodic version of the
+ * cosmology convention. The mode m = 0 and the Nyquist modes (|m_d| = n_d/2
+ * for even n_d) are zero. Each a_m is a pure function of (seed,
+ * realization, m): Philox keyed by the seed with counter (m packed in 63
+ * bits, stream bit, realization), so a mode has the same value whatever
+ * the grid size, and grids of different sizes over the same box share their
+ * common modes exactly. */
+#ifndef TBRF_FFT_METHOD_H
+#define TBRF_FFT_METHOD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/geometry.h"
+#include "tbrf.h"
+
+/* Bytes of working memory the method needs for grid g (the half-complex
+ * array; the output is the caller's). */
+double tbrfi_fft_method_bytes(int dim, const grid_geom *g);
+
+/* 1 when grid g of dimension dim fits the method: every |m| below 2^20 per
+ * axis, FFTW's int sizes, and the working memory below `max_bytes`. */
+int tbrfi_fft_method_fits(int dim, const grid_geom *g, double max_bytes);
+
+/* The variance the generated field has: (1/V) sum of P over the modes
+ * kept (all m != 0 without Nyquist components). */
+double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_geom *g);
+
+/* Writes realization r on grid g into out (double or float per
+ * precision, x fastest). model must have its amplitude frozen (the plan's
+ * copy). threads as opts.threads. Returns TBRF_OK, TBRF_ERR_NO_MEMORY or
+ * TBRF_ERR_FFT; values are bitwise the same for any thread count. */
+int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                        uint64_t realization, int threads, int precision, void *out);
+
+#endif

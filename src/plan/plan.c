@@ -1,0 +1,624 @@
+/* plan.c — the public plan API: make, set geometry, execute, stream. */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "methods/turning_bands/directions.h"
+#include "methods/fft/fft.h"
+#include "methods/turning_bands/lines.h"
+#include "core/model.h"
+#include "tbrf.h"
+
+enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
+
+/* Hard limits on options: beyond them a run could not finish in memory or
+ * in any useful time, so they are rejected up front with a message. */
+#define MAX_LINES (1 << 24)
+#define MAX_OVERSAMPLING 1024
+#define MAX_PADDING 16
+#define MAX_LINE_BYTES ((double)((int64_t)1 << 40))
+#define AUTO_CHUNK_POINTS 65536
+#define AUTO_CHUNK_CELLS (1 << 20)
+
+struct tbrf_plan {
+    int status;        /* status of the last call */
+    int broken;        /* make_plan failed: every later call returns BAD_PLAN */
+    char message[640];
+    tbrf_model *model;
+    int dim;
+    double lo[3], hi[3], center[3], extent, resolution, tolerance;
+    uint64_t seed;
+    tbrf_opts opts;
+    const backend_ops *backend;
+    void *backend_state;   /* from backend->init, released at destroy */
+    uint64_t generation;   /* bumped whenever lines/axis are rewritten */
+    line_spec spec;
+    void *fft;
+    double *lines, *axis;
+    int have_lines;
+    uint64_t cached_realization;
+    int geom;
+    grid_geom grid;
+    int64_t npoints;
+    const double *xyz;
+    int fft_run;         /* the current grid runs the FFT method */
+    double fft_variance; /* its field's variance (tbrfi_fft_method_variance) */
+    double amplitude, variance;
+};
+
+static int fail(tbrf_plan *p, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->message, sizeof p->message, fmt, ap);
+    va_end(ap);
+    p->status = status;
+    return status;
+}
+
+/* Resets the per-call status; a plan that failed to build stays failed. */
+static int begin(tbrf_plan *p)
+{
+    if (p->broken) {
+        p->status = TBRF_ERR_BAD_PLAN;
+        return TBRF_ERR_BAD_PLAN;
+    }
+    p->status = TBRF_OK;
+    p->message[0] = '\0';
+    return TBRF_OK;
+}
+
+void tbrf_default_opts(tbrf_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->lines = 1024;
+    opts->oversampling = 4;
+    opts->line_method = TBRF_LINES_SPECTRAL;
+    opts->max_padding = 3;
+    opts->precision = TBRF_DOUBLE;
+    opts->threads = 0;
+    opts->backend = TBRF_BACKEND_CPU;
+    opts->device = -1;
+    opts->work_group = 0;
+    opts->unroll = 0;
+    opts->chunk = 0;
+}
+
+static int check_opts(tbrf_plan *p, const tbrf_opts *o)
+{
+    if (o->lines < 1 || o->lines > MAX_LINES)
+        return fail(p, TBRF_ERR_INVALID, "opts.lines = %d: must be between 1 and %d", o->lines, MAX_LINES);
+    if (o->oversampling < 1 || o->oversampling > MAX_OVERSAMPLING)
+        return fail(p, TBRF_ERR_INVALID, "opts.oversampling = %d: must be between 1 and %d",
+                    o->oversampling, MAX_OVERSAMPLING);
+    if (o->line_method != TBRF_LINES_SPECTRAL && o->line_method != TBRF_LINES_CIRCULANT)
+        return fail(p, TBRF_ERR_INVALID, "opts.line_method = %d: not a tbrf_line_method", o->line_method);
+    if (o->max_padding < 0 || o->max_padding > MAX_PADDING)
+        return fail(p, TBRF_ERR_INVALID, "opts.max_padding = %d: must be between 0 and %d",
+                    o->max_padding, MAX_PADDING);
+    if (o->precision != TBRF_DOUBLE && o->precision != TBRF_FLOAT)
+        return fail(p, TBRF_ERR_INVALID, "opts.precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT", o->precision);
+    if (o->threads < 0)
+        return fail(p, TBRF_ERR_INVALID, "opts.threads = %d: must be >= 0 (0 = OpenMP default)", o->threads);
+    if (o->method != TBRF_METHOD_TB && o->method != TBRF_METHOD_FFT && o->method != TBRF_METHOD_AUTO)
+        return fail(p, TBRF_ERR_INVALID, "opts.method = %d: must be TBRF_METHOD_TB, _FFT or _AUTO", o->method);
+    if (o->periodic != 0 && o->periodic != 1)
+        return fail(p, TBRF_ERR_INVALID, "opts.periodic = %d: must be 0 or 1", o->periodic);
+    if (o->method == TBRF_METHOD_TB && o->periodic)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "opts.periodic = 1 with turning bands: a turning-bands "
+                    "field is not periodic; use method FFT or AUTO");
+    if (o->device < -1)
+        return fail(p, TBRF_ERR_INVALID, "opts.device = %d: must be >= 0, or -1 for the first usable", o->device);
+    if (o->work_group < 0 || o->work_group > 4096)
+        return fail(p, TBRF_ERR_INVALID, "opts.work_group = %d: must be between 0 (tuned) and 4096", o->work_group);
+    if (o->unroll < 0 || o->unroll > 64)
+        return fail(p, TBRF_ERR_INVALID, "opts.unroll = %d: must be between 0 (tuned) and 64", o->unroll);
+    if (o->chunk < 0)
+        return fail(p, TBRF_ERR_INVALID, "opts.chunk = %lld: must be >= 0 (0 = automatic)", (long long)o->chunk);
+    return TBRF_OK;
+}
+
+static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo[3],
+                 const double hi[3], double resolution, uint64_t seed, const tbrf_opts *opts)
+{
+    if (!model)
+        return fail(p, TBRF_ERR_NULL, "model is NULL");
+    if (!lo || !hi)
+        return fail(p, TBRF_ERR_NULL, "domain bounds lo/hi are NULL");
+    if (model->status != TBRF_OK)
+        return fail(p, TBRF_ERR_INVALID, "the model failed to build: %s", model->message);
+    if (dim != 2 && dim != 3)
+        return fail(p, TBRF_ERR_INVALID, "dim = %d: must be 2 or 3", dim);
+    for (int d = 0; d < dim; d++)
+        if (!isfinite(lo[d]) || !isfinite(hi[d]) || hi[d] < lo[d])
+            return fail(p, TBRF_ERR_INVALID, "domain axis %d: [%g, %g] is not a finite interval", d,
+                        lo[d], hi[d]);
+    if (!isfinite(resolution) || resolution <= 0.0)
+        return fail(p, TBRF_ERR_INVALID, "resolution = %g: must be finite and > 0", resolution);
+    tbrf_default_opts(&p->opts);
+    if (opts)
+        p->opts = *opts;
+    int st = check_opts(p, &p->opts);
+    if (st)
+        return st;
+    p->backend = tbrfi_backend_lookup(p->opts.backend, &st);
+    if (!p->backend) {
+        const char *name = tbrf_backend_name(p->opts.backend);
+        return fail(p, st, "backend %s: %s", name ? name : "(unknown id)", tbrf_strerror(st));
+    }
+    if (p->backend->init) {
+        st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
+        if (st) {
+            p->status = st; /* init wrote the message */
+            return st;
+        }
+    }
+    if (p->opts.line_method == TBRF_LINES_CIRCULANT && (dim != 3 || !tbrfi_model_is_covariance(model)))
+        return fail(p, TBRF_ERR_UNSUPPORTED,
+                    "circulant embedding needs a covariance model (gaussian, exponential, matern, "
+                    "vonkarman) in 3D; this is %s in %dD: use the spectral line method",
+                    tbrf_model_describe(model), dim);
+    p->amplitude = tbrfi_model_amplitude(model, dim);
+    p->variance = tbrf_model_variance(model, dim);
+    if (!isfinite(p->amplitude) || !(p->amplitude > 0.0) || !isfinite(p->variance))
+        return fail(p, TBRF_ERR_DIVERGENT, "%s: the variance integral in %dD diverges or vanishes",
+                    tbrf_model_describe(model), dim);
+    p->model = tbrfi_model_copy(model);
+    if (!p->model)
+        return fail(p, TBRF_ERR_NO_MEMORY, "no memory to copy the model");
+    /* Freeze the amplitude of the plan's copy: a model set by variance
+     * would otherwise redo its variance integral at every line mode (a
+     * numerical one for callbacks). */
+    tbrf_model_set_amplitude(p->model, p->amplitude);
+    p->dim = dim;
+    p->seed = seed;
+    p->resolution = resolution;
+    double diag2 = 0.0, maxabs = 0.0;
+    for (int d = 0; d < 3; d++) {
+        p->lo[d] = d < dim ? lo[d] : 0.0;
+        p->hi[d] = d < dim ? hi[d] : 0.0;
+        p->center[d] = 0.5 * (p->lo[d] + p->hi[d]);
+        diag2 += (p->hi[d] - p->lo[d]) * (p->hi[d] - p->lo[d]);
+        maxabs = fmax(maxabs, fmax(fabs(p->lo[d]), fabs(p->hi[d])));
+    }
+    p->extent = sqrt(diag2);
+    /* Positions computed by callers as origin + i*spacing may land a few
+     * ulps outside the box; the lines carry two samples of margin. */
+    p->tolerance = 1e-10 * (p->extent + resolution) + 8.0 * DBL_EPSILON * maxabs;
+    st = tbrfi_lines_spec_build(&p->spec, p->model, dim, p->extent, resolution, &p->opts, p->message,
+                          sizeof p->message);
+    if (st) {
+        p->status = st; /* tbrfi_lines_spec_build wrote the message */
+        return st;
+    }
+    const double bytes = 8.0 * (double)p->opts.lines * (double)p->spec.M;
+    if (bytes > MAX_LINE_BYTES)
+        return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",
+                    p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
+    p->lines = malloc((size_t)bytes);
+    p->axis = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+    if (!p->lines || !p->axis)
+        return fail(p, TBRF_ERR_NO_MEMORY, "no memory for %d lines of %lld samples (%.3g GiB)",
+                    p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
+    p->fft = tbrfi_lines_fft_plan(p->spec.M);
+    if (!p->fft)
+        return fail(p, TBRF_ERR_FFT, "FFTW could not plan a c2r transform of size %lld",
+                    (long long)p->spec.M);
+    return TBRF_OK;
+}
+
+int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
+                   double resolution, uint64_t seed, const tbrf_opts *opts, tbrf_plan **plan)
+{
+    if (!plan)
+        return TBRF_ERR_NULL;
+    tbrf_plan *p = calloc(1, sizeof *p);
+    *plan = p;
+    if (!p)
+        return TBRF_ERR_NO_MEMORY;
+    int st = setup(p, model, dim, lo, hi, resolution, seed, opts);
+    if (st)
+        p->broken = 1;
+    return st;
+}
+
+void tbrf_destroy(tbrf_plan *p)
+{
+    if (!p)
+        return;
+    if (p->backend && p->backend->release)
+        p->backend->release(p->backend_state);
+    tbrfi_lines_fft_destroy(p->fft);
+    tbrfi_lines_spec_free(&p->spec);
+    tbrf_model_destroy(p->model);
+    free(p->lines);
+    free(p->axis);
+    free(p);
+}
+
+static int inside(const tbrf_plan *p, int d, double x)
+{
+    return x >= p->lo[d] - p->tolerance && x <= p->hi[d] + p->tolerance;
+}
+
+int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3])
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->status;
+    if (!origin || !spacing || !n)
+        return fail(p, TBRF_ERR_NULL, "set_grid: origin, spacing or n is NULL");
+    p->geom = GEOM_NONE;
+    for (int d = 0; d < p->dim; d++) {
+        if (n[d] < 1)
+            return fail(p, TBRF_ERR_SIZE, "grid count n[%d] = %lld: must be >= 1", d, (long long)n[d]);
+        if (!isfinite(origin[d]))
+            return fail(p, TBRF_ERR_INVALID, "grid origin[%d] = %g is not finite", d, origin[d]);
+        if (!isfinite(spacing[d]) || spacing[d] <= 0.0)
+            return fail(p, TBRF_ERR_INVALID, "grid spacing[%d] = %g: must be finite and > 0", d, spacing[d]);
+    }
+    if (p->dim == 2 && n[2] != 1)
+        return fail(p, TBRF_ERR_SIZE, "2D grid: n[2] = %lld must be 1", (long long)n[2]);
+    if (p->dim == 3 && n[2] < 1)
+        return fail(p, TBRF_ERR_SIZE, "grid count n[2] = %lld: must be >= 1", (long long)n[2]);
+    if (n[0] > INT64_MAX / n[1] || n[0] * n[1] > INT64_MAX / n[2])
+        return fail(p, TBRF_ERR_SIZE, "grid %lld x %lld x %lld: the cell count overflows 64 bits",
+                    (long long)n[0], (long long)n[1], (long long)n[2]);
+    for (int d = 0; d < p->dim; d++) {
+        double end = origin[d] + spacing[d] * (double)(n[d] - 1);
+        if (!inside(p, d, origin[d]) || !inside(p, d, end))
+            return fail(p, TBRF_ERR_OUT_OF_DOMAIN,
+                        "grid axis %d spans [%.17g, %.17g], outside the plan's domain [%.17g, %.17g]",
+                        d, origin[d], end, p->lo[d], p->hi[d]);
+    }
+    for (int d = 0; d < 3; d++) {
+        int used = d < p->dim;
+        p->grid.origin[d] = used ? origin[d] : 0.0;
+        p->grid.spacing[d] = used ? spacing[d] : 1.0;
+        p->grid.n[d] = used ? n[d] : 1;
+    }
+    p->fft_run = 0;
+    if (p->opts.method != TBRF_METHOD_TB) {
+        /* FFT: always when asked for; AUTO: for a periodic grid whose
+         * transform fits in half the physical memory. */
+        double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        double limit = p->opts.method == TBRF_METHOD_FFT ? 1e300 : (mem > 0 ? 0.5 * mem : 0.0);
+        int fits = tbrfi_fft_method_fits(p->dim, &p->grid, limit);
+        if (p->opts.method == TBRF_METHOD_FFT && !fits)
+            return fail(p, TBRF_ERR_SIZE, "FFT method: grid %lld x %lld x %lld is too large for one "
+                        "transform (at most 2^20 modes per axis and int sizes)", (long long)n[0],
+                        (long long)n[1], (long long)(p->dim == 3 ? n[2] : 1));
+        p->fft_run = p->opts.method == TBRF_METHOD_FFT || (p->opts.periodic && fits);
+        if (p->fft_run)
+            p->fft_variance = tbrfi_fft_method_variance(p->model, p->dim, &p->grid);
+    }
+    p->geom = GEOM_GRID;
+    return TBRF_OK;
+}
+
+/* The index of the first point outside the domain or with a NaN
+ * coordinate, or -1. */
+static int64_t first_bad_point(const tbrf_plan *p, int64_t n, const double *xyz)
+{
+    for (int64_t i = 0; i < n; i++)
+        for (int d = 0; d < p->dim; d++)
+            if (!inside(p, d, xyz[(size_t)p->dim * (size_t)i + (size_t)d]))
+                return i;
+    return -1;
+}
+
+static int bad_point(tbrf_plan *p, int64_t index, const double *x)
+{
+    if (p->dim == 3)
+        return fail(p, TBRF_ERR_OUT_OF_DOMAIN,
+                    "point %lld at (%.17g, %.17g, %.17g) lies outside the domain "
+                    "[%g, %g] x [%g, %g] x [%g, %g] (or is NaN)",
+                    (long long)index, x[0], x[1], x[2], p->lo[0], p->hi[0], p->lo[1], p->hi[1],
+                    p->lo[2], p->hi[2]);
+    return fail(p, TBRF_ERR_OUT_OF_DOMAIN,
+                "point %lld at (%.17g, %.17g) lies outside the domain [%g, %g] x [%g, %g] (or is NaN)",
+                (long long)index, x[0], x[1], p->lo[0], p->hi[0], p->lo[1], p->hi[1]);
+}
+
+int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->status;
+    p->geom = GEOM_NONE;
+    if (n < 0)
+        return fail(p, TBRF_ERR_SIZE, "set_points: n = %lld is negative", (long long)n);
+    if (n > 0 && !xyz)
+        return fail(p, TBRF_ERR_NULL, "set_points: xyz is NULL");
+    if (p->opts.method == TBRF_METHOD_FFT)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "set_points: the FFT method needs a regular grid "
+                    "(use method TB or AUTO for points)");
+    int64_t bad = first_bad_point(p, n, xyz);
+    if (bad >= 0)
+        return bad_point(p, bad, xyz + (size_t)p->dim * (size_t)bad);
+    p->npoints = n;
+    p->xyz = xyz;
+    p->geom = GEOM_POINTS;
+    return TBRF_OK;
+}
+
+int64_t tbrf_plan_count(const tbrf_plan *p)
+{
+    if (!p || p->broken)
+        return 0;
+    if (p->geom == GEOM_GRID)
+        return p->grid.n[0] * p->grid.n[1] * p->grid.n[2];
+    if (p->geom == GEOM_POINTS)
+        return p->npoints;
+    return 0;
+}
+
+/* Synthesises the lines of realization r unless they are already there:
+ * a moving mesh re-evaluated at the same realization pays only the
+ * projection. */
+static int ensure_lines(tbrf_plan *p, uint64_t r)
+{
+    if (p->have_lines && p->cached_realization == r)
+        return TBRF_OK;
+    p->have_lines = 0;
+    p->generation++;
+    const int L = p->opts.lines;
+    tbrfi_directions_make(p->dim, L, p->seed, r, p->axis);
+    for (int i = 0; i < 3 * L; i++)
+        p->axis[i] /= p->spec.delta;
+    int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, p->lines);
+    if (st)
+        return fail(p, st, "no memory for the line synthesis buffers");
+    p->have_lines = 1;
+    p->cached_realization = r;
+    return TBRF_OK;
+}
+
+static projection make_projection(const tbrf_plan *p)
+{
+    projection pr;
+    pr.dim = p->dim;
+    pr.L = p->opts.lines;
+    pr.M = p->spec.M;
+    pr.lines = p->lines;
+    pr.axis = p->axis;
+    pr.offset = p->spec.offset;
+    for (int d = 0; d < 3; d++)
+        pr.center[d] = p->center[d];
+    pr.norm = 1.0 / sqrt((double)p->opts.lines);
+    pr.precision = p->opts.precision;
+    pr.threads = p->opts.threads;
+    pr.state = p->backend_state;
+    pr.generation = p->generation;
+    return pr;
+}
+
+/* A backend's project call failed: its own detail when it has one. */
+static int projection_failed(tbrf_plan *p, int st)
+{
+    const char *detail = p->backend->message ? p->backend->message(p->backend_state) : NULL;
+    if (detail && *detail)
+        return fail(p, st, "%s projection failed: %s: %s", p->backend->name, tbrf_strerror(st), detail);
+    return fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
+}
+
+static size_t value_size(const tbrf_plan *p)
+{
+    return p->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+}
+
+/* The FFT method on the current grid (c/fft_method.c). */
+static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
+{
+    int st = tbrfi_fft_method_generate(p->model, p->dim, &p->grid, p->seed, realization, p->opts.threads,
+                                 p->opts.precision, values);
+    if (st == TBRF_ERR_NO_MEMORY)
+        return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
+                    tbrfi_fft_method_bytes(p->dim, &p->grid) / 1073741824.0);
+    if (st)
+        return fail(p, st, "FFT method: FFTW could not plan the transform");
+    return TBRF_OK;
+}
+
+int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->status;
+    if (p->geom == GEOM_NONE)
+        return fail(p, TBRF_ERR_NO_GEOMETRY, "execute: call tbrf_set_grid or tbrf_set_points first");
+    int64_t count = tbrf_plan_count(p);
+    if (count > 0 && !values)
+        return fail(p, TBRF_ERR_NULL, "execute: values is NULL");
+    if (p->geom == GEOM_POINTS) {
+        /* The caller may have moved the points since set_points. */
+        int64_t bad = first_bad_point(p, p->npoints, p->xyz);
+        if (bad >= 0)
+            return bad_point(p, bad, p->xyz + (size_t)p->dim * (size_t)bad);
+    }
+    if (p->geom == GEOM_GRID && p->fft_run)
+        return fft_execute(p, realization, values);
+    int st = ensure_lines(p, realization);
+    if (st)
+        return st;
+    projection pr = make_projection(p);
+    if (p->geom == GEOM_GRID)
+        st = p->backend->project_grid(&pr, &p->grid, 0, count, values);
+    else
+        st = p->backend->project_points(&pr, p->npoints, p->xyz, values);
+    if (st)
+        return projection_failed(p, st);
+    return TBRF_OK;
+}
+
+int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, tbrf_push_fn push,
+                        void *user)
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->status;
+    if (!pull || !push)
+        return fail(p, TBRF_ERR_NULL, "execute_stream: pull or push callback is NULL");
+    if (p->opts.method == TBRF_METHOD_FFT)
+        return fail(p, TBRF_ERR_UNSUPPORTED, "execute_stream: the FFT method needs a regular grid "
+                    "(use method TB or AUTO for points)");
+    int64_t chunk = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_POINTS;
+    if ((double)chunk * (double)(p->dim * sizeof(double) + value_size(p)) > 1e12)
+        return fail(p, TBRF_ERR_SIZE, "opts.chunk = %lld points is too large to buffer", (long long)chunk);
+    int st = ensure_lines(p, realization);
+    if (st)
+        return st;
+    double *xyz = malloc(sizeof(double) * (size_t)p->dim * (size_t)chunk);
+    void *values = malloc(value_size(p) * (size_t)chunk);
+    if (!xyz || !values) {
+        free(xyz);
+        free(values);
+        return fail(p, TBRF_ERR_NO_MEMORY, "no memory for a chunk of %lld points", (long long)chunk);
+    }
+    projection pr = make_projection(p);
+    for (int64_t first = 0;; ) {
+        int64_t count = -1;
+        int rc = pull(user, first, chunk, xyz, &count);
+        if (rc) {
+            st = fail(p, TBRF_ERR_CALLBACK, "pull callback returned %d at point %lld", rc, (long long)first);
+            break;
+        }
+        if (count < 0 || count > chunk) {
+            st = fail(p, TBRF_ERR_INVALID, "pull callback gave count %lld (allowed 0..%lld) at point %lld",
+                      (long long)count, (long long)chunk, (long long)first);
+            break;
+        }
+        if (count == 0)
+            break;
+        int64_t bad = first_bad_point(p, count, xyz);
+        if (bad >= 0) {
+            st = bad_point(p, first + bad, xyz + (size_t)p->dim * (size_t)bad);
+            break;
+        }
+        st = p->backend->project_points(&pr, count, xyz, values);
+        if (st) {
+            projection_failed(p, st);
+            break;
+        }
+        rc = push(user, first, count, values);
+        if (rc) {
+            st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at point %lld", rc, (long long)first);
+            break;
+        }
+        first += count;
+    }
+    free(xyz);
+    free(values);
+    return st;
+}
+
+int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn push, void *user)
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->status;
+    if (!push)
+        return fail(p, TBRF_ERR_NULL, "execute_grid_stream: push callback is NULL");
+    if (p->geom != GEOM_GRID)
+        return fail(p, TBRF_ERR_NO_GEOMETRY, "execute_grid_stream: no grid set (call tbrf_set_grid)");
+    const int64_t nx = p->grid.n[0], total = tbrf_plan_count(p);
+    if (p->fft_run) {
+        /* one transform of the whole grid, pushed in chunks of rows */
+        void *all = malloc(value_size(p) * (size_t)total);
+        if (!all)
+            return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %lld-cell FFT field", (long long)total);
+        int st = fft_execute(p, realization, all);
+        const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
+        const int64_t step = (want / nx > 0 ? want / nx : 1) * nx;
+        for (int64_t first = 0; !st && first < total; first += step) {
+            int64_t count = total - first < step ? total - first : step;
+            int rc = push(user, first, count, (const char *)all + value_size(p) * (size_t)first);
+            if (rc)
+                st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at cell %lld", rc, (long long)first);
+        }
+        free(all);
+        return st;
+    }
+    const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
+    const int64_t rows = want / nx > 0 ? want / nx : 1;
+    if ((double)rows * (double)nx * (double)value_size(p) > 1e12)
+        return fail(p, TBRF_ERR_SIZE, "a chunk of %lld rows of %lld cells is too large to buffer",
+                    (long long)rows, (long long)nx);
+    int st = ensure_lines(p, realization);
+    if (st)
+        return st;
+    void *values = malloc(value_size(p) * (size_t)(rows * nx));
+    if (!values)
+        return fail(p, TBRF_ERR_NO_MEMORY, "no memory for a chunk of %lld cells", (long long)(rows * nx));
+    projection pr = make_projection(p);
+    for (int64_t first = 0; first < total; first += rows * nx) {
+        int64_t count = total - first < rows * nx ? total - first : rows * nx;
+        st = p->backend->project_grid(&pr, &p->grid, first, count, values);
+        if (st) {
+            projection_failed(p, st);
+            break;
+        }
+        int rc = push(user, first, count, values);
+        if (rc) {
+            st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at cell %lld", rc, (long long)first);
+            break;
+        }
+    }
+    free(values);
+    return st;
+}
+
+int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
+{
+    if (!p || !info)
+        return TBRF_ERR_NULL;
+    if (p->broken)
+        return TBRF_ERR_BAD_PLAN;
+    memset(info, 0, sizeof *info);
+    info->dim = p->dim;
+    info->lines = p->opts.lines;
+    info->line_samples = p->spec.M;
+    info->line_spacing = p->spec.delta;
+    info->line_length = p->spec.length;
+    info->variance = p->variance;
+    info->variance_resolved = p->spec.variance_resolved;
+    info->amplitude = p->amplitude;
+    info->padding = p->spec.padding;
+    info->backend = p->backend->id;
+    if (p->geom == GEOM_GRID && p->fft_run)
+        info->variance_resolved = p->fft_variance;
+    return TBRF_OK;
+}
+
+int tbrf_plan_method(const tbrf_plan *p)
+{
+    if (!p || p->broken)
+        return -1;
+    if (p->geom == GEOM_GRID)
+        return p->fft_run ? TBRF_METHOD_FFT : TBRF_METHOD_TB;
+    if (p->geom == GEOM_POINTS)
+        return TBRF_METHOD_TB;
+    return p->opts.method;
+}
+
+int tbrf_plan_status(const tbrf_plan *p)
+{
+    return p ? p->status : TBRF_ERR_NULL;
+}
+
+const char *tbrf_plan_message(const tbrf_plan *p)
+{
+    return p ? p->message : "plan is NULL";
+}

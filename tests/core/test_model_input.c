@@ -1,0 +1,387 @@
+/* test_model_input.c — the model layer's handling of its input: tables from
+ * arrays and files (good and malformed), bad parameters, descriptions,
+ * copies, statuses and messages. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/model.h"
+#include "tbrf.h"
+
+static int g_failures = 0, g_checks = 0;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        g_checks++;                                                                                \
+        if (!(cond)) {                                                                             \
+            g_failures++;                                                                          \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+static int close_to(double a, double b, double rtol)
+{
+    return fabs(a - b) <= rtol * fabs(b);
+}
+
+static char g_dir[256];
+static char g_files[32][300];
+static int g_nfiles = 0;
+
+static const char *write_file(const char *name, const char *text)
+{
+    char *path = g_files[g_nfiles++];
+    snprintf(path, 300, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        printf("cannot write %s\n", path);
+        exit(2);
+    }
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* A rejected table file: status, and a message containing `want` (the
+ * file name and line, e.g. "order.txt:7:") and `what`. */
+static void reject_file(const char *name, const char *text, int status, const char *where,
+                        const char *what)
+{
+    const char *path = text ? write_file(name, text) : name;
+    tbrf_model *m = (tbrf_model *)1;
+    int st = tbrf_model_table_file(path, &m);
+    CHECK(st == status, "%s: status %d, want %d (%s)", name, st, status, m ? tbrf_model_message(m) : "");
+    CHECK(m != NULL, "%s: model object handed back", name);
+    if (!m)
+        return;
+    CHECK(tbrf_model_status(m) == status, "%s: tbrf_model_status", name);
+    const char *msg = tbrf_model_message(m);
+    char want[320]; /* the message names the file as given: dir/name:line: */
+    if (text)
+        snprintf(want, sizeof want, "%s/%s", g_dir, where);
+    else
+        snprintf(want, sizeof want, "%s", where);
+    CHECK(strstr(msg, want) != NULL, "%s: message \"%s\" lacks \"%s\"", name, msg, want);
+    CHECK(strstr(msg, what) != NULL, "%s: message \"%s\" lacks \"%s\"", name, msg, what);
+    CHECK(isnan(tbrf_model_variance(m, 3)), "%s: failed model has NaN variance", name);
+    CHECK(isnan(tbrf_model_spectrum(m, 3, 1.0)), "%s: failed model has NaN spectrum", name);
+    CHECK(strstr(tbrf_model_describe(m), "invalid") != NULL, "%s: describe says invalid: %s", name,
+          tbrf_model_describe(m));
+    tbrf_model_destroy(m);
+}
+
+static void test_table_arrays(void)
+{
+    /* an exact power law: log-log interpolation reproduces it between knots */
+    double k[9], p[9];
+    for (int i = 0; i < 9; i++) {
+        k[i] = 0.1 * pow(2.0, i);
+        p[i] = 3.0 * pow(k[i], -2.5);
+    }
+    tbrf_model *t, *pl;
+    CHECK(tbrf_model_table(9, k, p, &t) == TBRF_OK, "power-law table: %s", tbrf_model_message(t));
+    CHECK(strcmp(tbrf_model_describe(t), "table rows=9 variance=1") == 0, "describe: %s",
+          tbrf_model_describe(t));
+    tbrf_model_set_amplitude(t, 1.0);
+    for (double x = 0.1; x <= 25.6; x *= 1.0717) {
+        double got = tbrf_model_spectrum(t, 3, x), want = 3.0 * pow(x, -2.5);
+        CHECK(close_to(got, want, 1e-13), "log-log interpolation at k=%g: %.17g vs %.17g", x, got, want);
+    }
+    CHECK(tbrf_model_spectrum(t, 3, 0.0999) == 0.0, "zero below k[0]");
+    CHECK(tbrf_model_spectrum(t, 3, 25.61) == 0.0, "zero above k[n-1]");
+    CHECK(tbrf_model_spectrum(t, 3, k[8]) == p[8], "exact at the last knot");
+    /* its variance and line integrals equal the power law's (closed form) */
+    tbrf_model_powerlaw(-2.5, 0.1, 25.6, &pl);
+    tbrf_model_set_amplitude(pl, 3.0);
+    for (int dim = 2; dim <= 3; dim++) {
+        CHECK(close_to(tbrf_model_variance(t, dim), tbrf_model_variance(pl, dim), 1e-13),
+              "%dD table variance %.17g = power law %.17g", dim, tbrf_model_variance(t, dim),
+              tbrf_model_variance(pl, dim));
+        static const double ab[][2] = {{0, 0.15}, {0.3, 0.3001}, {0.7, 13}, {1.59, 1.61}, {20, 40}};
+        for (int j = 0; j < 5; j++) {
+            double a = ab[j][0], b = ab[j][1];
+            double x = tbrfi_model_integrate_line_spectrum(t, dim, a, b);
+            double y = tbrfi_model_integrate_line_spectrum(pl, dim, a, b);
+            CHECK(close_to(x, y, 1e-12), "%dD table line integral [%g,%g] %.17g = power law %.17g",
+                  dim, a, b, x, y);
+        }
+        CHECK(close_to(tbrf_model_covariance(t, dim, 0.7), tbrf_model_covariance(pl, dim, 0.7), 1e-11),
+              "%dD table covariance = power law", dim);
+    }
+    tbrf_model_destroy(pl);
+
+    /* deep copy: the original's arrays go away */
+    tbrf_model *c = tbrfi_model_copy(t);
+    CHECK(c && c->k != t->k, "copy owns its table");
+    tbrf_model_destroy(t);
+    CHECK(c && close_to(tbrf_model_spectrum(c, 3, 1.0), 3.0, 1e-13), "copy works after destroy");
+    tbrf_model_destroy(c);
+
+    /* linear interpolation where an end value is zero */
+    double k2[] = {1, 2, 3, 4}, p2[] = {1, 0, 2, 2};
+    tbrf_model_table(4, k2, p2, &t);
+    tbrf_model_set_amplitude(t, 1.0);
+    CHECK(close_to(tbrf_model_spectrum(t, 3, 1.25), 0.75, 1e-15), "linear towards a zero");
+    CHECK(close_to(tbrf_model_spectrum(t, 3, 2.5), 1.0, 1e-15), "linear from a zero");
+    CHECK(close_to(tbrf_model_spectrum(t, 3, 3.5), 2.0, 1e-15), "flat segment");
+    /* 3D line integral over [1,2]: (1/2pi)∫k^2 (2 - k) dk = (1/2pi)(14/3 - 15/4) */
+    CHECK(close_to(tbrfi_model_integrate_line_spectrum(t, 3, 0, 2), (14.0 / 3 - 15.0 / 4) / (2 * M_PI), 1e-14),
+          "exact line integral on a linear segment");
+    CHECK(close_to(tbrfi_model_correlation_scale(t), 2 * M_PI, 1e-15), "table correlation scale 2pi/k0");
+    tbrf_model_destroy(t);
+
+    /* rejects */
+    double kb[] = {1, 2, 2, 3}, pb[] = {1, 1, 1, 1};
+    int st = tbrf_model_table(4, kb, pb, &t);
+    CHECK(st == TBRF_ERR_TABLE && t, "non-increasing k rejected");
+    CHECK(t && strstr(tbrf_model_message(t), "row 2") && strstr(tbrf_model_message(t), "k=2"),
+          "message names the row: %s", tbrf_model_message(t));
+    tbrf_model_destroy(t);
+    double pn[] = {1, -1, 1, 1}, kg[] = {1, 2, 3, 4};
+    st = tbrf_model_table(4, kg, pn, &t);
+    CHECK(st == TBRF_ERR_TABLE && strstr(tbrf_model_message(t), "negative"), "negative P: %s",
+          tbrf_model_message(t));
+    tbrf_model_destroy(t);
+    double pnan[] = {1, 1, NAN, 1};
+    st = tbrf_model_table(4, kg, pnan, &t);
+    CHECK(st == TBRF_ERR_TABLE && strstr(tbrf_model_message(t), "row 2"), "NaN P: %s",
+          tbrf_model_message(t));
+    tbrf_model_destroy(t);
+    double kz[] = {0, 1};
+    st = tbrf_model_table(2, kz, pb, &t);
+    CHECK(st == TBRF_ERR_TABLE && strstr(tbrf_model_message(t), "not positive"), "k=0: %s",
+          tbrf_model_message(t));
+    tbrf_model_destroy(t);
+    st = tbrf_model_table(1, kg, pb, &t);
+    CHECK(st == TBRF_ERR_TABLE && t, "n=1 rejected");
+    tbrf_model_destroy(t);
+    st = tbrf_model_table(4, NULL, pb, &t);
+    CHECK(st == TBRF_ERR_NULL && t && tbrf_model_status(t) == TBRF_ERR_NULL, "NULL k array");
+    tbrf_model_destroy(t);
+    CHECK(tbrf_model_table(4, kg, pb, NULL) == TBRF_ERR_NULL, "NULL out pointer");
+}
+
+static void test_table_files(void)
+{
+    const char *good = write_file("good.txt", "# a CAMB-like table\n"
+                                              "\n"
+                                              "   # indented comment\n"
+                                              "0.1   2.0   # trailing comment\n"
+                                              "\t0.2\t4e-1\r\n"
+                                              "\n"
+                                              "0.4 0.1\n"
+                                              "8e-1 0.025");
+    tbrf_model *m;
+    int st = tbrf_model_table_file(good, &m);
+    CHECK(st == TBRF_OK, "good file: %d %s", st, tbrf_model_message(m));
+    if (st == TBRF_OK) {
+        CHECK(m->n == 4 && m->k[1] == 0.2 && m->p[1] == 0.4 && m->k[3] == 0.8, "good file rows");
+        char want[400];
+        snprintf(want, sizeof want, "table file=%s rows=4 variance=1", good);
+        CHECK(strcmp(tbrf_model_describe(m), want) == 0, "describe: %s", tbrf_model_describe(m));
+        tbrf_model_set_variance(m, 2.5);
+        snprintf(want, sizeof want, "table file=%s rows=4 variance=2.5", good);
+        CHECK(strcmp(tbrf_model_describe(m), want) == 0, "describe after set_variance: %s",
+              tbrf_model_describe(m));
+        tbrf_model_set_amplitude(m, 0.125);
+        snprintf(want, sizeof want, "table file=%s rows=4 amplitude=0.125", good);
+        CHECK(strcmp(tbrf_model_describe(m), want) == 0, "describe after set_amplitude: %s",
+              tbrf_model_describe(m));
+        CHECK(strcmp(tbrf_model_message(m), "") == 0, "no message on success");
+    }
+    tbrf_model_destroy(m);
+
+    reject_file("order.txt", "# k P\n0.1 1\n0.2 1\n\n# gap\n0.4 1\n0.3 1\n0.5 1\n", TBRF_ERR_TABLE,
+                "order.txt:7:", "k=0.3 is not greater than the previous k=0.4");
+    reject_file("equal.txt", "0.1 1\n0.1 2\n", TBRF_ERR_TABLE, "equal.txt:2:", "not greater");
+    reject_file("negp.txt", "0.1 1\n0.2 -3\n", TBRF_ERR_TABLE, "negp.txt:2:", "P=-3 is negative");
+    reject_file("nanp.txt", "0.1 1\n0.2 nan\n0.3 1\n", TBRF_ERR_TABLE, "nanp.txt:2:", "not finite");
+    reject_file("infk.txt", "0.1 1\ninf 1\n", TBRF_ERR_TABLE, "infk.txt:2:", "not finite");
+    reject_file("text.txt", "0.1 1\n0.2 abc\n", TBRF_ERR_TABLE, "text.txt:2:", "\"abc\" is not a number");
+    reject_file("junk.txt", "0.1 1\n0.2x 1\n", TBRF_ERR_TABLE, "junk.txt:2:", "not a number");
+    reject_file("one.txt", "0.1 1\n0.2\n0.3 1\n", TBRF_ERR_TABLE, "one.txt:2:", "found one");
+    reject_file("three.txt", "0.1 1 5\n", TBRF_ERR_TABLE, "three.txt:1:", "more than two");
+    reject_file("zero.txt", "0 1\n0.2 1\n", TBRF_ERR_TABLE, "zero.txt:1:", "not positive");
+    reject_file("empty.txt", "", TBRF_ERR_TABLE, "empty.txt", "no data rows");
+    reject_file("comments.txt", "# nothing\n\n   \n", TBRF_ERR_TABLE, "comments.txt", "no data rows");
+    reject_file("single.txt", "# one row\n0.5 1\n", TBRF_ERR_TABLE, "single.txt", "only 1 data row");
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/does-not-exist.txt", g_dir);
+    reject_file(missing, NULL, TBRF_ERR_FILE, "does-not-exist.txt", "cannot open");
+
+    st = tbrf_model_table_file(NULL, &m);
+    CHECK(st == TBRF_ERR_NULL && m, "NULL path");
+    tbrf_model_destroy(m);
+    CHECK(tbrf_model_table_file(good, NULL) == TBRF_ERR_NULL, "NULL out pointer");
+}
+
+static double one(double k, int dim, void *u)
+{
+    (void)k;
+    (void)dim;
+    (void)u;
+    return 1.0;
+}
+
+/* A constructor call that must fail with `status` and a message
+ * containing `what`. */
+static void reject(const char *name, int st, tbrf_model *m, int status, const char *what)
+{
+    CHECK(st == status, "%s: status %d want %d", name, st, status);
+    CHECK(m != NULL, "%s: object handed back", name);
+    if (!m)
+        return;
+    CHECK(tbrf_model_status(m) == status, "%s: model status", name);
+    CHECK(strstr(tbrf_model_message(m), what) != NULL, "%s: message \"%s\" lacks \"%s\"", name,
+          tbrf_model_message(m), what);
+    CHECK(isnan(tbrf_model_covariance(m, 3, 0.0)) && isnan(tbrfi_model_amplitude(m, 2)) &&
+              isnan(tbrfi_model_integrate_line_spectrum(m, 3, 0, 1)) && isnan(tbrfi_model_line_spectrum(m, 3, 1)),
+          "%s: failed model answers NaN", name);
+    CHECK(tbrf_model_set_variance(m, 2.0) == status, "%s: set_variance on a failed model", name);
+    tbrf_model_destroy(m);
+}
+
+static void test_bad_parameters(void)
+{
+    tbrf_model *m;
+    int st;
+    static const double bad_len[] = {NAN, -1.0, 0.0, INFINITY};
+    for (int i = 0; i < 4; i++) {
+        st = tbrf_model_gaussian(bad_len[i], &m);
+        reject("gaussian length", st, m, TBRF_ERR_INVALID, "length=");
+        st = tbrf_model_exponential(bad_len[i], &m);
+        reject("exponential length", st, m, TBRF_ERR_INVALID, "length=");
+        st = tbrf_model_vonkarman(bad_len[i], &m);
+        reject("vonkarman length", st, m, TBRF_ERR_INVALID, "length=");
+        st = tbrf_model_matern(bad_len[i], 1.0, &m);
+        reject("matern length", st, m, TBRF_ERR_INVALID, "length=");
+    }
+    st = tbrf_model_gaussian(-2.5, &m);
+    reject("gaussian length value", st, m, TBRF_ERR_INVALID, "gaussian: length=-2.5");
+    st = tbrf_model_matern(1.0, 0.0, &m);
+    reject("matern nu=0", st, m, TBRF_ERR_INVALID, "nu=0");
+    st = tbrf_model_matern(1.0, -0.5, &m);
+    reject("matern nu<0", st, m, TBRF_ERR_INVALID, "nu=-0.5");
+    st = tbrf_model_matern(1.0, NAN, &m);
+    reject("matern nu NaN", st, m, TBRF_ERR_INVALID, "nu=nan");
+    st = tbrf_model_matern(1.0, 50.5, &m);
+    reject("matern nu>50", st, m, TBRF_ERR_INVALID, "nu=50.5");
+    st = tbrf_model_powerlaw(-3, 2.0, 2.0, &m);
+    reject("powerlaw kmin=kmax", st, m, TBRF_ERR_INVALID, "kmax=2 must be greater than kmin=2");
+    st = tbrf_model_powerlaw(-3, 3.0, 2.0, &m);
+    reject("powerlaw kmin>kmax", st, m, TBRF_ERR_INVALID, "kmin=3");
+    st = tbrf_model_powerlaw(-3, 0.1, INFINITY, &m);
+    reject("powerlaw kmax inf", st, m, TBRF_ERR_INVALID, "kmax=inf");
+    st = tbrf_model_powerlaw(-3, -0.1, 1.0, &m);
+    reject("powerlaw kmin<0", st, m, TBRF_ERR_INVALID, "kmin=-0.1");
+    st = tbrf_model_powerlaw(NAN, 0.1, 1.0, &m);
+    reject("powerlaw index NaN", st, m, TBRF_ERR_INVALID, "index=nan");
+    st = tbrf_model_powerlaw(-3, NAN, 1.0, &m);
+    reject("powerlaw kmin NaN", st, m, TBRF_ERR_INVALID, "kmin=nan");
+    st = tbrf_model_callback(NULL, NULL, 0.0, 1.0, &m);
+    reject("callback NULL fn", st, m, TBRF_ERR_NULL, "NULL");
+    st = tbrf_model_callback(one, NULL, 1.0, 0.5, &m);
+    reject("callback kmin>kmax", st, m, TBRF_ERR_INVALID, "kmax=0.5");
+    st = tbrf_model_callback(one, NULL, 0.0, INFINITY, &m);
+    reject("callback kmax inf", st, m, TBRF_ERR_INVALID, "kmax=inf");
+
+    CHECK(tbrf_model_powerlaw(-3, 0.1, 1, NULL) == TBRF_ERR_NULL, "powerlaw NULL out");
+    CHECK(tbrf_model_gaussian(1, NULL) == TBRF_ERR_NULL, "gaussian NULL out");
+    CHECK(tbrf_model_exponential(1, NULL) == TBRF_ERR_NULL, "exponential NULL out");
+    CHECK(tbrf_model_matern(1, 1, NULL) == TBRF_ERR_NULL, "matern NULL out");
+    CHECK(tbrf_model_vonkarman(1, NULL) == TBRF_ERR_NULL, "vonkarman NULL out");
+    CHECK(tbrf_model_callback(one, NULL, 0, 1, NULL) == TBRF_ERR_NULL, "callback NULL out");
+
+    /* set_variance / set_amplitude */
+    tbrf_model_gaussian(1.0, &m);
+    static const double bad_v[] = {NAN, 0.0, -1.0, INFINITY};
+    for (int i = 0; i < 4; i++) {
+        CHECK(tbrf_model_set_variance(m, bad_v[i]) == TBRF_ERR_INVALID, "set_variance(%g)", bad_v[i]);
+        CHECK(strstr(tbrf_model_message(m), "variance="), "set_variance message: %s",
+              tbrf_model_message(m));
+        CHECK(tbrf_model_set_amplitude(m, bad_v[i]) == TBRF_ERR_INVALID, "set_amplitude(%g)", bad_v[i]);
+        CHECK(strstr(tbrf_model_message(m), "amplitude="), "set_amplitude message: %s",
+              tbrf_model_message(m));
+    }
+    CHECK(tbrf_model_status(m) == TBRF_OK, "a bad set_variance leaves the model usable");
+    CHECK(tbrf_model_variance(m, 3) == 1.0, "default variance 1 kept");
+    CHECK(strcmp(tbrf_model_describe(m), "gaussian length=1 variance=1") == 0, "describe kept: %s",
+          tbrf_model_describe(m));
+    tbrf_model_destroy(m);
+    CHECK(tbrf_model_set_variance(NULL, 1.0) == TBRF_ERR_NULL, "set_variance(NULL)");
+    CHECK(tbrf_model_set_amplitude(NULL, 1.0) == TBRF_ERR_NULL, "set_amplitude(NULL)");
+    CHECK(tbrf_model_status(NULL) == TBRF_ERR_NULL, "status(NULL)");
+    CHECK(tbrf_model_message(NULL) != NULL && tbrf_model_describe(NULL) != NULL, "NULL strings");
+    CHECK(isnan(tbrf_model_variance(NULL, 3)), "variance(NULL)");
+    tbrf_model_destroy(NULL);
+}
+
+static void test_describe(void)
+{
+    tbrf_model *m;
+    struct { int st; tbrf_model *m; const char *want; } cases[8];
+    int n = 0;
+    cases[n].st = tbrf_model_powerlaw(-3, 0.05, 3, &cases[n].m);
+    cases[n++].want = "powerlaw index=-3 kmin=0.05 kmax=3 variance=1";
+    cases[n].st = tbrf_model_gaussian(2, &cases[n].m);
+    tbrf_model_set_amplitude(cases[n].m, 1.5);
+    cases[n++].want = "gaussian length=2 amplitude=1.5";
+    cases[n].st = tbrf_model_exponential(0.1, &cases[n].m);
+    cases[n++].want = "exponential length=0.1 variance=1";
+    cases[n].st = tbrf_model_matern(1, 1.5, &cases[n].m);
+    cases[n++].want = "matern length=1 nu=1.5 variance=1";
+    cases[n].st = tbrf_model_vonkarman(1.0 / 3.0, &cases[n].m);
+    tbrf_model_set_variance(cases[n].m, 4);
+    cases[n++].want = "vonkarman length=0.3333333333333333 variance=4";
+    cases[n].st = tbrf_model_callback(one, NULL, 0, 10, &cases[n].m);
+    cases[n++].want = "callback kmin=0 kmax=10 variance=1";
+    for (int i = 0; i < n; i++) {
+        CHECK(cases[i].st == TBRF_OK, "describe case %d constructed", i);
+        CHECK(strcmp(tbrf_model_describe(cases[i].m), cases[i].want) == 0, "describe \"%s\" want \"%s\"",
+              tbrf_model_describe(cases[i].m), cases[i].want);
+        CHECK(strcmp(tbrf_model_message(cases[i].m), "") == 0, "empty message");
+        tbrf_model *c = tbrfi_model_copy(cases[i].m);
+        CHECK(c && strcmp(tbrf_model_describe(c), cases[i].want) == 0, "copy describes the same");
+        tbrf_model_destroy(c);
+    }
+    /* correlation scales */
+    CHECK(close_to(tbrfi_model_correlation_scale(cases[0].m), 2 * M_PI / 0.05, 1e-15), "powerlaw scale");
+    CHECK(close_to(tbrfi_model_correlation_scale(cases[1].m), 6, 1e-15), "gaussian scale");
+    CHECK(close_to(tbrfi_model_correlation_scale(cases[2].m), 0.8, 1e-15), "exponential scale");
+    CHECK(close_to(tbrfi_model_correlation_scale(cases[3].m), 8 + 2 * sqrt(3.0), 1e-15), "matern scale");
+    CHECK(tbrfi_model_correlation_scale(cases[5].m) == 0.0, "callback kmin=0 scale");
+    for (int i = 0; i < n; i++) {
+        CHECK(tbrfi_model_is_covariance(cases[i].m) == (i >= 1 && i <= 4), "tbrfi_model_is_covariance %d", i);
+        tbrf_model_destroy(cases[i].m);
+    }
+    /* describe keeps up with set_variance */
+    tbrf_model_powerlaw(-11.0 / 3.0, 0.5, 30, &m);
+    tbrf_model_set_variance(m, 0.01);
+    CHECK(strcmp(tbrf_model_describe(m), "powerlaw index=-3.6666666666666665 kmin=0.5 kmax=30 variance=0.01") == 0,
+          "describe %s", tbrf_model_describe(m));
+    tbrf_model_destroy(m);
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(g_dir, sizeof g_dir, "%s/tbrf-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(g_dir)) {
+        printf("cannot make a temporary directory\n");
+        return 2;
+    }
+    test_table_arrays();
+    test_table_files();
+    test_bad_parameters();
+    test_describe();
+    for (int i = 0; i < g_nfiles; i++)
+        remove(g_files[i]);
+    rmdir(g_dir);
+    printf("%d checks, %d failures\n", g_checks, g_failures);
+    return g_failures ? 1 : 0;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the build tree into a temporary prefix, then builds a program
+# outside the source tree against it twice — through pkg-config and through
+# find_package(tbrf) — and runs both, plus the installed tbrf command.
+set -euo pipefail
+build=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+libdir=$(ls -d "$tmp"/prefix/lib*)
+test -f "$tmp/prefix/include/tbrf.h"
+test -f "$tmp/prefix/include/tbrf_version.h"
+# the device headers of doc/rng.md, for users' own kernels
+for h in features philox saru tea lcg64 normal; do test -f "$tmp/prefix/include/tbrf/rng/$h.h"; done
+if [ "${HAVE_CLI:-ON}" = "ON" ]; then
+    test -x "$tmp/prefix/bin/tbrf"
+    "$tmp/prefix/bin/tbrf" --version   # finds libtbrf through its RPATH
+fi
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# pkg-config: a static libtbrf needs --static (Requires.private, Libs.private)
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+static=""
+if [ -f "$libdir/libtbrf.a" ] && [ ! -e "$libdir/libtbrf.so" ]; then static=--static; fi
+cc -std=c11 $(pkg-config --cflags tbrf) "$src/consumer.c" -o "$tmp/consumer_pc" \
+   $(pkg-config $static --libs tbrf) ${SANITIZE_FLAGS:-}
+"$tmp/consumer_pc"
+# a user kernel's host build against the installed device headers
+printf '#include <tbrf/rng/philox.h>\n#include <tbrf/rng/tea.h>\nint main(void){return 0;}\n' >"$tmp/dev.c"
+cc -std=c11 $(pkg-config --cflags tbrf) -c "$tmp/dev.c" -o "$tmp/dev.o"
+# find_package
+cmake -S "$src" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+      -DCMAKE_C_FLAGS="${SANITIZE_FLAGS:-}" >/dev/null
+cmake --build "$tmp/cmake-build" >/dev/null
+"$tmp/cmake-build/consumer"
+echo "install test passed"

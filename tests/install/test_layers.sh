@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test_layers.sh SRC_ROOT — no include runs from a lower layer to a higher
+# one (doc/design.md, "Layers"). Each folder has a rank; a file may include
+# "folder/..." only from its own rank or a lower one. Calls follow
+# includes, so this also keeps calls downward.
+set -euo pipefail
+root=$1
+rank() {
+    case $1 in
+    include/*) echo 0 ;;
+    src/core/*) echo 1 ;;
+    src/methods/*) echo 2 ;;
+    src/backends/*) echo 3 ;;
+    src/plan/* | src/rng/* | src/mc/*) echo 4 ;;
+    src/io/* | src/analysis/*) echo 5 ;;
+    cli/* | fortran/*) echo 6 ;;
+    *) echo 99 ;;
+    esac
+}
+cd "$root"
+bad=0 n=0
+while IFS= read -r f; do
+    while IFS= read -r inc; do
+        case $inc in
+        tbrf.h | tbrf_version.h | tbrf/*) target=include/x ;;
+        core/* | methods/* | backends/* | plan/* | rng/* | mc/* | io/* | analysis/*) target=src/$inc ;;
+        *) continue ;; # a file of the same folder, or a system header
+        esac
+        n=$((n + 1))
+        if [ "$(rank "$target")" -gt "$(rank "$f")" ]; then
+            echo "$f includes $inc: a lower layer reaches up"
+            bad=1
+        fi
+    done < <(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f")
+done < <(find include src cli -name '*.[ch]' -o -name '*.cu' -o -name '*.cl' | sort)
+[ "$bad" -eq 0 ] || exit 1
+echo "$n includes checked: every one points to the same layer or a lower one"
