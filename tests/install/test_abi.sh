@@ -27,9 +27,11 @@ fi
 awk '/^TBRF_API / && prev !~ /\*\/[ \t]*$/ { print "  no comment before: " $0; bad = 1 }
      { prev = $0 } END { exit bad }' "$header" || fail=1
 
-# global symbols of the objects: tbrf*, or what compilers generate
-nm -g --defined-only "$archive" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u \
-    | grep -Ev '^(tbrf|_Z[0-9]+tbrf|_Z[0-9]+__device_stub__Z[0-9]+tbrf|DW\.ref\.__gxx_personality_v0$|__cudaRegisterLinkedBinary|__fatbinwrap|__nv_)' \
+# strong global symbols of the objects (T, D, B, R: weak ones are C++
+# template and inline instantiations, merged by the linker): tbrf*, or
+# what compilers and sanitizers generate
+nm -g --defined-only "$archive" 2>/dev/null | awk 'NF == 3 && $2 ~ /^[TDBR]$/ {print $3}' | sort -u \
+    | grep -Ev '^(tbrf|_Z[0-9]+tbrf|_Z[0-9]+__device_stub__Z[0-9]+tbrf|__odr_asan\.tbrf|DW\.ref\.__gxx_personality_v0$|__cudaRegisterLinkedBinary|__fatbinwrap|__nv_)' \
     >"$tmp/unprefixed" || true
 if [ -s "$tmp/unprefixed" ]; then
     echo "global symbols without the tbrf prefix:"
