@@ -650,9 +650,10 @@ int tbrf_io_attr_u64(tbrf_io_file *f, const char *name, uint64_t *v)
     return attr_num(f, name, H5T_INTEGER, H5T_NATIVE_UINT64, v, 1);
 }
 
-int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
+int io_attr_strdup(tbrf_io_file *f, const char *name, char **out)
 {
-    if (!f || !buf || len == 0 || H5Aexists(f->f, name) <= 0)
+    *out = NULL;
+    if (!f || H5Aexists(f->f, name) <= 0)
         return 0;
     io_quiet q;
     io_quiet_begin(&q);
@@ -665,9 +666,12 @@ int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, H5T_VARIABLE);
             if (H5Aread(a, mt, &s) >= 0 && s) {
-                snprintf(buf, len, "%s", s);
+                size_t n = strlen(s) + 1;
+                if ((*out = malloc(n)) != NULL) {
+                    memcpy(*out, s, n);
+                    rc = 1;
+                }
                 H5free_memory(s);
-                rc = 1;
             }
             H5Tclose(mt);
         } else {
@@ -678,7 +682,8 @@ int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
             H5Tset_size(mt, sz);
             if (s && H5Aread(a, mt, s) >= 0) {
                 s[sz] = '\0';
-                snprintf(buf, len, "%s", s);
+                *out = s;
+                s = NULL;
                 rc = 1;
             }
             H5Tclose(mt);
@@ -690,6 +695,18 @@ int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
     if (a >= 0)
         H5Aclose(a);
     io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return 0;
+    char *s;
+    int rc = io_attr_strdup(f, name, &s);
+    if (rc == 1)
+        snprintf(buf, len, "%s", s);
+    free(s);
     return rc;
 }
 
