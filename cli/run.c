@@ -135,7 +135,8 @@ static int measure_slope(const request *r, slope_fit *f)
      * (aliasing), and inside the model's own cut-offs. */
     f->klo = 4.0 * kf;
     f->khi = 0.5 * knyq;
-    if (strcmp(m->model_kind, "powerlaw") == 0) {
+    const cli_model *k = cli_model_find(m->model_kind);
+    if (k && (k->allowed & MP_KMAX)) {
         f->klo = fmax(f->klo, 1.25 * (isnan(m->kmin) ? 0.0 : m->kmin));
         f->khi = fmin(f->khi, m->kmax / 1.25);
     }
@@ -174,10 +175,11 @@ static void expected_slope(const tbrf_io_meta *m)
     int thin = 0;
     for (int c = 0; c < m->dim; c++)
         thin += m->n[c] < 2;
-    if (strcmp(m->model_kind, "powerlaw") == 0 && thin > 0)
+    int power = k && (k->allowed & MP_INDEX); /* the slope is the model's index */
+    if (power && thin > 0)
         printf("   (model index %g; %g expected in this thin slice of a 3D field)\n", m->index,
                m->index + thin);
-    else if (strcmp(m->model_kind, "powerlaw") == 0)
+    else if (power)
         printf("   (model index %g)\n", m->index);
     else if (k && k->tail_slope)
         printf("   (model tends to k^%g at k >> 1/length)\n", k->tail_slope(m, m->dim));

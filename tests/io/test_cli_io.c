@@ -10,7 +10,9 @@
  *    are refused with the file's name in the message;
  *  - tbrf_io_read_meta is the inverse of tbrf_io_write_meta: every field
  *    recorded comes back equal, for grids and points, every model kind,
- *    a table, HDF5 and netCDF.
+ *    a table, HDF5 and netCDF;
+ *  - tbrf_model_table_data gives back the rows of a table read from text
+ *    (what the tool records in /model_table), and refuses other models.
  * Runs in a fresh temporary directory. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -406,6 +408,37 @@ static void meta_round_trip(void)
     CHECK(tbrf_io_read_meta(dir, &(tbrf_io_meta){0}, err, sizeof err) != 0, "read_meta of a dir");
 }
 
+/* The rows the library parsed from a text table, as the tool records. */
+static void table_rows(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/spec.txt", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "cannot write %s", path);
+    if (!f)
+        return;
+    fprintf(f, "# k P\n0.01 1\n\n0.1   0.5 # mid\n1 1e-2\n");
+    fclose(f);
+    tbrf_model *m = NULL, *g = NULL;
+    CHECK(tbrf_model_table_file(path, &m) == TBRF_OK, "table file");
+    size_t n = 0;
+    double k[3], p[3];
+    CHECK(tbrf_model_table_data(m, &n, NULL, NULL) == TBRF_OK && n == 3, "count %zu", n);
+    n = 2;
+    CHECK(tbrf_model_table_data(m, &n, k, p) == TBRF_OK && n == 3, "too little room");
+    n = 3;
+    CHECK(tbrf_model_table_data(m, &n, k, p) == TBRF_OK && n == 3 && k[0] == 0.01 &&
+              k[1] == 0.1 && k[2] == 1.0 && p[0] == 1.0 && p[1] == 0.5 && p[2] == 1e-2,
+          "rows");
+    CHECK(tbrf_model_table_data(m, &n, NULL, p) == TBRF_ERR_NULL, "NULL k with room");
+    CHECK(tbrf_model_table_data(NULL, &n, k, p) == TBRF_ERR_NULL, "NULL model");
+    CHECK(tbrf_model_gaussian(1.0, &g) == TBRF_OK, "gaussian");
+    CHECK(tbrf_model_table_data(g, &n, k, p) == TBRF_ERR_INVALID, "not a table");
+    tbrf_model_destroy(m);
+    tbrf_model_destroy(g);
+    unlink(path);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -438,6 +471,7 @@ int main(void)
     failures();
     points();
     meta_round_trip();
+    table_rows();
     rmdir(dir);
     return check_report("test_cli_io");
 }
