@@ -356,6 +356,44 @@ done:
 
 /* --------------------------------------------------------- points: text */
 
+/* The numbers of one line of a points text file (comment removed): how
+ * many (0 to 3) into v, or -1 with "FILE:LINE: ..." in err. */
+static int point_numbers(char *line, const char *path, size_t lineno, double v[3], char *err,
+                         size_t errlen)
+{
+    int k = 0;
+    char *p = line;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            return k;
+        if (k == 3) {
+            io_setf(err, errlen, "%s:%zu: more than 3 numbers (expected \"x y z\" or \"x y\")",
+                    path, lineno);
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        v[k] = strtod(p, &end);
+        if (end == p || (*end && !isspace((unsigned char)*end))) {
+            char word[40];
+            size_t wl = strcspn(p, " \t\r\n");
+            snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
+            io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
+            return -1;
+        }
+        /* Underflow to a tiny number is fine; overflow and inf/nan are not. */
+        if ((!isfinite(v[k]) || errno == ERANGE) &&
+            !(errno == ERANGE && isfinite(v[k]) && fabs(v[k]) < 1.0)) {
+            io_setf(err, errlen, "%s:%zu: coordinate %d is not finite", path, lineno, k + 1);
+            return -1;
+        }
+        k++;
+        p = end;
+    }
+}
+
 static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                             size_t errlen)
 {
@@ -378,38 +416,10 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        double v[4];
-        int k = 0;
-        char *p = line;
-        for (;;) {
-            while (isspace((unsigned char)*p))
-                p++;
-            if (!*p)
-                break;
-            if (k == 3) {
-                io_setf(err, errlen, "%s:%zu: more than 3 numbers (expected \"x y z\" or \"x y\")",
-                        path, lineno);
-                goto done;
-            }
-            char *end;
-            errno = 0;
-            v[k] = strtod(p, &end);
-            if (end == p || (*end && !isspace((unsigned char)*end))) {
-                char word[40];
-                size_t wl = strcspn(p, " \t\r\n");
-                snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
-                io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
-                goto done;
-            }
-            if (!isfinite(v[k]) || errno == ERANGE) {
-                if (!(errno == ERANGE && isfinite(v[k]) && fabs(v[k]) < 1.0)) {
-                    io_setf(err, errlen, "%s:%zu: coordinate %d is not finite", path, lineno, k + 1);
-                    goto done;
-                }
-            }
-            k++;
-            p = end;
-        }
+        double v[3];
+        int k = point_numbers(line, path, lineno, v, err, errlen);
+        if (k < 0)
+            goto done;
         if (k == 0)
             continue; /* blank or comment */
         if (k < 2) {
