@@ -30,12 +30,6 @@ int args_doubles(const char *opt, const char *s, int maxn, double *v, int *count
  * >= 1 and the product must fit in int64. */
 int args_grid(const char *opt, const char *s, int64_t n[3], int *dim, char *err, size_t errlen);
 
-/* Reads a two-column "k P" text table ('#' comments, blank lines skipped)
- * into malloc'ed arrays, for recording it in the output file. The library
- * validates the same file (tbrf_model_table_file) with its own messages. */
-int args_read_table(const char *path, size_t *n, double **k, double **p, char *err,
-                    size_t errlen);
-
 /* An option of a subcommand: its name ("--seed") and whether it takes a
  * value. */
 typedef struct args_opt {

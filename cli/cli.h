@@ -14,13 +14,25 @@ void cli_errline(const char *fmt, ...)
 #endif
     ;
 
-/* `tbrf generate` with argv[0] = "generate" (tbrf.c); regenerate calls it
- * with the options it rebuilt from a file's attributes. */
-int cli_generate(int argc, char **argv);
+/* The commands (argv[0] is the command's name), one per cmd_*.c file;
+ * main.c's table lists them. Each returns 0 or an EXIT_* status. */
+int cmd_generate(int argc, char **argv);
+int cmd_regenerate(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_preview(int argc, char **argv);
+int cmd_spectrum(int argc, char **argv);
+int cmd_rng(int argc, char **argv);
+int cmd_mc(int argc, char **argv);
 
-int cmd_regenerate(int argc, char **argv); /* regenerate.c */
-int cmd_preview(int argc, char **argv);    /* preview.c */
-int cmd_spectrum(int argc, char **argv);   /* spectrum.c */
+/* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its
+ * temporary file behind: main.c's signal handler removes the file named
+ * here (NULL or unguard: none). */
+void cli_guard_temp(const char *tmp);
+void cli_unguard_temp(void);
+
+/* The plan's detailed message, or the status text when it has none. */
+struct tbrf_plan;
+const char *cli_plan_msg(const struct tbrf_plan *plan, int status);
 
 /* A progress bar on stderr, drawn only when stderr is a terminal and not
  * --quiet, so logs and pipes never get carriage-return noise. */

@@ -149,31 +149,32 @@ static void put(sink *s, uint32_t w)
     s->written++;
 }
 
-int cmd_rng(int argc, char **argv)
+/* What to write: the generator, its layout and parameters. */
+typedef struct rng_req {
+    int gen, layout; /* layout: -1 none, 0 system, 1 particle, 2 pair */
+    uint32_t counter[4], key[4], seeds[3], input[2], pair[2];
+    int nseeds;
+    uint64_t seed;
+    int64_t particles, per, id, count;
+    int hex;
+} rng_req;
+
+/* --gen and --layout, and which options apply to them. */
+static int pick_generator(const char *const *val, rng_req *q)
 {
-    const char *val[O_N] = {0};
-    int parsed = args_parse_options("rng", OPTS, O_N, O_HELP, argc, argv, val);
-    if (parsed < 0)
-        return EXIT_USAGE;
-    if (parsed > 0) {
-        usage();
-        return 0;
-    }
     if (!val[O_GEN]) {
         cli_errline("rng: --gen is required (philox, saru, tea8, lcg64, lcg64-permuted)");
-        return EXIT_USAGE;
+        return -1;
     }
-    int gen = -1;
+    int gen = -1, layout = -1;
     for (int g = 0; tbrf_rng_name(g); g++)
         if (strcmp(val[O_GEN], tbrf_rng_name(g)) == 0)
             gen = g;
     if (gen < 0) {
         cli_errline("rng: unknown generator '%.100s' (philox, saru, tea8, lcg64, lcg64-permuted)",
                     val[O_GEN]);
-        return EXIT_USAGE;
+        return -1;
     }
-    /* which options apply */
-    int layout = -1; /* 0 system, 1 particle, 2 pair */
     if (val[O_LAYOUT]) {
         const char *L[3] = {"system", "particle", "pair"};
         for (int k = 0; k < 3; k++)
@@ -181,12 +182,12 @@ int cmd_rng(int argc, char **argv)
                 layout = k;
         if (layout < 0) {
             cli_errline("rng: unknown layout '%.100s' (system, particle, pair)", val[O_LAYOUT]);
-            return EXIT_USAGE;
+            return -1;
         }
         if (gen == TBRF_GEN_LCG64 || gen == TBRF_GEN_LCG64_PERMUTED) {
             cli_errline("rng: --layout needs a keyed generator (philox, saru, tea8), not %s",
                         tbrf_rng_name(gen));
-            return EXIT_USAGE;
+            return -1;
         }
     }
     const int applies[O_N] = {
@@ -202,122 +203,171 @@ int cmd_rng(int argc, char **argv)
         if (val[o] && !applies[o]) {
             cli_errline("rng: %s does not apply to --gen %s%s", OPTS[o].name, tbrf_rng_name(gen),
                         layout >= 0 ? " with --layout" : "");
-            return EXIT_USAGE;
+            return -1;
         }
+    q->gen = gen;
+    q->layout = layout;
+    return 0;
+}
+
+/* The word lists (counter, key, input, pair, seeds). */
+static int parse_lists(const char *const *val, rng_req *q)
+{
+    int philox = q->gen == TBRF_GEN_PHILOX;
+    if (q->gen == TBRF_GEN_TEA8) {
+        q->key[0] = TBRF_TEA_K0;
+        q->key[1] = TBRF_TEA_K1;
+        q->key[2] = TBRF_TEA_K2;
+        q->key[3] = TBRF_TEA_K3;
+    }
+    if ((val[O_COUNTER] && parse_words("--counter", val[O_COUNTER], q->counter, 4, 4) < 0) ||
+        (val[O_KEY] && parse_words("--key", val[O_KEY], q->key, philox ? 2 : 4, philox ? 2 : 4) < 0) ||
+        (val[O_INPUT] && parse_words("--input", val[O_INPUT], q->input, 2, 2) < 0) ||
+        (val[O_PAIR] && parse_words("--pair", val[O_PAIR], q->pair, 2, 2) < 0))
+        return -1;
+    if (val[O_SEEDS] && (q->nseeds = parse_words("--seeds", val[O_SEEDS], q->seeds, 1, 3)) < 0)
+        return -1;
+    return 0;
+}
+
+/* The numbers (count, seed, particles, per, id) and the output form. */
+static int parse_numbers(const char *const *val, rng_req *q)
+{
     char err[256];
-    int64_t count = -1;
-    if (val[O_COUNT] && args_int64("--count", val[O_COUNT], 0, INT64_MAX, &count, err, sizeof err)) {
-        cli_errline("rng: %s", err);
-        return EXIT_USAGE;
-    }
-    uint32_t counter[4] = {0}, key[4] = {0}, seeds[3] = {0}, input[2] = {0}, pair[2] = {0, 1};
-    int nseeds = 1;
-    uint64_t seed = 0;
-    int64_t particles = 1000, per = gen == TBRF_GEN_TEA8 ? 2 : 4, id = 0;
-    if (gen == TBRF_GEN_TEA8) {
-        key[0] = TBRF_TEA_K0;
-        key[1] = TBRF_TEA_K1;
-        key[2] = TBRF_TEA_K2;
-        key[3] = TBRF_TEA_K3;
-    }
-    if ((val[O_COUNTER] && parse_words("--counter", val[O_COUNTER], counter, 4, 4) < 0) ||
-        (val[O_KEY] && parse_words("--key", val[O_KEY], key, gen == TBRF_GEN_PHILOX ? 2 : 4,
-                                   gen == TBRF_GEN_PHILOX ? 2 : 4) < 0) ||
-        (val[O_INPUT] && parse_words("--input", val[O_INPUT], input, 2, 2) < 0) ||
-        (val[O_PAIR] && parse_words("--pair", val[O_PAIR], pair, 2, 2) < 0))
-        return EXIT_USAGE;
-    if (val[O_SEEDS] && (nseeds = parse_words("--seeds", val[O_SEEDS], seeds, 1, 3)) < 0)
-        return EXIT_USAGE;
+    q->count = -1;
+    if (val[O_COUNT] && args_int64("--count", val[O_COUNT], 0, INT64_MAX, &q->count, err, sizeof err))
+        goto bad;
     if (val[O_SEED]) {
-        if (args_uint64("--seed", val[O_SEED], &seed, err, sizeof err)) {
-            cli_errline("rng: %s", err);
-            return EXIT_USAGE;
-        }
-        if (seed > 0xFFFFFFFFu && layout >= 0 && gen != TBRF_GEN_PHILOX) {
-            cli_errline("rng: --seed must be < 2^32 for %s micro-streams", tbrf_rng_name(gen));
-            return EXIT_USAGE;
+        if (args_uint64("--seed", val[O_SEED], &q->seed, err, sizeof err))
+            goto bad;
+        if (q->seed > 0xFFFFFFFFu && q->layout >= 0 && q->gen != TBRF_GEN_PHILOX) {
+            cli_errline("rng: --seed must be < 2^32 for %s micro-streams", tbrf_rng_name(q->gen));
+            return -1;
         }
     }
-    if ((val[O_PARTICLES] && args_int64("--particles", val[O_PARTICLES], 1, 0xFFFFFFFFll, &particles,
-                                        err, sizeof err)) ||
-        (val[O_PER] && args_int64("--per", val[O_PER], 1, 1 << 20, &per, err, sizeof err)) ||
-        (val[O_ID] && args_int64("--id", val[O_ID], 0, 0xFFFFFFFFll, &id, err, sizeof err))) {
-        cli_errline("rng: %s", err);
+    if ((val[O_PARTICLES] && args_int64("--particles", val[O_PARTICLES], 1, 0xFFFFFFFFll,
+                                        &q->particles, err, sizeof err)) ||
+        (val[O_PER] && args_int64("--per", val[O_PER], 1, 1 << 20, &q->per, err, sizeof err)) ||
+        (val[O_ID] && args_int64("--id", val[O_ID], 0, 0xFFFFFFFFll, &q->id, err, sizeof err)))
+        goto bad;
+    q->hex = val[O_HEX] != NULL;
+    if (q->count < 0 && q->hex)
+        q->count = q->gen == TBRF_GEN_TEA8 ? 2 : 4;
+    return 0;
+bad:
+    cli_errline("rng: %s", err);
+    return -1;
+}
+
+/* Whether another word is wanted (and output still works). */
+static int more(const sink *s, const rng_req *q)
+{
+    return (q->count < 0 || s->written < q->count) && !s->failed;
+}
+
+/* One unit (particle or pair) of keyed micro-streams at step t. */
+static void put_unit(sink *s, const rng_req *q, uint32_t t, uint32_t i)
+{
+    const uint32_t *pair = q->pair;
+    if (q->gen == TBRF_GEN_PHILOX) {
+        for (uint32_t b = 0; b * 4 < (uint64_t)q->per && more(s, q); b++) {
+            philox4x32_ctr_t r = q->layout == 2 ? tbrf_philox_pair(q->seed, t, pair[0], pair[1], b)
+                                                : tbrf_philox_id(q->seed, t, i, b);
+            for (int k = 0; k < 4 && b * 4 + (uint32_t)k < (uint64_t)q->per && more(s, q); k++)
+                put(s, r.v[k]);
+        }
+        return;
+    }
+    tbrf_saru st = q->layout == 2 ? tbrf_stream_pair((uint32_t)q->seed, t, pair[0], pair[1])
+                                  : tbrf_stream_id((uint32_t)q->seed, t, i);
+    if (q->gen == TBRF_GEN_TEA8) {
+        put(s, st.x);
+        if (more(s, q))
+            put(s, st.w);
+    } else {
+        for (int64_t k = 0; k < q->per && more(s, q); k++)
+            put(s, tbrf_saru_next(&st));
+    }
+}
+
+/* Keyed micro-streams over steps t = 0, 1, ... */
+static void put_streams(sink *s, const rng_req *q)
+{
+    for (uint64_t t = 0; t <= 0xFFFFFFFFu && more(s, q); t++) {
+        int64_t units = q->layout == 0 ? q->particles : 1;
+        for (int64_t u = 0; u < units && more(s, q); u++) {
+            uint32_t i = q->layout == 0 ? (uint32_t)u : q->layout == 1 ? (uint32_t)q->id : q->pair[0];
+            put_unit(s, q, (uint32_t)t, i);
+        }
+    }
+}
+
+/* One generator's own sequence from its counter, seeds, input or seed. */
+static void put_plain(sink *s, const rng_req *q)
+{
+    if (q->gen == TBRF_GEN_PHILOX) {
+        philox4x32_key_t k = {{q->key[0], q->key[1]}};
+        philox4x32_ctr_t c = {{q->counter[0], q->counter[1], q->counter[2], q->counter[3]}};
+        while (more(s, q)) {
+            philox4x32_ctr_t r = philox4x32(c, k);
+            for (int j = 0; j < 4 && more(s, q); j++)
+                put(s, r.v[j]);
+            for (int j = 0; j < 4 && ++c.v[j] == 0; j++)
+                ;
+        }
+    } else if (q->gen == TBRF_GEN_SARU) {
+        const uint32_t *sd = q->seeds;
+        tbrf_saru st = q->nseeds == 1   ? tbrf_saru_seed1(sd[0])
+                       : q->nseeds == 2 ? tbrf_saru_seed2(sd[0], sd[1])
+                                        : tbrf_saru_seed3(sd[0], sd[1], sd[2]);
+        while (more(s, q))
+            put(s, tbrf_saru_next(&st));
+    } else if (q->gen == TBRF_GEN_TEA8) {
+        for (uint32_t j = 0; more(s, q); j++) {
+            uint32_t v0 = q->input[0], v1 = q->input[1] + j;
+            tbrf_tea8(&v0, &v1, q->key[0], q->key[1], q->key[2], q->key[3]);
+            put(s, v0);
+            if (more(s, q))
+                put(s, v1);
+        }
+    } else {
+        uint64_t x = q->seed;
+        int perm = q->gen == TBRF_GEN_LCG64_PERMUTED;
+        while (more(s, q)) {
+            x = tbrf_lcg64_step(x);
+            put(s, perm ? tbrf_lcg64_out_permuted(x) : tbrf_lcg64_out(x));
+        }
+    }
+}
+
+int cmd_rng(int argc, char **argv)
+{
+    const char *val[O_N] = {0};
+    int parsed = args_parse_options("rng", OPTS, O_N, O_HELP, argc, argv, val);
+    if (parsed < 0)
         return EXIT_USAGE;
+    if (parsed > 0) {
+        usage();
+        return 0;
     }
-    int hex = val[O_HEX] != NULL;
-    if (count < 0 && hex)
-        count = gen == TBRF_GEN_TEA8 ? 2 : 4;
+    rng_req q = {.pair = {0, 1}, .nseeds = 1, .particles = 1000};
+    if (pick_generator(val, &q))
+        return EXIT_USAGE;
+    q.per = q.gen == TBRF_GEN_TEA8 ? 2 : 4;
+    if (parse_lists(val, &q) || parse_numbers(val, &q))
+        return EXIT_USAGE;
     sink *s = calloc(1, sizeof *s);
     if (!s) {
         cli_errline("rng: out of memory");
         return EXIT_FAIL;
     }
-    s->hex = hex;
-#define MORE() (count < 0 || s->written < count) && !s->failed
-    if (layout >= 0) {
-        /* keyed micro-streams over steps t = 0, 1, ... */
-        for (uint64_t t = 0; t <= 0xFFFFFFFFu && MORE(); t++) {
-            int64_t units = layout == 0 ? particles : 1;
-            for (int64_t u = 0; u < units && MORE(); u++) {
-                uint32_t i = layout == 0 ? (uint32_t)u : layout == 1 ? (uint32_t)id : pair[0];
-                if (gen == TBRF_GEN_PHILOX) {
-                    for (uint32_t b = 0; b * 4 < (uint64_t)per && MORE(); b++) {
-                        philox4x32_ctr_t r = layout == 2
-                                                 ? tbrf_philox_pair(seed, (uint32_t)t, pair[0], pair[1], b)
-                                                 : tbrf_philox_id(seed, (uint32_t)t, i, b);
-                        for (int k = 0; k < 4 && b * 4 + (uint32_t)k < (uint64_t)per && MORE(); k++)
-                            put(s, r.v[k]);
-                    }
-                } else {
-                    tbrf_saru st = layout == 2 ? tbrf_stream_pair((uint32_t)seed, (uint32_t)t, pair[0], pair[1])
-                                               : tbrf_stream_id((uint32_t)seed, (uint32_t)t, i);
-                    if (gen == TBRF_GEN_TEA8) {
-                        put(s, st.x);
-                        if (MORE())
-                            put(s, st.w);
-                    } else {
-                        for (int64_t k = 0; k < per && MORE(); k++)
-                            put(s, tbrf_saru_next(&st));
-                    }
-                }
-            }
-        }
-    } else if (gen == TBRF_GEN_PHILOX) {
-        philox4x32_key_t k = {{key[0], key[1]}};
-        philox4x32_ctr_t c = {{counter[0], counter[1], counter[2], counter[3]}};
-        while (MORE()) {
-            philox4x32_ctr_t r = philox4x32(c, k);
-            for (int j = 0; j < 4 && MORE(); j++)
-                put(s, r.v[j]);
-            for (int j = 0; j < 4 && ++c.v[j] == 0; j++)
-                ;
-        }
-    } else if (gen == TBRF_GEN_SARU) {
-        tbrf_saru st = nseeds == 1   ? tbrf_saru_seed1(seeds[0])
-                       : nseeds == 2 ? tbrf_saru_seed2(seeds[0], seeds[1])
-                                     : tbrf_saru_seed3(seeds[0], seeds[1], seeds[2]);
-        while (MORE())
-            put(s, tbrf_saru_next(&st));
-    } else if (gen == TBRF_GEN_TEA8) {
-        for (uint32_t j = 0; MORE(); j++) {
-            uint32_t v0 = input[0], v1 = input[1] + j;
-            tbrf_tea8(&v0, &v1, key[0], key[1], key[2], key[3]);
-            put(s, v0);
-            if (MORE())
-                put(s, v1);
-        }
-    } else {
-        uint64_t x = seed;
-        int perm = gen == TBRF_GEN_LCG64_PERMUTED;
-        while (MORE()) {
-            x = tbrf_lcg64_step(x);
-            put(s, perm ? tbrf_lcg64_out_permuted(x) : tbrf_lcg64_out(x));
-        }
-    }
-#undef MORE
+    s->hex = q.hex;
+    if (q.layout >= 0)
+        put_streams(s, &q);
+    else
+        put_plain(s, &q);
     sink_flush(s);
-    if (hex && s->written && !s->failed && fputc('\n', stdout) == EOF)
+    if (q.hex && s->written && !s->failed && fputc('\n', stdout) == EOF)
         s->failed = 1;
     int failed = s->failed;
     free(s);

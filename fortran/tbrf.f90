@@ -271,6 +271,28 @@ contains
                           model, stat)
     end subroutine tbrf_model_table_file
 
+    !> The rows of a tabulated model as the library holds them: k and p
+    !> are allocated to the number of rows.
+    subroutine tbrf_model_table_data(model, k, p, stat)
+        type(tbrf_model), intent(in) :: model
+        real(c_double), allocatable, intent(out) :: k(:), p(:)
+        integer, intent(out), optional :: stat
+        integer(c_size_t) :: n(1)
+        real(c_double) :: none(1)
+        integer(c_int) :: st
+        n = 0 ! no room: the first call only counts the rows
+        st = c_tbrf_model_table_data(model%ptr, n, none, none)
+        if (st == TBRF_OK) then
+            allocate(k(n(1)), p(n(1)))
+            st = c_tbrf_model_table_data(model%ptr, n, k, p)
+        end if
+        if (st == TBRF_OK) then
+            call finish(st, "tbrf_model_table_data", "", stat)
+        else
+            call finish(st, "tbrf_model_table_data", "not a usable tabulated model", stat)
+        end if
+    end subroutine tbrf_model_table_data
+
     !> Spectrum shape from a Fortran function with the bind(C) interface
     !> tbrf_spectrum_fn; `user` (default c_null_ptr) is passed through.
     subroutine tbrf_model_callback(model, fn, kmin, kmax, user, stat)

@@ -195,6 +195,15 @@ module tbrf_c
         type(c_ptr) :: model
     end function c_tbrf_model_table_file
 
+    function c_tbrf_model_table_data(model, n, k, p) bind(C, name="tbrf_model_table_data")
+        import
+        integer(c_int) :: c_tbrf_model_table_data
+        type(c_ptr), value :: model
+        integer(c_size_t) :: n(*)
+        real(c_double) :: k(*)
+        real(c_double) :: p(*)
+    end function c_tbrf_model_table_data
+
     function c_tbrf_model_callback(fn, user, kmin, kmax, model) bind(C, name="tbrf_model_callback")
         import
         integer(c_int) :: c_tbrf_model_callback

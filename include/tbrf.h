@@ -122,6 +122,16 @@ TBRF_API int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_m
  * tbrf_model_table and TBRF_ERR_FILE. */
 TBRF_API int tbrf_model_table_file(const char *path, tbrf_model **model);
 
+/* The rows of a tabulated model (tbrf_model_table or _table_file) exactly
+ * as the library holds them, so that a program can record the table it
+ * ran with instead of parsing the file a second time. On entry *n is the
+ * room in k and p (rows); on return it is the number of rows, which are
+ * copied into k and p only if they fit (n = 0 with NULL arrays asks for
+ * the count; then call again with that room). Statuses: TBRF_OK,
+ * TBRF_ERR_NULL (model or n NULL, or k or p NULL where the rows fit) and
+ * TBRF_ERR_INVALID (not a usable tabulated model). */
+TBRF_API int tbrf_model_table_data(const tbrf_model *model, size_t *n, double *k, double *p);
+
 /* Spectrum given by a callback on [kmin, kmax] (0 <= kmin < kmax < inf).
  * The callback and user pointer must stay valid as long as any plan made
  * from this model. Statuses as tbrf_model_powerlaw. */

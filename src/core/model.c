@@ -460,6 +460,23 @@ int tbrf_model_table_file(const char *path, tbrf_model **model)
     return finish(m, model, path);
 }
 
+int tbrf_model_table_data(const tbrf_model *model, size_t *n, double *k, double *p)
+{
+    if (!model || !n)
+        return TBRF_ERR_NULL;
+    if (!usable(model) || model->kind != MODEL_TABLE)
+        return TBRF_ERR_INVALID;
+    size_t room = *n;
+    *n = model->n;
+    if (room < model->n)
+        return TBRF_OK; /* the caller asked for the count, or has too little room */
+    if (!k || !p)
+        return TBRF_ERR_NULL;
+    memcpy(k, model->k, model->n * sizeof *k);
+    memcpy(p, model->p, model->n * sizeof *p);
+    return TBRF_OK;
+}
+
 int tbrf_model_callback(tbrf_spectrum_fn fn, void *user, double kmin, double kmax,
                         tbrf_model **model)
 {

@@ -76,114 +76,6 @@ void io_h5_reason(char *buf, size_t n)
     H5Eclose_stack(stack);
 }
 
-void tbrf_io_meta_init(tbrf_io_meta *m)
-{
-    if (!m)
-        return;
-    memset(m, 0, sizeof *m);
-    m->index = m->kmin = m->kmax = NAN;
-    m->length = m->nu = NAN;
-    m->variance = m->amplitude = NAN;
-    m->resolution = NAN;
-    m->by_variance = 1;
-    tbrf_default_opts(&m->opts);
-    m->method_used = -1;
-    for (int c = 0; c < 3; c++) {
-        m->lo[c] = m->hi[c] = NAN;
-        m->origin[c] = m->spacing[c] = NAN;
-    }
-}
-
-static const char *line_method_name(int m)
-{
-    return m == TBRF_LINES_SPECTRAL ? "spectral" : m == TBRF_LINES_CIRCULANT ? "circulant" : "unknown";
-}
-
-/* NaN means "not applicable": such numbers are left out, not written. */
-static int f64v(const io_attr_sink *s, const char *name, const double *v, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (isnan(v[i]))
-            return 0;
-    return s->f64v(s->ctx, name, v, count);
-}
-
-static int f64(const io_attr_sink *s, const char *name, double v)
-{
-    return f64v(s, name, &v, 1);
-}
-
-static int i64(const io_attr_sink *s, const char *name, int64_t v)
-{
-    return s->i64v(s->ctx, name, &v, 1);
-}
-
-int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
-{
-    const int d = m->dim;
-    int e = 0;
-    const char *backend = tbrf_backend_name(m->info.backend);
-    const char *requested = tbrf_backend_name(m->opts.backend);
-
-    e |= s->str(s->ctx, "tbrf_version", tbrf_version());
-    e |= s->str(s->ctx, "command", m->command);
-    /* Model: the description for humans, every number separately for
-     * programs that regenerate the field. */
-    e |= s->str(s->ctx, "model", m->model);
-    e |= s->str(s->ctx, "model_kind", m->model_kind);
-    e |= f64(s, "model_index", m->index);
-    e |= f64(s, "model_kmin", m->kmin);
-    e |= f64(s, "model_kmax", m->kmax);
-    e |= f64(s, "model_length", m->length);
-    e |= f64(s, "model_nu", m->nu);
-    e |= s->str(s->ctx, "normalization", m->by_variance ? "variance" : "amplitude");
-    if (m->by_variance)
-        e |= f64(s, "variance", m->variance);
-    else
-        e |= f64(s, "amplitude", m->amplitude);
-    e |= s->str(s->ctx, "model_table_file", m->table_file);
-    /* Options that change the mathematics. */
-    e |= i64(s, "dim", d);
-    e |= i64(s, "lines", m->opts.lines);
-    e |= i64(s, "oversampling", m->opts.oversampling);
-    e |= s->str(s->ctx, "line_method", line_method_name(m->opts.line_method));
-    /* The method that ran when known (never "auto"), so that regenerate
-     * does not depend on how much memory the next machine has. */
-    {
-        int meth = m->method_used >= 0 ? m->method_used : m->opts.method;
-        e |= s->str(s->ctx, "method", meth == TBRF_METHOD_FFT ? "fft" : "tb");
-    }
-    e |= i64(s, "periodic", m->opts.periodic);
-    e |= i64(s, "max_padding", m->opts.max_padding);
-    e |= s->u64(s->ctx, "seed", m->seed);
-    e |= s->u64(s->ctx, "realization", m->realization);
-    e |= s->str(s->ctx, "precision", m->opts.precision == TBRF_FLOAT ? "float" : "double");
-    e |= s->str(s->ctx, "backend", backend ? backend : "unknown");
-    e |= s->str(s->ctx, "backend_requested", requested ? requested : "unknown");
-    /* Domain and geometry, x first (the reverse of the dataset shape). */
-    e |= f64v(s, "domain_lo", m->lo, d);
-    e |= f64v(s, "domain_hi", m->hi, d);
-    e |= f64(s, "resolution", m->resolution);
-    e |= s->str(s->ctx, "geometry", m->is_grid ? "grid" : "points");
-    if (m->is_grid) {
-        e |= f64v(s, "grid_origin", m->origin, d);
-        e |= f64v(s, "grid_spacing", m->spacing, d);
-        e |= s->i64v(s->ctx, "grid_counts", m->n, d);
-    } else {
-        e |= i64(s, "npoints", m->npoints);
-        e |= s->str(s->ctx, "points_file", m->points_file);
-    }
-    /* What the plan decided. */
-    e |= i64(s, "line_samples", m->info.line_samples);
-    e |= f64(s, "line_spacing", m->info.line_spacing);
-    e |= f64(s, "line_length", m->info.line_length);
-    e |= f64(s, "model_variance", m->info.variance);
-    e |= f64(s, "variance_resolved", m->info.variance_resolved);
-    e |= f64(s, "amplitude_used", m->info.amplitude);
-    e |= i64(s, "padding", m->info.padding);
-    return e;
-}
-
 void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk)
 {
     uint64_t target = ((uint64_t)1 << 20) / elt, have = 1;
@@ -261,4 +153,36 @@ double *io_table_rows(tbrf_io_writer *w, const tbrf_io_meta *m)
         t[2 * i + 1] = m->table_p[i];
     }
     return t;
+}
+
+int io_grid_boxes(tbrf_io_writer *w, int64_t first, int64_t count, io_box_fn box, void *ctx)
+{
+    const int64_t nx = w->n[0], ny = w->n[1], plane = nx * ny;
+    int64_t a = first, b = first + count;
+    while (a < b) {
+        int64_t x = a % nx, r = a / nx, y = r % ny, z = r / ny, step;
+        int64_t start[3] = {z, y, x}, cnt[3] = {1, 1, 0};
+        if (x != 0 || b - a < nx) {
+            step = nx - x < b - a ? nx - x : b - a;
+            cnt[2] = step;
+        } else if (y != 0 || b - a < plane) {
+            int64_t rows = (b - a) / nx;
+            if (rows > ny - y)
+                rows = ny - y;
+            step = rows * nx;
+            cnt[1] = rows;
+            cnt[2] = nx;
+        } else {
+            int64_t planes = (b - a) / plane;
+            step = planes * plane;
+            cnt[0] = planes;
+            cnt[1] = ny;
+            cnt[2] = nx;
+        }
+        int e = box(w, ctx, a - first, start, cnt);
+        if (e)
+            return e;
+        a += step;
+    }
+    return 0;
 }

@@ -56,6 +56,8 @@ struct tbrf_io_writer {
     /* netCDF-4 output (flags & TBRF_IO_NETCDF): ids, -1 when unused. */
     int ncid, nc_field, nc_dimids[3];
     int nc_points_dim, nc_dim;
+    const struct io_format_ops *ops; /* HDF5 or netCDF: every format call goes here */
+    int open;                        /* the format's file is open (create to close) */
 };
 
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
@@ -72,8 +74,13 @@ typedef struct io_attr_sink {
 } io_attr_sink;
 
 /* Writes every attribute of *m through the sink (NULL strings and NaN
- * numbers are left out). Returns 0, or non-zero if any write failed. */
+ * numbers are left out). Returns 0, or non-zero if any write failed.
+ * tbrf_io_read_meta (meta.c, beside it) is its inverse. */
 int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m);
+
+/* A string attribute of the root group as a malloc'ed string in *out:
+ * 1, 0 if absent (*out NULL), -1 if not a string or out of memory. */
+int io_attr_strdup(tbrf_io_file *f, const char *name, char **out);
 
 /* Chunk shape (slowest first) of slabs of whole rows, about 1 MiB. */
 void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk);
@@ -93,13 +100,37 @@ double *io_table_rows(tbrf_io_writer *w, const tbrf_io_meta *m);
  * written yet. */
 void io_grid_record(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int64_t total);
 
-/* netcdf.c: the netCDF-4 side of each writer call. */
-int ncw_create(tbrf_io_writer *w);
-int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
-int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
-int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
-int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values);
-int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m);
-int ncw_close(tbrf_io_writer *w); /* 0, or -1 if the final flush failed */
+/* What a file format does for the writer. writer.c makes the checks both
+ * formats share, then calls through w->ops, so adding a format means
+ * filling one of these, not finding every branch. Every slot is filled
+ * (a format without an operation has a stub that fails with a message).
+ * Each returns 0, or -1 with the writer's message set. */
+typedef struct io_format_ops {
+    const char *name;
+    /* Opens the temporary file w->tmp (it exists, empty); the message
+     * names w->path. */
+    int (*create)(tbrf_io_writer *w);
+    int (*grid_begin)(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
+    /* Cells [first, first + count), count >= 1, inside the grid. */
+    int (*grid_push)(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
+    int (*write_points)(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
+    int (*write_values)(tbrf_io_writer *w, int64_t n, int precision, const void *values);
+    /* The attributes (through io_meta_attrs) and /model_table. */
+    int (*write_meta)(tbrf_io_writer *w, const tbrf_io_meta *m);
+    /* Closes the file; -1 if the final flush failed. Safe to call twice. */
+    int (*close)(tbrf_io_writer *w);
+} io_format_ops;
+
+extern const io_format_ops io_hdf5_ops;   /* writer.c */
+extern const io_format_ops io_netcdf_ops; /* netcdf.c */
+
+/* The grid's cells [first, first + count) in x-fastest order as at most
+ * five boxes (z, y, x) + (cz, cy, cx): a partial row, whole rows to the
+ * end of a plane, whole planes, whole rows, a partial row. Calls box()
+ * on each in order with the offset (in cells) of its first value;
+ * stops at and returns the first non-zero result. */
+typedef int (*io_box_fn)(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t start[3],
+                         const int64_t count[3]);
+int io_grid_boxes(tbrf_io_writer *w, int64_t first, int64_t count, io_box_fn box, void *ctx);
 
 #endif

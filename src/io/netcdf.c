@@ -53,7 +53,7 @@ static int put_text(int ncid, int var, const char *name, const char *s)
     return nc_put_att_text(ncid, var, name, strlen(s), s);
 }
 
-int ncw_create(tbrf_io_writer *w)
+static int ncw_create(tbrf_io_writer *w)
 {
     /* The temporary exists already (made by tbrf_io_create to learn why a
      * directory is unwritable); NC_CLOBBER reuses it. */
@@ -95,11 +95,8 @@ static int set_filters(tbrf_io_writer *w, int var)
     return 0;
 }
 
-int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
+static int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
 {
-    int64_t total = io_grid_cells(w, dim, n, precision, w->nc_field >= 0, "the field");
-    if (total < 0)
-        return -1;
     int ncid = w->ncid, nv;
     NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "nv", 2, &nv));
     for (int c = 0; c < dim; c++) {
@@ -135,67 +132,37 @@ int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision
                     "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
     w->nc_field = var;
     w->nc_dim = dim;
-    io_grid_record(w, dim, n, precision, total);
     return 0;
 }
 
-/* One box of cells (z, y, x) + (cz, cy, cx) from a flat buffer. */
-static int put_box(tbrf_io_writer *w, const void *values, int64_t z, int64_t y, int64_t x,
-                   int64_t cz, int64_t cy, int64_t cx)
+/* One box of io_grid_boxes from the flat buffer ctx. */
+static int put_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t start[3],
+                   const int64_t count[3])
 {
-    size_t start[3], count[3];
-    if (w->rank == 3) {
-        start[0] = (size_t)z, start[1] = (size_t)y, start[2] = (size_t)x;
-        count[0] = (size_t)cz, count[1] = (size_t)cy, count[2] = (size_t)cx;
-    } else {
-        start[0] = (size_t)y, start[1] = (size_t)x;
-        count[0] = (size_t)cy, count[1] = (size_t)cx;
+    const size_t elt = w->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    const char *values = (const char *)ctx + (size_t)offset * elt;
+    int r = w->rank, o = 3 - r; /* a 2D grid drops z */
+    size_t st[3], cn[3];
+    for (int i = 0; i < r; i++) {
+        st[i] = (size_t)start[o + i];
+        cn[i] = (size_t)count[o + i];
     }
-    int st = w->precision == TBRF_FLOAT
-                 ? nc_put_vara_float(w->ncid, w->nc_field, start, count, values)
-                 : nc_put_vara_double(w->ncid, w->nc_field, start, count, values);
-    return st == NC_NOERR ? 0 : nc_fail(w, "writing the field", st);
+    int e = w->precision == TBRF_FLOAT
+                ? nc_put_vara_float(w->ncid, w->nc_field, st, cn, (const float *)values)
+                : nc_put_vara_double(w->ncid, w->nc_field, st, cn, (const double *)values);
+    return e == NC_NOERR ? 0 : nc_fail(w, "writing the field", e);
 }
 
-int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
+static int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
 {
     if (w->nc_field < 0) {
         IO_FAIL(w, "%s: no grid started", w->path);
         return -1;
     }
-    /* The same decomposition as the HDF5 writer: a partial row, rows to
-     * the end of a plane, whole planes, rows, a partial row. */
-    const int64_t nx = w->n[0], ny = w->n[1], plane = nx * ny;
-    const size_t elt = w->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
-    const char *p = values;
-    int64_t a = first, b = first + count;
-    while (a < b) {
-        int64_t x = a % nx, r = a / nx, y = r % ny, z = r / ny, step;
-        int e;
-        if (x != 0 || b - a < nx) {
-            step = nx - x < b - a ? nx - x : b - a;
-            e = put_box(w, p, z, y, x, 1, 1, step);
-        } else if (y != 0 || b - a < plane) {
-            int64_t rows = (b - a) / nx;
-            if (rows > ny - y)
-                rows = ny - y;
-            step = rows * nx;
-            e = put_box(w, p, z, y, 0, 1, rows, nx);
-        } else {
-            int64_t planes = (b - a) / plane;
-            step = planes * plane;
-            e = put_box(w, p, z, 0, 0, planes, ny, nx);
-        }
-        if (e)
-            return -1;
-        p += (size_t)step * elt;
-        a += step;
-    }
-    w->written += count;
-    return 0;
+    return io_grid_boxes(w, first, count, put_box, (void *)values);
 }
 
-int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
 {
     if (w->nc_points_dim >= 0) {
         IO_FAIL(w, "%s: points already written", w->path);
@@ -234,7 +201,7 @@ int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
     return 0;
 }
 
-int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
+static int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
 {
     if (w->nc_points_dim < 0) {
         IO_FAIL(w, "%s: write the points before their values (netCDF needs the obs dimension)",
@@ -324,7 +291,7 @@ static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
     return 0;
 }
 
-int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
+static int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
 {
     int ncid = w->ncid;
     char src[64];
@@ -360,7 +327,7 @@ int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
     return 0;
 }
 
-int ncw_close(tbrf_io_writer *w)
+static int ncw_close(tbrf_io_writer *w)
 {
     if (w->ncid < 0)
         return 0;
@@ -373,3 +340,8 @@ int ncw_close(tbrf_io_writer *w)
     }
     return 0;
 }
+
+const io_format_ops io_netcdf_ops = {
+    "netCDF-4", ncw_create, ncw_grid_begin, ncw_grid_push, ncw_write_points, ncw_write_values,
+    ncw_write_meta, ncw_close,
+};

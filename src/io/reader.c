@@ -356,6 +356,44 @@ done:
 
 /* --------------------------------------------------------- points: text */
 
+/* The numbers of one line of a points text file (comment removed): how
+ * many (0 to 3) into v, or -1 with "FILE:LINE: ..." in err. */
+static int point_numbers(char *line, const char *path, size_t lineno, double v[3], char *err,
+                         size_t errlen)
+{
+    int k = 0;
+    char *p = line;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            return k;
+        if (k == 3) {
+            io_setf(err, errlen, "%s:%zu: more than 3 numbers (expected \"x y z\" or \"x y\")",
+                    path, lineno);
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        v[k] = strtod(p, &end);
+        if (end == p || (*end && !isspace((unsigned char)*end))) {
+            char word[40];
+            size_t wl = strcspn(p, " \t\r\n");
+            snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
+            io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
+            return -1;
+        }
+        /* Underflow to a tiny number is fine; overflow and inf/nan are not. */
+        if ((!isfinite(v[k]) || errno == ERANGE) &&
+            !(errno == ERANGE && isfinite(v[k]) && fabs(v[k]) < 1.0)) {
+            io_setf(err, errlen, "%s:%zu: coordinate %d is not finite", path, lineno, k + 1);
+            return -1;
+        }
+        k++;
+        p = end;
+    }
+}
+
 static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                             size_t errlen)
 {
@@ -378,38 +416,10 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        double v[4];
-        int k = 0;
-        char *p = line;
-        for (;;) {
-            while (isspace((unsigned char)*p))
-                p++;
-            if (!*p)
-                break;
-            if (k == 3) {
-                io_setf(err, errlen, "%s:%zu: more than 3 numbers (expected \"x y z\" or \"x y\")",
-                        path, lineno);
-                goto done;
-            }
-            char *end;
-            errno = 0;
-            v[k] = strtod(p, &end);
-            if (end == p || (*end && !isspace((unsigned char)*end))) {
-                char word[40];
-                size_t wl = strcspn(p, " \t\r\n");
-                snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
-                io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
-                goto done;
-            }
-            if (!isfinite(v[k]) || errno == ERANGE) {
-                if (!(errno == ERANGE && isfinite(v[k]) && fabs(v[k]) < 1.0)) {
-                    io_setf(err, errlen, "%s:%zu: coordinate %d is not finite", path, lineno, k + 1);
-                    goto done;
-                }
-            }
-            k++;
-            p = end;
-        }
+        double v[3];
+        int k = point_numbers(line, path, lineno, v, err, errlen);
+        if (k < 0)
+            goto done;
         if (k == 0)
             continue; /* blank or comment */
         if (k < 2) {
@@ -650,9 +660,10 @@ int tbrf_io_attr_u64(tbrf_io_file *f, const char *name, uint64_t *v)
     return attr_num(f, name, H5T_INTEGER, H5T_NATIVE_UINT64, v, 1);
 }
 
-int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
+int io_attr_strdup(tbrf_io_file *f, const char *name, char **out)
 {
-    if (!f || !buf || len == 0 || H5Aexists(f->f, name) <= 0)
+    *out = NULL;
+    if (!f || H5Aexists(f->f, name) <= 0)
         return 0;
     io_quiet q;
     io_quiet_begin(&q);
@@ -665,9 +676,12 @@ int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, H5T_VARIABLE);
             if (H5Aread(a, mt, &s) >= 0 && s) {
-                snprintf(buf, len, "%s", s);
+                size_t n = strlen(s) + 1;
+                if ((*out = malloc(n)) != NULL) {
+                    memcpy(*out, s, n);
+                    rc = 1;
+                }
                 H5free_memory(s);
-                rc = 1;
             }
             H5Tclose(mt);
         } else {
@@ -678,7 +692,8 @@ int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
             H5Tset_size(mt, sz);
             if (s && H5Aread(a, mt, s) >= 0) {
                 s[sz] = '\0';
-                snprintf(buf, len, "%s", s);
+                *out = s;
+                s = NULL;
                 rc = 1;
             }
             H5Tclose(mt);
@@ -690,6 +705,18 @@ int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
     if (a >= 0)
         H5Aclose(a);
     io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return 0;
+    char *s;
+    int rc = io_attr_strdup(f, name, &s);
+    if (rc == 1)
+        snprintf(buf, len, "%s", s);
+    free(s);
     return rc;
 }
 

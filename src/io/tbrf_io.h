@@ -78,10 +78,29 @@ typedef struct tbrf_io_meta {
     int64_t npoints;
     const char *points_file;   /* where the positions came from (may be NULL) */
     tbrf_plan_info info;       /* tbrf_plan_get_info() */
+    void *storage;             /* what tbrf_io_read_meta allocated (NULL otherwise) */
 } tbrf_io_meta;
 
 /* Fills *meta with "not applicable" (NULL strings, NaN numbers, zeros). */
 void tbrf_io_meta_init(tbrf_io_meta *meta);
+
+/* Reads the generating parameters of a file tbrf wrote (HDF5 or netCDF):
+ * the exact inverse of tbrf_io_write_meta, so every field it records
+ * comes back equal (the method that ran in both opts.method and
+ * method_used; the backend that ran in info.backend, -1 if unnamed, the
+ * requested one in opts.backend; the axes a 2D file lacks as generate
+ * sets them: origin 0, spacing 1, n 1, domain 0; a points file has
+ * zero origin, spacing and n). Fields the file does
+ * not record (threads, device, chunk, ...) keep tbrf_io_meta_init's
+ * values. Strings and the table are allocated: release them with
+ * tbrf_io_meta_free (the meta's pointers may be repointed meanwhile).
+ * Returns 0, or -1 with a message naming the file and the attribute in
+ * err (and *meta holding nothing to free). */
+int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t errlen);
+
+/* Frees what tbrf_io_read_meta allocated and re-initialises *meta; a
+ * meta filled otherwise (storage NULL) is left alone. NULL is ignored. */
+void tbrf_io_meta_free(tbrf_io_meta *meta);
 
 /* ------------------------------------------------------------- writing */
 

@@ -27,9 +27,9 @@
 #define CACHE_SLOTS 1021 /* prime, as HDF5 recommends */
 #define DEFLATE_LEVEL 4
 
-/* The writer struct lives in io_internal.h: netcdf.c fills the same one
- * (flags & TBRF_IO_NETCDF), and each public call below hands over to it
- * after the checks both formats share. */
+/* The writer struct lives in io_internal.h. Each public call below makes
+ * the checks both formats share, then hands over to the format's ops
+ * (io_hdf5_ops, at the end of this file, or netcdf.c's io_netcdf_ops). */
 #define FAIL IO_FAIL
 
 const char *tbrf_io_message(const tbrf_io_writer *w)
@@ -117,19 +117,25 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     }
     close(fd);
 
-    if (flags & TBRF_IO_NETCDF) {
-        if (ncw_create(w)) {
-            io_setf(err, errlen, "%s", w->message);
-            unlink(w->tmp);
-            free(w->path);
-            free(w->tmp);
-            free(w);
-            return NULL;
-        }
-        return w;
-    }
+    w->ops = (flags & TBRF_IO_NETCDF) ? &io_netcdf_ops : &io_hdf5_ops;
     io_quiet q;
     io_quiet_begin(&q);
+    int rc = w->ops->create(w);
+    io_quiet_end(&q);
+    if (rc) {
+        io_setf(err, errlen, "%s", w->message);
+        unlink(w->tmp);
+        free(w->path);
+        free(w->tmp);
+        free(w);
+        return NULL;
+    }
+    w->open = 1;
+    return w;
+}
+
+static int h5w_create(tbrf_io_writer *w)
+{
     /* Strong close: H5Fclose really closes even if an object leaked, so
      * the file is complete on disk before the rename. */
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -149,16 +155,10 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     if (w->file < 0) {
         char why[256];
         io_h5_reason(why, sizeof why);
-        io_setf(err, errlen, "cannot create HDF5 file %s%s%s", path, why[0] ? ": " : "", why);
-        io_quiet_end(&q);
-        unlink(w->tmp);
-        free(w->path);
-        free(w->tmp);
-        free(w);
-        return NULL;
+        FAIL(w, "cannot create HDF5 file %s%s%s", w->path, why[0] ? ": " : "", why);
+        return -1;
     }
-    io_quiet_end(&q);
-    return w;
+    return 0;
 }
 
 /* Dataset creation properties: chunk dims (NULL = contiguous), optional
@@ -216,7 +216,7 @@ static int usable(tbrf_io_writer *w)
 {
     if (!w)
         return 0;
-    if (w->committed || (w->file < 0 && w->ncid < 0)) {
+    if (w->committed || !w->open) {
         FAIL(w, "%s: the file is already closed", w->path);
         return 0;
     }
@@ -234,11 +234,20 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
 {
     if (!usable(w))
         return -1;
-    if (w->ncid >= 0)
-        return ncw_grid_begin(w, dim, n, precision);
-    int64_t total = io_grid_cells(w, dim, n, precision, w->field >= 0, "/field");
+    int64_t total = io_grid_cells(w, dim, n, precision, w->rank > 0, "/field");
     if (total < 0)
         return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->grid_begin(w, dim, n, precision);
+    io_quiet_end(&q);
+    if (rc == 0)
+        io_grid_record(w, dim, n, precision, total);
+    return rc;
+}
+
+static int h5w_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
+{
     int rank = dim;
     hsize_t dims[3], chunk[3];
     if (rank == 3) {
@@ -251,8 +260,6 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
     }
     chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
 
-    io_quiet q;
-    io_quiet_begin(&q);
     int rc = -1;
     hid_t space = H5Screate_simple(rank, dims, NULL);
     hid_t dcpl = make_dcpl(w, rank, chunk);
@@ -271,7 +278,6 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
         fail_h5(w, "creating /field");
         goto done;
     }
-    io_grid_record(w, rank, n, precision, total);
     rc = 0;
 done:
     if (space >= 0)
@@ -280,26 +286,23 @@ done:
         H5Pclose(dcpl);
     if (dapl >= 0)
         H5Pclose(dapl);
-    io_quiet_end(&q);
     return rc;
 }
 
-/* Adds the box (z, y, x) + (cz, cy, cx) to the file selection. */
-static herr_t add_box(hid_t space, int rank, int *first, int64_t z, int64_t y, int64_t x,
-                      int64_t cz, int64_t cy, int64_t cx)
+/* Adds one box of io_grid_boxes to the file selection (ctx). */
+static int h5_add_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t start[3],
+                      const int64_t count[3])
 {
-    hsize_t start[3], count[3];
-    if (rank == 3) {
-        start[0] = (hsize_t)z, start[1] = (hsize_t)y, start[2] = (hsize_t)x;
-        count[0] = (hsize_t)cz, count[1] = (hsize_t)cy, count[2] = (hsize_t)cx;
-    } else {
-        start[0] = (hsize_t)y, start[1] = (hsize_t)x;
-        count[0] = (hsize_t)cy, count[1] = (hsize_t)cx;
+    hid_t space = *(hid_t *)ctx;
+    int r = w->rank, o = 3 - r; /* a 2D grid drops z */
+    hsize_t st[3], cn[3];
+    for (int i = 0; i < r; i++) {
+        st[i] = (hsize_t)start[o + i];
+        cn[i] = (hsize_t)count[o + i];
     }
-    herr_t e = H5Sselect_hyperslab(space, *first ? H5S_SELECT_SET : H5S_SELECT_OR, start, NULL,
-                                   count, NULL);
-    *first = 0;
-    return e;
+    herr_t e = H5Sselect_hyperslab(space, offset == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, st, NULL,
+                                   cn, NULL);
+    return e < 0 ? -1 : 0;
 }
 
 int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values)
@@ -307,7 +310,7 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
     tbrf_io_writer *w = writer;
     if (!usable(w))
         return -1;
-    if (w->field < 0 && w->nc_field < 0) {
+    if (w->rank == 0) {
         FAIL(w, "%s: no grid started", w->path);
         return -1;
     }
@@ -322,10 +325,17 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
         FAIL(w, "%s: no values", w->path);
         return -1;
     }
-    if (w->ncid >= 0)
-        return ncw_grid_push(w, first, count, values);
     io_quiet q;
     io_quiet_begin(&q);
+    int rc = w->ops->grid_push(w, first, count, values);
+    io_quiet_end(&q);
+    if (rc == 0)
+        w->written += count;
+    return rc;
+}
+
+static int h5w_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
+{
     int rc = -1;
     hid_t fspace = H5Dget_space(w->field);
     hsize_t mdim = (hsize_t)count;
@@ -334,49 +344,23 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
         fail_h5(w, "selecting cells of /field");
         goto done;
     }
-    /* Cells [first, first+count) in x-fastest order are at most five
-     * boxes: a partial row, whole rows to the end of a plane, whole planes,
-     * whole rows, a partial row. HDF5 iterates a union of hyperslabs in
-     * the file's row-major order, which is exactly our cell order, so one
-     * H5Dwrite from a flat buffer fills them. */
-    const int64_t nx = w->n[0], ny = w->n[1], plane = nx * ny;
-    int64_t a = first, b = first + count;
-    int sel_first = 1;
-    while (a < b) {
-        int64_t x = a % nx, r = a / nx, y = r % ny, z = r / ny, step;
-        herr_t e;
-        if (x != 0 || b - a < nx) {
-            step = nx - x < b - a ? nx - x : b - a;
-            e = add_box(fspace, w->rank, &sel_first, z, y, x, 1, 1, step);
-        } else if (y != 0 || b - a < plane) {
-            int64_t rows = (b - a) / nx;
-            if (rows > ny - y)
-                rows = ny - y;
-            step = rows * nx;
-            e = add_box(fspace, w->rank, &sel_first, z, y, 0, 1, rows, nx);
-        } else {
-            int64_t planes = (b - a) / plane;
-            step = planes * plane;
-            e = add_box(fspace, w->rank, &sel_first, z, 0, 0, planes, ny, nx);
-        }
-        if (e < 0) {
-            fail_h5(w, "selecting cells of /field");
-            goto done;
-        }
-        a += step;
+    /* HDF5 iterates a union of hyperslabs in the file's row-major order,
+     * which is exactly our cell order, so one H5Dwrite from a flat buffer
+     * fills them. */
+    if (io_grid_boxes(w, first, count, h5_add_box, &fspace)) {
+        fail_h5(w, "selecting cells of /field");
+        goto done;
     }
     if (H5Dwrite(w->field, mem_type(w->precision), mspace, fspace, H5P_DEFAULT, values) < 0) {
         fail_h5(w, "writing /field");
         goto done;
     }
-    w->written += count;
     rc = 0;
 done:
     if (fspace >= 0)
         H5Sclose(fspace);
     if (mspace >= 0)
         H5Sclose(mspace);
-    io_quiet_end(&q);
     return rc;
 }
 
@@ -427,8 +411,15 @@ int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xy
         FAIL(w, "%s: bad points (dim %d, n %lld)", w->path, dim, (long long)n);
         return -1;
     }
-    if (w->ncid >= 0)
-        return ncw_write_points(w, dim, n, xyz);
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->write_points(w, dim, n, xyz);
+    io_quiet_end(&q);
+    return rc;
+}
+
+static int h5w_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+{
     hsize_t dims[2] = {(hsize_t)n, (hsize_t)dim};
     return write_whole(w, "points", 2, dims, TBRF_DOUBLE, xyz);
 }
@@ -441,8 +432,15 @@ int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void
         FAIL(w, "%s: bad values (n %lld)", w->path, (long long)n);
         return -1;
     }
-    if (w->ncid >= 0)
-        return ncw_write_values(w, n, precision, values);
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->write_values(w, n, precision, values);
+    io_quiet_end(&q);
+    return rc;
+}
+
+static int h5w_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
+{
     hsize_t dims[1] = {(hsize_t)n};
     return write_whole(w, "value", 1, dims, precision, values);
 }
@@ -529,28 +527,26 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
         FAIL(w, "%s: bad metadata", w->path);
         return -1;
     }
-    if (w->ncid >= 0)
-        return ncw_write_meta(w, m);
-    io_quiet q;
-    io_quiet_begin(&q);
-    hid_t g = w->file;
-    int e = 0;
-
-    io_attr_sink sink = {&g, h5_str, h5_f64v, h5_i64v, h5_u64};
-    e |= io_meta_attrs(&sink, m);
-
-    if (e) {
-        fail_h5(w, "writing attributes");
-        io_quiet_end(&q);
+    if (m->table_n > 0 && m->table_k && m->table_p && m->table_n > SIZE_MAX / (2 * sizeof(double))) {
+        FAIL(w, "%s: table too large", w->path);
         return -1;
     }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->write_meta(w, m);
     io_quiet_end(&q);
+    return rc;
+}
 
+static int h5w_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    hid_t g = w->file;
+    io_attr_sink sink = {&g, h5_str, h5_f64v, h5_i64v, h5_u64};
+    if (io_meta_attrs(&sink, m)) {
+        fail_h5(w, "writing attributes");
+        return -1;
+    }
     if (m->table_n > 0 && m->table_k && m->table_p) {
-        if (m->table_n > SIZE_MAX / (2 * sizeof(double))) {
-            FAIL(w, "%s: table too large", w->path);
-            return -1;
-        }
         double *t = io_table_rows(w, m);
         if (!t)
             return -1;
@@ -567,7 +563,7 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
 
 /* Closes the HDF5 handles; returns -1 if closing (i.e. the final flush)
  * failed. */
-static int close_file(tbrf_io_writer *w)
+static int h5w_close(tbrf_io_writer *w)
 {
     int rc = 0;
     if (w->field >= 0) {
@@ -580,6 +576,26 @@ static int close_file(tbrf_io_writer *w)
             rc = -1;
         w->file = -1;
     }
+    if (rc)
+        fail_h5(w, "closing the file");
+    return rc;
+}
+
+const io_format_ops io_hdf5_ops = {
+    "HDF5", h5w_create, h5w_grid_begin, h5w_grid_push, h5w_write_points, h5w_write_values,
+    h5w_write_meta, h5w_close,
+};
+
+/* Closes the format's file once; -1 if the final flush failed. */
+static int close_format(tbrf_io_writer *w)
+{
+    if (!w->open)
+        return 0;
+    w->open = 0;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->close(w);
+    io_quiet_end(&q);
     return rc;
 }
 
@@ -587,23 +603,12 @@ int tbrf_io_commit(tbrf_io_writer *w)
 {
     if (!usable(w))
         return -1;
-    if ((w->field >= 0 || w->nc_field >= 0) && w->written != w->total) {
+    if (w->rank > 0 && w->written != w->total) {
         FAIL(w, "%s: only %lld of %lld cells were written", w->path, (long long)w->written,
              (long long)w->total);
         return -1;
     }
-    io_quiet q;
-    io_quiet_begin(&q);
-    int rc;
-    if (w->ncid >= 0) {
-        rc = ncw_close(w); /* sets the message */
-    } else {
-        rc = close_file(w);
-        if (rc)
-            fail_h5(w, "closing the file");
-    }
-    io_quiet_end(&q);
-    if (rc) {
+    if (close_format(w)) {
         unlink(w->tmp);
         w->committed = 1; /* nothing left to remove */
         return -1;
@@ -634,12 +639,7 @@ void tbrf_io_close(tbrf_io_writer *w)
 {
     if (!w)
         return;
-    io_quiet q;
-    io_quiet_begin(&q);
-    close_file(w);
-    if (w->ncid >= 0)
-        ncw_close(w);
-    io_quiet_end(&q);
+    close_format(w);
     if (!w->committed)
         unlink(w->tmp);
     free(w->path);

@@ -67,6 +67,54 @@ static void xml_vector(FILE *f, const char *name, int d, const double *v)
     fprintf(f, "</DataItem>\n");
 }
 
+/* The uniform grid: a CoRectMesh with origin and spacing, /field on its
+ * nodes. */
+static void xml_grid(FILE *f, const tbrf_io_meta *m, const char *base, int prec)
+{
+    const int d = m->dim;
+    char dims[96];
+    if (d == 3)
+        snprintf(dims, sizeof dims, "%lld %lld %lld", (long long)m->n[2], (long long)m->n[1],
+                 (long long)m->n[0]);
+    else
+        snprintf(dims, sizeof dims, "%lld %lld", (long long)m->n[1], (long long)m->n[0]);
+    fprintf(f, "    <Grid Name=\"tbrf\" GridType=\"Uniform\">\n");
+    fprintf(f, "      <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n", d, dims);
+    fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
+    xml_vector(f, "Origin", d, m->origin);
+    xml_vector(f, "Spacing", d, m->spacing);
+    fprintf(f, "      </Geometry>\n");
+    fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"Scalar\" Center=\"Node\">\n");
+    fprintf(f, "        <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"%d\" "
+               "Format=\"HDF\">",
+            dims, prec);
+    put_ref(f, base, "field");
+    fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
+}
+
+/* Points: a Polyvertex of /points with /value on its nodes. */
+static void xml_points(FILE *f, const tbrf_io_meta *m, const char *base, int prec)
+{
+    const int d = m->dim;
+    long long np = (long long)m->npoints;
+    fprintf(f, "    <Grid Name=\"tbrf_points\" GridType=\"Uniform\">\n");
+    fprintf(f, "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" "
+               "NodesPerElement=\"1\"/>\n",
+            np);
+    fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "XYZ" : "XY");
+    fprintf(f, "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Float\" Precision=\"8\" "
+               "Format=\"HDF\">",
+            np, d);
+    put_ref(f, base, "points");
+    fprintf(f, "</DataItem>\n      </Geometry>\n");
+    fprintf(f, "      <Attribute Name=\"value\" AttributeType=\"Scalar\" Center=\"Node\">\n");
+    fprintf(f, "        <DataItem Dimensions=\"%lld\" NumberType=\"Float\" Precision=\"%d\" "
+               "Format=\"HDF\">",
+            np, prec);
+    put_ref(f, base, "value");
+    fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
+}
+
 int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen)
 {
     if (!h5path || !m || (m->dim != 2 && m->dim != 3)) {
@@ -88,7 +136,6 @@ int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, siz
     const char *hs = strrchr(h5path, '/');
     const char *base = hs ? hs + 1 : h5path;
     const int prec = m->opts.precision == TBRF_FLOAT ? 4 : 8;
-    const int d = m->dim;
 
     FILE *f = fopen(tmp, "w");
     if (!f) {
@@ -100,44 +147,10 @@ int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, siz
     fprintf(f, "<?xml version=\"1.0\" ?>\n"
                "<Xdmf Version=\"2.0\">\n"
                "  <Domain>\n");
-    if (m->is_grid) {
-        char dims[96];
-        if (d == 3)
-            snprintf(dims, sizeof dims, "%lld %lld %lld", (long long)m->n[2], (long long)m->n[1],
-                     (long long)m->n[0]);
-        else
-            snprintf(dims, sizeof dims, "%lld %lld", (long long)m->n[1], (long long)m->n[0]);
-        fprintf(f, "    <Grid Name=\"tbrf\" GridType=\"Uniform\">\n");
-        fprintf(f, "      <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n", d, dims);
-        fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
-        xml_vector(f, "Origin", d, m->origin);
-        xml_vector(f, "Spacing", d, m->spacing);
-        fprintf(f, "      </Geometry>\n");
-        fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"Scalar\" Center=\"Node\">\n");
-        fprintf(f, "        <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"%d\" "
-                   "Format=\"HDF\">",
-                dims, prec);
-        put_ref(f, base, "field");
-        fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
-    } else {
-        long long np = (long long)m->npoints;
-        fprintf(f, "    <Grid Name=\"tbrf_points\" GridType=\"Uniform\">\n");
-        fprintf(f, "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" "
-                   "NodesPerElement=\"1\"/>\n",
-                np);
-        fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "XYZ" : "XY");
-        fprintf(f, "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Float\" Precision=\"8\" "
-                   "Format=\"HDF\">",
-                np, d);
-        put_ref(f, base, "points");
-        fprintf(f, "</DataItem>\n      </Geometry>\n");
-        fprintf(f, "      <Attribute Name=\"value\" AttributeType=\"Scalar\" Center=\"Node\">\n");
-        fprintf(f, "        <DataItem Dimensions=\"%lld\" NumberType=\"Float\" Precision=\"%d\" "
-                   "Format=\"HDF\">",
-                np, prec);
-        put_ref(f, base, "value");
-        fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
-    }
+    if (m->is_grid)
+        xml_grid(f, m, base, prec);
+    else
+        xml_points(f, m, base, prec);
     fprintf(f, "  </Domain>\n</Xdmf>\n");
     int bad = ferror(f);
     if (fflush(f) != 0 || fsync(fileno(f)) != 0)

@@ -495,6 +495,7 @@ case_points_input() {
 }
 
 case_regenerate() {
+    mkdir -p tmpdir
     local models=("--model powerlaw --index -3 --kmin 0.1 --kmax 3"
                   "--model matern --length 3 --nu 1.5 --amplitude 2"
                   "--model vonkarman --length 4 --variance 0.5")
@@ -514,8 +515,15 @@ case_regenerate() {
         expect_grep '^check: 1920 values of c'$i'.nc are bitwise equal' "$out" "--check"
     done
     rm -f t.txt # the table lives in the file
-    expect_ok "$TOOL" regenerate o4.h5 --out r4b.h5
+    expect_ok env TMPDIR="$PWD/tmpdir" "$TOOL" regenerate o4.h5 --out r4b.h5
     "$IO_CHECK" same o4.h5 r4b.h5 || fail "table model without its text file"
+    # Read from the file, not rebuilt: no temporary table anywhere, the
+    # original table name kept, the command line that ran recorded.
+    test -z "$(ls -A tmpdir)" || fail "regenerate left files in TMPDIR"
+    local a4
+    a4=$(attrs r4b.h5)
+    expect_grep '"t.txt"' "$a4" "model_table_file of a regenerated table"
+    expect_grep '"tbrf regenerate o4.h5 --out r4b.h5"' "$a4" "command of a regenerated file"
     printf '0 0 0\n1 2 3\n4.5 0.1 2\n9 9 1\n' > p.txt
     expect_ok "$TOOL" generate $G --points p.txt --out pts.nc
     rm -f p.txt

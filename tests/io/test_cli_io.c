@@ -7,7 +7,12 @@
  *  - an incomplete grid or an abandoned writer leaves no file and no
  *    temporary; an unwritable directory fails cleanly;
  *  - points round-trip through /points and /value, and bad points files
- *    are refused with the file's name in the message.
+ *    are refused with the file's name in the message;
+ *  - tbrf_io_read_meta is the inverse of tbrf_io_write_meta: every field
+ *    recorded comes back equal, for grids and points, every model kind,
+ *    a table, HDF5 and netCDF;
+ *  - tbrf_model_table_data gives back the rows of a table read from text
+ *    (what the tool records in /model_table), and refuses other models.
  * Runs in a fresh temporary directory. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -260,6 +265,180 @@ static void points(void)
     unlink(in);
 }
 
+/* A meta with a distinct value in every recorded field. */
+static void sample_meta(tbrf_io_meta *m, const char *kind, int dim, int is_grid, int by_variance)
+{
+    static const double K[3] = {0.01, 0.5, 7.25}, P[3] = {1.0, 0.125, 0.0};
+    tbrf_io_meta_init(m);
+    m->command = "tbrf generate --model whatever 'with spaces'";
+    m->model = "a description";
+    m->model_kind = kind;
+    if (strcmp(kind, "powerlaw") == 0) {
+        m->index = -3.25;
+        m->kmin = 0.0625;
+        m->kmax = 3.0 / 7.0;
+    } else if (strcmp(kind, "table") == 0) {
+        m->table_file = "spec.txt";
+        m->table_n = 3;
+        m->table_k = K;
+        m->table_p = P;
+    } else {
+        m->length = 1.0 / 3.0;
+        if (strcmp(kind, "matern") == 0)
+            m->nu = 2.5;
+    }
+    m->by_variance = by_variance;
+    if (by_variance)
+        m->variance = 0.7;
+    else
+        m->amplitude = 1e-7;
+    m->dim = dim;
+    m->opts.lines = 77;
+    m->opts.oversampling = 5;
+    m->opts.line_method = TBRF_LINES_CIRCULANT;
+    m->opts.max_padding = 6;
+    m->opts.precision = TBRF_FLOAT;
+    m->opts.periodic = 1;
+    m->opts.method = m->method_used = TBRF_METHOD_FFT;
+    m->opts.backend = TBRF_BACKEND_AUTO;
+    m->info.backend = TBRF_BACKEND_CPU;
+    m->seed = UINT64_MAX - 4;
+    m->realization = (uint64_t)1 << 63;
+    for (int c = 0; c < 3; c++) {
+        int used = c < dim;
+        m->lo[c] = used ? -1.5 + c : 0.0;
+        m->hi[c] = used ? 10.0 / 3.0 + c : 0.0;
+        /* What generate gives what a file does not record: zeros for
+         * points, one cell of spacing 1 at 0 for the third axis of 2D. */
+        m->origin[c] = used && is_grid ? -1.5 + c : 0.0;
+        m->spacing[c] = !is_grid ? 0.0 : used ? 0.1 * (c + 1) : 1.0;
+        m->n[c] = !is_grid ? 0 : used ? 3 + c : 1;
+    }
+    m->resolution = 0.1;
+    m->is_grid = is_grid;
+    if (!is_grid) {
+        m->npoints = 4;
+        m->points_file = "p.txt";
+    }
+    m->info.dim = dim;
+    m->info.lines = 77;
+    m->info.line_samples = 4096;
+    m->info.line_spacing = 0.025;
+    m->info.line_length = 102.4;
+    m->info.variance = 0.7;
+    m->info.variance_resolved = 0.69;
+    m->info.amplitude = 1.25;
+    m->info.padding = 2;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Equal doubles, NaN equal to NaN (not applicable both ways). */
+static int same_f64(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void compare_meta(const tbrf_io_meta *a, const tbrf_io_meta *b, const char *what)
+{
+    CHECK(same_str(a->command, b->command) && same_str(a->model, b->model) &&
+              same_str(a->model_kind, b->model_kind) && same_str(a->table_file, b->table_file) &&
+              same_str(a->points_file, b->points_file),
+          "%s: strings", what);
+    CHECK(same_f64(a->index, b->index) && same_f64(a->kmin, b->kmin) &&
+              same_f64(a->kmax, b->kmax) && same_f64(a->length, b->length) &&
+              same_f64(a->nu, b->nu) && a->by_variance == b->by_variance &&
+              same_f64(a->variance, b->variance) && same_f64(a->amplitude, b->amplitude),
+          "%s: model", what);
+    CHECK(a->table_n == b->table_n, "%s: table rows %zu, read %zu", what, a->table_n, b->table_n);
+    for (size_t i = 0; i < a->table_n && i < b->table_n; i++)
+        CHECK(same_f64(a->table_k[i], b->table_k[i]) && same_f64(a->table_p[i], b->table_p[i]),
+              "%s: table row %zu", what, i);
+    CHECK(memcmp(&a->opts, &b->opts, sizeof a->opts) == 0 && a->method_used == b->method_used,
+          "%s: options", what);
+    CHECK(a->dim == b->dim && a->seed == b->seed && a->realization == b->realization &&
+              same_f64(a->resolution, b->resolution) && a->is_grid == b->is_grid &&
+              a->npoints == b->npoints,
+          "%s: plan", what);
+    for (int c = 0; c < 3; c++)
+        CHECK(same_f64(a->lo[c], b->lo[c]) && same_f64(a->hi[c], b->hi[c]) &&
+                  same_f64(a->origin[c], b->origin[c]) &&
+                  same_f64(a->spacing[c], b->spacing[c]) && a->n[c] == b->n[c],
+              "%s: geometry axis %d", what, c);
+    CHECK(memcmp(&a->info, &b->info, sizeof a->info) == 0, "%s: plan info", what);
+}
+
+/* write meta -> read meta -> every field equal. */
+static void meta_round_trip(void)
+{
+    static const char *const KINDS[] = {"powerlaw", "gaussian", "exponential", "matern",
+                                        "vonkarman", "table"};
+    char path[300], err[1024], what[200];
+    for (int flags = 0; flags <= TBRF_IO_NETCDF; flags += TBRF_IO_NETCDF)
+        for (int k = 0; k < 6; k++)
+            for (int geo = 0; geo < 3; geo++) {
+                int dim = geo == 1 ? 2 : 3, is_grid = geo < 2;
+                tbrf_io_meta m, r;
+                sample_meta(&m, KINDS[k], dim, is_grid, k % 2);
+                snprintf(what, sizeof what, "meta %s %dD %s %s", KINDS[k], dim,
+                         is_grid ? "grid" : "points", flags ? "netCDF" : "HDF5");
+                snprintf(path, sizeof path, "%s/meta.%s", dir, flags ? "nc" : "h5");
+                tbrf_io_writer *w = tbrf_io_create(path, flags, err, sizeof err);
+                CHECK(w != NULL, "%s: %s", what, err);
+                if (!w)
+                    continue;
+                double xyz[12] = {0}, v[4] = {0};
+                int ok = is_grid ? tbrf_io_grid_begin(w, dim, m.n, TBRF_FLOAT) == 0 &&
+                                       tbrf_io_grid_push(w, 0, m.n[0] * m.n[1] * m.n[2],
+                                                         (float[60]){0}) == 0
+                                 : tbrf_io_write_points(w, dim, 4, xyz) == 0 &&
+                                       tbrf_io_write_values(w, 4, TBRF_DOUBLE, v) == 0;
+                ok = ok && tbrf_io_write_meta(w, &m) == 0 && tbrf_io_commit(w) == 0;
+                CHECK(ok, "%s: %s", what, tbrf_io_message(w));
+                tbrf_io_close(w);
+                CHECK(tbrf_io_read_meta(path, &r, err, sizeof err) == 0, "%s: %s", what, err);
+                compare_meta(&m, &r, what);
+                tbrf_io_meta_free(&r);
+                CHECK(r.storage == NULL && r.model_kind == NULL, "%s: freed", what);
+                unlink(path);
+            }
+    CHECK(tbrf_io_read_meta(dir, &(tbrf_io_meta){0}, err, sizeof err) != 0, "read_meta of a dir");
+}
+
+/* The rows the library parsed from a text table, as the tool records. */
+static void table_rows(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/spec.txt", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "cannot write %s", path);
+    if (!f)
+        return;
+    fprintf(f, "# k P\n0.01 1\n\n0.1   0.5 # mid\n1 1e-2\n");
+    fclose(f);
+    tbrf_model *m = NULL, *g = NULL;
+    CHECK(tbrf_model_table_file(path, &m) == TBRF_OK, "table file");
+    size_t n = 0;
+    double k[3], p[3];
+    CHECK(tbrf_model_table_data(m, &n, NULL, NULL) == TBRF_OK && n == 3, "count %zu", n);
+    n = 2;
+    CHECK(tbrf_model_table_data(m, &n, k, p) == TBRF_OK && n == 3, "too little room");
+    n = 3;
+    CHECK(tbrf_model_table_data(m, &n, k, p) == TBRF_OK && n == 3 && k[0] == 0.01 &&
+              k[1] == 0.1 && k[2] == 1.0 && p[0] == 1.0 && p[1] == 0.5 && p[2] == 1e-2,
+          "rows");
+    CHECK(tbrf_model_table_data(m, &n, NULL, p) == TBRF_ERR_NULL, "NULL k with room");
+    CHECK(tbrf_model_table_data(NULL, &n, k, p) == TBRF_ERR_NULL, "NULL model");
+    CHECK(tbrf_model_gaussian(1.0, &g) == TBRF_OK, "gaussian");
+    CHECK(tbrf_model_table_data(g, &n, k, p) == TBRF_ERR_INVALID, "not a table");
+    tbrf_model_destroy(m);
+    tbrf_model_destroy(g);
+    unlink(path);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -291,6 +470,8 @@ int main(void)
     streamed_equals_execute(2, TBRF_DOUBLE);
     failures();
     points();
+    meta_round_trip();
+    table_rows();
     rmdir(dir);
     return check_report("test_cli_io");
 }

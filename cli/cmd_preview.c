@@ -28,19 +28,54 @@ static void usage(void)
            "The first in-plane axis runs to the right, the second upwards.\n");
 }
 
-int cmd_preview(int argc, char **argv)
+/* The command line: FILE, --out, --axis, --index (-1: the middle). */
+typedef struct preview_args {
+    const char *file, *out;
+    int axis;
+    int64_t index;
+} preview_args;
+
+/* The value options' slot, or NULL. */
+static const char **value_slot(const char *o, const char **out, const char **axis_s,
+                               const char **index_s)
 {
-    const char *file = NULL, *out = NULL, *axis_s = NULL, *index_s = NULL;
+    return strcmp(o, "--out") == 0     ? out
+           : strcmp(o, "--axis") == 0  ? axis_s
+           : strcmp(o, "--index") == 0 ? index_s
+                                       : NULL;
+}
+
+/* Checks the axis and index words into *a. */
+static int axis_index(const char *axis_s, const char *index_s, preview_args *a)
+{
+    a->axis = 2;
+    if (axis_s) {
+        if (strlen(axis_s) != 1 || !strchr("xyz", axis_s[0])) {
+            cli_errline("--axis: '%.40s' is not x, y or z", axis_s);
+            return EXIT_USAGE;
+        }
+        a->axis = axis_s[0] - 'x';
+    }
+    char err[1024];
+    a->index = -1;
+    if (index_s && args_int64("--index", index_s, 0, INT64_MAX, &a->index, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* 0, 1 after --help, or EXIT_USAGE after one message. */
+static int parse_preview(int argc, char **argv, preview_args *a)
+{
+    const char *out = NULL, *axis_s = NULL, *index_s = NULL;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
             usage();
-            return 0;
+            return 1;
         }
-        const char **dst = strcmp(o, "--out") == 0     ? &out
-                           : strcmp(o, "--axis") == 0  ? &axis_s
-                           : strcmp(o, "--index") == 0 ? &index_s
-                                                       : NULL;
+        const char **dst = value_slot(o, &out, &axis_s, &index_s);
         if (dst) {
             if (i + 1 >= argc) {
                 cli_errline("preview: %s needs a value", o);
@@ -51,46 +86,57 @@ int cmd_preview(int argc, char **argv)
                 return EXIT_USAGE;
             }
             *dst = argv[++i];
-        } else if (args_file("preview", o, &file)) {
+        } else if (args_file("preview", o, &a->file)) {
             return EXIT_USAGE;
         }
     }
-    if (!file || !out || !out[0]) {
+    if (!a->file || !out || !out[0]) {
         cli_errline("preview: usage: tbrf preview FILE --out SLICE.png [--axis z] [--index K]");
         return EXIT_USAGE;
     }
-    int axis = 2;
-    if (axis_s) {
-        if (strlen(axis_s) != 1 || !strchr("xyz", axis_s[0])) {
-            cli_errline("--axis: '%.40s' is not x, y or z", axis_s);
-            return EXIT_USAGE;
-        }
-        axis = axis_s[0] - 'x';
-    }
+    a->out = out;
+    return axis_index(axis_s, index_s, a);
+}
+
+/* The middle plane by default: needs the size first. */
+static int middle_plane(preview_args *a)
+{
     char err[1024];
-    int64_t index = -1;
-    if (index_s && args_int64("--index", index_s, 0, INT64_MAX, &index, err, sizeof err)) {
-        cli_errline("%s", err);
-        return EXIT_USAGE;
-    }
-    /* The middle plane by default: needs the size first. */
-    if (index < 0) {
-        tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
-        if (!f) {
-            cli_errline("%s", err);
-            return EXIT_FAIL;
-        }
-        int64_t counts[3] = {1, 1, 1};
-        int got = tbrf_io_attr_i64(f, "grid_counts", counts, 3);
-        tbrf_io_file_close(f);
-        index = got > axis ? counts[axis] / 2 : 0;
-    }
-    int64_t w, h;
-    double *v = NULL;
-    if (tbrf_io_read_slice(file, axis, index, &w, &h, &v, err, sizeof err)) {
+    tbrf_io_file *f = tbrf_io_open(a->file, err, sizeof err);
+    if (!f) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }
+    int64_t counts[3] = {1, 1, 1};
+    int got = tbrf_io_attr_i64(f, "grid_counts", counts, 3);
+    tbrf_io_file_close(f);
+    a->index = got > a->axis ? counts[a->axis] / 2 : 0;
+    return 0;
+}
+
+/* The colour bar right of the image: +vmax at the top, 0 in the middle,
+ * -vmax at the bottom. */
+static void colour_bar(canvas *c, int bx, int y0, int bh, int barw, const char *top,
+                       const char *bot, int ts)
+{
+    rgb black = {0, 0, 0};
+    for (int y = 0; y < bh; y++) {
+        rgb col = diverging(1.0 - 2.0 * (y + 0.5) / bh);
+        canvas_rect(c, bx, y0 + y, bx + barw - 1, y0 + y, col);
+    }
+    canvas_line(c, bx, y0, bx + barw - 1, y0, 1, black);
+    canvas_line(c, bx, y0 + bh - 1, bx + barw - 1, y0 + bh - 1, 1, black);
+    canvas_line(c, bx, y0, bx, y0 + bh - 1, 1, black);
+    canvas_line(c, bx + barw - 1, y0, bx + barw - 1, y0 + bh - 1, 1, black);
+    canvas_line(c, bx + barw, y0 + bh / 2, bx + barw + 4, y0 + bh / 2, 1, black);
+    canvas_text(c, bx + barw + 8, y0, top, ts, black);
+    canvas_text(c, bx + barw + 8, y0 + bh / 2 - 7 * ts / 2, "0", ts, black);
+    canvas_text(c, bx + barw + 8, y0 + bh - 7 * ts, bot, ts, black);
+}
+
+/* Draws the w x h plane v and its colour bar, writes the PNG. */
+static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
+{
     double vmax = 0.0;
     for (int64_t i = 0; i < w * h; i++)
         if (isfinite(v[i]) && fabs(v[i]) > vmax)
@@ -106,7 +152,6 @@ int cmd_preview(int argc, char **argv)
     if (w * scale > 16000 || h * scale > 16000) {
         cli_errline("preview: a %lld x %lld slice is too large for an image", (long long)w,
                     (long long)h);
-        free(v);
         return EXIT_FAIL;
     }
     const int margin = 16, barw = 24, gap = 16, ts = 2;
@@ -122,11 +167,10 @@ int cmd_preview(int argc, char **argv)
     canvas c;
     if (canvas_init(&c, cw, chh, white)) {
         cli_errline("preview: out of memory");
-        free(v);
         return EXIT_FAIL;
     }
-    char title[64];
-    snprintf(title, sizeof title, "%c = %lld", 'x' + axis, (long long)index);
+    char title[64], err[1024];
+    snprintf(title, sizeof title, "%c = %lld", 'x' + a->axis, (long long)a->index);
     canvas_text(&c, margin, margin, title, ts, black);
     int y0 = margin + 7 * ts + 8;
     /* Row 0 of the slice at the bottom: the second axis points up. */
@@ -136,26 +180,32 @@ int cmd_preview(int argc, char **argv)
             int px = margin + (int)(i * scale), py = y0 + ih - (int)((j + 1) * scale);
             canvas_rect(&c, px, py, px + scale - 1, py + scale - 1, col);
         }
-    /* Colour bar: +vmax at the top, 0 in the middle, -vmax at the bottom. */
-    int bx = margin + iw + gap, bh = ih > 160 ? ih : 160;
-    for (int y = 0; y < bh; y++) {
-        rgb col = diverging(1.0 - 2.0 * (y + 0.5) / bh);
-        canvas_rect(&c, bx, y0 + y, bx + barw - 1, y0 + y, col);
-    }
-    canvas_line(&c, bx, y0, bx + barw - 1, y0, 1, black);
-    canvas_line(&c, bx, y0 + bh - 1, bx + barw - 1, y0 + bh - 1, 1, black);
-    canvas_line(&c, bx, y0, bx, y0 + bh - 1, 1, black);
-    canvas_line(&c, bx + barw - 1, y0, bx + barw - 1, y0 + bh - 1, 1, black);
-    canvas_line(&c, bx + barw, y0 + bh / 2, bx + barw + 4, y0 + bh / 2, 1, black);
-    canvas_text(&c, bx + barw + 8, y0, top, ts, black);
-    canvas_text(&c, bx + barw + 8, y0 + bh / 2 - 7 * ts / 2, "0", ts, black);
-    canvas_text(&c, bx + barw + 8, y0 + bh - 7 * ts, bot, ts, black);
-    free(v);
-    int rc = canvas_write_png(&c, out, err, sizeof err);
+    colour_bar(&c, margin + iw + gap, y0, ih > 160 ? ih : 160, barw, top, bot, ts);
+    int rc = canvas_write_png(&c, a->out, err, sizeof err);
     canvas_free(&c);
     if (rc) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }
     return 0;
+}
+
+int cmd_preview(int argc, char **argv)
+{
+    preview_args a = {NULL, NULL, 2, -1};
+    int rc = parse_preview(argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    if (a.index < 0 && (rc = middle_plane(&a)) != 0)
+        return rc;
+    int64_t w, h;
+    double *v = NULL;
+    char err[1024];
+    if (tbrf_io_read_slice(a.file, a.axis, a.index, &w, &h, &v, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    rc = draw(&a, v, w, h);
+    free(v);
+    return rc;
 }

@@ -1,0 +1,376 @@
+/* cmd_generate.c — `tbrf generate`: one realization on a grid or at
+ * points, written to HDF5 or netCDF.
+ *
+ *   tbrf generate --model MODEL ... (--grid NXxNY[xNZ] | --points FILE) --out OUT.h5
+ *
+ * This file only turns the command line into a request (request.h);
+ * request_plan and request_run, shared with regenerate, do the rest. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "request.h"
+
+enum {
+    O_MODEL, O_INDEX, O_KMIN, O_KMAX, O_LENGTH, O_NU, O_TABLE, O_VARIANCE, O_AMPLITUDE,
+    O_GRID, O_SPACING, O_ORIGIN, O_POINTS, O_RESOLUTION,
+    O_LINES, O_OVERSAMPLING, O_LINE_METHOD, O_MAX_PADDING, O_SEED, O_REALIZATION,
+    O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
+    O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC,
+    O_COUNT
+};
+
+static const args_opt OPTS[O_COUNT] = {
+    [O_MODEL] = {"--model", 1},         [O_INDEX] = {"--index", 1},
+    [O_KMIN] = {"--kmin", 1},           [O_KMAX] = {"--kmax", 1},
+    [O_LENGTH] = {"--length", 1},       [O_NU] = {"--nu", 1},
+    [O_TABLE] = {"--table", 1},         [O_VARIANCE] = {"--variance", 1},
+    [O_AMPLITUDE] = {"--amplitude", 1}, [O_GRID] = {"--grid", 1},
+    [O_SPACING] = {"--spacing", 1},     [O_ORIGIN] = {"--origin", 1},
+    [O_POINTS] = {"--points", 1},       [O_RESOLUTION] = {"--resolution", 1},
+    [O_LINES] = {"--lines", 1},         [O_OVERSAMPLING] = {"--oversampling", 1},
+    [O_LINE_METHOD] = {"--line-method", 1}, [O_MAX_PADDING] = {"--max-padding", 1},
+    [O_SEED] = {"--seed", 1},           [O_REALIZATION] = {"--realization", 1},
+    [O_OUT] = {"--out", 1},             [O_PRECISION] = {"--precision", 1},
+    [O_COMPRESS] = {"--compress", 0},   [O_THREADS] = {"--threads", 1},
+    [O_BACKEND] = {"--backend", 1},     [O_CHUNK] = {"--chunk", 1},
+    [O_REPORT] = {"--report", 0},       [O_HELP] = {"--help", 0},
+    [O_FORMAT] = {"--format", 1},       [O_QUIET] = {"--quiet", 0},
+    [O_NO_XDMF] = {"--no-xdmf", 0},
+    [O_DEVICE] = {"--device", 1},
+    [O_METHOD] = {"--method", 1},     [O_PERIODIC] = {"--periodic", 0},
+};
+
+static void usage_generate(void)
+{
+    tbrf_opts d;
+    tbrf_default_opts(&d);
+    printf("usage: tbrf generate --model MODEL [model options]\n"
+           "                     (--grid NXxNY[xNZ] [--spacing ...] [--origin ...] | --points FILE.h5)\n"
+           "                     --out OUT.h5 [options]\n"
+           "\n"
+           "Generates one realization of a zero-mean Gaussian random field and writes\n"
+           "it to OUT.h5: /field (nz, ny, nx) for a grid, /points and /value (N) for\n"
+           "points, and root attributes recording every generating parameter. The file\n"
+           "is written under a temporary name and renamed when complete.\n"
+           "\n"
+           "models (--model):\n"
+           "  powerlaw     P(k) = A k^n on kmin <= k <= kmax:\n"
+           "               --index n --kmax K [--kmin K (default 0; needs n > -dim)]\n"
+           "  gaussian     C(r) = s2 exp(-(r/a)^2): --length a\n"
+           "  exponential  C(r) = s2 exp(-r/a): --length a\n"
+           "  matern       Matern covariance, spectrum ~ k^-(2 nu + dim): --length a --nu v\n"
+           "  vonkarman    Matern with nu = 1/3 (k^-11/3 in 3D): --length a\n"
+           "  table        tabulated P(k), lines \"k P\", '#' comments: --table FILE\n"
+           "amplitude:\n"
+           "  --variance V         field variance s2 = C(0) (default 1)\n"
+           "  --amplitude A        or the spectrum's amplitude: P(k) = A P0(k)\n"
+           "geometry (one of):\n"
+           "  --grid NXxNY[xNZ]    regular grid; two counts make a 2D field\n"
+           "  --spacing D|DX,DY[,DZ]  cell spacing (default 1)\n"
+           "  --origin X,Y[,Z]     position of the first cell (default 0); cell (i,j,k)\n"
+           "                       is at origin + spacing*(i,j,k)\n"
+           "  --points FILE        positions: HDF5 /points (N,3) or (N,2), netCDF x, y[, z]\n"
+           "                       variables, or text lines \"x y z\" ('#' comments)\n"
+           "  --resolution R       smallest length to resolve (default: the smallest grid\n"
+           "                       spacing; for points (box volume / N)^(1/dim), kept\n"
+           "                       between box size/8192 and the box size)\n"
+           "method (all recorded in the file):\n"
+           "  --lines N            turning-bands lines (default %d)\n"
+           "  --oversampling Q     line samples per resolution length (default %d)\n"
+           "  --line-method M      spectral (default) or circulant (3D covariance models)\n"
+           "  --method M           tb (turning bands, default), fft (periodic grids: one\n"
+           "                       inverse FFT) or auto (fft for a --periodic grid that\n"
+           "                       fits in memory, tb otherwise)\n"
+           "  --periodic           the grid is one period of the field (implies --method\n"
+           "                       auto unless --method is given)\n"
+           "  --max-padding P      circulant embedding may grow lines 2^P times (default %d)\n"
+           "  --seed S             random seed, 0 to 2^64-1 (default 1)\n"
+           "  --realization R      realization number, 0 to 2^64-1 (default 0)\n"
+           "output and execution:\n"
+           "  --out OUT.h5         output file (required)\n"
+           "  --precision P        double (default) or float values\n"
+           "  --format F           hdf5 (default) or netcdf (netCDF-4, CF-1.11); an OUT\n"
+           "                       name ending in .nc selects netcdf\n"
+           "  --compress           shuffle + deflate the datasets\n"
+           "  --no-xdmf            no OUT.xmf side file (written for HDF5 output so\n"
+           "                       ParaView and VisIt open the file directly)\n"
+           "  --quiet              no progress bar (it is shown only on a terminal)\n"
+           "  --threads T          OpenMP threads (default 0: OpenMP's choice)\n"
+           "  --backend B          cpu (default), opencl, cuda or auto\n"
+           "  --device N           GPU backends: device index (default -1: first usable)\n"
+           "  --chunk N            cells per streamed chunk (default 0: automatic)\n"
+           "  --report             print the measured mean, variance and spectral slope\n"
+           "  --help               this text\n"
+           "\n"
+           "example:\n"
+           "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
+           "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
+           d.lines, d.oversampling, d.max_padding);
+}
+
+/* The model options and the parameter each sets (request.h's MP_*). */
+static const struct {
+    int opt;
+    unsigned param;
+} MODEL_OPTS[] = {{O_INDEX, MP_INDEX}, {O_KMIN, MP_KMIN},     {O_KMAX, MP_KMAX},
+                  {O_LENGTH, MP_LENGTH}, {O_NU, MP_NU}, {O_TABLE, MP_TABLE}};
+#define NMODEL_OPTS ((int)(sizeof MODEL_OPTS / sizeof MODEL_OPTS[0]))
+
+/* Parses a number option into *v (untouched when absent); -1 after the
+ * message. */
+static int num_opt(const char *const *val, int o, int positive, double *v)
+{
+    char err[512];
+    if (!val[o])
+        return 0;
+    int bad = positive ? args_positive(OPTS[o].name, val[o], v, err, sizeof err)
+                       : args_double(OPTS[o].name, val[o], v, err, sizeof err);
+    if (bad)
+        cli_errline("%s", err);
+    return bad ? -1 : 0;
+}
+
+/* The model, which of the model options apply to it, and the amplitude. */
+static int parse_model(const char *const *val, tbrf_io_meta *m)
+{
+    if (!val[O_MODEL]) {
+        cli_errline("generate: --model is required (%s)", cli_model_names());
+        return -1;
+    }
+    const cli_model *k = cli_model_find(val[O_MODEL]);
+    if (!k) {
+        cli_errline("generate: unknown model '%.100s' (%s)", val[O_MODEL], cli_model_names());
+        return -1;
+    }
+    m->model_kind = k->name;
+    for (int i = 0; i < NMODEL_OPTS; i++) {
+        const char *name = OPTS[MODEL_OPTS[i].opt].name;
+        if (val[MODEL_OPTS[i].opt] && !(k->allowed & MODEL_OPTS[i].param)) {
+            cli_errline("generate: %s does not apply to model %s", name, k->name);
+            return -1;
+        }
+        if (!val[MODEL_OPTS[i].opt] && (k->required & MODEL_OPTS[i].param)) {
+            cli_errline("generate: model %s needs %s", k->name, name);
+            return -1;
+        }
+    }
+    if (val[O_KMAX])
+        m->kmin = 0.0;
+    if (num_opt(val, O_INDEX, 0, &m->index) || num_opt(val, O_KMAX, 1, &m->kmax) ||
+        num_opt(val, O_KMIN, 0, &m->kmin))
+        return -1;
+    if (val[O_KMIN] && m->kmin < 0) {
+        cli_errline("--kmin: '%.60s' must be >= 0", val[O_KMIN]);
+        return -1;
+    }
+    if (num_opt(val, O_LENGTH, 1, &m->length) || num_opt(val, O_NU, 1, &m->nu))
+        return -1;
+    if (val[O_TABLE] && !val[O_TABLE][0]) {
+        cli_errline("--table needs a file name");
+        return -1;
+    }
+    m->table_file = val[O_TABLE];
+    if (val[O_VARIANCE] && val[O_AMPLITUDE]) {
+        cli_errline("generate: give --variance or --amplitude, not both");
+        return -1;
+    }
+    m->by_variance = !val[O_AMPLITUDE];
+    m->variance = val[O_AMPLITUDE] ? NAN : 1.0;
+    return num_opt(val, O_VARIANCE, 1, &m->variance) || num_opt(val, O_AMPLITUDE, 1, &m->amplitude);
+}
+
+/* --spacing: one value for every axis or one per axis, all > 0. */
+static int parse_spacing(const char *s, tbrf_io_meta *m)
+{
+    char err[512];
+    double v[3];
+    int k;
+    if (args_doubles("--spacing", s, 3, v, &k, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (k != 1 && k != m->dim) {
+        cli_errline("--spacing: give one value or %d (one per axis)", m->dim);
+        return -1;
+    }
+    for (int c = 0; c < m->dim; c++) {
+        m->spacing[c] = v[k == 1 ? 0 : c];
+        if (!(m->spacing[c] > 0)) {
+            cli_errline("--spacing: '%.60s' must be positive", s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int parse_origin(const char *s, tbrf_io_meta *m)
+{
+    char err[512];
+    double v[3];
+    int k;
+    if (args_doubles("--origin", s, 3, v, &k, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (k != m->dim) {
+        cli_errline("--origin: give %d values for a %dD grid", m->dim, m->dim);
+        return -1;
+    }
+    for (int c = 0; c < m->dim; c++)
+        m->origin[c] = v[c];
+    return 0;
+}
+
+/* A grid (counts, spacing, origin) or a points file, and the resolution.
+ * Points have no grid: origin, spacing and counts stay zero. */
+static int parse_geometry(const char *const *val, request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    char err[512];
+    if (!!val[O_GRID] == !!val[O_POINTS]) {
+        cli_errline("generate: give exactly one of --grid NXxNY[xNZ] and --points FILE.h5");
+        return -1;
+    }
+    m->is_grid = val[O_GRID] != NULL;
+    if (!m->is_grid && (val[O_SPACING] || val[O_ORIGIN])) {
+        cli_errline("generate: --spacing and --origin apply to --grid only");
+        return -1;
+    }
+    for (int c = 0; c < 3; c++) {
+        m->origin[c] = 0.0;
+        m->spacing[c] = m->is_grid ? 1.0 : 0.0;
+    }
+    if (m->is_grid) {
+        if (args_grid("--grid", val[O_GRID], m->n, &m->dim, err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        if ((val[O_SPACING] && parse_spacing(val[O_SPACING], m)) ||
+            (val[O_ORIGIN] && parse_origin(val[O_ORIGIN], m)))
+            return -1;
+    } else if (!val[O_POINTS][0]) {
+        cli_errline("--points needs a file name");
+        return -1;
+    }
+    m->points_file = r->points_from = val[O_POINTS];
+    return num_opt(val, O_RESOLUTION, 1, &m->resolution);
+}
+
+/* An integer option into *v (untouched when absent); -1 after the
+ * message. */
+static int int_opt(const char *const *val, int o, int64_t lo, int64_t hi, int32_t *v)
+{
+    char err[512];
+    int64_t x;
+    if (!val[o])
+        return 0;
+    if (args_int64(OPTS[o].name, val[o], lo, hi, &x, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    *v = (int32_t)x;
+    return 0;
+}
+
+/* A word option among names, stored as values[k]; -1 after the message. */
+static int choice_opt(const char *const *val, int o, const char *const *names,
+                      const int *values, int n, int32_t *v)
+{
+    if (!val[o])
+        return 0;
+    int k = args_choice(OPTS[o].name, val[o], names, n);
+    if (k < 0)
+        return -1;
+    *v = values[k];
+    return 0;
+}
+
+/* The options that change the mathematics, the seed and realization. */
+static int parse_method(const char *const *val, tbrf_io_meta *m)
+{
+    static const char *const LM[] = {"spectral", "circulant"}, *const ME[] = {"tb", "fft", "auto"},
+                              *const PR[] = {"double", "float"};
+    static const int LMV[] = {TBRF_LINES_SPECTRAL, TBRF_LINES_CIRCULANT},
+                     MEV[] = {TBRF_METHOD_TB, TBRF_METHOD_FFT, TBRF_METHOD_AUTO},
+                     PRV[] = {TBRF_DOUBLE, TBRF_FLOAT};
+    tbrf_opts *o = &m->opts;
+    char err[512];
+    if (int_opt(val, O_LINES, 1, INT32_MAX, &o->lines) ||
+        int_opt(val, O_OVERSAMPLING, 1, INT32_MAX, &o->oversampling) ||
+        choice_opt(val, O_LINE_METHOD, LM, LMV, 2, &o->line_method))
+        return -1;
+    if (val[O_PERIODIC]) {
+        o->periodic = 1;
+        o->method = TBRF_METHOD_AUTO;
+    }
+    if (choice_opt(val, O_METHOD, ME, MEV, 3, &o->method) ||
+        int_opt(val, O_MAX_PADDING, 0, 30, &o->max_padding))
+        return -1;
+    m->seed = 1;
+    m->realization = 0;
+    if ((val[O_SEED] && args_uint64("--seed", val[O_SEED], &m->seed, err, sizeof err)) ||
+        (val[O_REALIZATION] &&
+         args_uint64("--realization", val[O_REALIZATION], &m->realization, err, sizeof err))) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    return choice_opt(val, O_PRECISION, PR, PRV, 2, &o->precision);
+}
+
+/* Where it runs: backend and device (threads and chunk go with the
+ * output options, which regenerate shares). */
+static int parse_backend(const char *const *val, tbrf_opts *o)
+{
+    if (val[O_BACKEND]) {
+        int b;
+        for (b = TBRF_BACKEND_CPU; b <= TBRF_BACKEND_AUTO; b++)
+            if (tbrf_backend_name(b) && strcmp(val[O_BACKEND], tbrf_backend_name(b)) == 0)
+                break;
+        if (b > TBRF_BACKEND_AUTO) {
+            cli_errline("--backend: '%.60s' is not cpu, opencl, cuda or auto", val[O_BACKEND]);
+            return -1;
+        }
+        o->backend = b;
+    }
+    return int_opt(val, O_DEVICE, -1, 4096, &o->device);
+}
+
+/* The whole command line into r; EXIT_USAGE after one message. */
+static int parse_generate(const char *const *val, request *r)
+{
+    if (parse_model(val, &r->meta) || parse_geometry(val, r) || parse_method(val, &r->meta) ||
+        parse_backend(val, &r->meta.opts))
+        return EXIT_USAGE;
+    output_args a = {val[O_OUT], val[O_FORMAT], val[O_THREADS], val[O_CHUNK],
+                     val[O_COMPRESS] != NULL, val[O_QUIET] != NULL, val[O_NO_XDMF] != NULL,
+                     val[O_REPORT] != NULL};
+    return request_output(r, &a);
+}
+
+int cmd_generate(int argc, char **argv)
+{
+    const char *val[O_COUNT] = {0}; /* option values as given ("" for flags) */
+    int parsed = args_parse_options("generate", OPTS, O_COUNT, O_HELP, argc, argv, val);
+    if (parsed < 0)
+        return EXIT_USAGE;
+    if (parsed > 0) {
+        usage_generate();
+        return 0;
+    }
+    request r;
+    request_init(&r);
+    int rc = parse_generate(val, &r);
+    if (rc == 0) {
+        r.command = request_command(argc, argv);
+        rc = request_plan(&r);
+    }
+    if (rc == 0)
+        rc = request_run(&r);
+    request_free(&r);
+    return rc;
+}

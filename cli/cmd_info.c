@@ -1,0 +1,46 @@
+/* cmd_info.c — `tbrf info FILE`: what a file holds and how it was made
+ * (the io library prints it). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "io/tbrf_io.h"
+
+static void usage(void)
+{
+    printf("usage: tbrf info FILE.h5\n"
+           "\n"
+           "Lists the datasets of FILE.h5 (shape, type, chunks, filters) and every\n"
+           "attribute of its root group, which for files written by `tbrf generate`\n"
+           "record the model, the method, the seed, the geometry and the plan.\n");
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage();
+            return 0;
+        }
+        if (strncmp(argv[i], "--", 2) == 0) {
+            cli_errline("info: unknown option '%.100s' (see tbrf info --help)", argv[i]);
+            return EXIT_USAGE;
+        }
+        if (file) {
+            cli_errline("info: give one file (got '%.100s' and '%.100s')", file, argv[i]);
+            return EXIT_USAGE;
+        }
+        file = argv[i];
+    }
+    if (!file) {
+        cli_errline("info: no file given (usage: tbrf info FILE.h5)");
+        return EXIT_USAGE;
+    }
+    char err[1024];
+    if (tbrf_io_info(file, stdout, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    return 0;
+}

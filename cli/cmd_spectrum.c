@@ -1,0 +1,376 @@
+/* spectrum.c — `tbrf spectrum FILE [--plot spectrum.png]`.
+ *
+ * Measures the shell-averaged power spectrum of a grid file (FFTW, Hann
+ * window; cli/measure.h has the estimator and its bias) and compares it
+ * with the model the file's attributes record, rebuilt through the
+ * library so "the model" means exactly what generated the field. Prints a
+ * table k, P measured, P model, ratio, modes, and the fitted log-log
+ * slopes of both over the clean range (above 4 fundamentals, where the
+ * window's bias is small; below half the grid Nyquist, where aliasing is
+ * small; inside a power law's cut-offs). --plot draws both curves on
+ * log-log axes, by hand, into a PNG. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "args.h"
+#include "cli.h"
+#include "analysis/measure.h"
+#include "tbrf.h"
+#include "io/tbrf_io.h"
+#include "request.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* The whole grid is read for the FFT; beyond this it would not fit. */
+#define SPECTRUM_MAX_CELLS ((int64_t)1 << 28)
+
+static void usage(void)
+{
+    printf("usage: tbrf spectrum FILE [--plot SPECTRUM.png]\n"
+           "\n"
+           "Measures the shell-averaged power spectrum P(k) of the grid in FILE (HDF5 or\n"
+           "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
+           "prints it beside the model recorded in the file's attributes, with the\n"
+           "log-log slopes of both fitted over max(4 k_f, 1.25 kmin) <= k <=\n"
+           "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG.\n"
+           "The grid is read whole, so it must fit in memory.\n");
+}
+
+/* The model of the file, rebuilt through the tool's one table of models
+ * with the amplitude the plan used. NULL (message printed) on failure. */
+static tbrf_model *file_model(tbrf_io_meta *meta, const char *file)
+{
+    tbrf_model *m = NULL;
+    /* The amplitude the plan used, whatever normalization was asked. */
+    meta->by_variance = 0;
+    meta->amplitude = meta->info.amplitude;
+    int st = cli_model_make(meta, &m);
+    if (st != TBRF_OK) {
+        cli_errline("%s: cannot rebuild model '%s' from the attributes%s%s", file,
+                    meta->model_kind, m ? ": " : "", m ? tbrf_model_message(m) : "");
+        tbrf_model_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Log-log axes: data (lk, lp) = (log10 k, log10 P) to pixels. */
+typedef struct axes {
+    int x0, y0, x1, y1; /* plot area, y0 at the top */
+    double lk0, lk1, lp0, lp1;
+} axes;
+
+static double ax_x(const axes *a, double lk)
+{
+    return a->x0 + (lk - a->lk0) / (a->lk1 - a->lk0) * (a->x1 - a->x0);
+}
+
+static double ax_y(const axes *a, double lp)
+{
+    return a->y1 - (lp - a->lp0) / (a->lp1 - a->lp0) * (a->y1 - a->y0);
+}
+
+static void decade_label(char *buf, size_t n, int e)
+{
+    if (e >= -2 && e <= 3)
+        snprintf(buf, n, "%g", pow(10.0, e));
+    else
+        snprintf(buf, n, "1e%d", e);
+}
+
+/* Decade grid lines, minor ticks at 2..9, labels at decades, the frame
+ * and the axis names. */
+static void draw_axes(canvas *c, const axes *a, int H)
+{
+    const int ts = 2;
+    rgb black = {0, 0, 0}, grey = {225, 225, 225};
+    for (int e = (int)floor(a->lk0); e <= (int)ceil(a->lk1); e++)
+        for (int m = 1; m <= 9; m++) {
+            double lk = e + log10((double)m);
+            if (lk < a->lk0 || lk > a->lk1)
+                continue;
+            int x = (int)lround(ax_x(a, lk));
+            if (m == 1) {
+                canvas_line(c, x, a->y0, x, a->y1, 1, grey);
+                char lab[16];
+                decade_label(lab, sizeof lab, e);
+                canvas_text(c, x - canvas_text_width(lab, ts) / 2, a->y1 + 12, lab, ts, black);
+            }
+            canvas_line(c, x, a->y1, x, a->y1 - (m == 1 ? 10 : 5), 1, black);
+        }
+    for (int e = (int)floor(a->lp0); e <= (int)ceil(a->lp1); e++)
+        for (int m = 1; m <= 9; m++) {
+            double lp = e + log10((double)m);
+            if (lp < a->lp0 || lp > a->lp1)
+                continue;
+            int y = (int)lround(ax_y(a, lp));
+            if (m == 1) {
+                canvas_line(c, a->x0, y, a->x1, y, 1, grey);
+                char lab[16];
+                decade_label(lab, sizeof lab, e);
+                canvas_text(c, a->x0 - 12 - canvas_text_width(lab, ts), y - 7, lab, ts, black);
+            }
+            canvas_line(c, a->x0, y, a->x0 + (m == 1 ? 10 : 5), y, 1, black);
+        }
+    canvas_line(c, a->x0, a->y0, a->x0, a->y1, 2, black);
+    canvas_line(c, a->x0, a->y1, a->x1, a->y1, 2, black);
+    canvas_line(c, a->x1, a->y0, a->x1, a->y1, 1, black);
+    canvas_line(c, a->x0, a->y0, a->x1, a->y0, 1, black);
+    canvas_text(c, (a->x0 + a->x1) / 2, H - 36, "k", 3, black);
+    canvas_text(c, 10, 8, "P(k)", 3, black);
+}
+
+/* The two curves: the model first, the measurement over it. */
+static void draw_curves(canvas *c, const axes *a, const tbrf_spectrum *s, const double *model,
+                        int lo, int hi, rgb cmeas, rgb cmod)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const double *y = pass ? s->p : model;
+        rgb col = pass ? cmeas : cmod;
+        int have = 0;
+        double px = 0, py = 0;
+        for (int b = lo; b < hi; b++) {
+            if (!(y[b] > 0)) {
+                have = 0;
+                continue;
+            }
+            double x = ax_x(a, log10(s->k[b])), yy = ax_y(a, log10(y[b]));
+            if (have)
+                canvas_line(c, px, py, x, yy, 2, col);
+            if (pass)
+                canvas_rect(c, (int)x - 2, (int)yy - 2, (int)x + 2, (int)yy + 2, col);
+            px = x, py = yy, have = 1;
+        }
+    }
+}
+
+static int plot(const char *path, const tbrf_spectrum *s, const double *model, int lo, int hi,
+                char *err, size_t errlen)
+{
+    const int W = 800, H = 600, ts = 2;
+    rgb white = {255, 255, 255}, black = {0, 0, 0};
+    rgb cmeas = {31, 119, 180}, cmod = {214, 39, 40};
+    canvas c;
+    if (canvas_init(&c, W, H, white)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    axes a = {110, 44, W - 30, H - 80, 0, 0, 0, 0};
+    double kmin = INFINITY, kmax = -INFINITY, pmin = INFINITY, pmax = -INFINITY;
+    for (int b = lo; b < hi; b++) {
+        kmin = fmin(kmin, s->k[b]);
+        kmax = fmax(kmax, s->k[b]);
+        if (s->p[b] > 0) {
+            pmin = fmin(pmin, s->p[b]);
+            pmax = fmax(pmax, s->p[b]);
+        }
+        if (model[b] > 0) {
+            pmin = fmin(pmin, model[b]);
+            pmax = fmax(pmax, model[b]);
+        }
+    }
+    if (!(pmax > 0) || !(kmax > kmin)) {
+        canvas_free(&c);
+        snprintf(err, errlen, "nothing to plot (no positive power)");
+        return -1;
+    }
+    a.lk0 = floor(log10(kmin) * 10) / 10 - 0.05;
+    a.lk1 = ceil(log10(kmax) * 10) / 10 + 0.05;
+    a.lp0 = floor(log10(pmin)) - 0.1;
+    a.lp1 = ceil(log10(pmax)) + 0.1;
+    draw_axes(&c, &a, H);
+    draw_curves(&c, &a, s, model, lo, hi, cmeas, cmod);
+    /* Legend, top right. */
+    int lx = a.x1 - 200, ly = a.y0 + 16;
+    canvas_rect(&c, lx - 10, ly - 8, a.x1 - 10, ly + 48, white);
+    canvas_line(&c, lx, ly + 7, lx + 40, ly + 7, 2, cmeas);
+    canvas_rect(&c, lx + 18, ly + 5, lx + 22, ly + 9, cmeas);
+    canvas_text(&c, lx + 50, ly, "measured", ts, black);
+    canvas_line(&c, lx, ly + 33, lx + 40, ly + 33, 2, cmod);
+    canvas_text(&c, lx + 50, ly + 26, "model", ts, black);
+    int rc = canvas_write_png(&c, path, err, errlen);
+    canvas_free(&c);
+    return rc;
+}
+
+/* FILE and --plot PNG; 0, 1 after --help, or EXIT_USAGE. */
+static int parse_spectrum(int argc, char **argv, const char **file, const char **png)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            usage();
+            return 1;
+        }
+        if (strcmp(o, "--plot") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                cli_errline("spectrum: --plot needs a file name");
+                return EXIT_USAGE;
+            }
+            if (*png) {
+                cli_errline("spectrum: --plot given twice");
+                return EXIT_USAGE;
+            }
+            *png = argv[++i];
+        } else if (args_file("spectrum", o, file)) {
+            return EXIT_USAGE;
+        }
+    }
+    if (!*file) {
+        cli_errline("spectrum: usage: tbrf spectrum FILE [--plot SPECTRUM.png]");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The measured spectrum of a file's grid and its model beside it. */
+typedef struct spec {
+    tbrf_io_meta meta;
+    tbrf_model *model;
+    double *field, *model_p;
+    int64_t n[3];
+    tbrf_spectrum s;
+    int mdim;           /* the dimension measured */
+    double klo, khi, knyq; /* fit range; grid Nyquist */
+} spec;
+
+static void spec_free(spec *sp)
+{
+    tbrf_spectrum_free(&sp->s);
+    tbrf_model_destroy(sp->model);
+    tbrf_io_meta_free(&sp->meta);
+    free(sp->field);
+    free(sp->model_p);
+}
+
+/* Reads the file's parameters and grid, rebuilds its model. */
+static int load(spec *sp, const char *file)
+{
+    char err[1024];
+    tbrf_io_meta *m = &sp->meta;
+    if (tbrf_io_read_meta(file, m, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (!m->is_grid) {
+        cli_errline("%s holds values at points; the spectrum needs a grid", file);
+        return -1;
+    }
+    if (!(sp->model = file_model(m, file)))
+        return -1;
+    double cells = (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
+    if (cells > (double)SPECTRUM_MAX_CELLS) {
+        cli_errline("%s: %.3g cells are too many to read into memory for a spectrum (at most %lld)",
+                    file, cells, (long long)SPECTRUM_MAX_CELLS);
+        return -1;
+    }
+    if (tbrf_io_read_field(file, sp->n, &sp->field, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (sp->n[0] < 2 || sp->n[1] < 2) {
+        cli_errline("%s: the grid is too thin for a spectrum", file);
+        return -1;
+    }
+    return 0;
+}
+
+/* Measures the spectrum, evaluates the model on its shells and sets the
+ * clean fit range. */
+static int measure(spec *sp, const char *file)
+{
+    const tbrf_io_meta *m = &sp->meta;
+    const double *spacing = m->spacing;
+    if (tbrf_measure_spectrum(sp->field, sp->n, spacing, TBRF_WINDOW_HANN, &sp->s)) {
+        cli_errline("%s: measuring the spectrum failed (memory or FFTW)", file);
+        return -1;
+    }
+    sp->model_p = malloc((size_t)sp->s.nbins * sizeof *sp->model_p);
+    if (!sp->model_p) {
+        cli_errline("out of memory");
+        return -1;
+    }
+    /* A one-plane 3D grid is measured as a 2D field, whose spectrum is the
+     * 3D one projected: compare with the model in the measured dimension
+     * only when they agree. */
+    sp->mdim = sp->n[2] > 1 ? 3 : 2;
+    for (int b = 0; b < sp->s.nbins; b++)
+        sp->model_p[b] =
+            sp->mdim == m->dim ? tbrf_model_spectrum(sp->model, m->dim, sp->s.k[b]) : NAN;
+    double kf = 0;
+    sp->knyq = INFINITY;
+    for (int c = 0; c < sp->mdim; c++) {
+        if (sp->n[c] < 2)
+            continue;
+        kf = fmax(kf, 2 * M_PI / ((double)sp->n[c] * spacing[c]));
+        sp->knyq = fmin(sp->knyq, M_PI / spacing[c]);
+    }
+    double kmin = isnan(m->kmin) ? 0.0 : m->kmin, kmax = isnan(m->kmax) ? INFINITY : m->kmax;
+    sp->klo = fmax(4 * kf, 1.25 * kmin);
+    sp->khi = fmin(0.5 * sp->knyq, kmax / 1.25);
+    return 0;
+}
+
+static void print_spectrum(const spec *sp, const char *file, const char *desc)
+{
+    const tbrf_spectrum *s = &sp->s;
+    const double *model_p = sp->model_p;
+    printf("# tbrf spectrum %s\n# model: %s\n", file, desc);
+    printf("# shell-averaged P(k), Hann window, bins of dk = %.6g; cosmology convention\n", s->dk);
+    printf("# %-12s %-13s %-13s %-9s %s\n", "k", "P_measured", "P_model", "ratio", "modes");
+    for (int b = 0; b < s->nbins; b++)
+        printf("  %-12.6g %-13.6g %-13.6g %-9.4g %.0f\n", s->k[b], s->p[b], model_p[b],
+               model_p[b] > 0 ? s->p[b] / model_p[b] : NAN, s->modes[b]);
+    double slope, serr, mslope;
+    int used;
+    if (!(sp->klo < sp->khi) ||
+        tbrf_spectrum_fit(s, sp->klo, sp->khi, &slope, &serr, NULL, &used)) {
+        printf("slope: not measured (fewer than 3 shells in %.4g <= k <= %.4g)\n", sp->klo,
+               sp->khi);
+        return;
+    }
+    tbrf_spectrum ms = *s;
+    ms.p = sp->model_p;
+    if (sp->mdim != sp->meta.dim || tbrf_spectrum_fit(&ms, sp->klo, sp->khi, &mslope, NULL, NULL, NULL))
+        mslope = NAN;
+    printf("slope: measured %.4f +- %.4f, model %.4f over %.4g <= k <= %.4g (%d shells)\n", slope,
+           serr, mslope, sp->klo, sp->khi, used);
+}
+
+int cmd_spectrum(int argc, char **argv)
+{
+    const char *file = NULL, *png = NULL;
+    int rc = parse_spectrum(argc, argv, &file, &png);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    spec sp;
+    memset(&sp, 0, sizeof sp);
+    tbrf_io_meta_init(&sp.meta);
+    rc = EXIT_FAIL;
+    if (load(&sp, file) == 0 && measure(&sp, file) == 0) {
+        rc = 0;
+        /* The image first: if it cannot be written, nothing went to stdout. */
+        if (png) {
+            /* Plot the shells with power, up to the grid Nyquist. */
+            int hi = 0;
+            char err[1024];
+            while (hi < sp.s.nbins && sp.s.k[hi] <= sp.knyq)
+                hi++;
+            if (plot(png, &sp.s, sp.model_p, 0, hi, err, sizeof err)) {
+                cli_errline("%s", err);
+                rc = EXIT_FAIL;
+            }
+        }
+        if (rc == 0)
+            print_spectrum(&sp, file, sp.meta.model ? sp.meta.model : "");
+    }
+    spec_free(&sp);
+    return rc;
+}

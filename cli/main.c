@@ -1,0 +1,150 @@
+/* main.c — the `tbrf` command: a table of commands, each in its own
+ * cmd_*.c file, and what they share at the process level (HDF5's error
+ * printing, signals, the final flush of stdout).
+ *
+ * Error policy: any bad argument or file gives exactly one line
+ * "tbrf: ..." on stderr and a non-zero status (2 for usage errors, 1 for
+ * failures while running), and never leaves an output file or temporary
+ * behind. The library's own messages (tbrf_model_message,
+ * tbrf_plan_message) are passed through because they name the offending
+ * value precisely. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "cli.h"
+#include "tbrf.h"
+
+/* ------------------------------------------------ interrupted runs */
+
+/* The handler only calls async-signal-safe unlink() on a path stored in
+ * advance, then re-raises the signal with the default action so the exit
+ * status still says "killed". */
+static char g_tmp[4096];
+static volatile sig_atomic_t g_have_tmp = 0;
+
+static void on_signal(int sig)
+{
+    if (g_have_tmp)
+        unlink(g_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_guard_temp(const char *tmp)
+{
+    g_have_tmp = 0;
+    if (!tmp || strlen(tmp) >= sizeof g_tmp)
+        return;
+    memcpy(g_tmp, tmp, strlen(tmp) + 1);
+    g_have_tmp = 1;
+}
+
+void cli_unguard_temp(void)
+{
+    g_have_tmp = 0;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* ------------------------------------------------------ commands */
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary; /* NULL: not listed in the help */
+} COMMANDS[] = {
+    {"generate", cmd_generate, "make one realization on a grid or at points, write HDF5 or netCDF"},
+    {"regenerate", cmd_regenerate, "reproduce a file's field bit for bit from its attributes"},
+    {"info", cmd_info, "show what an HDF5 or netCDF-4 file holds and how it was generated"},
+    {"preview", cmd_preview, "draw a slice of a grid file as a PNG image"},
+    {"spectrum", cmd_spectrum, "measure a grid file's P(k) and compare it with its model"},
+    {"rng", cmd_rng, "write a generator's output words (raw or hex)"},
+    {"mc", cmd_mc, "Monte Carlo estimate of a test integral with its standard error"},
+    {"help", cmd_help, NULL},
+    {"--help", cmd_help, NULL},
+    {"-h", cmd_help, NULL},
+    {"version", cmd_version, NULL},
+    {"--version", cmd_version, NULL},
+};
+#define NCOMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
+
+static int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    printf("tbrf %s (libtbrf %s, HDF5 %u.%u.%u)\n", TBRF_VERSION_STRING, tbrf_version(), maj, min,
+           rel);
+    return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("usage: tbrf COMMAND [options]\n"
+           "\n"
+           "Gaussian random fields by the spectral turning-bands method.\n"
+           "\n"
+           "commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (COMMANDS[i].summary)
+            printf("  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    printf("\n"
+           "  tbrf COMMAND --help   options of a command\n"
+           "  tbrf --version        versions of the tool, the library and HDF5\n"
+           "\n"
+           "Exit status: 0 success, 1 a run or file failed, 2 bad command line.\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* HDF5 1.10 crashes in its atexit clean-up when an H5Fclose failed
+     * earlier (e.g. the disk filled while flushing): the failed file stays
+     * registered half torn down. The tool closes every file it opens
+     * itself, so it does without that clean-up. Must precede any other
+     * HDF5 call. */
+    H5dont_atexit();
+    /* Our messages replace HDF5's stack dumps everywhere in the tool. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    install_signals();
+    if (argc < 2) {
+        cli_errline("no command given; try 'tbrf --help'");
+        return EXIT_USAGE;
+    }
+    int rc = -1;
+    for (int i = 0; i < NCOMMANDS && rc < 0; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            rc = COMMANDS[i].run(argc - 1, argv + 1);
+    if (rc < 0) {
+        cli_errline("unknown command '%.100s'; try 'tbrf --help'", argv[1]);
+        rc = EXIT_USAGE;
+    }
+    /* A full disk or closed pipe on stdout is a failure too. */
+    if (fflush(stdout) != 0 && rc == 0) {
+        cli_errline("cannot write to standard output: %s", strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    return rc;
+}

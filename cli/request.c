@@ -1,0 +1,397 @@
+/* request.c — the models the tool knows, and the one step from a request
+ * (command line or file attributes alike) to a model and a plan. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "args.h"
+#include "request.h"
+
+/* ------------------------------------------------------------- models */
+
+static int make_powerlaw(const tbrf_io_meta *m, tbrf_model **out)
+{
+    /* kmin is optional: files and command lines without it mean 0. */
+    return tbrf_model_powerlaw(m->index, isnan(m->kmin) ? 0.0 : m->kmin, m->kmax, out);
+}
+
+static int make_gaussian(const tbrf_io_meta *m, tbrf_model **out)
+{
+    return tbrf_model_gaussian(m->length, out);
+}
+
+static int make_exponential(const tbrf_io_meta *m, tbrf_model **out)
+{
+    return tbrf_model_exponential(m->length, out);
+}
+
+static int make_matern(const tbrf_io_meta *m, tbrf_model **out)
+{
+    return tbrf_model_matern(m->length, m->nu, out);
+}
+
+static int make_vonkarman(const tbrf_io_meta *m, tbrf_model **out)
+{
+    return tbrf_model_vonkarman(m->length, out);
+}
+
+/* Rows recorded in a file are used as they are; otherwise the library
+ * parses the text table (the only parser of that format). */
+static int make_table(const tbrf_io_meta *m, tbrf_model **out)
+{
+    if (m->table_n > 0 && m->table_k && m->table_p)
+        return tbrf_model_table(m->table_n, m->table_k, m->table_p, out);
+    return tbrf_model_table_file(m->table_file, out);
+}
+
+static double slope_exponential(const tbrf_io_meta *m, int dim)
+{
+    (void)m;
+    return -(1.0 + dim);
+}
+
+static double slope_matern(const tbrf_io_meta *m, int dim)
+{
+    return -(2.0 * m->nu + dim);
+}
+
+static double slope_vonkarman(const tbrf_io_meta *m, int dim)
+{
+    (void)m;
+    return -(2.0 / 3.0 + dim);
+}
+
+/* Which parameters each model takes and needs: an option that does not
+ * apply is an error, since silently ignoring "--nu" on a Gaussian model
+ * would hide a mistake. */
+static const cli_model MODELS[] = {
+    {"powerlaw", MP_INDEX | MP_KMIN | MP_KMAX, MP_INDEX | MP_KMAX, make_powerlaw, NULL},
+    {"gaussian", MP_LENGTH, MP_LENGTH, make_gaussian, NULL},
+    {"exponential", MP_LENGTH, MP_LENGTH, make_exponential, slope_exponential},
+    {"matern", MP_LENGTH | MP_NU, MP_LENGTH | MP_NU, make_matern, slope_matern},
+    {"vonkarman", MP_LENGTH, MP_LENGTH, make_vonkarman, slope_vonkarman},
+    {"table", MP_TABLE, MP_TABLE, make_table, NULL},
+};
+#define NMODELS ((int)(sizeof MODELS / sizeof MODELS[0]))
+
+const cli_model *cli_model_find(const char *name)
+{
+    for (int i = 0; name && i < NMODELS; i++)
+        if (strcmp(name, MODELS[i].name) == 0)
+            return &MODELS[i];
+    return NULL;
+}
+
+const char *cli_model_names(void)
+{
+    static char names[128];
+    if (!names[0])
+        for (int i = 0; i < NMODELS; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     i ? ", " : "", MODELS[i].name);
+    return names;
+}
+
+int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
+{
+    *out = NULL;
+    const cli_model *k = cli_model_find(m->model_kind);
+    if (!k)
+        return TBRF_ERR_INVALID;
+    int st = k->make(m, out);
+    if (st != TBRF_OK)
+        return st;
+    return m->by_variance ? tbrf_model_set_variance(*out, m->variance)
+                          : tbrf_model_set_amplitude(*out, m->amplitude);
+}
+
+/* ------------------------------------------------------------ requests */
+
+void request_init(request *r)
+{
+    memset(r, 0, sizeof *r);
+    tbrf_io_meta_init(&r->meta);
+}
+
+void request_free(request *r)
+{
+    cli_unguard_temp();
+    tbrf_destroy(r->plan);
+    tbrf_model_destroy(r->model);
+    free(r->xyz);
+    free(r->table_k);
+    free(r->table_p);
+    free(r->command);
+    tbrf_io_meta_free(&r->meta);
+    memset(r, 0, sizeof *r);
+}
+
+char *request_command(int argc, char **argv)
+{
+    size_t len = sizeof "tbrf";
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 3;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    strcpy(s, "tbrf");
+    for (int i = 0; i < argc; i++) {
+        int quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"") != NULL;
+        strcat(s, " ");
+        if (quote)
+            strcat(s, "'");
+        strcat(s, argv[i]);
+        if (quote)
+            strcat(s, "'");
+    }
+    return s;
+}
+
+/* The library's detailed message, or the status text when it has none. */
+static const char *model_msg(const tbrf_model *model, int status)
+{
+    const char *m = model ? tbrf_model_message(model) : NULL;
+    return (m && m[0]) ? m : tbrf_strerror(status);
+}
+
+const char *cli_plan_msg(const tbrf_plan *plan, int status)
+{
+    const char *m = plan ? tbrf_plan_message(plan) : NULL;
+    return (m && m[0]) ? m : tbrf_strerror(status);
+}
+
+/* The model, and for a table the rows the library parsed, which the file
+ * records so that it can be regenerated without the text file. */
+static int make_model(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    int st = cli_model_make(m, &r->model);
+    if (st != TBRF_OK) {
+        cli_errline("model %s: %s", m->model_kind ? m->model_kind : "(none)",
+                    model_msg(r->model, st));
+        return EXIT_FAIL;
+    }
+    size_t n = 0;
+    if (tbrf_model_table_data(r->model, &n, NULL, NULL) != TBRF_OK)
+        return 0; /* not a table */
+    r->table_k = malloc(n * sizeof *r->table_k);
+    r->table_p = malloc(n * sizeof *r->table_p);
+    if (!r->table_k || !r->table_p ||
+        tbrf_model_table_data(r->model, &n, r->table_k, r->table_p) != TBRF_OK) {
+        cli_errline("out of memory");
+        return EXIT_FAIL;
+    }
+    m->table_n = n;
+    m->table_k = r->table_k;
+    m->table_p = r->table_p;
+    return 0;
+}
+
+/* Domain of a grid: the first and last cell along each axis, with the
+ * expression the library uses for the last cell, so the grid lies inside
+ * the domain bit for bit; the default resolution is the finest spacing. */
+static int grid_domain(tbrf_io_meta *m)
+{
+    double rmin = INFINITY;
+    for (int c = 0; c < 3; c++)
+        m->lo[c] = m->hi[c] = 0.0;
+    for (int c = 0; c < m->dim; c++) {
+        m->lo[c] = m->origin[c];
+        m->hi[c] = m->origin[c] + m->spacing[c] * (double)(m->n[c] - 1);
+        if (!isfinite(m->hi[c])) {
+            cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, m->hi[c]);
+            return EXIT_USAGE;
+        }
+        rmin = m->spacing[c] < rmin ? m->spacing[c] : rmin;
+    }
+    if (isnan(m->resolution))
+        m->resolution = rmin;
+    return 0;
+}
+
+/* Domain and resolution of a points run: the bounding box, and the mean
+ * spacing (volume/N)^(1/dim) over the axes the points actually span. The
+ * clamp keeps a tight cluster from asking for lines of absurd length
+ * (box/8192 is already about 1 GiB of lines) and a lone point from
+ * having no length scale at all. */
+static void points_domain(tbrf_io_meta *m, const double *xyz)
+{
+    double ext_max = 0.0, vol = 1.0;
+    int spanned = 0;
+    for (int c = 0; c < 3; c++)
+        m->lo[c] = m->hi[c] = 0.0;
+    for (int c = 0; c < m->dim; c++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int64_t i = 0; i < m->npoints; i++) {
+            double x = xyz[(size_t)m->dim * (size_t)i + (size_t)c];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        m->lo[c] = lo;
+        m->hi[c] = hi;
+        double e = hi - lo;
+        if (e > 0) {
+            vol *= e;
+            spanned++;
+        }
+        ext_max = e > ext_max ? e : ext_max;
+    }
+    if (!isnan(m->resolution))
+        return; /* given, or recorded */
+    if (spanned == 0) {
+        m->resolution = 1.0;
+        return;
+    }
+    double r = pow(vol / (double)m->npoints, 1.0 / spanned);
+    if (r < ext_max / 8192.0)
+        r = ext_max / 8192.0;
+    if (r > ext_max)
+        r = ext_max;
+    m->resolution = r;
+}
+
+/* Refuses a grid that cannot fit on the output's file system: the
+ * library happily streams 10^15 cells, which would run for days and then
+ * fail. (Skipped with --compress, whose ratio is unknown.) */
+static int check_disk_space(const request *r)
+{
+    if (r->compress)
+        return 0;
+    const int64_t *n = r->meta.n;
+    char dir[4096];
+    const char *slash = strrchr(r->out, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == r->out)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - r->out), r->out);
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0)
+        return 0; /* the writer will report an unusable directory */
+    double cells = (double)n[0] * (double)n[1] * (double)n[2];
+    double need = cells * (r->meta.opts.precision == TBRF_FLOAT ? 4.0 : 8.0);
+    double avail = (double)sv.f_bavail * (double)sv.f_frsize;
+    if (need > avail) {
+        cli_errline("grid %lldx%lldx%lld needs %.3g GB but only %.3g GB are free in %s",
+                    (long long)n[0], (long long)n[1], (long long)n[2], need / 1e9, avail / 1e9,
+                    dir);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* The geometry's domain: a grid's from its cells, a points run's from
+ * the positions, read here. */
+static int geometry(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    if (m->is_grid) {
+        int rc = grid_domain(m);
+        return rc ? rc : check_disk_space(r);
+    }
+    char err[1024];
+    int dim;
+    if (tbrf_io_read_points(r->points_from, &dim, &m->npoints, &r->xyz, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    m->dim = dim;
+    points_domain(m, r->xyz);
+    return 0;
+}
+
+static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
+{
+    if (info->variance_resolved >= 0.99 * info->variance)
+        return;
+    double pct = 100.0 * info->variance_resolved / info->variance;
+    if (tbrf_plan_method(plan) == TBRF_METHOD_FFT)
+        fprintf(stderr,
+                "tbrf: warning: the grid's modes carry only %.1f%% of the variance (power "
+                "above the grid's Nyquist or below its fundamental is lost)\n",
+                pct);
+    else
+        fprintf(stderr,
+                "tbrf: warning: the lines resolve only %.1f%% of the variance (power above the "
+                "line Nyquist or below the line's fundamental is lost); try a larger "
+                "--oversampling\n",
+                pct);
+}
+
+int request_plan(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    int rc = make_model(r);
+    if (rc == 0)
+        rc = geometry(r);
+    if (rc)
+        return rc;
+    int st = tbrf_make_plan(r->model, m->dim, m->lo, m->hi, m->resolution, m->seed, &m->opts,
+                            &r->plan);
+    if (st == TBRF_OK)
+        st = m->is_grid ? tbrf_set_grid(r->plan, m->origin, m->spacing, m->n)
+                        : tbrf_set_points(r->plan, m->npoints, r->xyz);
+    if (st == TBRF_OK)
+        st = tbrf_plan_get_info(r->plan, &m->info);
+    if (st != TBRF_OK) {
+        cli_errline("%s", cli_plan_msg(r->plan, st));
+        return EXIT_FAIL;
+    }
+    warn_resolved(r->plan, &m->info);
+    /* What the file records of the run: the model as made, and the method
+     * that ran (AUTO resolved). */
+    m->model = tbrf_model_describe(r->model);
+    m->method_used = tbrf_plan_method(r->plan);
+    m->opts.method = m->method_used;
+    return 0;
+}
+
+int request_output(request *r, const output_args *a)
+{
+    char err[512];
+    int64_t v;
+    if (a->threads) {
+        /* More threads than this is a typo, not a machine. */
+        if (args_int64("--threads", a->threads, 0, 65536, &v, err, sizeof err))
+            goto bad;
+        r->meta.opts.threads = (int32_t)v;
+    }
+    if (a->chunk) {
+        if (args_int64("--chunk", a->chunk, 0, INT64_MAX, &v, err, sizeof err))
+            goto bad;
+        r->meta.opts.chunk = v;
+    }
+    if (!a->out || !a->out[0]) {
+        cli_errline(a->out ? "--out needs a file name" : "generate: --out OUT.h5 is required");
+        return EXIT_USAGE;
+    }
+    r->out = a->out;
+    r->compress = a->compress;
+    r->report = a->report;
+    r->quiet = a->quiet;
+    /* netCDF when asked, or when the name says so; HDF5 otherwise. */
+    size_t olen = strlen(a->out);
+    r->netcdf = olen > 3 && strcmp(a->out + olen - 3, ".nc") == 0;
+    if (a->format) {
+        static const char *const NAMES[] = {"hdf5", "netcdf"};
+        int k = args_choice("--format", a->format, NAMES, 2);
+        if (k < 0)
+            return EXIT_USAGE;
+        r->netcdf = k;
+    }
+    /* ParaView/VisIt read CF netCDF themselves; XDMF describes HDF5. */
+    r->xdmf = !r->netcdf && !a->no_xdmf;
+    if (r->netcdf && a->no_xdmf) {
+        cli_errline("generate: --no-xdmf applies to HDF5 output only (netCDF gets no XDMF file)");
+        return EXIT_USAGE;
+    }
+    return 0;
+bad:
+    cli_errline("%s", err);
+    return EXIT_USAGE;
+}

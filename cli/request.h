@@ -1,0 +1,94 @@
+/* request.h — one run of `generate` or `regenerate`: what generates the
+ * field and where it goes (not installed).
+ *
+ * Why one struct: `generate` fills it from the command line and
+ * `regenerate` from a file's attributes (tbrf_io_read_meta), and one
+ * function, request_plan, turns either into a model and a plan. The
+ * generating part is the tbrf_io_meta the output file records, so what a
+ * run used and what its file says are the same values by construction. */
+#ifndef TBRF_CLI_REQUEST_H
+#define TBRF_CLI_REQUEST_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "io/tbrf_io.h"
+#include "tbrf.h"
+
+/* A model the tool knows: its name (--model, the model_kind attribute),
+ * which parameters it takes (MP_* bits) and needs, and how to make it. */
+enum { MP_INDEX = 1, MP_KMIN = 2, MP_KMAX = 4, MP_LENGTH = 8, MP_NU = 16, MP_TABLE = 32 };
+
+typedef struct cli_model {
+    const char *name;
+    unsigned allowed, required; /* MP_* */
+    /* Makes the model's shape from the parameters in *m. */
+    int (*make)(const tbrf_io_meta *m, tbrf_model **out);
+    /* The spectrum's slope far above 1/length in dimension dim, for the
+     * --report line; NULL where there is no single one. */
+    double (*tail_slope)(const tbrf_io_meta *m, int dim);
+} cli_model;
+
+/* The model called name, or NULL. */
+const cli_model *cli_model_find(const char *name);
+
+/* The models' names, "powerlaw, gaussian, ..." (for messages). */
+const char *cli_model_names(void);
+
+/* Makes m->model_kind's model from *m, amplitude or variance included.
+ * A table comes from m->table_k/p when there are rows, else from
+ * m->table_file, parsed by the library. Returns a tbrf status (*out may
+ * hold a failed model, for its message) or TBRF_ERR_INVALID with *out
+ * NULL for an unknown kind. */
+int cli_model_make(const tbrf_io_meta *m, tbrf_model **out);
+
+typedef struct request {
+    tbrf_io_meta meta; /* what generates the field; recorded in the file */
+    /* Where the positions of a points run come from (generate: --points;
+     * regenerate: the file itself). */
+    const char *points_from;
+    /* Output and execution: free to choose, they never change values. */
+    const char *out;
+    int netcdf, compress, xdmf, quiet, report;
+    /* Owned, released by request_free. */
+    char *command;
+    tbrf_model *model;
+    tbrf_plan *plan;
+    double *xyz;
+    double *table_k, *table_p; /* the table's rows, from the library */
+} request;
+
+/* The options of generate and regenerate that choose where and how the
+ * field is written and computed, never its values (NULL/0: not given). */
+typedef struct output_args {
+    const char *out, *format, *threads, *chunk;
+    int compress, quiet, no_xdmf, report;
+} output_args;
+
+/* Checks and stores them in r (out, format, compression, XDMF, threads,
+ * chunk). Returns 0, or EXIT_USAGE after one "tbrf: ..." line. */
+int request_output(request *r, const output_args *a);
+
+/* An empty request: meta "not applicable", nothing owned. */
+void request_init(request *r);
+
+/* Releases what the request owns (and the meta, if read from a file). */
+void request_free(request *r);
+
+/* The one step from a request to a plan: makes the model, records the
+ * table rows the library parsed, reads the positions of a points run,
+ * derives the domain (and the default resolution) from the geometry,
+ * makes the plan and sets its grid or points; checks the disk space of a
+ * grid. Returns 0 or an EXIT_* status after one "tbrf: ..." line. */
+int request_plan(request *r);
+
+/* Runs a planned request: streams or computes the values into the
+ * output file (temporary + rename), writes the XDMF side file and the
+ * --report. Returns 0 or an EXIT_* status after one "tbrf: ..." line. */
+int request_run(request *r);
+
+/* The command line, quoted where needed, for the file's `command`
+ * attribute (malloc'ed; NULL if out of memory). */
+char *request_command(int argc, char **argv);
+
+#endif

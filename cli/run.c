@@ -1,0 +1,264 @@
+/* run.c — running a planned request: values from the library into the
+ * output file, the XDMF side file, and the --report. Shared by generate
+ * and regenerate, which differ only in how they fill the request. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/measure.h"
+#include "request.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* Largest grid read back into memory for the --report spectrum. */
+#define REPORT_MAX_CELLS ((int64_t)1 << 26)
+
+/* One run's state: the writer and running moments of the values. */
+typedef struct run {
+    request *r;
+    tbrf_io_writer *w;
+    progress prog;
+    int64_t count;
+    double mean, m2;
+} run;
+
+/* Chan et al.'s pairwise update of running mean and M2 with one chunk,
+ * whose own moments are taken in two passes: stable for any grid size. */
+static void moments_add(run *u, const void *values, int64_t count)
+{
+    if (count <= 0)
+        return;
+    const double *vd = values;
+    const float *vf = values;
+    int isf = u->r->meta.opts.precision == TBRF_FLOAT;
+    double s = 0.0;
+    for (int64_t i = 0; i < count; i++)
+        s += isf ? (double)vf[i] : vd[i];
+    double m = s / (double)count, q = 0.0;
+    for (int64_t i = 0; i < count; i++) {
+        double d = (isf ? (double)vf[i] : vd[i]) - m;
+        q += d * d;
+    }
+    double na = (double)u->count, nb = (double)count, n = na + nb;
+    double delta = m - u->mean;
+    u->mean += delta * nb / n;
+    u->m2 += q + delta * delta * na * nb / n;
+    u->count += count;
+}
+
+static int push_cb(void *user, int64_t first, int64_t count, const void *values)
+{
+    run *u = user;
+    if (tbrf_io_grid_push(u->w, first, count, values))
+        return 1;
+    moments_add(u, values, count);
+    progress_update(&u->prog, first + count);
+    return 0;
+}
+
+/* Cells stream from the library straight into the file: the grid is
+ * never whole in memory. */
+static int write_grid(run *u)
+{
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    if (tbrf_io_grid_begin(u->w, m->dim, m->n, m->opts.precision)) {
+        cli_errline("%s", tbrf_io_message(u->w));
+        return EXIT_FAIL;
+    }
+    progress_begin(&u->prog, m->n[0] * m->n[1] * m->n[2], "cells", r->quiet);
+    int st = tbrf_execute_grid_stream(r->plan, m->realization, push_cb, u);
+    progress_end(&u->prog);
+    if (st != TBRF_OK) {
+        cli_errline("%s", st == TBRF_ERR_CALLBACK ? tbrf_io_message(u->w)
+                                                  : cli_plan_msg(r->plan, st));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+static int write_points(run *u)
+{
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    size_t elt = m->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    void *values = malloc((size_t)m->npoints * elt);
+    if (!values) {
+        cli_errline("not enough memory for %lld values", (long long)m->npoints);
+        return EXIT_FAIL;
+    }
+    int rc = 0, st = tbrf_execute(r->plan, m->realization, values);
+    if (st != TBRF_OK) {
+        cli_errline("%s", cli_plan_msg(r->plan, st));
+        rc = EXIT_FAIL;
+    } else {
+        moments_add(u, values, m->npoints);
+        if (tbrf_io_write_points(u->w, m->dim, m->npoints, r->xyz) ||
+            tbrf_io_write_values(u->w, m->npoints, m->opts.precision, values)) {
+            cli_errline("%s", tbrf_io_message(u->w));
+            rc = EXIT_FAIL;
+        }
+    }
+    free(values);
+    return rc;
+}
+
+/* The spectral slope of the written grid over its clean k range, read
+ * back from the file (which also checks what was written). Returns 1
+ * with *meas, or 0 with the reason in note. */
+typedef struct slope_fit {
+    tbrf_measurement meas;
+    double klo, khi;
+    char note[640];
+} slope_fit;
+
+static int measure_slope(const request *r, slope_fit *f)
+{
+    const tbrf_io_meta *m = &r->meta;
+    int64_t cells = m->n[0] * m->n[1] * m->n[2];
+    double kf = 0.0, knyq = INFINITY;
+    for (int c = 0; c < m->dim; c++) {
+        if (m->n[c] < 2)
+            continue; /* a one-plane 3D grid is measured as 2D */
+        double q = 2.0 * M_PI / ((double)m->n[c] * m->spacing[c]);
+        kf = q > kf ? q : kf;
+        q = M_PI / m->spacing[c];
+        knyq = q < knyq ? q : knyq;
+    }
+    /* Fit where the estimate is clean: above a few fundamentals (the
+     * window's bias falls as (dk/k)^2), below half the grid Nyquist
+     * (aliasing), and inside the model's own cut-offs. */
+    f->klo = 4.0 * kf;
+    f->khi = 0.5 * knyq;
+    const cli_model *k = cli_model_find(m->model_kind);
+    if (k && (k->allowed & MP_KMAX)) {
+        f->klo = fmax(f->klo, 1.25 * (isnan(m->kmin) ? 0.0 : m->kmin));
+        f->khi = fmin(f->khi, m->kmax / 1.25);
+    }
+    if (cells > REPORT_MAX_CELLS)
+        snprintf(f->note, sizeof f->note, "not measured (grid too large to read back)");
+    else if (m->n[0] < 2 || m->n[1] < 2)
+        snprintf(f->note, sizeof f->note, "not measured (grid too thin)");
+    else if (!(f->klo < f->khi))
+        snprintf(f->note, sizeof f->note, "not measured (no usable k range: %.4g > %.4g)", f->klo,
+                 f->khi);
+    else {
+        double *field = NULL;
+        int64_t nn[3];
+        char err[512];
+        if (tbrf_io_read_field(r->out, nn, &field, err, sizeof err)) {
+            snprintf(f->note, sizeof f->note, "not measured (%s)", err);
+            return 0;
+        }
+        double h[3] = {m->spacing[0], m->spacing[1], m->dim == 3 ? m->spacing[2] : 1.0};
+        int ok = tbrf_measure_grid(field, nn, h, f->klo, f->khi, &f->meas) == 0;
+        free(field);
+        if (ok)
+            return 1;
+        snprintf(f->note, sizeof f->note,
+                 "not measured (fewer than 3 usable shells in the k range)");
+    }
+    return 0;
+}
+
+/* What the model predicts for the measured slope, ending the line. */
+static void expected_slope(const tbrf_io_meta *m)
+{
+    const cli_model *k = cli_model_find(m->model_kind);
+    /* A 3D field sampled on one plane (or line) has the projected
+     * spectrum: each thin axis integrated out adds one to the slope. */
+    int thin = 0;
+    for (int c = 0; c < m->dim; c++)
+        thin += m->n[c] < 2;
+    int power = k && (k->allowed & MP_INDEX); /* the slope is the model's index */
+    if (power && thin > 0)
+        printf("   (model index %g; %g expected in this thin slice of a 3D field)\n", m->index,
+               m->index + thin);
+    else if (power)
+        printf("   (model index %g)\n", m->index);
+    else if (k && k->tail_slope)
+        printf("   (model tends to k^%g at k >> 1/length)\n", k->tail_slope(m, m->dim));
+    else
+        printf("\n");
+}
+
+/* --report: where the file went and what it holds, measured. */
+static void report(const run *u)
+{
+    const request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    const char *prec = m->opts.precision == TBRF_FLOAT ? "float32" : "float64";
+    if (!m->is_grid)
+        printf("wrote %s: /value at %lld points (%dD) %s\n", r->out, (long long)m->npoints,
+               m->dim, prec);
+    else if (m->dim == 3)
+        printf("wrote %s: /field %lld x %lld x %lld (nx x ny x nz) %s\n", r->out,
+               (long long)m->n[0], (long long)m->n[1], (long long)m->n[2], prec);
+    else
+        printf("wrote %s: /field %lld x %lld (nx x ny) %s\n", r->out, (long long)m->n[0],
+               (long long)m->n[1], prec);
+    double mean = u->mean, var = u->count > 0 ? u->m2 / (double)u->count : NAN;
+    slope_fit f;
+    int have = m->is_grid && measure_slope(r, &f);
+    if (have) {
+        mean = f.meas.mean;
+        var = f.meas.variance;
+    }
+    printf("  mean      %.6g   (target 0)\n", mean);
+    printf("  variance  %.6g   (target %.6g; resolved %.6g)\n", var, m->info.variance,
+           m->info.variance_resolved);
+    if (!m->is_grid)
+        return;
+    if (!have) {
+        printf("  slope     %s\n", f.note);
+        return;
+    }
+    printf("  slope     %.4f +- %.4f over %.4g <= k <= %.4g (%d shells)", f.meas.slope,
+           f.meas.slope_stderr, f.klo, f.khi, f.meas.bins_used);
+    expected_slope(m);
+}
+
+static int write_file(run *u)
+{
+    request *r = u->r;
+    char err[1024];
+    int flags = (r->compress ? TBRF_IO_COMPRESS : 0) | (r->netcdf ? TBRF_IO_NETCDF : 0);
+    u->w = tbrf_io_create(r->out, flags, err, sizeof err);
+    if (!u->w) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    cli_guard_temp(tbrf_io_temp_path(u->w));
+    int rc = r->meta.is_grid ? write_grid(u) : write_points(u);
+    if (rc)
+        return rc;
+    if (tbrf_io_write_meta(u->w, &r->meta) || tbrf_io_commit(u->w)) {
+        cli_errline("%s", tbrf_io_message(u->w));
+        return EXIT_FAIL;
+    }
+    cli_unguard_temp();
+    if (r->xdmf && tbrf_io_write_xdmf(r->out, &r->meta, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+int request_run(request *r)
+{
+    run u;
+    memset(&u, 0, sizeof u);
+    u.r = r;
+    r->meta.command = r->command;
+    int rc = write_file(&u);
+    cli_unguard_temp();
+    tbrf_io_close(u.w); /* removes the temporary unless committed */
+    if (rc == 0 && r->report)
+        report(&u);
+    return rc;
+}
