@@ -153,12 +153,10 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         const char *name = tbrf_backend_name(p->opts.backend);
         return fail(p, st, "backend %s: %s", name ? name : "(unknown id)", tbrf_strerror(st));
     }
-    if (p->backend->init) {
-        st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
-        if (st) {
-            p->status = st; /* init wrote the message */
-            return st;
-        }
+    st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
+    if (st) {
+        p->status = st; /* init wrote the message */
+        return st;
     }
     if (p->opts.line_method == TBRF_LINES_CIRCULANT && (dim != 3 || !tbrfi_model_is_covariance(model)))
         return fail(p, TBRF_ERR_UNSUPPORTED,
@@ -233,7 +231,7 @@ void tbrf_destroy(tbrf_plan *p)
 {
     if (!p)
         return;
-    if (p->backend && p->backend->release)
+    if (p->backend)
         p->backend->release(p->backend_state);
     tbrfi_lines_fft_destroy(p->fft);
     tbrfi_lines_spec_free(&p->spec);
@@ -405,7 +403,7 @@ static projection make_projection(const tbrf_plan *p)
 /* A backend's project call failed: its own detail when it has one. */
 static int projection_failed(tbrf_plan *p, int st)
 {
-    const char *detail = p->backend->message ? p->backend->message(p->backend_state) : NULL;
+    const char *detail = p->backend->message(p->backend_state);
     if (detail && *detail)
         return fail(p, st, "%s projection failed: %s: %s", p->backend->name, tbrf_strerror(st), detail);
     return fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
@@ -416,7 +414,7 @@ static size_t value_size(const tbrf_plan *p)
     return p->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
 }
 
-/* The FFT method on the current grid (c/fft_method.c). */
+/* The FFT method on the current grid (methods/fft/fft.c). */
 static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
 {
     int st = tbrfi_fft_method_generate(p->model, p->dim, &p->grid, p->seed, realization, p->opts.threads,
