@@ -190,6 +190,10 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     /* Positions computed by callers as origin + i*spacing may land a few
      * ulps outside the box; the lines carry two samples of margin. */
     p->tolerance = 1e-10 * (p->extent + resolution) + 8.0 * DBL_EPSILON * maxabs;
+    /* The FFT method runs on grids alone and never projects lines: its
+     * plan builds no line structures (spec, lines, axis, FFTW line plan). */
+    if (p->opts.method == TBRF_METHOD_FFT)
+        return TBRF_OK;
     st = tbrfi_lines_spec_build(&p->spec, p->model, dim, p->extent, resolution, &p->opts, p->message,
                           sizeof p->message);
     if (st) {
@@ -367,6 +371,8 @@ static int ensure_lines(tbrf_plan *p, uint64_t r)
 {
     if (p->have_lines && p->cached_realization == r)
         return TBRF_OK;
+    if (!p->lines) /* a method-FFT plan: callers never get here */
+        return fail(p, TBRF_ERR_UNSUPPORTED, "the FFT method's plan holds no lines");
     p->have_lines = 0;
     p->generation++;
     const int L = p->opts.lines;
@@ -586,7 +592,8 @@ int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
         return TBRF_ERR_BAD_PLAN;
     memset(info, 0, sizeof *info);
     info->dim = p->dim;
-    info->lines = p->opts.lines;
+    /* line fields stay 0 for a plan without lines (method FFT) */
+    info->lines = p->lines ? p->opts.lines : 0;
     info->line_samples = p->spec.M;
     info->line_spacing = p->spec.delta;
     info->line_length = p->spec.length;
