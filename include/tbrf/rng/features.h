@@ -27,10 +27,11 @@
  *                   backend's operations in its order and gets its bits
  *                   (doc/gpu.md). In CUDA device code they are __dadd_rn,
  *                   __dmul_rn, __fma_rn (nvcc contracts a*b + c by
- *                   default); in C and OpenCL C plain operators and fma,
- *                   which assume contraction is off (C11 with GCC's default
- *                   -std=c11, -ffp-contract=off for the emulator, and
- *                   #pragma OPENCL FP_CONTRACT OFF in tbrf's kernels).
+ *                   default); elsewhere plain operators and fma, which
+ *                   assume contraction is off: ISO C mode (-std=c11, where
+ *                   GCC does not contract), -ffp-contract=off for the
+ *                   emulator's C++, #pragma OPENCL FP_CONTRACT OFF in
+ *                   tbrf's OpenCL kernels (kernels/opencl_prelude.cl).
  *   tbrf_sqrt/log/cos/sin/exp/pow/fabs  the double-precision math functions.
  *
  * Nothing here depends on a host-only construct; OpenCL users compile with
