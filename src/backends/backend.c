@@ -1,11 +1,53 @@
-/* backend.c — the backend table and run-time selection. */
+/* backend.c — the backend table, run-time selection, and the stubs that
+ * fill the slots of features a backend lacks. */
 #include "backends/backend.h"
 
 #include <stddef.h>
 #include "tbrf.h"
 
-/* Indexed by backend id; NULL marks a backend this build does not have.
- * OpenCL and CUDA entries are filled in by their own issue's sources. */
+int tbrfi_backend_no_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsize)
+{
+    (void)opts;
+    (void)msg;
+    (void)msgsize;
+    *state = NULL;
+    return TBRF_OK;
+}
+
+void tbrfi_backend_no_release(void *state)
+{
+    (void)state;
+}
+
+const char *tbrfi_backend_no_message(void *state)
+{
+    (void)state;
+    return NULL;
+}
+
+int tbrfi_backend_no_gpu(void)
+{
+    return TBRF_ERR_NO_DEVICE;
+}
+
+int tbrfi_backend_no_mc(int device, int integrand, int dim, const double *a, const double *u,
+                        int64_t n, uint64_t seed, double *K, double *S1, double *S2)
+{
+    (void)device;
+    (void)integrand;
+    (void)dim;
+    (void)a;
+    (void)u;
+    (void)n;
+    (void)seed;
+    (void)K;
+    (void)S1;
+    (void)S2;
+    return TBRF_ERR_UNSUPPORTED;
+}
+
+/* Indexed by backend id; NULL marks a backend this build does not have
+ * (answered TBRF_ERR_NOT_BUILT). */
 static const backend_ops *const backend_table[] = {
     [TBRF_BACKEND_CPU] = &tbrf_backend_cpu,
 #ifdef TBRF_HAVE_OPENCL
@@ -23,18 +65,19 @@ static const backend_ops *const backend_table[] = {
 const backend_ops *tbrfi_backend_lookup(int id, int *status)
 {
     if (id == TBRF_BACKEND_AUTO) {
-        static const int preference[] = {TBRF_BACKEND_CUDA, TBRF_BACKEND_OPENCL, TBRF_BACKEND_CPU};
-        for (int i = 0; i < 3; i++) {
+        /* GPU backends count only with a GPU device (see backend.h), then
+         * the CPU whenever it is usable. */
+        static const int preference[] = {TBRF_BACKEND_CUDA, TBRF_BACKEND_OPENCL};
+        for (int i = 0; i < 2; i++) {
             const backend_ops *b = backend_table[preference[i]];
-            /* GPU backends count only with a GPU device (see backend.h). */
-            int (*usable)(void) = b && b->available_gpu ? b->available_gpu : b ? b->available : NULL;
-            if (b && usable() == TBRF_OK) {
+            if (b && b->available_gpu() == TBRF_OK) {
                 *status = TBRF_OK;
                 return b;
             }
         }
-        *status = TBRF_ERR_NO_DEVICE;
-        return NULL;
+        const backend_ops *cpu = backend_table[TBRF_BACKEND_CPU];
+        *status = cpu->available() == TBRF_OK ? TBRF_OK : TBRF_ERR_NO_DEVICE;
+        return *status == TBRF_OK ? cpu : NULL;
     }
     if (id < 0 || id >= (int)(sizeof backend_table / sizeof backend_table[0])) {
         *status = TBRF_ERR_INVALID;

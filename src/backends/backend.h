@@ -1,6 +1,11 @@
 /* backend.h — the dispatch table through which the plan runs the
- * projection. The CPU backend is always built; OpenCL and CUDA add their
- * own entries when compiled in, and callers never change. */
+ * projection and Monte Carlo integration runs on a GPU. The CPU backend is
+ * always built; OpenCL and CUDA add their own entries when compiled in, and
+ * callers never change. Every backend fills every slot: where it lacks a
+ * feature it points the slot at one of the tbrfi_backend_no_* stubs below
+ * (as netCDF-C's dispatch tables do), so callers never test for NULL; a
+ * backend this build lacks is answered TBRF_ERR_NOT_BUILT by
+ * tbrfi_backend_lookup. */
 #ifndef TBRF_BACKEND_H
 #define TBRF_BACKEND_H
 
@@ -46,25 +51,49 @@ typedef struct backend_ops {
                         void *out);
     /* n points xyz[dim*i + c] into out. */
     int (*project_points)(const projection *p, int64_t n, const double *xyz, void *out);
-    /* Optional hooks (NULL in stateless backends such as the CPU's). */
     /* Per-plan state (device, programs, cached buffers) made at make_plan
      * from the options (device, work_group, unroll, precision); a status
-     * and a message on failure. */
+     * and a message on failure. Stateless backends: tbrfi_backend_no_init
+     * (state NULL, TBRF_OK). */
     int (*init)(const tbrf_opts *opts, void **state, char *msg, size_t msgsize);
-    void (*release)(void *state);
-    /* Detail of the last failure of a project call on this state, or NULL. */
+    void (*release)(void *state); /* tbrfi_backend_no_release: nothing */
+    /* Detail of the last failure of a project call on this state, or NULL
+     * (tbrfi_backend_no_message: always NULL). */
     const char *(*message)(void *state);
     /* TBRF_OK if the backend has a GPU (or accelerator) device: AUTO only
-     * picks GPU backends through this, never a CPU OpenCL device. */
+     * picks GPU backends through this, never a CPU OpenCL device
+     * (tbrfi_backend_no_gpu: TBRF_ERR_NO_DEVICE). */
     int (*available_gpu)(void);
+    /* The Monte Carlo chunks of tbrf_mc_integrate_device() on device
+     * `device` (-1: the default): for chunk c of TBRF_MC_CHUNK points
+     * (backends/kernels/mc_body.h) its first value K[c] and shifted sums
+     * S1[c], S2[c]; a and u (dim values, NULL: 1 and 0.5) are the
+     * integrand's parameters. A status (tbrfi_backend_no_mc:
+     * TBRF_ERR_UNSUPPORTED, the CPU's, which integrates in src/mc/mc.c). */
+    int (*mc_chunks)(int device, int integrand, int dim, const double *a, const double *u,
+                     int64_t n, uint64_t seed, double *K, double *S1, double *S2);
 } backend_ops;
+
+/* The stubs of absent features (backend.c). */
+int tbrfi_backend_no_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsize);
+void tbrfi_backend_no_release(void *state);
+const char *tbrfi_backend_no_message(void *state);
+int tbrfi_backend_no_gpu(void);
+int tbrfi_backend_no_mc(int device, int integrand, int dim, const double *a, const double *u,
+                        int64_t n, uint64_t seed, double *K, double *S1, double *S2);
 
 extern const backend_ops tbrf_backend_cpu;
 #ifdef TBRF_HAVE_OPENCL
 extern const backend_ops tbrf_backend_opencl;
+/* Its mc_chunks (backends/opencl/mc_opencl.c). */
+int tbrfi_mc_opencl_chunks(int device, int integrand, int dim, const double *a, const double *u,
+                           int64_t n, uint64_t seed, double *K, double *S1, double *S2);
 #endif
 #ifdef TBRF_HAVE_CUDA
 extern const backend_ops tbrf_backend_cuda;
+/* Its mc_chunks (backends/cuda/mc_cuda.cu). */
+int tbrfi_mc_cuda_chunks(int device, int integrand, int dim, const double *a, const double *u,
+                         int64_t n, uint64_t seed, double *K, double *S1, double *S2);
 #endif
 
 /* The table entry for a backend id; NULL with *status = TBRF_ERR_NOT_BUILT

@@ -14,10 +14,11 @@
 
 #include "tbrf/rng/lcg64.h"
 #include "tbrf/rng/lcg64_block.h"
+#include "backends/backend.h"
 #include "backends/kernels/mc_body.h"
 #include "tbrf.h"
 
-#define MC_CHUNK TBRF_MC_CHUNK /* points per statistics chunk (rng/mc_body.h) */
+#define MC_CHUNK TBRF_MC_CHUNK /* points per statistics chunk (backends/kernels/mc_body.h) */
 #define MC_SEQ_BATCH 256 /* points per integrand call on the sequential path */
 #define MC_MAX_BLOCK_WORDS ((int64_t)1 << 20) /* largest block (numbers), any block */
 #define MC_CACHE_WORDS 1024                   /* largest automatic block: 24 KiB */
@@ -133,7 +134,7 @@ static double genz_exact(const genz *g)
     }
 }
 
-/* f at n points of x (n*dim numbers) by the shared body (rng/mc_body.h),
+/* f at n points of x (n*dim numbers) by the shared body (backends/kernels/mc_body.h),
  * the same arithmetic as the GPU kernels. The loop is instantiated per
  * integrand so the body's switch folds away. */
 #define GENZ_LOOP(KIND)                                                       \
@@ -479,17 +480,9 @@ int tbrf_mc_integrate_fn(tbrf_mc_fn fn, void *user, int dim, const double *lo, c
     return integrate(&jb, n, algorithm, block, out);
 }
 
-#ifdef TBRF_MC_OPENCL
-int tbrf_mc_opencl_run(int device, int integrand, int dim, const double *a, const double *u,
-                       int64_t n, uint64_t seed, double *K, double *s1, double *s2);
-#endif
-#ifdef TBRF_MC_CUDA
-int tbrf_mc_cuda_run(int device, int integrand, int dim, const double *a, const double *u,
-                     int64_t n, uint64_t seed, double *K, double *s1, double *s2);
-#endif
-
-/* GPU backends compute each chunk's shifted sums (K, s1, s2); the chunks
- * are combined here in order, exactly as on the CPU. */
+/* GPU backends compute each chunk's shifted sums (K, s1, s2) through their
+ * mc_chunks slot (backends/backend.h); the chunks are combined here in
+ * order, exactly as on the CPU. */
 int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, const double *a,
                              const double *u, int64_t n, uint64_t seed, double out[2])
 {
@@ -510,18 +503,10 @@ int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, co
     double *buf = malloc(3 * (size_t)nchunks * sizeof(double));
     if (!buf)
         return TBRF_ERR_NO_MEMORY;
-    st = TBRF_ERR_NOT_BUILT;
-#ifdef TBRF_MC_OPENCL
-    if (backend == TBRF_BACKEND_OPENCL)
-        st = tbrf_mc_opencl_run(device, integrand, dim, a, u, n, seed, buf, buf + nchunks,
-                                buf + 2 * nchunks);
-#endif
-#ifdef TBRF_MC_CUDA
-    if (backend == TBRF_BACKEND_CUDA)
-        st = tbrf_mc_cuda_run(device, integrand, dim, a, u, n, seed, buf, buf + nchunks,
-                              buf + 2 * nchunks);
-#endif
-    (void)seed;
+    const backend_ops *b = tbrfi_backend_lookup(backend, &st); /* TBRF_ERR_NOT_BUILT, ... */
+    if (b)
+        st = b->mc_chunks(device, integrand, dim, a, u, n, seed, buf, buf + nchunks,
+                          buf + 2 * nchunks);
     if (st == TBRF_OK) {
         chunkstat *cs = calloc((size_t)nchunks, sizeof *cs);
         if (!cs) {

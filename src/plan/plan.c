@@ -153,12 +153,10 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         const char *name = tbrf_backend_name(p->opts.backend);
         return fail(p, st, "backend %s: %s", name ? name : "(unknown id)", tbrf_strerror(st));
     }
-    if (p->backend->init) {
-        st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
-        if (st) {
-            p->status = st; /* init wrote the message */
-            return st;
-        }
+    st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
+    if (st) {
+        p->status = st; /* init wrote the message */
+        return st;
     }
     if (p->opts.line_method == TBRF_LINES_CIRCULANT && (dim != 3 || !tbrfi_model_is_covariance(model)))
         return fail(p, TBRF_ERR_UNSUPPORTED,
@@ -192,6 +190,10 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     /* Positions computed by callers as origin + i*spacing may land a few
      * ulps outside the box; the lines carry two samples of margin. */
     p->tolerance = 1e-10 * (p->extent + resolution) + 8.0 * DBL_EPSILON * maxabs;
+    /* The FFT method runs on grids alone and never projects lines: its
+     * plan builds no line structures (spec, lines, axis, FFTW line plan). */
+    if (p->opts.method == TBRF_METHOD_FFT)
+        return TBRF_OK;
     st = tbrfi_lines_spec_build(&p->spec, p->model, dim, p->extent, resolution, &p->opts, p->message,
                           sizeof p->message);
     if (st) {
@@ -233,7 +235,7 @@ void tbrf_destroy(tbrf_plan *p)
 {
     if (!p)
         return;
-    if (p->backend && p->backend->release)
+    if (p->backend)
         p->backend->release(p->backend_state);
     tbrfi_lines_fft_destroy(p->fft);
     tbrfi_lines_spec_free(&p->spec);
@@ -369,6 +371,8 @@ static int ensure_lines(tbrf_plan *p, uint64_t r)
 {
     if (p->have_lines && p->cached_realization == r)
         return TBRF_OK;
+    if (!p->lines) /* a method-FFT plan: callers never get here */
+        return fail(p, TBRF_ERR_UNSUPPORTED, "the FFT method's plan holds no lines");
     p->have_lines = 0;
     p->generation++;
     const int L = p->opts.lines;
@@ -405,7 +409,7 @@ static projection make_projection(const tbrf_plan *p)
 /* A backend's project call failed: its own detail when it has one. */
 static int projection_failed(tbrf_plan *p, int st)
 {
-    const char *detail = p->backend->message ? p->backend->message(p->backend_state) : NULL;
+    const char *detail = p->backend->message(p->backend_state);
     if (detail && *detail)
         return fail(p, st, "%s projection failed: %s: %s", p->backend->name, tbrf_strerror(st), detail);
     return fail(p, st, "%s projection failed: %s", p->backend->name, tbrf_strerror(st));
@@ -416,7 +420,7 @@ static size_t value_size(const tbrf_plan *p)
     return p->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
 }
 
-/* The FFT method on the current grid (c/fft_method.c). */
+/* The FFT method on the current grid (methods/fft/fft.c). */
 static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
 {
     int st = tbrfi_fft_method_generate(p->model, p->dim, &p->grid, p->seed, realization, p->opts.threads,
@@ -588,7 +592,8 @@ int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
         return TBRF_ERR_BAD_PLAN;
     memset(info, 0, sizeof *info);
     info->dim = p->dim;
-    info->lines = p->opts.lines;
+    /* line fields stay 0 for a plan without lines (method FFT) */
+    info->lines = p->lines ? p->opts.lines : 0;
     info->line_samples = p->spec.M;
     info->line_spacing = p->spec.delta;
     info->line_length = p->spec.length;

@@ -1,5 +1,5 @@
 /* test_cuda_emulated.c — what the CUDA backend must survive that only the
- * CPU emulator of the CUDA runtime (tests/cuda_emulator) can stage on a
+ * CPU emulator of the CUDA runtime (tests/backends/cuda_emulator) can stage on a
  * machine without a GPU. Built only with -DTBRF_CUDA_EMULATOR=ON.
  *
  *   test_cuda_emulated big     a float grid and a point set whose values

@@ -1,5 +1,5 @@
 /* test_gpu_conformance.c — the conformance suite every GPU backend runs
- * (DESIGN §6): usage `test_gpu_conformance opencl|cuda`.
+ * (doc/design.md): usage `test_gpu_conformance opencl|cuda`.
  *
  * Skips (exit 77, ctest SKIP_RETURN_CODE) with a message when the backend
  * is not built or has no device. Otherwise, against the CPU backend:

@@ -4,6 +4,10 @@
  *    message naming the backend (never a crash);
  *  - AUTO picks a GPU backend only when a GPU device exists (an OpenCL CPU
  *    device such as PoCL does not count), else the CPU backend;
+ *  - every slot of a usable backend's table entry is filled (stubs where
+ *    it lacks a feature, backends/backend.h), and Monte Carlo on a GPU
+ *    backend answers what tbrf_backend_available does (NOT_BUILT,
+ *    NO_DEVICE or a result), on the CPU TBRF_ERR_INVALID;
  *  - `test_gpu_selection opencl-no-platform` (run with OCL_ICD_VENDORS set
  *    to an empty directory, so the ICD loader finds no platform): the
  *    OpenCL backend reports TBRF_ERR_NO_DEVICE and AUTO still works;
@@ -11,6 +15,7 @@
  *    but the machine has no NVIDIA GPU, it reports TBRF_ERR_NO_DEVICE
  *    cleanly (exit 77 = skipped when a GPU is present). */
 #include "support/testutil.h"
+#include "backends/backend.h"
 
 #ifdef TEST_HAVE_OPENCL
 #include <CL/cl.h>
@@ -99,6 +104,18 @@ int main(int argc, char **argv)
               tbrf_strerror(av));
         if (st != TBRF_OK)
             CHECK(strstr(msg, tbrf_backend_name(ids[i])) != NULL, "message does not name the backend: %s", msg);
+        int lst;
+        const backend_ops *b = tbrfi_backend_lookup(ids[i], &lst);
+        CHECK(lst == av && (b != NULL) == (av == TBRF_OK), "%s: lookup %s but available %s",
+              tbrf_backend_name(ids[i]), tbrf_strerror(lst), tbrf_strerror(av));
+        if (b)
+            CHECK(b->id == ids[i] && b->name && b->available && b->project_grid && b->project_points &&
+                      b->init && b->release && b->message && b->available_gpu && b->mc_chunks,
+                  "%s: a slot of the backend table is empty", tbrf_backend_name(ids[i]));
+        double r[2];
+        int mst = tbrf_mc_integrate_device(ids[i], -1, TBRF_MC_GAUSSIAN, 3, NULL, NULL, 20000, 5, r);
+        CHECK(mst == (ids[i] == TBRF_BACKEND_CPU ? TBRF_ERR_INVALID : av), "%s: Monte Carlo %s, available %s",
+              tbrf_backend_name(ids[i]), tbrf_strerror(mst), tbrf_strerror(av));
     }
     CHECK(ok[0], "the CPU backend is always available");
     int st = plan_status(m, TBRF_BACKEND_AUTO, &picked, msg, sizeof msg);

@@ -14,7 +14,8 @@
  *    grid size); a shifted origin only rotates phases;
  *  - method choice: AUTO runs FFT for a periodic grid, turning bands for a
  *    non-periodic grid and for points; FFT refuses points; periodic with
- *    turning bands is refused. */
+ *    turning bands is refused; an FFT plan allocates no lines (get_info
+ *    reports none), an AUTO one does. */
 #include <fftw3.h>
 
 #include "support/testutil.h"
@@ -290,6 +291,19 @@ static void check_choice(const tbrf_model *m)
     if (p) {
         double xyz[3] = {1, 2, 3};
         CHECK(tbrf_set_points(p, 1, xyz) == TBRF_ERR_UNSUPPORTED, "FFT + points accepted");
+        /* the FFT method never projects lines: its plan allocates none */
+        tbrf_plan_info info;
+        CHECK(tbrf_plan_get_info(p, &info) == TBRF_OK, "get_info");
+        CHECK(info.lines == 0 && info.line_samples == 0 && info.line_length == 0.0,
+              "FFT plan holds lines: %d lines of %lld samples", info.lines,
+              (long long)info.line_samples);
+        tbrf_destroy(p);
+    }
+    p = plan_fft(m, 3, 16.0, 1, TBRF_METHOD_AUTO, 1, TBRF_DOUBLE);
+    if (p) { /* AUTO may run turning bands (points), so it keeps its lines */
+        tbrf_plan_info info;
+        CHECK(tbrf_plan_get_info(p, &info) == TBRF_OK && info.lines > 0 && info.line_samples > 0,
+              "AUTO plan without lines");
         tbrf_destroy(p);
     }
     tbrf_opts o;

@@ -1,6 +1,7 @@
 /* rng_kat.h — reads tests/data/kat_vectors.txt ("NAME IN... -> OUT...",
- * hex words, '#' comments) and computes a line's answer with the header
- * generators, so every backend's test checks the same file. */
+ * hex words, '#' comments) on the host, and names each vector's kind, so
+ * every harness checks the same file with the one computation of
+ * kat_body.h. */
 #ifndef TBRF_TEST_RNG_KAT_H
 #define TBRF_TEST_RNG_KAT_H
 
@@ -73,6 +74,17 @@ static int kat_read(const char *path, kat *v, int max, int *bad)
     }
     fclose(f);
     return *bad ? -1 : n;
+}
+
+/* The kind (kat_body.h) of a vector's generator, or -1. */
+static int kat_kind(const kat *k)
+{
+    static const char *const names[] = {"philox4x32", "saru1",   "saru2", "saru3",
+                                        "tea8",       "prehash", "lcg64", "lcg64-permuted"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (!strcmp(k->name, names[i]))
+            return i;
+    return -1;
 }
 
 #endif

@@ -1,7 +1,9 @@
-/* test_rng_cuda.cu — the rng/ headers compiled by nvcc: the known-answer
- * vectors of tests/data/kat_vectors.txt computed by the __host__ __device__
- * bodies on the host ("host": always runs, proves the headers compile as
- * CUDA and give the same answers) and in a kernel ("device": exits 77,
+/* test_rng_cuda.cu — the tbrf/rng/ headers compiled by nvcc (or as C++
+ * against the CUDA emulator): the known-answer vectors of
+ * tests/data/kat_vectors.txt computed by kat_body.h (the computation the C
+ * and OpenCL harnesses run too) as __host__ __device__ code on the host
+ * ("host": always runs, proves the headers compile as CUDA and give the
+ * same answers) and in a kernel ("device": exits 77,
  * skipped, without a CUDA device), plus the Monte Carlo chunks on the
  * device against the CPU.
  *   test_rng_cuda KAT_FILE host|device */
@@ -10,67 +12,16 @@
 
 #include "support/check.h"
 #include "backends/cuda/cuda_launch.h"
-#include "tbrf/rng/lcg64.h"
-#include "backends/kernels/mc_body.h"
-#include "tbrf/rng/philox.h"
-#include "tbrf/rng/saru.h"
-#include "tbrf/rng/tea.h"
+#include "rng/kat_body.h"
 #include "rng/rng_kat.h"
 #include "tbrf.h"
-
-__host__ __device__ static int compute(int kind, const uint32_t *a, int nout, uint32_t *o)
-{
-    if (kind == 0) {
-        philox4x32_ctr_t c = {{a[0], a[1], a[2], a[3]}};
-        philox4x32_key_t k = {{a[4], a[5]}};
-        philox4x32_ctr_t r = philox4x32(c, k);
-        for (int j = 0; j < 4; j++)
-            o[j] = r.v[j];
-        return 4;
-    }
-    if (kind >= 1 && kind <= 3) {
-        tbrf_saru s = kind == 1   ? tbrf_saru_seed1(a[0])
-                      : kind == 2 ? tbrf_saru_seed2(a[0], a[1])
-                                  : tbrf_saru_seed3(a[0], a[1], a[2]);
-        for (int j = 0; j < nout; j++)
-            o[j] = tbrf_saru_next(&s);
-        return nout;
-    }
-    if (kind == 4) {
-        uint32_t v0 = a[0], v1 = a[1];
-        tbrf_tea8(&v0, &v1, a[2], a[3], a[4], a[5]);
-        o[0] = v0;
-        o[1] = v1;
-        return 2;
-    }
-    if (kind == 5) {
-        o[0] = tbrf_seed_prehash(a[0]);
-        return 1;
-    }
-    uint64_t x = (uint64_t)a[0] << 32 | a[1];
-    for (int j = 0; j < nout; j++) {
-        x = tbrf_lcg64_step(x);
-        o[j] = kind == 6 ? tbrf_lcg64_out(x) : tbrf_lcg64_out_permuted(x);
-    }
-    return nout;
-}
 
 __global__ void kat_kernel(int n, const int *kinds, const uint32_t *in, const int *nouts,
                            uint32_t *out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        compute(kinds[i], in + 8 * i, nouts[i], out + 8 * i);
-}
-
-static int kind_of(const kat *k)
-{
-    const char *names[] = {"philox4x32", "saru1", "saru2", "saru3", "tea8", "prehash", "lcg64",
-                           "lcg64-permuted"};
-    for (int i = 0; i < 8; i++)
-        if (!strcmp(k->name, names[i]))
-            return i;
-    return -1;
+        tbrf_kat_compute(kinds[i], in + 8 * i, nouts[i], out + 8 * i);
 }
 
 int main(int argc, char **argv)
@@ -85,7 +36,7 @@ int main(int argc, char **argv)
     static int kinds[128], nouts[128];
     static uint32_t in[128 * 8], out[128 * 8];
     for (int i = 0; i < n; i++) {
-        kinds[i] = kind_of(&v[i]);
+        kinds[i] = kat_kind(&v[i]);
         nouts[i] = v[i].nout;
         CHECK(kinds[i] >= 0, "line %d: unknown %s", v[i].line, v[i].name);
         memcpy(in + 8 * i, v[i].in, sizeof v[i].in);
@@ -93,7 +44,7 @@ int main(int argc, char **argv)
     int device = strcmp(argv[2], "device") == 0;
     if (!device) {
         for (int i = 0; i < n; i++)
-            compute(kinds[i], in + 8 * i, nouts[i], out + 8 * i);
+            tbrf_kat_compute(kinds[i], in + 8 * i, nouts[i], out + 8 * i);
     } else {
         int count = 0;
         if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {

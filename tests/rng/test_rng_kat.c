@@ -1,71 +1,56 @@
 /* test_rng_kat.c — the known-answer vectors of tests/data/kat_vectors.txt
- * on the host (C) build of the rng/ headers and through the public API.
+ * on the host (C) build of the tbrf/rng/ headers (kat_body.h, the
+ * computation the CUDA and OpenCL harnesses run too) and through the public
+ * API.
  *   test_rng_kat KAT_FILE */
 #include "support/check.h"
-#include "tbrf/rng/lcg64.h"
-#include "tbrf/rng/philox.h"
-#include "tbrf/rng/saru.h"
-#include "tbrf/rng/tea.h"
+#include "rng/kat_body.h"
 #include "rng/rng_kat.h"
 #include "tbrf.h"
+
+/* The number of input words of each kind (kat_body.h). */
+static const int kat_nin[TBRF_KAT_KINDS] = {6, 1, 2, 3, 6, 1, 2, 2};
+
+/* The answer of one vector through the public API; the number of words
+ * or -1. */
+static int compute_api(const kat *k, int kind, uint32_t *o)
+{
+    switch (kind) {
+    case 0:
+        tbrf_rng_philox4x32(k->in, k->in + 4, o);
+        return 4;
+    case 1:
+    case 2:
+    case 3: {
+        uint32_t st[2];
+        if (tbrf_rng_saru_seed(k->nin, k->in, st) || tbrf_rng_saru_next(st, k->nout, o))
+            return -1;
+        return k->nout;
+    }
+    case 4:
+        o[0] = k->in[0];
+        o[1] = k->in[1];
+        tbrf_rng_tea8(o, k->in + 2);
+        return 2;
+    case 5:
+        o[0] = tbrf_rng_seed_prehash(k->in[0]);
+        return 1;
+    default: {
+        uint64_t x = (uint64_t)k->in[0] << 32 | k->in[1];
+        if (tbrf_rng_u32(kind == 7 ? TBRF_GEN_LCG64_PERMUTED : TBRF_GEN_LCG64, x, 0, 0, k->nout, o))
+            return -1;
+        return k->nout;
+    }
+    }
+}
 
 /* Computes the answer of one vector; returns the number of words or -1. */
 static int compute(const kat *k, uint32_t *o, int use_api)
 {
-    const char *nm = k->name;
-    if (!strcmp(nm, "philox4x32") && k->nin == 6) {
-        if (use_api) {
-            tbrf_rng_philox4x32(k->in, k->in + 4, o);
-        } else {
-            philox4x32_ctr_t c = {{k->in[0], k->in[1], k->in[2], k->in[3]}};
-            philox4x32_key_t kk = {{k->in[4], k->in[5]}};
-            philox4x32_ctr_t r = philox4x32(c, kk);
-            memcpy(o, r.v, 16);
-        }
-        return 4;
-    }
-    if (!strncmp(nm, "saru", 4) && nm[4] >= '1' && nm[4] <= '3' && k->nin == nm[4] - '0') {
-        if (use_api) {
-            uint32_t st[2];
-            if (tbrf_rng_saru_seed(k->nin, k->in, st) || tbrf_rng_saru_next(st, k->nout, o))
-                return -1;
-        } else {
-            tbrf_saru s = k->nin == 1   ? tbrf_saru_seed1(k->in[0])
-                          : k->nin == 2 ? tbrf_saru_seed2(k->in[0], k->in[1])
-                                        : tbrf_saru_seed3(k->in[0], k->in[1], k->in[2]);
-            for (int i = 0; i < k->nout; i++)
-                o[i] = tbrf_saru_next(&s);
-        }
-        return k->nout;
-    }
-    if (!strcmp(nm, "tea8") && k->nin == 6) {
-        o[0] = k->in[0];
-        o[1] = k->in[1];
-        if (use_api)
-            tbrf_rng_tea8(o, k->in + 2);
-        else
-            tbrf_tea8(&o[0], &o[1], k->in[2], k->in[3], k->in[4], k->in[5]);
-        return 2;
-    }
-    if (!strcmp(nm, "prehash") && k->nin == 1) {
-        o[0] = use_api ? tbrf_rng_seed_prehash(k->in[0]) : tbrf_seed_prehash(k->in[0]);
-        return 1;
-    }
-    if (!strncmp(nm, "lcg64", 5) && k->nin == 2) {
-        int perm = !strcmp(nm, "lcg64-permuted");
-        uint64_t x = (uint64_t)k->in[0] << 32 | k->in[1];
-        if (use_api) {
-            if (tbrf_rng_u32(perm ? TBRF_GEN_LCG64_PERMUTED : TBRF_GEN_LCG64, x, 0, 0, k->nout, o))
-                return -1;
-        } else {
-            for (int i = 0; i < k->nout; i++) {
-                x = tbrf_lcg64_step(x);
-                o[i] = perm ? tbrf_lcg64_out_permuted(x) : tbrf_lcg64_out(x);
-            }
-        }
-        return k->nout;
-    }
-    return -1;
+    int kind = kat_kind(k);
+    if (kind < 0 || k->nin != kat_nin[kind])
+        return -1;
+    return use_api ? compute_api(k, kind, o) : tbrf_kat_compute(kind, k->in, k->nout, o);
 }
 
 int main(int argc, char **argv)

@@ -1,4 +1,4 @@
-/* rng/normal.h — uniform and normal deviates from 32-bit output words, the
+/* tbrf/rng/normal.h — uniform and normal deviates from 32-bit output words, the
  * one set of conversions used on every backend (C, CUDA, OpenCL C).
  *
  * All conversions are exact (an integer times a power of two), so every
@@ -15,43 +15,43 @@
 #ifndef TBRF_RNG_NORMAL_H
 #define TBRF_RNG_NORMAL_H
 
-#ifndef TBRF_RNG_COMMON_H /* skipped when the sources are concatenated */
+#ifndef TBRF_RNG_FEATURES_H /* skipped when the sources are concatenated */
 #include "features.h"
 #endif
 
-TBRF_RNG_FN float tbrf_u01f(uint32_t x)
+TBRF_DEVICE_FN float tbrf_u01f(uint32_t x)
 {
     return (float)(x >> 8) * (1.0f / 16777216.0f);
 }
 
-TBRF_RNG_FN float tbrf_s11f(uint32_t x)
+TBRF_DEVICE_FN float tbrf_s11f(uint32_t x)
 {
     return (float)((int)(x >> 8) - 8388608) * (1.0f / 8388608.0f);
 }
 
-#ifdef TBRF_RNG_FP64
-TBRF_RNG_FN double tbrf_u01_open(uint32_t x)
+#ifdef TBRF_FP64
+TBRF_DEVICE_FN double tbrf_u01_open(uint32_t x)
 {
     return ((double)x + 0.5) * (1.0 / 4294967296.0);
 }
 
-TBRF_RNG_FN double tbrf_u01(uint32_t x)
+TBRF_DEVICE_FN double tbrf_u01(uint32_t x)
 {
     return (double)x * (1.0 / 4294967296.0);
 }
 
-TBRF_RNG_FN double tbrf_s11(uint32_t x)
+TBRF_DEVICE_FN double tbrf_s11(uint32_t x)
 {
     return ((double)x - 2147483648.0) * (1.0 / 2147483648.0);
 }
 
-TBRF_RNG_FN double tbrf_u01_53(uint32_t hi, uint32_t lo)
+TBRF_DEVICE_FN double tbrf_u01_53(uint32_t hi, uint32_t lo)
 {
     return ((double)hi * 2097152.0 + (double)(lo >> 11)) * (1.0 / 9007199254740992.0);
 }
 
 /* Box–Muller: two words give two independent standard normals. */
-TBRF_RNG_FN void tbrf_box_muller(uint32_t a, uint32_t b, double *g0, double *g1)
+TBRF_DEVICE_FN void tbrf_box_muller(uint32_t a, uint32_t b, double *g0, double *g1)
 {
     const double two_pi = 6.283185307179586476925286766559;
     double r = tbrf_sqrt(-2.0 * tbrf_log(tbrf_u01_open(a)));

@@ -1,7 +1,7 @@
-/* rng/saru.h — Saru (S. Worley's generator as used by HOOMD-blue 1.x):
+/* tbrf/rng/saru.h — Saru (S. Worley's generator as used by HOOMD-blue 1.x):
  * an LCG word x and an offset Weyl word w, 1/2/3-word seeding, stepping and
  * O(log n) jump-ahead. The definitions follow shared/reference/saru-tea.md
- * word for word. Compiles as C, CUDA and OpenCL C (see common.h).
+ * word for word. Compiles as C, CUDA and OpenCL C (see features.h).
  *
  * Stream period 3666320093 * 2^32. Known weakness: one long Saru stream
  * fails modern batteries (PractRand at about 256 MB); short hashed
@@ -10,7 +10,7 @@
 #ifndef TBRF_RNG_SARU_H
 #define TBRF_RNG_SARU_H
 
-#ifndef TBRF_RNG_COMMON_H /* skipped when the sources are concatenated */
+#ifndef TBRF_RNG_FEATURES_H /* skipped when the sources are concatenated */
 #include "features.h"
 #endif
 
@@ -25,7 +25,7 @@ typedef struct tbrf_saru {
     uint32_t x, w;
 } tbrf_saru;
 
-TBRF_RNG_FN tbrf_saru tbrf_saru_finish(uint32_t s1, uint32_t s2)
+TBRF_DEVICE_FN tbrf_saru tbrf_saru_finish(uint32_t s1, uint32_t s2)
 {
     tbrf_saru s;
     s.x = 0x79dedea3u * (s1 ^ tbrf_asr32(s1, 14));
@@ -36,7 +36,7 @@ TBRF_RNG_FN tbrf_saru tbrf_saru_finish(uint32_t s1, uint32_t s2)
 }
 
 /* Seeding from one word. */
-TBRF_RNG_FN tbrf_saru tbrf_saru_seed1(uint32_t seed)
+TBRF_DEVICE_FN tbrf_saru tbrf_saru_seed1(uint32_t seed)
 {
     tbrf_saru s;
     s.x = 0x79dedea3u * (seed ^ tbrf_asr32(seed, 14));
@@ -47,7 +47,7 @@ TBRF_RNG_FN tbrf_saru tbrf_saru_seed1(uint32_t seed)
 }
 
 /* Seeding from two words. */
-TBRF_RNG_FN tbrf_saru tbrf_saru_seed2(uint32_t s1, uint32_t s2)
+TBRF_DEVICE_FN tbrf_saru tbrf_saru_seed2(uint32_t s1, uint32_t s2)
 {
     s2 += s1 << 16;
     s1 += s2 << 11;
@@ -61,7 +61,7 @@ TBRF_RNG_FN tbrf_saru tbrf_saru_seed2(uint32_t s1, uint32_t s2)
 }
 
 /* Seeding from three words. */
-TBRF_RNG_FN tbrf_saru tbrf_saru_seed3(uint32_t s1, uint32_t s2, uint32_t s3)
+TBRF_DEVICE_FN tbrf_saru tbrf_saru_seed3(uint32_t s1, uint32_t s2, uint32_t s3)
 {
     s3 ^= (s1 << 7) ^ (s2 >> 6);
     s2 += (s1 >> 4) ^ (s3 >> 15);
@@ -76,7 +76,7 @@ TBRF_RNG_FN tbrf_saru tbrf_saru_seed3(uint32_t s1, uint32_t s2, uint32_t s3)
 }
 
 /* Advances one step and returns the output word. */
-TBRF_RNG_FN uint32_t tbrf_saru_next(tbrf_saru *s)
+TBRF_DEVICE_FN uint32_t tbrf_saru_next(tbrf_saru *s)
 {
     s->x = TBRF_SARU_LCG_A * s->x + TBRF_SARU_LCG_C;
     s->w = s->w + TBRF_SARU_WEYL_OFFSET + (tbrf_asr32(s->w, 31) & TBRF_SARU_WEYL_PERIOD);
@@ -89,7 +89,7 @@ TBRF_RNG_FN uint32_t tbrf_saru_next(tbrf_saru *s)
  * into [delta - period, delta), so n steps add n delta mod period (any w
  * reaches that range after its first step, which this reproduces).
  * Equal to n calls of tbrf_saru_next. */
-TBRF_RNG_FN void tbrf_saru_jump(tbrf_saru *s, uint64_t n)
+TBRF_DEVICE_FN void tbrf_saru_jump(tbrf_saru *s, uint64_t n)
 {
     if (n == 0)
         return;

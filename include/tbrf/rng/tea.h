@@ -1,4 +1,4 @@
-/* rng/tea.h — TEA8 (Tiny Encryption Algorithm cut to 8 rounds) as a hash
+/* tbrf/rng/tea.h — TEA8 (Tiny Encryption Algorithm cut to 8 rounds) as a hash
  * of two words, the global-seed pre-hash, and the keyed Saru micro-streams
  * built from them (the scheme of Phillips, Anderson & Glotzer for Brownian
  * dynamics and DPD on GPUs). Compiles as C, CUDA and OpenCL C.
@@ -14,7 +14,7 @@
 #ifndef TBRF_RNG_TEA_H
 #define TBRF_RNG_TEA_H
 
-#ifndef TBRF_RNG_COMMON_H /* skipped when the sources are concatenated */
+#ifndef TBRF_RNG_FEATURES_H /* skipped when the sources are concatenated */
 #include "features.h"
 #endif
 #ifndef TBRF_RNG_SARU_H /* skipped when the sources are concatenated */
@@ -27,7 +27,7 @@
 #define TBRF_TEA_K3 0x7E95761Eu
 
 /* TEA with 8 rounds on (v[0], v[1]) in place, key k0..k3. */
-TBRF_RNG_FN void tbrf_tea8(uint32_t *v0, uint32_t *v1, uint32_t k0, uint32_t k1, uint32_t k2,
+TBRF_DEVICE_FN void tbrf_tea8(uint32_t *v0, uint32_t *v1, uint32_t k0, uint32_t k1, uint32_t k2,
                            uint32_t k3)
 {
     uint32_t a = *v0, b = *v1, sum = 0u;
@@ -41,7 +41,7 @@ TBRF_RNG_FN void tbrf_tea8(uint32_t *v0, uint32_t *v1, uint32_t k0, uint32_t k1,
 }
 
 /* Pre-hash of a user's (typically small) global seed. */
-TBRF_RNG_FN uint32_t tbrf_seed_prehash(uint32_t gs)
+TBRF_DEVICE_FN uint32_t tbrf_seed_prehash(uint32_t gs)
 {
     gs = gs * 0x12345677u + 0x12345u;
     gs ^= gs >> 16;
@@ -50,7 +50,7 @@ TBRF_RNG_FN uint32_t tbrf_seed_prehash(uint32_t gs)
 }
 
 /* The micro-stream of one id (particle) at one time step. */
-TBRF_RNG_FN tbrf_saru tbrf_stream_id(uint32_t seed, uint32_t step, uint32_t id)
+TBRF_DEVICE_FN tbrf_saru tbrf_stream_id(uint32_t seed, uint32_t step, uint32_t id)
 {
     uint32_t v0 = id, v1 = step;
     tbrf_tea8(&v0, &v1, tbrf_seed_prehash(seed), TBRF_TEA_K1, TBRF_TEA_K2, TBRF_TEA_K3);
@@ -62,7 +62,7 @@ TBRF_RNG_FN tbrf_saru tbrf_stream_id(uint32_t seed, uint32_t step, uint32_t id)
 
 /* The micro-stream of the unordered pair (i, j) at one time step:
  * tbrf_stream_pair(seed, step, i, j) == tbrf_stream_pair(seed, step, j, i). */
-TBRF_RNG_FN tbrf_saru tbrf_stream_pair(uint32_t seed, uint32_t step, uint32_t i, uint32_t j)
+TBRF_DEVICE_FN tbrf_saru tbrf_stream_pair(uint32_t seed, uint32_t step, uint32_t i, uint32_t j)
 {
     uint32_t v0 = i < j ? i : j, v1 = i < j ? j : i;
     tbrf_tea8(&v0, &v1, step, tbrf_seed_prehash(seed), TBRF_TEA_K2, TBRF_TEA_K3);

@@ -299,4 +299,9 @@ const backend_ops tbrf_backend_cpu = {
     .available = cpu_available,
     .project_grid = cpu_project_grid,
     .project_points = cpu_project_points,
+    .init = tbrfi_backend_no_init,
+    .release = tbrfi_backend_no_release,
+    .message = tbrfi_backend_no_message,
+    .available_gpu = tbrfi_backend_no_gpu,
+    .mc_chunks = tbrfi_backend_no_mc,
 };

@@ -1,11 +1,13 @@
 /* cpu_kernels.h — the inner loops of the CPU projection, one portable
- * version and SIMD versions chosen at run time (c/cpu_simd.c).
+ * version and SIMD versions chosen at run time (backends/cpu/cpu_simd.c).
  *
  * Every version performs, per cell or point and per line, exactly the same
- * IEEE operations in the same order as the portable one (no fused
- * multiply-add: the library is built in ISO C mode, where GCC does not
- * contract, and the SIMD code uses separate multiplies and adds), so all
- * versions give bitwise the same values. The summation order over lines is
+ * IEEE operations in the same order as the portable one: a fused
+ * multiply-add exactly where the portable code calls fma() (the SIMD code
+ * uses the fmadd intrinsics there and separate multiplies and adds
+ * elsewhere; the library is built in ISO C mode, where GCC does not
+ * contract a*b + c on its own), so all versions give bitwise the same
+ * values. The summation order over lines is
  * fixed (0..L-1, blocked but never reordered), which is what makes results
  * independent of threads, chunking and the kernel the CPU picks. */
 #ifndef TBRF_CPU_KERNELS_H
@@ -40,7 +42,7 @@ const char *tbrfi_cpu_isa_name(int isa);
 cpu_grid_fn tbrfi_cpu_grid_kernel(int isa);
 cpu_points_fn tbrfi_cpu_points_kernel(int isa);
 
-/* Portable versions (c/backend_cpu.c). */
+/* Portable versions (backends/cpu/backend_cpu.c). */
 void tbrfi_cpu_grid_portable(const double *lines, int64_t M, const double *rb, const double *sx, int nl,
                        int64_t lo, int64_t n, double *acc);
 void tbrfi_cpu_points_portable(const double *lines, int64_t M, const double *axis, double offset, int nl,

@@ -23,7 +23,7 @@
  * Without a CUDA device (cudaGetDeviceCount fails or returns 0) the backend
  * reports TBRF_ERR_NO_DEVICE. No NVIDIA GPU was available while writing
  * it: it runs in CI on the tests' CPU emulator of the CUDA runtime
- * (tests/cuda_emulator), never yet on a GPU (doc/gpu.md). */
+ * (tests/backends/cuda_emulator), never yet on a GPU (doc/gpu.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,4 +500,5 @@ const backend_ops tbrf_backend_cuda = {
     .release = cu_release,
     .message = cu_message,
     .available_gpu = cu_available_gpu,
+    .mc_chunks = tbrfi_mc_cuda_chunks,
 };

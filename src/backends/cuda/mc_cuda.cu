@@ -1,8 +1,10 @@
-/* mc_cuda.cu — the Monte Carlo chunks of tbrf_mc_integrate_device() on a
- * CUDA device: one thread per chunk of TBRF_MC_CHUNK points runs
- * rng/mc_body.h, the CPU's arithmetic in the CPU's order (compiled with
- * -fmad=false so no multiply-add is fused). Built only with
- * TBRF_HAVE_CUDA; returns TBRF_ERR_NO_DEVICE when no device is usable. */
+/* mc_cuda.cu — the CUDA backend's mc_chunks slot (backends/backend.h): the
+ * Monte Carlo chunks of tbrf_mc_integrate_device() on a CUDA device, one
+ * thread per chunk of TBRF_MC_CHUNK points running
+ * backends/kernels/mc_body.h, the CPU's arithmetic in the CPU's order
+ * (compiled with -fmad=false, or -ffp-contract=off in the emulator build,
+ * so no multiply-add is fused). Built only with TBRF_HAVE_CUDA; returns
+ * TBRF_ERR_NO_DEVICE when no device is usable. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
@@ -18,13 +20,14 @@ __global__ void tbrf_mc_chunks_cuda(int kind, int d, uint64_t n, uint64_t seed, 
                         S1, S2);
 }
 
-extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double *a,
-                                const double *u, int64_t n, uint64_t seed, double *K, double *S1,
-                                double *S2);
+/* declared for C in backends/backend.h */
+extern "C" int tbrfi_mc_cuda_chunks(int device, int integrand, int dim, const double *a,
+                                    const double *u, int64_t n, uint64_t seed, double *K,
+                                    double *S1, double *S2);
 
-extern "C" int tbrf_mc_cuda_run(int device, int integrand, int dim, const double *a,
-                                const double *u, int64_t n, uint64_t seed, double *K, double *S1,
-                                double *S2)
+extern "C" int tbrfi_mc_cuda_chunks(int device, int integrand, int dim, const double *a,
+                                    const double *u, int64_t n, uint64_t seed, double *K,
+                                    double *S1, double *S2)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {

@@ -1,36 +1,29 @@
-/* rng/mc_body.h — the Monte Carlo integrand bodies and the per-chunk loop,
- * shared by the CPU (c/mc.c), OpenCL and CUDA kernels so that every
- * backend runs the same arithmetic in the same order (only cos, exp, pow,
- * erf of the device may round differently). Compiles as C, CUDA and
- * OpenCL C (see common.h); needs double precision.
+/* mc_body.h — the Monte Carlo integrand bodies and the per-chunk loop,
+ * shared by the CPU (src/mc/mc.c), OpenCL (backends/opencl/mc_opencl.c) and
+ * CUDA (backends/cuda/mc_cuda.cu) so that every backend runs the same
+ * arithmetic in the same order (only cos, exp, pow of the device may round
+ * differently). Compiles as C, CUDA and OpenCL C through
+ * tbrf/rng/features.h (TBRF_DEVICE_FN, TBRF_GLOBAL, TBRF_FP64); needs
+ * double precision. Its arithmetic is plain operators, never to be fused
+ * into multiply-adds: C11 does not contract, the OpenCL source sets
+ * FP_CONTRACT OFF (opencl_prelude.cl) and mc_cuda.cu is compiled with
+ * -fmad=false.
  *
  * An integrand is accumulated one coordinate at a time (a point's numbers
  * are consumed as they are generated, so no per-point array is needed on
  * a device): sums over coordinates use four partial sums s[i % 4] added as
  * (s0 + s1) + (s2 + s3) at the end. */
-#ifndef TBRF_RNG_MC_BODY_H
-#define TBRF_RNG_MC_BODY_H
+#ifndef TBRF_MC_BODY_H
+#define TBRF_MC_BODY_H
 
-#ifndef TBRF_RNG_COMMON_H /* skipped when the sources are concatenated */
+#ifndef TBRF_RNG_FEATURES_H /* skipped when the sources are concatenated */
 #include "tbrf/rng/features.h"
 #endif
 #ifndef TBRF_RNG_LCG64_H
 #include "tbrf/rng/lcg64.h"
 #endif
 
-#ifdef TBRF_RNG_FP64
-
-#if defined(__OPENCL_VERSION__)
-#define TBRF_GLOBAL __global
-#define tbrf_exp exp
-#define tbrf_pow pow
-#define tbrf_fabs fabs
-#else
-#define TBRF_GLOBAL
-#define tbrf_exp exp
-#define tbrf_pow pow
-#define tbrf_fabs fabs
-#endif
+#ifdef TBRF_FP64
 
 /* Integrand ids, equal to tbrf.h's enum tbrf_mc_integrand. */
 #define TBRF_MCK_OSCILLATORY 0
@@ -49,7 +42,7 @@ typedef struct tbrf_mc_acc {
     double x[4]; /* first coordinates (nag, discontinuous) */
 } tbrf_mc_acc;
 
-TBRF_RNG_FN void tbrf_mc_acc_init(tbrf_mc_acc *acc)
+TBRF_DEVICE_FN void tbrf_mc_acc_init(tbrf_mc_acc *acc)
 {
     acc->s[0] = acc->s[1] = acc->s[2] = acc->s[3] = 0.0;
     acc->prod = 1.0;
@@ -57,7 +50,7 @@ TBRF_RNG_FN void tbrf_mc_acc_init(tbrf_mc_acc *acc)
 }
 
 /* Adds coordinate i (value xi, parameters ai, ui) of the current point. */
-TBRF_RNG_FN void tbrf_mc_acc_add(tbrf_mc_acc *acc, int kind, int i, double xi, double ai,
+TBRF_DEVICE_FN void tbrf_mc_acc_add(tbrf_mc_acc *acc, int kind, int i, double xi, double ai,
                                  double ui)
 {
     double t;
@@ -87,7 +80,7 @@ TBRF_RNG_FN void tbrf_mc_acc_add(tbrf_mc_acc *acc, int kind, int i, double xi, d
 
 /* The integrand's value once all d coordinates were added; u0, u1 are the
  * first two shifts. */
-TBRF_RNG_FN double tbrf_mc_acc_value(const tbrf_mc_acc *acc, int kind, int d, double u0,
+TBRF_DEVICE_FN double tbrf_mc_acc_value(const tbrf_mc_acc *acc, int kind, int d, double u0,
                                      double u1)
 {
     const double two_pi = 6.283185307179586476925286766559;
@@ -114,7 +107,7 @@ TBRF_RNG_FN double tbrf_mc_acc_value(const tbrf_mc_acc *acc, int kind, int d, do
 /* The statistics of chunk c of an n-point integration from LCG seed `seed`:
  * K = its first value, s1 = sum (f - K), s2 = sum (f - K)^2. Points are
  * successive d-tuples of tbrf_lcg64_u01(x_k), k = 1, 2, ... */
-TBRF_RNG_FN void tbrf_mc_chunk(int kind, int d, uint64_t n, uint64_t seed,
+TBRF_DEVICE_FN void tbrf_mc_chunk(int kind, int d, uint64_t n, uint64_t seed,
                                TBRF_GLOBAL const double *a, TBRF_GLOBAL const double *u,
                                uint64_t c, double *K, double *s1, double *s2)
 {
@@ -145,7 +138,7 @@ TBRF_RNG_FN void tbrf_mc_chunk(int kind, int d, uint64_t n, uint64_t seed,
 /* A device kernel's work for chunk c (one thread or work-item per chunk):
  * nothing when c is past the last chunk, else its statistics stored at
  * K[c], S1[c], S2[c]. */
-TBRF_RNG_FN void tbrf_mc_chunk_store(int kind, int d, uint64_t n, uint64_t seed,
+TBRF_DEVICE_FN void tbrf_mc_chunk_store(int kind, int d, uint64_t n, uint64_t seed,
                                      TBRF_GLOBAL const double *a, TBRF_GLOBAL const double *u,
                                      uint64_t c, TBRF_GLOBAL double *K, TBRF_GLOBAL double *S1,
                                      TBRF_GLOBAL double *S2)
@@ -169,5 +162,5 @@ __kernel void tbrf_mc_chunks(int kind, int d, ulong n, ulong seed, __global cons
 }
 #endif
 
-#endif /* TBRF_RNG_FP64 */
+#endif /* TBRF_FP64 */
 #endif

@@ -1,6 +1,7 @@
 /* tb_project.cl — OpenCL kernels of the projection: one work-item per grid
  * cell or point, any work-group size (the global size is rounded up and the
- * tail masked). Built per device with -DTB_FP64 when it has cl_khr_fp64.
+ * tail masked). Built per device with -DTBRF_FP64 when it has double
+ * precision (tbrf/rng/features.h; the double kernels exist only then).
  * Names: tb_grid_{f,d}_u{U}, tb_points_{f,d}_u{U}, U = 1, 2, 4, 8, 16.
  *
  * Grid arguments: lines (L*M), lc (4 constants per line), L, M, nx, ny,
@@ -25,7 +26,7 @@
 TB_GRID(float, f, long, long, 1) TB_GRID(float, f, long, long, 2) TB_GRID(float, f, long, long, 4)
 TB_GRID(float, f, long, long, 8) TB_GRID(float, f, long, long, 16)
 
-#ifdef TB_FP64
+#ifdef TBRF_FP64
 TB_GRID(double, d, double, double, 1) TB_GRID(double, d, double, double, 2)
 TB_GRID(double, d, double, double, 4) TB_GRID(double, d, double, double, 8)
 TB_GRID(double, d, double, double, 16)

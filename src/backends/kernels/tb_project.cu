@@ -1,29 +1,23 @@
 /* tb_project.cu — CUDA kernels of the projection. The bodies are those of
  * the OpenCL kernels (tb_project_body.h, shared verbatim); this file only
- * supplies the qualifier macros, the entry points (one thread per cell or
- * point, unroll factor as a template parameter) and C launchers. */
+ * supplies the entry points (one thread per cell or point, unroll factor
+ * as a template parameter) and C launchers. */
 #include <cuda_runtime.h>
 
 #include "backends/cuda/cuda_launch.h"
 #include "backends/kernels/tb_project_cuda.h"
 
-#define TB_GLOBAL
-#define TB_DEVICE __device__ __forceinline__
-#define TB_LONG long long
-#define TB_UINT unsigned int
-/* Round-to-nearest intrinsics are never fused into an FMA (nvcc contracts
- * a*b+c by default), and __fma_rn fuses where the CPU backend does, so the
- * double kernels round like the CPU backend. */
-#define TB_DADD(a, b) __dadd_rn((a), (b))
-#define TB_DMUL(a, b) __dmul_rn((a), (b))
-#define TB_DFMA(a, b, c) __fma_rn((a), (b), (c))
-#define TB_FP64 1
+/* The body's qualifiers and double operations come from
+ * tbrf/rng/features.h: in device code TBRF_DADD, TBRF_DMUL and TBRF_DFMA are
+ * __dadd_rn, __dmul_rn (round-to-nearest intrinsics, never fused into an
+ * FMA, which nvcc does to a*b + c by default) and __fma_rn, fusing where
+ * the CPU backend does, so the double kernels round like the CPU backend. */
 #include "backends/kernels/tb_project_body.h"
 
 /* The precision-specific pieces, by overload, so one kernel template serves
- * both: float values scale by a plain multiply, double ones by __dmul_rn
- * (as TB_DMUL); a float grid takes its cell indices as the integers of its
- * 32.32 fixed point, a double one converts them to double at the call. */
+ * both: float values scale by a plain multiply, double ones by TBRF_DMUL;
+ * a float grid takes its cell indices as the integers of its 32.32 fixed
+ * point, a double one converts them to double at the call. */
 __device__ __forceinline__ float tb_scale(float norm, float v)
 {
     return norm * v;
@@ -31,7 +25,7 @@ __device__ __forceinline__ float tb_scale(float norm, float v)
 
 __device__ __forceinline__ double tb_scale(double norm, double v)
 {
-    return __dmul_rn(norm, v);
+    return TBRF_DMUL(norm, v);
 }
 
 __device__ __forceinline__ float tb_grid_cell(const float *lines, const long long *lc, int L, long long M,
@@ -81,8 +75,8 @@ __global__ void tb_points(const T *__restrict__ lines, const double *__restrict_
     if (g >= count)
         return;
     const double *x = xyz + dim * g;
-    double dz = dim == 3 ? __dadd_rn(x[2], -cz) : 0.0;
-    out[g] = tb_scale(norm, tb_point(lines, axis, L, M, __dadd_rn(x[0], -cx), __dadd_rn(x[1], -cy), dz,
+    double dz = dim == 3 ? TBRF_DADD(x[2], -cz) : 0.0;
+    out[g] = tb_scale(norm, tb_point(lines, axis, L, M, TBRF_DADD(x[0], -cx), TBRF_DADD(x[1], -cy), dz,
                                      offset, U));
 }
 

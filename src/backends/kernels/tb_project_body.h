@@ -1,14 +1,11 @@
 /* tb_project_body.h — the turning-bands projection, one output value per
  * work-item, shared verbatim by OpenCL C (kernels/tb_project.cl) and CUDA
- * (kernels/tb_project.cu). The including file defines:
- *   TB_GLOBAL   address-space qualifier of device buffers (__global / empty)
- *   TB_DEVICE   qualifier of a device function (inline / __device__ inline)
- *   TB_LONG     a 64-bit signed integer type, TB_UINT a 32-bit unsigned one
- *   TB_DADD(a,b), TB_DMUL(a,b)  double add/multiply, never fused into an FMA
- *   TB_DFMA(a,b,c)  double a*b + c rounded once (IEEE fma)
- *               (with these three the double kernels do the CPU backend's
- *               operations in its order: the same bits on every backend)
- *   TB_FP64     defined when double is available on the device
+ * (kernels/tb_project.cu). Its qualifiers, integer types and double
+ * operations are those of tbrf/rng/features.h (TBRF_DEVICE_FN,
+ * TBRF_GLOBAL, TBRF_INT64, TBRF_FP64, TBRF_DADD, TBRF_DMUL, TBRF_DFMA):
+ * with the last three the double kernels do the CPU backend's operations
+ * in its order, fusing a multiply-add exactly where it does, so every
+ * backend gives the same bits.
  *
  * Summation order over lines is 0..L-1 whatever the unroll factor U (the
  * unrolled loop only removes loop overhead), so a value never depends on
@@ -19,30 +16,36 @@
  * needed), points in double where the device has it. A float index alone
  * would lose ~M * 6e-8 samples of position (about 1e-4 in the value for
  * 8192-sample lines). */
+#ifndef TBRF_TB_PROJECT_BODY_H
+#define TBRF_TB_PROJECT_BODY_H
+
+#ifndef TBRF_RNG_FEATURES_H /* skipped when the sources are concatenated */
+#include "tbrf/rng/features.h"
+#endif
 
 #define TB_FIX_SCALE 2.3283064365386962890625e-10f /* 2^-32 */
 
 /* ------------------------------------------------------------ float grid */
 /* lc[4l..4l+3]: per-line 32.32 fixed-point constants (base + offset, then
  * the index steps per cell along x, y, z). */
-TB_DEVICE float tb_line_f(const TB_GLOBAL float *y, TB_LONG t)
+TBRF_DEVICE_FN float tb_line_f(const TBRF_GLOBAL float *y, TBRF_INT64 t)
 {
-    TB_LONG j = t >> 32;
-    float f = (float)(TB_UINT)(t & 0xffffffffL) * TB_FIX_SCALE;
+    TBRF_INT64 j = t >> 32;
+    float f = (float)(uint32_t)(t & 0xffffffffL) * TB_FIX_SCALE;
     float a = y[j];
     return a + f * (y[j + 1] - a);
 }
 
 /* Line l's value at cell (i, j, k). */
-TB_DEVICE float tb_grid_line_f(const TB_GLOBAL float *lines, const TB_GLOBAL TB_LONG *lc, int l,
-                               TB_LONG M, TB_LONG i, TB_LONG j, TB_LONG k)
+TBRF_DEVICE_FN float tb_grid_line_f(const TBRF_GLOBAL float *lines, const TBRF_GLOBAL TBRF_INT64 *lc, int l,
+                               TBRF_INT64 M, TBRF_INT64 i, TBRF_INT64 j, TBRF_INT64 k)
 {
-    const TB_GLOBAL TB_LONG *c = lc + 4 * l;
-    return tb_line_f(lines + (TB_LONG)l * M, c[0] + k * c[3] + j * c[2] + i * c[1]);
+    const TBRF_GLOBAL TBRF_INT64 *c = lc + 4 * l;
+    return tb_line_f(lines + (TBRF_INT64)l * M, c[0] + k * c[3] + j * c[2] + i * c[1]);
 }
 
-TB_DEVICE float tb_grid_cell_f(const TB_GLOBAL float *lines, const TB_GLOBAL TB_LONG *lc, int L,
-                               TB_LONG M, TB_LONG i, TB_LONG j, TB_LONG k, const int U)
+TBRF_DEVICE_FN float tb_grid_cell_f(const TBRF_GLOBAL float *lines, const TBRF_GLOBAL TBRF_INT64 *lc, int L,
+                               TBRF_INT64 M, TBRF_INT64 i, TBRF_INT64 j, TBRF_INT64 k, const int U)
 {
     float acc = 0.0f;
     int l = 0;
@@ -54,79 +57,80 @@ TB_DEVICE float tb_grid_cell_f(const TB_GLOBAL float *lines, const TB_GLOBAL TB_
     return acc;
 }
 
-#ifdef TB_FP64
+#ifdef TBRF_FP64
 /* ----------------------------------------------------------- double grid */
-TB_DEVICE double tb_line_d(const TB_GLOBAL double *y, double t)
+TBRF_DEVICE_FN double tb_line_d(const TBRF_GLOBAL double *y, double t)
 {
-    TB_LONG j = (TB_LONG)t;
-    double f = TB_DADD(t, -(double)j);
+    TBRF_INT64 j = (TBRF_INT64)t;
+    double f = TBRF_DADD(t, -(double)j);
     double a = y[j];
-    return TB_DFMA(f, TB_DADD(y[j + 1], -a), a);
+    return TBRF_DFMA(f, TBRF_DADD(y[j + 1], -a), a);
 }
 
 /* Line l's value at cell (i, j, k); lc[4l..4l+3]: base + offset, step x,
  * step y, step z (as the CPU backend): t = fma(i, c1, (c0 + k c3) + j c2). */
-TB_DEVICE double tb_grid_line_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *lc, int l,
-                                TB_LONG M, double i, double j, double k)
+TBRF_DEVICE_FN double tb_grid_line_d(const TBRF_GLOBAL double *lines, const TBRF_GLOBAL double *lc, int l,
+                                TBRF_INT64 M, double i, double j, double k)
 {
-    const TB_GLOBAL double *c = lc + 4 * l;
-    double t = TB_DFMA(i, c[1], TB_DADD(TB_DADD(c[0], TB_DMUL(k, c[3])), TB_DMUL(j, c[2])));
-    return tb_line_d(lines + (TB_LONG)l * M, t);
+    const TBRF_GLOBAL double *c = lc + 4 * l;
+    double t = TBRF_DFMA(i, c[1], TBRF_DADD(TBRF_DADD(c[0], TBRF_DMUL(k, c[3])), TBRF_DMUL(j, c[2])));
+    return tb_line_d(lines + (TBRF_INT64)l * M, t);
 }
 
-TB_DEVICE double tb_grid_cell_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *lc, int L,
-                                TB_LONG M, double i, double j, double k, const int U)
+TBRF_DEVICE_FN double tb_grid_cell_d(const TBRF_GLOBAL double *lines, const TBRF_GLOBAL double *lc, int L,
+                                TBRF_INT64 M, double i, double j, double k, const int U)
 {
     double acc = 0.0;
     int l = 0;
     for (; l + U <= L; l += U)
         for (int u = 0; u < U; u++)
-            acc = TB_DADD(acc, tb_grid_line_d(lines, lc, l + u, M, i, j, k));
+            acc = TBRF_DADD(acc, tb_grid_line_d(lines, lc, l + u, M, i, j, k));
     for (; l < L; l++)
-        acc = TB_DADD(acc, tb_grid_line_d(lines, lc, l, M, i, j, k));
+        acc = TBRF_DADD(acc, tb_grid_line_d(lines, lc, l, M, i, j, k));
     return acc;
 }
 
 /* ---------------------------------------------------------------- points */
 /* Index of a point on line l: fma(dz, az, fma(dy, ay, dx ax)) + offset (as
  * the CPU backend), in double for both precisions. */
-TB_DEVICE double tb_point_t(const TB_GLOBAL double *a, double dx, double dy, double dz, double offset)
+TBRF_DEVICE_FN double tb_point_t(const TBRF_GLOBAL double *a, double dx, double dy, double dz, double offset)
 {
-    return TB_DADD(TB_DFMA(dz, a[2], TB_DFMA(dy, a[1], TB_DMUL(dx, a[0]))), offset);
+    return TBRF_DADD(TBRF_DFMA(dz, a[2], TBRF_DFMA(dy, a[1], TBRF_DMUL(dx, a[0]))), offset);
 }
 
-TB_DEVICE double tb_point_d(const TB_GLOBAL double *lines, const TB_GLOBAL double *axis, int L,
-                            TB_LONG M, double dx, double dy, double dz, double offset, const int U)
+TBRF_DEVICE_FN double tb_point_d(const TBRF_GLOBAL double *lines, const TBRF_GLOBAL double *axis, int L,
+                            TBRF_INT64 M, double dx, double dy, double dz, double offset, const int U)
 {
     double acc = 0.0;
     int l = 0;
     for (; l + U <= L; l += U)
         for (int u = 0; u < U; u++)
-            acc = TB_DADD(acc, tb_line_d(lines + (TB_LONG)(l + u) * M,
+            acc = TBRF_DADD(acc, tb_line_d(lines + (TBRF_INT64)(l + u) * M,
                                          tb_point_t(axis + 3 * (l + u), dx, dy, dz, offset)));
     for (; l < L; l++)
-        acc = TB_DADD(acc, tb_line_d(lines + (TB_LONG)l * M, tb_point_t(axis + 3 * l, dx, dy, dz, offset)));
+        acc = TBRF_DADD(acc, tb_line_d(lines + (TBRF_INT64)l * M, tb_point_t(axis + 3 * l, dx, dy, dz, offset)));
     return acc;
 }
 
-TB_DEVICE float tb_line_fd(const TB_GLOBAL float *y, double t)
+TBRF_DEVICE_FN float tb_line_fd(const TBRF_GLOBAL float *y, double t)
 {
-    TB_LONG j = (TB_LONG)t;
+    TBRF_INT64 j = (TBRF_INT64)t;
     float f = (float)(t - (double)j);
     float a = y[j];
     return a + f * (y[j + 1] - a);
 }
 
-TB_DEVICE float tb_point_f(const TB_GLOBAL float *lines, const TB_GLOBAL double *axis, int L,
-                           TB_LONG M, double dx, double dy, double dz, double offset, const int U)
+TBRF_DEVICE_FN float tb_point_f(const TBRF_GLOBAL float *lines, const TBRF_GLOBAL double *axis, int L,
+                           TBRF_INT64 M, double dx, double dy, double dz, double offset, const int U)
 {
     float acc = 0.0f;
     int l = 0;
     for (; l + U <= L; l += U)
         for (int u = 0; u < U; u++)
-            acc += tb_line_fd(lines + (TB_LONG)(l + u) * M, tb_point_t(axis + 3 * (l + u), dx, dy, dz, offset));
+            acc += tb_line_fd(lines + (TBRF_INT64)(l + u) * M, tb_point_t(axis + 3 * (l + u), dx, dy, dz, offset));
     for (; l < L; l++)
-        acc += tb_line_fd(lines + (TB_LONG)l * M, tb_point_t(axis + 3 * l, dx, dy, dz, offset));
+        acc += tb_line_fd(lines + (TBRF_INT64)l * M, tb_point_t(axis + 3 * l, dx, dy, dz, offset));
     return acc;
 }
+#endif
 #endif

@@ -1,5 +1,5 @@
 /* tb_project_cuda.h — C interface of the CUDA projection kernels
- * (kernels/tb_project.cu) for the host code in c/gpu/backend_cuda.c.
+ * (kernels/tb_project.cu) for the host code in backends/cuda/backend_cuda.c.
  * Each launcher enqueues one kernel on `stream` and returns the
  * cudaError_t of the launch (0 = cudaSuccess). Arguments mirror the OpenCL
  * kernels (kernels/tb_project.cl); precision is TBRF_FLOAT (1) or

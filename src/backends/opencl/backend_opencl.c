@@ -152,7 +152,7 @@ static int ocl_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsi
         ocl_release(s);
         return TBRF_ERR_NO_DEVICE;
     }
-    st = tbrf_cl_build(&s->cl, tbrf_opencl_kernels, s->cl.fp64 ? "-DTB_FP64" : "", &s->prog, msg, msgsize);
+    st = tbrf_cl_build(&s->cl, tbrf_opencl_kernels, s->cl.fp64 ? "-DTBRF_FP64=1" : "", &s->prog, msg, msgsize);
     if (st) {
         ocl_release(s);
         return st;
@@ -552,4 +552,5 @@ const backend_ops tbrf_backend_opencl = {
     .release = ocl_release,
     .message = ocl_message,
     .available_gpu = ocl_available_gpu,
+    .mc_chunks = tbrfi_mc_opencl_chunks,
 };
