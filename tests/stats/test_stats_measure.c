@@ -249,5 +249,5 @@ int main(void)
     check_window(3, 64, -3.0, 8, 28, 16);
     check_window(3, 64, -2.0, 8, 28, 16);
     check_window(2, 512, -3.0, 8, 200, 16);
-    return tu_exit("test_stats_measure");
+    return check_report("test_stats_measure");
 }
