@@ -1,4 +1,4 @@
-/* test_determinism.c — the determinism contract (DESIGN §3): the value at
+/* test_determinism.c — the determinism contract (doc/design.md, "Determinism"): the value at
  * a point is a pure function of (model, math options, seed, realization,
  * position):
  *  - bitwise identical for threads = 1, 2, 3, for repeated and out-of-order
