@@ -25,9 +25,9 @@
  * Works in C11 and C++ (tests/rng/test_rng_cuda.cu). Header only: each test
  * program includes it once, directly or through testutil.h.
  *
- * Aliases kept for the tests still written against the older helpers
- * (tests/rng, tests/backends, tests/methods/test_fft_method.c):
- * tu_exit(name) = check_report(name), tu_failures = check_failures. */
+ * Alias kept for the tests still written against testutil.h's old
+ * helpers (tests/backends, tests/methods/test_fft_method.c):
+ * tu_exit(name) = check_report(name). */
 #ifndef TBRF_TEST_CHECK_H
 #define TBRF_TEST_CHECK_H
 
@@ -111,8 +111,7 @@ static inline int check_report(const char *name)
     return 0;
 }
 
-/* Aliases of the older helpers' names (see above). */
+/* The older helper's name (see above). */
 #define tu_exit(name) check_report(name)
-#define tu_failures check_failures
 
 #endif
