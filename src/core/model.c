@@ -1,7 +1,8 @@
 /* model.c — covariance and spectral models: constructors, spectra,
  * variances, covariances and the turning-bands line spectrum.
  *
- * Conventions (DESIGN.md §2): C(r) = ∫ d^dk/(2π)^d P(k) e^{ik·h};
+ * Conventions (doc/design.md, "Conventions"; doc/method.md):
+ * C(r) = ∫ d^dk/(2π)^d P(k) e^{ik·h};
  * sigma^2 = (1/2π^2)∫k^2 P dk (3D), (1/2π)∫k P dk (2D). Line spectrum
  * P1(κ) = κ^2 P(κ)/(2π) (3D), |κ| P(|κ|)/2 (2D), with
  * C1(s) = ∫ dκ/(2π) P1(κ) e^{iκs}. Library code: no printing, no global

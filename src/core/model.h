@@ -1,5 +1,5 @@
-/* model.h — internal interface of the model layer (c/model.c) used by the
- * line layer and the plan. Not installed. */
+/* model.h — internal interface of the model layer (src/core/model.c) used by
+ * the methods and the plan. Not installed. */
 #ifndef TBRF_MODEL_H
 #define TBRF_MODEL_H
 

@@ -1,5 +1,5 @@
 /* special.h — special functions and quadrature helpers of the model layer
- * (c/special.c). Not installed. tbrf_bessel_k itself is declared in
+ * (src/core/special.c). Not installed. tbrf_bessel_k itself is declared in
  * model.h. */
 #ifndef TBRF_SPECIAL_H
 #define TBRF_SPECIAL_H

@@ -520,11 +520,11 @@ static void check_geometry_and_execute(void)
 
 int main(void)
 {
-    REQUIRE(tbrf_model_gaussian(1.0, &gauss) == TBRF_OK, tu_exit("test_api_errors"), "model");
+    REQUIRE(tbrf_model_gaussian(1.0, &gauss) == TBRF_OK, check_report("test_api_errors"), "model");
     check_strings();
     check_make_plan();
     check_embedding();
     check_geometry_and_execute();
     tbrf_model_destroy(gauss);
-    return tu_exit("test_api_errors");
+    return check_report("test_api_errors");
 }

@@ -1,4 +1,4 @@
-/* test_determinism.c — the determinism contract (DESIGN §3): the value at
+/* test_determinism.c — the determinism contract (doc/design.md, "Determinism"): the value at
  * a point is a pure function of (model, math options, seed, realization,
  * position):
  *  - bitwise identical for threads = 1, 2, 3, for repeated and out-of-order
@@ -330,7 +330,7 @@ static void check_uncorrelated(int dim)
 
 int main(void)
 {
-    REQUIRE(tbrf_model_gaussian(2.0, &model) == TBRF_OK, tu_exit("test_determinism"), "model");
+    REQUIRE(tbrf_model_gaussian(2.0, &model) == TBRF_OK, check_report("test_determinism"), "model");
     tu_rng rng = {2024};
     double *xyz = tu_random_points(&rng, NPTS, 3, LO, HI);
     /* the domain's corners exactly */
@@ -346,5 +346,5 @@ int main(void)
     check_uncorrelated(2);
     free(xyz);
     tbrf_model_destroy(model);
-    return tu_exit("test_determinism");
+    return check_report("test_determinism");
 }

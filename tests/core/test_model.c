@@ -1,5 +1,5 @@
 /* test_model.c — the mathematics of the model layer against independent
- * numerical integration (tests/test_model_quad.h):
+ * numerical integration (tests/core/test_model_quad.h):
  *  - Bessel K against known values, closed forms and the recurrence;
  *  - spectrum <-> covariance (Hankel transforms) of every covariance model
  *    in 2D and 3D;
@@ -22,8 +22,9 @@
 #include <string.h>
 
 #include "core/model.h"
-#include "tbrf.h"
 #include "core/test_model_quad.h"
+#include "support/check.h"
+#include "tbrf.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -49,18 +50,19 @@ static void test_bessel(void)
      * exponentially accurate; what is left is exp() of large exponents. */
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         snprintf(what, sizeof what, "K_%g(%g)", known[i].nu, known[i].x);
-        check_close(what, tbrf_bessel_k(known[i].nu, known[i].x), known[i].k, 5e-14,
-                    known[i].k);
+        CHECK_NEAR(tbrf_bessel_k(known[i].nu, known[i].x), known[i].k, 5e-14 * (known[i].k), "%s",
+                   what);
     }
     static const double xs[] = {1e-6, 0.01, 0.5, 1, 3, 40, 600};
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
         double x = xs[i], k12 = sqrt(PI / (2 * x)) * exp(-x);
         snprintf(what, sizeof what, "K_1/2(%g) closed form", x);
-        check_close(what, tbrf_bessel_k(0.5, x), k12, 2e-14, k12);
+        CHECK_NEAR(tbrf_bessel_k(0.5, x), k12, 2e-14 * k12, "%s", what);
         snprintf(what, sizeof what, "K_-1/2(%g) = K_1/2", x);
-        check_close(what, tbrf_bessel_k(-0.5, x), k12, 2e-14, k12);
+        CHECK_NEAR(tbrf_bessel_k(-0.5, x), k12, 2e-14 * k12, "%s", what);
         snprintf(what, sizeof what, "K_3/2(%g) closed form", x);
-        check_close(what, tbrf_bessel_k(1.5, x), k12 * (1 + 1 / x), 2e-14, k12 * (1 + 1 / x));
+        CHECK_NEAR(tbrf_bessel_k(1.5, x), k12 * (1 + 1 / x), 2e-14 * (k12 * (1 + 1 / x)), "%s",
+                   what);
     }
     /* K_{nu+1} = K_{nu-1} + (2 nu / x) K_nu */
     static const double nus[] = {1.0 / 3.0, 2.7, 20};
@@ -71,11 +73,11 @@ static void test_bessel(void)
             double lhs = tbrf_bessel_k(nu + 1, x);
             double rhs = tbrf_bessel_k(nu - 1, x) + 2 * nu / x * tbrf_bessel_k(nu, x);
             snprintf(what, sizeof what, "recurrence nu=%g x=%g", nu, x);
-            check_close(what, lhs, rhs, 5e-14, lhs);
+            CHECK_NEAR(lhs, rhs, 5e-14 * lhs, "%s", what);
         }
-    check_true("K_nu(0) = inf", isinf(tbrf_bessel_k(1, 0)));
-    check_true("K_nu(-1) = NaN", isnan(tbrf_bessel_k(1, -1)));
-    check_true("K_nu(NaN) = NaN", isnan(tbrf_bessel_k(1, NAN)));
+    CHECK(isinf(tbrf_bessel_k(1, 0)), "K_nu(0) = inf");
+    CHECK(isnan(tbrf_bessel_k(1, -1)), "K_nu(-1) = NaN");
+    CHECK(isnan(tbrf_bessel_k(1, NAN)), "K_nu(NaN) = NaN");
 }
 
 /* ------------------------------------------------------------ models */
@@ -112,7 +114,7 @@ static int g_nmodels = 0;
 
 static tmodel *add(const char *name, int st, tbrf_model *m, double scale)
 {
-    if (!check_true(name, st == TBRF_OK && m != NULL)) {
+    if (!CHECK(st == TBRF_OK && m != NULL, "%s", name)) {
         printf("  status %d: %s\n", st, m ? tbrf_model_message(m) : "(null)");
         exit(1);
     }
@@ -250,22 +252,22 @@ static void test_variance(void)
             double var = tbrf_model_variance(m, dim);
             double amp = tbrfi_model_amplitude(m, dim);
             snprintf(what, sizeof what, "%s %dD: variance and amplitude finite", t->name, dim);
-            if (!check_true(what, isfinite(var) && var > 0 && isfinite(amp) && amp > 0))
+            if (!CHECK(isfinite(var) && var > 0 && isfinite(amp) && amp > 0, "%s", what))
                 continue;
             if (m->by_variance) {
                 snprintf(what, sizeof what, "%s %dD: variance == set variance", t->name, dim);
-                check_close(what, var, m->variance, 1e-15, m->variance);
+                CHECK_NEAR(var, m->variance, 1e-15 * (m->variance), "%s", what);
             }
             /* sigma^2 = c_d ∫ k^(d-1) A P0 dk, independently */
             pctx c = {m, dim, 0, 0, 0.0, amp};
             double ref = ref_integral(t, &c, 1e-14 * var) / (dim == 3 ? 2 * PI * PI : 2 * PI);
             snprintf(what, sizeof what, "%s %dD: A * shape variance (GK) = sigma^2", t->name, dim);
-            check_close(what, ref, var, 1e-10, var);
+            CHECK_NEAR(ref, var, 1e-10 * var, "%s", what);
             /* (1/pi) ∫_0^∞ P1 = sigma^2 (line spectrum, reference quadrature) */
             pctx c1 = {m, dim, 1, 0, 0.0, 0.0};
             double ref1 = ref_integral(t, &c1, 1e-14 * var) / PI;
             snprintf(what, sizeof what, "%s %dD: (1/pi) int P1 = sigma^2", t->name, dim);
-            check_close(what, ref1, var, 1e-10, var);
+            CHECK_NEAR(ref1, var, 1e-10 * var, "%s", what);
             /* the same through tbrfi_model_integrate_line_spectrum over [0, K] */
             double K = t->nbreaks ? t->breaks[t->nbreaks - 1] * 1.5 : 1e4 / m->length;
             double lib = tbrfi_model_integrate_line_spectrum(m, dim, 0.0, K) / PI;
@@ -274,7 +276,7 @@ static void test_variance(void)
                 tail = quad_tail(pfun, &c1, K, 1e-16 * var) / PI;
             snprintf(what, sizeof what, "%s %dD: (1/pi) integrate_line_spectrum(0,K) + tail", t->name,
                      dim);
-            check_close(what, lib + tail, var, 1e-10, var);
+            CHECK_NEAR(lib + tail, var, 1e-10 * var, "%s", what);
         }
     }
 }
@@ -312,15 +314,15 @@ static void test_line_bins(void)
                         worst_k = a;
                     }
                     if (ref == 0.0)
-                        check_true("bin outside support is 0", v == 0.0);
+                        CHECK(v == 0.0, "bin outside support is 0");
                 }
             }
             snprintf(what, sizeof what, "%s %dD: narrow bins vs GK (worst rel %.2g at k=%g)",
                      t->name, dim, maxrel, worst_k);
-            check_close(what, maxrel, 0.0, 1e-10, 1.0);
+            CHECK_NEAR(maxrel, 0.0, 1e-10, "%s", what);
             double whole = tbrfi_model_integrate_line_spectrum(m, dim, 0.0, n * dk);
             snprintf(what, sizeof what, "%s %dD: sum of bins = one wide integral", t->name, dim);
-            check_close(what, sum, whole, 1e-11, var);
+            CHECK_NEAR(sum, whole, 1e-11 * var, "%s", what);
         }
     }
 }
@@ -343,7 +345,7 @@ static void test_hankel(void)
                 double ref = ref_integral(t, &c, 1e-14 * var) / (dim == 3 ? 2 * PI * PI : 2 * PI);
                 double got = tbrf_model_covariance(m, dim, r);
                 snprintf(what, sizeof what, "%s %dD: C(%g) vs Hankel of P", t->name, dim, r);
-                check_close(what, got, ref, 1e-10, var);
+                CHECK_NEAR(got, ref, 1e-10 * var, "%s", what);
             }
         }
     }
@@ -374,15 +376,15 @@ static void test_line3(void)
             int rough = tbrfi_model_is_covariance(m) && m->nu > 0 && m->nu < 1.0;
             if (!(rough && s == 0.0)) {
                 snprintf(what, sizeof what, "%s 3D: (1/pi)int P1 cos(ks) = d/ds[sC] at s=%g", t->name, s);
-                check_close(what, fd, c1, 1e-7, var);
+                CHECK_NEAR(fd, c1, 1e-7 * var, "%s", what);
             }
             if (tbrfi_model_is_covariance(m)) {
                 snprintf(what, sizeof what, "%s 3D: (1/pi)int P1 cos(ks) = line_covariance3(%g)",
                          t->name, s);
-                check_close(what, tbrfi_model_line_covariance3(m, s), c1, 1e-10, var);
+                CHECK_NEAR(tbrfi_model_line_covariance3(m, s), c1, 1e-10 * var, "%s", what);
             } else {
                 snprintf(what, sizeof what, "%s: line_covariance3 NaN for spectral", t->name);
-                check_true(what, isnan(tbrfi_model_line_covariance3(m, s)));
+                CHECK(isnan(tbrfi_model_line_covariance3(m, s)), "%s", what);
             }
         }
     }
@@ -414,14 +416,14 @@ static void test_line2(void)
         tf.m = m;
         tbrf_model_set_amplitude(m, tbrfi_model_amplitude(t->m, 2));
         double var = tbrf_model_variance(m, 2);
-        check_close("frozen amplitude keeps the variance", var, tbrf_model_variance(t->m, 2), 1e-13,
-                    var);
+        CHECK_NEAR(var, tbrf_model_variance(t->m, 2), 1e-13 * var,
+                   "frozen amplitude keeps the variance");
         for (int j = 0; j < 2; j++) {
             double r = rr[j] * t->scale;
             c1ctx c = {&tf, r, var};
             double ref = 2.0 / PI * quad(c1_of_theta, &c, 0.0, PI / 2, 1e-12 * var, 1e-13);
             snprintf(what, sizeof what, "%s 2D: (1/pi)int C1(r cos t) dt = C(%g)", t->name, r);
-            check_close(what, tbrf_model_covariance(m, 2, r), ref, 1e-9, var);
+            CHECK_NEAR(tbrf_model_covariance(m, 2, r), ref, 1e-9 * var, "%s", what);
         }
         tbrf_model_destroy(m);
     }
@@ -432,38 +434,38 @@ static void test_powerlaw_variance(void)
 {
     tbrf_model *m;
     tbrf_model_powerlaw(-3.0, 0.1, 5.0, &m);
-    check_close("powerlaw -3 3D shape variance = ln(kmax/kmin)/2pi^2", tbrfi_model_shape_variance(m, 3),
-                log(50.0) / (2 * PI * PI), 1e-15, 1.0);
-    check_close("powerlaw -3 2D shape variance", tbrfi_model_shape_variance(m, 2),
-                (pow(0.1, -1) - pow(5.0, -1)) / (2 * PI), 1e-14, 1.0);
+    CHECK_NEAR(tbrfi_model_shape_variance(m, 3), log(50.0) / (2 * PI * PI), 1e-15,
+               "powerlaw -3 3D shape variance = ln(kmax/kmin)/2pi^2");
+    CHECK_NEAR(tbrfi_model_shape_variance(m, 2), (pow(0.1, -1) - pow(5.0, -1)) / (2 * PI), 1e-14,
+               "powerlaw -3 2D shape variance");
     tbrf_model_set_amplitude(m, 3.0);
-    check_close("powerlaw amplitude given: variance = A shape", tbrf_model_variance(m, 3),
-                3.0 * log(50.0) / (2 * PI * PI), 1e-15, 1.0);
-    check_close("powerlaw spectrum = A k^n", tbrf_model_spectrum(m, 3, 2.0), 3.0 / 8.0, 1e-15, 1.0);
-    check_true("powerlaw spectrum outside = 0", tbrf_model_spectrum(m, 3, 6.0) == 0.0);
+    CHECK_NEAR(tbrf_model_variance(m, 3), 3.0 * log(50.0) / (2 * PI * PI), 1e-15,
+               "powerlaw amplitude given: variance = A shape");
+    CHECK_NEAR(tbrf_model_spectrum(m, 3, 2.0), 3.0 / 8.0, 1e-15, "powerlaw spectrum = A k^n");
+    CHECK(tbrf_model_spectrum(m, 3, 6.0) == 0.0, "powerlaw spectrum outside = 0");
     tbrf_model_destroy(m);
 
     tbrf_model_powerlaw(-2.0, 0.0, 4.0, &m);
-    check_close("powerlaw -2 kmin=0 3D variance finite", tbrfi_model_shape_variance(m, 3),
-                4.0 / (2 * PI * PI), 1e-15, 1.0);
-    check_true("powerlaw -2 kmin=0 2D shape variance inf", isinf(tbrfi_model_shape_variance(m, 2)));
-    check_true("powerlaw -2 kmin=0 2D amplitude NaN", isnan(tbrfi_model_amplitude(m, 2)));
-    check_true("powerlaw -2 kmin=0 2D variance NaN", isnan(tbrf_model_variance(m, 2)));
-    check_true("powerlaw -2 kmin=0 2D spectrum NaN", isnan(tbrf_model_spectrum(m, 2, 1.0)));
-    check_true("powerlaw -2 kmin=0 2D covariance NaN", isnan(tbrf_model_covariance(m, 2, 1.0)));
-    check_true("powerlaw -2 kmin=0 2D line integral NaN",
-               isnan(tbrfi_model_integrate_line_spectrum(m, 2, 0.0, 1.0)));
+    CHECK_NEAR(tbrfi_model_shape_variance(m, 3), 4.0 / (2 * PI * PI), 1e-15,
+               "powerlaw -2 kmin=0 3D variance finite");
+    CHECK(isinf(tbrfi_model_shape_variance(m, 2)), "powerlaw -2 kmin=0 2D shape variance inf");
+    CHECK(isnan(tbrfi_model_amplitude(m, 2)), "powerlaw -2 kmin=0 2D amplitude NaN");
+    CHECK(isnan(tbrf_model_variance(m, 2)), "powerlaw -2 kmin=0 2D variance NaN");
+    CHECK(isnan(tbrf_model_spectrum(m, 2, 1.0)), "powerlaw -2 kmin=0 2D spectrum NaN");
+    CHECK(isnan(tbrf_model_covariance(m, 2, 1.0)), "powerlaw -2 kmin=0 2D covariance NaN");
+    CHECK(isnan(tbrfi_model_integrate_line_spectrum(m, 2, 0.0, 1.0)),
+          "powerlaw -2 kmin=0 2D line integral NaN");
     tbrf_model_set_amplitude(m, 2.0);
-    check_true("powerlaw divergent with amplitude: spectrum NaN", isnan(tbrf_model_spectrum(m, 2, 1.0)));
-    check_true("bad dim: spectrum NaN", isnan(tbrf_model_spectrum(m, 4, 1.0)));
-    check_true("bad dim: covariance NaN", isnan(tbrf_model_covariance(m, 1, 1.0)));
-    check_true("bad dim: variance NaN", isnan(tbrf_model_variance(m, 0)));
+    CHECK(isnan(tbrf_model_spectrum(m, 2, 1.0)), "powerlaw divergent with amplitude: spectrum NaN");
+    CHECK(isnan(tbrf_model_spectrum(m, 4, 1.0)), "bad dim: spectrum NaN");
+    CHECK(isnan(tbrf_model_covariance(m, 1, 1.0)), "bad dim: covariance NaN");
+    CHECK(isnan(tbrf_model_variance(m, 0)), "bad dim: variance NaN");
     tbrf_model_destroy(m);
 
     /* callback whose variance diverges at k = 0 */
     tbrf_model_callback(cb_sing, NULL, 0.0, 1.0, &m); /* 2D: k P = k^-0.5: fine */
-    check_close("callback k^-1.5 2D variance", tbrfi_model_shape_variance(m, 2), 2.0 / (2 * PI), 1e-12,
-                1.0);
+    CHECK_NEAR(tbrfi_model_shape_variance(m, 2), 2.0 / (2 * PI), 1e-12,
+               "callback k^-1.5 2D variance");
     tbrf_model_destroy(m);
 }
 
@@ -474,25 +476,27 @@ static void test_set_variance(void)
     for (int i = 0; i < g_nmodels; i++) {
         tbrf_model *m = tbrfi_model_copy(g_models[i].m);
         for (int dim = 2; dim <= 3; dim++) {
-            check_true("set_variance ok", tbrf_model_set_variance(m, 0.625) == TBRF_OK);
+            CHECK(tbrf_model_set_variance(m, 0.625) == TBRF_OK, "set_variance ok");
             snprintf(what, sizeof what, "%s %dD: set_variance(0.625) -> variance", g_models[i].name, dim);
-            check_close(what, tbrf_model_variance(m, dim), 0.625, 1e-15, 1.0);
+            CHECK_NEAR(tbrf_model_variance(m, dim), 0.625, 1e-15, "%s", what);
             double a = tbrfi_model_amplitude(m, dim);
             snprintf(what, sizeof what, "%s %dD: A * shape variance = 0.625", g_models[i].name, dim);
-            check_close(what, a * tbrfi_model_shape_variance(m, dim), 0.625, 1e-15, 1.0);
+            CHECK_NEAR(a * tbrfi_model_shape_variance(m, dim), 0.625, 1e-15, "%s", what);
             snprintf(what, sizeof what, "%s %dD: spectrum = A P0", g_models[i].name, dim);
-            check_close(what, tbrf_model_spectrum(m, dim, 0.9), a * tbrfi_model_shape_spectrum(m, dim, 0.9),
-                        1e-15, fabs(a * tbrfi_model_shape_spectrum(m, dim, 0.9)));
+            CHECK_NEAR(tbrf_model_spectrum(m, dim, 0.9),
+                       a * tbrfi_model_shape_spectrum(m, dim, 0.9),
+                       1e-15 * (fabs(a * tbrfi_model_shape_spectrum(m, dim, 0.9))), "%s", what);
             tbrf_model_set_amplitude(m, 2 * a);
             snprintf(what, sizeof what, "%s %dD: set_amplitude(2A) -> 2 sigma^2", g_models[i].name, dim);
-            check_close(what, tbrf_model_variance(m, dim), 1.25, 1e-14, 1.0);
+            CHECK_NEAR(tbrf_model_variance(m, dim), 1.25, 1e-14, "%s", what);
         }
         if (tbrfi_model_is_covariance(m)) {
             tbrf_model_set_amplitude(m, 3.0);
-            check_close("covariance model: A is the variance", tbrf_model_variance(m, 3), 3.0, 1e-15,
-                        1.0);
-            check_close("covariance model: C(0) = A", tbrf_model_covariance(m, 2, 0.0), 3.0, 1e-15, 1.0);
-            check_close("line covariance at 0 = A", tbrfi_model_line_covariance3(m, 0.0), 3.0, 1e-15, 1.0);
+            CHECK_NEAR(tbrf_model_variance(m, 3), 3.0, 1e-15,
+                       "covariance model: A is the variance");
+            CHECK_NEAR(tbrf_model_covariance(m, 2, 0.0), 3.0, 1e-15, "covariance model: C(0) = A");
+            CHECK_NEAR(tbrfi_model_line_covariance3(m, 0.0), 3.0, 1e-15,
+                       "line covariance at 0 = A");
         }
         tbrf_model_destroy(m);
     }
@@ -507,33 +511,33 @@ static void test_closed_forms(void)
     tbrf_model_exponential(1.0, &e);
     const double rs[] = {1e-9, 0.01, 0.3, 1, 4, 30};
     for (int i = 0; i < 6; i++) {
-        check_close("matern 1/2 = exponential", tbrf_model_covariance(m, 3, rs[i]),
-                    tbrf_model_covariance(e, 3, rs[i]), 1e-14, 1.0);
-        check_close("matern 1/2 line cov = exponential line cov", tbrfi_model_line_covariance3(m, rs[i]),
-                    tbrfi_model_line_covariance3(e, rs[i]), 1e-14, 1.0);
+        CHECK_NEAR(tbrf_model_covariance(m, 3, rs[i]), tbrf_model_covariance(e, 3, rs[i]), 1e-14,
+                   "matern 1/2 = exponential");
+        CHECK_NEAR(tbrfi_model_line_covariance3(m, rs[i]), tbrfi_model_line_covariance3(e, rs[i]),
+                   1e-14, "matern 1/2 line cov = exponential line cov");
     }
     tbrf_model_destroy(m);
     tbrf_model_matern(1.0, 1.5, &m); /* (1 + x) e^-x */
     for (int i = 0; i < 6; i++)
-        check_close("matern 3/2 = (1+x)e^-x", tbrf_model_covariance(m, 2, rs[i]),
-                    (1 + rs[i]) * exp(-rs[i]), 1e-14, 1.0);
+        CHECK_NEAR(tbrf_model_covariance(m, 2, rs[i]), (1 + rs[i]) * exp(-rs[i]), 1e-14,
+                   "matern 3/2 = (1+x)e^-x");
     tbrf_model_destroy(m);
     tbrf_model_matern(2.0, 50.0, &m);
     /* nu ln x ~ -1e3 cancels in the exponent: ~1e-13 is the attainable accuracy */
-    check_close("matern 50 near 0 -> 1", tbrf_model_covariance(m, 3, 1e-8), 1.0, 1e-12, 1.0);
-    check_close("matern 50 line cov near 0 -> 1", tbrfi_model_line_covariance3(m, 1e-8), 1.0, 1e-12, 1.0);
+    CHECK_NEAR(tbrf_model_covariance(m, 3, 1e-8), 1.0, 1e-12, "matern 50 near 0 -> 1");
+    CHECK_NEAR(tbrfi_model_line_covariance3(m, 1e-8), 1.0, 1e-12, "matern 50 line cov near 0 -> 1");
     tbrf_model_destroy(m);
-    check_true("exponential line cov at 1 = 0", fabs(tbrfi_model_line_covariance3(e, 1.0)) < 1e-16);
-    check_close("exponential spectrum 3D = 8 pi a^3/(1+k^2a^2)^2", tbrf_model_spectrum(e, 3, 2.0),
-                8 * PI / 25.0, 1e-14, 1.0);
-    check_close("exponential spectrum 2D = 2 pi a^2/(1+k^2a^2)^1.5", tbrf_model_spectrum(e, 2, 2.0),
-                2 * PI / pow(5.0, 1.5), 1e-14, 1.0);
+    CHECK(fabs(tbrfi_model_line_covariance3(e, 1.0)) < 1e-16, "exponential line cov at 1 = 0");
+    CHECK_NEAR(tbrf_model_spectrum(e, 3, 2.0), 8 * PI / 25.0, 1e-14,
+               "exponential spectrum 3D = 8 pi a^3/(1+k^2a^2)^2");
+    CHECK_NEAR(tbrf_model_spectrum(e, 2, 2.0), 2 * PI / pow(5.0, 1.5), 1e-14,
+               "exponential spectrum 2D = 2 pi a^2/(1+k^2a^2)^1.5");
     tbrf_model_destroy(e);
     tbrf_model_gaussian(2.0, &m);
-    check_close("gaussian spectrum 3D", tbrf_model_spectrum(m, 3, 0.5), pow(sqrt(PI) * 2, 3) * exp(-0.25),
-                1e-14, 1.0);
-    check_close("gaussian line cov", tbrfi_model_line_covariance3(m, 2.0), -exp(-1.0), 1e-15, 1.0);
-    check_close("gaussian correlation scale", tbrfi_model_correlation_scale(m), 6.0, 0, 1.0);
+    CHECK_NEAR(tbrf_model_spectrum(m, 3, 0.5), pow(sqrt(PI) * 2, 3) * exp(-0.25), 1e-14,
+               "gaussian spectrum 3D");
+    CHECK_NEAR(tbrfi_model_line_covariance3(m, 2.0), -exp(-1.0), 1e-15, "gaussian line cov");
+    CHECK_NEAR(tbrfi_model_correlation_scale(m), 6.0, 0, "gaussian correlation scale");
     tbrf_model_destroy(m);
 }
 
@@ -551,6 +555,5 @@ int main(void)
     test_line2();
     for (int i = 0; i < g_nmodels; i++)
         tbrf_model_destroy(g_models[i].m);
-    printf("%d checks, %d failures\n", g_checks, g_failures);
-    return g_failures ? 1 : 0;
+    return check_report("test_model");
 }

@@ -9,20 +9,8 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "support/check.h"
 #include "tbrf.h"
-
-static int g_failures = 0, g_checks = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        g_checks++;                                                                                \
-        if (!(cond)) {                                                                             \
-            g_failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
 
 static int close_to(double a, double b, double rtol)
 {
@@ -382,6 +370,5 @@ int main(void)
     for (int i = 0; i < g_nfiles; i++)
         remove(g_files[i]);
     rmdir(g_dir);
-    printf("%d checks, %d failures\n", g_checks, g_failures);
-    return g_failures ? 1 : 0;
+    return check_report("test_model_input");
 }

@@ -115,31 +115,4 @@ static double quad_osc_tail(qf f, void *c, double K, double hp, double abstol)
     return t[0];
 }
 
-static int g_failures = 0;
-static int g_checks = 0;
-
-/* |got - want| <= tol * scale */
-static int check_close(const char *what, double got, double want, double tol, double scale)
-{
-    g_checks++;
-    double d = fabs(got - want);
-    if (!(d <= tol * scale)) {
-        g_failures++;
-        printf("FAIL %s: got %.17g want %.17g (|diff| %.3g > %.3g)\n", what, got, want, d,
-               tol * scale);
-        return 0;
-    }
-    return 1;
-}
-
-static int check_true(const char *what, int cond)
-{
-    g_checks++;
-    if (!cond) {
-        g_failures++;
-        printf("FAIL %s\n", what);
-    }
-    return cond;
-}
-
 #endif

@@ -26,7 +26,7 @@ int main(void)
 {
     const double sigma2 = 1.7;
     tbrf_model *g = NULL;
-    REQUIRE(tbrf_model_gaussian(1.0, &g) == TBRF_OK, tu_exit("test_stats_2d"), "gaussian");
+    REQUIRE(tbrf_model_gaussian(1.0, &g) == TBRF_OK, check_report("test_stats_2d"), "gaussian");
     tbrf_model_set_variance(g, sigma2);
     const int64_t n[3] = {NSIDE, NSIDE, 1};
     const double h[3] = {H, H, H}, origin[3] = {0, 0, 0};
@@ -34,7 +34,7 @@ int main(void)
     tbrf_plan *p = tu_plan(g, 2, lo, hi, 0.25, 401, NULL);
     if (!p) {
         tbrf_model_destroy(g);
-        return tu_exit("test_stats_2d");
+        return check_report("test_stats_2d");
     }
     tbrf_plan_info info;
     tbrf_plan_get_info(p, &info);
@@ -44,7 +44,7 @@ int main(void)
           tbrf_model_variance(g, 2));
     CHECK(fabs(info.variance_resolved / info.variance - 1) < 1e-3, "variance_resolved %.6g",
           info.variance_resolved);
-    REQUIRE(tbrf_set_grid(p, origin, h, n) == TBRF_OK, tu_exit("test_stats_2d"), "set_grid: %s",
+    REQUIRE(tbrf_set_grid(p, origin, h, n) == TBRF_OK, check_report("test_stats_2d"), "set_grid: %s",
             tbrf_plan_message(p));
 
     /* lags (dx, dy) in cells */
@@ -117,5 +117,5 @@ int main(void)
     free(z);
     tbrf_destroy(p);
     tbrf_model_destroy(g);
-    return tu_exit("test_stats_2d");
+    return check_report("test_stats_2d");
 }

@@ -132,5 +132,5 @@ int main(void)
     if (e) run_case("exponential", e, expo_C, 1.0, 1.0 / 16, 302);
     tbrf_model_destroy(g);
     tbrf_model_destroy(e);
-    return tu_exit("test_stats_covariance");
+    return check_report("test_stats_covariance");
 }

@@ -24,14 +24,14 @@
 int main(void)
 {
     tbrf_model *g = NULL;
-    REQUIRE(tbrf_model_gaussian(4.0, &g) == TBRF_OK, tu_exit("test_stats_isotropy"), "gaussian");
+    REQUIRE(tbrf_model_gaussian(4.0, &g) == TBRF_OK, check_report("test_stats_isotropy"), "gaussian");
     const int64_t n[3] = {40, 32, 48};
     const double h[3] = {1.0, 1.25, 0.8}, origin[3] = {0, 0, 0};
     const double lo[3] = {0, 0, 0},
                  hi[3] = {h[0] * (n[0] - 1), h[1] * (n[1] - 1), h[2] * (n[2] - 1)};
     /* resolution = the smallest spacing; the length 4 is 5 of them */
     tbrf_plan *p = tu_plan(g, 3, lo, hi, 0.8, 501, NULL);
-    if (!p) return tu_exit("test_stats_isotropy");
+    if (!p) return check_report("test_stats_isotropy");
     CHECK(tbrf_set_grid(p, origin, h, n) == TBRF_OK, "set_grid: %s", tbrf_plan_message(p));
     tbrf_plan_info info;
     tbrf_plan_get_info(p, &info);
@@ -118,5 +118,5 @@ int main(void)
     free(z);
     tbrf_destroy(p);
     tbrf_model_destroy(g);
-    return tu_exit("test_stats_isotropy");
+    return check_report("test_stats_isotropy");
 }

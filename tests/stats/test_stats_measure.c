@@ -1,4 +1,4 @@
-/* test_stats_measure.c — validates the spectrum estimator of cli/measure.c
+/* test_stats_measure.c — validates the spectrum estimator of src/analysis/measure.c
  * independently of libtbrf: Gaussian random fields with a known power-law
  * spectrum are synthesised exactly on a periodic grid by FFT (white noise
  * times sqrt(P)), and
@@ -249,5 +249,5 @@ int main(void)
     check_window(3, 64, -3.0, 8, 28, 16);
     check_window(3, 64, -2.0, 8, 28, 16);
     check_window(2, 512, -3.0, 8, 200, 16);
-    return tu_exit("test_stats_measure");
+    return check_report("test_stats_measure");
 }

@@ -85,5 +85,5 @@ int main(void)
     if (g) run_case("gaussian", g, 2, 3.0, 96, 0.25, 6, 103);
     tbrf_model_destroy(g);
     tbrf_model_destroy(m);
-    return tu_exit("test_stats_normal");
+    return check_report("test_stats_normal");
 }

@@ -81,7 +81,7 @@ static void run_case(const char *name, int dim, int64_t nside, double index, dou
         ratio[r] = wr / wsum;
         tbrf_spectrum_free(&s);
     }
-    if (!sp || tu_failures) /* execute or measure failed: reported above */
+    if (!sp || check_failures) /* execute or measure failed: reported above */
         goto done;
     double ms, sds, mr, sdr;
     tu_mean_sd(slope, nreal, &ms, &sds);
@@ -143,5 +143,5 @@ int main(void)
     run_case("3D index -2", 3, 48, -2.0, 6, 21, 20, 8, 202, 0, 0);
     run_case("2D index -3", 2, 256, -3.0, 8, 112, 112, 8, 203, 0, 0);
     run_case("3D index -3, 4 lines", 3, 32, -3.0, 6, 14, 14, 3, 204, 4, 1);
-    return tu_exit("test_stats_spectrum");
+    return check_report("test_stats_spectrum");
 }

@@ -266,5 +266,5 @@ int main(void)
     tab_powerlaw(&tab, 80.0, -3.0, 0.5, M_PI);
     if (pl) run_case("powerlaw -3", pl, 1.0, 1.0, &tab, 0, 1.0, 13);
     tbrf_model_destroy(pl);
-    return tu_exit("test_stats_variance");
+    return check_report("test_stats_variance");
 }

@@ -1,8 +1,10 @@
-/* testutil.h — small helpers shared by the statistical, determinism and
- * bad-input tests: checks that count failures, a private random generator
- * for test geometry, the normal, Kolmogorov and Student-t distributions,
- * the sample statistics the tests need and the k-space isotropy statistic
- * of the spectrum tests. Header only. */
+/* testutil.h — helpers shared by the statistical, determinism and
+ * bad-input tests, none of them an assertion (those are check.h's, which
+ * this header includes): a private random generator for test geometry,
+ * the normal, Kolmogorov and Student-t distributions, the sample
+ * statistics the tests need, the k-space isotropy statistic of the
+ * spectrum tests, and plan/execute wrappers that count a failed call as a
+ * failed check. Header only. */
 #ifndef TBRF_TESTUTIL_H
 #define TBRF_TESTUTIL_H
 
@@ -13,51 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/check.h"
 #include "tbrf.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-static int tu_failures = 0;
-
-/* Prints "FAIL file:line: COND: message" on stderr and counts it (text:
- * the condition as written, stringized by the caller before expansion). */
-#define TU_FAIL_(text, ...)                                                     \
-    do {                                                                        \
-        fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, text);          \
-        fprintf(stderr, __VA_ARGS__);                                           \
-        fputc('\n', stderr);                                                    \
-        tu_failures++;                                                          \
-    } while (0)
-
-/* CHECK(cond, fmt, ...): on failure prints file:line and the message and
- * counts it; the test's main returns tu_exit(). */
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        if (!(cond))                                                            \
-            TU_FAIL_(#cond, __VA_ARGS__);                                        \
-    } while (0)
-
-/* REQUIRE: like CHECK but returns from the calling function (returning
- * `ret`) on failure, for conditions later code depends on. */
-#define REQUIRE(cond, ret, ...)                                                 \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            TU_FAIL_(#cond, __VA_ARGS__);                                        \
-            return ret;                                                         \
-        }                                                                       \
-    } while (0)
-
-static inline int tu_exit(const char *name)
-{
-    if (tu_failures) {
-        fprintf(stderr, "%s: %d check(s) failed\n", name, tu_failures);
-        return 1;
-    }
-    printf("%s: all checks passed\n", name);
-    return 0;
-}
 
 static inline void *tu_malloc(size_t bytes)
 {
@@ -343,9 +306,7 @@ static inline tbrf_plan *tu_plan(const tbrf_model *m, int dim, const double lo[3
 {
     tbrf_plan *p = NULL;
     int st = tbrf_make_plan(m, dim, lo, hi, resolution, seed, opts, &p);
-    if (st != TBRF_OK) {
-        fprintf(stderr, "FAIL tbrf_make_plan: %s: %s\n", tbrf_strerror(st), tbrf_plan_message(p));
-        tu_failures++;
+    if (!CHECK(st == TBRF_OK, "tbrf_make_plan: %s: %s", tbrf_strerror(st), tbrf_plan_message(p))) {
         tbrf_destroy(p);
         return NULL;
     }
@@ -356,11 +317,8 @@ static inline tbrf_plan *tu_plan(const tbrf_model *m, int dim, const double lo[3
 static inline int tu_execute(tbrf_plan *p, uint64_t r, void *values)
 {
     int st = tbrf_execute(p, r, values);
-    if (st != TBRF_OK) {
-        fprintf(stderr, "FAIL tbrf_execute(r=%llu): %s: %s\n", (unsigned long long)r,
-                tbrf_strerror(st), tbrf_plan_message(p));
-        tu_failures++;
-    }
+    CHECK(st == TBRF_OK, "tbrf_execute(r=%llu): %s: %s", (unsigned long long)r, tbrf_strerror(st),
+          tbrf_plan_message(p));
     return st;
 }
 

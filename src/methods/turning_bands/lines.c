@@ -3,7 +3,7 @@
  * A line is a stationary periodic process sampled at M points delta apart
  * (length Lambda = M delta), written as the real FFT of Hermitian Gaussian
  * modes X_m, m = 0..M/2. Spectral method: E|X_m|^2 = P1(kappa_m)/Lambda
- * (DESIGN §2). Circulant method: the
+ * (doc/method.md, "Lines"). Circulant method: the
  * eigenvalues of the circulant embedding of C1 give the lattice covariance
  * exactly. Both then divide by the linear interpolation's mean gain, so the
  * variance averaged over sub-sample positions is not attenuated. */
@@ -87,7 +87,7 @@ void tbrfi_lines_fft_destroy(void *plan)
     pthread_mutex_unlock(&fftw_planner_lock);
 }
 
-/* Spectral method: E|X_m|^2 = P1(kappa_m) / Lambda (DESIGN §2). By Poisson
+/* Spectral method: E|X_m|^2 = P1(kappa_m) / Lambda (doc/method.md). By Poisson
  * summation the lattice covariance is then the periodised C1, sum_n C1(s +
  * n Lambda): right at every lag inside the domain once Lambda exceeds twice
  * the domain plus the correlation scale. Averaging P1 over every mode's bin

@@ -20,9 +20,9 @@ typedef struct line_spec {
 
 /* Sizes the lines for a domain whose diagonal is `extent` (no point is
  * farther than extent/2 from the centre) and fills the mode variances.
- * Rules (DESIGN §2): delta = resolution / oversampling; Lambda >= 2 extent +
- * the model's correlation scale, so wrap-around never correlates distant
- * points; M rounded up to a product of small primes. On failure writes a
+ * Rules (doc/method.md, "Lines"): delta = resolution / oversampling;
+ * Lambda >= 2 extent + the model's correlation scale, so wrap-around never
+ * correlates distant points; M rounded up to a product of small primes. On failure writes a
  * message (msg, msgsize) and returns a status. */
 int tbrfi_lines_spec_build(line_spec *s, const tbrf_model *model, int dim, double extent,
                      double resolution, const tbrf_opts *opts, char *msg, size_t msgsize);
@@ -46,7 +46,7 @@ int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, ui
 void *tbrfi_lines_fft_plan(int64_t M);
 void tbrfi_lines_fft_destroy(void *plan);
 
-/* The lock every FFTW planner call of the library takes (c/fft_method.c
+/* The lock every FFTW planner call of the library takes (src/methods/fft/fft.c
  * plans its multi-dimensional transforms under it too). */
 void tbrfi_lines_fftw_lock(void);
 void tbrfi_lines_fftw_unlock(void);
