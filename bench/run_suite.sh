@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run_suite.sh — the speed suite of issue 7 in one command: turning
+# bench/run_suite.sh — the speed suite of doc/benchmarks.md in one command: turning
 # bands vs the FFT method on grids, points, lines, the projection against a
 # straightforward loop, and peers from PyPI (gstools, FINUFFT) in a
 # throw-away virtual environment. Prints tables; asserts nothing.

@@ -3,7 +3,7 @@
  *
  * Why it works: the field is a pure function of (model, dim, domain,
  * resolution, the math options, seed, realization, position) and every one
- * of these is in the file (DESIGN.md section 3). tbrf_io_read_meta reads
+ * of these is in the file (doc/design.md, "Determinism"). tbrf_io_read_meta reads
  * them back into the very request `generate` fills from its command line,
  * and the same request_plan/request_run make the field. The positions of
  * a points file are read from the file itself; a tabulated spectrum from

@@ -1,6 +1,6 @@
 ! tbrf.f90 — the idiomatic Fortran 2008 interface to libtbrf (doc/fortran.md).
 !
-! Built on module tbrf_c (generated from c/tbrf.h), whose constants
+! Built on module tbrf_c (generated from include/tbrf.h), whose constants
 ! (TBRF_OK, TBRF_ERR_*, TBRF_DOUBLE, ...), bind(C) types (tbrf_opts,
 ! tbrf_plan_info), callback interfaces (tbrf_pull_fn, tbrf_push_fn,
 ! tbrf_spectrum_fn) and raw c_tbrf_* interfaces it re-exports.

@@ -1,7 +1,7 @@
 /*
  * tbrf.h — Gaussian random fields by the spectral turning-bands method.
  *
- * The one public C header of libtbrf. Conventions (see doc/ and DESIGN.md):
+ * The one public C header of libtbrf. Conventions (doc/design.md, "Conventions"):
  *  - every function returns a status (TBRF_OK == 0) or a value documented as
  *    such; nothing exits, prints or keeps global mutable state;
  *  - objects follow the sqlite3 habit: a constructor hands back an object

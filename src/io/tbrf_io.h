@@ -5,7 +5,7 @@
  * for both formats (io/netcdf.c describes the CF layout), and the readers
  * take either, since a netCDF-4 file is an HDF5 file.
  *
- * Layout (DESIGN.md section 5):
+ * Layout (doc/design.md, "Files"):
  *  - grid:   /field  (nz, ny, nx) or (ny, nx) in 2D, float32 or float64,
  *            chunked (about 1 MiB chunks), optionally shuffle+deflate;
  *  - points: /points (N, dim) float64 positions and /value (N) values;
@@ -25,7 +25,7 @@
  * program keeps its own setting and stderr gets nothing from HDF5.
  *
  * Not thread-safe (HDF5 serial builds are not); the core library
- * (c/tbrf.h) never includes this header.
+ * (include/tbrf.h) never includes this header.
  *
  * HDF5 1.10 caveat: when closing a file fails (the disk filled while the
  * last chunks were flushed), HDF5 keeps the file half torn down and its

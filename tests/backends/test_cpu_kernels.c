@@ -67,5 +67,5 @@ int main(void)
     }
     if (best == CPU_ISA_PORTABLE)
         printf("no SIMD kernel on this CPU: nothing to compare (skipped)\n");
-    return tu_exit("test_cpu_kernels");
+    return check_report("test_cpu_kernels");
 }

@@ -240,5 +240,5 @@ int main(int argc, char **argv)
     else
         device_kept();
     tbrf_model_destroy(model);
-    return tu_exit(argv[1]);
+    return check_report(argv[1]);
 }

@@ -340,5 +340,5 @@ int main(int argc, char **argv)
     bad_options();
     unlink(wisdom);
     tbrf_model_destroy(model);
-    return tu_exit("test_gpu_conformance");
+    return check_report("test_gpu_conformance");
 }

@@ -1,4 +1,4 @@
-/* test_gpu_selection.c — run-time backend selection (issue 5):
+/* test_gpu_selection.c — run-time backend selection (doc/gpu.md):
  *  - every backend id answers tbrf_backend_available with OK, NOT_BUILT or
  *    NO_DEVICE, and a plan asking for it fails with that same status and a
  *    message naming the backend (never a crash);
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
         CHECK(st == TBRF_OK && (picked == TBRF_BACKEND_CPU || picked == TBRF_BACKEND_CUDA),
               "auto without OpenCL: %s, picked %d", tbrf_strerror(st), picked);
         tbrf_model_destroy(m);
-        return tu_exit("test_gpu_selection opencl-no-platform");
+        return check_report("test_gpu_selection opencl-no-platform");
     }
     if (argc > 1 && strcmp(argv[1], "cuda-no-device") == 0) {
         int av = tbrf_backend_available(TBRF_BACKEND_CUDA);
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         CHECK(st == TBRF_ERR_NO_DEVICE, "make_plan(cuda) = %s", tbrf_strerror(st));
         CHECK(strstr(msg, "cuda") != NULL, "message does not name the backend: %s", msg);
         tbrf_model_destroy(m);
-        return tu_exit("test_gpu_selection cuda-no-device");
+        return check_report("test_gpu_selection cuda-no-device");
     }
     static const int ids[] = {TBRF_BACKEND_CPU, TBRF_BACKEND_OPENCL, TBRF_BACKEND_CUDA};
     int ok[3];
@@ -132,5 +132,5 @@ int main(int argc, char **argv)
         CHECK(picked == TBRF_BACKEND_CPU, "no GPU: auto should pick the CPU, picked %s",
               tbrf_backend_name(picked));
     tbrf_model_destroy(m);
-    return tu_exit("test_gpu_selection");
+    return check_report("test_gpu_selection");
 }

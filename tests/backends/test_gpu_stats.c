@@ -134,5 +134,5 @@ int main(int argc, char **argv)
     variance(m, TBRF_FLOAT);
     covariance(m);
     tbrf_model_destroy(m);
-    return tu_exit("test_gpu_stats");
+    return check_report("test_gpu_stats");
 }

@@ -395,9 +395,9 @@ case_write_error() {
 }
 
 # ------------------------------------------------------------------
-# Issue 3 cases: netCDF, XDMF, point input, regenerate, preview,
-# spectrum, progress. They need IO_CHECK (tests/io_check.c), XMLLINT and
-# NCDUMP from the environment (tests/io.cmake sets them).
+# The io_* cases: netCDF, XDMF, point input, regenerate, preview,
+# spectrum, progress. They need IO_CHECK (tests/io/io_check.c), XMLLINT and
+# NCDUMP from the environment (tests/io/CMakeLists.txt sets them).
 G="--model powerlaw --index -3 --kmin 0.1 --kmax 3 --lines 64 --seed 5"
 
 case_netcdf_grid() {

@@ -29,7 +29,7 @@ program test_layout
     call fortran_layout(f, name, nf)
     if (nc /= nf) then
         write(*, '(a, i0, a, i0, a)') 'FAIL: C has ', nc, ' sizes/offsets, Fortran ', nf, &
-            ' (regenerate fortran/tbrf_c.f90 and fortran/tests/layout_f.f90)'
+            ' (regenerate fortran/tbrf_c.f90 and tests/fortran/layout_f.f90)'
         fails = fails + 1
     end if
     do k = 1, min(nc, nf)

@@ -1,6 +1,6 @@
 /* io_check.c — independent checks of the files `tbrf` writes, through the
  * HDF5, netCDF and libpng C libraries directly (not through io/), for
- * tests/test_cli.sh:
+ * tests/cli/test_cli.sh:
  *
  *   io_check same A B          /field (or /value) of A and B bitwise equal
  *   io_check nc-grid FILE.nc   CF-1.11 grid: coordinates, bounds, field(z,y,x),

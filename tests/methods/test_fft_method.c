@@ -334,5 +334,5 @@ int main(void)
     check_choice(gauss);
     tbrf_model_destroy(gauss);
     tbrf_model_destroy(pl);
-    return tu_exit("test_fft_method");
+    return check_report("test_fft_method");
 }

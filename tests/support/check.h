@@ -27,7 +27,7 @@
  *
  * Alias kept for the tests still written against testutil.h's old
  * helpers (tests/backends, tests/methods/test_fft_method.c):
- * tu_exit(name) = check_report(name). */
+ * check_report(name) = check_report(name). */
 #ifndef TBRF_TEST_CHECK_H
 #define TBRF_TEST_CHECK_H
 
@@ -112,6 +112,6 @@ static inline int check_report(const char *name)
 }
 
 /* The older helper's name (see above). */
-#define tu_exit(name) check_report(name)
+#define check_report(name) check_report(name)
 
 #endif

@@ -1,6 +1,6 @@
 /* tbrf/rng/saru.h — Saru (S. Worley's generator as used by HOOMD-blue 1.x):
  * an LCG word x and an offset Weyl word w, 1/2/3-word seeding, stepping and
- * O(log n) jump-ahead. The definitions follow shared/reference/saru-tea.md
+ * O(log n) jump-ahead. The definitions are those of doc/rng.md (Saru: Afshar et al. 2013; TEA8: Zafar et al. 2010)
  * word for word. Compiles as C, CUDA and OpenCL C (see features.h).
  *
  * Stream period 3666320093 * 2^32. Known weakness: one long Saru stream
