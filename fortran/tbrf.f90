@@ -166,6 +166,44 @@ contains
         call finish(st, where, detail, stat)
     end subroutine wrapper_fail
 
+    !> Whether the memory of xyz is one block in array element order, the
+    !> layout the C library reads (F2008 has no is_contiguous): the
+    !> addresses of the neighbours of xyz(1, 1) along each dimension.
+    logical function points_contiguous(xyz) result(ok)
+        real(c_double), intent(in), target :: xyz(:, :)
+        integer(c_intptr_t) :: a0
+        integer(c_intptr_t), parameter :: w = c_sizeof(0.0_c_double)
+        ok = .true.
+        if (size(xyz) == 0) return
+        a0 = transfer(c_loc(xyz(1, 1)), a0)
+        if (size(xyz, 1) > 1) ok = transfer(c_loc(xyz(2, 1)), a0) - a0 == w
+        if (ok .and. size(xyz, 2) > 1) &
+            ok = transfer(c_loc(xyz(1, 2)), a0) - a0 == w * size(xyz, 1, kind=c_intptr_t)
+    end function points_contiguous
+
+    !> msg with its first "point N" (counted from 0, as in C) renumbered for
+    !> Fortran: "point N+1 (xyz(:, N+1))".
+    function one_based_point(msg) result(s)
+        character(len=*), intent(in) :: msg
+        character(len=:), allocatable :: s
+        character(len=24) :: num
+        integer :: i, j, ios
+        integer(c_int64_t) :: n
+        s = msg
+        i = index(msg, "point ")
+        if (i == 0) return
+        j = i + 6
+        do while (j <= len(msg))
+            if (verify(msg(j:j), "0123456789") /= 0) exit
+            j = j + 1
+        end do
+        if (j == i + 6) return
+        read(msg(i + 6:j - 1), *, iostat=ios) n
+        if (ios /= 0) return
+        write(num, '(i0)') n + 1
+        s = msg(:i + 5) // trim(num) // " (xyz(:, " // trim(num) // "))" // msg(j:)
+    end function one_based_point
+
     subroutine model_assign(to, from)
         class(tbrf_model), intent(inout) :: to
         type(tbrf_model), intent(in) :: from
@@ -469,16 +507,38 @@ contains
     !> values may change (moving cells): call tbrf_set_points again, cheaply.
     subroutine tbrf_set_points(plan, xyz, stat)
         type(tbrf_plan), intent(inout) :: plan
-        real(c_double), intent(in), target, contiguous :: xyz(:, :)
+        ! Not `contiguous`: with that attribute a strided section would be
+        ! copied into a temporary that the plan would keep pointing at
+        ! after this returns. Such a section is refused instead.
+        real(c_double), intent(in), target :: xyz(:, :)
         integer, intent(out), optional :: stat
+        integer(c_int) :: st
+        real(c_double), pointer :: flat(:)
         if (allocated(plan%msg)) deallocate(plan%msg)
         if (c_associated(plan%ptr) .and. size(xyz, 1) /= plan%dim) then
             call wrapper_fail(plan, TBRF_ERR_SIZE, "tbrf_set_points", &
                               "xyz must have shape (dim, n) with dim the plan's dimension", stat)
             return
         end if
-        call finish_plan(c_tbrf_set_points(plan%ptr, size(xyz, 2, kind=c_int64_t), xyz), &
-                         "tbrf_set_points", plan, stat)
+        if (.not. points_contiguous(xyz)) then
+            call wrapper_fail(plan, TBRF_ERR_INVALID, "tbrf_set_points", "xyz must be contiguous " // &
+                              "(a whole array, not a strided section): the plan keeps a pointer to it", stat)
+            return
+        end if
+        if (size(xyz) == 0) then
+            st = c_tbrf_set_points(plan%ptr, 0_c_int64_t, xyz)
+        else
+            ! the caller's own memory, as one contiguous vector: nothing to copy
+            call c_f_pointer(c_loc(xyz(1, 1)), flat, [size(xyz)])
+            st = c_tbrf_set_points(plan%ptr, size(xyz, 2, kind=c_int64_t), flat)
+        end if
+        if (st /= TBRF_OK .and. c_associated(plan%ptr)) then
+            ! the C message numbers points from 0; a Fortran user's are xyz(:, 1..n)
+            call wrapper_fail(plan, st, "tbrf_set_points", &
+                              one_based_point(tbrf_c_string(c_tbrf_plan_message(plan%ptr))), stat)
+            return
+        end if
+        call finish_plan(st, "tbrf_set_points", plan, stat)
     end subroutine tbrf_set_points
 
     !> Number of values tbrf_execute writes (0 before any geometry).

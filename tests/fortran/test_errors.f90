@@ -38,7 +38,7 @@ program test_errors
     type(tbrf_opts) :: o
     type(tbrf_plan_info) :: info
     real(c_double) :: nan, lo(3), hi(3)
-    real(c_double), target :: xyz(3, 4)
+    real(c_double), target :: xyz(3, 4), wide(3, 8)
     real(c_double) :: v(4), big(64), grid(4, 4, 4)
     real(c_float) :: vf(4)
     character(len=:), allocatable :: s, prev
@@ -169,7 +169,22 @@ program test_errors
     xyz(2, 3) = 11
     call tbrf_set_points(p, xyz, stat=st)
     call expect(st, TBRF_ERR_OUT_OF_DOMAIN, 'point outside the domain', tbrf_plan_message(p))
+    ! numbered as the Fortran caller numbers it: xyz(:, 3) is point 3
+    call check(index(tbrf_plan_message(p), 'point 3 (xyz(:, 3))') > 0, &
+               'out-of-domain message numbers points from 1: ' // tbrf_plan_message(p))
     xyz(2, 3) = 1
+    ! a strided section would be copied into a temporary the plan would keep:
+    ! refused; a contiguous section is the caller's own memory: accepted
+    wide = 1
+    call tbrf_set_points(p, wide(:, 1:8:2), stat=st)
+    call expect(st, TBRF_ERR_INVALID, 'strided section of points', tbrf_plan_message(p))
+    call check(index(tbrf_plan_message(p), 'contiguous') > 0, 'strided section message names contiguity')
+    call tbrf_set_points(p, wide(:, 3:6), stat=st)
+    call check(st == TBRF_OK, 'contiguous section of points')
+    call check(tbrf_plan_count(p) == 4, 'contiguous section: 4 points')
+    call tbrf_set_points(p, wide(1:3:1, 2:2), stat=st)
+    call check(st == TBRF_OK, 'one-column section of points')
+    call check(tbrf_plan_count(p) == 1, 'one-column section: 1 point')
     call tbrf_set_points(p, xyz)
     xyz(1, 4) = -0.5                        ! the caller moves a cell out afterwards
     call tbrf_execute(p, 0, v, stat=st)
