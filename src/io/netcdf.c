@@ -341,7 +341,13 @@ static int ncw_close(tbrf_io_writer *w)
     return 0;
 }
 
+static int ncw_mark_complete(tbrf_io_writer *w)
+{
+    NC_TRY(w, "marking the file complete", put_text(w->ncid, NC_GLOBAL, "tbrf_complete", "yes"));
+    return 0;
+}
+
 const io_format_ops io_netcdf_ops = {
     "netCDF-4", ncw_create, ncw_grid_begin, ncw_grid_push, ncw_write_points, ncw_write_values,
-    ncw_write_meta, ncw_close,
+    ncw_write_meta, ncw_close, ncw_mark_complete,
 };
