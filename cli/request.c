@@ -123,6 +123,7 @@ void request_free(request *r)
     tbrf_destroy(r->plan);
     tbrf_model_destroy(r->model);
     free(r->xyz);
+    tbrf_io_points_close(r->pts);
     free(r->table_k);
     free(r->table_p);
     free(r->command);
@@ -218,19 +219,25 @@ static int grid_domain(tbrf_io_meta *m)
  * clamp keeps a tight cluster from asking for lines of absurd length
  * (box/8192 is already about 1 GiB of lines) and a lone point from
  * having no length scale at all. */
-static int points_domain(tbrf_io_meta *m, const double *xyz)
+/* Widens the box [lo, hi] (m->dim axes) by n positions. */
+static void bbox_add(const tbrf_io_meta *m, double *lo, double *hi, int64_t n, const double *xyz)
+{
+    for (int c = 0; c < m->dim; c++)
+        for (int64_t i = 0; i < n; i++) {
+            double x = xyz[(size_t)m->dim * (size_t)i + (size_t)c];
+            lo[c] = x < lo[c] ? x : lo[c];
+            hi[c] = x > hi[c] ? x : hi[c];
+        }
+}
+
+static int points_domain(tbrf_io_meta *m, const double *blo, const double *bhi)
 {
     double ext_max = 0.0, vol = 1.0;
     int spanned = 0;
     for (int c = 0; c < 3; c++)
         m->lo[c] = m->hi[c] = 0.0;
     for (int c = 0; c < m->dim; c++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int64_t i = 0; i < m->npoints; i++) {
-            double x = xyz[(size_t)m->dim * (size_t)i + (size_t)c];
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-        }
+        double lo = blo[c], hi = bhi[c];
         m->lo[c] = lo;
         m->hi[c] = hi;
         double e = hi - lo;
@@ -306,12 +313,36 @@ static int geometry(request *r)
     }
     char err[1024];
     int dim;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    /* An HDF5 /points is read in pieces twice (its box now, its values
+     * while they stream into the output): memory stays one piece. */
+    if (tbrf_io_points_open(r->points_from, &r->pts, &dim, &m->npoints, err, sizeof err) == 0) {
+        m->dim = dim;
+        const int64_t piece = 65536;
+        double *buf = malloc((size_t)piece * (size_t)dim * sizeof *buf);
+        if (!buf) {
+            cli_errline("out of memory");
+            return EXIT_FAIL;
+        }
+        for (int64_t first = 0; first < m->npoints; first += piece) {
+            int64_t count = m->npoints - first < piece ? m->npoints - first : piece;
+            if (tbrf_io_points_read(r->pts, first, count, buf, err, sizeof err)) {
+                cli_errline("%s", err);
+                free(buf);
+                return EXIT_FAIL;
+            }
+            bbox_add(m, lo, hi, count, buf);
+        }
+        free(buf);
+        return points_domain(m, lo, hi);
+    }
     if (tbrf_io_read_points(r->points_from, &dim, &m->npoints, &r->xyz, err, sizeof err)) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }
     m->dim = dim;
-    return points_domain(m, r->xyz);
+    bbox_add(m, lo, hi, m->npoints, r->xyz);
+    return points_domain(m, lo, hi);
 }
 
 static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
@@ -345,8 +376,10 @@ int request_plan(request *r)
     int st = tbrf_make_plan(r->model, m->dim, m->lo, m->hi, m->resolution, m->seed, &m->opts,
                             &r->plan);
     if (st == TBRF_OK)
+        /* Streamed points (r->pts) are pulled by tbrf_execute_stream;
+         * setting none still checks that the method takes points. */
         st = m->is_grid ? tbrf_set_grid(r->plan, m->origin, m->spacing, m->n)
-                        : tbrf_set_points(r->plan, m->npoints, r->xyz);
+                        : tbrf_set_points(r->plan, r->pts ? 0 : m->npoints, r->xyz);
     if (st == TBRF_OK)
         st = tbrf_plan_get_info(r->plan, &m->info);
     if (st != TBRF_OK) {

@@ -58,7 +58,8 @@ typedef struct request {
     char *command;
     tbrf_model *model;
     tbrf_plan *plan;
-    double *xyz;
+    double *xyz;               /* all positions (points files read whole) */
+    tbrf_io_points_reader *pts; /* or /points read in pieces (HDF5 input) */
     double *table_k, *table_p; /* the table's rows, from the library */
 } request;
 

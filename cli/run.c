@@ -28,6 +28,8 @@ typedef struct run {
     progress prog;
     int64_t count;
     double mean, m2;
+    double *xyz;    /* streamed points: the piece being evaluated */
+    char err[1024]; /* streamed points: why a callback stopped the run */
 } run;
 
 /* Chan et al.'s pairwise update of running mean and M2 with one chunk,
@@ -85,8 +87,55 @@ static int write_grid(run *u)
     return 0;
 }
 
+/* Streamed points: tbrf_execute_stream pulls positions from the input
+ * file piece by piece and pushes each piece's values, which go to the
+ * output with their positions before the next piece is read. */
+static int pull_cb(void *user, int64_t first, int64_t max, double *xyz, int64_t *count)
+{
+    run *u = user;
+    const request *r = u->r;
+    int64_t left = r->meta.npoints - first;
+    *count = left < max ? left : max;
+    u->xyz = xyz;
+    if (*count > 0 && tbrf_io_points_read(r->pts, first, *count, xyz, u->err, sizeof u->err))
+        return 1;
+    return 0;
+}
+
+static int push_points_cb(void *user, int64_t first, int64_t count, const void *values)
+{
+    run *u = user;
+    if (tbrf_io_points_push(u->w, first, count, u->xyz, values)) {
+        snprintf(u->err, sizeof u->err, "%s", tbrf_io_message(u->w));
+        return 1;
+    }
+    moments_add(u, values, count);
+    progress_update(&u->prog, first + count);
+    return 0;
+}
+
+static int stream_points(run *u)
+{
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    if (tbrf_io_points_begin(u->w, m->dim, m->npoints, m->opts.precision)) {
+        cli_errline("%s", tbrf_io_message(u->w));
+        return EXIT_FAIL;
+    }
+    progress_begin(&u->prog, m->npoints, "points", r->quiet);
+    int st = tbrf_execute_stream(r->plan, m->realization, pull_cb, push_points_cb, u);
+    progress_end(&u->prog);
+    if (st != TBRF_OK) {
+        cli_errline("%s", st == TBRF_ERR_CALLBACK && u->err[0] ? u->err : cli_plan_msg(r->plan, st));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
 static int write_points(run *u)
 {
+    if (u->r->pts)
+        return stream_points(u);
     request *r = u->r;
     const tbrf_io_meta *m = &r->meta;
     size_t elt = m->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);

@@ -63,6 +63,12 @@ struct tbrf_io_writer {
     char *xmf, *xmf_tmp;
     int has_xmf;
     tbrf_io_meta xmf_meta; /* numbers only: strings and table unset */
+    /* Streamed points: count, dimension, precision, rows written;
+     * HDF5 datasets (-1 when none). */
+    int64_t pts_n, pts_written;
+    int pts_dim, pts_precision;
+    hid_t pts_dset, val_dset;
+    int nc_value; /* netCDF value variable, -1 when none */
 };
 
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
@@ -128,6 +134,11 @@ typedef struct io_format_ops {
      * tbrf_complete = "yes"): called by tbrf_io_commit alone, last before
      * the close, so a file without it was never committed. */
     int (*mark_complete)(tbrf_io_writer *w);
+    /* Streamed points (tbrf_io_points_begin/_push; checked by writer.c):
+     * creates /points and /value (or x, y, z, value); writes rows. */
+    int (*points_begin)(tbrf_io_writer *w, int dim, int64_t n, int precision);
+    int (*points_push)(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                       const void *values);
 } io_format_ops;
 
 extern const io_format_ops io_hdf5_ops;   /* writer.c */

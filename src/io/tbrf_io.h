@@ -141,6 +141,16 @@ int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xy
 /* Writes /value (n) as float64 or float32 per precision. */
 int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values);
 
+/* Points written in pieces, so that a run holds one chunk, not all of
+ * them: points_begin creates /points (n, dim) and /value (n) (the same
+ * datasets tbrf_io_write_points and _write_values make); points_push
+ * writes rows [first, first + count) of both, from count*dim positions
+ * and count values. Pieces must not overlap and must cover the n points
+ * before tbrf_io_commit(). Each returns 0 or -1. */
+int tbrf_io_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision);
+int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                        const void *values);
+
 /* Writes the attributes of *meta on the root group (and /model_table). */
 int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *meta);
 
@@ -192,6 +202,20 @@ double tbrf_io_grid_bytes(int dim, const int64_t n[3], int precision);
  * Returns 0 or -1. */
 int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                         size_t errlen);
+
+/* /points of an HDF5 file read in pieces (a points run streams them).
+ * tbrf_io_points_open returns 0 with the reader, dim and n; 1 when path
+ * is not an HDF5 file with a float /points (N, 2|3), N >= 1 — read it
+ * with tbrf_io_read_points, which says what is wrong; -1 on bad
+ * arguments. tbrf_io_points_read reads rows [first, first + count) as
+ * doubles into xyz (count*dim), refusing NaN and infinite coordinates
+ * with tbrf_io_read_points' message; 0 or -1 (message in err). */
+typedef struct tbrf_io_points_reader tbrf_io_points_reader;
+int tbrf_io_points_open(const char *path, tbrf_io_points_reader **r, int *dim, int64_t *n,
+                        char *err, size_t errlen);
+int tbrf_io_points_read(tbrf_io_points_reader *r, int64_t first, int64_t count, double *xyz,
+                        char *err, size_t errlen);
+void tbrf_io_points_close(tbrf_io_points_reader *r);
 
 /* Reads /field back as double, x fastest; n[2] = 1 for a 2D file.
  * *values is malloc'ed. Returns 0 or -1 (message in err). */

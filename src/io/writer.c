@@ -84,6 +84,8 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     w->file = -1;
     w->field = -1;
     w->ncid = w->nc_field = w->nc_points_dim = -1;
+    w->pts_dset = w->val_dset = -1;
+    w->nc_value = -1;
     w->path = dupstr(path);
     w->tmp = io_temp_name(path);
     if (!w->path || !w->tmp) {
@@ -442,6 +444,133 @@ static int h5w_write_values(tbrf_io_writer *w, int64_t n, int precision, const v
     return write_whole(w, "value", 1, dims, precision, values);
 }
 
+/* ------------------------------------------------------ streamed points */
+
+int tbrf_io_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
+{
+    if (!usable(w))
+        return -1;
+    if ((dim != 2 && dim != 3) || n < 1 || n > INT64_MAX / 3 ||
+        (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
+        FAIL(w, "%s: bad points (dim %d, n %lld)", w->path, dim, (long long)n);
+        return -1;
+    }
+    if (w->pts_n > 0 || w->rank > 0) {
+        FAIL(w, "%s: the file already holds a field or points", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->points_begin(w, dim, n, precision);
+    io_quiet_end(&q);
+    if (rc == 0) {
+        w->pts_n = n;
+        w->pts_dim = dim;
+        w->pts_precision = precision;
+        w->pts_written = 0;
+    }
+    return rc;
+}
+
+int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                        const void *values)
+{
+    if (!usable(w))
+        return -1;
+    if (w->pts_n == 0) {
+        FAIL(w, "%s: no points started", w->path);
+        return -1;
+    }
+    if (first < 0 || count < 0 || first > w->pts_n || count > w->pts_n - first) {
+        FAIL(w, "%s: points %lld..+%lld lie outside 0..%lld", w->path, (long long)first,
+             (long long)count, (long long)w->pts_n);
+        return -1;
+    }
+    if (count == 0)
+        return 0;
+    if (!xyz || !values) {
+        FAIL(w, "%s: no positions or values", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->points_push(w, first, count, xyz, values);
+    io_quiet_end(&q);
+    if (rc == 0)
+        w->pts_written += count;
+    return rc;
+}
+
+/* A dataset as write_whole makes it (contiguous, or chunked when
+ * compressing), not yet written. */
+static hid_t create_like_whole(tbrf_io_writer *w, const char *name, int rank, const hsize_t *dims,
+                               int precision)
+{
+    hsize_t chunk[2];
+    int chunked = (w->flags & TBRF_IO_COMPRESS) != 0;
+    if (chunked)
+        chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = make_dcpl(w, rank, chunked ? chunk : NULL);
+    hid_t d = -1;
+    if (space >= 0 && dcpl >= 0)
+        d = H5Dcreate2(w->file, name, file_type(precision), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return d;
+}
+
+static int h5w_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
+{
+    hsize_t pd[2] = {(hsize_t)n, (hsize_t)dim}, vd[1] = {(hsize_t)n};
+    w->pts_dset = create_like_whole(w, "points", 2, pd, TBRF_DOUBLE);
+    if (w->pts_dset < 0) {
+        fail_h5(w, "creating /points");
+        return -1;
+    }
+    w->val_dset = create_like_whole(w, "value", 1, vd, precision);
+    if (w->val_dset < 0) {
+        fail_h5(w, "creating /value");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rows [first, first + count) of dataset d (rank 1 or 2, cols columns). */
+static int write_rows(tbrf_io_writer *w, hid_t d, int rank, int64_t first, int64_t count, int cols,
+                      hid_t mtype, const void *data, const char *what)
+{
+    int rc = -1;
+    hid_t fspace = H5Dget_space(d);
+    hsize_t start[2] = {(hsize_t)first, 0}, cnt[2] = {(hsize_t)count, (hsize_t)cols};
+    hsize_t mdim = (hsize_t)count * (hsize_t)cols;
+    hid_t mspace = H5Screate_simple(1, &mdim, NULL);
+    if (fspace >= 0 && mspace >= 0 &&
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0 &&
+        H5Dwrite(d, mtype, mspace, fspace, H5P_DEFAULT, data) >= 0)
+        rc = 0;
+    (void)rank;
+    if (rc)
+        fail_h5(w, what);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    return rc;
+}
+
+static int h5w_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                           const void *values)
+{
+    if (write_rows(w, w->pts_dset, 2, first, count, w->pts_dim, H5T_NATIVE_DOUBLE, xyz,
+                   "writing /points"))
+        return -1;
+    return write_rows(w, w->val_dset, 1, first, count, 1, mem_type(w->pts_precision), values,
+                      "writing /value");
+}
+
 /* ------------------------------------------------------------ attributes */
 
 static int attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int count,
@@ -563,6 +692,12 @@ static int h5w_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
 static int h5w_close(tbrf_io_writer *w)
 {
     int rc = 0;
+    hid_t *ds[2] = {&w->pts_dset, &w->val_dset};
+    for (int i = 0; i < 2; i++) {
+        if (*ds[i] >= 0 && H5Dclose(*ds[i]) < 0)
+            rc = -1;
+        *ds[i] = -1;
+    }
     if (w->field >= 0) {
         if (H5Dclose(w->field) < 0)
             rc = -1;
@@ -589,7 +724,7 @@ static int h5w_mark_complete(tbrf_io_writer *w)
 
 const io_format_ops io_hdf5_ops = {
     "HDF5", h5w_create, h5w_grid_begin, h5w_grid_push, h5w_write_points, h5w_write_values,
-    h5w_write_meta, h5w_close, h5w_mark_complete,
+    h5w_write_meta, h5w_close, h5w_mark_complete, h5w_points_begin, h5w_points_push,
 };
 
 /* Closes the format's file once; -1 if the final flush failed. */
@@ -697,6 +832,11 @@ int tbrf_io_commit(tbrf_io_writer *w)
     if (w->rank > 0 && w->written != w->total) {
         FAIL(w, "%s: only %lld of %lld cells were written", w->path, (long long)w->written,
              (long long)w->total);
+        return -1;
+    }
+    if (w->pts_n > 0 && w->pts_written != w->pts_n) {
+        FAIL(w, "%s: only %lld of %lld points were written", w->path,
+             (long long)w->pts_written, (long long)w->pts_n);
         return -1;
     }
     /* Marked complete last, so a file lacking the mark (a temporary
