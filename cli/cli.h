@@ -28,6 +28,8 @@ int cmd_mc(int argc, char **argv);
  * temporary file behind: main.c's signal handler removes the file named
  * here (NULL or unguard: none). */
 void cli_guard_temp(const char *tmp);
+/* The side file's temporary, removed with it (cli_unguard_temp: both). */
+void cli_guard_side_temp(const char *tmp);
 void cli_unguard_temp(void);
 
 /* The plan's detailed message, or the status text when it has none. */

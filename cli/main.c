@@ -23,43 +23,79 @@
 
 /* ------------------------------------------------ interrupted runs */
 
-/* The handler only calls async-signal-safe unlink() on a path stored in
- * advance, then re-raises the signal with the default action so the exit
- * status still says "killed". */
-static char g_tmp[4096];
-static volatile sig_atomic_t g_have_tmp = 0;
+/* The handler only calls async-signal-safe unlink() on paths stored in
+ * advance (the output's temporary and its side file's), then re-raises
+ * the signal with the default action so the exit status still says
+ * "killed". Every signal whose default action ends the process is caught
+ * (crashes included); one the parent set to be ignored (nohup, a test's
+ * `trap "" XFSZ`) stays ignored. Only SIGKILL and SIGSTOP cannot be
+ * caught: the next run to the same name removes a temporary a SIGKILL
+ * left (src/io/common.c, io_remove_stale_temps). */
+static char g_tmp[2][4096];
+static volatile sig_atomic_t g_have_tmp[2] = {0, 0};
 
 static void on_signal(int sig)
 {
-    if (g_have_tmp)
-        unlink(g_tmp);
+    for (int i = 0; i < 2; i++)
+        if (g_have_tmp[i])
+            unlink(g_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
+static void guard(int slot, const char *tmp)
+{
+    g_have_tmp[slot] = 0;
+    if (!tmp || strlen(tmp) >= sizeof g_tmp[slot])
+        return;
+    memcpy(g_tmp[slot], tmp, strlen(tmp) + 1);
+    g_have_tmp[slot] = 1;
+}
+
 void cli_guard_temp(const char *tmp)
 {
-    g_have_tmp = 0;
-    if (!tmp || strlen(tmp) >= sizeof g_tmp)
-        return;
-    memcpy(g_tmp, tmp, strlen(tmp) + 1);
-    g_have_tmp = 1;
+    guard(0, tmp);
+}
+
+void cli_guard_side_temp(const char *tmp)
+{
+    guard(1, tmp);
 }
 
 void cli_unguard_temp(void)
 {
-    g_have_tmp = 0;
+    g_have_tmp[0] = 0;
+    g_have_tmp[1] = 0;
 }
 
 static void install_signals(void)
 {
-    struct sigaction sa;
+    static const int SIGNALS[] = {
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+        SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGSYS,
+#ifdef SIGPOLL
+        SIGPOLL,
+#endif
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+#if !defined(__SANITIZE_ADDRESS__)
+        /* crashes (left to the sanitizers' own reports in their builds) */
+        SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+#endif
+    };
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    sigfillset(&sa.sa_mask); /* one clean-up at a time */
+    for (size_t i = 0; i < sizeof SIGNALS / sizeof SIGNALS[0]; i++) {
+        if (sigaction(SIGNALS[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(SIGNALS[i], &sa, NULL);
+    }
 }
 
 /* ------------------------------------------------------ commands */

@@ -123,6 +123,7 @@ void request_free(request *r)
     tbrf_destroy(r->plan);
     tbrf_model_destroy(r->model);
     free(r->xyz);
+    tbrf_io_points_close(r->pts);
     free(r->table_k);
     free(r->table_p);
     free(r->command);
@@ -218,22 +219,34 @@ static int grid_domain(tbrf_io_meta *m)
  * clamp keeps a tight cluster from asking for lines of absurd length
  * (box/8192 is already about 1 GiB of lines) and a lone point from
  * having no length scale at all. */
-static void points_domain(tbrf_io_meta *m, const double *xyz)
+/* Widens the box [lo, hi] (m->dim axes) by n positions. */
+static void bbox_add(const tbrf_io_meta *m, double *lo, double *hi, int64_t n, const double *xyz)
+{
+    for (int c = 0; c < m->dim; c++)
+        for (int64_t i = 0; i < n; i++) {
+            double x = xyz[(size_t)m->dim * (size_t)i + (size_t)c];
+            lo[c] = x < lo[c] ? x : lo[c];
+            hi[c] = x > hi[c] ? x : hi[c];
+        }
+}
+
+static int points_domain(tbrf_io_meta *m, const double *blo, const double *bhi)
 {
     double ext_max = 0.0, vol = 1.0;
     int spanned = 0;
     for (int c = 0; c < 3; c++)
         m->lo[c] = m->hi[c] = 0.0;
     for (int c = 0; c < m->dim; c++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int64_t i = 0; i < m->npoints; i++) {
-            double x = xyz[(size_t)m->dim * (size_t)i + (size_t)c];
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-        }
+        double lo = blo[c], hi = bhi[c];
         m->lo[c] = lo;
         m->hi[c] = hi;
         double e = hi - lo;
+        if (!isfinite(e)) {
+            cli_errline("%s: the points span [%g, %g] along axis %d, too wide for double "
+                        "precision (the extent overflows)", m->points_file ? m->points_file : "points",
+                        lo, hi, c);
+            return EXIT_FAIL;
+        }
         if (e > 0) {
             vol *= e;
             spanned++;
@@ -241,10 +254,10 @@ static void points_domain(tbrf_io_meta *m, const double *xyz)
         ext_max = e > ext_max ? e : ext_max;
     }
     if (!isnan(m->resolution))
-        return; /* given, or recorded */
+        return 0; /* given, or recorded */
     if (spanned == 0) {
         m->resolution = 1.0;
-        return;
+        return 0;
     }
     double r = pow(vol / (double)m->npoints, 1.0 / spanned);
     if (r < ext_max / 8192.0)
@@ -252,15 +265,18 @@ static void points_domain(tbrf_io_meta *m, const double *xyz)
     if (r > ext_max)
         r = ext_max;
     m->resolution = r;
+    return 0;
 }
 
-/* Refuses a grid that cannot fit on the output's file system: the
+/* Refuses a grid whose file cannot fit on the output's file system: the
  * library happily streams 10^15 cells, which would run for days and then
- * fail. (Skipped with --compress, whose ratio is unknown.) */
+ * fail. The size is the file's real one (whole chunks, tbrf_io_grid_bytes).
+ * Compression is no way around it: deflate shrinks a Gaussian field's
+ * random mantissas little, so a compressed file is counted at no less than
+ * COMPRESSED_FRACTION of that (doc/guarantees-outputs.md). */
+#define COMPRESSED_FRACTION 0.5
 static int check_disk_space(const request *r)
 {
-    if (r->compress)
-        return 0;
     const int64_t *n = r->meta.n;
     char dir[4096];
     const char *slash = strrchr(r->out, '/');
@@ -273,13 +289,14 @@ static int check_disk_space(const request *r)
     struct statvfs sv;
     if (statvfs(dir, &sv) != 0)
         return 0; /* the writer will report an unusable directory */
-    double cells = (double)n[0] * (double)n[1] * (double)n[2];
-    double need = cells * (r->meta.opts.precision == TBRF_FLOAT ? 4.0 : 8.0);
+    double need = tbrf_io_grid_bytes(r->meta.dim, n, r->meta.opts.precision);
+    if (r->compress)
+        need *= COMPRESSED_FRACTION;
     double avail = (double)sv.f_bavail * (double)sv.f_frsize;
-    if (need > avail) {
-        cli_errline("grid %lldx%lldx%lld needs %.3g GB but only %.3g GB are free in %s",
-                    (long long)n[0], (long long)n[1], (long long)n[2], need / 1e9, avail / 1e9,
-                    dir);
+    if (!(need <= avail)) {
+        cli_errline("grid %lldx%lldx%lld needs %s%.3g GB but only %.3g GB are free in %s",
+                    (long long)n[0], (long long)n[1], (long long)n[2],
+                    r->compress ? "at least " : "", need / 1e9, avail / 1e9, dir);
         return EXIT_FAIL;
     }
     return 0;
@@ -296,13 +313,36 @@ static int geometry(request *r)
     }
     char err[1024];
     int dim;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    /* An HDF5 /points is read in pieces twice (its box now, its values
+     * while they stream into the output): memory stays one piece. */
+    if (tbrf_io_points_open(r->points_from, &r->pts, &dim, &m->npoints, err, sizeof err) == 0) {
+        m->dim = dim;
+        const int64_t piece = 65536;
+        double *buf = malloc((size_t)piece * (size_t)dim * sizeof *buf);
+        if (!buf) {
+            cli_errline("out of memory");
+            return EXIT_FAIL;
+        }
+        for (int64_t first = 0; first < m->npoints; first += piece) {
+            int64_t count = m->npoints - first < piece ? m->npoints - first : piece;
+            if (tbrf_io_points_read(r->pts, first, count, buf, err, sizeof err)) {
+                cli_errline("%s", err);
+                free(buf);
+                return EXIT_FAIL;
+            }
+            bbox_add(m, lo, hi, count, buf);
+        }
+        free(buf);
+        return points_domain(m, lo, hi);
+    }
     if (tbrf_io_read_points(r->points_from, &dim, &m->npoints, &r->xyz, err, sizeof err)) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }
     m->dim = dim;
-    points_domain(m, r->xyz);
-    return 0;
+    bbox_add(m, lo, hi, m->npoints, r->xyz);
+    return points_domain(m, lo, hi);
 }
 
 static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
@@ -326,7 +366,9 @@ static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
-    int rc = make_model(r);
+    int rc = request_check_paths(r);
+    if (rc == 0)
+        rc = make_model(r);
     if (rc == 0)
         rc = geometry(r);
     if (rc)
@@ -334,8 +376,10 @@ int request_plan(request *r)
     int st = tbrf_make_plan(r->model, m->dim, m->lo, m->hi, m->resolution, m->seed, &m->opts,
                             &r->plan);
     if (st == TBRF_OK)
+        /* Streamed points (r->pts) are pulled by tbrf_execute_stream;
+         * setting none still checks that the method takes points. */
         st = m->is_grid ? tbrf_set_grid(r->plan, m->origin, m->spacing, m->n)
-                        : tbrf_set_points(r->plan, m->npoints, r->xyz);
+                        : tbrf_set_points(r->plan, r->pts ? 0 : m->npoints, r->xyz);
     if (st == TBRF_OK)
         st = tbrf_plan_get_info(r->plan, &m->info);
     if (st != TBRF_OK) {
@@ -356,8 +400,9 @@ int request_output(request *r, const output_args *a)
     char err[512];
     int64_t v;
     if (a->threads) {
-        /* More threads than this is a typo, not a machine. */
-        if (args_int64("--threads", a->threads, 0, 65536, &v, err, sizeof err))
+        /* More threads than this is a typo, not a machine (the library's
+         * limit, include/tbrf.h). */
+        if (args_int64("--threads", a->threads, 0, 1024, &v, err, sizeof err))
             goto bad;
         r->meta.opts.threads = (int32_t)v;
     }

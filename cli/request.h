@@ -47,6 +47,10 @@ typedef struct request {
     /* Where the positions of a points run come from (generate: --points;
      * regenerate: the file itself). */
     const char *points_from;
+    /* regenerate: the file being regenerated (NULL for generate). The
+     * output may be none of the inputs (this, points_from, the --table
+     * file), compared by device and inode. */
+    const char *input;
     /* Output and execution: free to choose, they never change values. */
     const char *out;
     int netcdf, compress, xdmf, quiet, report;
@@ -54,7 +58,8 @@ typedef struct request {
     char *command;
     tbrf_model *model;
     tbrf_plan *plan;
-    double *xyz;
+    double *xyz;               /* all positions (points files read whole) */
+    tbrf_io_points_reader *pts; /* or /points read in pieces (HDF5 input) */
     double *table_k, *table_p; /* the table's rows, from the library */
 } request;
 
@@ -82,10 +87,22 @@ void request_free(request *r);
  * grid. Returns 0 or an EXIT_* status after one "tbrf: ..." line. */
 int request_plan(request *r);
 
-/* Runs a planned request: streams or computes the values into the
- * output file (temporary + rename), writes the XDMF side file and the
- * --report. Returns 0 or an EXIT_* status after one "tbrf: ..." line. */
+/* Runs a planned request: refuses an output that is one of the inputs
+ * or whose side file would be the output or an input, streams or
+ * computes the values into the output file, publishes it and its XDMF
+ * side file together (temporaries + renames), prints the --report.
+ * Returns 0 or an EXIT_* status after one "tbrf: ..." line. */
 int request_run(request *r);
+
+/* Refuses (EXIT_USAGE after one message) an output that is one of the
+ * inputs (input, points_from, a generate --table file; by device and
+ * inode), or whose XDMF side file would be the output or an input.
+ * request_plan and request_run call it. */
+int request_check_paths(const request *r);
+
+/* Removes what a successful request_run published (the output and its
+ * side file), e.g. when regenerate --check then finds it differs. */
+void request_discard_output(const request *r);
 
 /* The command line, quoted where needed, for the file's `command`
  * attribute (malloc'ed; NULL if out of memory). */

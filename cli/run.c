@@ -6,7 +6,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/measure.h"
 #include "request.h"
@@ -25,6 +28,8 @@ typedef struct run {
     progress prog;
     int64_t count;
     double mean, m2;
+    double *xyz;    /* streamed points: the piece being evaluated */
+    char err[1024]; /* streamed points: why a callback stopped the run */
 } run;
 
 /* Chan et al.'s pairwise update of running mean and M2 with one chunk,
@@ -82,8 +87,55 @@ static int write_grid(run *u)
     return 0;
 }
 
+/* Streamed points: tbrf_execute_stream pulls positions from the input
+ * file piece by piece and pushes each piece's values, which go to the
+ * output with their positions before the next piece is read. */
+static int pull_cb(void *user, int64_t first, int64_t max, double *xyz, int64_t *count)
+{
+    run *u = user;
+    const request *r = u->r;
+    int64_t left = r->meta.npoints - first;
+    *count = left < max ? left : max;
+    u->xyz = xyz;
+    if (*count > 0 && tbrf_io_points_read(r->pts, first, *count, xyz, u->err, sizeof u->err))
+        return 1;
+    return 0;
+}
+
+static int push_points_cb(void *user, int64_t first, int64_t count, const void *values)
+{
+    run *u = user;
+    if (tbrf_io_points_push(u->w, first, count, u->xyz, values)) {
+        snprintf(u->err, sizeof u->err, "%s", tbrf_io_message(u->w));
+        return 1;
+    }
+    moments_add(u, values, count);
+    progress_update(&u->prog, first + count);
+    return 0;
+}
+
+static int stream_points(run *u)
+{
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    if (tbrf_io_points_begin(u->w, m->dim, m->npoints, m->opts.precision)) {
+        cli_errline("%s", tbrf_io_message(u->w));
+        return EXIT_FAIL;
+    }
+    progress_begin(&u->prog, m->npoints, "points", r->quiet);
+    int st = tbrf_execute_stream(r->plan, m->realization, pull_cb, push_points_cb, u);
+    progress_end(&u->prog);
+    if (st != TBRF_OK) {
+        cli_errline("%s", st == TBRF_ERR_CALLBACK && u->err[0] ? u->err : cli_plan_msg(r->plan, st));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
 static int write_points(run *u)
 {
+    if (u->r->pts)
+        return stream_points(u);
     request *r = u->r;
     const tbrf_io_meta *m = &r->meta;
     size_t elt = m->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
@@ -223,10 +275,84 @@ static void report(const run *u)
     expected_slope(m);
 }
 
+/* 1 if a and b name the same file: equal names, or the same device and
+ * inode (hard links, ./x and x, symbolic links). */
+static int same_file(const char *a, const char *b)
+{
+    if (!a || !b)
+        return 0;
+    if (strcmp(a, b) == 0)
+        return 1;
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* The output and its side file may not be an input, nor each other:
+ * writing them would destroy what the run reads or the data just
+ * written. EXIT_USAGE after the message. */
+int request_check_paths(const request *r)
+{
+    const tbrf_io_meta *m = &r->meta;
+    struct {
+        const char *path, *what;
+    } in[3] = {{r->input, "the file being regenerated"},
+               {r->points_from, "the --points input"},
+               /* a regenerated table comes from the file, not this name */
+               {m->storage ? NULL : m->table_file, "the --table input"}};
+    char *side = r->xdmf ? tbrf_io_xdmf_name(r->out) : NULL;
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        if (same_file(r->out, in[i].path)) {
+            cli_errline("--out %s is %s; write the output elsewhere", r->out, in[i].what);
+            rc = EXIT_USAGE;
+        } else if (side && same_file(side, in[i].path)) {
+            cli_errline("--out %s: its XDMF side file %s is %s; name the output otherwise or "
+                        "use --no-xdmf", r->out, side, in[i].what);
+            rc = EXIT_USAGE;
+        }
+    }
+    if (!rc && side && same_file(side, r->out)) {
+        cli_errline("--out %s: the XDMF side file would replace the output itself; name it "
+                    "NAME.h5, or use --no-xdmf", r->out);
+        rc = EXIT_USAGE;
+    }
+    free(side);
+    return rc;
+}
+
+void request_discard_output(const request *r)
+{
+    if (!r || !r->out)
+        return;
+    unlink(r->out);
+    char *side = r->xdmf ? tbrf_io_xdmf_name(r->out) : NULL;
+    if (side)
+        unlink(side);
+    free(side);
+}
+
+/* Commits with every catchable signal held back, so that the data and
+ * its side file are renamed together (a signal arriving meanwhile is
+ * delivered afterwards, with nothing left to remove). */
+static int commit_held(run *u)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    int rc = tbrf_io_commit(u->w);
+    cli_unguard_temp();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
 static int write_file(run *u)
 {
     request *r = u->r;
     char err[1024];
+    int rc = request_check_paths(r);
+    if (rc)
+        return rc;
     int flags = (r->compress ? TBRF_IO_COMPRESS : 0) | (r->netcdf ? TBRF_IO_NETCDF : 0);
     u->w = tbrf_io_create(r->out, flags, err, sizeof err);
     if (!u->w) {
@@ -234,16 +360,18 @@ static int write_file(run *u)
         return EXIT_FAIL;
     }
     cli_guard_temp(tbrf_io_temp_path(u->w));
-    int rc = r->meta.is_grid ? write_grid(u) : write_points(u);
+    if (r->xdmf) {
+        if (tbrf_io_attach_xdmf(u->w, &r->meta)) {
+            cli_errline("%s", tbrf_io_message(u->w));
+            return EXIT_FAIL;
+        }
+        cli_guard_side_temp(tbrf_io_side_temp_path(u->w));
+    }
+    rc = r->meta.is_grid ? write_grid(u) : write_points(u);
     if (rc)
         return rc;
-    if (tbrf_io_write_meta(u->w, &r->meta) || tbrf_io_commit(u->w)) {
+    if (tbrf_io_write_meta(u->w, &r->meta) || commit_held(u)) {
         cli_errline("%s", tbrf_io_message(u->w));
-        return EXIT_FAIL;
-    }
-    cli_unguard_temp();
-    if (r->xdmf && tbrf_io_write_xdmf(r->out, &r->meta, err, sizeof err)) {
-        cli_errline("%s", err);
         return EXIT_FAIL;
     }
     return 0;

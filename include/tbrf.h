@@ -191,7 +191,9 @@ typedef struct tbrf_opts {
     int32_t line_method;  /* (math) TBRF_LINES_SPECTRAL (default) or _CIRCULANT (3D covariance models) */
     int32_t max_padding;  /* (math) circulant embedding: at most 2^max_padding times the minimal length, default 3 */
     int32_t precision;    /* TBRF_DOUBLE (default) or TBRF_FLOAT output values */
-    int32_t threads;      /* OpenMP threads, 0 = the OpenMP default */
+    int32_t threads;      /* OpenMP threads, 0 = the OpenMP default; at most 1024 (more is
+                             TBRF_ERR_INVALID), and a call starts at most 4 per processor
+                             OpenMP sees (and OMP_THREAD_LIMIT): values never depend on it */
     int32_t backend;      /* TBRF_BACKEND_CPU (default), _OPENCL, _CUDA or _AUTO */
     int32_t device;       /* GPU backends: device index, -1 (default) = the first usable one */
     int32_t work_group;   /* GPU backends: work-group/block size, 0 (default) = tuned per device */

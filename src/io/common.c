@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "io/io_internal.h"
 #include "io/tbrf_io.h"
@@ -76,16 +80,51 @@ void io_h5_reason(char *buf, size_t n)
     H5Eclose_stack(stack);
 }
 
+/* ceil(a / b) for a, b >= 1. */
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+/* Splits an axis of length dim into pieces of at most room, as evenly as
+ * possible: the piece length whose last piece is (nearly) full, so that
+ * no edge chunk is mostly empty (HDF5 allocates edge chunks whole). */
+static uint64_t even_piece(uint64_t dim, uint64_t room)
+{
+    if (room < 1)
+        room = 1;
+    if (dim <= room)
+        return dim;
+    return div_up(dim, div_up(dim, room));
+}
+
 void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk)
 {
     uint64_t target = ((uint64_t)1 << 20) / elt, have = 1;
     for (int d = rank - 1; d >= 0; d--) {
         uint64_t room = target / have;
-        if (room < 1)
-            room = 1;
-        chunk[d] = dims[d] < room ? dims[d] : room;
+        chunk[d] = even_piece(dims[d] > 0 ? dims[d] : 1, room);
         have *= chunk[d];
     }
+}
+
+double tbrf_io_grid_bytes(int dim, const int64_t n[3], int precision)
+{
+    if (!n || (dim != 2 && dim != 3))
+        return NAN;
+    uint64_t dims[3], chunk[3];
+    for (int i = 0; i < dim; i++) { /* slowest first */
+        if (n[dim - 1 - i] < 1)
+            return NAN;
+        dims[i] = (uint64_t)n[dim - 1 - i];
+    }
+    size_t elt = precision == TBRF_FLOAT ? 4 : 8;
+    io_chunk_shape(dim, dims, elt, chunk);
+    double bytes = (double)elt;
+    for (int i = 0; i < dim; i++)
+        bytes *= (double)div_up(dims[i], chunk[i]) * (double)chunk[i];
+    /* Chunk index, attributes, coordinates: generously 1 MiB + 1%. */
+    return bytes * 1.01 + (double)(1 << 20);
 }
 
 int64_t io_grid_cells(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int exists,
@@ -185,4 +224,100 @@ int io_grid_boxes(tbrf_io_writer *w, int64_t first, int64_t count, io_box_fn box
         a += step;
     }
     return 0;
+}
+
+/* ------------------------------------------------- temporaries */
+
+/* The longest base name a temporary ".NAME.tmp-PID" may have and still
+ * fit a file name (NAME_MAX is 255 on every file system we know of). */
+#define TEMP_BASE_MAX (255 - 32)
+
+/* "DIR/.NAME.tmp-" (the prefix of every temporary of path, PID to
+ * follow), or for a long NAME "DIR/.tbrf-HASH.tmp-" with HASH the
+ * 64-bit FNV-1a of NAME in hex, so that any name that fits its directory
+ * has a temporary that fits too. malloc'ed. */
+char *io_temp_prefix(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dirlen;
+    size_t n = dirlen + strlen(base) + 48;
+    char *t = malloc(n);
+    if (!t)
+        return NULL;
+    if (strlen(base) <= TEMP_BASE_MAX) {
+        snprintf(t, n, "%.*s.%s.tmp-", (int)dirlen, path, base);
+    } else {
+        uint64_t h = 1469598103934665603ull;
+        for (const unsigned char *c = (const unsigned char *)base; *c; c++)
+            h = (h ^ *c) * 1099511628211ull;
+        snprintf(t, n, "%.*s.tbrf-%016llx.tmp-", (int)dirlen, path, (unsigned long long)h);
+    }
+    return t;
+}
+
+char *io_temp_name(const char *path)
+{
+    char *prefix = io_temp_prefix(path);
+    if (!prefix)
+        return NULL;
+    size_t n = strlen(prefix) + 24;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%s%ld", prefix, (long)getpid());
+    free(prefix);
+    return t;
+}
+
+int io_remove_stale_temps(const char *path)
+{
+    char *prefix = io_temp_prefix(path);
+    if (!prefix)
+        return 0;
+    const char *slash = strrchr(prefix, '/');
+    const char *pbase = slash ? slash + 1 : prefix;
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == prefix)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - prefix), prefix);
+    size_t plen = strlen(pbase);
+    int removed = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, pbase, plen) != 0)
+            continue;
+        const char *digits = e->d_name + plen;
+        char *end = NULL;
+        errno = 0;
+        long pid = strtol(digits, &end, 10);
+        if (!*digits || *end || errno || pid <= 0 || pid == (long)getpid())
+            continue;
+        /* A process that no longer exists (on this host) cannot finish
+         * its temporary: remove it. A live one's is left alone. */
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char full[8192];
+        int k = snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        if (k > 0 && (size_t)k < sizeof full && unlink(full) == 0)
+            removed++;
+    }
+    if (d)
+        closedir(d);
+    free(prefix);
+    return removed;
+}
+
+int io_same_file(const char *a, const char *b)
+{
+    if (!a || !b)
+        return 0;
+    if (strcmp(a, b) == 0)
+        return 1;
+    struct stat sa, sb;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

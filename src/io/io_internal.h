@@ -58,6 +58,17 @@ struct tbrf_io_writer {
     int nc_points_dim, nc_dim;
     const struct io_format_ops *ops; /* HDF5 or netCDF: every format call goes here */
     int open;                        /* the format's file is open (create to close) */
+    /* The XDMF side file published with the data (tbrf_io_attach_xdmf):
+     * its name, its temporary, what it describes; NULL/0 when none. */
+    char *xmf, *xmf_tmp;
+    int has_xmf;
+    tbrf_io_meta xmf_meta; /* numbers only: strings and table unset */
+    /* Streamed points: count, dimension, precision, rows written;
+     * HDF5 datasets (-1 when none). */
+    int64_t pts_n, pts_written;
+    int pts_dim, pts_precision;
+    hid_t pts_dset, val_dset;
+    int nc_value; /* netCDF value variable, -1 when none */
 };
 
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
@@ -119,6 +130,15 @@ typedef struct io_format_ops {
     int (*write_meta)(tbrf_io_writer *w, const tbrf_io_meta *m);
     /* Closes the file; -1 if the final flush failed. Safe to call twice. */
     int (*close)(tbrf_io_writer *w);
+    /* Records on the root group that the file is complete (attribute
+     * tbrf_complete = "yes"): called by tbrf_io_commit alone, last before
+     * the close, so a file without it was never committed. */
+    int (*mark_complete)(tbrf_io_writer *w);
+    /* Streamed points (tbrf_io_points_begin/_push; checked by writer.c):
+     * creates /points and /value (or x, y, z, value); writes rows. */
+    int (*points_begin)(tbrf_io_writer *w, int dim, int64_t n, int precision);
+    int (*points_push)(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                       const void *values);
 } io_format_ops;
 
 extern const io_format_ops io_hdf5_ops;   /* writer.c */
@@ -132,5 +152,31 @@ extern const io_format_ops io_netcdf_ops; /* netcdf.c */
 typedef int (*io_box_fn)(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t start[3],
                          const int64_t count[3]);
 int io_grid_boxes(tbrf_io_writer *w, int64_t first, int64_t count, io_box_fn box, void *ctx);
+
+/* Temporaries (common.c). io_temp_name: "DIR/.NAME.tmp-PID" for path
+ * DIR/NAME, or "DIR/.tbrf-HASH.tmp-PID" when NAME is too long for that
+ * to fit a file name (malloc'ed, NULL if out of memory); io_temp_prefix
+ * the same without the PID. io_remove_stale_temps removes path's
+ * temporaries whose process no longer exists on this host (a kill -9 or a
+ * crash) and returns how many. */
+char *io_temp_name(const char *path);
+char *io_temp_prefix(const char *path);
+int io_remove_stale_temps(const char *path);
+
+/* 1 if a and b name the same file: equal strings, or both exist with the
+ * same device and inode (hard links, ./x and x, symbolic links). */
+int io_same_file(const char *a, const char *b);
+
+/* Writes the XDMF side file of h5path for *m into the temporary tmp,
+ * flushed and synced (xdmf.c). 0, or -1 with "cannot write XMF: reason"
+ * in err. */
+int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
+                       const tbrf_io_meta *m, char *err, size_t errlen);
+
+/* Removes NAME.xmf beside path if it is a regular file that an earlier
+ * run wrote for path (an XDMF file referring to path's base name): a run
+ * that publishes path without a side file must not leave one describing
+ * other data. Never removes path itself. */
+void io_xdmf_remove_stale(const char *path);
 
 #endif

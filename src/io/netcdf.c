@@ -341,7 +341,74 @@ static int ncw_close(tbrf_io_writer *w)
     return 0;
 }
 
+static int ncw_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
+{
+    if (w->nc_points_dim >= 0) {
+        IO_FAIL(w, "%s: points already written", w->path);
+        return -1;
+    }
+    int ncid = w->ncid, obs, var[3];
+    NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "obs", (size_t)n, &obs));
+    for (int c = 0; c < dim; c++) {
+        char ln[64];
+        snprintf(ln, sizeof ln, "%s coordinate of the point", AXES[c]);
+        NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, &obs, &var[c]));
+        if (set_filters(w, var[c]))
+            return -1;
+        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "axis", AXES_UP[c]));
+        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "units", "1"));
+        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "long_name", ln));
+    }
+    NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "featureType", "point"));
+    w->nc_points_dim = obs;
+    w->nc_dim = dim;
+    int v;
+    NC_TRY(w, "defining the values",
+           nc_def_var(ncid, "value", precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, 1, &obs, &v));
+    if (set_filters(w, v))
+        return -1;
+    NC_TRY(w, "writing attributes", put_text(ncid, v, "long_name", "Gaussian random field"));
+    NC_TRY(w, "writing attributes", put_text(ncid, v, "units", "1"));
+    NC_TRY(w, "writing attributes", put_text(ncid, v, "coordinates", dim == 3 ? "x y z" : "x y"));
+    w->nc_value = v;
+    return 0;
+}
+
+static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                           const void *values)
+{
+    int ncid = w->ncid, dim = w->nc_dim;
+    size_t st[1] = {(size_t)first}, cn[1] = {(size_t)count};
+    double *col = malloc((size_t)count * sizeof *col);
+    if (!col) {
+        IO_FAIL(w, "out of memory");
+        return -1;
+    }
+    for (int c = 0; c < dim; c++) {
+        int var, e = nc_inq_varid(ncid, AXES[c], &var);
+        for (int64_t i = 0; e == NC_NOERR && i < count; i++)
+            col[i] = xyz[(size_t)dim * (size_t)i + (size_t)c];
+        if (e == NC_NOERR)
+            e = nc_put_vara_double(ncid, var, st, cn, col);
+        if (e != NC_NOERR) {
+            free(col);
+            return nc_fail(w, "writing coordinates", e);
+        }
+    }
+    free(col);
+    int e = w->pts_precision == TBRF_FLOAT
+                ? nc_put_vara_float(ncid, w->nc_value, st, cn, values)
+                : nc_put_vara_double(ncid, w->nc_value, st, cn, values);
+    return e == NC_NOERR ? 0 : nc_fail(w, "writing the values", e);
+}
+
+static int ncw_mark_complete(tbrf_io_writer *w)
+{
+    NC_TRY(w, "marking the file complete", put_text(w->ncid, NC_GLOBAL, "tbrf_complete", "yes"));
+    return 0;
+}
+
 const io_format_ops io_netcdf_ops = {
     "netCDF-4", ncw_create, ncw_grid_begin, ncw_grid_push, ncw_write_points, ncw_write_values,
-    ncw_write_meta, ncw_close,
+    ncw_write_meta, ncw_close, ncw_mark_complete, ncw_points_begin, ncw_points_push,
 };

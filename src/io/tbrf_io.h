@@ -7,16 +7,23 @@
  *
  * Layout (doc/design.md, "Files"):
  *  - grid:   /field  (nz, ny, nx) or (ny, nx) in 2D, float32 or float64,
- *            chunked (about 1 MiB chunks), optionally shuffle+deflate;
+ *            chunked (about 1 MiB chunks that split every axis evenly, so
+ *            no edge chunk is mostly empty), optionally shuffle+deflate;
  *  - points: /points (N, dim) float64 positions and /value (N) values;
  *  - attributes on the root group record every generating parameter, and
  *    a tabulated spectrum is copied into /model_table (n, 2).
  *
  * Safe writes: a writer creates ".NAME.tmp-PID" in the directory of NAME
- * and renames it to NAME only in tbrf_io_commit(), after every dataset is
- * complete and the file is closed and synced. Closing an uncommitted
- * writer removes the temporary, so a failed or interrupted run never
- * leaves a file that looks valid.
+ * (".tbrf-HASH.tmp-PID" when NAME is too long for that) and renames it to
+ * NAME only in tbrf_io_commit(), after every dataset is complete, the
+ * root attribute tbrf_complete = "yes" is written (a file without it was
+ * never committed) and the file is closed and synced. Closing an
+ * uncommitted writer removes the temporary, so a failed or interrupted
+ * run never leaves a file that looks valid; a temporary whose process
+ * died (kill -9) is removed by the next writer of the same name. Only a
+ * regular file is ever replaced, and it keeps its permission bits. An
+ * XDMF side file attached with tbrf_io_attach_xdmf is published with the
+ * data (doc/guarantees-outputs.md).
  *
  * Errors: functions return 0 or -1; the message (one line, naming the
  * file) is in tbrf_io_message() or in the caller's err buffer for the
@@ -134,6 +141,16 @@ int tbrf_io_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xy
 /* Writes /value (n) as float64 or float32 per precision. */
 int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values);
 
+/* Points written in pieces, so that a run holds one chunk, not all of
+ * them: points_begin creates /points (n, dim) and /value (n) (the same
+ * datasets tbrf_io_write_points and _write_values make); points_push
+ * writes rows [first, first + count) of both, from count*dim positions
+ * and count values. Pieces must not overlap and must cover the n points
+ * before tbrf_io_commit(). Each returns 0 or -1. */
+int tbrf_io_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision);
+int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                        const void *values);
+
 /* Writes the attributes of *meta on the root group (and /model_table). */
 int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *meta);
 
@@ -153,6 +170,24 @@ const char *tbrf_io_message(const tbrf_io_writer *w);
  * once committed. */
 const char *tbrf_io_temp_path(const tbrf_io_writer *w);
 
+/* Makes tbrf_io_commit() publish the XDMF side file NAME.xmf (see
+ * tbrf_io_write_xdmf) together with NAME: both are complete and synced
+ * before the first rename, and if the side file's rename fails NAME is
+ * removed again. Fails (-1) when the side file would be NAME itself
+ * (NAME ending in .xmf) or exists and is not a regular file. Only the
+ * numbers of *m are kept. Without it, commit removes a NAME.xmf that an
+ * earlier run wrote for NAME, so no side file describes other data. */
+int tbrf_io_attach_xdmf(tbrf_io_writer *w, const tbrf_io_meta *m);
+
+/* The side file's temporary (for a signal handler), or NULL when none is
+ * attached or once committed. */
+const char *tbrf_io_side_temp_path(const tbrf_io_writer *w);
+
+/* The size in bytes, at most, of the file a grid of n cells takes
+ * uncompressed: whole chunks of the writer's chunk shape (HDF5 allocates
+ * edge chunks whole) plus room for the metadata; NaN for a bad grid. */
+double tbrf_io_grid_bytes(int dim, const int64_t n[3], int precision);
+
 /* ------------------------------------------------------------- reading */
 
 /* Reads positions from `path`, whose kind is recognised by content:
@@ -167,6 +202,20 @@ const char *tbrf_io_temp_path(const tbrf_io_writer *w);
  * Returns 0 or -1. */
 int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                         size_t errlen);
+
+/* /points of an HDF5 file read in pieces (a points run streams them).
+ * tbrf_io_points_open returns 0 with the reader, dim and n; 1 when path
+ * is not an HDF5 file with a float /points (N, 2|3), N >= 1 — read it
+ * with tbrf_io_read_points, which says what is wrong; -1 on bad
+ * arguments. tbrf_io_points_read reads rows [first, first + count) as
+ * doubles into xyz (count*dim), refusing NaN and infinite coordinates
+ * with tbrf_io_read_points' message; 0 or -1 (message in err). */
+typedef struct tbrf_io_points_reader tbrf_io_points_reader;
+int tbrf_io_points_open(const char *path, tbrf_io_points_reader **r, int *dim, int64_t *n,
+                        char *err, size_t errlen);
+int tbrf_io_points_read(tbrf_io_points_reader *r, int64_t first, int64_t count, double *xyz,
+                        char *err, size_t errlen);
+void tbrf_io_points_close(tbrf_io_points_reader *r);
 
 /* Reads /field back as double, x fastest; n[2] = 1 for a 2D file.
  * *values is malloc'ed. Returns 0 or -1 (message in err). */
@@ -204,7 +253,8 @@ char *tbrf_io_xdmf_name(const char *h5path);
 
 /* Writes the XDMF side file of the HDF5 file h5path (a grid as
  * 3DCoRectMesh/2DCoRectMesh, points as Polyvertex) from the metadata the
- * file was written with; temporary + rename like the data. 0 or -1. */
+ * file was written with; temporary + rename like the data. Refuses (-1)
+ * a side file name that is h5path itself. 0 or -1. */
 int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen);
 
 /* Prints what the file holds (datasets with shape, type, chunks and

@@ -51,20 +51,6 @@ static char *dupstr(const char *s)
     return d;
 }
 
-/* ".NAME.tmp-PID" in NAME's directory. */
-static char *temp_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dirlen;
-    size_t n = strlen(path) + 32;
-    char *t = malloc(n);
-    if (!t)
-        return NULL;
-    snprintf(t, n, "%.*s.%s.tmp-%ld", (int)dirlen, path, base, (long)getpid());
-    return t;
-}
-
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
 {
     if (!path || !path[0]) {
@@ -81,6 +67,14 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
         io_setf(err, errlen, "cannot write %s: it is a directory", path);
         return NULL;
     }
+    /* rename() would replace a device node, FIFO or socket (as root,
+     * /dev/null itself) by a regular file: only regular files are
+     * replaced. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        io_setf(err, errlen, "cannot write %s: it exists and is not a regular file (a device, "
+                "FIFO or socket); tbrf only replaces regular files", path);
+        return NULL;
+    }
     tbrf_io_writer *w = calloc(1, sizeof *w);
     if (!w) {
         io_setf(err, errlen, "out of memory");
@@ -90,8 +84,10 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     w->file = -1;
     w->field = -1;
     w->ncid = w->nc_field = w->nc_points_dim = -1;
+    w->pts_dset = w->val_dset = -1;
+    w->nc_value = -1;
     w->path = dupstr(path);
-    w->tmp = temp_name(path);
+    w->tmp = io_temp_name(path);
     if (!w->path || !w->tmp) {
         io_setf(err, errlen, "out of memory");
         free(w->path);
@@ -99,6 +95,9 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
         free(w);
         return NULL;
     }
+    /* Temporaries of runs killed with SIGKILL (or crashed) are never
+     * renamed: the next run to the same name removes them. */
+    io_remove_stale_temps(path);
     /* Create the temporary ourselves first: errno then says precisely why
      * a directory cannot be written (missing, not a directory, read-only,
      * permission), which HDF5's error stack buries. */
@@ -445,6 +444,133 @@ static int h5w_write_values(tbrf_io_writer *w, int64_t n, int precision, const v
     return write_whole(w, "value", 1, dims, precision, values);
 }
 
+/* ------------------------------------------------------ streamed points */
+
+int tbrf_io_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
+{
+    if (!usable(w))
+        return -1;
+    if ((dim != 2 && dim != 3) || n < 1 || n > INT64_MAX / 3 ||
+        (precision != TBRF_DOUBLE && precision != TBRF_FLOAT)) {
+        FAIL(w, "%s: bad points (dim %d, n %lld)", w->path, dim, (long long)n);
+        return -1;
+    }
+    if (w->pts_n > 0 || w->rank > 0) {
+        FAIL(w, "%s: the file already holds a field or points", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->points_begin(w, dim, n, precision);
+    io_quiet_end(&q);
+    if (rc == 0) {
+        w->pts_n = n;
+        w->pts_dim = dim;
+        w->pts_precision = precision;
+        w->pts_written = 0;
+    }
+    return rc;
+}
+
+int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                        const void *values)
+{
+    if (!usable(w))
+        return -1;
+    if (w->pts_n == 0) {
+        FAIL(w, "%s: no points started", w->path);
+        return -1;
+    }
+    if (first < 0 || count < 0 || first > w->pts_n || count > w->pts_n - first) {
+        FAIL(w, "%s: points %lld..+%lld lie outside 0..%lld", w->path, (long long)first,
+             (long long)count, (long long)w->pts_n);
+        return -1;
+    }
+    if (count == 0)
+        return 0;
+    if (!xyz || !values) {
+        FAIL(w, "%s: no positions or values", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->points_push(w, first, count, xyz, values);
+    io_quiet_end(&q);
+    if (rc == 0)
+        w->pts_written += count;
+    return rc;
+}
+
+/* A dataset as write_whole makes it (contiguous, or chunked when
+ * compressing), not yet written. */
+static hid_t create_like_whole(tbrf_io_writer *w, const char *name, int rank, const hsize_t *dims,
+                               int precision)
+{
+    hsize_t chunk[2];
+    int chunked = (w->flags & TBRF_IO_COMPRESS) != 0;
+    if (chunked)
+        chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
+    hid_t space = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = make_dcpl(w, rank, chunked ? chunk : NULL);
+    hid_t d = -1;
+    if (space >= 0 && dcpl >= 0)
+        d = H5Dcreate2(w->file, name, file_type(precision), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return d;
+}
+
+static int h5w_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
+{
+    hsize_t pd[2] = {(hsize_t)n, (hsize_t)dim}, vd[1] = {(hsize_t)n};
+    w->pts_dset = create_like_whole(w, "points", 2, pd, TBRF_DOUBLE);
+    if (w->pts_dset < 0) {
+        fail_h5(w, "creating /points");
+        return -1;
+    }
+    w->val_dset = create_like_whole(w, "value", 1, vd, precision);
+    if (w->val_dset < 0) {
+        fail_h5(w, "creating /value");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rows [first, first + count) of dataset d (rank 1 or 2, cols columns). */
+static int write_rows(tbrf_io_writer *w, hid_t d, int rank, int64_t first, int64_t count, int cols,
+                      hid_t mtype, const void *data, const char *what)
+{
+    int rc = -1;
+    hid_t fspace = H5Dget_space(d);
+    hsize_t start[2] = {(hsize_t)first, 0}, cnt[2] = {(hsize_t)count, (hsize_t)cols};
+    hsize_t mdim = (hsize_t)count * (hsize_t)cols;
+    hid_t mspace = H5Screate_simple(1, &mdim, NULL);
+    if (fspace >= 0 && mspace >= 0 &&
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0 &&
+        H5Dwrite(d, mtype, mspace, fspace, H5P_DEFAULT, data) >= 0)
+        rc = 0;
+    (void)rank;
+    if (rc)
+        fail_h5(w, what);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    return rc;
+}
+
+static int h5w_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                           const void *values)
+{
+    if (write_rows(w, w->pts_dset, 2, first, count, w->pts_dim, H5T_NATIVE_DOUBLE, xyz,
+                   "writing /points"))
+        return -1;
+    return write_rows(w, w->val_dset, 1, first, count, 1, mem_type(w->pts_precision), values,
+                      "writing /value");
+}
+
 /* ------------------------------------------------------------ attributes */
 
 static int attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int count,
@@ -566,6 +692,12 @@ static int h5w_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
 static int h5w_close(tbrf_io_writer *w)
 {
     int rc = 0;
+    hid_t *ds[2] = {&w->pts_dset, &w->val_dset};
+    for (int i = 0; i < 2; i++) {
+        if (*ds[i] >= 0 && H5Dclose(*ds[i]) < 0)
+            rc = -1;
+        *ds[i] = -1;
+    }
     if (w->field >= 0) {
         if (H5Dclose(w->field) < 0)
             rc = -1;
@@ -581,9 +713,18 @@ static int h5w_close(tbrf_io_writer *w)
     return rc;
 }
 
+static int h5w_mark_complete(tbrf_io_writer *w)
+{
+    if (attr_str(w->file, "tbrf_complete", "yes")) {
+        fail_h5(w, "marking the file complete");
+        return -1;
+    }
+    return 0;
+}
+
 const io_format_ops io_hdf5_ops = {
     "HDF5", h5w_create, h5w_grid_begin, h5w_grid_push, h5w_write_points, h5w_write_values,
-    h5w_write_meta, h5w_close,
+    h5w_write_meta, h5w_close, h5w_mark_complete, h5w_points_begin, h5w_points_push,
 };
 
 /* Closes the format's file once; -1 if the final flush failed. */
@@ -599,6 +740,91 @@ static int close_format(tbrf_io_writer *w)
     return rc;
 }
 
+const char *tbrf_io_side_temp_path(const tbrf_io_writer *w)
+{
+    return (w && !w->committed && w->has_xmf) ? w->xmf_tmp : NULL;
+}
+
+int tbrf_io_attach_xdmf(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    if (!usable(w))
+        return -1;
+    if (!m || (m->dim != 2 && m->dim != 3)) {
+        FAIL(w, "%s: bad metadata for the XDMF side file", w->path);
+        return -1;
+    }
+    if (!w->has_xmf) {
+        w->xmf = tbrf_io_xdmf_name(w->path);
+        w->xmf_tmp = w->xmf ? io_temp_name(w->xmf) : NULL;
+        if (!w->xmf || !w->xmf_tmp) {
+            FAIL(w, "out of memory");
+            return -1;
+        }
+    }
+    /* The side file must be another file than the data (--out F.xmf). */
+    if (io_same_file(w->xmf, w->path)) {
+        FAIL(w, "cannot write %s: its XDMF side file would be the file itself; name the output "
+             "otherwise (e.g. .h5)", w->path);
+        return -1;
+    }
+    struct stat st;
+    if (stat(w->xmf, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FAIL(w, "cannot write %s: it exists and is not a regular file", w->xmf);
+        return -1;
+    }
+    io_remove_stale_temps(w->xmf);
+    w->xmf_meta = *m;
+    /* Only numbers are kept: the caller's strings may go away. */
+    w->xmf_meta.command = w->xmf_meta.model = w->xmf_meta.model_kind = NULL;
+    w->xmf_meta.table_file = w->xmf_meta.points_file = NULL;
+    w->xmf_meta.table_n = 0;
+    w->xmf_meta.table_k = w->xmf_meta.table_p = NULL;
+    w->xmf_meta.storage = NULL;
+    w->has_xmf = 1;
+    return 0;
+}
+
+/* Gives `to` the permission bits of the file it replaces (and, as root,
+ * its owner), so that replacing an output keeps what its owner set. */
+static void keep_mode(int fd, const char *replaced)
+{
+    struct stat st;
+    if (stat(replaced, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    if (fchmod(fd, st.st_mode & 07777) != 0)
+        return;
+    if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0)
+        return;
+}
+
+/* Syncs the directory of path, so that the renames survive a crash. */
+static void sync_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* A commit that failed: nothing of it may remain. */
+static int commit_failed(tbrf_io_writer *w)
+{
+    unlink(w->tmp);
+    if (w->has_xmf)
+        unlink(w->xmf_tmp);
+    w->committed = 1; /* nothing left to remove */
+    return -1;
+}
+
 int tbrf_io_commit(tbrf_io_writer *w)
 {
     if (!usable(w))
@@ -608,11 +834,23 @@ int tbrf_io_commit(tbrf_io_writer *w)
              (long long)w->total);
         return -1;
     }
-    if (close_format(w)) {
-        unlink(w->tmp);
-        w->committed = 1; /* nothing left to remove */
+    if (w->pts_n > 0 && w->pts_written != w->pts_n) {
+        FAIL(w, "%s: only %lld of %lld points were written", w->path,
+             (long long)w->pts_written, (long long)w->pts_n);
         return -1;
     }
+    /* Marked complete last, so a file lacking the mark (a temporary
+     * left by kill -9) is known incomplete. */
+    io_quiet q;
+    io_quiet_begin(&q);
+    int marked = w->ops->mark_complete(w);
+    io_quiet_end(&q);
+    if (marked) {
+        close_format(w);
+        return commit_failed(w);
+    }
+    if (close_format(w))
+        return commit_failed(w);
     /* Sync before the rename, so that after a crash the final name never
      * points at data that did not reach the disk. */
     int fd = open(w->tmp, O_RDONLY);
@@ -620,17 +858,38 @@ int tbrf_io_commit(tbrf_io_writer *w)
         FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
         if (fd >= 0)
             close(fd);
-        unlink(w->tmp);
-        w->committed = 1;
-        return -1;
+        return commit_failed(w);
     }
+    keep_mode(fd, w->path);
     close(fd);
+    /* The side file is complete on disk before either name changes, so
+     * the data and its side file are published together: the only step
+     * between the two renames is the second rename itself. */
+    if (w->has_xmf) {
+        char err[1024];
+        if (io_xdmf_write_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta, err, sizeof err)) {
+            FAIL(w, "%s", err);
+            return commit_failed(w);
+        }
+        int xfd = open(w->xmf_tmp, O_RDONLY);
+        if (xfd >= 0) {
+            keep_mode(xfd, w->xmf);
+            close(xfd);
+        }
+    }
     if (rename(w->tmp, w->path) != 0) {
         FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
-        unlink(w->tmp);
-        w->committed = 1;
-        return -1;
+        return commit_failed(w);
     }
+    if (w->has_xmf && rename(w->xmf_tmp, w->xmf) != 0) {
+        /* Roll back: no data file without its side file. */
+        FAIL(w, "cannot write %s: %s (%s removed)", w->xmf, strerror(errno), w->path);
+        unlink(w->path);
+        return commit_failed(w);
+    }
+    if (!w->has_xmf)
+        io_xdmf_remove_stale(w->path);
+    sync_dir(w->path);
     w->committed = 1;
     return 0;
 }
@@ -640,9 +899,14 @@ void tbrf_io_close(tbrf_io_writer *w)
     if (!w)
         return;
     close_format(w);
-    if (!w->committed)
+    if (!w->committed) {
         unlink(w->tmp);
+        if (w->has_xmf)
+            unlink(w->xmf_tmp);
+    }
     free(w->path);
     free(w->tmp);
+    free(w->xmf);
+    free(w->xmf_tmp);
     free(w);
 }

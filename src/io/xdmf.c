@@ -10,9 +10,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/io_internal.h"
@@ -115,33 +117,20 @@ static void xml_points(FILE *f, const tbrf_io_meta *m, const char *base, int pre
     fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
 }
 
-int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen)
+int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
+                       const tbrf_io_meta *m, char *err, size_t errlen)
 {
-    if (!h5path || !m || (m->dim != 2 && m->dim != 3)) {
-        io_setf(err, errlen, "tbrf_io_write_xdmf: bad arguments");
-        return -1;
-    }
-    char *xmf = tbrf_io_xdmf_name(h5path);
-    size_t tl = xmf ? strlen(xmf) + 32 : 0;
-    char *tmp = xmf ? malloc(tl) : NULL;
-    if (!xmf || !tmp) {
-        free(xmf);
-        io_setf(err, errlen, "out of memory");
-        return -1;
-    }
-    /* Same safe-write rule as the data: temporary, then rename. */
-    const char *slash = strrchr(xmf, '/');
-    size_t dirlen = slash ? (size_t)(slash - xmf) + 1 : 0;
-    snprintf(tmp, tl, "%.*s.%s.tmp-%ld", (int)dirlen, xmf, xmf + dirlen, (long)getpid());
     const char *hs = strrchr(h5path, '/');
     const char *base = hs ? hs + 1 : h5path;
     const int prec = m->opts.precision == TBRF_FLOAT ? 4 : 8;
-
-    FILE *f = fopen(tmp, "w");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(errno));
-        free(xmf);
-        free(tmp);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
         return -1;
     }
     fprintf(f, "<?xml version=\"1.0\" ?>\n"
@@ -152,22 +141,101 @@ int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, siz
     else
         xml_points(f, m, base, prec);
     fprintf(f, "  </Domain>\n</Xdmf>\n");
-    int bad = ferror(f);
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+    int bad = ferror(f), saved = bad ? errno : 0;
+    if (!bad && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
         bad = 1;
-    int saved = errno;
-    if (fclose(f) != 0)
+        saved = errno;
+    }
+    if (fclose(f) != 0 && !bad) {
         bad = 1;
-    if (bad || rename(tmp, xmf) != 0) {
-        if (!bad)
-            saved = errno;
+        saved = errno;
+    }
+    if (bad) {
         io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(saved ? saved : EIO));
         unlink(tmp);
-        free(xmf);
-        free(tmp);
         return -1;
     }
+    return 0;
+}
+
+/* 1 if xmf is a regular XDMF file referring to base:/..., read from its
+ * first 64 KiB (tbrf's side files are a few hundred bytes). */
+static int refers_to(const char *xmf, const char *base)
+{
+    struct stat st;
+    if (lstat(xmf, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(xmf, "r");
+    if (!f)
+        return 0;
+    static const size_t cap = 65536;
+    char *buf = malloc(cap + 1);
+    size_t n = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    if (!buf)
+        return 0;
+    buf[n] = '\0';
+    /* The reference as put_ref writes it: the escaped base, then ":/". */
+    char ref[1024];
+    size_t k = 0;
+    for (const char *c = base; *c && k + 8 < sizeof ref; c++) {
+        const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;"
+                      : *c == '"' ? "&quot;" : *c == '\'' ? "&apos;" : NULL;
+        if (e) {
+            memcpy(ref + k, e, strlen(e));
+            k += strlen(e);
+        } else {
+            ref[k++] = *c;
+        }
+    }
+    memcpy(ref + k, ":/", 3);
+    int yes = strstr(buf, "<Xdmf") != NULL && strstr(buf, ref) != NULL;
+    free(buf);
+    return yes;
+}
+
+void io_xdmf_remove_stale(const char *path)
+{
+    char *xmf = tbrf_io_xdmf_name(path);
+    if (!xmf)
+        return;
+    const char *hs = strrchr(path, '/');
+    if (!io_same_file(xmf, path) && refers_to(xmf, hs ? hs + 1 : path))
+        unlink(xmf);
+    free(xmf);
+}
+
+int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, size_t errlen)
+{
+    if (!h5path || !m || (m->dim != 2 && m->dim != 3)) {
+        io_setf(err, errlen, "tbrf_io_write_xdmf: bad arguments");
+        return -1;
+    }
+    char *xmf = tbrf_io_xdmf_name(h5path);
+    char *tmp = xmf ? io_temp_name(xmf) : NULL;
+    if (!xmf || !tmp) {
+        free(xmf);
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    /* NAME.xmf as the data's own name would replace the data. */
+    if (io_same_file(xmf, h5path)) {
+        io_setf(err, errlen, "cannot write %s: the XDMF side file would replace the data file %s",
+                xmf, h5path);
+        goto done;
+    }
+    /* Same safe-write rule as the data: temporary, then rename. */
+    if (io_xdmf_write_temp(h5path, xmf, tmp, m, err, errlen))
+        goto done;
+    if (rename(tmp, xmf) != 0) {
+        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(errno));
+        unlink(tmp);
+        goto done;
+    }
+    rc = 0;
+done:
     free(xmf);
     free(tmp);
-    return 0;
+    return rc;
 }

@@ -24,6 +24,9 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 #define MAX_LINE_BYTES ((double)((int64_t)1 << 40))
 #define AUTO_CHUNK_POINTS 65536
 #define AUTO_CHUNK_CELLS (1 << 20)
+/* opts.threads above this is refused (a typo, not a machine); below it,
+ * core/parallel.h still caps the threads a call starts (tbrf.h). */
+#define MAX_THREADS 1024
 
 struct tbrf_plan {
     int status;        /* status of the last call */
@@ -105,8 +108,9 @@ static int check_opts(tbrf_plan *p, const tbrf_opts *o)
                     o->max_padding, MAX_PADDING);
     if (o->precision != TBRF_DOUBLE && o->precision != TBRF_FLOAT)
         return fail(p, TBRF_ERR_INVALID, "opts.precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT", o->precision);
-    if (o->threads < 0)
-        return fail(p, TBRF_ERR_INVALID, "opts.threads = %d: must be >= 0 (0 = OpenMP default)", o->threads);
+    if (o->threads < 0 || o->threads > MAX_THREADS)
+        return fail(p, TBRF_ERR_INVALID, "opts.threads = %d: must be between 0 (OpenMP default) and %d",
+                    o->threads, MAX_THREADS);
     if (o->method != TBRF_METHOD_TB && o->method != TBRF_METHOD_FFT && o->method != TBRF_METHOD_AUTO)
         return fail(p, TBRF_ERR_INVALID, "opts.method = %d: must be TBRF_METHOD_TB, _FFT or _AUTO", o->method);
     if (o->periodic != 0 && o->periodic != 1)
@@ -182,14 +186,32 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     for (int d = 0; d < 3; d++) {
         p->lo[d] = d < dim ? lo[d] : 0.0;
         p->hi[d] = d < dim ? hi[d] : 0.0;
-        p->center[d] = 0.5 * (p->lo[d] + p->hi[d]);
-        diag2 += (p->hi[d] - p->lo[d]) * (p->hi[d] - p->lo[d]);
+        /* lo/2 + hi/2 where lo + hi overflows (1e308); the same value
+         * otherwise. */
+        double sum = p->lo[d] + p->hi[d];
+        p->center[d] = isfinite(sum) ? 0.5 * sum : 0.5 * p->lo[d] + 0.5 * p->hi[d];
+        double e = p->hi[d] - p->lo[d];
+        if (!isfinite(e))
+            return fail(p, TBRF_ERR_INVALID, "domain axis %d: [%g, %g] is too wide for double "
+                        "precision (its extent overflows)", d, p->lo[d], p->hi[d]);
+        diag2 += e * e;
         maxabs = fmax(maxabs, fmax(fabs(p->lo[d]), fabs(p->hi[d])));
     }
     p->extent = sqrt(diag2);
+    if (!isfinite(diag2)) { /* e*e overflowed (extents beyond 1e154): scale */
+        double emax = 0.0, s2 = 0.0;
+        for (int d = 0; d < dim; d++)
+            emax = fmax(emax, p->hi[d] - p->lo[d]);
+        for (int d = 0; d < dim; d++)
+            s2 += ((p->hi[d] - p->lo[d]) / emax) * ((p->hi[d] - p->lo[d]) / emax);
+        p->extent = emax * sqrt(s2);
+    }
     /* Positions computed by callers as origin + i*spacing may land a few
      * ulps outside the box; the lines carry two samples of margin. */
     p->tolerance = 1e-10 * (p->extent + resolution) + 8.0 * DBL_EPSILON * maxabs;
+    if (!isfinite(p->extent) || !isfinite(p->tolerance))
+        return fail(p, TBRF_ERR_INVALID, "domain: extent %g, coordinates up to %g: not finite",
+                    p->extent, maxabs);
     /* The FFT method runs on grids alone and never projects lines: its
      * plan builds no line structures (spec, lines, axis, FFTW line plan). */
     if (p->opts.method == TBRF_METHOD_FFT)
@@ -200,6 +222,13 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         p->status = st; /* tbrfi_lines_spec_build wrote the message */
         return st;
     }
+    /* Coordinates so large that double precision cannot place a position
+     * to within a fraction of a line sample make the lines' margin
+     * meaningless: refuse them rather than project outside the lines. */
+    if (8.0 * DBL_EPSILON * maxabs > 0.25 * p->spec.delta)
+        return fail(p, TBRF_ERR_INVALID, "domain coordinates up to %g cannot be resolved to the "
+                    "line spacing %g in double precision: shift the origin or coarsen the "
+                    "resolution", maxabs, p->spec.delta);
     const double bytes = 8.0 * (double)p->opts.lines * (double)p->spec.M;
     if (bytes > MAX_LINE_BYTES)
         return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",

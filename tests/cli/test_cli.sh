@@ -208,9 +208,8 @@ case_points() {
     "$MKPOINTS" pf.h5 f32 20 || fail "mkpoints"
     expect_ok "$TOOL" generate --model gaussian --length 1 --points pf.h5 --out vf.h5 --report
     expect_grep 'points' "$out" "points report"
-    # The output may replace the input file.
-    expect_ok "$TOOL" generate --model gaussian --length 1 --points pf.h5 --out pf.h5
-    expect_grep '^value' "$("$H5LS" pf.h5)" "in-place output"
+    # The output may not replace the input file (test_outputs.sh has more).
+    expect_fail "$TOOL" generate --model gaussian --length 1 --points pf.h5 --out pf.h5
     no_temps
 }
 
