@@ -408,8 +408,14 @@ int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t er
     /* Without these two it is not a file of tbrf generate at all, which
      * deserves its own message. */
     char probe[16];
-    if (tbrf_io_attr_str(f, "model_kind", probe, sizeof probe) != 1 ||
-        tbrf_io_attr_str(f, "geometry", probe, sizeof probe) != 1) {
+    int pk = tbrf_io_attr_str(f, "model_kind", probe, sizeof probe);
+    int pg = tbrf_io_attr_str(f, "geometry", probe, sizeof probe);
+    if (pk < 0 || pg < 0) {
+        io_setf(err, errlen, "%s: attribute %s is not one string (an array, another type or "
+                             "longer than %d bytes)", path, pk < 0 ? "model_kind" : "geometry",
+                TBRF_IO_MAX_STRING);
+        in.bad = 1;
+    } else if (pk == 0 || pg == 0) {
         io_setf(err, errlen, "%s was not written by tbrf generate (no model_kind/geometry "
                              "attributes)", path);
         in.bad = 1;
