@@ -56,10 +56,10 @@ static int axis_index(const char *axis_s, const char *index_s, preview_args *a)
         }
         a->axis = axis_s[0] - 'x';
     }
-    char err[1024];
+    char err[1024], esc[2048];
     a->index = -1;
     if (index_s && args_int64("--index", index_s, 0, INT64_MAX, &a->index, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_USAGE;
     }
     return 0;
@@ -102,10 +102,10 @@ static int parse_preview(int argc, char **argv, preview_args *a)
  * (the attributes may disagree with it). */
 static int middle_plane(preview_args *a)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     int64_t n[3];
     if (tbrf_io_field_shape(a->file, n, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     a->index = n[a->axis] / 2;
@@ -175,7 +175,7 @@ static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
         cli_errline("preview: out of memory");
         return EXIT_FAIL;
     }
-    char title[64], err[1024];
+    char title[64], err[1024], esc[2048];
     snprintf(title, sizeof title, "%c = %lld", 'x' + a->axis, (long long)a->index);
     canvas_text(&c, margin, margin, title, ts, black);
     int y0 = margin + 7 * ts + 8;
@@ -190,7 +190,7 @@ static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
     int rc = canvas_write_png(&c, a->out, err, sizeof err);
     canvas_free(&c);
     if (rc) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     return 0;
@@ -206,12 +206,12 @@ int cmd_preview(int argc, char **argv)
         return rc;
     int64_t w, h;
     double *v = NULL;
-    char err[1024];
+    char err[1024], esc[2048];
     /* The plane's size from the dataset itself, refused before it is read
      * when it is too large to draw. */
     int64_t n[3];
     if (tbrf_io_field_shape(a.file, n, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     w = a.axis == 0 ? n[1] : n[0];
@@ -222,7 +222,7 @@ int cmd_preview(int argc, char **argv)
         return EXIT_FAIL;
     }
     if (tbrf_io_read_slice(a.file, a.axis, a.index, &w, &h, &v, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     rc = draw(&a, v, w, h);

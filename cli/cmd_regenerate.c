@@ -25,7 +25,7 @@
  * bits in the files. Returns 0 when identical. */
 static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     int64_t total = 0;
     for (int64_t k = 0; k < (is_grid ? nz : 1); k++) {
         int64_t n1, n2, w1, h1, w2, h2;
@@ -41,7 +41,7 @@ static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
                   tbrf_io_read_values(b, &n2, &v2, err, sizeof err);
         }
         if (bad) {
-            cli_errline("--check: %s", err);
+            cli_errline("--check: %s", tbrf_io_escape(err, esc, sizeof esc));
             free(v1);
             free(v2);
             return -1;
@@ -144,7 +144,7 @@ static int parse_regenerate(int argc, char **argv, regen_args *a)
  * transform. */
 static int check_budget(const tbrf_io_meta *m, const char *file)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     double bytes;
     const char *what;
     if (m->opts.method == TBRF_METHOD_FFT && m->is_grid) {
@@ -162,7 +162,7 @@ static int check_budget(const tbrf_io_meta *m, const char *file)
         what = "the recorded lines (lines x line samples)";
     }
     if (tbrf_io_budget_check(file, what, bytes, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     return 0;
@@ -171,9 +171,9 @@ static int check_budget(const tbrf_io_meta *m, const char *file)
 /* The request the file records, with this command line's output. */
 static int fill_request(request *r, const regen_args *a, int argc, char **argv)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     if (tbrf_io_read_meta(a->file, &r->meta, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     if (check_budget(&r->meta, a->file))

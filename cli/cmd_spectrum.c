@@ -255,10 +255,10 @@ static void spec_free(spec *sp)
 /* Reads the file's parameters and grid, rebuilds its model. */
 static int load(spec *sp, const char *file)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     tbrf_io_meta *m = &sp->meta;
     if (tbrf_io_read_meta(file, m, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
     if (!m->is_grid) {
@@ -271,7 +271,7 @@ static int load(spec *sp, const char *file)
      * them, and fit the budgets, before a byte of it is read. */
     int64_t shape[3];
     if (tbrf_io_field_shape(file, shape, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
     if (shape[0] != m->n[0] || shape[1] != m->n[1] || shape[2] != m->n[2]) {
@@ -289,11 +289,11 @@ static int load(spec *sp, const char *file)
     }
     /* The field, its transform (about as large again) and the shells. */
     if (tbrf_io_budget_check(file, "the spectrum of /field", 24.0 * cells, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
     if (tbrf_io_read_field(file, sp->n, &sp->field, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
     if (sp->n[0] < 2 || sp->n[1] < 2) {
@@ -381,11 +381,11 @@ int cmd_spectrum(int argc, char **argv)
         if (png) {
             /* Plot the shells with power, up to the grid Nyquist. */
             int hi = 0;
-            char err[1024];
+            char err[1024], esc[2048];
             while (hi < sp.s.nbins && sp.s.k[hi] <= sp.knyq)
                 hi++;
             if (plot(png, &sp.s, sp.model_p, 0, hi, err, sizeof err)) {
-                cli_errline("%s", err);
+                cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
                 rc = EXIT_FAIL;
             }
         }

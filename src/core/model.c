@@ -430,8 +430,15 @@ int tbrf_model_table_file(const char *path, tbrf_model **model)
             char *end;
             v[t] = strtod(tok[t], &end);
             if (end == tok[t] || *end != '\0') {
-                fail(m, TBRF_ERR_TABLE, "%.400s:%zu: \"%.40s\" is not a number", path, lineno,
-                     tok[t]);
+                /* The token as printable text: a file's bytes must not
+                 * reach a terminal raw (control characters as '?'). */
+                char shown[41];
+                size_t sl = 0;
+                for (const char *c = tok[t]; *c && sl < 40; c++)
+                    shown[sl++] = ((unsigned char)*c < 0x20 || *c == 0x7f) ? '?' : *c;
+                shown[sl] = '\0';
+                fail(m, TBRF_ERR_TABLE, "%.400s:%zu: \"%s\" is not a number", path, lineno,
+                     shown);
                 bad = 1;
             }
         }

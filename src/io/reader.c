@@ -579,10 +579,11 @@ static int point_numbers(char *line, const char *path, size_t lineno, double v[3
         errno = 0;
         v[k] = strtod(p, &end);
         if (end == p || (*end && !isspace((unsigned char)*end))) {
-            char word[40];
+            char word[40], shown[140];
             size_t wl = strcspn(p, " \t\r\n");
             snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
-            io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
+            io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno,
+                    tbrf_io_escape(word, shown, sizeof shown));
             return -1;
         }
         /* Underflow to a tiny number is fine; overflow and inf/nan are not. */

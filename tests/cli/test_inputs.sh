@@ -161,6 +161,15 @@ case_attributes() {
     printf '%s\n' "$out" | grep -Fq 'evil\x1b]0;title\x07' || fail "info: escaped attribute name"
     printf '%s\n' "$out" | grep -Fq '"line1\nline2\x1b[2J\r"' || fail "info: escaped value"
     printf '%s\n' "$out" | grep -Fq '"a\x07b"' || fail "info: escaped fixed string"
+    # File contents quoted in messages are escaped too.
+    printf '0.1 1\n\033[2Jx 1\n' >esc.txt
+    expect_fail 'esc.txt:2: "\?\[2Jx" is not a number' "$TOOL" generate --model table --table esc.txt \
+        --grid 8x8x8 --out o.h5
+    printf '1 2 3\n\033[31m 2 3\n' >escp.txt
+    expect_fail "escp.txt:2: '.x1b\[31m' is not a number" "$TOOL" "${G[@]}" --points escp.txt --out o.h5
+    make_file ctrl "$(printf 'bad\033name.h5')"
+    expect_fail 'bad.x1bname.h5' "$TOOL" spectrum "$(printf 'bad\033name.h5')"
+    rm -f esc.txt escp.txt bad*
     make_file ncint int.nc
     expect_fail 'floating-point' "$TOOL" "${G[@]}" --points int.nc --out o.h5
     make_file ncfill fill.nc
