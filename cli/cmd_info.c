@@ -37,9 +37,9 @@ int cmd_info(int argc, char **argv)
         cli_errline("info: no file given (usage: tbrf info FILE.h5)");
         return EXIT_USAGE;
     }
-    char err[1024];
+    char err[1024], esc[2048];
     if (tbrf_io_info(file, stdout, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     return 0;

@@ -56,10 +56,10 @@ static int axis_index(const char *axis_s, const char *index_s, preview_args *a)
         }
         a->axis = axis_s[0] - 'x';
     }
-    char err[1024];
+    char err[1024], esc[2048];
     a->index = -1;
     if (index_s && args_int64("--index", index_s, 0, INT64_MAX, &a->index, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_USAGE;
     }
     return 0;
@@ -98,19 +98,17 @@ static int parse_preview(int argc, char **argv, preview_args *a)
     return axis_index(axis_s, index_s, a);
 }
 
-/* The middle plane by default: needs the size first. */
+/* The middle plane by default: needs the size first, from the dataset
+ * (the attributes may disagree with it). */
 static int middle_plane(preview_args *a)
 {
-    char err[1024];
-    tbrf_io_file *f = tbrf_io_open(a->file, err, sizeof err);
-    if (!f) {
-        cli_errline("%s", err);
+    char err[1024], esc[2048];
+    int64_t n[3];
+    if (tbrf_io_field_shape(a->file, n, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
-    int64_t counts[3] = {1, 1, 1};
-    int got = tbrf_io_attr_i64(f, "grid_counts", counts, 3);
-    tbrf_io_file_close(f);
-    a->index = got > a->axis ? counts[a->axis] / 2 : 0;
+    a->index = n[a->axis] / 2;
     return 0;
 }
 
@@ -134,6 +132,18 @@ static void colour_bar(canvas *c, int bx, int y0, int bh, int barw, const char *
     canvas_text(c, bx + barw + 8, y0 + bh - 7 * ts, bot, ts, black);
 }
 
+/* The magnification of a w x h plane: integer, so that small grids are
+ * visible, the larger side at most ~800 px. */
+static int plane_scale(int64_t w, int64_t h)
+{
+    int64_t big = w > h ? w : h;
+    int scale = big >= 400 ? 1 : (int)(800 / big);
+    return scale < 1 ? 1 : scale;
+}
+
+/* The largest image side drawn, pixels. */
+#define PREVIEW_MAX_SIDE 16000
+
 /* Draws the w x h plane v and its colour bar, writes the PNG. */
 static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
 {
@@ -144,12 +154,8 @@ static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
     if (!(vmax > 0))
         vmax = 1.0; /* an all-zero plane: white, and a bar that still reads */
 
-    /* Integer magnification so small grids are visible, at most ~800 px. */
-    int64_t big = w > h ? w : h;
-    int scale = big >= 400 ? 1 : (int)(800 / big);
-    if (scale < 1)
-        scale = 1;
-    if (w * scale > 16000 || h * scale > 16000) {
+    int scale = plane_scale(w, h);
+    if (w * scale > PREVIEW_MAX_SIDE || h * scale > PREVIEW_MAX_SIDE) {
         cli_errline("preview: a %lld x %lld slice is too large for an image", (long long)w,
                     (long long)h);
         return EXIT_FAIL;
@@ -169,7 +175,7 @@ static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
         cli_errline("preview: out of memory");
         return EXIT_FAIL;
     }
-    char title[64], err[1024];
+    char title[64], err[1024], esc[2048];
     snprintf(title, sizeof title, "%c = %lld", 'x' + a->axis, (long long)a->index);
     canvas_text(&c, margin, margin, title, ts, black);
     int y0 = margin + 7 * ts + 8;
@@ -184,7 +190,7 @@ static int draw(const preview_args *a, const double *v, int64_t w, int64_t h)
     int rc = canvas_write_png(&c, a->out, err, sizeof err);
     canvas_free(&c);
     if (rc) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     return 0;
@@ -200,9 +206,23 @@ int cmd_preview(int argc, char **argv)
         return rc;
     int64_t w, h;
     double *v = NULL;
-    char err[1024];
+    char err[1024], esc[2048];
+    /* The plane's size from the dataset itself, refused before it is read
+     * when it is too large to draw. */
+    int64_t n[3];
+    if (tbrf_io_field_shape(a.file, n, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    w = a.axis == 0 ? n[1] : n[0];
+    h = a.axis == 2 ? n[1] : n[2];
+    if (w > PREVIEW_MAX_SIDE || h > PREVIEW_MAX_SIDE) {
+        cli_errline("preview: a %lld x %lld slice is too large for an image (at most %d pixels "
+                    "a side)", (long long)w, (long long)h, PREVIEW_MAX_SIDE);
+        return EXIT_FAIL;
+    }
     if (tbrf_io_read_slice(a.file, a.axis, a.index, &w, &h, &v, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     rc = draw(&a, v, w, h);

@@ -11,6 +11,7 @@
  * regenerated as netCDF and back, with the same values. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
  * bits in the files. Returns 0 when identical. */
 static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     int64_t total = 0;
     for (int64_t k = 0; k < (is_grid ? nz : 1); k++) {
         int64_t n1, n2, w1, h1, w2, h2;
@@ -40,7 +41,7 @@ static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
                   tbrf_io_read_values(b, &n2, &v2, err, sizeof err);
         }
         if (bad) {
-            cli_errline("--check: %s", err);
+            cli_errline("--check: %s", tbrf_io_escape(err, esc, sizeof esc));
             free(v1);
             free(v2);
             return -1;
@@ -135,14 +136,48 @@ static int parse_regenerate(int argc, char **argv, regen_args *a)
     return 0;
 }
 
+/* The memory the recorded parameters ask for, checked against the
+ * budget before the plan allocates it: a small file may record a million
+ * lines or a resolution a billion times finer than its domain. Turning
+ * bands: lines x samples (at least 2 x diagonal x oversampling /
+ * resolution, doubled per recorded padding); the FFT method: the grid's
+ * transform. */
+static int check_budget(const tbrf_io_meta *m, const char *file)
+{
+    char err[1024], esc[2048];
+    double bytes;
+    const char *what;
+    if (m->opts.method == TBRF_METHOD_FFT && m->is_grid) {
+        bytes = 16.0 * (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
+        what = "the FFT of the recorded grid";
+    } else {
+        double diag2 = 0.0;
+        for (int c = 0; c < m->dim; c++)
+            diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
+        double samples = 2.0 * sqrt(diag2) * m->opts.oversampling / m->resolution;
+        if (!(samples >= 16.0))
+            samples = isnan(samples) ? INFINITY : 16.0;
+        int pad = m->info.padding > 0 && m->info.padding <= 30 ? m->info.padding : 0;
+        bytes = 8.0 * (double)m->opts.lines * samples * (double)(1 << pad);
+        what = "the recorded lines (lines x line samples)";
+    }
+    if (tbrf_io_budget_check(file, what, bytes, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
 /* The request the file records, with this command line's output. */
 static int fill_request(request *r, const regen_args *a, int argc, char **argv)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     if (tbrf_io_read_meta(a->file, &r->meta, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
+    if (check_budget(&r->meta, a->file))
+        return EXIT_FAIL;
     /* Bitwise equality holds on one backend: use the one that ran. */
     if (r->meta.info.backend >= 0)
         r->meta.opts.backend = r->meta.info.backend;

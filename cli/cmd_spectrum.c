@@ -53,8 +53,10 @@ static tbrf_model *file_model(tbrf_io_meta *meta, const char *file)
     meta->amplitude = meta->info.amplitude;
     int st = cli_model_make(meta, &m);
     if (st != TBRF_OK) {
+        char kind[128];
         cli_errline("%s: cannot rebuild model '%s' from the attributes%s%s", file,
-                    meta->model_kind, m ? ": " : "", m ? tbrf_model_message(m) : "");
+                    tbrf_io_escape(meta->model_kind, kind, sizeof kind), m ? ": " : "",
+                    m ? tbrf_model_message(m) : "");
         tbrf_model_destroy(m);
         return NULL;
     }
@@ -253,10 +255,10 @@ static void spec_free(spec *sp)
 /* Reads the file's parameters and grid, rebuilds its model. */
 static int load(spec *sp, const char *file)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     tbrf_io_meta *m = &sp->meta;
     if (tbrf_io_read_meta(file, m, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
     if (!m->is_grid) {
@@ -265,14 +267,33 @@ static int load(spec *sp, const char *file)
     }
     if (!(sp->model = file_model(m, file)))
         return -1;
-    double cells = (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
+    /* The attributes may lie: the dataset's own shape must agree with
+     * them, and fit the budgets, before a byte of it is read. */
+    int64_t shape[3];
+    if (tbrf_io_field_shape(file, shape, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return -1;
+    }
+    if (shape[0] != m->n[0] || shape[1] != m->n[1] || shape[2] != m->n[2]) {
+        cli_errline("%s: /field is %lldx%lldx%lld but the attribute grid_counts says "
+                    "%lldx%lldx%lld", file, (long long)shape[0], (long long)shape[1],
+                    (long long)shape[2], (long long)m->n[0], (long long)m->n[1],
+                    (long long)m->n[2]);
+        return -1;
+    }
+    double cells = (double)shape[0] * (double)shape[1] * (double)shape[2];
     if (cells > (double)SPECTRUM_MAX_CELLS) {
         cli_errline("%s: %.3g cells are too many to read into memory for a spectrum (at most %lld)",
                     file, cells, (long long)SPECTRUM_MAX_CELLS);
         return -1;
     }
+    /* The field, its transform (about as large again) and the shells. */
+    if (tbrf_io_budget_check(file, "the spectrum of /field", 24.0 * cells, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return -1;
+    }
     if (tbrf_io_read_field(file, sp->n, &sp->field, err, sizeof err)) {
-        cli_errline("%s", err);
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
     if (sp->n[0] < 2 || sp->n[1] < 2) {
@@ -360,11 +381,11 @@ int cmd_spectrum(int argc, char **argv)
         if (png) {
             /* Plot the shells with power, up to the grid Nyquist. */
             int hi = 0;
-            char err[1024];
+            char err[1024], esc[2048];
             while (hi < sp.s.nbins && sp.s.k[hi] <= sp.knyq)
                 hi++;
             if (plot(png, &sp.s, sp.model_p, 0, hi, err, sizeof err)) {
-                cli_errline("%s", err);
+                cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
                 rc = EXIT_FAIL;
             }
         }

@@ -113,13 +113,17 @@ TBRF_API int tbrf_model_vonkarman(double length, tbrf_model **model);
  * is zero) and zero outside [k[0], k[n-1]]. The arrays are copied. P is the
  * shape; the amplitude A multiplies it (A = 1 unless set). n >= 2.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_TABLE (with the row in the
- * message), TBRF_ERR_NO_MEMORY. */
+ * message), TBRF_ERR_SIZE (n so large that n doubles overflow a size_t),
+ * TBRF_ERR_NO_MEMORY. */
 TBRF_API int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_model **model);
 
 /* Tabulated spectrum read from a text file of two whitespace-separated
  * columns "k P"; '#' starts a comment; blank lines are ignored. The message
- * of a malformed file names the file and the line. Statuses: those of
- * tbrf_model_table and TBRF_ERR_FILE. */
+ * of a malformed file names the file and the line. Bounded input: a line
+ * (comment included) may be up to 1 MiB, the file up to 2^22 rows and
+ * 2^26 lines; a NUL byte is refused as binary data (so /dev/zero or a
+ * runaway pipe fail at once, never grow memory). Statuses: those of
+ * tbrf_model_table, TBRF_ERR_FILE and TBRF_ERR_SIZE (a limit passed). */
 TBRF_API int tbrf_model_table_file(const char *path, tbrf_model **model);
 
 /* The rows of a tabulated model (tbrf_model_table or _table_file) exactly
@@ -434,7 +438,7 @@ TBRF_API const char *tbrf_mc_integrand_name(int integrand);
 
 /* The exact integral over [0,1]^dim of a built-in integrand with
  * parameters a[0..dim-1] > 0 and u[0..dim-1] in [0,1] (NULL: the defaults
- * a_i = 1, u_i = 0.5). dim >= 1 (discontinuous: >= 2; cornerpeak: <= 24;
+ * a_i = 1, u_i = 0.5). dim >= 1 (discontinuous: >= 2; cornerpeak: <= 20;
  * nag: 4; all <= 1024). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID,
  * TBRF_ERR_UNSUPPORTED (dim outside the integrand's range). */
 TBRF_API int tbrf_mc_exact(int integrand, int dim, const double *a, const double *u, double *exact);
@@ -448,7 +452,8 @@ TBRF_API int tbrf_mc_exact(int integrand, int dim, const double *a, const double
  * Hockney–Jesshope s* of tbrf_mc_block_size, at most 1024 / dim) with
  * OpenMP threads and SIMD;
  * both use the same points and give the same bits (for any block size
- * and thread count). Statuses: those of
+ * and thread count). Memory does not grow with n (the statistics are
+ * combined in groups of 2^25 points). Statuses: those of
  * tbrf_mc_exact, TBRF_ERR_SIZE (n < 2 or block < 0), TBRF_ERR_INVALID
  * (unknown algorithm). */
 TBRF_API int tbrf_mc_integrate(int integrand, int dim, const double *a, const double *u, int64_t n,
@@ -464,7 +469,8 @@ TBRF_API int tbrf_mc_integrate_fn(tbrf_mc_fn fn, void *user, int dim, const doub
  * backend (TBRF_BACKEND_OPENCL or TBRF_BACKEND_CUDA; device -1 = the first
  * usable one): the same points and the same chunked statistics as the CPU,
  * so the result equals the CPU's up to the device's rounding of cos, exp,
- * pow (a few ulps per point). Statuses: those of tbrf_mc_integrate, and
+ * pow (a few ulps per point). n <= 2^40 (the chunks' sums come back at
+ * once; TBRF_ERR_SIZE beyond). Statuses: those of tbrf_mc_integrate, and
  * TBRF_ERR_NOT_BUILT, TBRF_ERR_NO_DEVICE, TBRF_ERR_INVALID (backend not a
  * GPU backend). */
 TBRF_API int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, const double *a,

@@ -296,6 +296,10 @@ int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_model **mo
         fail(m, TBRF_ERR_TABLE, "table: n=%zu rows; a table needs at least 2", n);
         return finish(m, model, NULL);
     }
+    if (n > SIZE_MAX / sizeof(double)) {
+        fail(m, TBRF_ERR_SIZE, "table: n=%zu rows do not fit in memory", n);
+        return finish(m, model, NULL);
+    }
     double *kc = malloc(n * sizeof *kc), *pc = malloc(n * sizeof *pc);
     if (!kc || !pc) {
         free(kc);
@@ -310,14 +314,27 @@ int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_model **mo
     return finish(m, model, NULL);
 }
 
-/* Reads one line of any length into *buf (grown as needed). Returns the
- * length, or -1 at end of file with nothing read, -2 on no memory. */
+/* Limits of a table text file (include/tbrf.h, tbrf_model_table_file):
+ * what is read from a file is bounded before it is allocated. The row
+ * limit is tbrf_io's TBRF_IO_MAX_TABLE_ROWS, so that every table the
+ * parser takes is recorded in a file and read back. */
+#define TABLE_MAX_LINE ((size_t)1 << 20)
+#define TABLE_MAX_ROWS ((size_t)1 << 22)
+#define TABLE_MAX_LINES ((size_t)1 << 26)
+
+/* Reads one line of up to TABLE_MAX_LINE bytes into *buf (grown as
+ * needed). Returns the length, or -1 at end of file with nothing read,
+ * -2 on no memory, -3 for a line too long, -4 for a NUL byte. */
 static long read_line(FILE *f, char **buf, size_t *cap)
 {
     size_t len = 0;
     int c;
     while ((c = fgetc(f)) != EOF) {
+        if (c == '\0')
+            return -4;
         if (len + 1 >= *cap) {
+            if (*cap >= TABLE_MAX_LINE)
+                return -3;
             size_t ncap = *cap ? 2 * *cap : 256;
             char *nb = realloc(*buf, ncap);
             if (!nb)
@@ -373,8 +390,17 @@ int tbrf_model_table_file(const char *path, tbrf_model **model)
     size_t *line = NULL;
     int nomem = 0, bad = 0;
     long len;
-    while ((len = read_line(f, &buf, &cap)) >= 0) {
+    while ((len = read_line(f, &buf, &cap)) >= 0 || len <= -3) {
         lineno++;
+        if (len <= -3 || lineno > TABLE_MAX_LINES) {
+            fail(m, len == -4 ? TBRF_ERR_FILE : TBRF_ERR_SIZE,
+                 len == -4    ? "%.400s:%zu: not a text line (a NUL byte: binary data?)"
+                 : len == -3  ? "%.400s:%zu: line longer than 1 MiB"
+                              : "%.400s:%zu: more than 2^26 lines",
+                 path, lineno);
+            bad = 1;
+            break;
+        }
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
@@ -404,13 +430,25 @@ int tbrf_model_table_file(const char *path, tbrf_model **model)
             char *end;
             v[t] = strtod(tok[t], &end);
             if (end == tok[t] || *end != '\0') {
-                fail(m, TBRF_ERR_TABLE, "%.400s:%zu: \"%.40s\" is not a number", path, lineno,
-                     tok[t]);
+                /* The token as printable text: a file's bytes must not
+                 * reach a terminal raw (control characters as '?'). */
+                char shown[41];
+                size_t sl = 0;
+                for (const char *c = tok[t]; *c && sl < 40; c++)
+                    shown[sl++] = ((unsigned char)*c < 0x20 || *c == 0x7f) ? '?' : *c;
+                shown[sl] = '\0';
+                fail(m, TBRF_ERR_TABLE, "%.400s:%zu: \"%s\" is not a number", path, lineno,
+                     shown);
                 bad = 1;
             }
         }
         if (bad)
             break;
+        if (n == TABLE_MAX_ROWS) {
+            fail(m, TBRF_ERR_SIZE, "%.400s:%zu: more than 2^22 rows", path, lineno);
+            bad = 1;
+            break;
+        }
         if (n == rows_cap) {
             size_t nc = rows_cap ? 2 * rows_cap : 64;
             double *nk = realloc(k, nc * sizeof *nk);

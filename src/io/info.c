@@ -14,6 +14,55 @@
 
 #define MAX_SHOWN 16 /* array attributes: elements printed before "..." */
 
+const char *tbrf_io_escape(const char *s, char *buf, size_t n)
+{
+    if (!buf || n == 0)
+        return "";
+    if (!s)
+        s = "(null)";
+    static const char HEX[] = "0123456789abcdef";
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char e[5];
+        size_t el = 0;
+        unsigned c = *p;
+        if (c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+            e[el++] = '\\';
+            e[el++] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+        } else if (c < 0x20 || c == 0x7f) {
+            e[el++] = '\\';
+            e[el++] = 'x';
+            e[el++] = HEX[c >> 4];
+            e[el++] = HEX[c & 15];
+        } else {
+            e[el++] = (char)c;
+        }
+        if (o + el + 4 > n) { /* keep room for "..." and the NUL */
+            if (n >= 4) {
+                if (o > n - 4)
+                    o = n - 4;
+                memcpy(buf + o, "...", 3);
+                o += 3;
+            }
+            break;
+        }
+        memcpy(buf + o, e, el);
+        o += el;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Prints s escaped (tbrf_io_escape, without truncation). */
+static void put_escaped(FILE *out, const char *s)
+{
+    char e[8];
+    for (const char *p = s; *p; p++) {
+        char one[2] = {*p, '\0'};
+        fputs(tbrf_io_escape(one, e, sizeof e), out);
+    }
+}
+
 /* Shortest of %.15g / %.17g that reads back as the same double. */
 static void print_double(FILE *out, double v)
 {
@@ -77,30 +126,15 @@ static void print_attr_value(FILE *out, hid_t a)
         goto done;
     }
     if (c == H5T_STRING && np == 1) {
-        if (H5Tis_variable_str(t) > 0) {
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, H5T_VARIABLE);
-            char *s = NULL;
-            if (H5Aread(a, mt, &s) >= 0 && s) {
-                fprintf(out, "\"%s\"", s);
-                H5free_memory(s);
-            } else {
-                fputs("(unreadable)", out);
-            }
-            H5Tclose(mt);
+        char *v = NULL;
+        if (io_attr_string(a, &v) == 1) {
+            fputc('"', out);
+            put_escaped(out, v);
+            fputc('"', out);
         } else {
-            size_t size = H5Tget_size(t);
-            char *s = calloc(size + 1, 1);
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, size + 1);
-            H5Tset_strpad(mt, H5T_STR_NULLTERM);
-            if (s && H5Aread(a, mt, s) >= 0)
-                fprintf(out, "\"%s\"", s);
-            else
-                fputs("(unreadable)", out);
-            H5Tclose(mt);
-            free(s);
+            fputs("(unreadable string)", out);
         }
+        free(v);
         goto done;
     }
     if (c != H5T_FLOAT && c != H5T_INTEGER) {
@@ -161,7 +195,9 @@ static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void 
     (void)info;
     attr_ctx *ctx = data;
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    fprintf(ctx->out, "%s%-*s = ", ctx->indent, ctx->width, name);
+    char ename[256];
+    fprintf(ctx->out, "%s%-*s = ", ctx->indent, ctx->width,
+            tbrf_io_escape(name, ename, sizeof ename));
     if (a < 0) {
         fputs("(unreadable)", ctx->out);
     } else {
@@ -219,14 +255,16 @@ static int count_attrs(hid_t obj)
     return n;
 }
 
-static herr_t visit_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
+static herr_t visit_cb(hid_t g, const char *lname, const H5L_info_t *info, void *data)
 {
     FILE *out = data;
+    char name[512];
+    tbrf_io_escape(lname, name, sizeof name);
     if (info->type != H5L_TYPE_HARD) {
         fprintf(out, "  /%s  (link)\n", name);
         return 0;
     }
-    hid_t obj = H5Oopen(g, name, H5P_DEFAULT);
+    hid_t obj = H5Oopen(g, lname, H5P_DEFAULT);
     if (obj < 0) {
         fprintf(out, "  /%s  (cannot open)\n", name);
         return 0;
@@ -253,7 +291,7 @@ static herr_t visit_cb(hid_t g, const char *name, const H5L_info_t *info, void *
             }
             print_filters(out, dcpl);
         }
-        if (strcmp(name, "field") == 0 && space >= 0)
+        if (strcmp(lname, "field") == 0 && space >= 0)
             fputs(H5Sget_simple_extent_ndims(space) == 3 ? "  [nz, ny, nx]" : "  [ny, nx]", out);
         fputc('\n', out);
         if (count_attrs(obj) > 0)
@@ -293,7 +331,9 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
         io_setf(err, errlen, "cannot open %s%s%s", path, why[0] ? ": " : "", why);
         goto done;
     }
-    fprintf(out, "file: %s\n", path);
+    fputs("file: ", out);
+    put_escaped(out, path);
+    fputc('\n', out);
     fputs("datasets:\n", out);
     H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, out);
     hid_t root = H5Gopen2(f, "/", H5P_DEFAULT);

@@ -93,6 +93,17 @@ int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m);
  * 1, 0 if absent (*out NULL), -1 if not a string or out of memory. */
 int io_attr_strdup(tbrf_io_file *f, const char *name, char **out);
 
+/* A string attribute already open as a malloc'ed string in *out (see
+ * tbrf_io_attr_str for what is accepted): 1, or -1 (*out NULL). */
+int io_attr_string(hid_t a, char **out);
+
+/* Datasets larger than IO_STORAGE_FREE bytes must store at least
+ * 1/IO_MAX_RATIO of what their shape declares (deflate cannot compress
+ * more than about 1032:1), so that a small file cannot make a reader
+ * read gigabytes of never-written fill values. */
+#define IO_STORAGE_FREE ((double)(1 << 20))
+#define IO_MAX_RATIO 4096
+
 /* Chunk shape (slowest first) of slabs of whole rows, about 1 MiB. */
 void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk);
 

@@ -296,7 +296,8 @@ static void read_model(meta_in *in, tbrf_io_meta *m)
     if (in->bad || !m->model_kind || strcmp(m->model_kind, "table") != 0)
         return;
     if (tbrf_io_read_table(in->f, &m->table_n, &in->store->k, &in->store->p)) {
-        in_fail(in, "a table model but no readable /model_table", NULL);
+        in_fail(in, "a table model but no readable /model_table (it must be (n, 2) floating-point "
+                    "numbers, 2 <= n <= 2^22, stored in the file)", NULL);
         return;
     }
     m->table_k = in->store->k;
@@ -319,10 +320,15 @@ static void read_options(meta_in *in, tbrf_io_meta *m)
     m->method_used = o->method;
     o->periodic = in_i32(in, "periodic", 0, 0, 0);
     o->max_padding = in_i32(in, "max_padding", 0, o->max_padding, 1);
-    if (tbrf_io_attr_u64(in->f, "seed", &m->seed) != 1)
-        in_fail(in, "missing or unreadable attribute", "seed");
-    if (tbrf_io_attr_u64(in->f, "realization", &m->realization) != 1)
-        in_fail(in, "missing or unreadable attribute", "realization");
+    /* Unsigned 64-bit: a negative value is refused, not read as 0. */
+    int rs = tbrf_io_attr_u64(in->f, "seed", &m->seed);
+    if (rs != 1)
+        in_fail(in, rs == 0 ? "missing attribute" : "unexpected type or value (negative?) of attribute",
+                "seed");
+    rs = tbrf_io_attr_u64(in->f, "realization", &m->realization);
+    if (rs != 1)
+        in_fail(in, rs == 0 ? "missing attribute"
+                            : "unexpected type or value (negative?) of attribute", "realization");
     o->precision = in_choice(in, "precision", PRECISIONS, NNAMES(PRECISIONS), o->precision, 1);
     /* "unknown" (what the writer records for a backend it cannot name)
      * reads back as -1 for the one that ran, the default for the one
@@ -402,8 +408,14 @@ int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t er
     /* Without these two it is not a file of tbrf generate at all, which
      * deserves its own message. */
     char probe[16];
-    if (tbrf_io_attr_str(f, "model_kind", probe, sizeof probe) != 1 ||
-        tbrf_io_attr_str(f, "geometry", probe, sizeof probe) != 1) {
+    int pk = tbrf_io_attr_str(f, "model_kind", probe, sizeof probe);
+    int pg = tbrf_io_attr_str(f, "geometry", probe, sizeof probe);
+    if (pk < 0 || pg < 0) {
+        io_setf(err, errlen, "%s: attribute %s is not one string (an array, another type or "
+                             "longer than %d bytes)", path, pk < 0 ? "model_kind" : "geometry",
+                TBRF_IO_MAX_STRING);
+        in.bad = 1;
+    } else if (pk == 0 || pg == 0) {
         io_setf(err, errlen, "%s was not written by tbrf generate (no model_kind/geometry "
                              "attributes)", path);
         in.bad = 1;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ctype.h>
@@ -166,6 +167,91 @@ static void shape_str(char *buf, size_t n, int rank, const hsize_t *dims)
         snprintf(buf + used, n - used, ")");
 }
 
+/* ------------------------------------------------------------ budgets */
+
+/* A size with an optional binary suffix (K, M, G, T; an optional "iB"
+ * or "B" after it): bytes, or 0 if s is not such a size. */
+static uint64_t parse_size(const char *s)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE || v == 0)
+        return 0;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && (end[0] == 'i' || end[0] == 'I') && (end[1] == 'B' || end[1] == 'b'))
+        end += 2;
+    else if (end[0] == 'B' || end[0] == 'b')
+        end++;
+    if (*end != '\0' || v > (UINT64_MAX >> shift))
+        return 0;
+    return (uint64_t)v << shift;
+}
+
+uint64_t tbrf_io_budget(void)
+{
+    const char *env = getenv(TBRF_IO_BUDGET_ENV);
+    if (env && env[0])
+        return parse_size(env);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t half = pages > 0 && page > 0 ? (uint64_t)pages / 2 * (uint64_t)page : 0;
+    return half > TBRF_IO_BUDGET_MIN ? half : TBRF_IO_BUDGET_MIN;
+}
+
+int tbrf_io_budget_check(const char *path, const char *what, double bytes, char *err,
+                         size_t errlen)
+{
+    uint64_t budget = tbrf_io_budget();
+    if (budget == 0) {
+        io_setf(err, errlen, "%s='%.40s' is not a size in bytes (such as 4G or 512M)",
+                TBRF_IO_BUDGET_ENV, getenv(TBRF_IO_BUDGET_ENV));
+        return -1;
+    }
+    if (bytes >= 0 && bytes <= (double)budget)
+        return 0;
+    io_setf(err, errlen, "%s%s%s would need %.3g MiB, more than the memory budget of %.3g MiB "
+            "(set %s to raise it)", path ? path : "", path ? ": " : "", what, bytes / 1048576.0,
+            (double)budget / 1048576.0, TBRF_IO_BUDGET_ENV);
+    return -1;
+}
+
+/* A dataset must hold what its shape declares: one that stores almost
+ * nothing (never written, or compressed beyond what deflate can do) would
+ * make a small file read gigabytes of fill values. `declared` is the
+ * bytes of the shape in the file's type. 0, or -1 with err set. */
+static int check_storage(hid_t d, const char *path, const char *name, double declared, char *err,
+                         size_t errlen)
+{
+    if (declared <= (double)IO_STORAGE_FREE)
+        return 0;
+    double stored = (double)H5Dget_storage_size(d);
+    if (stored * IO_MAX_RATIO >= declared)
+        return 0;
+    io_setf(err, errlen, "%s: /%s declares %.3g MiB but stores only %.0f bytes (never written, "
+            "or compressed more than %d:1)", path, name, declared / 1048576.0, stored, IO_MAX_RATIO);
+    return -1;
+}
+
+/* The bytes a dataset's shape declares in its file type. */
+static double declared_bytes(hid_t d, hid_t space)
+{
+    hid_t t = H5Dget_type(d);
+    double elt = t >= 0 ? (double)H5Tget_size(t) : 8.0;
+    if (t >= 0)
+        H5Tclose(t);
+    hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : 0;
+    return (double)(np > 0 ? np : 0) * elt;
+}
+
 static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                           size_t errlen)
 {
@@ -197,6 +283,11 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
         io_setf(err, errlen, "%s: /points is too large", path);
         goto done;
     }
+    char what[64];
+    snprintf(what, sizeof what, "%llu points", (unsigned long long)dims[0]);
+    if (tbrf_io_budget_check(path, what, 8.0 * (double)dims[0] * dm, err, errlen) ||
+        check_storage(h.d, path, "points", declared_bytes(h.d, h.space), err, errlen))
+        goto done;
     int64_t np = (int64_t)dims[0];
     buf = malloc((size_t)np * dm * sizeof *buf);
     if (!buf) {
@@ -258,6 +349,9 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
         }
         total *= (uint64_t)nn[i];
     }
+    if (tbrf_io_budget_check(path, "reading /field", 8.0 * (double)total, err, errlen) ||
+        check_storage(h.d, path, "field", declared_bytes(h.d, h.space), err, errlen))
+        goto done;
     buf = malloc((size_t)total * sizeof *buf);
     if (!buf) {
         io_setf(err, errlen, "%s: not enough memory to read /field", path);
@@ -276,7 +370,58 @@ done:
     return rc;
 }
 
+int tbrf_io_field_shape(const char *path, int64_t n[3], char *err, size_t errlen)
+{
+    if (!n) {
+        io_setf(err, errlen, "tbrf_io_field_shape: NULL argument");
+        return -1;
+    }
+    int rc = -1;
+    h5ds h;
+    if (h5ds_open(&h, path, "field", "field", err, errlen))
+        goto done;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = space_dims(h.space, dims);
+    if (rank != 2 && rank != 3) {
+        io_setf(err, errlen, "%s: /field is not a 2D or 3D grid", path);
+        goto done;
+    }
+    if (check_float(h.d, path, "field", err, errlen) ||
+        check_storage(h.d, path, "field", declared_bytes(h.d, h.space), err, errlen))
+        goto done;
+    n[0] = n[1] = n[2] = 1;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] < 1 || dims[i] > (hsize_t)INT64_MAX) {
+            io_setf(err, errlen, "%s: /field has an empty or huge dimension", path);
+            goto done;
+        }
+        n[i] = (int64_t)dims[rank - 1 - i];
+    }
+    rc = 0;
+done:
+    h5ds_close(&h);
+    return rc;
+}
+
 /* ------------------------------------------------------- points: netCDF */
+
+/* The value that marks an unwritten element of netCDF variable var (its
+ * _FillValue, or netCDF's default fill for its type), as a double; NaN
+ * when the variable has no fill (NC_NOFILL). */
+static double nc_fill_of(int ncid, int var, nc_type type)
+{
+    int no_fill = 0;
+    if (type == NC_FLOAT) {
+        float fv = NC_FILL_FLOAT;
+        if (nc_inq_var_fill(ncid, var, &no_fill, &fv) != NC_NOERR)
+            fv = NC_FILL_FLOAT;
+        return no_fill ? NAN : (double)fv;
+    }
+    double dv = NC_FILL_DOUBLE;
+    if (nc_inq_var_fill(ncid, var, &no_fill, &dv) != NC_NOERR)
+        dv = NC_FILL_DOUBLE;
+    return no_fill ? NAN : dv;
+}
 
 static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                           size_t errlen)
@@ -286,26 +431,41 @@ static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, 
         io_setf(err, errlen, "cannot open points file %s: %s", path, nc_strerror(st));
         return -1;
     }
-    int rc = -1, var[3], dm = 0;
+    int rc = -1, var[3], dm = 0, format = 0;
     size_t len = 0;
-    double *col = NULL, *buf = NULL;
+    double *col = NULL, *buf = NULL, fill[3];
     static const char *names[3] = {"x", "y", "z"};
     for (int c = 0; c < 3; c++) {
         if (nc_inq_varid(ncid, names[c], &var[c]) != NC_NOERR)
             break;
-        int nd, dimid;
-        size_t l;
-        if (nc_inq_varndims(ncid, var[c], &nd) != NC_NOERR || nd != 1) {
-            io_setf(err, errlen, "%s: variable %s must be one-dimensional", path, names[c]);
+        int nd = 0, dimid;
+        size_t l = 0;
+        nc_type type = NC_NAT;
+        if ((st = nc_inq_varndims(ncid, var[c], &nd)) != NC_NOERR || nd != 1) {
+            io_setf(err, errlen, "%s: variable %s must be one-dimensional%s%s", path, names[c],
+                    st ? ": " : "", st ? nc_strerror(st) : "");
             goto done;
         }
-        nc_inq_vardimid(ncid, var[c], &dimid);
-        nc_inq_dimlen(ncid, dimid, &l);
+        if ((st = nc_inq_vartype(ncid, var[c], &type)) != NC_NOERR ||
+            (st = nc_inq_vardimid(ncid, var[c], &dimid)) != NC_NOERR ||
+            (st = nc_inq_dimlen(ncid, dimid, &l)) != NC_NOERR) {
+            io_setf(err, errlen, "%s: cannot read the shape of variable %s: %s", path, names[c],
+                    nc_strerror(st));
+            goto done;
+        }
+        /* As for HDF5 /points: coordinates are floating-point numbers. */
+        if (type != NC_FLOAT && type != NC_DOUBLE) {
+            io_setf(err, errlen, "%s: variable %s must hold floating-point numbers (float or "
+                    "double), not %s", path, names[c], type == NC_CHAR || type == NC_STRING
+                                                           ? "text" : "integers or other types");
+            goto done;
+        }
         if (c > 0 && l != len) {
             io_setf(err, errlen, "%s: variables x and %s have different lengths (%zu, %zu)", path,
                     names[c], len, l);
             goto done;
         }
+        fill[c] = nc_fill_of(ncid, var[c], type);
         len = l;
         dm = c + 1;
     }
@@ -320,6 +480,43 @@ static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, 
     if (len > SIZE_MAX / sizeof(double) / 4) {
         io_setf(err, errlen, "%s: too many points", path);
         goto done;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%zu points", len);
+    if (tbrf_io_budget_check(path, what, 8.0 * (double)len * (dm + 1), err, errlen))
+        goto done;
+    /* A classic file holds every value it declares (at least one byte
+     * each): a small file declaring many points is refused before it is
+     * read. netCDF-4 files get the HDF5 check of what is stored. */
+    if (nc_inq_format(ncid, &format) == NC_NOERR &&
+        (format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET ||
+         format == NC_FORMAT_CDF5)) {
+        struct stat sb;
+        if (stat(path, &sb) == 0 && (double)sb.st_size < (double)len * dm) {
+            io_setf(err, errlen, "%s: declares %zu points but the file has only %lld bytes", path,
+                    len, (long long)sb.st_size);
+            goto done;
+        }
+    } else {
+        io_quiet q;
+        io_quiet_begin(&q);
+        hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        int bad = 0;
+        for (int c = 0; h >= 0 && c < dm && !bad; c++) {
+            hid_t d = H5Dopen2(h, names[c], H5P_DEFAULT);
+            hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
+            if (d >= 0 && sp >= 0)
+                bad = check_storage(d, path, names[c], declared_bytes(d, sp), err, errlen);
+            if (sp >= 0)
+                H5Sclose(sp);
+            if (d >= 0)
+                H5Dclose(d);
+        }
+        if (h >= 0)
+            H5Fclose(h);
+        io_quiet_end(&q);
+        if (bad)
+            goto done;
     }
     col = malloc(len * sizeof *col);
     buf = malloc(len * (size_t)dm * sizeof *buf);
@@ -337,6 +534,11 @@ static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, 
             if (!isfinite(col[i])) {
                 io_setf(err, errlen, "%s: point %zu has a%s %s coordinate", path, i,
                         isnan(col[i]) ? " NaN" : "n infinite", names[c]);
+                goto done;
+            }
+            if (col[i] == fill[c]) {
+                io_setf(err, errlen, "%s: point %zu has the fill value %g as its %s coordinate "
+                        "(never written)", path, i, fill[c], names[c]);
                 goto done;
             }
             buf[i * (size_t)dm + (size_t)c] = col[i];
@@ -377,10 +579,11 @@ static int point_numbers(char *line, const char *path, size_t lineno, double v[3
         errno = 0;
         v[k] = strtod(p, &end);
         if (end == p || (*end && !isspace((unsigned char)*end))) {
-            char word[40];
+            char word[40], shown[140];
             size_t wl = strcspn(p, " \t\r\n");
             snprintf(word, sizeof word, "%.*s", (int)(wl < 32 ? wl : 32), p);
-            io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, word);
+            io_setf(err, errlen, "%s:%zu: '%s' is not a number", path, lineno,
+                    tbrf_io_escape(word, shown, sizeof shown));
             return -1;
         }
         /* Underflow to a tiny number is fine; overflow and inf/nan are not. */
@@ -392,6 +595,40 @@ static int point_numbers(char *line, const char *path, size_t lineno, double v[3
         k++;
         p = end;
     }
+}
+
+/* Reads one line (without its newline) into *line, growing it up to
+ * TBRF_IO_MAX_LINE bytes. Returns the length, -1 at the end of the file
+ * with nothing read, -2 for a line too long, -3 for a NUL byte (binary
+ * data), -4 for no memory. */
+static long read_text_line(FILE *f, char **line, size_t *cap)
+{
+    size_t len = 0;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (c == '\0')
+            return -3;
+        if (len + 1 >= *cap) {
+            if (*cap >= TBRF_IO_MAX_LINE)
+                return -2;
+            size_t nc = *cap ? 2 * *cap : 256;
+            char *nb = realloc(*line, nc);
+            if (!nb)
+                return -4;
+            *line = nb;
+            *cap = nc;
+        }
+        (*line)[len++] = (char)c;
+    }
+    if (c == EOF && len == 0)
+        return -1;
+    if (!*line) {
+        if (!(*line = malloc(1)))
+            return -4;
+        *cap = 1;
+    }
+    (*line)[len] = '\0';
+    return (long)len;
 }
 
 static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz, char *err,
@@ -406,11 +643,31 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
     size_t cap = 0, np = 0, lineno = 0, linecap = 0;
     double *buf = NULL;
     char *line = NULL;
-    ssize_t got;
-    while ((got = getline(&line, &linecap, f)) >= 0) {
+    long got;
+    /* Every line costs time even when blank: at most as many lines as
+     * the budget allows points, and a few more. */
+    uint64_t budget = tbrf_io_budget();
+    uint64_t max_lines = budget / 24 + 1024;
+    while ((got = read_text_line(f, &line, &linecap)) >= -4) {
+        if (got == -1)
+            break;
         lineno++;
-        if (memchr(line, '\0', (size_t)got)) {
+        if (got == -3) {
             io_setf(err, errlen, "%s:%zu: not a text line (binary data?)", path, lineno);
+            goto done;
+        }
+        if (got == -2) {
+            io_setf(err, errlen, "%s:%zu: line longer than %d bytes", path, lineno,
+                    TBRF_IO_MAX_LINE);
+            goto done;
+        }
+        if (got == -4) {
+            io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
+            goto done;
+        }
+        if (lineno > max_lines) {
+            io_setf(err, errlen, "%s:%zu: more lines than the memory budget allows points "
+                    "(set %s to raise it)", path, lineno, TBRF_IO_BUDGET_ENV);
             goto done;
         }
         char *hash = strchr(line, '#');
@@ -435,6 +692,10 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
         }
         if (np == cap) {
             size_t nc = cap ? 2 * cap : 1024;
+            char what[64];
+            snprintf(what, sizeof what, "line %zu: more than %zu points", lineno, cap);
+            if (tbrf_io_budget_check(path, what, 24.0 * (double)nc, err, errlen))
+                goto done;
             double *nb = nc < SIZE_MAX / 24 ? realloc(buf, nc * 3 * sizeof *buf) : NULL;
             if (!nb) {
                 io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
@@ -555,6 +816,10 @@ int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, in
         io_setf(err, errlen, "%s: slice too large", path);
         goto done;
     }
+    if (tbrf_io_budget_check(path, "one plane of /field", 8.0 * (double)ww * (double)hh, err,
+                             errlen) ||
+        check_storage(ds.d, path, "field", declared_bytes(ds.d, ds.space), err, errlen))
+        goto done;
     buf = malloc((size_t)(ww * hh) * sizeof *buf);
     hsize_t mdim = (hsize_t)(ww * hh);
     mspace = H5Screate_simple(1, &mdim, NULL);
@@ -617,24 +882,58 @@ void tbrf_io_file_close(tbrf_io_file *f)
     free(f);
 }
 
-/* Reads a numeric attribute of at most max elements (scalar or 1-D, as
- * HDF5 and netCDF-4 write them) converted to mtype of class cls. */
-static int attr_num(tbrf_io_file *f, const char *name, H5T_class_t cls, hid_t mtype, void *v,
-                    int max)
+/* What a numeric attribute is read as. */
+enum { AS_F64, AS_I64, AS_U64 };
+
+/* Reads a numeric attribute of at most max (<= 16) elements (scalar or
+ * 1-D, as HDF5 and netCDF-4 write them) as doubles or 64-bit integers.
+ * Integers are read in their own signedness and refused when the value
+ * does not fit (a negative seed is no seed, not 0). */
+static int attr_num(tbrf_io_file *f, const char *name, int as, void *v, int max)
 {
-    if (!f || H5Aexists(f->f, name) <= 0)
+    if (!f || !name || !v)
         return 0;
     io_quiet q;
     io_quiet_begin(&q);
+    htri_t ex = H5Aexists(f->f, name);
+    if (ex <= 0) {
+        io_quiet_end(&q);
+        return ex < 0 ? -1 : 0;
+    }
     int rc = -1;
     hid_t a = H5Aopen(f->f, name, H5P_DEFAULT);
     hid_t t = a >= 0 ? H5Aget_type(a) : -1;
     hid_t s = a >= 0 ? H5Aget_space(a) : -1;
-    if (t >= 0 && s >= 0 && H5Tget_class(t) == cls) {
-        hssize_t npts = H5Sget_simple_extent_npoints(s);
-        if (npts >= 1 && npts <= max && H5Aread(a, mtype, v) >= 0)
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    hssize_t npts = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    if (npts < 1 || npts > max || max > 16)
+        goto done;
+    if (as == AS_F64) {
+        if (cls == H5T_FLOAT && H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0)
             rc = (int)npts;
+        goto done;
     }
+    if (cls != H5T_INTEGER)
+        goto done;
+    if (H5Tget_sign(t) == H5T_SGN_NONE) {
+        uint64_t u[16];
+        if (H5Aread(a, H5T_NATIVE_UINT64, u) < 0)
+            goto done;
+        for (hssize_t i = 0; i < npts; i++)
+            if (as == AS_I64 && u[i] > (uint64_t)INT64_MAX)
+                goto done;
+        memcpy(v, u, (size_t)npts * sizeof *u);
+    } else {
+        int64_t i64[16];
+        if (H5Aread(a, H5T_NATIVE_INT64, i64) < 0)
+            goto done;
+        for (hssize_t i = 0; i < npts; i++)
+            if (as == AS_U64 && i64[i] < 0)
+                goto done;
+        memcpy(v, i64, (size_t)npts * sizeof *i64);
+    }
+    rc = (int)npts;
+done:
     if (s >= 0)
         H5Sclose(s);
     if (t >= 0)
@@ -647,63 +946,91 @@ static int attr_num(tbrf_io_file *f, const char *name, H5T_class_t cls, hid_t mt
 
 int tbrf_io_attr_f64(tbrf_io_file *f, const char *name, double *v, int max)
 {
-    return attr_num(f, name, H5T_FLOAT, H5T_NATIVE_DOUBLE, v, max);
+    return attr_num(f, name, AS_F64, v, max);
 }
 
 int tbrf_io_attr_i64(tbrf_io_file *f, const char *name, int64_t *v, int max)
 {
-    return attr_num(f, name, H5T_INTEGER, H5T_NATIVE_INT64, v, max);
+    return attr_num(f, name, AS_I64, v, max);
 }
 
 int tbrf_io_attr_u64(tbrf_io_file *f, const char *name, uint64_t *v)
 {
-    return attr_num(f, name, H5T_INTEGER, H5T_NATIVE_UINT64, v, 1);
+    return attr_num(f, name, AS_U64, v, 1);
+}
+
+int io_attr_string(hid_t a, char **out)
+{
+    *out = NULL;
+    int rc = -1;
+    hid_t t = H5Aget_type(a), s = H5Aget_space(a), mt = -1;
+    /* One string only: an array of them would be read past any buffer. */
+    if (t < 0 || s < 0 || H5Tget_class(t) != H5T_STRING ||
+        H5Sget_simple_extent_npoints(s) != 1)
+        goto done;
+    H5T_cset_t cset = H5Tget_cset(t);
+    if (cset < 0 || (mt = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_cset(mt, cset) < 0)
+        goto done;
+    if (H5Tis_variable_str(t) > 0) {
+        /* HDF5 converts between ASCII and UTF-8 nowhere: read in the
+         * file's character set (h5py writes UTF-8). */
+        char *v = NULL;
+        if (H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Aread(a, mt, &v) < 0)
+            goto done;
+        size_t n = v ? strnlen(v, TBRF_IO_MAX_STRING + 1) : 0;
+        if (n <= TBRF_IO_MAX_STRING && (*out = malloc(n + 1)) != NULL) {
+            memcpy(*out, v ? v : "", n);
+            (*out)[n] = '\0';
+            rc = 1;
+        }
+        if (v)
+            H5free_memory(v);
+        goto done;
+    }
+    /* Fixed length: read NUL-padded at the file's size, so a string that
+     * fills its size keeps its last character (netCDF writes no NUL). */
+    size_t sz = H5Tget_size(t);
+    if (sz == 0 || sz > TBRF_IO_MAX_STRING || H5Tset_size(mt, sz) < 0 ||
+        H5Tset_strpad(mt, H5T_STR_NULLPAD) < 0)
+        goto done;
+    char *v = calloc(sz + 1, 1);
+    if (!v || H5Aread(a, mt, v) < 0) {
+        free(v);
+        goto done;
+    }
+    size_t n = strlen(v);
+    if (H5Tget_strpad(t) == H5T_STR_SPACEPAD)
+        while (n > 0 && v[n - 1] == ' ')
+            v[--n] = '\0';
+    *out = v;
+    rc = 1;
+done:
+    if (mt >= 0)
+        H5Tclose(mt);
+    if (s >= 0)
+        H5Sclose(s);
+    if (t >= 0)
+        H5Tclose(t);
+    return rc;
 }
 
 int io_attr_strdup(tbrf_io_file *f, const char *name, char **out)
 {
     *out = NULL;
-    if (!f || H5Aexists(f->f, name) <= 0)
+    if (!f || !name)
         return 0;
     io_quiet q;
     io_quiet_begin(&q);
-    int rc = -1;
-    hid_t a = H5Aopen(f->f, name, H5P_DEFAULT);
-    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
-    if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
-        if (H5Tis_variable_str(t) > 0) {
-            char *s = NULL;
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, H5T_VARIABLE);
-            if (H5Aread(a, mt, &s) >= 0 && s) {
-                size_t n = strlen(s) + 1;
-                if ((*out = malloc(n)) != NULL) {
-                    memcpy(*out, s, n);
-                    rc = 1;
-                }
-                H5free_memory(s);
-            }
-            H5Tclose(mt);
-        } else {
-            /* Fixed length: netCDF writes text without a terminating NUL. */
-            size_t sz = H5Tget_size(t);
-            char *s = malloc(sz + 1);
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, sz);
-            if (s && H5Aread(a, mt, s) >= 0) {
-                s[sz] = '\0';
-                *out = s;
-                s = NULL;
-                rc = 1;
-            }
-            H5Tclose(mt);
-            free(s);
-        }
+    int rc = 0;
+    htri_t ex = H5Aexists(f->f, name);
+    if (ex < 0)
+        rc = -1;
+    else if (ex > 0) {
+        hid_t a = H5Aopen(f->f, name, H5P_DEFAULT);
+        rc = a >= 0 ? io_attr_string(a, out) : -1;
+        if (a >= 0)
+            H5Aclose(a);
     }
-    if (t >= 0)
-        H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
     io_quiet_end(&q);
     return rc;
 }
@@ -724,17 +1051,23 @@ int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p)
 {
     *k = *p = NULL;
     *n = 0;
-    if (!f || H5Lexists(f->f, "model_table", H5P_DEFAULT) <= 0)
+    if (!f)
         return -1;
     io_quiet q;
     io_quiet_begin(&q);
     int rc = -1;
     double *t = NULL;
-    hid_t d = H5Dopen2(f->f, "model_table", H5P_DEFAULT);
+    hid_t d = H5Lexists(f->f, "model_table", H5P_DEFAULT) > 0
+                  ? H5Dopen2(f->f, "model_table", H5P_DEFAULT) : -1;
     hid_t s = d >= 0 ? H5Dget_space(d) : -1;
+    hid_t ty = d >= 0 ? H5Dget_type(d) : -1;
     hsize_t dims[2];
-    if (s >= 0 && H5Sget_simple_extent_ndims(s) == 2 && H5Sget_simple_extent_dims(s, dims, NULL) == 2 &&
-        dims[1] == 2 && dims[0] >= 2 && dims[0] < ((hsize_t)1 << 32)) {
+    char err[8];
+    /* At most TBRF_IO_MAX_TABLE_ROWS rows of numbers that are stored. */
+    if (s >= 0 && ty >= 0 && H5Tget_class(ty) == H5T_FLOAT &&
+        H5Sget_simple_extent_ndims(s) == 2 && H5Sget_simple_extent_dims(s, dims, NULL) == 2 &&
+        dims[1] == 2 && dims[0] >= 2 && dims[0] <= TBRF_IO_MAX_TABLE_ROWS &&
+        check_storage(d, "", "model_table", declared_bytes(d, s), err, sizeof err) == 0) {
         t = malloc((size_t)dims[0] * 2 * sizeof *t);
         *k = malloc((size_t)dims[0] * sizeof **k);
         *p = malloc((size_t)dims[0] * sizeof **p);
@@ -753,6 +1086,8 @@ int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p)
         *k = *p = NULL;
     }
     free(t);
+    if (ty >= 0)
+        H5Tclose(ty);
     if (s >= 0)
         H5Sclose(s);
     if (d >= 0)
@@ -776,6 +1111,9 @@ int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err
             io_setf(err, errlen, "%s: /value is not a one-dimensional array of values", path);
         goto done;
     }
+    if (tbrf_io_budget_check(path, "reading /value", 8.0 * (double)np, err, errlen) ||
+        check_storage(h.d, path, "value", declared_bytes(h.d, space), err, errlen))
+        goto done;
     buf = (uint64_t)np < SIZE_MAX / sizeof(double) ? malloc((size_t)np * sizeof *buf) : NULL;
     if (!buf) {
         io_setf(err, errlen, "%s: not enough memory to read /value", path);

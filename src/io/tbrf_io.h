@@ -238,13 +238,61 @@ typedef struct tbrf_io_file tbrf_io_file;
 tbrf_io_file *tbrf_io_open(const char *path, char *err, size_t errlen);
 void tbrf_io_file_close(tbrf_io_file *f);
 /* Each returns the number of values read (1 for strings), 0 if the
- * attribute is absent, -1 if it has another type or too many values. */
+ * attribute is absent, -1 if it has another type or too many values.
+ * Strings must be one string (a scalar or one-element dataspace): fixed
+ * length (NUL-terminated, NUL- or space-padded) or variable length,
+ * ASCII or UTF-8, at most TBRF_IO_MAX_STRING bytes; an array of strings
+ * is refused. tbrf_io_attr_str truncates to len - 1 bytes. */
 int tbrf_io_attr_f64(tbrf_io_file *f, const char *name, double *v, int max);
 int tbrf_io_attr_i64(tbrf_io_file *f, const char *name, int64_t *v, int max);
 int tbrf_io_attr_u64(tbrf_io_file *f, const char *name, uint64_t *v);
 int tbrf_io_attr_str(tbrf_io_file *f, const char *name, char *buf, size_t len);
-/* /model_table (n, 2) into malloc'ed k and p; 0 if found, -1 if not. */
+/* /model_table (n, 2) into malloc'ed k and p; 0 if found, -1 if not
+ * (also when it has more than TBRF_IO_MAX_TABLE_ROWS rows or stores
+ * less than its shape declares). */
 int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p);
+
+/* ------------------------------------------------------------- budgets
+ *
+ * Every size read from a file is checked before anything is allocated or
+ * read (doc/guarantees-inputs.md): the readers refuse, with a message
+ * naming the file, what would need more memory than the budget, and
+ * datasets that store far less than their shape declares. */
+
+/* The environment variable that sets the memory budget in bytes, with an
+ * optional suffix K, M, G or T (powers of 1024): "512M", "8G". */
+#define TBRF_IO_BUDGET_ENV "TBRF_MEMORY_BUDGET"
+/* The budget without the variable: half the physical memory, at least
+ * this much. */
+#define TBRF_IO_BUDGET_MIN ((uint64_t)256 << 20)
+/* The longest line of a text input (points, tables), bytes. */
+#define TBRF_IO_MAX_LINE (1 << 20)
+/* The most rows of a /model_table read back (the text parser's limit,
+ * TBRF_TABLE_MAX_ROWS of src/core/model.c, is the same). */
+#define TBRF_IO_MAX_TABLE_ROWS ((size_t)1 << 22)
+/* The longest string attribute read, bytes. */
+#define TBRF_IO_MAX_STRING (1 << 16)
+
+/* The memory budget in bytes: $TBRF_MEMORY_BUDGET, else half the
+ * physical memory (at least TBRF_IO_BUDGET_MIN); 0 if the variable is
+ * set but not a size. */
+uint64_t tbrf_io_budget(void);
+
+/* 0 if `bytes` fit in the budget; else -1 with "PATH: WHAT would need X
+ * MiB, more than the memory budget ..." (or the variable's error) in err.
+ * path may be NULL. */
+int tbrf_io_budget_check(const char *path, const char *what, double bytes, char *err,
+                         size_t errlen);
+
+/* The shape of /field (n[2] = 1 in 2D) without reading it, after the
+ * same checks as tbrf_io_read_field (rank, type, stored size). 0 or -1. */
+int tbrf_io_field_shape(const char *path, int64_t n[3], char *err, size_t errlen);
+
+/* s with every control character and DEL written as an escape (\n,
+ * \t, \r, \\, \xHH) into buf of size n (truncated with "..." if
+ * longer): what may be printed to a terminal. Returns buf ("(null)" for
+ * a NULL s). */
+const char *tbrf_io_escape(const char *s, char *buf, size_t n);
 
 /* ------------------------------------------------------------- XDMF */
 

@@ -21,6 +21,7 @@
 #define MC_CHUNK TBRF_MC_CHUNK /* points per statistics chunk (backends/kernels/mc_body.h) */
 #define MC_SEQ_BATCH 256 /* points per integrand call on the sequential path */
 #define MC_MAX_BLOCK_WORDS ((int64_t)1 << 20) /* largest block (numbers), any block */
+#define MC_DEVICE_MAX_POINTS ((int64_t)1 << 40) /* tbrf_mc_integrate_device (include/tbrf.h) */
 #define MC_CACHE_WORDS 1024                   /* largest automatic block: 24 KiB */
 
 #ifndef M_PI
@@ -195,8 +196,10 @@ typedef struct chunkstat {
 } chunkstat;
 
 /* Evaluates m points in x (m*dim numbers in [0,1)) into f and adds them to
- * the chunk statistics; p is the index of the first point. */
-static int consume(const job *jb, int64_t p, int64_t m, double *x, double *f, chunkstat *cs)
+ * the chunk statistics; p is the index of the first point, cs[0] the
+ * statistics of the chunk that starts at point `base`. */
+static int consume(const job *jb, int64_t p, int64_t m, double *x, double *f, chunkstat *cs,
+                   int64_t base)
 {
     const int d = jb->dim;
     if (jb->g) {
@@ -210,7 +213,7 @@ static int consume(const job *jb, int64_t p, int64_t m, double *x, double *f, ch
             return TBRF_ERR_CALLBACK;
     }
     for (int64_t q = 0; q < m; q++, p++) {
-        chunkstat *c = &cs[p / MC_CHUNK];
+        chunkstat *c = &cs[(p - base) / MC_CHUNK];
         if (p % MC_CHUNK == 0)
             c->K = f[q];
         double t = f[q] - c->K;
@@ -221,7 +224,7 @@ static int consume(const job *jb, int64_t p, int64_t m, double *x, double *f, ch
     return TBRF_OK;
 }
 
-/* Points [p0, p1) by one LCG step per number. */
+/* Points [p0, p1) by one LCG step per number (p0 starts a chunk). */
 static int run_sequential(const job *jb, int64_t p0, int64_t p1, chunkstat *cs)
 {
     const int d = jb->dim;
@@ -237,7 +240,7 @@ static int run_sequential(const job *jb, int64_t p0, int64_t p1, chunkstat *cs)
             s = tbrf_lcg64_step(s);
             x[k] = tbrf_lcg64_u01(s);
         }
-        st = consume(jb, p, m, x, f, cs);
+        st = consume(jb, p, m, x, f, cs, p0);
     }
     free(x);
     return st;
@@ -247,7 +250,7 @@ static int run_sequential(const job *jb, int64_t p0, int64_t p1, chunkstat *cs)
  * x_j = t_j + x_last y_j (independent multiply-adds: SIMD lanes), each
  * OpenMP thread on a contiguous range of whole chunks, started by
  * jump-ahead. */
-static int run_vectorized(const job *jb, int64_t n, int64_t blk, chunkstat *cs)
+static int run_vectorized(const job *jb, int64_t base, int64_t n, int64_t blk, chunkstat *cs)
 {
     const int d = jb->dim;
     const int64_t L = blk * d; /* numbers per block */
@@ -256,14 +259,14 @@ static int run_vectorized(const job *jb, int64_t n, int64_t blk, chunkstat *cs)
         return TBRF_ERR_NO_MEMORY;
     uint64_t *t = y + L;
     tbrf_rng_lcg64_block(L, y, t);
-    const int64_t nchunks = (n + MC_CHUNK - 1) / MC_CHUNK;
+    const int64_t nchunks = (n - base + MC_CHUNK - 1) / MC_CHUNK;
     int status = TBRF_OK;
     volatile int abort_flag = 0;
 #pragma omp parallel
     {
         int nt = omp_get_num_threads(), it = omp_get_thread_num();
         int64_t c0 = nchunks * it / nt, c1 = nchunks * (it + 1) / nt;
-        int64_t p0 = c0 * MC_CHUNK, p1 = c1 * MC_CHUNK < n ? c1 * MC_CHUNK : n;
+        int64_t p0 = base + c0 * MC_CHUNK, p1 = base + c1 * MC_CHUNK < n ? base + c1 * MC_CHUNK : n;
         int st = TBRF_OK;
         double *x = NULL;
         if (p0 < p1) {
@@ -279,7 +282,7 @@ static int run_vectorized(const job *jb, int64_t n, int64_t blk, chunkstat *cs)
                 int64_t m = p1 - p < blk ? p1 - p : blk;
                 int64_t w = m * d;
                 xl = tbrf_lcg64_block_fill(w, xl, y, t, x);
-                st = consume(jb, p, m, x, f, cs);
+                st = consume(jb, p, m, x, f, cs, base);
             }
         }
         free(x);
@@ -395,26 +398,41 @@ static int pick_block(int64_t n, int dim, int64_t block, int64_t *s)
     return st;
 }
 
-/* Chan et al.: combines the chunks' (count, mean, M2) in chunk order into
- * the estimate vol * mean and its standard error. */
-static void combine(const chunkstat *cs, int64_t nchunks, int64_t n, double vol, double out[2])
+/* Chan et al.: the running (count, mean, M2) of the chunks combined so
+ * far, in chunk order. */
+typedef struct running {
+    double mean, M2;
+    int64_t cnt;
+} running;
+
+/* Adds the chunks' (count, mean, M2) to r in chunk order. */
+static void combine(running *r, const chunkstat *cs, int64_t nchunks)
 {
-    double mean = 0, M2 = 0;
-    int64_t cnt = 0;
     for (int64_t c = 0; c < nchunks; c++) {
         double m = (double)cs[c].m;
         double cm = cs[c].K + cs[c].s1 / m;
         double cM2 = cs[c].s2 - cs[c].s1 * cs[c].s1 / m;
         if (cM2 < 0)
             cM2 = 0;
-        double tot = (double)cnt + m, delta = cm - mean;
-        mean += delta * m / tot;
-        M2 += cM2 + delta * delta * (double)cnt * m / tot;
-        cnt += cs[c].m;
+        double tot = (double)r->cnt + m, delta = cm - r->mean;
+        r->mean += delta * m / tot;
+        r->M2 += cM2 + delta * delta * (double)r->cnt * m / tot;
+        r->cnt += cs[c].m;
     }
-    out[0] = vol * mean;
-    out[1] = vol * sqrt(M2 / ((double)n - 1) / (double)n);
 }
+
+/* The estimate vol * mean and its standard error. */
+static void estimate(const running *r, int64_t n, double vol, double out[2])
+{
+    out[0] = vol * r->mean;
+    out[1] = vol * sqrt(r->M2 / ((double)n - 1) / (double)n);
+}
+
+/* Chunks whose statistics are kept at once: the points run in groups of
+ * MC_GROUP_CHUNKS chunks (2^25 points, 128 KiB of statistics), combined
+ * in order as each group ends, so memory does not grow with n (2^50
+ * points need no 4 TiB array) and the result is the same bits. */
+#define MC_GROUP_CHUNKS ((int64_t)4096)
 
 static int integrate(const job *jb, int64_t n, int algorithm, int64_t block, double out[2])
 {
@@ -427,24 +445,28 @@ static int integrate(const job *jb, int64_t n, int algorithm, int64_t block, dou
     if ((uint64_t)n > UINT64_MAX / (uint64_t)jb->dim / 2)
         return TBRF_ERR_SIZE;
     const int64_t nchunks = (n + MC_CHUNK - 1) / MC_CHUNK;
-    chunkstat *cs = calloc((size_t)nchunks, sizeof *cs);
+    const int64_t gchunks = nchunks < MC_GROUP_CHUNKS ? nchunks : MC_GROUP_CHUNKS;
+    chunkstat *cs = malloc((size_t)gchunks * sizeof *cs);
     if (!cs)
         return TBRF_ERR_NO_MEMORY;
-    int st;
-    if (algorithm == TBRF_MC_SEQUENTIAL) {
-        st = run_sequential(jb, 0, n, cs);
-    } else {
-        int64_t s;
-        st = pick_block(n, jb->dim, block, &s);
+    int64_t s = 0;
+    int st = algorithm == TBRF_MC_VECTORIZED ? pick_block(n, jb->dim, block, &s) : TBRF_OK;
+    running r = {0, 0, 0};
+    for (int64_t c0 = 0; c0 < nchunks && !st; c0 += gchunks) {
+        int64_t c1 = c0 + gchunks < nchunks ? c0 + gchunks : nchunks;
+        int64_t p0 = c0 * MC_CHUNK, p1 = c1 * MC_CHUNK < n ? c1 * MC_CHUNK : n;
+        memset(cs, 0, (size_t)gchunks * sizeof *cs);
+        st = algorithm == TBRF_MC_SEQUENTIAL ? run_sequential(jb, p0, p1, cs)
+                                             : run_vectorized(jb, p0, p1, s, cs);
         if (!st)
-            st = run_vectorized(jb, n, s, cs);
+            combine(&r, cs, c1 - c0);
     }
     if (!st) {
         double vol = 1;
         if (jb->lo)
             for (int i = 0; i < jb->dim; i++)
                 vol *= jb->hi[i] - jb->lo[i];
-        combine(cs, nchunks, n, vol, out);
+        estimate(&r, n, vol, out);
     }
     free(cs);
     return st;
@@ -500,6 +522,10 @@ int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, co
     if ((uint64_t)n > UINT64_MAX / (uint64_t)dim / 2)
         return TBRF_ERR_SIZE;
     const int64_t nchunks = (n + MC_CHUNK - 1) / MC_CHUNK;
+    /* The backends return every chunk's sums at once: 56 bytes a chunk
+     * here, so n is bounded (2^40 points: 7 GiB) rather than streamed. */
+    if (n > MC_DEVICE_MAX_POINTS)
+        return TBRF_ERR_SIZE;
     double *buf = malloc(3 * (size_t)nchunks * sizeof(double));
     if (!buf)
         return TBRF_ERR_NO_MEMORY;
@@ -519,7 +545,9 @@ int tbrf_mc_integrate_device(int backend, int device, int integrand, int dim, co
             cs[c].s2 = buf[2 * nchunks + c];
             cs[c].m = c + 1 < nchunks ? MC_CHUNK : n - c * MC_CHUNK;
         }
-        combine(cs, nchunks, n, 1.0, out);
+        running r = {0, 0, 0};
+        combine(&r, cs, nchunks);
+        estimate(&r, n, 1.0, out);
         free(cs);
     }
     free(buf);
