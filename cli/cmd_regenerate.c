@@ -185,6 +185,9 @@ static int fill_request(request *r, const regen_args *a, int argc, char **argv)
     if (!r->meta.is_grid)
         r->meta.points_file = r->points_from = a->file;
     r->command = request_command(argc, argv);
+    /* the output may not be the file it is remade from (a --check would
+     * compare the new file with itself) */
+    r->input = a->file;
     return request_output(r, &a->out);
 }
 
@@ -203,8 +206,11 @@ int cmd_regenerate(int argc, char **argv)
     if (rc == 0)
         rc = request_run(&r);
     if (rc == 0 && a.check &&
-        check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1))
+        check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1)) {
+        /* a file that failed its check is no regenerated file: remove it */
+        request_discard_output(&r);
         rc = EXIT_FAIL;
+    }
     request_free(&r);
     return rc;
 }
