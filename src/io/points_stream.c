@@ -82,6 +82,13 @@ int tbrf_io_points_open(const char *path, tbrf_io_points_reader **out, int *dim,
     if (!is_float || rank != 2 || H5Sget_simple_extent_dims(r->space, dims, NULL) < 0 ||
         (dims[1] != 2 && dims[1] != 3) || dims[0] == 0 || dims[0] > (hsize_t)(INT64_MAX / 8 / 3))
         goto done;
+    /* A /points that stores far less than its shape declares (never
+     * written) would stream gigabytes of fill values: reader.c refuses
+     * it, with the same rule and message as for every dataset. */
+    double declared = (double)dims[0] * (double)dims[1] * 8.0;
+    if (declared > (double)IO_STORAGE_FREE &&
+        (double)H5Dget_storage_size(r->dset) * IO_MAX_RATIO < declared)
+        goto done;
     r->dim = (int)dims[1];
     r->n = (int64_t)dims[0];
     rc = 0;
