@@ -26,7 +26,7 @@ typedef struct slice_layout {
     int W, H;       /* the image */
     int px, py;     /* the plot area's top-left corner */
     int pw, ph;     /* its size: (extent x) : (extent y) as in space */
-    int bx, by, bh; /* the colour bar's left, top and height */
+    int bx, by, bh; /* the colour bar's left, top and height (160 to 480) */
     double X0, X1, Y0, Y1; /* the plane's extent in the file's coordinates */
 } slice_layout;
 
@@ -51,16 +51,17 @@ static void layout(const plot_slice_in *in, double title_w, slice_layout *L)
         L->pw = 1;
     if (L->ph < 1)
         L->ph = 1;
-    L->bh = L->ph > 160 ? L->ph : 160;
+    L->bh = L->ph < 160 ? 160 : L->ph > 480 ? 480 : L->ph; /* a bar that reads */
+    int body_h = L->ph > L->bh ? L->ph : L->bh;
     int body = LEFT + L->pw + BAR_GAP + BAR_W + RIGHT;
     L->W = body;
     if (L->W < title_w + 40)
         L->W = (int)ceil(title_w + 40);
-    L->H = TOP + L->bh + BOTTOM;
+    L->H = TOP + body_h + BOTTOM;
     L->px = (L->W - body) / 2 + LEFT;
-    L->py = TOP + (L->bh - L->ph) / 2;
+    L->py = TOP + (body_h - L->ph) / 2;
     L->bx = L->px + L->pw + BAR_GAP;
-    L->by = TOP;
+    L->by = TOP + (body_h - L->bh) / 2;
 }
 
 /* The plane as a w x h image, row h-1 at the top (the second axis up). */
@@ -127,7 +128,7 @@ static void axis_ticks(cairo_t *cr, const slice_layout *L, int horizontal)
     int len = horizontal ? L->pw : L->ph;
     double first, step;
     int dec;
-    plot_ticks(lo, hi, len / 80 > 3 ? len / 80 : 3, &first, &step, &dec);
+    plot_ticks(lo, hi, len < 240 ? 3 : len > 640 ? 8 : len / 80, &first, &step, &dec);
     cairo_set_line_width(cr, 1);
     for (double t = first; t <= hi + 1e-9 * step; t += step) {
         double f = (t - lo) / (hi - lo);
