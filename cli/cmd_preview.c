@@ -5,7 +5,8 @@
  * zero, saturating at +-max|value| of the plane, so the sign and the
  * relative amplitude read off at a glance and two slices of one field
  * compare fairly only when their scales (printed on the bar) agree. Only
- * the plane is read, so files larger than memory preview fine. */
+ * the plane is read, so files larger than memory preview fine. The
+ * picture (physical aspect, axes, title, bar) is drawn by plot_slice.c. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -25,7 +26,9 @@ static void usage(void)
            "Draws the plane K (default: the middle one) across the given axis (default z)\n"
            "of the grid in FILE as a PNG: red positive, blue negative, white zero, on a\n"
            "scale symmetric about zero (+-max|value| of the plane), with a colour bar.\n"
-           "The first in-plane axis runs to the right, the second upwards.\n");
+           "Cells are drawn with their spacing, on axes in the file's coordinates; the\n"
+           "first in-plane axis runs to the right, the second upwards. A 2D file has\n"
+           "only the plane --axis z --index 0.\n");
 }
 
 /* The command line: FILE, --out, --axis, --index (-1: the middle). */

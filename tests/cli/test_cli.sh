@@ -596,6 +596,14 @@ case_spectrum() {
         --grid 48x48x48 --out m.nc
     expect_ok "$TOOL" spectrum m.nc
     expect_grep '^slope: measured' "$out" "matern slope line"
+    # A 2D grid with a length unit recorded by the user: labelled axes.
+    expect_ok "$TOOL" generate --model matern --length 2 --nu 1.5 --lines 256 --seed 3 \
+        --grid 128x64 --spacing 0.5 --out m2.h5
+    "$IO_CHECK" set-unit m2.h5 km || fail "set-unit m2.h5"
+    expect_ok "$TOOL" spectrum m2.h5 --plot m2.png
+    "$IO_CHECK" png-plot m2.png || fail "png-plot m2.png"
+    expect_ok "$TOOL" preview m2.h5 --out m2s.png
+    "$IO_CHECK" png-slice m2s.png 2 || fail "png-slice m2s.png"
     printf '0 0 0\n1 1 1\n' > p.txt
     expect_ok "$TOOL" generate $G --points p.txt --out p.h5
     expect_fail "$TOOL" spectrum p.h5

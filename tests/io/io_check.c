@@ -12,6 +12,7 @@
  *                              column) right of it
  *   io_check png-plot FILE     decodes; both curves, the shaded fit range left
  *                              of the dashed Nyquist line, a frame
+ *   io_check set-unit FILE U   adds the root attribute length_units = U
  *
  * Exit 0 when the check holds; otherwise a line saying what failed. */
 #include <hdf5.h>
@@ -330,6 +331,24 @@ static int check_png(const char *path, int plot, double aspect)
     return rc;
 }
 
+/* Adds the root string attribute length_units = unit (as a user would). */
+static int set_unit(const char *path, const char *unit)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (f < 0)
+        return fail("cannot open %s for writing%s", path, "");
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    H5Tset_size(t, strlen(unit));
+    hid_t at = H5Acreate2(f, "length_units", t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = at < 0 || H5Awrite(at, t, unit) < 0;
+    if (at >= 0)
+        H5Aclose(at);
+    H5Sclose(sp);
+    H5Tclose(t);
+    H5Fclose(f);
+    return rc ? fail("cannot write length_units on %s%s", path, "") : 0;
+}
+
 int main(int argc, char **argv)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -341,9 +360,11 @@ int main(int argc, char **argv)
         return check_nc_points(argv[2]);
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "png-slice") == 0)
         return check_png(argv[2], 0, argc == 4 ? atof(argv[3]) : 0.0);
+    if (argc == 4 && strcmp(argv[1], "set-unit") == 0)
+        return set_unit(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "png-plot") == 0)
         return check_png(argv[2], 1, 0.0);
     fprintf(stderr, "usage: io_check same A B | nc-grid F | nc-points F | png-slice F [W/H] | "
-                    "png-plot F\n");
+                    "png-plot F | set-unit F U\n");
     return 2;
 }
