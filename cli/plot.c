@@ -3,6 +3,7 @@
 #define PLOT_INTERNAL
 
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,12 @@ void plot_ellipsize(cairo_t *cr, const char *s, double size, double maxw, char *
             continue;
         memcpy(buf + len, "...", 4);
     }
+}
+
+void plot_release(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
 }
 
 int plot_begin(int w, int h, cairo_surface_t **s, cairo_t **cr)

@@ -79,6 +79,10 @@ void plot_tick_label(char *buf, size_t n, double v, double step, int decimals);
 void plot_ellipsize(cairo_t *cr, const char *s, double size, double maxw, char *buf, size_t n);
 /* Writes the surface as PNG through a temporary name and renames it. */
 int plot_write_png(cairo_surface_t *s, const char *path, char *err, size_t errlen);
+/* Frees the font caches cairo and fontconfig keep for the process (so
+ * the sanitizers' leak check sees nothing); call with every cairo object
+ * destroyed, once a picture is done. */
+void plot_release(void);
 /* A fresh white RGB surface and its context; 0 or -1 (memory). */
 int plot_begin(int w, int h, cairo_surface_t **s, cairo_t **cr);
 #endif

@@ -234,7 +234,7 @@ static void draw_titles(cairo_t *cr, const plot_slice_in *in, const slice_layout
     }
 }
 
-int plot_slice(const char *path, const plot_slice_in *in, char *err, size_t errlen)
+static int slice_picture(const char *path, const plot_slice_in *in, char *err, size_t errlen)
 {
     if (in->w > 32767 || in->h > 32767) {
         snprintf(err, errlen, "preview: a %lld x %lld slice is too large for an image",
@@ -270,6 +270,13 @@ int plot_slice(const char *path, const plot_slice_in *in, char *err, size_t errl
     cairo_destroy(cr);
     int rc = plot_write_png(s, path, err, errlen);
     cairo_surface_destroy(s);
+    return rc;
+}
+
+int plot_slice(const char *path, const plot_slice_in *in, char *err, size_t errlen)
+{
+    int rc = slice_picture(path, in, err, errlen);
+    plot_release();
     return rc;
 }
 

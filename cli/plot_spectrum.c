@@ -278,7 +278,7 @@ static void labels(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
     cairo_restore(cr);
 }
 
-int plot_spectrum(const char *path, const plot_spectrum_in *in, char *err, size_t errlen)
+static int picture(const char *path, const plot_spectrum_in *in, char *err, size_t errlen)
 {
     axes a = {96, 64, W - 24, H - 66, 0, 0, 0, 0};
     if (ranges(in, &a)) {
@@ -313,5 +313,12 @@ int plot_spectrum(const char *path, const plot_spectrum_in *in, char *err, size_
     cairo_destroy(cr);
     int rc = plot_write_png(s, path, err, errlen);
     cairo_surface_destroy(s);
+    return rc;
+}
+
+int plot_spectrum(const char *path, const plot_spectrum_in *in, char *err, size_t errlen)
+{
+    int rc = picture(path, in, err, errlen);
+    plot_release();
     return rc;
 }
