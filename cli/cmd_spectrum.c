@@ -39,7 +39,8 @@ static void usage(void)
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
            "prints it beside the model recorded in the file's attributes, with the\n"
            "log-log slopes of both fitted over max(4 k_f, 1.25 kmin) <= k <=\n"
-           "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG.\n"
+           "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG,\n"
+           "with the fit range, the grid Nyquist and the slopes marked.\n"
            "The grid is read whole, so it must fit in memory.\n");
 }
 

@@ -197,17 +197,24 @@ static void legend_place(const axes *a, const plot_spectrum_in *in, double bw, d
         *bx = tx, *by = ty;
 }
 
+/* A slope as "−3.083" (a real minus sign, as on the axes). */
+static void signed_num(char *buf, size_t n, double v, int decimals)
+{
+    snprintf(buf, n, "%s%.*f", v < 0 ? "\xe2\x88\x92" : "", decimals, fabs(v));
+}
+
 /* The legend's four lines, in a corner of the plot. */
 static void legend(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
 {
-    char t[4][160];
+    char t[4][160], a1[32], a2[32];
+    signed_num(a1, sizeof a1, in->slope, 3);
+    signed_num(a2, sizeof a2, in->model_slope, 3);
     if (isfinite(in->slope))
-        snprintf(t[0], sizeof t[0], "measured (slope %.3f \xc2\xb1 %.3f)", in->slope,
-                 in->slope_err);
+        snprintf(t[0], sizeof t[0], "measured (slope %s \xc2\xb1 %.3f)", a1, in->slope_err);
     else
         snprintf(t[0], sizeof t[0], "measured");
     if (isfinite(in->model_slope))
-        snprintf(t[1], sizeof t[1], "model (slope %.3f)", in->model_slope);
+        snprintf(t[1], sizeof t[1], "model (slope %s)", a2);
     else
         snprintf(t[1], sizeof t[1], "model");
     snprintf(t[2], sizeof t[2], "fit range %.3g \xe2\x89\xa4 k \xe2\x89\xa4 %.3g", in->klo, in->khi);
