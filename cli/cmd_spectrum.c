@@ -8,7 +8,7 @@
  * slopes of both over the clean range (above 4 fundamentals, where the
  * window's bias is small; below half the grid Nyquist, where aliasing is
  * small; inside a power law's cut-offs). --plot draws both curves on
- * log-log axes, by hand, into a PNG. */
+ * log-log axes into a PNG (plot_spectrum.c). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
 #include "args.h"
 #include "cli.h"
 #include "analysis/measure.h"
 #include "tbrf.h"
 #include "io/tbrf_io.h"
+#include "plot.h"
 #include "request.h"
 
 #ifndef M_PI
@@ -39,7 +39,8 @@ static void usage(void)
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
            "prints it beside the model recorded in the file's attributes, with the\n"
            "log-log slopes of both fitted over max(4 k_f, 1.25 kmin) <= k <=\n"
-           "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG.\n"
+           "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG,\n"
+           "with the fit range, the grid Nyquist and the slopes marked.\n"
            "The grid is read whole, so it must fit in memory.\n");
 }
 
@@ -61,145 +62,6 @@ static tbrf_model *file_model(tbrf_io_meta *meta, const char *file)
         return NULL;
     }
     return m;
-}
-
-/* Log-log axes: data (lk, lp) = (log10 k, log10 P) to pixels. */
-typedef struct axes {
-    int x0, y0, x1, y1; /* plot area, y0 at the top */
-    double lk0, lk1, lp0, lp1;
-} axes;
-
-static double ax_x(const axes *a, double lk)
-{
-    return a->x0 + (lk - a->lk0) / (a->lk1 - a->lk0) * (a->x1 - a->x0);
-}
-
-static double ax_y(const axes *a, double lp)
-{
-    return a->y1 - (lp - a->lp0) / (a->lp1 - a->lp0) * (a->y1 - a->y0);
-}
-
-static void decade_label(char *buf, size_t n, int e)
-{
-    if (e >= -2 && e <= 3)
-        snprintf(buf, n, "%g", pow(10.0, e));
-    else
-        snprintf(buf, n, "1e%d", e);
-}
-
-/* Decade grid lines, minor ticks at 2..9, labels at decades, the frame
- * and the axis names. */
-static void draw_axes(canvas *c, const axes *a, int H)
-{
-    const int ts = 2;
-    rgb black = {0, 0, 0}, grey = {225, 225, 225};
-    for (int e = (int)floor(a->lk0); e <= (int)ceil(a->lk1); e++)
-        for (int m = 1; m <= 9; m++) {
-            double lk = e + log10((double)m);
-            if (lk < a->lk0 || lk > a->lk1)
-                continue;
-            int x = (int)lround(ax_x(a, lk));
-            if (m == 1) {
-                canvas_line(c, x, a->y0, x, a->y1, 1, grey);
-                char lab[16];
-                decade_label(lab, sizeof lab, e);
-                canvas_text(c, x - canvas_text_width(lab, ts) / 2, a->y1 + 12, lab, ts, black);
-            }
-            canvas_line(c, x, a->y1, x, a->y1 - (m == 1 ? 10 : 5), 1, black);
-        }
-    for (int e = (int)floor(a->lp0); e <= (int)ceil(a->lp1); e++)
-        for (int m = 1; m <= 9; m++) {
-            double lp = e + log10((double)m);
-            if (lp < a->lp0 || lp > a->lp1)
-                continue;
-            int y = (int)lround(ax_y(a, lp));
-            if (m == 1) {
-                canvas_line(c, a->x0, y, a->x1, y, 1, grey);
-                char lab[16];
-                decade_label(lab, sizeof lab, e);
-                canvas_text(c, a->x0 - 12 - canvas_text_width(lab, ts), y - 7, lab, ts, black);
-            }
-            canvas_line(c, a->x0, y, a->x0 + (m == 1 ? 10 : 5), y, 1, black);
-        }
-    canvas_line(c, a->x0, a->y0, a->x0, a->y1, 2, black);
-    canvas_line(c, a->x0, a->y1, a->x1, a->y1, 2, black);
-    canvas_line(c, a->x1, a->y0, a->x1, a->y1, 1, black);
-    canvas_line(c, a->x0, a->y0, a->x1, a->y0, 1, black);
-    canvas_text(c, (a->x0 + a->x1) / 2, H - 36, "k", 3, black);
-    canvas_text(c, 10, 8, "P(k)", 3, black);
-}
-
-/* The two curves: the model first, the measurement over it. */
-static void draw_curves(canvas *c, const axes *a, const tbrf_spectrum *s, const double *model,
-                        int lo, int hi, rgb cmeas, rgb cmod)
-{
-    for (int pass = 0; pass < 2; pass++) {
-        const double *y = pass ? s->p : model;
-        rgb col = pass ? cmeas : cmod;
-        int have = 0;
-        double px = 0, py = 0;
-        for (int b = lo; b < hi; b++) {
-            if (!(y[b] > 0)) {
-                have = 0;
-                continue;
-            }
-            double x = ax_x(a, log10(s->k[b])), yy = ax_y(a, log10(y[b]));
-            if (have)
-                canvas_line(c, px, py, x, yy, 2, col);
-            if (pass)
-                canvas_rect(c, (int)x - 2, (int)yy - 2, (int)x + 2, (int)yy + 2, col);
-            px = x, py = yy, have = 1;
-        }
-    }
-}
-
-static int plot(const char *path, const tbrf_spectrum *s, const double *model, int lo, int hi,
-                char *err, size_t errlen)
-{
-    const int W = 800, H = 600, ts = 2;
-    rgb white = {255, 255, 255}, black = {0, 0, 0};
-    rgb cmeas = {31, 119, 180}, cmod = {214, 39, 40};
-    canvas c;
-    if (canvas_init(&c, W, H, white)) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    axes a = {110, 44, W - 30, H - 80, 0, 0, 0, 0};
-    double kmin = INFINITY, kmax = -INFINITY, pmin = INFINITY, pmax = -INFINITY;
-    for (int b = lo; b < hi; b++) {
-        kmin = fmin(kmin, s->k[b]);
-        kmax = fmax(kmax, s->k[b]);
-        if (s->p[b] > 0) {
-            pmin = fmin(pmin, s->p[b]);
-            pmax = fmax(pmax, s->p[b]);
-        }
-        if (model[b] > 0) {
-            pmin = fmin(pmin, model[b]);
-            pmax = fmax(pmax, model[b]);
-        }
-    }
-    if (!(pmax > 0) || !(kmax > kmin)) {
-        canvas_free(&c);
-        snprintf(err, errlen, "nothing to plot (no positive power)");
-        return -1;
-    }
-    a.lk0 = floor(log10(kmin) * 10) / 10 - 0.05;
-    a.lk1 = ceil(log10(kmax) * 10) / 10 + 0.05;
-    a.lp0 = floor(log10(pmin)) - 0.1;
-    a.lp1 = ceil(log10(pmax)) + 0.1;
-    draw_axes(&c, &a, H);
-    draw_curves(&c, &a, s, model, lo, hi, cmeas, cmod);
-    /* Legend, top right. */
-    int lx = a.x1 - 200, ly = a.y0 + 16;
-    canvas_rect(&c, lx - 10, ly - 8, a.x1 - 10, ly + 48, white);
-    canvas_line(&c, lx, ly + 7, lx + 40, ly + 7, 2, cmeas);
-    canvas_rect(&c, lx + 18, ly + 5, lx + 22, ly + 9, cmeas);
-    canvas_text(&c, lx + 50, ly, "measured", ts, black);
-    canvas_line(&c, lx, ly + 33, lx + 40, ly + 33, 2, cmod);
-    canvas_text(&c, lx + 50, ly + 26, "model", ts, black);
-    int rc = canvas_write_png(&c, path, err, errlen);
-    canvas_free(&c);
-    return rc;
 }
 
 /* FILE and --plot PNG; 0, 1 after --help, or EXIT_USAGE. */
@@ -365,6 +227,34 @@ static void print_spectrum(const spec *sp, const char *file, const char *desc)
            serr, mslope, sp->klo, sp->khi, used);
 }
 
+/* The picture (plot_spectrum.c): the shells up to the grid Nyquist, the
+ * fit range, the slopes the table's last line prints. 0 or EXIT_FAIL. */
+static int plot(const spec *sp, const char *file, const char *png)
+{
+    const tbrf_spectrum *s = &sp->s;
+    plot_spectrum_in in = {file, sp->meta.model, NULL, sp->mdim, s->k, s->p, sp->model_p, 0,
+                           sp->knyq, sp->klo, sp->khi, NAN, NAN, NAN};
+    while (in.n < s->nbins && s->k[in.n] <= sp->knyq * (1 + 1e-12))
+        in.n++;
+    tbrf_spectrum ms = *s;
+    ms.p = sp->model_p;
+    if (!(sp->klo < sp->khi) ||
+        tbrf_spectrum_fit(s, sp->klo, sp->khi, &in.slope, &in.slope_err, NULL, NULL))
+        in.slope = NAN; /* no slope measured: none for the model either */
+    else if (sp->mdim != sp->meta.dim ||
+             tbrf_spectrum_fit(&ms, sp->klo, sp->khi, &in.model_slope, NULL, NULL, NULL))
+        in.model_slope = NAN;
+    char *unit = plot_file_unit(file), err[1024], esc[2048];
+    in.unit = unit;
+    int rc = plot_spectrum(png, &in, err, sizeof err);
+    free(unit);
+    if (rc) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
 int cmd_spectrum(int argc, char **argv)
 {
     const char *file = NULL, *png = NULL;
@@ -378,17 +268,8 @@ int cmd_spectrum(int argc, char **argv)
     if (load(&sp, file) == 0 && measure(&sp, file) == 0) {
         rc = 0;
         /* The image first: if it cannot be written, nothing went to stdout. */
-        if (png) {
-            /* Plot the shells with power, up to the grid Nyquist. */
-            int hi = 0;
-            char err[1024], esc[2048];
-            while (hi < sp.s.nbins && sp.s.k[hi] <= sp.knyq)
-                hi++;
-            if (plot(png, &sp.s, sp.model_p, 0, hi, err, sizeof err)) {
-                cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-                rc = EXIT_FAIL;
-            }
-        }
+        if (png)
+            rc = plot(&sp, file, png);
         if (rc == 0)
             print_spectrum(&sp, file, sp.meta.model ? sp.meta.model : "");
     }

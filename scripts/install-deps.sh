@@ -3,9 +3,10 @@
 # Skips apt-get when everything is already there.
 set -euo pipefail
 # g++ builds the tests' CUDA emulator; dieharder runs the generators'
-# statistical battery (the `long` test, skipped when it is absent).
+# statistical battery (the `long` test, skipped when it is absent); cairo
+# draws the command's pictures, in DejaVu Sans through fontconfig.
 packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev
-          libnetcdf-dev netcdf-bin libpng-dev libxml2-utils
+          libnetcdf-dev netcdf-bin libpng-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core libxml2-utils
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder)
 missing=()
 for p in "${packages[@]}"; do

@@ -540,16 +540,33 @@ case_regenerate() {
 }
 
 case_preview() {
-    expect_ok "$TOOL" generate $G --grid 48x40x8 --precision float --out f.h5
+    # Anisotropic spacing: the picture keeps the physical aspect (io_check
+    # finds the framed plane and compares width/height with the extents).
+    expect_ok "$TOOL" generate $G --grid 48x40x8 --spacing 0.5,1,2 --origin 1,2,3 \
+        --precision float --out f.h5
     expect_ok "$TOOL" preview f.h5 --axis z --index 3 --out s.png
-    "$IO_CHECK" png-slice s.png || fail "png-slice s.png"
-    expect_ok "$TOOL" generate $G --grid 48x40x8 --out f.nc
+    "$IO_CHECK" png-slice s.png 0.6 || fail "png-slice s.png (x 24 by y 40)"
+    expect_ok "$TOOL" generate $G --grid 48x40x8 --spacing 0.5,1,2 --out f.nc
     expect_ok "$TOOL" preview f.nc --axis x --index 0 --out sx.png
-    "$IO_CHECK" png-slice sx.png || fail "png-slice sx.png"
+    "$IO_CHECK" png-slice sx.png 2.5 || fail "png-slice sx.png (y 40 by z 16)"
+    expect_ok "$TOOL" preview f.nc --axis y --index 39 --out sy.png
+    "$IO_CHECK" png-slice sy.png 1.5 || fail "png-slice sy.png (x 24 by z 16)"
     expect_ok "$TOOL" preview f.nc --out sm.png # middle z plane
+    "$IO_CHECK" png-slice sm.png 0.6 || fail "png-slice sm.png"
     expect_ok "$TOOL" generate $G --grid 30x20 --out two.h5
     expect_ok "$TOOL" preview two.h5 --axis z --index 0 --out s2.png
-    "$IO_CHECK" png-slice s2.png || fail "png-slice s2.png"
+    "$IO_CHECK" png-slice s2.png 1.5 || fail "png-slice s2.png"
+    expect_ok "$TOOL" preview two.h5 --out s2m.png # a 2D file's only plane
+    "$IO_CHECK" png-slice s2m.png 1.5 || fail "png-slice s2m.png"
+    # A 2D file has no x or y axis to cut across: a usage error, no file.
+    local ax
+    for ax in x y; do
+        expect_fail "$TOOL" preview two.h5 --axis $ax --index 0 --out bad.png
+        [ "$rc" -eq 2 ] || fail "--axis $ax on a 2D file: rc $rc, expected 2"
+        expect_grep "2D grid.*no $ax axis" "$err" "--axis $ax on a 2D file"
+    done
+    expect_fail "$TOOL" preview two.h5 --axis x --out bad.png
+    [ ! -e bad.png ] || fail "a refused slice wrote bad.png"
     expect_fail "$TOOL" preview f.h5 --axis z --index 8 --out bad.png
     expect_fail "$TOOL" preview f.h5 --axis w --index 0 --out bad.png
     expect_fail "$TOOL" preview f.h5 --axis z --index -1 --out bad.png
@@ -578,6 +595,14 @@ case_spectrum() {
         --grid 48x48x48 --out m.nc
     expect_ok "$TOOL" spectrum m.nc
     expect_grep '^slope: measured' "$out" "matern slope line"
+    # A 2D grid with a length unit recorded by the user: labelled axes.
+    expect_ok "$TOOL" generate --model matern --length 2 --nu 1.5 --lines 256 --seed 3 \
+        --grid 128x64 --spacing 0.5 --out m2.h5
+    "$IO_CHECK" set-unit m2.h5 km || fail "set-unit m2.h5"
+    expect_ok "$TOOL" spectrum m2.h5 --plot m2.png
+    "$IO_CHECK" png-plot m2.png || fail "png-plot m2.png"
+    expect_ok "$TOOL" preview m2.h5 --out m2s.png
+    "$IO_CHECK" png-slice m2s.png 2 || fail "png-slice m2s.png"
     printf '0 0 0\n1 1 1\n' > p.txt
     expect_ok "$TOOL" generate $G --points p.txt --out p.h5
     expect_fail "$TOOL" spectrum p.h5

@@ -6,8 +6,13 @@
  *   io_check nc-grid FILE.nc   CF-1.11 grid: coordinates, bounds, field(z,y,x),
  *                              values equal to the HDF5 view of the same file
  *   io_check nc-points FILE.nc CF point DSG: featureType, coordinates, x/y/z
- *   io_check png-slice FILE    decodes; red and blue both present, white-ish zero
- *   io_check png-plot FILE     decodes; both curve colours present, axes drawn
+ *   io_check png-slice FILE [W/H]  decodes; the framed plane has width/height
+ *                              W/H (to 3%: the grid's physical aspect), shows red
+ *                              and blue; a colour bar (red and blue in one
+ *                              column) right of it
+ *   io_check png-plot FILE     decodes; both curves, the shaded fit range left
+ *                              of the dashed Nyquist line, a frame
+ *   io_check set-unit FILE U   adds the root attribute length_units = U
  *
  * Exit 0 when the check holds; otherwise a line saying what failed. */
 #include <hdf5.h>
@@ -212,32 +217,136 @@ static unsigned char *read_png(const char *path, int *w, int *h)
     return buf;
 }
 
-static int check_png(const char *path, int plot)
+static int dark(const unsigned char *p, int w, int x, int y)
+{
+    const unsigned char *q = p + 3 * ((size_t)y * (size_t)w + (size_t)x);
+    return q[0] < 60 && q[1] < 60 && q[2] < 60;
+}
+
+static int is_red(const unsigned char *q) { return q[0] > q[2] + 40 && q[0] > q[1] + 20; }
+static int is_blue(const unsigned char *q) { return q[2] > q[0] + 40; }
+
+/* The plot's frame: the longest horizontal run of dark pixels is its top
+ * or bottom edge; the dark run down (or up) its left end is its side. */
+static int find_frame(const unsigned char *p, int w, int h, int box[4])
+{
+    int best = 0, by = 0, bx = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0, run = 0; x < w; x++) {
+            run = dark(p, w, x, y) ? run + 1 : 0;
+            if (run > best)
+                best = run, by = y, bx = x - run + 1;
+        }
+    int y0 = by, y1 = by;
+    while (y0 > 0 && dark(p, w, bx, y0 - 1))
+        y0--;
+    while (y1 < h - 1 && dark(p, w, bx, y1 + 1))
+        y1++;
+    box[0] = bx, box[1] = y0, box[2] = bx + best - 1, box[3] = y1;
+    return best > 20 && y1 - y0 > 20 ? 0 : -1;
+}
+
+/* A slice: the frame's inside (the plane) is w:h = aspect (if given, to
+ * 3%), shows red and blue, and a colour bar right of it shows both in
+ * one column. */
+static int check_slice(const char *path, const unsigned char *p, int w, int h, double aspect)
+{
+    int box[4];
+    if (find_frame(p, w, h, box))
+        return fail("%s: no framed plot area found%s", path, "");
+    int pw = box[2] - box[0] - 1, ph = box[3] - box[1] - 1;
+    long red = 0, blue = 0, area = (long)pw * ph;
+    for (int y = box[1] + 1; y < box[3]; y++)
+        for (int x = box[0] + 1; x < box[2]; x++) {
+            const unsigned char *q = p + 3 * ((size_t)y * (size_t)w + (size_t)x);
+            red += is_red(q), blue += is_blue(q);
+        }
+    int bar = 0;
+    for (int x = box[2] + 1; x < w && !bar; x++) {
+        int r = 0, b = 0;
+        for (int y = 0; y < h; y++)
+            r += is_red(p + 3 * ((size_t)y * (size_t)w + (size_t)x)),
+                b += is_blue(p + 3 * ((size_t)y * (size_t)w + (size_t)x));
+        bar = r > 20 && b > 20;
+    }
+    printf("%s: plane %d x %d px (aspect %.4f), red %.1f%%, blue %.1f%%, colour bar %s\n", path,
+           pw, ph, (double)pw / ph, 100.0 * red / area, 100.0 * blue / area, bar ? "yes" : "no");
+    if (aspect > 0 && fabs((double)pw / ph / aspect - 1.0) > 0.03) {
+        char want[64];
+        snprintf(want, sizeof want, "%.4f", aspect);
+        return fail("%s: the plane's aspect is not the grid's %s", path, want);
+    }
+    if (!(red > area / 50 && blue > area / 50))
+        return fail("%s: the plane lacks red or blue%s", path, "");
+    return bar ? 0 : fail("%s: no colour bar right of the plane%s", path, "");
+}
+
+static int near(const unsigned char *q, int r, int g, int b)
+{
+    return abs(q[0] - r) + abs(q[1] - g) + abs(q[2] - b) < 40;
+}
+
+/* A spectrum plot: both curves, the shaded fit range left of the dashed
+ * Nyquist line, a frame. */
+static int check_plot(const char *path, const unsigned char *p, int w, int h)
+{
+    long meas = 0, model = 0, nyq = 0, fit = 0;
+    double nyq_x = 0;
+    int fit_x1 = -1, box[4];
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const unsigned char *q = p + 3 * ((size_t)y * (size_t)w + (size_t)x);
+            meas += near(q, 31, 119, 180);
+            model += near(q, 214, 39, 40);
+            if (near(q, 44, 160, 44))
+                nyq++, nyq_x += x;
+            if (q[0] == 255 && q[1] == 236 && q[2] == 179) {
+                fit++;
+                fit_x1 = x > fit_x1 ? x : fit_x1;
+            }
+        }
+    int framed = find_frame(p, w, h, box) == 0 && box[2] - box[0] > w / 2;
+    printf("%s: %d x %d, measured %ld px, model %ld px, Nyquist %ld px at x %.0f, fit range "
+           "%ld px to x %d, frame %s\n", path, w, h, meas, model, nyq, nyq ? nyq_x / nyq : 0.0,
+           fit, fit_x1, framed ? "yes" : "no");
+    if (meas < 200 || model < 200)
+        return fail("%s lacks a curve%s", path, "");
+    if (nyq < 100 || fit < 2000)
+        return fail("%s lacks the Nyquist mark or the fit range%s", path, "");
+    if (!(nyq_x / nyq > fit_x1))
+        return fail("%s: the fit range is not below the Nyquist mark%s", path, "");
+    return framed ? 0 : fail("%s has no frame%s", path, "");
+}
+
+static int check_png(const char *path, int plot, double aspect)
 {
     int w, h;
     unsigned char *p = read_png(path, &w, &h);
     if (!p)
         return fail("%s does not decode as PNG%s", path, "");
-    long red = 0, blue = 0, white = 0, black = 0, cmeas = 0, cmod = 0, n = (long)w * h;
-    for (long i = 0; i < n; i++) {
-        int r = p[3 * i], g = p[3 * i + 1], b = p[3 * i + 2];
-        red += r > b + 40 && r > g + 20;
-        blue += b > r + 40;
-        white += r > 240 && g > 240 && b > 240;
-        black += r < 30 && g < 30 && b < 30;
-        cmeas += r == 31 && g == 119 && b == 180;
-        cmod += r == 214 && g == 39 && b == 40;
-    }
+    int rc = (w < 100 || h < 100) ? fail("%s is too small%s", path, "")
+             : plot                ? check_plot(path, p, w, h)
+                                   : check_slice(path, p, w, h, aspect);
     free(p);
-    printf("%s: %d x %d, red %.1f%%, blue %.1f%%, white %.1f%%, black %.1f%%, curves %ld/%ld px\n",
-           path, w, h, 100.0 * red / n, 100.0 * blue / n, 100.0 * white / n, 100.0 * black / n,
-           cmeas, cmod);
-    if (w < 100 || h < 100)
-        return fail("%s is too small%s", path, "");
-    if (plot)
-        return (cmeas > 200 && cmod > 200 && black > 1000) ? 0 : fail("%s lacks a curve or axes%s", path, "");
-    /* A zero-mean field shows both signs, and a colour bar adds both. */
-    return (red > n / 50 && blue > n / 50 && black > 50) ? 0 : fail("%s lacks red or blue%s", path, "");
+    return rc;
+}
+
+/* Adds the root string attribute length_units = unit (as a user would). */
+static int set_unit(const char *path, const char *unit)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (f < 0)
+        return fail("cannot open %s for writing%s", path, "");
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    H5Tset_size(t, strlen(unit));
+    hid_t at = H5Acreate2(f, "length_units", t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = at < 0 || H5Awrite(at, t, unit) < 0;
+    if (at >= 0)
+        H5Aclose(at);
+    H5Sclose(sp);
+    H5Tclose(t);
+    H5Fclose(f);
+    return rc ? fail("cannot write length_units on %s%s", path, "") : 0;
 }
 
 int main(int argc, char **argv)
@@ -249,10 +358,13 @@ int main(int argc, char **argv)
         return check_nc_grid(argv[2]);
     if (argc == 3 && strcmp(argv[1], "nc-points") == 0)
         return check_nc_points(argv[2]);
-    if (argc == 3 && strcmp(argv[1], "png-slice") == 0)
-        return check_png(argv[2], 0);
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "png-slice") == 0)
+        return check_png(argv[2], 0, argc == 4 ? atof(argv[3]) : 0.0);
+    if (argc == 4 && strcmp(argv[1], "set-unit") == 0)
+        return set_unit(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "png-plot") == 0)
-        return check_png(argv[2], 1);
-    fprintf(stderr, "usage: io_check same A B | nc-grid F | nc-points F | png-slice F | png-plot F\n");
+        return check_png(argv[2], 1, 0.0);
+    fprintf(stderr, "usage: io_check same A B | nc-grid F | nc-points F | png-slice F [W/H] | "
+                    "png-plot F | set-unit F U\n");
     return 2;
 }

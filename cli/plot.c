@@ -1,0 +1,210 @@
+/* plot.c — what the slice and the spectrum pictures share; see plot.h. */
+#define _POSIX_C_SOURCE 200809L
+#define PLOT_INTERNAL
+
+#include <errno.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/tbrf_io.h"
+#include "plot.h"
+
+#define FONT "DejaVu Sans"
+
+void plot_diverging(double t, double rgb[3])
+{
+    /* ColorBrewer RdBu (reversed so that red is positive), 7 stops. */
+    static const double stops[7][3] = {
+        {33, 102, 172}, {103, 169, 207}, {209, 229, 240}, {247, 247, 247},
+        {253, 219, 199}, {239, 138, 98}, {178, 24, 43},
+    };
+    if (!(t >= -1.0))
+        t = -1.0; /* also NaN */
+    if (t > 1.0)
+        t = 1.0;
+    double u = (t + 1.0) * 3.0;
+    int i = (int)floor(u);
+    if (i >= 6)
+        i = 5;
+    double f = u - i;
+    for (int c = 0; c < 3; c++)
+        rgb[c] = (stops[i][c] + f * (stops[i + 1][c] - stops[i][c])) / 255.0;
+}
+
+static void set_font(cairo_t *cr, double size, int bold)
+{
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+}
+
+double plot_text_width(cairo_t *cr, const char *s, double size, int bold)
+{
+    cairo_text_extents_t e;
+    set_font(cr, size, bold);
+    cairo_text_extents(cr, s, &e);
+    return e.x_advance;
+}
+
+double plot_text(cairo_t *cr, double x, double y, const char *s, double size, int bold,
+                 double ax, double ay)
+{
+    cairo_font_extents_t fe;
+    double w = plot_text_width(cr, s, size, bold);
+    cairo_font_extents(cr, &fe);
+    /* ay: 0 puts the top of the capitals at y, 0.5 their middle, 1 the baseline. */
+    double cap = 0.73 * size;
+    cairo_move_to(cr, x - ax * w, y + (1.0 - ay) * cap);
+    cairo_show_text(cr, s);
+    return w;
+}
+
+double plot_pow10(cairo_t *cr, double x, double y, int m, int e, double size, double ax,
+                  double ay)
+{
+    char base[32], ex[16];
+    if (m == 1)
+        snprintf(base, sizeof base, "10");
+    else
+        snprintf(base, sizeof base, "%d\xc3\x97" "10", m); /* m×10 */
+    snprintf(ex, sizeof ex, "%d", e);
+    if (e < 0)
+        snprintf(ex, sizeof ex, "\xe2\x88\x92%d", -e); /* a real minus sign */
+    double sup = 0.72 * size;
+    double wb = plot_text_width(cr, base, size, 0), we = plot_text_width(cr, ex, sup, 0);
+    double w = wb + we + 1, x0 = x - ax * w;
+    plot_text(cr, x0, y, base, size, 0, 0, ay);
+    /* The exponent's baseline half a capital above the base's. */
+    double cap = 0.73 * size, base_y = y + (1.0 - ay) * cap;
+    cairo_move_to(cr, x0 + wb + 1, base_y - 0.5 * cap);
+    set_font(cr, sup, 0);
+    cairo_show_text(cr, ex);
+    return w;
+}
+
+void plot_ticks(double lo, double hi, int target, double *first, double *step, int *decimals)
+{
+    double span = hi - lo;
+    if (!(span > 0))
+        span = fabs(hi) > 0 ? fabs(hi) : 1.0;
+    double raw = span / (target > 1 ? target : 1);
+    double p = pow(10.0, floor(log10(raw))), f = raw / p;
+    double m = f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10;
+    *step = m * p;
+    *first = ceil(lo / *step - 1e-9) * *step;
+    int d = (int)-floor(log10(*step) + 1e-9);
+    *decimals = d > 0 ? d : 0;
+}
+
+void plot_tick_label(char *buf, size_t n, double v, double step, int decimals)
+{
+    if (fabs(v) < 1e-9 * step)
+        v = 0.0;
+    double a = fabs(v) > fabs(step) ? fabs(v) : fabs(step);
+    if (a >= 1e6 || a < 1e-4)
+        snprintf(buf, n, "%.3g", v);
+    else
+        snprintf(buf, n, "%.*f", decimals, v);
+    if (v < 0 && buf[0] == '-') { /* a real minus sign: U+2212 */
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "\xe2\x88\x92%s", buf + 1);
+        snprintf(buf, n, "%s", tmp);
+    }
+}
+
+void plot_ellipsize(cairo_t *cr, const char *s, double size, double maxw, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", s);
+    size_t len = strlen(buf);
+    while (len > 0 && plot_text_width(cr, buf, size, 0) > maxw) {
+        /* Cut at a UTF-8 character boundary, then append "...". */
+        do
+            len--;
+        while (len > 0 && ((unsigned char)buf[len] & 0xC0) == 0x80);
+        if (len + 4 > n)
+            continue;
+        memcpy(buf + len, "...", 4);
+    }
+}
+
+void plot_release(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
+}
+
+int plot_begin(int w, int h, cairo_surface_t **s, cairo_t **cr)
+{
+    *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    *cr = NULL;
+    if (cairo_surface_status(*s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(*s);
+        *s = NULL;
+        return -1;
+    }
+    *cr = cairo_create(*s);
+    cairo_set_source_rgb(*cr, 1, 1, 1);
+    cairo_paint(*cr);
+    cairo_set_source_rgb(*cr, 0, 0, 0);
+    return 0;
+}
+
+static cairo_status_t write_file(void *closure, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, (FILE *)closure) == len ? CAIRO_STATUS_SUCCESS
+                                                        : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int plot_write_png(cairo_surface_t *s, const char *path, char *err, size_t errlen)
+{
+    size_t tl = strlen(path) + 40;
+    char *tmp = malloc(tl);
+    if (!tmp) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    snprintf(tmp, tl, "%.*s.%s.tmp-%ld", (int)dl, path, path + dl, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    cairo_surface_flush(s);
+    cairo_status_t st = cairo_surface_write_to_png_stream(s, write_file, f);
+    int saved = errno, ok = st == CAIRO_STATUS_SUCCESS;
+    if (fflush(f) != 0 || ferror(f))
+        ok = 0, saved = errno;
+    if (fclose(f) != 0)
+        ok = 0, saved = errno;
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            saved = errno;
+        snprintf(err, errlen, "cannot write %s: %s", path,
+                 st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : strerror(saved));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+char *plot_file_unit(const char *file)
+{
+    char err[256], buf[64];
+    tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+    if (!f)
+        return NULL;
+    int got = tbrf_io_attr_str(f, "length_units", buf, sizeof buf);
+    tbrf_io_file_close(f);
+    if (got != 1 || !buf[0] || strcmp(buf, "1") == 0)
+        return NULL;
+    return strdup(buf);
+}
