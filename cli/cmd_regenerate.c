@@ -140,8 +140,8 @@ static int parse_regenerate(int argc, char **argv, regen_args *a)
  * budget before the plan allocates it: a small file may record a million
  * lines or a resolution a billion times finer than its domain. Turning
  * bands: lines x samples (at least 2 x diagonal x oversampling /
- * resolution, doubled per recorded padding); the FFT method: the grid's
- * transform. */
+ * resolution, doubled per recorded padding; the diagonal of the grid, or
+ * of the points' bounding box); the FFT method: the grid's transform. */
 static int check_budget(const tbrf_io_meta *m, const char *file)
 {
     char err[1024], esc[2048];
@@ -151,9 +151,33 @@ static int check_budget(const tbrf_io_meta *m, const char *file)
         bytes = 16.0 * (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
         what = "the FFT of the recorded grid";
     } else {
+        /* A points run's domain is the positions' bounding box, whatever
+         * the file records: read them (within the budget) to know it. */
+        double lo[3], hi[3];
+        for (int c = 0; c < 3; c++)
+            lo[c] = m->lo[c], hi[c] = m->hi[c];
+        if (!m->is_grid) {
+            int dim;
+            int64_t np;
+            double *xyz = NULL;
+            if (tbrf_io_read_points(file, &dim, &np, &xyz, err, sizeof err)) {
+                char esc[2048];
+                cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+                return EXIT_FAIL;
+            }
+            for (int c = 0; c < dim; c++) {
+                lo[c] = INFINITY, hi[c] = -INFINITY;
+                for (int64_t i = 0; i < np; i++) {
+                    double x = xyz[(size_t)dim * (size_t)i + (size_t)c];
+                    lo[c] = x < lo[c] ? x : lo[c];
+                    hi[c] = x > hi[c] ? x : hi[c];
+                }
+            }
+            free(xyz);
+        }
         double diag2 = 0.0;
         for (int c = 0; c < m->dim; c++)
-            diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
+            diag2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
         double samples = 2.0 * sqrt(diag2) * m->opts.oversampling / m->resolution;
         if (!(samples >= 16.0))
             samples = isnan(samples) ? INFINITY : 16.0;

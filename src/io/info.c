@@ -13,6 +13,7 @@
 #include "io/tbrf_io.h"
 
 #define MAX_SHOWN 16 /* array attributes: elements printed before "..." */
+#define INFO_MAX_VALUES (1 << 16) /* larger numeric attributes are not read at all */
 
 const char *tbrf_io_escape(const char *s, char *buf, size_t n)
 {
@@ -143,8 +144,8 @@ static void print_attr_value(FILE *out, hid_t a)
         fputs(" value not shown)", out);
         goto done;
     }
-    if ((size_t)np > SIZE_MAX / 8) {
-        fputs("(too large)", out);
+    if ((size_t)np > SIZE_MAX / 8 || np > INFO_MAX_VALUES) {
+        fprintf(out, "(%lld values, not shown)", (long long)np);
         goto done;
     }
     size_t n = (size_t)np;

@@ -22,6 +22,8 @@ trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
 
 # Sanitizer runtimes reserve terabytes of address space: no limit there.
+# Two threads keep the per-thread malloc arenas small on a many-core box.
+export OMP_NUM_THREADS=2
 if ! ldd "$TOOL" 2>/dev/null | grep -Eq 'lib(a|ub)san'; then
     ulimit -v 4194304
 fi
