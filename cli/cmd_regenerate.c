@@ -19,6 +19,35 @@
 #include "args.h"
 #include "request.h"
 
+/* The version that wrote FILE into buf ("" when it records none). A
+ * field depends on the version that made it as well as on its parameters:
+ * doc/design.md, "Versions", lists the releases whose fields changed. */
+static void file_version(const char *file, char *buf, size_t len)
+{
+    char err[256];
+    buf[0] = 0;
+    tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+    if (f && tbrf_io_attr_str(f, "tbrf_version", buf, len) != 1)
+        buf[0] = 0;
+    if (f)
+        tbrf_io_file_close(f);
+}
+
+/* Says, once, that FILE comes from another version and may therefore not
+ * be remade bit for bit. Returns whether it does. */
+static int other_version(const char *file)
+{
+    char v[64], esc[256];
+    file_version(file, v, sizeof v);
+    if (!v[0] || strcmp(v, tbrf_version()) == 0)
+        return 0;
+    fprintf(stderr,
+            "tbrf: warning: %s was written by tbrf %s, this is %s: where the method changed "
+            "between them (doc/design.md, \"Versions\") the values differ\n",
+            file, tbrf_io_escape(v, esc, sizeof esc), tbrf_version());
+    return 1;
+}
+
 /* --check: compares the values of a and b exactly, plane by plane for a
  * grid (so a grid larger than memory can be checked), whole for points.
  * Float values convert to double exactly, so equal doubles mean equal
@@ -229,8 +258,12 @@ int cmd_regenerate(int argc, char **argv)
         rc = request_plan(&r);
     if (rc == 0)
         rc = request_run(&r);
+    int older = rc == 0 && other_version(a.file);
     if (rc == 0 && a.check &&
         check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1)) {
+        if (older)
+            cli_errline("--check: %s was written by another version of tbrf (see the warning "
+                        "above): its values are not this version's", a.file);
         /* a file that failed its check is no regenerated file: remove it */
         request_discard_output(&r);
         rc = EXIT_FAIL;

@@ -345,12 +345,25 @@ static int geometry(request *r)
     return points_domain(m, lo, hi);
 }
 
+/* The variance the field will have against the model's sigma^2, when they
+ * differ by more than 1% either way: below, power the method cannot carry
+ * is lost; above, the discrete modes over-weight a spectrum that is steep
+ * near the lowest wavenumber they sample (issue #20: +2.4% for k^-3 from
+ * near the box's fundamental), which nothing else would tell the user. */
 static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
 {
-    if (info->variance_resolved >= 0.99 * info->variance)
+    const double ratio = info->variance_resolved / info->variance;
+    if (!(ratio < 0.99 || ratio > 1.01))
         return;
-    double pct = 100.0 * info->variance_resolved / info->variance;
-    if (tbrf_plan_method(plan) == TBRF_METHOD_FFT)
+    const double pct = 100.0 * ratio;
+    const int fft = tbrf_plan_method(plan) == TBRF_METHOD_FFT;
+    if (ratio > 1.01)
+        fprintf(stderr,
+                "tbrf: warning: the %s carry %.1f%% of the variance, more than the model's: "
+                "the discrete modes over-weight the spectrum near their lowest wavenumber; a "
+                "larger domain (or a --kmin well above its fundamental) brings it to 100%%\n",
+                fft ? "grid's modes" : "lines", pct);
+    else if (fft)
         fprintf(stderr,
                 "tbrf: warning: the grid's modes carry only %.1f%% of the variance (power "
                 "above the grid's Nyquist or below its fundamental is lost)\n",

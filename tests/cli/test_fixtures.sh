@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# test_fixtures.sh TBRF DIR — every file in DIR (tests/data/before: fields
-# written by the tbrf of before the restructure of issue #11, one per model,
-# method, precision, geometry and format) is remade bit for bit from its
-# recorded parameters by today's `tbrf regenerate --check`. A change that
-# alters any field's values fails here (and must then bump the version
-# recorded in files and say so in doc/).
+# test_fixtures.sh TBRF DIR [OLD] — every file in DIR (tests/data/before:
+# fields written by tbrf 0.1.0 before the restructure of issue #11, one per
+# model, method, precision, geometry and format; fft3d.h5 rewritten by
+# 0.2.0, whose FFT method draws its fallback numbers differently) is remade
+# bit for bit from its recorded parameters by today's `tbrf regenerate
+# --check`. A change that alters any field's values fails here (and must
+# then bump the version recorded in files and say so in doc/design.md,
+# "Versions"). Every file in OLD (tests/data/v0.1.0: fields the 0.2.0
+# change altered) must fail --check, saying that another version wrote it,
+# and leave no output.
 set -euo pipefail
-tbrf=$1 dir=$2
+tbrf=$1 dir=$2 old=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -18,3 +22,16 @@ for f in "$dir"/*.h5 "$dir"/*.nc; do
 done
 test "$n" -ge 7
 echo "$n files regenerated bit for bit"
+[ -n "$old" ] || exit 0
+m=0
+for f in "$old"/*.h5; do
+    out=$tmp/old.h5
+    if "$tbrf" regenerate "$f" --out "$out" --check --quiet 2>"$tmp/err"; then
+        echo "$f: --check passed on a field this version changed"; exit 1
+    fi
+    grep -q "was written by another version of tbrf" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+    [ ! -e "$out" ] || { echo "$f: a failed --check left its output"; exit 1; }
+    m=$((m + 1))
+done
+test "$m" -ge 1
+echo "$m files of an older version refused by --check, with the reason"
