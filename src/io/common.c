@@ -293,7 +293,9 @@ int io_remove_stale_temps(const char *path)
         char *end = NULL;
         errno = 0;
         long pid = strtol(digits, &end, 10);
-        if (!*digits || *end || errno || pid <= 0 || pid == (long)getpid())
+        /* ".old": a commit's backup of the file it replaced */
+        if (!*digits || (*end && strcmp(end, ".old") != 0) || errno || pid <= 0 ||
+            pid == (long)getpid())
             continue;
         /* A process that no longer exists (on this host) cannot finish
          * its temporary: remove it. A live one's is left alone. */

@@ -169,7 +169,8 @@ int io_grid_boxes(tbrf_io_writer *w, int64_t first, int64_t count, io_box_fn box
  * to fit a file name (malloc'ed, NULL if out of memory); io_temp_prefix
  * the same without the PID. io_remove_stale_temps removes path's
  * temporaries whose process no longer exists on this host (a kill -9 or a
- * crash) and returns how many. */
+ * crash), and their commit backups ".NAME.tmp-PID.old" (writer.c), and
+ * returns how many. */
 char *io_temp_name(const char *path);
 char *io_temp_prefix(const char *path);
 int io_remove_stale_temps(const char *path);

@@ -877,16 +877,47 @@ int tbrf_io_commit(tbrf_io_writer *w)
             close(xfd);
         }
     }
+    /* With a side file, the file NAME replaces is kept under a second
+     * name (a hard link, ".NAME.tmp-PID.old") until both renames are
+     * done, so a failing second rename restores it: all or nothing. */
+    char *bak = NULL;
+    struct stat st;
+    if (w->has_xmf && lstat(w->path, &st) == 0 && S_ISREG(st.st_mode)) {
+        size_t bl = strlen(w->tmp) + 8;
+        bak = malloc(bl);
+        if (bak) {
+            snprintf(bak, bl, "%s.old", w->tmp);
+            unlink(bak);
+            if (link(w->path, bak) != 0) { /* no hard links here: no backup */
+                free(bak);
+                bak = NULL;
+            }
+        }
+    }
     if (rename(w->tmp, w->path) != 0) {
         FAIL(w, "cannot write %s: %s", w->path, strerror(errno));
+        if (bak)
+            unlink(bak);
+        free(bak);
         return commit_failed(w);
     }
     if (w->has_xmf && rename(w->xmf_tmp, w->xmf) != 0) {
         /* Roll back: no data file without its side file. */
-        FAIL(w, "cannot write %s: %s (%s removed)", w->xmf, strerror(errno), w->path);
-        unlink(w->path);
+        int e = errno;
+        if (bak && rename(bak, w->path) == 0)
+            FAIL(w, "cannot write %s: %s (%s left as it was)", w->xmf, strerror(e), w->path);
+        else {
+            unlink(w->path);
+            FAIL(w, "cannot write %s: %s (%s removed)", w->xmf, strerror(e), w->path);
+        }
+        if (bak)
+            unlink(bak);
+        free(bak);
         return commit_failed(w);
     }
+    if (bak)
+        unlink(bak);
+    free(bak);
     if (!w->has_xmf)
         io_xdmf_remove_stale(w->path);
     sync_dir(w->path);

@@ -116,8 +116,10 @@ static void models(void)
     const double k[2] = {1, 0.5}, p[2] = {1, 1};
     CHECK(tbrf_model_table(2, k, p, &m) != TBRF_OK, "unsorted table accepted");
     tbrf_model_destroy(m);
-    CHECK(tbrf_model_table(SIZE_MAX, k, p, &m) != TBRF_OK, "table of SIZE_MAX rows accepted");
-    tbrf_model_destroy(m);
+    if (!UNDER_ASAN) { /* ASan prints its own warning on a failing malloc */
+        CHECK(tbrf_model_table(SIZE_MAX, k, p, &m) != TBRF_OK, "table of SIZE_MAX rows accepted");
+        tbrf_model_destroy(m);
+    }
     want(tbrf_model_table_file("/nonexistent/tbrf/table.txt", &m), TBRF_ERR_FILE, "missing table");
     tbrf_model_destroy(m);
     CHECK(tbrf_model_table_file("/", &m) != TBRF_OK, "directory as a table");

@@ -120,6 +120,72 @@ static void writers(void)
     CHECK(tbrf_io_side_temp_path(NULL) == NULL, "side_temp_path NULL");
 }
 
+/* A grid file rb.h5 of 4x3x2 values base + i, with its side file; 0 or -1. */
+static int write_rb(double base, int sabotage)
+{
+    char err[1024];
+    const int64_t n[3] = {4, 3, 2};
+    double v[24];
+    for (int i = 0; i < 24; i++)
+        v[i] = base + i;
+    tbrf_io_meta m;
+    tbrf_io_meta_init(&m);
+    m.dim = 3;
+    m.is_grid = 1;
+    for (int c = 0; c < 3; c++) {
+        m.n[c] = n[c];
+        m.spacing[c] = 1;
+        m.origin[c] = 0;
+    }
+    tbrf_io_writer *w = tbrf_io_create(in_dir("rb.h5"), 0, err, sizeof err);
+    if (!CHECK(w != NULL, "create rb.h5: %s", err))
+        return -1;
+    int rc = tbrf_io_grid_begin(w, 3, n, TBRF_DOUBLE) || tbrf_io_grid_push(w, 0, 24, v) ||
+             tbrf_io_attach_xdmf(w, &m) ? -1 : 0;
+    CHECK(rc == 0, "rb.h5: %s", tbrf_io_message(w));
+    if (sabotage == 1) { /* the side file's rename will fail */
+        unlink(in_dir("rb.xmf"));
+        mkdir(in_dir("rb.xmf"), 0755);
+    }
+    char side_tmp[600] = "";
+    if (sabotage == 2 && tbrf_io_side_temp_path(w)) {
+        /* the side file's temporary cannot be written */
+        snprintf(side_tmp, sizeof side_tmp, "%s", tbrf_io_side_temp_path(w));
+        mkdir(side_tmp, 0755);
+    }
+    if (rc == 0)
+        rc = tbrf_io_commit(w);
+    if (sabotage == 1)
+        rmdir(in_dir("rb.xmf"));
+    if (side_tmp[0])
+        rmdir(side_tmp);
+    tbrf_io_close(w);
+    return rc;
+}
+
+/* The data file and its side file are published together or not at all:
+ * a failing side file leaves the file it would have replaced as it was. */
+static void rollback(void)
+{
+    char err[1024];
+    CHECK(write_rb(1.0, 0) == 0, "first rb.h5");
+    for (int sabotage = 1; sabotage <= 2; sabotage++) {
+        CHECK(write_rb(100.0, sabotage) == -1, "sabotage %d: commit succeeded", sabotage);
+        int64_t n[3];
+        double *v = NULL;
+        if (CHECK(tbrf_io_read_field(in_dir("rb.h5"), n, &v, err, sizeof err) == 0,
+                  "sabotage %d: rb.h5 gone: %s", sabotage, err))
+            CHECK(v[0] == 1.0 && v[23] == 24.0, "sabotage %d: rb.h5 holds the new values",
+                  sabotage);
+        free(v);
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -q 'tmp-'", dir);
+        CHECK(system(cmd) != 0, "sabotage %d: temporaries left", sabotage);
+    }
+    /* And the next commit publishes both again. */
+    CHECK(write_rb(7.0, 0) == 0, "rb.h5 after the failures");
+}
+
 int main(void)
 {
     if (!CHECK(mkdtemp(dir) != NULL, "mkdtemp"))
@@ -136,6 +202,7 @@ int main(void)
         return 2;
     readers();
     writers();
+    rollback();
     fflush(stdout);
     fflush(stderr);
     dup2(out, 1);
