@@ -20,6 +20,7 @@
  * fill the coordinate variables after the field. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <math.h>
 #include <netcdf.h>
 #include <stdlib.h>
@@ -35,14 +36,31 @@
 static const char *AXES[3] = {"x", "y", "z"};
 static const char *AXES_UP[3] = {"X", "Y", "Z"};
 
+/* netCDF reports a failed write underneath (a full disk, a file-size
+ * limit) only as "NetCDF: HDF error"; the system's errno, cleared before
+ * each call, still holds the cause, which is what the user can act on. */
+static const char *nc_cause(int status)
+{
+    const int e = errno;
+    if (status == NC_NOERR || !(e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO ||
+                                e == EROFS || e == EACCES || e == EPERM))
+        return NULL;
+    return strerror(e);
+}
+
 static int nc_fail(tbrf_io_writer *w, const char *what, int status)
 {
-    IO_FAIL(w, "cannot write %s: %s failed: %s", w->path, what, nc_strerror(status));
+    const char *cause = nc_cause(status);
+    if (cause)
+        IO_FAIL(w, "cannot write %s: %s failed: %s (%s)", w->path, what, cause, nc_strerror(status));
+    else
+        IO_FAIL(w, "cannot write %s: %s failed: %s", w->path, what, nc_strerror(status));
     return -1;
 }
 
 #define NC_TRY(w, what, call)                         \
     do {                                              \
+        errno = 0;                                    \
         int nc_st_ = (call);                          \
         if (nc_st_ != NC_NOERR)                       \
             return nc_fail((w), (what), nc_st_);      \
@@ -147,6 +165,7 @@ static int put_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t s
         st[i] = (size_t)start[o + i];
         cn[i] = (size_t)count[o + i];
     }
+    errno = 0;
     int e = w->precision == TBRF_FLOAT
                 ? nc_put_vara_float(w->ncid, w->nc_field, st, cn, (const float *)values)
                 : nc_put_vara_double(w->ncid, w->nc_field, st, cn, (const double *)values);
@@ -189,6 +208,7 @@ static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double 
     for (int c = 0; c < dim; c++) {
         for (int64_t i = 0; i < n; i++)
             col[i] = xyz[(size_t)dim * (size_t)i + (size_t)c];
+        errno = 0;
         int st = nc_put_var_double(ncid, var[c], col);
         if (st != NC_NOERR) {
             free(col);
@@ -224,6 +244,7 @@ static int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const v
     NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
     NC_TRY(w, "writing attributes",
            put_text(ncid, var, "coordinates", w->nc_dim == 3 ? "x y z" : "x y"));
+    errno = 0;
     int st = precision == TBRF_FLOAT ? nc_put_var_float(ncid, var, values)
                                      : nc_put_var_double(ncid, var, values);
     if (st != NC_NOERR)
@@ -281,6 +302,7 @@ static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
             bnd[2 * i] = v[i] - 0.5 * m->spacing[c];
             bnd[2 * i + 1] = v[i] + 0.5 * m->spacing[c];
         }
+        errno = 0;
         int st = nc_put_var_double(w->ncid, var, v);
         if (st == NC_NOERR)
             st = nc_put_var_double(w->ncid, bvar, bnd);
@@ -319,6 +341,7 @@ static int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
         double *t = io_table_rows(w, m);
         if (!t)
             return -1;
+        errno = 0;
         int st = nc_put_var_double(ncid, var, t);
         free(t);
         if (st != NC_NOERR)
@@ -331,13 +354,12 @@ static int ncw_close(tbrf_io_writer *w)
 {
     if (w->ncid < 0)
         return 0;
+    errno = 0;
     int st = nc_close(w->ncid);
     w->ncid = -1;
     w->nc_field = -1;
-    if (st != NC_NOERR) {
-        IO_FAIL(w, "cannot write %s: closing the file failed: %s", w->path, nc_strerror(st));
-        return -1;
-    }
+    if (st != NC_NOERR)
+        return nc_fail(w, "closing the file", st);
     return 0;
 }
 
@@ -388,8 +410,10 @@ static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
         int var, e = nc_inq_varid(ncid, AXES[c], &var);
         for (int64_t i = 0; e == NC_NOERR && i < count; i++)
             col[i] = xyz[(size_t)dim * (size_t)i + (size_t)c];
-        if (e == NC_NOERR)
+        if (e == NC_NOERR) {
+            errno = 0;
             e = nc_put_vara_double(ncid, var, st, cn, col);
+        }
         if (e != NC_NOERR) {
             free(col);
             return nc_fail(w, "writing coordinates", e);
