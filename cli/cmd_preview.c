@@ -22,13 +22,15 @@
 static void usage(void)
 {
     printf("usage: tbrf preview FILE --out SLICE.png [--axis x|y|z] [--index K]\n"
+           "                    [--quiet]\n"
            "\n"
            "Draws the plane K (default: the middle one) across the given axis (default z)\n"
            "of the grid in FILE as a PNG: red positive, blue negative, white zero, on a\n"
            "scale symmetric about zero (+-max|value| of the plane), with a colour bar.\n"
            "Cells are drawn with their spacing, on axes in the file's coordinates; the\n"
            "first in-plane axis runs to the right, the second upwards. A 2D file has\n"
-           "only the plane --axis z --index 0.\n");
+           "only the plane --axis z --index 0. stderr gets one line 'wrote SLICE.png:\n"
+           "PNG WxH pixels' unless --quiet.\n");
 }
 
 /* The command line: FILE, --out, --axis, --index (-1: the middle). */
@@ -36,6 +38,7 @@ typedef struct preview_args {
     const char *file, *out;
     int axis;
     int64_t index;
+    int quiet;
 } preview_args;
 
 /* The value options' slot, or NULL. */
@@ -79,7 +82,9 @@ static int parse_preview(int argc, char **argv, preview_args *a)
             return 1;
         }
         const char **dst = value_slot(o, &out, &axis_s, &index_s);
-        if (dst) {
+        if (strcmp(o, "--quiet") == 0) {
+            a->quiet = 1;
+        } else if (dst) {
             if (i + 1 >= argc) {
                 cli_errline("preview: %s needs a value", o);
                 return EXIT_USAGE;
@@ -128,12 +133,14 @@ static int draw(const preview_args *a, plot_slice_in *in, const double *v, int64
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
+    if (!a->quiet)
+        plot_say_wrote(a->out);
     return 0;
 }
 
 int cmd_preview(int argc, char **argv)
 {
-    preview_args a = {NULL, NULL, 2, -1};
+    preview_args a = {NULL, NULL, 2, -1, 0};
     int rc = parse_preview(argc, argv, &a);
     if (rc)
         return rc == 1 ? 0 : rc;

@@ -102,7 +102,8 @@ static void usage(void)
            "FILE itself). NEW may be in the other format. Options that do not change the\n"
            "values (format, compression, threads, chunk) may be chosen freely. --check\n"
            "then compares NEW with FILE value by value (plane by plane for a grid) and\n"
-           "fails unless they are bitwise equal.\n");
+           "fails unless they are bitwise equal. stderr gets one 'wrote NEW ...' line\n"
+           "(what was written, its shape, type and size) unless --quiet.\n");
 }
 
 /* The command line: FILE, and the options that do not change values. */

@@ -33,14 +33,15 @@
 
 static void usage(void)
 {
-    printf("usage: tbrf spectrum FILE [--plot SPECTRUM.png]\n"
+    printf("usage: tbrf spectrum FILE [--plot SPECTRUM.png] [--quiet]\n"
            "\n"
            "Measures the shell-averaged power spectrum P(k) of the grid in FILE (HDF5 or\n"
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
            "prints it beside the model recorded in the file's attributes, with the\n"
            "log-log slopes of both fitted over max(4 k_f, 1.25 kmin) <= k <=\n"
            "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG,\n"
-           "with the fit range, the grid Nyquist and the slopes marked.\n"
+           "with the fit range, the grid Nyquist and the slopes marked, and says on\n"
+           "stderr 'wrote SPECTRUM.png: PNG WxH pixels' (not with --quiet).\n"
            "The grid is read whole, so it must fit in memory.\n");
 }
 
@@ -65,7 +66,8 @@ static tbrf_model *file_model(tbrf_io_meta *meta, const char *file)
 }
 
 /* FILE and --plot PNG; 0, 1 after --help, or EXIT_USAGE. */
-static int parse_spectrum(int argc, char **argv, const char **file, const char **png)
+static int parse_spectrum(int argc, char **argv, const char **file, const char **png,
+                          int *quiet)
 {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -83,6 +85,8 @@ static int parse_spectrum(int argc, char **argv, const char **file, const char *
                 return EXIT_USAGE;
             }
             *png = argv[++i];
+        } else if (strcmp(o, "--quiet") == 0) {
+            *quiet = 1;
         } else if (args_file("spectrum", o, file)) {
             return EXIT_USAGE;
         }
@@ -258,7 +262,8 @@ static int plot(const spec *sp, const char *file, const char *png)
 int cmd_spectrum(int argc, char **argv)
 {
     const char *file = NULL, *png = NULL;
-    int rc = parse_spectrum(argc, argv, &file, &png);
+    int quiet = 0;
+    int rc = parse_spectrum(argc, argv, &file, &png, &quiet);
     if (rc)
         return rc == 1 ? 0 : rc;
     spec sp;
@@ -270,6 +275,8 @@ int cmd_spectrum(int argc, char **argv)
         /* The image first: if it cannot be written, nothing went to stdout. */
         if (png)
             rc = plot(&sp, file, png);
+        if (png && rc == 0 && !quiet)
+            plot_say_wrote(png);
         if (rc == 0)
             print_spectrum(&sp, file, sp.meta.model ? sp.meta.model : "");
     }

@@ -208,3 +208,25 @@ char *plot_file_unit(const char *file)
         return NULL;
     return strdup(buf);
 }
+
+/* Item #19.5: "wrote PATH: PNG WxH pixels" on stderr, the size read back
+ * from the PNG's IHDR chunk (bytes 16..23, big-endian). */
+void plot_say_wrote(const char *path)
+{
+    unsigned char b[24];
+    char esc[1024];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    tbrf_io_escape(path, esc, sizeof esc);
+    if (got < sizeof b || memcmp(b + 12, "IHDR", 4) != 0) {
+        fprintf(stderr, "wrote %s: PNG\n", esc);
+        return;
+    }
+    unsigned long w = (unsigned long)b[16] << 24 | (unsigned long)b[17] << 16 |
+                      (unsigned long)b[18] << 8 | b[19];
+    unsigned long h = (unsigned long)b[20] << 24 | (unsigned long)b[21] << 16 |
+                      (unsigned long)b[22] << 8 | b[23];
+    fprintf(stderr, "wrote %s: PNG %lux%lu pixels\n", esc, w, h);
+}

@@ -55,6 +55,9 @@ void plot_slice_geometry_free(plot_slice_in *in);
  * or NULL when it records none or "1" (dimensionless). */
 char *plot_file_unit(const char *file);
 
+/* One stderr line "wrote PATH: PNG WxH pixels" (the size read from the file). */
+void plot_say_wrote(const char *path);
+
 /* ------------------------------------------------ shared by the drawings */
 #ifdef PLOT_INTERNAL
 #include <cairo.h>

@@ -377,6 +377,55 @@ static int write_file(run *u)
     return 0;
 }
 
+/* "1.5 MiB": a byte count in the largest binary unit that keeps it >= 1. */
+static void human_size(double bytes, char *buf, size_t n)
+{
+    static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 5) {
+        bytes /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, n, "%.0f B", bytes);
+    else
+        snprintf(buf, n, "%.3g %s", bytes, unit[u]);
+}
+
+/* Item #19.5: one stderr line naming what was written, e.g.
+ * "wrote f.h5 (+ f.xmf): /field 128x128x128 float32, 8 MiB". */
+static void say_wrote(const request *r)
+{
+    const tbrf_io_meta *m = &r->meta;
+    const char *prec = m->opts.precision == TBRF_FLOAT ? "float32" : "float64";
+    double elt = m->opts.precision == TBRF_FLOAT ? 4.0 : 8.0;
+    const char *slash = r->netcdf ? "" : "/";
+    char *side = r->xdmf ? tbrf_io_xdmf_name(r->out) : NULL;
+    char shape[96], size[32], eo[1024], es[1024];
+    double count;
+    if (m->is_grid) {
+        count = (double)m->n[0] * (double)m->n[1] * (double)(m->dim == 3 ? m->n[2] : 1);
+        if (m->dim == 3)
+            snprintf(shape, sizeof shape, "%sfield %lldx%lldx%lld", slash, (long long)m->n[0],
+                     (long long)m->n[1], (long long)m->n[2]);
+        else
+            snprintf(shape, sizeof shape, "%sfield %lldx%lld", slash, (long long)m->n[0],
+                     (long long)m->n[1]);
+    } else {
+        count = (double)m->npoints;
+        snprintf(shape, sizeof shape, "%svalue %lld", slash, (long long)m->npoints);
+    }
+    human_size(count * elt, size, sizeof size);
+    tbrf_io_escape(r->out, eo, sizeof eo);
+    fprintf(stderr, "wrote %s", eo);
+    if (side)
+        fprintf(stderr, " (+ %s)", tbrf_io_escape(side, es, sizeof es));
+    fprintf(stderr, ": %s %s%s, %s\n", shape, prec,
+            m->is_grid ? "" : !r->netcdf ? " (+ /points)" : m->dim == 3 ? " (+ x, y, z)" : " (+ x, y)",
+            size);
+    free(side);
+}
+
 int request_run(request *r)
 {
     run u;
@@ -386,6 +435,8 @@ int request_run(request *r)
     int rc = write_file(&u);
     cli_unguard_temp();
     tbrf_io_close(u.w); /* removes the temporary unless committed */
+    if (rc == 0 && !r->quiet)
+        say_wrote(r);
     if (rc == 0 && r->report)
         report(&u);
     return rc;
