@@ -1,5 +1,6 @@
-/* info.c — a readable summary of an HDF5 file: its datasets and the
- * attributes that record how it was generated (`tbrf info`). Works on any
+/* info.c — a readable summary of an HDF5 file: its groups and datasets
+ * with their attributes (the netCDF library's bookkeeping hidden), and the
+ * root attributes that record how it was generated (`tbrf info`). Works on any
  * HDF5 file, not only ours, so it can also explain a bad points file. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -185,16 +186,64 @@ done:
         H5Sclose(space);
 }
 
+/* Bounds on what is listed: objects in the file, attributes of one object. */
+#define INFO_MAX_OBJECTS 10000
+#define INFO_MAX_ATTRS 1000
+
+/* The netCDF library's (and HDF5 dimension scales') bookkeeping, not the
+ * file's metadata: hidden. CLASS and NAME only on a dimension scale. */
+static int hidden_attr(const char *name, int dimscale)
+{
+    static const char *internal[] = {"_Netcdf4Dimid", "_Netcdf4Coordinates", "_NCProperties",
+                                     "_nc3_strict", "_IsNetcdf4", "_SuperblockVersion",
+                                     "REFERENCE_LIST", "DIMENSION_LIST", "DIMENSION_LABELS"};
+    for (size_t i = 0; i < sizeof internal / sizeof *internal; i++)
+        if (strcmp(name, internal[i]) == 0)
+            return 1;
+    return dimscale && (strcmp(name, "CLASS") == 0 || strcmp(name, "NAME") == 0);
+}
+
+/* The string attribute `name` of obj into buf ("" when absent or not a string). */
+static void attr_text(hid_t obj, const char *name, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (H5Aexists(obj, name) <= 0)
+        return;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    char *v = NULL;
+    if (a >= 0 && io_attr_string(a, &v) == 1)
+        snprintf(buf, n, "%s", v);
+    free(v);
+    if (a >= 0)
+        H5Aclose(a);
+}
+
+static int is_dimscale(hid_t obj)
+{
+    char c[32];
+    attr_text(obj, "CLASS", c, sizeof c);
+    return strcmp(c, "DIMENSION_SCALE") == 0;
+}
+
 typedef struct attr_ctx {
     FILE *out;
     const char *indent;
     int width;
+    int dimscale;   /* obj is a dimension scale: CLASS and NAME hidden */
+    long shown, more;
 } attr_ctx;
 
 static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
 {
     (void)info;
     attr_ctx *ctx = data;
+    if (hidden_attr(name, ctx->dimscale))
+        return 0;
+    if (ctx->shown >= INFO_MAX_ATTRS) {
+        ctx->more++;
+        return 0;
+    }
+    ctx->shown++;
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     char ename[256];
     fprintf(ctx->out, "%s%-*s = ", ctx->indent, ctx->width,
@@ -210,15 +259,20 @@ static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void 
 }
 
 /* Attributes in the order they were written (which groups them sensibly)
- * when the file tracks it, else by name. */
-static void print_attrs(FILE *out, hid_t obj, const char *indent)
+ * when the file tracks it, else by name; the internal ones hidden, at
+ * most INFO_MAX_ATTRS. Returns how many were listed. */
+static long print_attrs(FILE *out, hid_t obj, const char *indent)
 {
-    attr_ctx ctx = {out, indent, 18};
+    attr_ctx ctx = {out, indent, 18, is_dimscale(obj), 0, 0};
     hsize_t idx = 0;
     if (H5Aiterate2(obj, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, attr_cb, &ctx) < 0 && idx == 0) {
         idx = 0;
+        ctx.shown = ctx.more = 0;
         H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, attr_cb, &ctx);
     }
+    if (ctx.more > 0)
+        fprintf(out, "%s... %ld more attributes\n", indent, ctx.more);
+    return ctx.shown + ctx.more;
 }
 
 static void print_filters(FILE *out, hid_t dcpl)
@@ -239,26 +293,58 @@ static void print_filters(FILE *out, hid_t dcpl)
     }
 }
 
-static herr_t count_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *name)
 {
-    (void)loc, (void)name, (void)info;
-    ++*(int *)data;
-    return 0;
+    hid_t t = H5Dget_type(obj), space = H5Dget_space(obj), dcpl = H5Dget_create_plist(obj);
+    fprintf(out, "  /%-14s ", name);
+    if (t >= 0)
+        print_type(out, t);
+    fputs("  ", out);
+    if (space >= 0)
+        print_dims(out, space);
+    if (dcpl >= 0) {
+        if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
+            hsize_t cd[H5S_MAX_RANK];
+            int r = H5Pget_chunk(dcpl, H5S_MAX_RANK, cd);
+            fputs("  chunks (", out);
+            for (int i = 0; i < r; i++)
+                fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)cd[i]);
+            fputc(')', out);
+        }
+        print_filters(out, dcpl);
+    }
+    if (strcmp(lname, "field") == 0 && space >= 0)
+        fputs(H5Sget_simple_extent_ndims(space) == 3 ? "  [nz, ny, nx]" : "  [ny, nx]", out);
+    char nm[80];
+    attr_text(obj, "NAME", nm, sizeof nm);
+    if (strncmp(nm, "This is a netCDF dimension but not a netCDF variable", 52) == 0)
+        fputs("  (netCDF dimension)", out);
+    fputc('\n', out);
+    print_attrs(out, obj, "      ");
+    if (t >= 0)
+        H5Tclose(t);
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
 }
 
-/* Number of attributes of obj (H5Aget_num_attrs is deprecated and the
- * H5Oget_info family changed between HDF5 1.10 and 1.12). */
-static int count_attrs(hid_t obj)
-{
-    int n = 0;
-    hsize_t idx = 0;
-    H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, count_cb, &n);
-    return n;
-}
+typedef struct visit_ctx {
+    FILE *out;
+    long shown, more;
+} visit_ctx;
 
+/* Every object of the file, groups with their attributes and datasets
+ * with shape, type and attributes; at most INFO_MAX_OBJECTS. */
 static herr_t visit_cb(hid_t g, const char *lname, const H5L_info_t *info, void *data)
 {
-    FILE *out = data;
+    visit_ctx *ctx = data;
+    FILE *out = ctx->out;
+    if (ctx->shown >= INFO_MAX_OBJECTS) {
+        ctx->more++;
+        return 0;
+    }
+    ctx->shown++;
     char name[512];
     tbrf_io_escape(lname, name, sizeof name);
     if (info->type != H5L_TYPE_HARD) {
@@ -273,36 +359,9 @@ static herr_t visit_cb(hid_t g, const char *lname, const H5L_info_t *info, void 
     H5I_type_t type = H5Iget_type(obj);
     if (type == H5I_GROUP) {
         fprintf(out, "  /%s/  group\n", name);
+        print_attrs(out, obj, "      ");
     } else if (type == H5I_DATASET) {
-        hid_t t = H5Dget_type(obj), space = H5Dget_space(obj), dcpl = H5Dget_create_plist(obj);
-        fprintf(out, "  /%-14s ", name);
-        if (t >= 0)
-            print_type(out, t);
-        fputs("  ", out);
-        if (space >= 0)
-            print_dims(out, space);
-        if (dcpl >= 0) {
-            if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
-                hsize_t cd[H5S_MAX_RANK];
-                int r = H5Pget_chunk(dcpl, H5S_MAX_RANK, cd);
-                fputs("  chunks (", out);
-                for (int i = 0; i < r; i++)
-                    fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)cd[i]);
-                fputc(')', out);
-            }
-            print_filters(out, dcpl);
-        }
-        if (strcmp(lname, "field") == 0 && space >= 0)
-            fputs(H5Sget_simple_extent_ndims(space) == 3 ? "  [nz, ny, nx]" : "  [ny, nx]", out);
-        fputc('\n', out);
-        if (count_attrs(obj) > 0)
-            print_attrs(out, obj, "      ");
-        if (t >= 0)
-            H5Tclose(t);
-        if (space >= 0)
-            H5Sclose(space);
-        if (dcpl >= 0)
-            H5Pclose(dcpl);
+        print_dataset(out, obj, lname, name);
     } else {
         fprintf(out, "  /%s  (other object)\n", name);
     }
@@ -335,16 +394,16 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
     fputs("file: ", out);
     put_escaped(out, path);
     fputc('\n', out);
-    fputs("datasets:\n", out);
-    H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, out);
+    fputs("objects:\n", out);
+    visit_ctx vc = {out, 0, 0};
+    H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &vc);
+    if (vc.more > 0)
+        fprintf(out, "  ... %ld more objects\n", vc.more);
     hid_t root = H5Gopen2(f, "/", H5P_DEFAULT);
     if (root >= 0) {
-        if (count_attrs(root) > 0) {
-            fputs("attributes:\n", out);
-            print_attrs(out, root, "  ");
-        } else {
-            fputs("attributes: none (not written by tbrf?)\n", out);
-        }
+        fputs("attributes:\n", out);
+        if (print_attrs(out, root, "  ") == 0)
+            fputs("  none (not written by tbrf?)\n", out);
         H5Gclose(root);
     }
     H5Fclose(f);
