@@ -6,13 +6,58 @@
  * KIND: good3, good2 (N points in [0,10]^dim, float64), f32 (float32
  * (N,3)), nan (good3 with a NaN), inf, rank1 (/points (N)), shape4
  * ((N,4)), int (int32 (N,3)), nodset (no /points), group (/points is a
- * group), empty ((0,3)), text (not an HDF5 file at all). */
+ * group), empty ((0,3)), text (not an HDF5 file at all), arepo (an
+ * AREPO-like snapshot: a /Header group with attributes BoxSize, NumPart_ThisFile,
+ * a name with a control character, and /PartType0/Coordinates (N,3)). */
 #include <hdf5.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int write_ds(hid_t f, const char *name, hid_t ftype, hid_t mtype, int rank,
+                    const hsize_t *dims, const void *data);
+
+static void attr_d(hid_t o, const char *name, int n, const double *v)
+{
+    hsize_t d = (hsize_t)n;
+    hid_t s = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
+    hid_t a = H5Acreate2(o, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_DOUBLE, v);
+    H5Aclose(a);
+    H5Sclose(s);
+}
+
+static void attr_s(hid_t o, const char *name, const char *v)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(v) + 1);
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(o, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, t, v);
+    H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+}
+
+/* An AREPO-like snapshot: groups with attributes, a dataset inside one. */
+static int write_arepo(hid_t f, const hsize_t *dims, const double *xyz)
+{
+    hid_t h = H5Gcreate2(f, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t p = H5Gcreate2(f, "PartType0", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (h < 0 || p < 0)
+        return -1;
+    double box = 10.0, np[6] = {(double)dims[0], 0, 0, 0, 0, 0};
+    attr_d(h, "BoxSize", 1, &box);
+    attr_d(h, "NumPart_ThisFile", 6, np);
+    attr_s(h, "Git\ncommit", "abc\x01" "def");
+    attr_s(p, "Description", "gas cells");
+    H5Gclose(h);
+    int rc = write_ds(p, "Coordinates", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims, xyz);
+    H5Gclose(p);
+    return rc;
+}
 
 static int write_ds(hid_t f, const char *name, hid_t ftype, hid_t mtype, int rank,
                     const hsize_t *dims, const void *data)
@@ -84,6 +129,8 @@ int main(int argc, char **argv)
         rc = g < 0 ? -1 : 0;
         if (g >= 0)
             H5Gclose(g);
+    } else if (strcmp(kind, "arepo") == 0) {
+        rc = write_arepo(f, dims, xyz);
     } else if (strcmp(kind, "empty") == 0) {
         dims[0] = 0;
         rc = write_ds(f, "points", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims, xyz);

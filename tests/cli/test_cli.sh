@@ -45,7 +45,10 @@ expect_ok() {
         return 1
     fi
     local other
-    other=$(printf '%s' "$err" | grep -v '^tbrf: warning:' || true)
+    # Warnings, and the one "wrote FILE ...: WHAT" line of a command that
+    # wrote something (#19 item 5; case_wrote checks its content and that
+    # --quiet silences it), are the only stderr a success may have.
+    other=$(printf '%s' "$err" | grep -v -e '^tbrf: warning:' -e '^wrote [^ ].*: ' || true)
     if [ -n "$other" ]; then
         fail "unexpected stderr from: $*"
         echo "  stderr: $err"
@@ -250,6 +253,54 @@ case_info() {
     expect_grep 'grid_counts += \[8, 8, 8\]' "$out" "info arrays"
     "$MKPOINTS" p.h5 good3 10
     expect_ok "$TOOL" info p.h5 && expect_grep '/points +float64 +\(10, 3\)' "$out" "info on a foreign file"
+    # #19 item 7: groups and their attributes (an AREPO-like /Header), names
+    # and values escaped, datasets inside groups with shape and type.
+    "$MKPOINTS" a.h5 arepo 7
+    expect_ok "$TOOL" info a.h5 || return
+    expect_grep '^  /Header/  group$' "$out" "info group line"
+    expect_grep '^      BoxSize += 10$' "$out" "info group attribute"
+    expect_grep '^      NumPart_ThisFile += \[7, 0, 0, 0, 0, 0\]$' "$out" "info group array"
+    expect_grep '^      Git\\ncommit += "abc\\x01def"$' "$out" "info escapes group attributes"
+    expect_grep '^  /PartType0/  group$' "$out" "info second group"
+    expect_grep '^      Description += "gas cells"$' "$out" "info second group attribute"
+    expect_grep '^  /PartType0/Coordinates +float64 +\(7, 3\)$' "$out" "info nested dataset"
+    expect_grep '^attributes:$' "$out" "info root heading"
+    expect_grep '^  none \(not written by tbrf\?\)$' "$out" "info root without attributes"
+}
+
+# #19 item 5: every writing command says on stderr, in one line, what it
+# wrote; --quiet silences the line.
+case_wrote() {
+    run "$TOOL" generate "${PL[@]}" --grid 8x6x4 --precision float --out w.h5
+    [ "$rc" -eq 0 ] || { fail "generate failed: $err"; return; }
+    [ "$err" = "wrote w.h5 (+ w.xmf): /field 8x6x4 float32, 768 B" ] || fail "generate line: $err"
+    run "$TOOL" generate "${PL[@]}" --grid 64x64x32 --out w2.h5 --no-xdmf
+    [ "$err" = "wrote w2.h5: /field 64x64x32 float64, 1 MiB" ] || fail "--no-xdmf line: $err"
+    run "$TOOL" generate "${PL[@]}" --grid 8x6 --out w.nc
+    [ "$err" = "wrote w.nc: field 8x6 float64, 384 B" ] || fail "netCDF line: $err"
+    "$MKPOINTS" p.h5 good3 5000
+    run "$TOOL" generate "${PL[@]}" --points p.h5 --out wp.h5
+    [ "$err" = "wrote wp.h5 (+ wp.xmf): /value 5000 float64 (+ /points), 39.1 KiB" ] ||
+        fail "points line: $err"
+    run "$TOOL" regenerate w.h5 --out r.nc
+    [ "$err" = "wrote r.nc: field 8x6x4 float32, 768 B" ] || fail "regenerate line: $err"
+    run "$TOOL" preview w2.h5 --out s.png
+    [ "$rc" -eq 0 ] || { fail "preview failed: $err"; return; }
+    expect_grep '^wrote s\.png: PNG [0-9]+x[0-9]+ pixels$' "$err" "preview line"
+    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "preview: more than one line: $err"
+    run "$TOOL" spectrum w2.h5 --plot sp.png
+    [ "$rc" -eq 0 ] || { fail "spectrum failed: $err"; return; }
+    expect_grep '^wrote sp\.png: PNG [0-9]+x[0-9]+ pixels$' "$err" "spectrum line"
+    # --quiet: nothing at all on stderr, stdout unchanged.
+    run "$TOOL" generate "${PL[@]}" --grid 8x6x4 --out q.h5 --quiet
+    [ "$rc" -eq 0 ] && [ -z "$err" ] || fail "generate --quiet: $err"
+    run "$TOOL" regenerate q.h5 --out q2.h5 --quiet
+    [ "$rc" -eq 0 ] && [ -z "$err" ] || fail "regenerate --quiet: $err"
+    run "$TOOL" preview w2.h5 --out q.png --quiet
+    [ "$rc" -eq 0 ] && [ -z "$err" ] && [ -s q.png ] || fail "preview --quiet: $err"
+    run "$TOOL" spectrum w2.h5 --plot q2.png --quiet
+    [ "$rc" -eq 0 ] && [ -z "$err" ] && [ -s q2.png ] || fail "spectrum --quiet: $err"
+    expect_grep '^# tbrf spectrum w2.h5' "$out" "spectrum --quiet still prints the table"
 }
 
 case_bad_args() {
@@ -425,6 +476,12 @@ case_netcdf_grid() {
     "$IO_CHECK" same g2 g2.h5 || fail "netCDF and HDF5 values differ"
     expect_ok "$TOOL" info f.nc
     expect_grep 'Conventions' "$out" "info on netCDF"
+    # #19 item 7: the netCDF library's bookkeeping is hidden; the CF
+    # attributes of the variables stay.
+    expect_grep '^      axis +="X"$|^      axis += "X"$' "$out" "info netCDF variable attributes"
+    local bad
+    bad=$(printf '%s\n' "$out" | grep -E '_Netcdf4Dimid|_Netcdf4Coordinates|_NCProperties|_nc3_strict|_IsNetcdf4|REFERENCE_LIST|DIMENSION_LIST|^ +CLASS |^ +NAME |not a netCDF variable' || true)
+    [ -z "$bad" ] || fail "info shows netCDF internals: $bad"
     expect_fail "$TOOL" generate $G --grid 8x8x8 --format grib --out x.nc
     expect_fail "$TOOL" generate $G --grid 8x8x8 --no-xdmf --out x.nc
     expect_fail "$TOOL" generate $G --grid 8x8x8 --out nodir/x.nc
@@ -616,9 +673,10 @@ case_spectrum() {
 }
 
 case_progress() {
-    # Not a terminal (ctest): nothing on stderr.
+    # Not a terminal (ctest): no bar; stderr is the one "wrote" line.
     run "$TOOL" generate $G --grid 64x64x64 --out a.h5
-    [ "$rc" -eq 0 ] && [ -z "$err" ] || fail "stderr not empty without a terminal: $err"
+    [ "$rc" -eq 0 ] && [ "$err" = "wrote a.h5 (+ a.xmf): /field 64x64x64 float64, 2 MiB" ] ||
+        fail "stderr without a terminal is not just the wrote line: $err"
     # Forced on: a bar with percentage, rate and time left, on stderr only.
     run env TBRF_PROGRESS=1 "$TOOL" generate $G --grid 64x64x64 --out b.h5
     [ -z "$out" ] || fail "progress wrote to stdout"
