@@ -10,9 +10,12 @@ static void usage(void)
 {
     printf("usage: tbrf info FILE.h5\n"
            "\n"
-           "Lists the datasets of FILE.h5 (shape, type, chunks, filters) and every\n"
-           "attribute of its root group, which for files written by `tbrf generate`\n"
-           "record the model, the method, the seed, the geometry and the plan.\n");
+           "Lists every group of FILE.h5 with its attributes (an AREPO snapshot's\n"
+           "/Header, say), every dataset (shape, type, chunks, filters) with its\n"
+           "attributes, and every attribute of the root group, which for files written\n"
+           "by `tbrf generate` record the model, the method, the seed, the geometry and\n"
+           "the plan. The netCDF library's internal attributes are not shown; at most\n"
+           "10000 objects are listed.\n");
 }
 
 int cmd_info(int argc, char **argv)
