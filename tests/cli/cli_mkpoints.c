@@ -8,7 +8,8 @@
  * ((N,4)), int (int32 (N,3)), nodset (no /points), group (/points is a
  * group), empty ((0,3)), text (not an HDF5 file at all), arepo (an
  * AREPO-like snapshot: a /Header group with attributes BoxSize, NumPart_ThisFile,
- * a name with a control character, and /PartType0/Coordinates (N,3)). */
+ * a name with a control character, and /PartType0/Coordinates (N,3)), many
+ * (N empty groups /gNNNNNN, for tbrf info's bound on objects listed). */
 #include <hdf5.h>
 #include <math.h>
 #include <stdint.h>
@@ -129,6 +130,15 @@ int main(int argc, char **argv)
         rc = g < 0 ? -1 : 0;
         if (g >= 0)
             H5Gclose(g);
+    } else if (strcmp(kind, "many") == 0) {
+        for (long i = 0; i < n && rc == 0; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "g%06ld", i);
+            hid_t g = H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            rc = g < 0 ? -1 : 0;
+            if (g >= 0)
+                H5Gclose(g);
+        }
     } else if (strcmp(kind, "arepo") == 0) {
         rc = write_arepo(f, dims, xyz);
     } else if (strcmp(kind, "empty") == 0) {

@@ -266,6 +266,12 @@ case_info() {
     expect_grep '^  /PartType0/Coordinates +float64 +\(7, 3\)$' "$out" "info nested dataset"
     expect_grep '^attributes:$' "$out" "info root heading"
     expect_grep '^  none \(not written by tbrf\?\)$' "$out" "info root without attributes"
+    # At most 10000 objects listed, then how many more.
+    "$MKPOINTS" m.h5 many 10003
+    expect_ok "$TOOL" info m.h5 || return
+    expect_grep '^  /g009999/  group$' "$out" "info lists 10000 objects"
+    expect_grep '^  \.\.\. 3 more objects$' "$out" "info bounds the objects listed"
+    printf '%s\n' "$out" | grep -q 'g010000' && fail "info listed the 10001st object"
 }
 
 # #19 item 5: every writing command says on stderr, in one line, what it
