@@ -101,8 +101,14 @@ static void xml_points(FILE *f, const tbrf_io_meta *m, const char *base, int pre
     long long np = (long long)m->npoints;
     fprintf(f, "    <Grid Name=\"tbrf_points\" GridType=\"Uniform\">\n");
     fprintf(f, "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" "
-               "NodesPerElement=\"1\"/>\n",
+               "NodesPerElement=\"1\">\n",
             np);
+    /* writer.c's /connectivity, 0 .. np-1: 32-bit unless np needs 64. */
+    fprintf(f, "        <DataItem Dimensions=\"%lld 1\" NumberType=\"Int\" Precision=\"%d\" "
+               "Format=\"HDF\">",
+            np, np > 2147483647LL ? 8 : 4);
+    put_ref(f, base, "connectivity");
+    fprintf(f, "</DataItem>\n      </Topology>\n");
     fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "XYZ" : "XY");
     fprintf(f, "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Float\" Precision=\"8\" "
                "Format=\"HDF\">",
