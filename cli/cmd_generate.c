@@ -94,7 +94,7 @@ static void usage_generate(void)
            "output and execution:\n"
            "  --out OUT.h5         output file (required)\n"
            "  --precision P        double (default) or float values\n"
-           "  --format F           hdf5 (default) or netcdf (netCDF-4, CF-1.11); an OUT\n"
+           "  --format F           hdf5 (default) or netcdf (netCDF-4, CF-1.8); an OUT\n"
            "                       name ending in .nc selects netcdf\n"
            "  --compress           shuffle + deflate the datasets\n"
            "  --no-xdmf            no OUT.xmf side file (written for HDF5 output so\n"

@@ -352,10 +352,14 @@ static void read_geometry(meta_in *in, tbrf_io_meta *m)
     in_f64v(in, "domain_lo", m->lo, d, 0);
     in_f64v(in, "domain_hi", m->hi, d, 0);
     in_f64v(in, "resolution", &m->resolution, 1, 1);
-    const char *geometry = in_str(in, "geometry", 1);
+    /* netCDF files name it tbrf_geometry (netcdf.c), older ones geometry. */
+    char probe[16];
+    const char *gname = tbrf_io_attr_str(in->f, "tbrf_geometry", probe, sizeof probe) != 0
+                            ? "tbrf_geometry" : "geometry";
+    const char *geometry = in_str(in, gname, 1);
     m->is_grid = geometry && strcmp(geometry, "grid") == 0;
     if (geometry && !m->is_grid && strcmp(geometry, "points") != 0)
-        in_fail(in, "unknown value of attribute", "geometry");
+        in_fail(in, "unknown value of attribute", gname);
     if (m->is_grid) {
         for (int c = d; c < 3; c++) {
             m->spacing[c] = 1.0;
@@ -410,10 +414,15 @@ int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t er
      * deserves its own message. */
     char probe[16];
     int pk = tbrf_io_attr_str(f, "model_kind", probe, sizeof probe);
-    int pg = tbrf_io_attr_str(f, "geometry", probe, sizeof probe);
+    const char *gname = "tbrf_geometry";
+    int pg = tbrf_io_attr_str(f, gname, probe, sizeof probe);
+    if (pg == 0) {
+        gname = "geometry";
+        pg = tbrf_io_attr_str(f, gname, probe, sizeof probe);
+    }
     if (pk < 0 || pg < 0) {
         io_setf(err, errlen, "%s: attribute %s is not one string (an array, another type or "
-                             "longer than %d bytes)", path, pk < 0 ? "model_kind" : "geometry",
+                             "longer than %d bytes)", path, pk < 0 ? "model_kind" : gname,
                 TBRF_IO_MAX_STRING);
         in.bad = 1;
     } else if (pk == 0 || pg == 0) {

@@ -1,5 +1,5 @@
 /*
- * tbrf_io.h — HDF5 and netCDF-4 (CF-1.11) files for tbrf, with XDMF side
+ * tbrf_io.h — HDF5 and netCDF-4 (CF-1.8) files for tbrf, with XDMF side
  * files (the `tbrf_io` library, used by the tool). netCDF output is chosen
  * with TBRF_IO_NETCDF at tbrf_io_create(); every other call is the same
  * for both formats (io/netcdf.c describes the CF layout), and the readers
@@ -115,7 +115,7 @@ typedef struct tbrf_io_writer tbrf_io_writer;
 
 /* Write flags. */
 #define TBRF_IO_COMPRESS 1 /* shuffle + deflate (level 4) on the datasets */
-#define TBRF_IO_NETCDF 2   /* write netCDF-4 with CF-1.11 conventions instead of plain HDF5 */
+#define TBRF_IO_NETCDF 2   /* write netCDF-4 with CF-1.8 conventions instead of plain HDF5 */
 
 /* Starts writing `path`: creates the temporary file next to it. Returns
  * NULL with a message in err (if errlen > 0) when the directory cannot be

@@ -1,10 +1,11 @@
 /* xdmf.c — XDMF side files, so ParaView and VisIt open a tbrf HDF5 file
  * directly (they read the light XML and take the heavy data from the .h5).
  *
- * Grids are 3DCoRectMesh (2DCoRectMesh in 2D) with ORIGIN_DXDYDZ
- * geometry: XDMF lists dimensions slowest first, (z, y, x), which is the
- * shape of /field, so nothing is transposed. Points are a Polyvertex
- * topology on /points with /value as a node attribute. The .h5 is named
+ * Grids are 3DCoRectMesh with ORIGIN_DXDYDZ geometry, a 2D grid one z
+ * layer at z = 0: XDMF lists dimensions slowest first, (z, y, x), which
+ * is the shape of /field, so nothing is transposed. Points are a
+ * Polyvertex topology whose connectivity is /connectivity (0 .. N-1,
+ * written by writer.c) on /points, with /value as a node attribute. The .h5 is named
  * by its base name, so the pair can be moved together. XDMF 2.0 is the
  * version both ParaView and VisIt read. */
 #define _POSIX_C_SOURCE 200809L
@@ -58,33 +59,38 @@ static void put_ref(FILE *f, const char *base, const char *dataset)
     fprintf(f, ":/%s", dataset);
 }
 
-/* An XML DataItem of d doubles, v[d-1] first (XDMF orders slowest first). */
-static void xml_vector(FILE *f, const char *name, int d, const double *v)
+/* An XML DataItem of 3 doubles, v[2] first (XDMF orders slowest first). */
+static void xml_vector(FILE *f, const char *name, const double *v)
 {
-    fprintf(f, "        <DataItem Name=\"%s\" Dimensions=\"%d\" NumberType=\"Float\" "
+    fprintf(f, "        <DataItem Name=\"%s\" Dimensions=\"3\" NumberType=\"Float\" "
                "Precision=\"8\" Format=\"XML\">",
-            name, d);
-    for (int c = d - 1; c >= 0; c--)
+            name);
+    for (int c = 2; c >= 0; c--)
         fprintf(f, "%.17g%s", v[c], c ? " " : "");
     fprintf(f, "</DataItem>\n");
 }
 
-/* The uniform grid: a CoRectMesh with origin and spacing, /field on its
- * nodes. */
+/* The uniform grid: a 3DCoRectMesh with origin and spacing, /field on
+ * its nodes. A 2D grid is one z layer at z = 0 (origin 0, spacing 1 along
+ * z): VTK's XDMF readers put a 2DCoRectMesh in the YZ plane. Its
+ * DataItem is then (1, ny, nx) over the (ny, nx) /field, the same values
+ * in the same order. */
 static void xml_grid(FILE *f, const tbrf_io_meta *m, const char *base, int prec)
 {
-    const int d = m->dim;
+    double origin[3] = {0.0, 0.0, 0.0}, spacing[3] = {1.0, 1.0, 1.0};
+    long long n[3] = {1, 1, 1};
+    for (int c = 0; c < m->dim; c++) {
+        origin[c] = m->origin[c];
+        spacing[c] = m->spacing[c];
+        n[c] = (long long)m->n[c];
+    }
     char dims[96];
-    if (d == 3)
-        snprintf(dims, sizeof dims, "%lld %lld %lld", (long long)m->n[2], (long long)m->n[1],
-                 (long long)m->n[0]);
-    else
-        snprintf(dims, sizeof dims, "%lld %lld", (long long)m->n[1], (long long)m->n[0]);
+    snprintf(dims, sizeof dims, "%lld %lld %lld", n[2], n[1], n[0]);
     fprintf(f, "    <Grid Name=\"tbrf\" GridType=\"Uniform\">\n");
-    fprintf(f, "      <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n", d, dims);
-    fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
-    xml_vector(f, "Origin", d, m->origin);
-    xml_vector(f, "Spacing", d, m->spacing);
+    fprintf(f, "      <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%s\"/>\n", dims);
+    fprintf(f, "      <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n");
+    xml_vector(f, "Origin", origin);
+    xml_vector(f, "Spacing", spacing);
     fprintf(f, "      </Geometry>\n");
     fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"Scalar\" Center=\"Node\">\n");
     fprintf(f, "        <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"%d\" "
@@ -101,8 +107,14 @@ static void xml_points(FILE *f, const tbrf_io_meta *m, const char *base, int pre
     long long np = (long long)m->npoints;
     fprintf(f, "    <Grid Name=\"tbrf_points\" GridType=\"Uniform\">\n");
     fprintf(f, "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" "
-               "NodesPerElement=\"1\"/>\n",
+               "NodesPerElement=\"1\">\n",
             np);
+    /* writer.c's /connectivity, 0 .. np-1: 32-bit unless np needs 64. */
+    fprintf(f, "        <DataItem Dimensions=\"%lld 1\" NumberType=\"Int\" Precision=\"%d\" "
+               "Format=\"HDF\">",
+            np, np > 2147483647LL ? 8 : 4);
+    put_ref(f, base, "connectivity");
+    fprintf(f, "</DataItem>\n      </Topology>\n");
     fprintf(f, "      <Geometry GeometryType=\"%s\">\n", d == 3 ? "XYZ" : "XY");
     fprintf(f, "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Float\" Precision=\"8\" "
                "Format=\"HDF\">",

@@ -467,7 +467,7 @@ case_netcdf_grid() {
     "$IO_CHECK" nc-grid f.nc || fail "nc-grid f.nc"
     local h
     h=$("$NCDUMP" -h f.nc)
-    expect_grep ':Conventions = "CF-1.11"' "$h" "ncdump: Conventions"
+    expect_grep ':Conventions = "CF-1.8"' "$h" "ncdump: Conventions"
     expect_grep 'float field\(z, y, x\)' "$h" "ncdump: field(z,y,x)"
     expect_grep 'x:axis = "X"' "$h" "ncdump: axis"
     expect_grep 'z:bounds = "z_bnds"' "$h" "ncdump: bounds"
@@ -516,12 +516,19 @@ case_xdmf() {
     expect_grep 'g.h5:/field' "$x" "dataset reference"
     expect_ok "$TOOL" generate $G --grid 12x10 --precision float --out g2.h5
     "$XMLLINT" --noout g2.xmf || fail "g2.xmf is not well-formed"
-    expect_grep '2DCoRectMesh" Dimensions="10 12"' "$(cat g2.xmf)" "2DCoRectMesh"
+    # 2D: one z layer at z = 0 (a 2DCoRectMesh lands in VTK's YZ plane)
+    expect_grep '3DCoRectMesh" Dimensions="1 10 12"' "$(cat g2.xmf)" "2D as one z layer"
+    expect_grep '>0 0 0<' "$(cat g2.xmf)" "2D origin at z = 0"
     expect_grep 'Precision="4"' "$(cat g2.xmf)" "float precision"
     printf '0 0 0\n1 1 1\n2 0 1\n' > p.txt
     expect_ok "$TOOL" generate $G --points p.txt --out 'p&q.h5'
     "$XMLLINT" --noout 'p&q.xmf' || fail "p&q.xmf is not well-formed"
     expect_grep 'Polyvertex" NumberOfElements="3"' "$(cat 'p&q.xmf')" "Polyvertex"
+    expect_grep 'Dimensions="3 1" NumberType="Int" Precision="4" Format="HDF">p&amp;q.h5:/connectivity<' \
+        "$(cat 'p&q.xmf')" "Polyvertex connectivity"
+    expect_grep 'connectivity +Dataset \{3, 1\}' "$("$H5LS" 'p&q.h5')" "/connectivity (3, 1)"
+    expect_ok "$TOOL" generate $G --points p.txt --no-xdmf --out nx.h5
+    [ -z "$("$H5LS" nx.h5 | grep connectivity)" ] || fail "/connectivity without XDMF"
     expect_grep 'p&amp;q.h5:/points' "$(cat 'p&q.xmf')" "escaped reference"
     expect_ok "$TOOL" generate $G --grid 4x4x4 --no-xdmf --out n.h5
     [ ! -f n.xmf ] || fail "--no-xdmf wrote n.xmf"

@@ -3,7 +3,7 @@
  * tests/cli/test_cli.sh:
  *
  *   io_check same A B          /field (or /value) of A and B bitwise equal
- *   io_check nc-grid FILE.nc   CF-1.11 grid: coordinates, bounds, field(z,y,x),
+ *   io_check nc-grid FILE.nc   CF-1.8 grid: coordinates, bounds, field(z,y,x),
  *                              values equal to the HDF5 view of the same file
  *   io_check nc-points FILE.nc CF point DSG: featureType, coordinates, x/y/z
  *   io_check png-slice FILE [W/H]  decodes; the framed plane has width/height
@@ -103,11 +103,24 @@ static int att_is(int ncid, int var, const char *att, const char *want)
     return 0;
 }
 
+/* CF (1.8 on) reserves "geometry" for geometry containers: tbrf writes
+ * tbrf_geometry instead. */
+static int no_global(int ncid, const char *att)
+{
+    if (nc_inq_att(ncid, NC_GLOBAL, att, NULL, NULL) == NC_NOERR) {
+        fprintf(stderr, "io_check: global attribute %s present\n", att);
+        return 1;
+    }
+    return 0;
+}
+
 static int check_nc_grid(const char *path)
 {
     int ncid, e = 0, field, ndims, dimids[3];
     NC(nc_open(path, NC_NOWRITE, &ncid));
-    e |= att_is(ncid, NC_GLOBAL, "Conventions", "CF-1.11");
+    e |= att_is(ncid, NC_GLOBAL, "Conventions", "CF-1.8");
+    e |= att_is(ncid, NC_GLOBAL, "tbrf_geometry", "grid");
+    e |= no_global(ncid, "geometry");
     NC(nc_inq_varid(ncid, "field", &field));
     NC(nc_inq_varndims(ncid, field, &ndims));
     NC(nc_inq_vardimid(ncid, field, dimids));
@@ -171,8 +184,10 @@ static int check_nc_points(const char *path)
 {
     int ncid, e = 0, var, ndims, dimid, x;
     NC(nc_open(path, NC_NOWRITE, &ncid));
-    e |= att_is(ncid, NC_GLOBAL, "Conventions", "CF-1.11");
+    e |= att_is(ncid, NC_GLOBAL, "Conventions", "CF-1.8");
     e |= att_is(ncid, NC_GLOBAL, "featureType", "point");
+    e |= att_is(ncid, NC_GLOBAL, "tbrf_geometry", "points");
+    e |= no_global(ncid, "geometry");
     NC(nc_inq_varid(ncid, "value", &var));
     NC(nc_inq_varndims(ncid, var, &ndims));
     if (ndims != 1)
