@@ -59,9 +59,16 @@ static double s11_open(uint32_t x)
  * of its ±m pair: Marsaglia's polar method on the word pairs (0,1), then
  * (2,3) of the mode's Philox block (one log, one square root and no
  * trigonometry: half the cost of Box–Muller); in the 4.6% of modes where
- * both pairs fall outside the unit disc, Box–Muller on a fresh block (the
- * same counter under the seed XOR a constant): the rejected words are not
- * uniform any more, and reusing them would bias |a|^2 by 2%. */
+ * both pairs fall outside the unit disc, Box–Muller on a fresh block: the
+ * rejected words are not uniform any more, and reusing them would bias
+ * |a|^2 by 2%. The fresh block is the counter of the pair's other member
+ * -m under the same seed. Only canonical members (first non-zero of
+ * (m_x, m_y, m_z) positive; never 0, never a Nyquist index) are drawn
+ * from, so -m's counter is drawn by no mode: the fallback shares no
+ * counter with any mode of this or any other (seed, realization). (Until
+ * 0.1.0 it was the same counter under seed XOR 0x9E3779B97F4A7C15, which
+ * is the partner seed's own draw: fields of the two seeds were
+ * correlated.) */
 static void mode_normal(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64_t mz, double *re,
                         double *im)
 {
@@ -79,7 +86,9 @@ static void mode_normal(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64
             return;
         }
     }
-    w = tbrf_philox(seed ^ 0x9E3779B97F4A7C15ull, r, (uint32_t)K, FFT_STREAM_BIT | (uint32_t)(K >> 32));
+    const uint64_t Kc = (uint64_t)(-mx + FFT_MAX_HALF) | ((uint64_t)(-my + FFT_MAX_HALF) << 21) |
+                        ((uint64_t)(-mz + FFT_MAX_HALF) << 42);
+    w = tbrf_philox(seed, r, (uint32_t)Kc, FFT_STREAM_BIT | (uint32_t)(Kc >> 32));
     double g0, g1;
     tbrf_box_muller(w.v[0], w.v[1], &g0, &g1);
     *re = g0 * 0.70710678118654752440;
