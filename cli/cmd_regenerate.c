@@ -22,7 +22,7 @@
  * grid (so a grid larger than memory can be checked), whole for points.
  * Float values convert to double exactly, so equal doubles mean equal
  * bits in the files. Returns 0 when identical. */
-static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
+static int check_same(const char *a, const char *b, int is_grid, int64_t nz, const char *why)
 {
     char err[1024];
     int64_t total = 0;
@@ -50,9 +50,9 @@ static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
         free(v2);
         if (!same) {
             if (is_grid)
-                cli_errline("--check: %s differs from %s in the z plane %lld", b, a, (long long)k);
+                cli_errline("--check: %s differs from %s in the z plane %lld%s", b, a, (long long)k, why);
             else
-                cli_errline("--check: the values of %s differ from those of %s", b, a);
+                cli_errline("--check: the values of %s differ from those of %s%s", b, a, why);
             return -1;
         }
         total += n1;
@@ -153,6 +153,20 @@ static int fill_request(request *r, const regen_args *a, int argc, char **argv)
     return request_output(r, &a->out);
 }
 
+/* The tbrf version that wrote `path` (its root attribute tbrf_version),
+ * "unknown" if it records none. */
+static void file_version(const char *path, char *buf, size_t len)
+{
+    char err[256];
+    snprintf(buf, len, "unknown");
+    tbrf_io_file *f = tbrf_io_open(path, err, sizeof err);
+    if (!f)
+        return;
+    if (tbrf_io_attr_str(f, "tbrf_version", buf, len) != 1)
+        snprintf(buf, len, "unknown");
+    tbrf_io_file_close(f);
+}
+
 int cmd_regenerate(int argc, char **argv)
 {
     regen_args a;
@@ -163,12 +177,28 @@ int cmd_regenerate(int argc, char **argv)
     request r;
     request_init(&r);
     rc = fill_request(&r, &a, argc, argv);
+    /* Field values are a function of the version too (doc/design.md,
+     * "Versions"): say so when the file comes from another one. */
+    char version[64], why[256] = "";
+    if (rc == 0) {
+        file_version(a.file, version, sizeof version);
+        if (strcmp(version, tbrf_version()) != 0) {
+            fprintf(stderr,
+                    "tbrf: warning: %s was written by tbrf %s, this is tbrf %s: the values may "
+                    "differ where the method changed between the versions\n",
+                    a.file, version, tbrf_version());
+            snprintf(why, sizeof why,
+                     ": the file was written by tbrf %s, this is tbrf %s (field values changed "
+                     "between these versions)",
+                     version, tbrf_version());
+        }
+    }
     if (rc == 0)
         rc = request_plan(&r);
     if (rc == 0)
         rc = request_run(&r);
     if (rc == 0 && a.check &&
-        check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1))
+        check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1, why))
         rc = EXIT_FAIL;
     request_free(&r);
     return rc;

@@ -305,12 +305,28 @@ static int geometry(request *r)
     return 0;
 }
 
+/* The variance the plan generates (variance_resolved) against the model's:
+ * a warning when it is more than 1% below (power lost past a Nyquist or
+ * below a fundamental) or more than 1% above (the FFT method's sum of
+ * P(k)/V over the grid's modes exceeds the integral of P where the spectrum
+ * is steep near the box fundamental, issue #20). */
 static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
 {
-    if (info->variance_resolved >= 0.99 * info->variance)
+    const double ratio = info->variance_resolved / info->variance;
+    if (ratio >= 0.99 && ratio <= 1.01)
         return;
-    double pct = 100.0 * info->variance_resolved / info->variance;
-    if (tbrf_plan_method(plan) == TBRF_METHOD_FFT)
+    const double pct = 100.0 * ratio;
+    const int fft = tbrf_plan_method(plan) == TBRF_METHOD_FFT;
+    if (ratio > 1.01)
+        fprintf(stderr,
+                "tbrf: warning: the %s carry %.1f%% of the model's variance, more than the "
+                "model (%s)\n",
+                fft ? "grid's modes" : "lines", pct,
+                fft ? "the sum of P(k)/V over the modes exceeds the integral of P(k) where the "
+                      "spectrum is steep near the box's fundamental 2 pi / side; use a larger "
+                      "box or a larger kmin"
+                    : "the line spectrum's discretisation overweights its lowest modes");
+    else if (fft)
         fprintf(stderr,
                 "tbrf: warning: the grid's modes carry only %.1f%% of the variance (power "
                 "above the grid's Nyquist or below its fundamental is lost)\n",

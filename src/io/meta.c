@@ -373,7 +373,8 @@ static void read_plan_info(meta_in *in, tbrf_io_meta *m)
     tbrf_plan_info *i = &m->info;
     i->dim = m->dim;
     i->lines = m->opts.lines;
-    in_i64(in, "line_samples", 1, INT64_MAX, &i->line_samples, 0);
+    /* 0: a method-FFT plan, which has no lines */
+    in_i64(in, "line_samples", 0, INT64_MAX, &i->line_samples, 0);
     in_f64v(in, "line_spacing", &i->line_spacing, 1, 0);
     in_f64v(in, "line_length", &i->line_length, 1, 0);
     in_f64v(in, "model_variance", &i->variance, 1, 0);

@@ -205,7 +205,7 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
     p->lines = malloc((size_t)bytes);
-    p->axis = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+    p->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines); /* axes, then shifts */
     if (!p->lines || !p->axis)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory for %d lines of %lld samples (%.3g GiB)",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
@@ -379,6 +379,7 @@ static int ensure_lines(tbrf_plan *p, uint64_t r)
     tbrfi_directions_make(p->dim, L, p->seed, r, p->axis);
     for (int i = 0; i < 3 * L; i++)
         p->axis[i] /= p->spec.delta;
+    tbrfi_lines_shifts(p->seed, r, L, p->axis + 3 * L);
     int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, p->lines);
     if (st)
         return fail(p, st, "no memory for the line synthesis buffers");

@@ -255,6 +255,14 @@ void tbrfi_lines_spec_free(line_spec *s)
     s->mode_var = NULL;
 }
 
+void tbrfi_lines_shifts(uint64_t seed, uint64_t realization, int L, double *shift)
+{
+    for (int l = 0; l < L; l++) {
+        philox4x32_ctr_t w = tbrf_philox(seed, realization, 0u, TBRF_STREAM_SHIFT | (uint32_t)l);
+        shift[l] = tbrf_u01_open(w.v[0]);
+    }
+}
+
 int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t realization,
                      int L, int threads, double *lines)
 {
