@@ -333,9 +333,10 @@ static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
                 pct);
     else
         fprintf(stderr,
-                "tbrf: warning: the lines resolve only %.1f%% of the variance (power above the "
-                "line Nyquist or below the line's fundamental is lost); try a larger "
-                "--oversampling\n",
+                "tbrf: warning: the lines resolve only %.1f%% of the variance: power above the "
+                "line Nyquist is lost (try a larger --oversampling) and, for correlation lengths "
+                "not small against the domain (2D above all), power below the line's "
+                "fundamental (try --line-length-factor 4)\n",
                 pct);
 }
 

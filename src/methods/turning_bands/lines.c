@@ -175,7 +175,7 @@ int tbrfi_lines_spec_build(line_spec *s, const tbrf_model *model, int dim, doubl
     s->dim = dim;
     s->delta = resolution / (double)opts->oversampling;
     double ell = tbrfi_model_correlation_scale(model);
-    double need = (2.0 * extent + ell) / s->delta;
+    double need = (double)opts->line_length_factor * (2.0 * extent + ell) / s->delta;
     if (!isfinite(need) || need > (double)LINES_MAX_SAMPLES) {
         snprintf(msg, msgsize,
                  "lines would need %.3g samples each (domain diagonal %g, correlation scale %g, "
