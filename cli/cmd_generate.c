@@ -20,7 +20,7 @@ enum {
     O_GRID, O_SPACING, O_ORIGIN, O_POINTS, O_RESOLUTION,
     O_LINES, O_OVERSAMPLING, O_LINE_METHOD, O_MAX_PADDING, O_SEED, O_REALIZATION,
     O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
-    O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC,
+    O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC, O_LINE_LENGTH_FACTOR,
     O_COUNT
 };
 
@@ -42,6 +42,7 @@ static const args_opt OPTS[O_COUNT] = {
     [O_FORMAT] = {"--format", 1},       [O_QUIET] = {"--quiet", 0},
     [O_NO_XDMF] = {"--no-xdmf", 0},
     [O_DEVICE] = {"--device", 1},
+    [O_LINE_LENGTH_FACTOR] = {"--line-length-factor", 1},
     [O_METHOD] = {"--method", 1},     [O_PERIODIC] = {"--periodic", 0},
 };
 
@@ -89,6 +90,9 @@ static void usage_generate(void)
            "  --periodic           the grid is one period of the field (implies --method\n"
            "                       auto unless --method is given)\n"
            "  --max-padding P      circulant embedding may grow lines 2^P times (default %d)\n"
+           "  --line-length-factor F  lines F times the minimal length (default %d): 2D\n"
+           "                       fields with correlation lengths not small against the\n"
+           "                       domain lose ~(length/line length)^2 of the variance\n"
            "  --seed S             random seed, 0 to 2^64-1 (default 1)\n"
            "  --realization R      realization number, 0 to 2^64-1 (default 0)\n"
            "output and execution:\n"
@@ -112,7 +116,7 @@ static void usage_generate(void)
            "example:\n"
            "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
            "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
-           d.lines, d.oversampling, d.max_padding);
+           d.lines, d.oversampling, d.max_padding, d.line_length_factor);
 }
 
 /* The model options and the parameter each sets (request.h's MP_*). */
@@ -311,7 +315,8 @@ static int parse_method(const char *const *val, tbrf_io_meta *m)
         o->method = TBRF_METHOD_AUTO;
     }
     if (choice_opt(val, O_METHOD, ME, MEV, 3, &o->method) ||
-        int_opt(val, O_MAX_PADDING, 0, 30, &o->max_padding))
+        int_opt(val, O_MAX_PADDING, 0, 30, &o->max_padding) ||
+        int_opt(val, O_LINE_LENGTH_FACTOR, 1, 1024, &o->line_length_factor))
         return -1;
     m->seed = 1;
     m->realization = 0;

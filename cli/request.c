@@ -345,24 +345,27 @@ static int geometry(request *r)
     return points_domain(m, lo, hi);
 }
 
-/* The variance the field will have against the model's sigma^2, when they
- * differ by more than 1% either way: below, power the method cannot carry
- * is lost; above, the discrete modes over-weight a spectrum that is steep
- * near the lowest wavenumber they sample (issue #20: +2.4% for k^-3 from
- * near the box's fundamental), which nothing else would tell the user. */
+/* The variance the plan generates (variance_resolved) against the model's:
+ * a warning when it is more than 1% below (power lost past a Nyquist or
+ * below a fundamental) or more than 1% above (the FFT method's sum of
+ * P(k)/V over the grid's modes exceeds the integral of P where the spectrum
+ * is steep near the box fundamental, issue #20). */
 static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
 {
     const double ratio = info->variance_resolved / info->variance;
-    if (!(ratio < 0.99 || ratio > 1.01))
+    if (ratio >= 0.99 && ratio <= 1.01)
         return;
     const double pct = 100.0 * ratio;
     const int fft = tbrf_plan_method(plan) == TBRF_METHOD_FFT;
     if (ratio > 1.01)
         fprintf(stderr,
-                "tbrf: warning: the %s carry %.1f%% of the variance, more than the model's: "
-                "the discrete modes over-weight the spectrum near their lowest wavenumber; a "
-                "larger domain (or a --kmin well above its fundamental) brings it to 100%%\n",
-                fft ? "grid's modes" : "lines", pct);
+                "tbrf: warning: the %s carry %.1f%% of the model's variance, more than the "
+                "model (%s)\n",
+                fft ? "grid's modes" : "lines", pct,
+                fft ? "the sum of P(k)/V over the modes exceeds the integral of P(k) where the "
+                      "spectrum is steep near the box's fundamental 2 pi / side; use a larger "
+                      "box or a larger kmin"
+                    : "the line spectrum's discretisation overweights its lowest modes");
     else if (fft)
         fprintf(stderr,
                 "tbrf: warning: the grid's modes carry only %.1f%% of the variance (power "
@@ -370,9 +373,10 @@ static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
                 pct);
     else
         fprintf(stderr,
-                "tbrf: warning: the lines resolve only %.1f%% of the variance (power above the "
-                "line Nyquist or below the line's fundamental is lost); try a larger "
-                "--oversampling\n",
+                "tbrf: warning: the lines resolve only %.1f%% of the variance: power above the "
+                "line Nyquist is lost (try a larger --oversampling) and, for correlation lengths "
+                "not small against the domain (2D above all), power below the line's "
+                "fundamental (try --line-length-factor 4)\n",
                 pct);
 }
 

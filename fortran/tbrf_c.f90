@@ -76,6 +76,8 @@ module tbrf_c
         integer(c_int32_t) :: method
         integer(c_int32_t) :: periodic
         integer(c_int64_t) :: chunk
+        integer(c_int32_t) :: line_length_factor
+        integer(c_int32_t) :: reserved
     end type tbrf_opts
     type, bind(C) :: tbrf_plan_info
         integer(c_int32_t) :: dim

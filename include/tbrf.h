@@ -212,6 +212,13 @@ typedef struct tbrf_opts {
                              choose FFT); 0 (default). 1 with TBRF_METHOD_TB is TBRF_ERR_UNSUPPORTED.
                              Was `reserved` (same offset and type: the layout is unchanged). */
     int64_t chunk;        /* positions or cells per streamed chunk, 0 = automatic */
+    int32_t line_length_factor; /* (math) turning bands: lines F times the minimal length
+                                   (2 x domain diagonal + correlation scale), default 1. A 2D
+                                   line spectrum |k| P(|k|)/2 loses ~ its lowest bin, a share
+                                   (ell/Lambda)^2 of the variance (doc/method.md, "Lines");
+                                   F shrinks that loss F^2 times, at F times the line cost.
+                                   Added in 0.2.0. */
+    int32_t reserved;     /* 0 */
 } tbrf_opts;
 
 /* Fills *opts with the defaults listed in tbrf_opts. */

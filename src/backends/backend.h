@@ -16,13 +16,18 @@
 
 /* Everything a backend needs to project synthesised lines onto positions:
  * the value at x is norm * sum_l interp(line_l, t_l(x)) with
- * t_l(x) = (x - center) . axis_l + offset, axis_l = u_l / delta. */
+ * t_l(x) = (x - center) . axis_l + (offset + shift_l), axis_l = u_l / delta,
+ * shift_l in (0, 1) the line's sub-sample shift, stored after the axes
+ * (axis[3L + l]): a random position of the sample grid per line, so that
+ * no point of the domain is read at the same sub-sample position on every
+ * line (issue #20: without it the centre, where t_l = offset for all l,
+ * had the interpolation's variance error undiluted). */
 typedef struct projection {
     int dim;
     int L;
     int64_t M;
     const double *lines;  /* L*M samples */
-    const double *axis;   /* L*3 */
+    const double *axis;   /* L*3 axes, then L shifts */
     double offset;
     double center[3];
     double norm;          /* 1/sqrt(L) */
@@ -35,7 +40,7 @@ typedef struct projection {
 
 /* The per-line constants of grid g (projection.c), 4 per line, malloc'd
  * (NULL if memory is short): t(i,j,k) = ((c0 + k c3) + j c2) + i c1, with
- * c0 = (origin - center) . axis + offset and c1..c3 = spacing * axis (c3 = 0
+ * c0 = (origin - center) . axis + (offset + shift) and c1..c3 = spacing * axis (c3 = 0
  * in 2D). Every backend indexes its lines from these same doubles. */
 double *tbrfi_projection_grid_constants(const projection *p, const grid_geom *g);
 

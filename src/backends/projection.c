@@ -16,7 +16,7 @@ double *tbrfi_projection_grid_constants(const projection *p, const grid_geom *g)
         double base = 0.0;
         for (int d = 0; d < p->dim; d++)
             base += (g->origin[d] - p->center[d]) * a[d];
-        c[4 * l] = base + p->offset;
+        c[4 * l] = base + (p->offset + p->axis[3 * p->L + l]);
         c[4 * l + 1] = g->spacing[0] * a[0];
         c[4 * l + 2] = g->spacing[1] * a[1];
         c[4 * l + 3] = p->dim == 3 ? g->spacing[2] * a[2] : 0.0;

@@ -149,6 +149,7 @@ static int option_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     e |= s->str(s->ctx, "method", meth == TBRF_METHOD_FFT ? "fft" : "tb");
     e |= i64(s, "periodic", m->opts.periodic);
     e |= i64(s, "max_padding", m->opts.max_padding);
+    e |= i64(s, "line_length_factor", m->opts.line_length_factor);
     e |= s->u64(s->ctx, "seed", m->seed);
     e |= s->u64(s->ctx, "realization", m->realization);
     e |= s->str(s->ctx, "precision", m->opts.precision == TBRF_FLOAT ? "float" : "double");
@@ -320,6 +321,8 @@ static void read_options(meta_in *in, tbrf_io_meta *m)
     m->method_used = o->method;
     o->periodic = in_i32(in, "periodic", 0, 0, 0);
     o->max_padding = in_i32(in, "max_padding", 0, o->max_padding, 1);
+    /* files from before 0.2.0 do not record it: 1 */
+    o->line_length_factor = in_i32(in, "line_length_factor", 1, 1, 0);
     /* Unsigned 64-bit: a negative value is refused, not read as 0. */
     int rs = tbrf_io_attr_u64(in->f, "seed", &m->seed);
     if (rs != 1)

@@ -21,6 +21,7 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 #define MAX_LINES (1 << 24)
 #define MAX_OVERSAMPLING 1024
 #define MAX_PADDING 16
+#define MAX_LINE_LENGTH_FACTOR 1024
 #define MAX_LINE_BYTES ((double)((int64_t)1 << 40))
 #define AUTO_CHUNK_POINTS 65536
 #define AUTO_CHUNK_CELLS (1 << 20)
@@ -85,6 +86,7 @@ void tbrf_default_opts(tbrf_opts *opts)
     opts->oversampling = 4;
     opts->line_method = TBRF_LINES_SPECTRAL;
     opts->max_padding = 3;
+    opts->line_length_factor = 1;
     opts->precision = TBRF_DOUBLE;
     opts->threads = 0;
     opts->backend = TBRF_BACKEND_CPU;
@@ -106,6 +108,9 @@ static int check_opts(tbrf_plan *p, const tbrf_opts *o)
     if (o->max_padding < 0 || o->max_padding > MAX_PADDING)
         return fail(p, TBRF_ERR_INVALID, "opts.max_padding = %d: must be between 0 and %d",
                     o->max_padding, MAX_PADDING);
+    if (o->line_length_factor < 1 || o->line_length_factor > MAX_LINE_LENGTH_FACTOR)
+        return fail(p, TBRF_ERR_INVALID, "opts.line_length_factor = %d: must be between 1 and %d",
+                    o->line_length_factor, MAX_LINE_LENGTH_FACTOR);
     if (o->precision != TBRF_DOUBLE && o->precision != TBRF_FLOAT)
         return fail(p, TBRF_ERR_INVALID, "opts.precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT", o->precision);
     if (o->threads < 0 || o->threads > MAX_THREADS)
@@ -234,7 +239,7 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
     p->lines = malloc((size_t)bytes);
-    p->axis = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+    p->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines); /* axes, then shifts */
     if (!p->lines || !p->axis)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory for %d lines of %lld samples (%.3g GiB)",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
@@ -408,6 +413,7 @@ static int ensure_lines(tbrf_plan *p, uint64_t r)
     tbrfi_directions_make(p->dim, L, p->seed, r, p->axis);
     for (int i = 0; i < 3 * L; i++)
         p->axis[i] /= p->spec.delta;
+    tbrfi_lines_shifts(p->seed, r, L, p->axis + 3 * L);
     int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, p->lines);
     if (st)
         return fail(p, st, "no memory for the line synthesis buffers");

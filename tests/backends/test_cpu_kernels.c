@@ -43,6 +43,8 @@ static void check_points(int isa, tu_rng *r)
     double axis[3 * 37];
     for (int l = 0; l < nl; l++)
         for (int c = 0; c < 3; c++) axis[3 * l + c] = 4.0 * (2.0 * tu_uniform(r) - 1.0);
+    double shift[37]; /* per-line sub-sample shifts */
+    for (int l = 0; l < nl; l++) shift[l] = tu_uniform(r);
     double dx[264], dy[264], dz[264], a[264], b[264];
     for (int i = 0; i < 264; i++) {
         dx[i] = 100 * (2 * tu_uniform(r) - 1);
@@ -50,8 +52,8 @@ static void check_points(int isa, tu_rng *r)
         dz[i] = 100 * (2 * tu_uniform(r) - 1);
         a[i] = b[i] = tu_normal(r);
     }
-    tbrfi_cpu_points_portable(lines, M, axis, 2048.0, nl, 264, dx, dy, dz, a);
-    tbrfi_cpu_points_kernel(isa)(lines, M, axis, 2048.0, nl, 264, dx, dy, dz, b);
+    tbrfi_cpu_points_portable(lines, M, axis, 2048.0, shift, nl, 264, dx, dy, dz, a);
+    tbrfi_cpu_points_kernel(isa)(lines, M, axis, 2048.0, shift, nl, 264, dx, dy, dz, b);
     CHECK(memcmp(a, b, sizeof a) == 0, "point kernel %s differs from portable", tbrfi_cpu_isa_name(isa));
     free(lines);
 }

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # test_fixtures.sh TBRF DIR [OLD] — every file in DIR (tests/data/before:
-# fields written by tbrf 0.1.0 before the restructure of issue #11, one per
-# model, method, precision, geometry and format; fft3d.h5 rewritten by
-# 0.2.0, whose FFT method draws its fallback numbers differently) is remade
-# bit for bit from its recorded parameters by today's `tbrf regenerate
+# one field per model, method, precision, geometry and format, written by
+# the current version) is remade bit for bit from its recorded parameters by today's `tbrf regenerate
 # --check`. A change that alters any field's values fails here (and must
 # then bump the version recorded in files and say so in doc/design.md,
 # "Versions"). Every file in OLD (tests/data/v0.1.0: fields the 0.2.0
@@ -24,8 +22,8 @@ test "$n" -ge 7
 echo "$n files regenerated bit for bit"
 [ -n "$old" ] || exit 0
 m=0
-for f in "$old"/*.h5; do
-    out=$tmp/old.h5
+for f in "$old"/*.h5 "$old"/*.nc; do
+    out=$tmp/old.${f##*.}
     if "$tbrf" regenerate "$f" --out "$out" --check --quiet 2>"$tmp/err"; then
         echo "$f: --check passed on a field this version changed"; exit 1
     fi

@@ -189,6 +189,8 @@ static void check_make_plan(void)
         {"backend 99", 6, 99, TBRF_ERR_INVALID, -1},
         {"backend -1", 6, -1, TBRF_ERR_INVALID, -1},
         {"chunk -1", 8, -1, TBRF_ERR_INVALID, -1},
+        {"line_length_factor 0", 9, 0, TBRF_ERR_INVALID, -1},
+        {"line_length_factor 1025", 9, 1025, TBRF_ERR_INVALID, -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tbrf_default_opts(&o);
@@ -202,6 +204,7 @@ static void check_make_plan(void)
         case 5: o.threads = v; break;
         case 6: o.backend = v; break;
         case 8: o.chunk = cases[i].value; break;
+        case 9: o.line_length_factor = v; break;
         }
         expect_plan(cases[i].want, cases[i].want2, gauss, 3, LO, HI, 0.5, &o, cases[i].what);
     }

@@ -27,6 +27,8 @@ contains
         call put(off(c_loc(v1%method), c_loc(v1)), 'offsetof(tbrf_opts, method)')
         call put(off(c_loc(v1%periodic), c_loc(v1)), 'offsetof(tbrf_opts, periodic)')
         call put(off(c_loc(v1%chunk), c_loc(v1)), 'offsetof(tbrf_opts, chunk)')
+        call put(off(c_loc(v1%line_length_factor), c_loc(v1)), 'offsetof(tbrf_opts, line_length_factor)')
+        call put(off(c_loc(v1%reserved), c_loc(v1)), 'offsetof(tbrf_opts, reserved)')
         call put(int(c_sizeof(v2), c_int64_t), 'sizeof(tbrf_plan_info)')
         call put(off(c_loc(v2%dim), c_loc(v2)), 'offsetof(tbrf_plan_info, dim)')
         call put(off(c_loc(v2%lines), c_loc(v2)), 'offsetof(tbrf_plan_info, lines)')

@@ -13,8 +13,12 @@
 #include "normal.h"
 #endif
 
-/* Reserved word1 values: line indices are < 2^31, so these never collide. */
+/* Reserved word1 values: line indices are < 2^24, so these never collide:
+ * the rotation (word0 = 0), and the lines' sub-sample shifts (word0 = 0,
+ * word1 = TBRF_STREAM_SHIFT | line index; the FFT method's modes use
+ * word1 >= 0x80000000, src/methods/fft/fft.c). */
 #define TBRF_STREAM_ROTATION 0xFFFFFFFFu
+#define TBRF_STREAM_SHIFT 0x40000000u
 
 TBRF_DEVICE_FN philox4x32_ctr_t tbrf_philox(uint64_t seed, uint64_t realization, uint32_t w0,
                                            uint32_t w1)

@@ -61,15 +61,17 @@ void tbrfi_cpu_grid_portable(const double *lines, int64_t M, const double *rb, c
     }
 }
 
-void tbrfi_cpu_points_portable(const double *lines, int64_t M, const double *axis, double offset, int nl,
+void tbrfi_cpu_points_portable(const double *lines, int64_t M, const double *axis, double offset,
+                         const double *shift, int nl,
                          int64_t n, const double *dx, const double *dy, const double *dz,
                          double *acc)
 {
     for (int l = 0; l < nl; l++) {
         const double *y = lines + (size_t)l * (size_t)M;
         const double ax = axis[3 * l], ay = axis[3 * l + 1], az = axis[3 * l + 2];
+        const double off = offset + shift[l];
         for (int64_t i = 0; i < n; i++)
-            acc[i] += interp(y, fma(dz[i], az, fma(dy[i], ay, dx[i] * ax)) + offset);
+            acc[i] += interp(y, fma(dz[i], az, fma(dy[i], ay, dx[i] * ax)) + off);
     }
 }
 
@@ -281,7 +283,7 @@ static int cpu_project_points(const projection *p, int64_t n, const double *xyz,
             for (int lb = 0; lb < L; lb += LINE_BLOCK) {
                 const int nl = lb + LINE_BLOCK < L ? LINE_BLOCK : L - lb;
                 kernel(p->lines + (size_t)lb * (size_t)M, M, p->axis + 3 * (size_t)lb, p->offset,
-                       nl, npad, dx, dy, dz, acc);
+                       p->axis + 3 * (size_t)L + lb, nl, npad, dx, dy, dz, acc);
             }
             for (int i = 0; i < np; i++)
                 store(out, p->precision, id[i], p->norm * acc[i]);

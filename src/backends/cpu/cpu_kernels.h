@@ -23,11 +23,12 @@ typedef void (*cpu_grid_fn)(const double *lines, int64_t M, const double *rb, co
 
 /* Adds lines 0..nl-1 to acc[0..n-1] at n points given relative to the
  * centre (dx, dy, dz; dz zero in 2D): acc[i] += interp(line_l, ((dx ax +
- * dy ay) + dz az) + offset) with (ax, ay, az) = axis[3l..3l+2]. The
+ * dy ay) + dz az) + (offset + shift[l])) with (ax, ay, az) = axis[3l..3l+2]
+ * and shift[l] the line's sub-sample shift (backend.h). The
  * arrays dx, dy, dz and acc hold at least round_up(n, 8) entries; entries
  * past n must be valid positions (the caller repeats the last point). */
 typedef void (*cpu_points_fn)(const double *lines, int64_t M, const double *axis, double offset,
-                              int nl, int64_t n, const double *dx, const double *dy,
+                              const double *shift, int nl, int64_t n, const double *dx, const double *dy,
                               const double *dz, double *acc);
 
 enum tbrfi_cpu_isa { CPU_ISA_PORTABLE = 0, CPU_ISA_AVX2 = 1, CPU_ISA_AVX512 = 2 };
@@ -45,7 +46,8 @@ cpu_points_fn tbrfi_cpu_points_kernel(int isa);
 /* Portable versions (backends/cpu/backend_cpu.c). */
 void tbrfi_cpu_grid_portable(const double *lines, int64_t M, const double *rb, const double *sx, int nl,
                        int64_t lo, int64_t n, double *acc);
-void tbrfi_cpu_points_portable(const double *lines, int64_t M, const double *axis, double offset, int nl,
+void tbrfi_cpu_points_portable(const double *lines, int64_t M, const double *axis, double offset,
+                         const double *shift, int nl,
                          int64_t n, const double *dx, const double *dy, const double *dz,
                          double *acc);
 

@@ -101,10 +101,9 @@ AVX2 static void grid_avx2(const double *lines, int64_t M, const double *rb, con
 }
 
 AVX2 static void points_avx2(const double *lines, int64_t M, const double *axis, double offset,
-                             int nl, int64_t n, const double *dx, const double *dy,
+                             const double *shift, int nl, int64_t n, const double *dx, const double *dy,
                              const double *dz, double *acc)
 {
-    const __m256d off = _mm256_set1_pd(offset);
     for (int64_t v = 0; v < n; v += 4) {
         const __m256d x = _mm256_loadu_pd(dx + v), yy = _mm256_loadu_pd(dy + v),
                       z = _mm256_loadu_pd(dz + v);
@@ -115,7 +114,7 @@ AVX2 static void points_avx2(const double *lines, int64_t M, const double *axis,
             __m256d t = _mm256_mul_pd(x, _mm256_set1_pd(u[0]));
             t = _mm256_fmadd_pd(yy, _mm256_set1_pd(u[1]), t);
             t = _mm256_fmadd_pd(z, _mm256_set1_pd(u[2]), t);
-            t = _mm256_add_pd(t, off);
+            t = _mm256_add_pd(t, _mm256_set1_pd(offset + shift[l]));
             a = _mm256_add_pd(a, interp4_avx2(y, t));
         }
         _mm256_storeu_pd(acc + v, a);
@@ -254,10 +253,9 @@ AVX512 static inline __m512d point512(const double *y, const double *u, __m512d 
 }
 
 AVX512 static void points_avx512(const double *lines, int64_t M, const double *axis, double offset,
-                                 int nl, int64_t n, const double *dx, const double *dy,
+                                 const double *shift, int nl, int64_t n, const double *dx, const double *dy,
                                  const double *dz, double *acc)
 {
-    const __m512d off = _mm512_set1_pd(offset);
     int64_t v = 0;
     /* two vectors per pass: twice the gathers in flight */
     for (; v + 16 <= n; v += 16) {
@@ -269,6 +267,7 @@ AVX512 static void points_avx512(const double *lines, int64_t M, const double *a
         for (int l = 0; l < nl; l++) {
             const double *y = lines + (size_t)l * (size_t)M;
             const double *u = axis + 3 * l;
+            const __m512d off = _mm512_set1_pd(offset + shift[l]);
             a0 = _mm512_add_pd(a0, point512(y, u, x0, y0, z0, off));
             a1 = _mm512_add_pd(a1, point512(y, u, x1, y1, z1, off));
         }
@@ -280,7 +279,8 @@ AVX512 static void points_avx512(const double *lines, int64_t M, const double *a
                       z = _mm512_loadu_pd(dz + v);
         __m512d a = _mm512_loadu_pd(acc + v);
         for (int l = 0; l < nl; l++)
-            a = _mm512_add_pd(a, point512(lines + (size_t)l * (size_t)M, axis + 3 * l, x, yy, z, off));
+            a = _mm512_add_pd(a, point512(lines + (size_t)l * (size_t)M, axis + 3 * l, x, yy, z,
+                                          _mm512_set1_pd(offset + shift[l])));
         _mm512_storeu_pd(acc + v, a);
     }
 }

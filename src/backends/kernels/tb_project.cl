@@ -6,7 +6,8 @@
  *
  * Grid arguments: lines (L*M), lc (4 constants per line), L, M, nx, ny,
  * first (cell number of out[0]), count, norm, out.
- * Point arguments: lines, axis (3 per line, already divided by delta), L, M,
+ * Point arguments: lines, axis (3 per line, already divided by delta, then
+ * the L sub-sample shifts), L, M,
  * dim, centre x/y/z, offset, xyz (dim per point), count, norm, out. */
 
 /* T: value type, S: its suffix; C: type of the grid constants, I: type of

@@ -92,7 +92,9 @@ TBRF_DEVICE_FN double tb_grid_cell_d(const TBRF_GLOBAL double *lines, const TBRF
 
 /* ---------------------------------------------------------------- points */
 /* Index of a point on line l: fma(dz, az, fma(dy, ay, dx ax)) + offset (as
- * the CPU backend), in double for both precisions. */
+ * the CPU backend), in double for both precisions. The line's offset is
+ * the plan's offset plus the line's sub-sample shift, axis[3L + l]
+ * (backend.h): offset + axis[3L + l], one double add, as on the CPU. */
 TBRF_DEVICE_FN double tb_point_t(const TBRF_GLOBAL double *a, double dx, double dy, double dz, double offset)
 {
     return TBRF_DADD(TBRF_DFMA(dz, a[2], TBRF_DFMA(dy, a[1], TBRF_DMUL(dx, a[0]))), offset);
@@ -106,9 +108,11 @@ TBRF_DEVICE_FN double tb_point_d(const TBRF_GLOBAL double *lines, const TBRF_GLO
     for (; l + U <= L; l += U)
         for (int u = 0; u < U; u++)
             acc = TBRF_DADD(acc, tb_line_d(lines + (TBRF_INT64)(l + u) * M,
-                                         tb_point_t(axis + 3 * (l + u), dx, dy, dz, offset)));
+                                         tb_point_t(axis + 3 * (l + u), dx, dy, dz,
+                                                    TBRF_DADD(offset, axis[3 * L + l + u]))));
     for (; l < L; l++)
-        acc = TBRF_DADD(acc, tb_line_d(lines + (TBRF_INT64)l * M, tb_point_t(axis + 3 * l, dx, dy, dz, offset)));
+        acc = TBRF_DADD(acc, tb_line_d(lines + (TBRF_INT64)l * M,
+                                     tb_point_t(axis + 3 * l, dx, dy, dz, TBRF_DADD(offset, axis[3 * L + l]))));
     return acc;
 }
 
@@ -127,9 +131,11 @@ TBRF_DEVICE_FN float tb_point_f(const TBRF_GLOBAL float *lines, const TBRF_GLOBA
     int l = 0;
     for (; l + U <= L; l += U)
         for (int u = 0; u < U; u++)
-            acc += tb_line_fd(lines + (TBRF_INT64)(l + u) * M, tb_point_t(axis + 3 * (l + u), dx, dy, dz, offset));
+            acc += tb_line_fd(lines + (TBRF_INT64)(l + u) * M,
+                              tb_point_t(axis + 3 * (l + u), dx, dy, dz, TBRF_DADD(offset, axis[3 * L + l + u])));
     for (; l < L; l++)
-        acc += tb_line_fd(lines + (TBRF_INT64)l * M, tb_point_t(axis + 3 * l, dx, dy, dz, offset));
+        acc += tb_line_fd(lines + (TBRF_INT64)l * M,
+                          tb_point_t(axis + 3 * l, dx, dy, dz, TBRF_DADD(offset, axis[3 * L + l])));
     return acc;
 }
 #endif

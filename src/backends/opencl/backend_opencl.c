@@ -196,7 +196,7 @@ static int ensure_lines(ocl_state *s, const projection *p)
     int st = tbrfi_gpu_lines_upload(&s->cache, p, s->cfg.precision, &up, s->msg, sizeof s->msg);
     if (st || !up.data)
         return st;
-    const size_t ab = sizeof(double) * 3 * (size_t)p->L;
+    const size_t ab = sizeof(double) * 4 * (size_t)p->L; /* axes, then shifts */
     size_t cap = 0;
     release_mem(&s->lines);
     release_mem(&s->axis);

@@ -61,13 +61,14 @@ static double s11_open(uint32_t x)
  * trigonometry: half the cost of Box–Muller); in the 4.6% of modes where
  * both pairs fall outside the unit disc, Box–Muller on a fresh block: the
  * rejected words are not uniform any more, and reusing them would bias
- * |a|^2 by 2%. The fresh block is the one counted by -m, the pair's other
- * member, whose own counter no mode ever draws from (only canonical
- * members draw; m is never 0 or a Nyquist mode here, so -m != m and fits
- * the encoding). The key stays the seed: until 0.2 the fallback used the
- * seed XOR a constant, which is another seed's key, so seeds s and
- * s ^ 0x9E3779B97F4A7C15 shared those numbers (doc/design.md,
- * "Determinism"). */
+ * |a|^2 by 2%. The fresh block is the counter of the pair's other member
+ * -m under the same seed. Only canonical members (first non-zero of
+ * (m_x, m_y, m_z) positive; never 0, never a Nyquist index) are drawn
+ * from, so -m's counter is drawn by no mode: the fallback shares no
+ * counter with any mode of this or any other (seed, realization). (Until
+ * 0.1.0 it was the same counter under seed XOR 0x9E3779B97F4A7C15, which
+ * is the partner seed's own draw: fields of the two seeds were
+ * correlated.) */
 static void mode_normal(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64_t mz, double *re,
                         double *im)
 {

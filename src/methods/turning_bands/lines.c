@@ -175,7 +175,7 @@ int tbrfi_lines_spec_build(line_spec *s, const tbrf_model *model, int dim, doubl
     s->dim = dim;
     s->delta = resolution / (double)opts->oversampling;
     double ell = tbrfi_model_correlation_scale(model);
-    double need = (2.0 * extent + ell) / s->delta;
+    double need = (double)opts->line_length_factor * (2.0 * extent + ell) / s->delta;
     if (!isfinite(need) || need > (double)LINES_MAX_SAMPLES) {
         snprintf(msg, msgsize,
                  "lines would need %.3g samples each (domain diagonal %g, correlation scale %g, "
@@ -253,6 +253,14 @@ void tbrfi_lines_spec_free(line_spec *s)
 {
     free(s->mode_var);
     s->mode_var = NULL;
+}
+
+void tbrfi_lines_shifts(uint64_t seed, uint64_t realization, int L, double *shift)
+{
+    for (int l = 0; l < L; l++) {
+        philox4x32_ctr_t w = tbrf_philox(seed, realization, 0u, TBRF_STREAM_SHIFT | (uint32_t)l);
+        shift[l] = tbrf_u01_open(w.v[0]);
+    }
 }
 
 int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t realization,

@@ -38,6 +38,12 @@ double tbrfi_lines_interp_gain(double theta);
  * pair, line, realization), so a line's samples do not depend on threads.
  * fft_plan is an FFTW c2r plan of size M made with FFTW_UNALIGNED.
  * Returns TBRF_OK or TBRF_ERR_NO_MEMORY. */
+/* The L lines' sub-sample shifts of (seed, realization), each in (0, 1):
+ * Philox block (0, TBRF_STREAM_SHIFT | l), word 0 (tbrf_u01_open). Added
+ * to the plan's offset, they place each line's sample grid at its own
+ * random sub-sample position (doc/method.md, "Interpolation"). */
+void tbrfi_lines_shifts(uint64_t seed, uint64_t realization, int L, double *shift);
+
 int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t realization,
                      int L, int threads, double *lines);
 
