@@ -15,26 +15,8 @@ H5DUMP=$3
 H5LS=$4
 CASE=$5
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/tbrf-cli.XXXXXX") || exit 1
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# Runs the command; sets rc, out (stdout) and err (stderr).
-run() {
-    "$@" >"$W/.stdout" 2>"$W/.stderr"
-    rc=$?
-    out=$(cat "$W/.stdout")
-    err=$(cat "$W/.stderr")
-    rm -f "$W/.stdout" "$W/.stderr"
-}
-
-listing() { ls -A "$W" | sort; }
+. "$(dirname "${BASH_SOURCE[0]}")/../support/cli_lib.sh"
+cli_workdir tbrf-cli
 
 # expect_ok CMD...: exit 0, nothing on stderr but our warnings.
 expect_ok() {

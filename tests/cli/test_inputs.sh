@@ -17,32 +17,15 @@ HOSTILE=$(realpath "$2")
 H5DUMP=$3
 CASE=$4
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/tbrf-inputs.XXXXXX") || exit 1
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-
+. "$(dirname "${BASH_SOURCE[0]}")/../support/cli_lib.sh"
+RUN_TIMEOUT=60 # a hostile input must not make a run hang
+cli_workdir tbrf-inputs
 # Sanitizer runtimes reserve terabytes of address space: no limit there.
 # Two threads keep the per-thread malloc arenas small on a many-core box.
 export OMP_NUM_THREADS=2
 if ! ldd "$TOOL" 2>/dev/null | grep -Eq 'lib(a|ub)san'; then
     ulimit -v 4194304
 fi
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-run() {
-    timeout 60 "$@" >"$W/.stdout" 2>"$W/.stderr"
-    rc=$?
-    out=$(cat "$W/.stdout")
-    err=$(cat "$W/.stderr")
-    rm -f "$W/.stdout" "$W/.stderr"
-}
-
-listing() { ls -A "$W" | sort; }
 
 expect_ok() {
     run "$@"

@@ -17,26 +17,10 @@ H5LS=$4
 NCDUMP=$5
 CASE=$6
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/tbrf-out.XXXXXX") || exit 1
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 1
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# Runs the command (at most 60 s); sets rc, out and err.
-run() {
-    timeout 60 "$@" >"$W/.stdout" 2>"$W/.stderr"
-    rc=$?
-    out=$(cat "$W/.stdout")
-    err=$(cat "$W/.stderr")
-    rm -f "$W/.stdout" "$W/.stderr"
-}
-
-listing() { ls -lA --time-style=+%s.%N "$W" | sort; }
+. "$(dirname "${BASH_SOURCE[0]}")/../support/cli_lib.sh"
+RUN_TIMEOUT=60 # a refused run ends at once; a hang fails
+LISTING_TIMES=1
+cli_workdir tbrf-out
 
 expect_ok() {
     run "$@"
