@@ -104,6 +104,17 @@ int io_attr_string(hid_t a, char **out);
 #define IO_STORAGE_FREE ((double)(1 << 20))
 #define IO_MAX_RATIO 4096
 
+/* 0 when dataset d stores at least 1/IO_MAX_RATIO of the `declared` bytes
+ * of its shape (io_declared_bytes), else -1 with err naming path and
+ * dataset: a never-written dataset is refused before it is read. */
+int io_check_storage(hid_t d, const char *path, const char *name, double declared, char *err,
+                     size_t errlen);
+double io_declared_bytes(hid_t d, hid_t space);
+/* 0 when the n points xyz (rows first..first+n-1 of /points) are all
+ * finite, else -1 with err naming the first bad row. */
+int io_points_finite(const char *path, int64_t first, int64_t n, int dim, const double *xyz,
+                     char *err, size_t errlen);
+
 /* Chunk shape (slowest first) of slabs of whole rows, about 1 MiB. */
 void io_chunk_shape(int rank, const uint64_t *dims, size_t elt, uint64_t *chunk);
 

@@ -83,11 +83,9 @@ int tbrf_io_points_open(const char *path, tbrf_io_points_reader **out, int *dim,
         (dims[1] != 2 && dims[1] != 3) || dims[0] == 0 || dims[0] > (hsize_t)(INT64_MAX / 8 / 3))
         goto done;
     /* A /points that stores far less than its shape declares (never
-     * written) would stream gigabytes of fill values: reader.c refuses
-     * it, with the same rule and message as for every dataset. */
-    double declared = (double)dims[0] * (double)dims[1] * 8.0;
-    if (declared > (double)IO_STORAGE_FREE &&
-        (double)H5Dget_storage_size(r->dset) * IO_MAX_RATIO < declared)
+     * written) would stream gigabytes of fill values: left to reader.c,
+     * which refuses it by the same check, with its message. */
+    if (io_check_storage(r->dset, r->path, "points", io_declared_bytes(r->dset, r->space), NULL, 0))
         goto done;
     r->dim = (int)dims[1];
     r->n = (int64_t)dims[0];
@@ -129,13 +127,8 @@ int tbrf_io_points_read(tbrf_io_points_reader *r, int64_t first, int64_t count, 
     if (mspace >= 0)
         H5Sclose(mspace);
     io_quiet_end(&q);
-    for (int64_t i = 0; rc == 0 && i < count * r->dim; i++) {
-        if (!isfinite(xyz[i])) {
-            io_setf(err, errlen, "%s: /points row %lld has a%s coordinate", r->path,
-                    (long long)(first + i / r->dim), isnan(xyz[i]) ? " NaN" : "n infinite");
-            rc = -1;
-        }
-    }
+    if (rc == 0)
+        rc = io_points_finite(r->path, first, count, r->dim, xyz, err, errlen);
     return rc;
 }
 

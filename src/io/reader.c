@@ -228,8 +228,8 @@ int tbrf_io_budget_check(const char *path, const char *what, double bytes, char 
  * nothing (never written, or compressed beyond what deflate can do) would
  * make a small file read gigabytes of fill values. `declared` is the
  * bytes of the shape in the file's type. 0, or -1 with err set. */
-static int check_storage(hid_t d, const char *path, const char *name, double declared, char *err,
-                         size_t errlen)
+int io_check_storage(hid_t d, const char *path, const char *name, double declared, char *err,
+                     size_t errlen)
 {
     if (declared <= (double)IO_STORAGE_FREE)
         return 0;
@@ -242,7 +242,7 @@ static int check_storage(hid_t d, const char *path, const char *name, double dec
 }
 
 /* The bytes a dataset's shape declares in its file type. */
-static double declared_bytes(hid_t d, hid_t space)
+double io_declared_bytes(hid_t d, hid_t space)
 {
     hid_t t = H5Dget_type(d);
     double elt = t >= 0 ? (double)H5Tget_size(t) : 8.0;
@@ -250,6 +250,18 @@ static double declared_bytes(hid_t d, hid_t space)
         H5Tclose(t);
     hssize_t np = space >= 0 ? H5Sget_simple_extent_npoints(space) : 0;
     return (double)(np > 0 ? np : 0) * elt;
+}
+
+int io_points_finite(const char *path, int64_t first, int64_t n, int dim, const double *xyz,
+                     char *err, size_t errlen)
+{
+    for (int64_t i = 0; i < n * dim; i++)
+        if (!isfinite(xyz[i])) {
+            io_setf(err, errlen, "%s: /points row %lld has a%s coordinate", path,
+                    (long long)(first + i / dim), isnan(xyz[i]) ? " NaN" : "n infinite");
+            return -1;
+        }
+    return 0;
 }
 
 static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, char *err,
@@ -286,7 +298,7 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
     char what[64];
     snprintf(what, sizeof what, "%llu points", (unsigned long long)dims[0]);
     if (tbrf_io_budget_check(path, what, 8.0 * (double)dims[0] * dm, err, errlen) ||
-        check_storage(h.d, path, "points", declared_bytes(h.d, h.space), err, errlen))
+        io_check_storage(h.d, path, "points", io_declared_bytes(h.d, h.space), err, errlen))
         goto done;
     int64_t np = (int64_t)dims[0];
     buf = malloc((size_t)np * dm * sizeof *buf);
@@ -296,13 +308,8 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
     }
     if (read_all(h.d, path, "points", buf, err, errlen))
         goto done;
-    for (int64_t i = 0; i < np * dm; i++) {
-        if (!isfinite(buf[i])) {
-            io_setf(err, errlen, "%s: /points row %lld has a%s coordinate", path,
-                    (long long)(i / dm), isnan(buf[i]) ? " NaN" : "n infinite");
-            goto done;
-        }
-    }
+    if (io_points_finite(path, 0, np, dm, buf, err, errlen))
+        goto done;
     *dim = dm;
     *n = np;
     *xyz = buf;
@@ -350,7 +357,7 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
         total *= (uint64_t)nn[i];
     }
     if (tbrf_io_budget_check(path, "reading /field", 8.0 * (double)total, err, errlen) ||
-        check_storage(h.d, path, "field", declared_bytes(h.d, h.space), err, errlen))
+        io_check_storage(h.d, path, "field", io_declared_bytes(h.d, h.space), err, errlen))
         goto done;
     buf = malloc((size_t)total * sizeof *buf);
     if (!buf) {
@@ -387,7 +394,7 @@ int tbrf_io_field_shape(const char *path, int64_t n[3], char *err, size_t errlen
         goto done;
     }
     if (check_float(h.d, path, "field", err, errlen) ||
-        check_storage(h.d, path, "field", declared_bytes(h.d, h.space), err, errlen))
+        io_check_storage(h.d, path, "field", io_declared_bytes(h.d, h.space), err, errlen))
         goto done;
     n[0] = n[1] = n[2] = 1;
     for (int i = 0; i < rank; i++) {
@@ -506,7 +513,7 @@ static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, 
             hid_t d = H5Dopen2(h, names[c], H5P_DEFAULT);
             hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
             if (d >= 0 && sp >= 0)
-                bad = check_storage(d, path, names[c], declared_bytes(d, sp), err, errlen);
+                bad = io_check_storage(d, path, names[c], io_declared_bytes(d, sp), err, errlen);
             if (sp >= 0)
                 H5Sclose(sp);
             if (d >= 0)
@@ -818,7 +825,7 @@ int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, in
     }
     if (tbrf_io_budget_check(path, "one plane of /field", 8.0 * (double)ww * (double)hh, err,
                              errlen) ||
-        check_storage(ds.d, path, "field", declared_bytes(ds.d, ds.space), err, errlen))
+        io_check_storage(ds.d, path, "field", io_declared_bytes(ds.d, ds.space), err, errlen))
         goto done;
     buf = malloc((size_t)(ww * hh) * sizeof *buf);
     hsize_t mdim = (hsize_t)(ww * hh);
@@ -1067,7 +1074,7 @@ int tbrf_io_read_table(tbrf_io_file *f, size_t *n, double **k, double **p)
     if (s >= 0 && ty >= 0 && H5Tget_class(ty) == H5T_FLOAT &&
         H5Sget_simple_extent_ndims(s) == 2 && H5Sget_simple_extent_dims(s, dims, NULL) == 2 &&
         dims[1] == 2 && dims[0] >= 2 && dims[0] <= TBRF_IO_MAX_TABLE_ROWS &&
-        check_storage(d, "", "model_table", declared_bytes(d, s), err, sizeof err) == 0) {
+        io_check_storage(d, "", "model_table", io_declared_bytes(d, s), err, sizeof err) == 0) {
         t = malloc((size_t)dims[0] * 2 * sizeof *t);
         *k = malloc((size_t)dims[0] * sizeof **k);
         *p = malloc((size_t)dims[0] * sizeof **p);
@@ -1112,7 +1119,7 @@ int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err
         goto done;
     }
     if (tbrf_io_budget_check(path, "reading /value", 8.0 * (double)np, err, errlen) ||
-        check_storage(h.d, path, "value", declared_bytes(h.d, space), err, errlen))
+        io_check_storage(h.d, path, "value", io_declared_bytes(h.d, space), err, errlen))
         goto done;
     buf = (uint64_t)np < SIZE_MAX / sizeof(double) ? malloc((size_t)np * sizeof *buf) : NULL;
     if (!buf) {
