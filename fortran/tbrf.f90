@@ -1066,4 +1066,77 @@ contains
         call finish(c_tbrf_mc_block_size(n, int(dim, c_int), beta, s), "tbrf_mc_block_size", "", stat)
     end subroutine tbrf_mc_block_size
 
+    ! ------------------------------------------------------------ cosmology
+    ! (doc/arepo.md, "Cosmology"; the C comments in tbrf.h give the ranges.)
+
+    !> E(a) = H(a)/H0 for matter + Lambda + curvature (no radiation).
+    subroutine tbrf_cosmo_hubble(omega_m, omega_lambda, a, hubble, stat)
+        real(c_double), intent(in) :: omega_m, omega_lambda, a
+        real(c_double), intent(out) :: hubble
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_cosmo_hubble(omega_m, omega_lambda, a, hubble), "tbrf_cosmo_hubble", "", stat)
+    end subroutine tbrf_cosmo_hubble
+
+    !> Linear growth factor D(z), D(0) = 1 (exact integral form).
+    subroutine tbrf_cosmo_growth(omega_m, omega_lambda, z, growth, stat)
+        real(c_double), intent(in) :: omega_m, omega_lambda, z
+        real(c_double), intent(out) :: growth
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_cosmo_growth(omega_m, omega_lambda, z, growth), "tbrf_cosmo_growth", "", stat)
+    end subroutine tbrf_cosmo_growth
+
+    !> Linear growth rate f = dln D/dln a at redshift z.
+    subroutine tbrf_cosmo_growth_rate(omega_m, omega_lambda, z, rate, stat)
+        real(c_double), intent(in) :: omega_m, omega_lambda, z
+        real(c_double), intent(out) :: rate
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_cosmo_growth_rate(omega_m, omega_lambda, z, rate), "tbrf_cosmo_growth_rate", &
+                    "", stat)
+    end subroutine tbrf_cosmo_growth_rate
+
+    !> Eisenstein & Hu (1998) transfer function at k (h/Mpc); wiggles .true.
+    !> for the full fit, .false. for the no-wiggle form.
+    subroutine tbrf_cosmo_eh_transfer(omega_m, omega_b, h, t_cmb, wiggles, k, transfer, stat)
+        real(c_double), intent(in) :: omega_m, omega_b, h, t_cmb, k
+        logical, intent(in) :: wiggles
+        real(c_double), intent(out) :: transfer
+        integer, intent(out), optional :: stat
+        integer(c_int) :: w
+        w = 0
+        if (wiggles) w = 1
+        call finish(c_tbrf_cosmo_eh_transfer(omega_m, omega_b, h, t_cmb, w, k, transfer), &
+                    "tbrf_cosmo_eh_transfer", "", stat)
+    end subroutine tbrf_cosmo_eh_transfer
+
+    !> sigma(R) of a 3D model smoothed by a top-hat sphere of radius r.
+    subroutine tbrf_cosmo_sigma_r(model, r, sigma, stat)
+        type(tbrf_model), intent(in) :: model
+        real(c_double), intent(in) :: r
+        real(c_double), intent(out) :: sigma
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_cosmo_sigma_r(model%ptr, r, sigma), "tbrf_cosmo_sigma_r", "", stat)
+    end subroutine tbrf_cosmo_sigma_r
+
+    !> Sets the amplitude so that sigma(r) = sigma (sigma8: r = 8 Mpc/h).
+    subroutine tbrf_model_normalize_sigma(model, r, sigma, stat)
+        type(tbrf_model), intent(inout) :: model
+        real(c_double), intent(in) :: r, sigma
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_normalize_sigma(model%ptr, r, sigma), "tbrf_model_normalize_sigma", &
+                          model, stat)
+    end subroutine tbrf_model_normalize_sigma
+
+    !> P(k) = A k^n_s T_EH(k)^2 (k in h/Mpc) tabulated on [kmin, kmax].
+    subroutine tbrf_model_eisenstein_hu(model, omega_m, omega_b, h, n_s, t_cmb, wiggles, kmin, kmax, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: omega_m, omega_b, h, n_s, t_cmb, kmin, kmax
+        logical, intent(in) :: wiggles
+        integer, intent(out), optional :: stat
+        integer(c_int) :: w
+        w = 0
+        if (wiggles) w = 1
+        call finish_model(c_tbrf_model_eisenstein_hu(omega_m, omega_b, h, n_s, t_cmb, w, kmin, kmax, &
+                                                     model%ptr), "tbrf_model_eisenstein_hu", model, stat)
+    end subroutine tbrf_model_eisenstein_hu
+
 end module tbrf

@@ -580,5 +580,76 @@ module tbrf_c
         integer(c_int) :: c_tbrf_plan_method
         type(c_ptr), value :: plan
     end function c_tbrf_plan_method
+
+    function c_tbrf_cosmo_hubble(omega_m, omega_lambda, a, hubble) bind(C, name="tbrf_cosmo_hubble")
+        import
+        integer(c_int) :: c_tbrf_cosmo_hubble
+        real(c_double), value :: omega_m
+        real(c_double), value :: omega_lambda
+        real(c_double), value :: a
+        real(c_double), intent(out) :: hubble
+    end function c_tbrf_cosmo_hubble
+
+    function c_tbrf_cosmo_growth(omega_m, omega_lambda, z, growth) bind(C, name="tbrf_cosmo_growth")
+        import
+        integer(c_int) :: c_tbrf_cosmo_growth
+        real(c_double), value :: omega_m
+        real(c_double), value :: omega_lambda
+        real(c_double), value :: z
+        real(c_double), intent(out) :: growth
+    end function c_tbrf_cosmo_growth
+
+    function c_tbrf_cosmo_growth_rate(omega_m, omega_lambda, z, rate) bind(C, name="tbrf_cosmo_growth_rate")
+        import
+        integer(c_int) :: c_tbrf_cosmo_growth_rate
+        real(c_double), value :: omega_m
+        real(c_double), value :: omega_lambda
+        real(c_double), value :: z
+        real(c_double), intent(out) :: rate
+    end function c_tbrf_cosmo_growth_rate
+
+    function c_tbrf_cosmo_eh_transfer(omega_m, omega_b, h, t_cmb, wiggles, k, transfer) &
+        bind(C, name="tbrf_cosmo_eh_transfer")
+        import
+        integer(c_int) :: c_tbrf_cosmo_eh_transfer
+        real(c_double), value :: omega_m
+        real(c_double), value :: omega_b
+        real(c_double), value :: h
+        real(c_double), value :: t_cmb
+        integer(c_int), value :: wiggles
+        real(c_double), value :: k
+        real(c_double), intent(out) :: transfer
+    end function c_tbrf_cosmo_eh_transfer
+
+    function c_tbrf_cosmo_sigma_r(model, r, sigma) bind(C, name="tbrf_cosmo_sigma_r")
+        import
+        integer(c_int) :: c_tbrf_cosmo_sigma_r
+        type(c_ptr), value :: model
+        real(c_double), value :: r
+        real(c_double), intent(out) :: sigma
+    end function c_tbrf_cosmo_sigma_r
+
+    function c_tbrf_model_normalize_sigma(model, r, sigma) bind(C, name="tbrf_model_normalize_sigma")
+        import
+        integer(c_int) :: c_tbrf_model_normalize_sigma
+        type(c_ptr), value :: model
+        real(c_double), value :: r
+        real(c_double), value :: sigma
+    end function c_tbrf_model_normalize_sigma
+
+    function c_tbrf_model_eisenstein_hu(omega_m, omega_b, h, n_s, t_cmb, wiggles, kmin, kmax, model) &
+        bind(C, name="tbrf_model_eisenstein_hu")
+        import
+        integer(c_int) :: c_tbrf_model_eisenstein_hu
+        real(c_double), value :: omega_m
+        real(c_double), value :: omega_b
+        real(c_double), value :: h
+        real(c_double), value :: n_s
+        real(c_double), value :: t_cmb
+        integer(c_int), value :: wiggles
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_eisenstein_hu
     end interface
 end module tbrf_c
