@@ -1,0 +1,421 @@
+/* arepo.c — AREPO / Gadget format-3 HDF5 initial conditions (tbrf_arepo.h).
+ *
+ * Each file of a set is a tbrf_io writer (writer.c): its temporary,
+ * removal on failure, the completion mark and the synced rename are the
+ * ones every tbrf file gets; this file only adds the Gadget groups through
+ * the writer's open HDF5 handle. The set is published together: all
+ * temporaries are complete before the first rename. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_arepo.h"
+#include "io/tbrf_io.h"
+
+/* Rows converted and written per HDF5 call: bounded memory whatever n. */
+#define AREPO_BLOCK 65536
+
+void tbrf_arepo_header_init(tbrf_arepo_header *h)
+{
+    memset(h, 0, sizeof *h);
+    h->box_size = 1;
+    h->hubble_param = 1;
+    h->double_precision = 1;
+    h->num_files = 1;
+}
+
+char *tbrf_arepo_file_name(const char *base, int num_files, int index)
+{
+    size_t len = strlen(base);
+    if (len > 5 && strcmp(base + len - 5, ".hdf5") == 0)
+        len -= 5;
+    size_t room = len + 32;
+    char *s = malloc(room);
+    if (!s)
+        return NULL;
+    if (num_files == 1)
+        snprintf(s, room, "%.*s.hdf5", (int)len, base);
+    else
+        snprintf(s, room, "%.*s.%d.hdf5", (int)len, base, index);
+    return s;
+}
+
+static int finite_in(double v, double lo, double hi)
+{
+    return isfinite(v) && v >= lo && v <= hi;
+}
+
+static int check_header(const tbrf_arepo_header *h, char *err, size_t errlen)
+{
+    if (!(isfinite(h->box_size) && h->box_size > 0)) {
+        io_setf(err, errlen, "BoxSize must be finite and > 0 (got %g)", h->box_size);
+        return -1;
+    }
+    if (!finite_in(h->omega0, 0, 10) || !finite_in(h->omega_lambda, 0, 10) ||
+        !finite_in(h->omega_baryon, 0, h->omega0 > 0 ? h->omega0 : 0)) {
+        io_setf(err, errlen, "Omega0 = %g and OmegaLambda = %g must lie in [0, 10], OmegaBaryon "
+                "= %g in [0, Omega0]", h->omega0, h->omega_lambda, h->omega_baryon);
+        return -1;
+    }
+    if (!(isfinite(h->hubble_param) && h->hubble_param > 0) || !finite_in(h->time, 0, 1e30) ||
+        !(isfinite(h->redshift) && h->redshift > -1)) {
+        io_setf(err, errlen, "HubbleParam = %g must be > 0, Time = %g >= 0 and Redshift = %g > -1",
+                h->hubble_param, h->time, h->redshift);
+        return -1;
+    }
+    for (int t = 0; t < 6; t++)
+        if (!finite_in(h->mass_table[t], 0, 1e300)) {
+            io_setf(err, errlen, "MassTable[%d] = %g must be finite and >= 0", t, h->mass_table[t]);
+            return -1;
+        }
+    if (h->num_files < 1 || h->num_files > 65536 || (h->double_precision != 0 &&
+        h->double_precision != 1) || (h->long_ids != 0 && h->long_ids != 1)) {
+        io_setf(err, errlen, "NumFilesPerSnapshot must be 1..65536 (got %d), the precision and "
+                "ID flags 0 or 1", h->num_files);
+        return -1;
+    }
+    return 0;
+}
+
+/* The first bad value of a type, named by its row. */
+static int check_type(const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p,
+                      char *err, size_t errlen)
+{
+    if (p->n == 0)
+        return 0;
+    if (p->n < 0 || !p->pos || (h->mass_table[t] == 0 && !p->mass) || p->first_id < 1) {
+        io_setf(err, errlen, "PartType%d: %lld particles need positions%s and IDs from 1 or more",
+                t, (long long)p->n, h->mass_table[t] == 0 ? ", masses (MassTable is 0)" : "");
+        return -1;
+    }
+    double total = 0;
+    for (int64_t i = 0; i < p->n; i++) {
+        for (int c = 0; c < 3; c++) {
+            double x = p->pos[3 * i + c];
+            if (!(isfinite(x) && x >= 0 && x < h->box_size)) {
+                io_setf(err, errlen, "PartType%d particle %lld: coordinate %g is outside [0, "
+                        "BoxSize = %g)", t, (long long)i, x, h->box_size);
+                return -1;
+            }
+            if (p->vel && !isfinite(p->vel[3 * i + c])) {
+                io_setf(err, errlen, "PartType%d particle %lld: velocity not finite", t,
+                        (long long)i);
+                return -1;
+            }
+        }
+        if (h->mass_table[t] == 0) {
+            if (!(isfinite(p->mass[i]) && p->mass[i] >= 0)) {
+                io_setf(err, errlen, "PartType%d particle %lld: mass %g must be finite and >= 0",
+                        t, (long long)i, p->mass[i]);
+                return -1;
+            }
+            total += p->mass[i];
+        }
+        if (t == 0 && p->u && !(isfinite(p->u[i]) && p->u[i] >= 0)) {
+            io_setf(err, errlen, "PartType0 particle %lld: internal energy %g must be finite and "
+                    ">= 0", (long long)i, p->u[i]);
+            return -1;
+        }
+    }
+    if (t == 0 && h->mass_table[0] == 0 && !(total > 0)) {
+        io_setf(err, errlen, "PartType0: the gas mass is zero (AREPO aborts on that)");
+        return -1;
+    }
+    return 0;
+}
+
+/* IDs: within uint32 unless long_ids, and the types' ranges disjoint
+ * (AREPO checks that IDs are unique). */
+static int check_ids(const tbrf_arepo_header *h, const tbrf_arepo_particles *types, char *err,
+                     size_t errlen)
+{
+    const uint64_t max = h->long_ids ? UINT64_MAX : UINT32_MAX;
+    for (int t = 0; t < 6; t++) {
+        if (types[t].n == 0)
+            continue;
+        uint64_t a = types[t].first_id, n = (uint64_t)types[t].n;
+        if (n - 1 > max - a) {
+            io_setf(err, errlen, "PartType%d IDs %llu.. overflow %s (AREPO without LONGIDS reads "
+                    "uint32)", t, (unsigned long long)a, h->long_ids ? "uint64" : "uint32");
+            return -1;
+        }
+        for (int s = 0; s < t; s++) {
+            if (types[s].n == 0)
+                continue;
+            uint64_t b = types[s].first_id, m = (uint64_t)types[s].n;
+            if (a <= b + (m - 1) && b <= a + (n - 1)) {
+                io_setf(err, errlen, "the IDs of PartType%d and PartType%d overlap", s, t);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int count, const void *v)
+{
+    hsize_t d = (hsize_t)count;
+    hid_t sp = count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
+    hid_t a = sp < 0 ? -1 : H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = (a < 0 || H5Awrite(a, mtype, v) < 0) ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc;
+}
+
+static int attr_d(hid_t g, const char *name, double v)
+{
+    return attr(g, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &v);
+}
+
+static int attr_i(hid_t g, const char *name, int32_t v)
+{
+    return attr(g, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 1, &v);
+}
+
+static int attr_s(hid_t g, const char *name, const char *s)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(s) + 1);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    int rc = attr(g, name, t, t, 1, s);
+    H5Tclose(t);
+    return rc;
+}
+
+/* Rows [first, first + count) of each type in file f of F. */
+static void file_rows(int64_t n, int f, int nf, int64_t *first, int64_t *count)
+{
+    /* n f / nf without overflow: the remainder term is below 2^32. */
+    int64_t a = (n / nf) * f + (n % nf) * f / nf;
+    int64_t b = (n / nf) * (f + 1) + (n % nf) * (f + 1) / nf;
+    *first = a;
+    *count = b - a;
+}
+
+static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo_particles *types,
+                        int f)
+{
+    hid_t g = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int32_t this_file[6];
+    uint32_t total[6], high[6];
+    for (int t = 0; t < 6; t++) {
+        int64_t first, count;
+        file_rows(types[t].n, f, h->num_files, &first, &count);
+        this_file[t] = (int32_t)count;
+        total[t] = (uint32_t)((uint64_t)types[t].n & 0xffffffffu);
+        high[t] = (uint32_t)((uint64_t)types[t].n >> 32);
+    }
+    int rc = attr(g, "NumPart_ThisFile", H5T_STD_I32LE, H5T_NATIVE_INT32, 6, this_file);
+    rc |= attr(g, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, total);
+    rc |= attr(g, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, 6, high);
+    rc |= attr(g, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 6, h->mass_table);
+    rc |= attr_d(g, "Time", h->time) | attr_d(g, "Redshift", h->redshift);
+    rc |= attr_d(g, "BoxSize", h->box_size) | attr_i(g, "NumFilesPerSnapshot", h->num_files);
+    rc |= attr_d(g, "Omega0", h->omega0) | attr_d(g, "OmegaLambda", h->omega_lambda);
+    rc |= attr_d(g, "OmegaBaryon", h->omega_baryon) | attr_d(g, "HubbleParam", h->hubble_param);
+    rc |= attr_i(g, "Flag_Sfr", h->flag_sfr) | attr_i(g, "Flag_Cooling", h->flag_cooling);
+    rc |= attr_i(g, "Flag_StellarAge", h->flag_stellarage) | attr_i(g, "Flag_Metals", h->flag_metals);
+    rc |= attr_i(g, "Flag_Feedback", h->flag_feedback);
+    rc |= attr_i(g, "Flag_DoublePrecision", h->double_precision);
+    rc |= attr_i(g, "Flag_Entropy_ICs", 0); /* InternalEnergy is u, not entropy */
+    H5Gclose(g);
+    return rc;
+}
+
+/* A dataset of rows x cols from src (doubles, or IDs when src is NULL:
+ * first_id + row), converted block by block to the file type. */
+static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, const double *src,
+                         int64_t first, int dbl, int long_ids, uint64_t first_id)
+{
+    hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
+    hid_t ftype = src ? (dbl ? H5T_IEEE_F64LE : H5T_IEEE_F32LE)
+                      : (long_ids ? H5T_STD_U64LE : H5T_STD_U32LE);
+    hid_t sp = H5Screate_simple(cols == 1 ? 1 : 2, dims, NULL);
+    hid_t d = sp < 0 ? -1 : H5Dcreate2(g, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 ? -1 : 0;
+    size_t esize = 8;
+    void *buf = rc ? NULL : malloc((size_t)AREPO_BLOCK * (size_t)cols * esize);
+    if (!buf)
+        rc = -1;
+    for (int64_t r = 0; rc == 0 && r < rows; r += AREPO_BLOCK) {
+        int64_t m = rows - r < AREPO_BLOCK ? rows - r : AREPO_BLOCK;
+        size_t k = (size_t)m * (size_t)cols;
+        hid_t mtype;
+        if (!src) {
+            uint64_t *u = buf;
+            for (size_t i = 0; i < k; i++)
+                u[i] = first_id + (uint64_t)(first + r) + i;
+            mtype = H5T_NATIVE_UINT64;
+        } else if (dbl) {
+            memcpy(buf, src + (first + r) * cols, k * sizeof(double));
+            mtype = H5T_NATIVE_DOUBLE;
+        } else {
+            float *fl = buf;
+            for (size_t i = 0; i < k; i++)
+                fl[i] = (float)src[(first + r) * cols + (int64_t)i];
+            mtype = H5T_NATIVE_FLOAT;
+        }
+        hsize_t start[2] = {(hsize_t)r, 0}, cnt[2] = {(hsize_t)m, (hsize_t)cols};
+        hid_t ms = H5Screate_simple(cols == 1 ? 1 : 2, cnt, NULL);
+        H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, cnt, NULL);
+        if (ms < 0 || H5Dwrite(d, mtype, ms, sp, H5P_DEFAULT, buf) < 0)
+            rc = -1;
+        if (ms >= 0)
+            H5Sclose(ms);
+    }
+    free(buf);
+    if (d >= 0)
+        H5Dclose(d);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc;
+}
+
+/* Zeros for a missing Velocities or InternalEnergy: AREPO would fill them
+ * itself, but an explicit dataset makes the file self-describing. */
+static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p,
+                      int f)
+{
+    int64_t first, count;
+    file_rows(p->n, f, h->num_files, &first, &count);
+    if (count == 0)
+        return 0;
+    char name[16];
+    snprintf(name, sizeof name, "PartType%d", t);
+    hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    const int dbl = h->double_precision;
+    double *zeros = NULL;
+    if (!p->vel || (t == 0 && !p->u)) {
+        zeros = calloc((size_t)count * 3, sizeof *zeros);
+        if (!zeros) {
+            H5Gclose(g);
+            return -1;
+        }
+    }
+    int rc = write_dataset(g, "Coordinates", count, 3, p->pos, first, dbl, 0, 0);
+    rc |= p->vel ? write_dataset(g, "Velocities", count, 3, p->vel, first, dbl, 0, 0)
+                 : write_dataset(g, "Velocities", count, 3, zeros, 0, dbl, 0, 0);
+    rc |= write_dataset(g, "ParticleIDs", count, 1, NULL, first, dbl, h->long_ids, p->first_id);
+    if (h->mass_table[t] == 0)
+        rc |= write_dataset(g, "Masses", count, 1, p->mass, first, dbl, 0, 0);
+    if (t == 0)
+        rc |= p->u ? write_dataset(g, "InternalEnergy", count, 1, p->u, first, dbl, 0, 0)
+                   : write_dataset(g, "InternalEnergy", count, 1, zeros, 0, dbl, 0, 0);
+    free(zeros);
+    H5Gclose(g);
+    return rc;
+}
+
+static int write_params(hid_t file, const tbrf_arepo_param *params, size_t n)
+{
+    hid_t g = H5Gcreate2(file, "tbrf", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int rc = attr_s(g, "tbrf_version", tbrf_version());
+    for (size_t i = 0; i < n; i++) {
+        if (!params[i].name)
+            continue;
+        rc |= params[i].text ? attr_s(g, params[i].name, params[i].text)
+                             : attr_d(g, params[i].name, params[i].value);
+    }
+    H5Gclose(g);
+    return rc;
+}
+
+/* One file into its writer's temporary. */
+static int write_file(tbrf_io_writer *w, const tbrf_arepo_header *h,
+                      const tbrf_arepo_particles *types, const tbrf_arepo_param *params,
+                      size_t nparams, int f, char *err, size_t errlen)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = write_header(w->file, h, types, f);
+    for (int t = 0; t < 6 && rc == 0; t++)
+        rc = write_type(w->file, h, t, &types[t], f);
+    if (rc == 0)
+        rc = write_params(w->file, params, nparams);
+    if (rc) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "cannot write %s%s%s", w->path, why[0] ? ": " : "", why);
+    }
+    io_quiet_end(&q);
+    return rc;
+}
+
+static int check_all(const tbrf_arepo_header *h, const tbrf_arepo_particles *types, char *err,
+                     size_t errlen)
+{
+    if (check_header(h, err, errlen))
+        return -1;
+    int64_t any = 0;
+    for (int t = 0; t < 6; t++) {
+        if (check_type(h, t, &types[t], err, errlen))
+            return -1;
+        any += types[t].n;
+        if (types[t].n / h->num_files > INT32_MAX) {
+            io_setf(err, errlen, "PartType%d: %lld particles in %d files exceed the 2^31 rows "
+                    "NumPart_ThisFile can count: use more files", t, (long long)types[t].n,
+                    h->num_files);
+            return -1;
+        }
+    }
+    if (any == 0) {
+        io_setf(err, errlen, "no particles to write");
+        return -1;
+    }
+    return check_ids(h, types, err, errlen);
+}
+
+int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
+                     const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
+                     size_t nparams, char *err, size_t errlen)
+{
+    if (!base || !base[0] || !h || !types) {
+        io_setf(err, errlen, "no output name, header or particles given");
+        return -1;
+    }
+    if (check_all(h, types, err, errlen))
+        return -1;
+    int nf = h->num_files, rc = 0, done = 0;
+    tbrf_io_writer **w = calloc((size_t)nf, sizeof *w);
+    if (!w) {
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int f = 0; f < nf && rc == 0; f++) {
+        char *name = tbrf_arepo_file_name(base, nf, f);
+        w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
+        if (!name)
+            io_setf(err, errlen, "out of memory");
+        free(name);
+        rc = !w[f] || write_file(w[f], h, types, params, nparams, f, err, errlen);
+    }
+    /* All complete: publish. A failed rename unpublishes the others. */
+    for (int f = 0; f < nf && rc == 0; f++) {
+        if (tbrf_io_commit(w[f])) {
+            io_setf(err, errlen, "%s", tbrf_io_message(w[f]));
+            rc = -1;
+        } else
+            done++;
+    }
+    if (rc)
+        for (int f = 0; f < done; f++)
+            unlink(w[f]->path);
+    for (int f = 0; f < nf; f++)
+        tbrf_io_close(w[f]);
+    free(w);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,85 @@
+/* tbrf_arepo.h — AREPO / Gadget "format 3" HDF5 initial-condition files
+ * and periodic Voronoi cell volumes, in the tbrf_io library (doc/arepo.md).
+ *
+ * The file layout is what AREPO's reader demands (doc/arepo.md, "What
+ * AREPO reads"): /Header with every attribute it opens, /PartType<t> with
+ * Coordinates, Velocities, ParticleIDs, Masses (types whose MassTable
+ * entry is 0) and InternalEnergy (gas), and tbrf's generating parameters
+ * in /tbrf. Written like every tbrf file: temporaries renamed only when
+ * every file of the set is complete (tbrf_io.h, "Safe writes"). */
+#ifndef TBRF_AREPO_H
+#define TBRF_AREPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The Header of every file of a set. */
+typedef struct tbrf_arepo_header {
+    double time, redshift;        /* Time (the scale factor in cosmological runs), Redshift */
+    double box_size;              /* BoxSize > 0; every coordinate in [0, BoxSize) */
+    double omega0, omega_lambda;  /* Omega0, OmegaLambda in [0, 10] */
+    double omega_baryon;          /* OmegaBaryon in [0, omega0] (not read by AREPO) */
+    double hubble_param;          /* HubbleParam > 0 */
+    double mass_table[6];         /* MassTable: 0 = per-particle Masses */
+    int double_precision;         /* 1: float64 datasets and Flag_DoublePrecision 1; 0: float32, 0 */
+    int long_ids;                 /* 1: uint64 ParticleIDs (AREPO's LONGIDS); 0: uint32 */
+    int num_files;                /* NumFilesPerSnapshot >= 1 */
+    int flag_sfr, flag_cooling, flag_stellarage, flag_metals, flag_feedback;
+} tbrf_arepo_header;
+
+/* Fills *h with a non-cosmological single-file set: time 0, redshift 0,
+ * box 1, Omega 0, h 1, float64, uint32 IDs, every flag 0. */
+void tbrf_arepo_header_init(tbrf_arepo_header *h);
+
+/* One particle type's data (all files together): n rows, positions xyz
+ * (3n), velocities (3n, NULL: zeros), masses (n; required when the
+ * MassTable entry is 0, ignored otherwise), u the specific internal
+ * energy (n, type 0 only; NULL: zeros). IDs are first_id .. first_id +
+ * n - 1 (first_id >= 1). */
+typedef struct tbrf_arepo_particles {
+    int64_t n;
+    const double *pos, *vel, *mass, *u;
+    uint64_t first_id;
+} tbrf_arepo_particles;
+
+/* A generating parameter recorded as an attribute of /tbrf: a string when
+ * text is not NULL, else the number. */
+typedef struct tbrf_arepo_param {
+    const char *name, *text;
+    double value;
+} tbrf_arepo_param;
+
+/* The name of file `index` of the set `base`: BASE.hdf5 for one file,
+ * BASE.INDEX.hdf5 for several (a trailing ".hdf5" of base is dropped
+ * first: AREPO's InitCondFile names the set without it). Malloc'ed, NULL
+ * if out of memory. */
+char *tbrf_arepo_file_name(const char *base, int num_files, int index);
+
+/* Writes the set: file f holds rows [n f/F, n (f+1)/F) of every type.
+ * Checks everything first (header ranges, finite data inside the box,
+ * positive gas mass, IDs unique across types and within uint32 unless
+ * long_ids) and writes nothing on bad input. Every file is written to a
+ * temporary; the names are published only when all are complete (if a
+ * rename fails, the files already published are removed). Returns 0, or
+ * -1 with one line naming the file or the bad value in err. */
+int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
+                     const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
+                     size_t nparams, char *err, size_t errlen);
+
+/* The volume of the Voronoi cell of each of n points xyz (3n, inside
+ * [0, box)^3) in the periodic box, into vol[n], computed with Qhull on
+ * the points and their periodic images within a margin of the faces
+ * (the margin grows until every cell is bounded by original points'
+ * neighbours; at most the whole box). The volumes sum to box^3. n >= 2;
+ * coincident points are refused. Returns 0, or -1 with a message in err. */
+int tbrf_voronoi_periodic_volumes(int64_t n, const double *xyz, double box, double *vol,
+                                  char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
