@@ -115,6 +115,7 @@ static const struct command {
     {"spectrum", cmd_spectrum, "measure a grid file's P(k) and compare it with its model"},
     {"rng", cmd_rng, "write a generator's output words (raw or hex)"},
     {"mc", cmd_mc, "Monte Carlo estimate of a test integral with its standard error"},
+    {"arepo", cmd_arepo, "AREPO initial conditions (gas at mesh points) and linear P(k)"},
     {"help", cmd_help, NULL},
     {"--help", cmd_help, NULL},
     {"-h", cmd_help, NULL},

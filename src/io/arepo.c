@@ -50,7 +50,7 @@ static int finite_in(double v, double lo, double hi)
     return isfinite(v) && v >= lo && v <= hi;
 }
 
-static int check_header(const tbrf_arepo_header *h, char *err, size_t errlen)
+int tbrf_arepo_check_header(const tbrf_arepo_header *h, char *err, size_t errlen)
 {
     if (!(isfinite(h->box_size) && h->box_size > 0)) {
         io_setf(err, errlen, "BoxSize must be finite and > 0 (got %g)", h->box_size);
@@ -157,6 +157,18 @@ static int check_ids(const tbrf_arepo_header *h, const tbrf_arepo_particles *typ
     return 0;
 }
 
+/* A group whose attributes `tbrf info` lists in the order written. */
+static hid_t ordered_group(hid_t file, const char *name)
+{
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl >= 0)
+        H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, gcpl >= 0 ? gcpl : H5P_DEFAULT, H5P_DEFAULT);
+    if (gcpl >= 0)
+        H5Pclose(gcpl);
+    return g;
+}
+
 static int attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int count, const void *v)
 {
     hsize_t d = (hsize_t)count;
@@ -203,7 +215,7 @@ static void file_rows(int64_t n, int f, int nf, int64_t *first, int64_t *count)
 static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo_particles *types,
                         int f)
 {
-    hid_t g = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = ordered_group(file, "Header");
     if (g < 0)
         return -1;
     int32_t this_file[6];
@@ -320,7 +332,7 @@ static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_
 
 static int write_params(hid_t file, const tbrf_arepo_param *params, size_t n)
 {
-    hid_t g = H5Gcreate2(file, "tbrf", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = ordered_group(file, "tbrf");
     if (g < 0)
         return -1;
     int rc = attr_s(g, "tbrf_version", tbrf_version());
@@ -358,7 +370,7 @@ static int write_file(tbrf_io_writer *w, const tbrf_arepo_header *h,
 static int check_all(const tbrf_arepo_header *h, const tbrf_arepo_particles *types, char *err,
                      size_t errlen)
 {
-    if (check_header(h, err, errlen))
+    if (tbrf_arepo_check_header(h, err, errlen))
         return -1;
     int64_t any = 0;
     for (int t = 0; t < 6; t++) {
@@ -418,4 +430,58 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
         tbrf_io_close(w[f]);
     free(w);
     return rc ? -1 : 0;
+}
+
+int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
+                                size_t errlen)
+{
+    *n = 0;
+    *xyz = NULL;
+    if (io_stat_input(path, "points", err, errlen))
+        return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = 1;
+    hid_t f = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    hid_t d = -1, sp = -1;
+    if (f < 0 || H5Lexists(f, "PartType0", H5P_DEFAULT) <= 0 ||
+        H5Lexists(f, "PartType0/Coordinates", H5P_DEFAULT) <= 0)
+        goto done; /* not an AREPO gas file: the caller reads /points or text */
+    d = H5Dopen2(f, "PartType0/Coordinates", H5P_DEFAULT);
+    sp = d < 0 ? -1 : H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    hid_t ty = d < 0 ? -1 : H5Dget_type(d);
+    int ok = sp >= 0 && H5Sget_simple_extent_ndims(sp) == 2 &&
+             H5Sget_simple_extent_dims(sp, dims, NULL) == 2 && dims[1] == 3 && dims[0] >= 1 &&
+             ty >= 0 && H5Tget_class(ty) == H5T_FLOAT;
+    if (ty >= 0)
+        H5Tclose(ty);
+    rc = -1;
+    if (!ok) {
+        io_setf(err, errlen, "%s: /PartType0/Coordinates is not a float (N, 3) dataset", path);
+        goto done;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%llu coordinates", (unsigned long long)dims[0]);
+    if (io_check_storage(d, path, "PartType0/Coordinates", 24.0 * (double)dims[0], err, errlen) ||
+        tbrf_io_budget_check(path, what, 24.0 * (double)dims[0], err, errlen))
+        goto done;
+    *xyz = malloc((size_t)dims[0] * 3 * sizeof **xyz);
+    if (!*xyz || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *xyz) < 0) {
+        io_setf(err, errlen, "%s: cannot read /PartType0/Coordinates", path);
+        free(*xyz);
+        *xyz = NULL;
+        goto done;
+    }
+    *n = (int64_t)dims[0];
+    rc = 0;
+done:
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (d >= 0)
+        H5Dclose(d);
+    if (f >= 0)
+        H5Fclose(f);
+    io_quiet_end(&q);
+    return rc;
 }

@@ -53,6 +53,10 @@ typedef struct tbrf_arepo_param {
     double value;
 } tbrf_arepo_param;
 
+/* 0 if the header's values are in range (what tbrf_arepo_write checks
+ * first), else -1 with the reason in err. */
+int tbrf_arepo_check_header(const tbrf_arepo_header *h, char *err, size_t errlen);
+
 /* The name of file `index` of the set `base`: BASE.hdf5 for one file,
  * BASE.INDEX.hdf5 for several (a trailing ".hdf5" of base is dropped
  * first: AREPO's InitCondFile names the set without it). Malloc'ed, NULL
@@ -69,6 +73,14 @@ char *tbrf_arepo_file_name(const char *base, int num_files, int index);
 int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen);
+
+/* Reads /PartType0/Coordinates (N, 3), any float type, of an AREPO or
+ * Gadget HDF5 file (one file of a set) as doubles into malloc'ed *xyz,
+ * after the storage and memory-budget checks of tbrf_io.h. Returns 0; 1
+ * when path is no HDF5 file with that dataset (read it as /points or
+ * text instead); -1 with a message in err. */
+int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
+                                size_t errlen);
 
 /* The volume of the Voronoi cell of each of n points xyz (3n, inside
  * [0, box)^3) in the periodic box, into vol[n], computed with Qhull on

@@ -1,0 +1,657 @@
+/* cmd_arepo.c — `tbrf arepo`: initial conditions for the AREPO moving-mesh
+ * code (doc/arepo.md).
+ *
+ *   tbrf arepo gas --out BASE --box L (--lattice G | --jittered G | --random N
+ *                  | --points FILE) [density, field, energy, header options]
+ *   tbrf arepo pk --out FILE --omega-m W --omega-b W --h H --sigma8 S [...]
+ *
+ * gas: mesh-generating points, a density field rho_mean (1 + delta) or
+ * lognormal at them, masses from their periodic Voronoi volumes (or the
+ * density itself for READ_MASS_AS_DENSITY_IN_INPUT builds), internal
+ * energy from a temperature or sound speed, zero velocities, written as an
+ * AREPO HDF5 set with every parameter in /tbrf. pk: the Eisenstein & Hu
+ * linear P(k) normalised to sigma8 and scaled by D(z)^2 as a "k P" table
+ * that `tbrf generate --model table` reads. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "cli.h"
+#include "io/tbrf_arepo.h"
+#include "io/tbrf_io.h"
+#include "request.h"
+#include "tbrf.h"
+
+/* CODATA 2018, cgs: u = k_B T / ((gamma - 1) mu m_p). */
+#define K_BOLTZMANN 1.380649e-16
+#define M_PROTON 1.67262192369e-24
+
+static void usage_gas(void)
+{
+    printf("usage: tbrf arepo gas --out BASE --box L (--lattice G | --jittered G | --random N |\n"
+           "                      --points FILE) [options]\n"
+           "\n"
+           "Gas initial conditions for AREPO: mesh-generating points in the box [0, L)^3, a\n"
+           "density field at them, masses that make AREPO's density (mass / Voronoi volume)\n"
+           "the intended one, internal energy, zero velocities; written as BASE.hdf5 (or\n"
+           "BASE.0.hdf5 ... with --files), AREPO's InitCondFile being BASE.\n"
+           "\n"
+           "points:\n"
+           "  --lattice G       G^3 points at the centres of a cubic lattice\n"
+           "  --jittered G      the same, each coordinate moved by a uniform offset in\n"
+           "                    [-J, J] spacings (--jitter J, default 0.25)\n"
+           "  --random N        N uniform random points\n"
+           "  --points FILE     an AREPO/Gadget file's PartType0/Coordinates, HDF5 /points,\n"
+           "                    or text \"x y z\" rows; all inside [0, L)\n"
+           "  --seed S, --realization R   random numbers of the points and the field\n"
+           "density (volume-weighted mean exactly --rho, default 1):\n"
+           "  --density uniform | linear | lognormal   rho (1 + sigma g) or rho exp(sigma g)\n"
+           "                    rescaled, g the unit-variance field (default uniform)\n"
+           "  --sigma S         rms of delta (linear) or of ln rho (lognormal)\n"
+           "  --model NAME and --index --kmin --kmax --length --nu --table as in generate;\n"
+           "                    --resolution (default the mean point spacing)\n"
+           "  --volumes voronoi | mean   Voronoi cell volumes (Qhull, default) or the\n"
+           "                    fallback L^3/N (about 6-25%% wrong per cell off a lattice)\n"
+           "  --mass-as-density write the density into Masses (READ_MASS_AS_DENSITY_IN_INPUT)\n"
+           "energy (one of):\n"
+           "  --temperature T   kelvin; u = k_B T / ((gamma - 1) mu m_p) in units of\n"
+           "                    --unit-velocity (cm/s, default 1e5: u in (km/s)^2);\n"
+           "                    --mu (default 0.6), --gamma (default 5/3)\n"
+           "  --sound-speed C   u = C^2 / (gamma (gamma - 1)), C in the velocity unit\n"
+           "  --velocity none   the only choice for now (vector fields come later)\n"
+           "header: --time A (default 0) --redshift Z (0) --omega0 --omega-lambda\n"
+           "  --omega-baryon (0) --hubble H (1) --precision float|double (double: must match\n"
+           "  AREPO's INPUT_IN_DOUBLEPRECISION) --long-ids (uint64 IDs, AREPO's LONGIDS)\n"
+           "  --files F (default 1)\n"
+           "\n"
+           "The field is the turning-bands field over [0, L]^3: it is NOT periodic across\n"
+           "the box faces yet (a seam); periodic plans will remove it.\n");
+}
+
+enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED, G_REAL,
+       G_DENSITY, G_SIGMA, G_RHO, G_MODEL, G_INDEX, G_KMIN, G_KMAX, G_LENGTH, G_NU, G_TABLE,
+       G_RES, G_VOLUMES, G_MASSDENS, G_TEMP, G_MU, G_GAMMA, G_CS, G_UNITV, G_VEL, G_TIME,
+       G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_HELP, G_COUNT };
+static const args_opt GOPTS[G_COUNT] = {
+    {"--out", 1}, {"--box", 1}, {"--lattice", 1}, {"--jittered", 1}, {"--random", 1},
+    {"--points", 1}, {"--jitter", 1}, {"--seed", 1}, {"--realization", 1}, {"--density", 1},
+    {"--sigma", 1}, {"--rho", 1}, {"--model", 1}, {"--index", 1}, {"--kmin", 1}, {"--kmax", 1},
+    {"--length", 1}, {"--nu", 1}, {"--table", 1}, {"--resolution", 1}, {"--volumes", 1},
+    {"--mass-as-density", 0}, {"--temperature", 1}, {"--mu", 1}, {"--gamma", 1},
+    {"--sound-speed", 1}, {"--unit-velocity", 1}, {"--velocity", 1}, {"--time", 1},
+    {"--redshift", 1}, {"--omega0", 1}, {"--omega-lambda", 1}, {"--omega-baryon", 1},
+    {"--hubble", 1}, {"--precision", 1}, {"--long-ids", 0}, {"--files", 1}, {"--help", 0}};
+
+enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
+enum { DENS_UNIFORM, DENS_LINEAR, DENS_LOGNORMAL };
+
+/* One gas run, as parsed. */
+typedef struct gas_req {
+    const char *out, *points_file;
+    char *command;
+    double box, jitter, sigma, rho, resolution, u, temperature, sound_speed, mu, gamma, unit_v;
+    int points, density, voronoi, mass_as_density;
+    int64_t g, n;
+    uint64_t seed, realization;
+    tbrf_io_meta model; /* model_kind and parameters, as generate takes them */
+    tbrf_arepo_header h;
+} gas_req;
+
+/* A number option when given (0 with *v unchanged when absent). */
+static int num(const char *const *val, int o, double *v, int positive)
+{
+    char err[256];
+    if (!val[o])
+        return 0;
+    int rc = positive ? args_positive(GOPTS[o].name, val[o], v, err, sizeof err)
+                      : args_double(GOPTS[o].name, val[o], v, err, sizeof err);
+    if (rc)
+        cli_errline("arepo gas: %s", err);
+    return rc ? -1 : 0;
+}
+
+static int parse_points(const char *const *val, gas_req *q)
+{
+    int given = 0;
+    char err[256];
+    for (int o = G_LATTICE; o <= G_POINTS; o++)
+        if (val[o]) {
+            given++;
+            q->points = o - G_LATTICE;
+        }
+    if (given != 1) {
+        cli_errline("arepo gas: give exactly one of --lattice, --jittered, --random, --points");
+        return -1;
+    }
+    q->jitter = 0.25;
+    if (num(val, G_BOX, &q->box, 1) || num(val, G_JITTER, &q->jitter, 0))
+        return -1;
+    if (!val[G_BOX] || !val[G_OUT]) {
+        cli_errline("arepo gas: --out and --box are required (see tbrf arepo gas --help)");
+        return -1;
+    }
+    if (q->jitter < 0 || q->jitter >= 0.5) {
+        cli_errline("arepo gas: --jitter %g must lie in [0, 0.5) spacings", q->jitter);
+        return -1;
+    }
+    if ((q->points <= PTS_JITTERED &&
+         args_int64(GOPTS[G_LATTICE + q->points].name, val[G_LATTICE + q->points], 2, 1 << 20,
+                    &q->g, err, sizeof err)) ||
+        (q->points == PTS_RANDOM &&
+         args_int64("--random", val[G_RANDOM], 2, INT64_MAX / 64, &q->n, err, sizeof err)) ||
+        (val[G_SEED] && args_uint64("--seed", val[G_SEED], &q->seed, err, sizeof err)) ||
+        (val[G_REAL] && args_uint64("--realization", val[G_REAL], &q->realization, err,
+                                    sizeof err))) {
+        cli_errline("arepo gas: %s", err);
+        return -1;
+    }
+    if (q->points <= PTS_JITTERED)
+        q->n = q->g * q->g * q->g;
+    q->points_file = val[G_POINTS];
+    q->out = val[G_OUT];
+    return 0;
+}
+
+/* The density kind, sigma, mean, volumes, and the model of the field. */
+static int parse_density(const char *const *val, gas_req *q)
+{
+    static const char *const KINDS[] = {"uniform", "linear", "lognormal"};
+    static const char *const VOLS[] = {"voronoi", "mean"};
+    q->density = val[G_DENSITY] ? args_choice("--density", val[G_DENSITY], KINDS, 3) : 0;
+    int v = val[G_VOLUMES] ? args_choice("--volumes", val[G_VOLUMES], VOLS, 2) : 0;
+    if (q->density < 0 || v < 0)
+        return -1;
+    q->voronoi = v == 0;
+    q->mass_as_density = val[G_MASSDENS] != NULL;
+    q->rho = 1;
+    if (num(val, G_RHO, &q->rho, 1) || num(val, G_SIGMA, &q->sigma, 1) ||
+        num(val, G_RES, &q->resolution, 1))
+        return -1;
+    tbrf_io_meta *m = &q->model;
+    if (num(val, G_INDEX, &m->index, 0) || num(val, G_KMIN, &m->kmin, 0) ||
+        num(val, G_KMAX, &m->kmax, 1) || num(val, G_LENGTH, &m->length, 1) ||
+        num(val, G_NU, &m->nu, 1))
+        return -1;
+    int field = val[G_SIGMA] || val[G_MODEL];
+    if (q->density == DENS_UNIFORM ? field : !(val[G_SIGMA] && val[G_MODEL])) {
+        cli_errline("arepo gas: --density linear or lognormal needs --sigma and --model; "
+                    "uniform takes neither");
+        return -1;
+    }
+    m->model_kind = val[G_MODEL];
+    m->table_file = val[G_TABLE];
+    m->by_variance = 1;
+    m->variance = 1;
+    if (m->model_kind && !cli_model_find(m->model_kind)) {
+        cli_errline("arepo gas: unknown model '%.100s' (%s)", m->model_kind, cli_model_names());
+        return -1;
+    }
+    return 0;
+}
+
+/* Internal energy per unit mass in the velocity unit squared. */
+static int parse_energy(const char *const *val, gas_req *q)
+{
+    q->mu = 0.6;
+    q->gamma = 5.0 / 3.0;
+    q->unit_v = 1e5;
+    if (num(val, G_TEMP, &q->temperature, 1) || num(val, G_CS, &q->sound_speed, 1) ||
+        num(val, G_MU, &q->mu, 1) || num(val, G_GAMMA, &q->gamma, 1) ||
+        num(val, G_UNITV, &q->unit_v, 1))
+        return -1;
+    if (!val[G_TEMP] == !val[G_CS]) {
+        cli_errline("arepo gas: give one of --temperature (K) and --sound-speed");
+        return -1;
+    }
+    if (!(q->gamma > 1)) {
+        cli_errline("arepo gas: --gamma %g must be > 1", q->gamma);
+        return -1;
+    }
+    if (val[G_VEL] && strcmp(val[G_VEL], "none") != 0) {
+        cli_errline("arepo gas: --velocity '%.100s': only 'none' for now (solenoidal and "
+                    "compressive velocities need tbrf's periodic vector fields)", val[G_VEL]);
+        return -1;
+    }
+    if (val[G_TEMP])
+        q->u = K_BOLTZMANN * q->temperature / ((q->gamma - 1) * q->mu * M_PROTON) /
+               (q->unit_v * q->unit_v);
+    else
+        q->u = q->sound_speed * q->sound_speed / (q->gamma * (q->gamma - 1));
+    return 0;
+}
+
+static int parse_header(const char *const *val, gas_req *q)
+{
+    static const char *const PREC[] = {"float", "double"};
+    tbrf_arepo_header *h = &q->h;
+    tbrf_arepo_header_init(h);
+    int p = val[G_PREC] ? args_choice("--precision", val[G_PREC], PREC, 2) : 1;
+    if (p < 0)
+        return -1;
+    h->double_precision = p;
+    h->long_ids = val[G_LONGIDS] != NULL;
+    h->box_size = q->box;
+    if (num(val, G_TIME, &h->time, 0) || num(val, G_Z, &h->redshift, 0) ||
+        num(val, G_OM, &h->omega0, 0) || num(val, G_OL, &h->omega_lambda, 0) ||
+        num(val, G_OB, &h->omega_baryon, 0) || num(val, G_H, &h->hubble_param, 1))
+        return -1;
+    int64_t files = 1;
+    char err[256];
+    if (val[G_FILES] && args_int64("--files", val[G_FILES], 1, 65536, &files, err, sizeof err)) {
+        cli_errline("arepo gas: %s", err);
+        return -1;
+    }
+    h->num_files = (int)files;
+    /* Bad header values stop the run before any work. */
+    char herr[512];
+    if (tbrf_arepo_check_header(h, herr, sizeof herr)) {
+        cli_errline("arepo gas: %s", herr);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* Random numbers of the points: a Philox key apart from the field's. */
+#define POINTS_KEY 0x9E3779B97F4A7C15ULL
+
+static int points_lattice(const gas_req *q, double *xyz)
+{
+    const double dx = q->box / (double)q->g;
+    double off[3] = {0, 0, 0};
+    for (int64_t i = 0; i < q->n; i++) {
+        int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
+        if (q->points == PTS_JITTERED &&
+            tbrf_rng_double(TBRF_GEN_PHILOX, q->seed ^ POINTS_KEY, q->realization,
+                            (uint64_t)(3 * i), 3, TBRF_DIST_S11, off) != TBRF_OK)
+            return -1;
+        for (int c = 0; c < 3; c++) {
+            double x = (ix[c] + 0.5 + q->jitter * off[c]) * dx;
+            xyz[3 * i + c] = x >= q->box ? x - q->box : (x < 0 ? x + q->box : x);
+        }
+    }
+    return 0;
+}
+
+/* The points of the run into *xyz (malloc'ed), after the budget check. */
+static int make_points(gas_req *q, double **xyz)
+{
+    char err[1024];
+    if (q->points == PTS_FILE) {
+        int dim = 3;
+        int rc = tbrf_arepo_read_coordinates(q->points_file, &q->n, xyz, err, sizeof err);
+        if (rc == 1)
+            rc = tbrf_io_read_points(q->points_file, &dim, &q->n, xyz, err, sizeof err);
+        if (rc == 0 && dim != 3)
+            snprintf(err, sizeof err, "%s: 2D points; AREPO ICs here are 3D", q->points_file);
+        if (rc || dim != 3) {
+            cli_errline("arepo gas: %s", err);
+            return EXIT_FAIL;
+        }
+    }
+    /* positions, field, volume, mass, energy; Qhull's Delaunay and the
+     * periodic images take about 2 kB more per point */
+    double bytes = (double)q->n * (56.0 + (q->voronoi ? 2048.0 : 0.0));
+    if (tbrf_io_budget_check(NULL, "the gas cells", bytes, err, sizeof err)) {
+        cli_errline("arepo gas: %lld points: %s", (long long)q->n, err);
+        return EXIT_FAIL;
+    }
+    if (q->points == PTS_FILE)
+        return 0;
+    *xyz = malloc((size_t)q->n * 3 * sizeof **xyz);
+    if (!*xyz) {
+        cli_errline("arepo gas: out of memory for %lld points", (long long)q->n);
+        return EXIT_FAIL;
+    }
+    if (q->points == PTS_RANDOM) {
+        if (tbrf_rng_double(TBRF_GEN_PHILOX, q->seed ^ POINTS_KEY, q->realization, 0, 3 * q->n,
+                            TBRF_DIST_U01, *xyz) != TBRF_OK)
+            return EXIT_FAIL;
+        for (int64_t i = 0; i < 3 * q->n; i++)
+            (*xyz)[i] *= q->box; /* u < 1 - 2^-53: x < box after rounding too */
+        for (int64_t i = 0; i < 3 * q->n; i++)
+            if ((*xyz)[i] >= q->box)
+                (*xyz)[i] = 0;
+        return 0;
+    }
+    return points_lattice(q, *xyz) ? EXIT_FAIL : 0;
+}
+
+/* The plan of the field over the box. Turning bands over [0, box]^3 for
+ * now: when periodic plans exist, this one call becomes
+ * tbrf_make_periodic_plan over the same box and the seam goes. */
+static int field_plan(const gas_req *q, const tbrf_model *model, tbrf_plan **plan)
+{
+    const double lo[3] = {0, 0, 0}, hi[3] = {q->box, q->box, q->box};
+    return tbrf_make_plan(model, 3, lo, hi, q->resolution, q->seed, NULL, plan);
+}
+
+/* The unit-variance field g at the points (divided by the square root of
+ * the plan's resolved variance, so that sigma is the rms asked for). */
+static int field_at(gas_req *q, const double *xyz, double *g, double *resolved)
+{
+    tbrf_model *model = NULL;
+    tbrf_plan *plan = NULL;
+    int st = cli_model_make(&q->model, &model);
+    if (st != TBRF_OK) {
+        cli_errline("arepo gas: %s", model ? tbrf_model_message(model) : tbrf_strerror(st));
+        tbrf_model_destroy(model);
+        return EXIT_USAGE;
+    }
+    if (!(q->resolution > 0))
+        q->resolution = q->box / cbrt((double)q->n);
+    st = field_plan(q, model, &plan);
+    if (st == TBRF_OK)
+        st = tbrf_set_points(plan, q->n, xyz);
+    if (st == TBRF_OK)
+        st = tbrf_execute(plan, q->realization, g);
+    tbrf_plan_info info;
+    if (st == TBRF_OK)
+        st = tbrf_plan_get_info(plan, &info);
+    if (st != TBRF_OK)
+        cli_errline("arepo gas: %s", cli_plan_msg(plan, st));
+    else {
+        *resolved = info.variance_resolved;
+        double s = 1 / sqrt(info.variance_resolved);
+        for (int64_t i = 0; i < q->n; i++)
+            g[i] *= s;
+    }
+    tbrf_destroy(plan);
+    tbrf_model_destroy(model);
+    return st == TBRF_OK ? 0 : EXIT_FAIL;
+}
+
+/* rho[i] from g (NULL: uniform) and the volumes, rescaled so that
+ * sum rho V = rho_mean box^3: the volume-weighted mean is exact. */
+static int densities(const gas_req *q, const double *g, const double *vol, double *rho)
+{
+    double total = 0;
+    for (int64_t i = 0; i < q->n; i++) {
+        double f = 1;
+        if (q->density == DENS_LINEAR)
+            f = 1 + q->sigma * g[i];
+        else if (q->density == DENS_LOGNORMAL)
+            f = exp(q->sigma * g[i]);
+        if (!(f > 0 && isfinite(f))) {
+            cli_errline("arepo gas: 1 + delta = %g at point %lld: lower --sigma or use "
+                        "--density lognormal", f, (long long)i);
+            return EXIT_FAIL;
+        }
+        rho[i] = f;
+        total += f * vol[i];
+    }
+    double c = q->rho * q->box * q->box * q->box / total;
+    for (int64_t i = 0; i < q->n; i++)
+        rho[i] *= c;
+    return 0;
+}
+
+static int volumes(const gas_req *q, const double *xyz, double *vol)
+{
+    if (!q->voronoi) {
+        for (int64_t i = 0; i < q->n; i++)
+            vol[i] = q->box * q->box * q->box / (double)q->n;
+        return 0;
+    }
+    char err[1024];
+    if (tbrf_voronoi_periodic_volumes(q->n, xyz, q->box, vol, err, sizeof err)) {
+        cli_errline("arepo gas: %s", err);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* Every parameter of the run, for /tbrf (tbrf info shows them). */
+static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p)
+{
+    static const char *const PTS[] = {"lattice", "jittered", "random", "file"};
+    static const char *const DENS[] = {"uniform", "linear", "lognormal"};
+    size_t k = 0;
+    p[k++] = (tbrf_arepo_param){"command", q->command ? q->command : "tbrf arepo gas", 0};
+    p[k++] = (tbrf_arepo_param){"kind", "arepo gas initial conditions", 0};
+    p[k++] = (tbrf_arepo_param){"points", PTS[q->points], 0};
+    if (q->points_file)
+        p[k++] = (tbrf_arepo_param){"points_file", q->points_file, 0};
+    p[k++] = (tbrf_arepo_param){"npoints", NULL, (double)q->n};
+    if (q->points == PTS_JITTERED)
+        p[k++] = (tbrf_arepo_param){"jitter", NULL, q->jitter};
+    p[k++] = (tbrf_arepo_param){"box", NULL, q->box};
+    p[k++] = (tbrf_arepo_param){"seed", NULL, (double)q->seed};
+    p[k++] = (tbrf_arepo_param){"realization", NULL, (double)q->realization};
+    p[k++] = (tbrf_arepo_param){"density", DENS[q->density], 0};
+    p[k++] = (tbrf_arepo_param){"rho_mean", NULL, q->rho};
+    if (q->density != DENS_UNIFORM) {
+        p[k++] = (tbrf_arepo_param){"sigma", NULL, q->sigma};
+        p[k++] = (tbrf_arepo_param){"model_kind", q->model.model_kind, 0};
+        p[k++] = (tbrf_arepo_param){"resolution", NULL, q->resolution};
+        p[k++] = (tbrf_arepo_param){"variance_resolved", NULL, resolved};
+        p[k++] = (tbrf_arepo_param){"field", "turning bands over [0, box]^3, not periodic", 0};
+    }
+    p[k++] = (tbrf_arepo_param){"volumes", q->voronoi ? "voronoi (qhull)" : "mean", 0};
+    p[k++] = (tbrf_arepo_param){"masses", q->mass_as_density ? "density" : "rho V", 0};
+    p[k++] = (tbrf_arepo_param){"internal_energy", NULL, q->u};
+    if (q->temperature > 0)
+        p[k++] = (tbrf_arepo_param){"temperature", NULL, q->temperature};
+    if (q->sound_speed > 0)
+        p[k++] = (tbrf_arepo_param){"sound_speed", NULL, q->sound_speed};
+    p[k++] = (tbrf_arepo_param){"mu", NULL, q->mu};
+    p[k++] = (tbrf_arepo_param){"gamma", NULL, q->gamma};
+    p[k++] = (tbrf_arepo_param){"unit_velocity_cm_s", NULL, q->unit_v};
+    p[k++] = (tbrf_arepo_param){"velocity", "none", 0};
+    return k;
+}
+
+/* Field, volumes, densities, masses and the file. */
+static int run_gas(gas_req *q, double *xyz)
+{
+    double *buf = malloc((size_t)q->n * 4 * sizeof *buf);
+    if (!buf) {
+        cli_errline("arepo gas: out of memory for %lld points", (long long)q->n);
+        return EXIT_FAIL;
+    }
+    double *g = buf, *vol = buf + q->n, *rho = buf + 2 * q->n, *u = buf + 3 * q->n;
+    double resolved = NAN;
+    int rc = q->density == DENS_UNIFORM ? 0 : field_at(q, xyz, g, &resolved);
+    if (rc == 0)
+        rc = volumes(q, xyz, vol);
+    if (rc == 0)
+        rc = densities(q, q->density == DENS_UNIFORM ? NULL : g, vol, rho);
+    if (rc == 0) {
+        /* rho becomes the Masses dataset: rho V, or rho itself. */
+        for (int64_t i = 0; i < q->n; i++) {
+            u[i] = q->u;
+            if (!q->mass_as_density)
+                rho[i] *= vol[i];
+        }
+        tbrf_arepo_particles t[6];
+        memset(t, 0, sizeof t);
+        t[0] = (tbrf_arepo_particles){q->n, xyz, NULL, rho, u, 1};
+        tbrf_arepo_param par[40];
+        size_t np = gas_params(q, resolved, par);
+        char err[1024];
+        if (tbrf_arepo_write(q->out, &q->h, t, par, np, err, sizeof err)) {
+            cli_errline("arepo gas: %s", err);
+            rc = EXIT_FAIL;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+static int cmd_arepo_gas(int argc, char **argv)
+{
+    const char *val[G_COUNT] = {0};
+    int p = args_parse_options("arepo gas", GOPTS, G_COUNT, G_HELP, argc, argv, val);
+    if (p == 1) {
+        usage_gas();
+        return 0;
+    }
+    if (p < 0)
+        return EXIT_USAGE;
+    gas_req q;
+    memset(&q, 0, sizeof q);
+    tbrf_io_meta_init(&q.model);
+    if (parse_points(val, &q) || parse_density(val, &q) || parse_energy(val, &q) ||
+        parse_header(val, &q))
+        return EXIT_USAGE;
+    double *xyz = NULL;
+    int rc = make_points(&q, &xyz);
+    if (rc == 0) {
+        q.command = request_command(argc + 1, argv - 1); /* "arepo gas ..." */
+        rc = run_gas(&q, xyz);
+    }
+    free(q.command);
+    free(xyz);
+    return rc;
+}
+
+/* ------------------------------------------------------------ pk */
+
+static void usage_pk(void)
+{
+    printf("usage: tbrf arepo pk --out FILE --omega-m W --omega-b W --h H --sigma8 S\n"
+           "                     [--n-s N] [--omega-lambda W] [--t-cmb T] [--z Z]\n"
+           "                     [--kmin K] [--kmax K] [--no-wiggles]\n"
+           "\n"
+           "Writes the linear matter power spectrum P(k) = A k^n_s T(k)^2 D(z)^2 as text\n"
+           "rows \"k P\" (k in h/Mpc, P in (Mpc/h)^3): T the Eisenstein & Hu (1998)\n"
+           "transfer function (with baryon wiggles unless --no-wiggles), A such that\n"
+           "sigma(8 Mpc/h) = S at z = 0, D the linear growth factor of the flat (unless\n"
+           "--omega-lambda) LCDM model, D(0) = 1. The file is a table model for\n"
+           "`tbrf generate --model table --table FILE`. Defaults: n_s 0.9667,\n"
+           "omega-lambda 1 - omega-m, t-cmb 2.7255 K, z 0, k from 1e-4 to 100 h/Mpc.\n");
+}
+
+enum { K_OUT, K_OM, K_OB, K_H, K_S8, K_NS, K_OL, K_TCMB, K_Z, K_KMIN, K_KMAX, K_NOW, K_HELP,
+       K_COUNT };
+static const args_opt KOPTS[K_COUNT] = {
+    {"--out", 1}, {"--omega-m", 1}, {"--omega-b", 1}, {"--h", 1}, {"--sigma8", 1},
+    {"--n-s", 1}, {"--omega-lambda", 1}, {"--t-cmb", 1}, {"--z", 1}, {"--kmin", 1},
+    {"--kmax", 1}, {"--no-wiggles", 0}, {"--help", 0}};
+
+/* Values of the numeric options (defaults where absent). */
+static int pk_numbers(const char *const *val, double *v)
+{
+    static const double DEF[K_COUNT] = {0, NAN, NAN, NAN, NAN, 0.9667, NAN, 2.7255, 0, 1e-4, 100};
+    char err[256];
+    for (int o = K_OM; o <= K_KMAX; o++) {
+        v[o] = DEF[o];
+        if (!val[o] && isnan(DEF[o]) && o != K_OL) {
+            cli_errline("arepo pk: %s is required (see tbrf arepo pk --help)", KOPTS[o].name);
+            return -1;
+        }
+        if (val[o] && args_double(KOPTS[o].name, val[o], &v[o], err, sizeof err)) {
+            cli_errline("arepo pk: %s", err);
+            return -1;
+        }
+    }
+    if (!val[K_OL])
+        v[K_OL] = 1 - v[K_OM];
+    return 0;
+}
+
+/* The model normalised and scaled; 0 or an EXIT_* status. */
+static int pk_model(const double *v, int wiggles, tbrf_model **m)
+{
+    double d = NAN;
+    int st = tbrf_cosmo_growth(v[K_OM], v[K_OL], v[K_Z], &d);
+    if (st != TBRF_OK) {
+        cli_errline("arepo pk: no growth factor for omega-m %g, omega-lambda %g, z %g",
+                    v[K_OM], v[K_OL], v[K_Z]);
+        return EXIT_USAGE;
+    }
+    st = tbrf_model_eisenstein_hu(v[K_OM], v[K_OB], v[K_H], v[K_NS], v[K_TCMB], wiggles,
+                                  v[K_KMIN], v[K_KMAX], m);
+    /* sigma(8 Mpc/h) at z is sigma8 D(z): P scales as D^2 */
+    if (st == TBRF_OK)
+        st = tbrf_model_normalize_sigma(*m, 8, v[K_S8] * d);
+    if (st != TBRF_OK) {
+        cli_errline("arepo pk: %s", *m ? tbrf_model_message(*m) : tbrf_strerror(st));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The rows into a temporary beside FILE, renamed when complete. */
+static int pk_write(const char *out, const tbrf_model *m, const char *command)
+{
+    size_t n = 0;
+    tbrf_model_table_data(m, &n, NULL, NULL);
+    char *tmp = malloc(strlen(out) + 32);
+    if (!tmp)
+        return EXIT_FAIL;
+    snprintf(tmp, strlen(out) + 32, "%s.tmp-%ld", out, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int ok = f != NULL;
+    if (ok) {
+        fprintf(f, "# %s\n# %s\n# k [h/Mpc]  P(k) [(Mpc/h)^3]\n", command ? command : "",
+                tbrf_model_describe(m));
+        double *k = malloc(2 * n * sizeof *k);
+        ok = k && tbrf_model_table_data(m, &n, k, k + n) == TBRF_OK;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = fprintf(f, "%.17g %.17g\n", k[i], tbrf_model_spectrum(m, 3, k[i])) > 0;
+        free(k);
+        ok = (fflush(f) == 0) & ok & (fsync(fileno(f)) == 0);
+        ok = (fclose(f) == 0) & ok;
+    }
+    if (!ok || rename(tmp, out) != 0) {
+        cli_errline("arepo pk: cannot write %s", out);
+        unlink(tmp);
+        free(tmp);
+        return EXIT_FAIL;
+    }
+    free(tmp);
+    return 0;
+}
+
+static int cmd_arepo_pk(int argc, char **argv)
+{
+    const char *val[K_COUNT] = {0};
+    int p = args_parse_options("arepo pk", KOPTS, K_COUNT, K_HELP, argc, argv, val);
+    if (p == 1) {
+        usage_pk();
+        return 0;
+    }
+    if (p < 0)
+        return EXIT_USAGE;
+    double v[K_COUNT];
+    if (!val[K_OUT]) {
+        cli_errline("arepo pk: --out is required (see tbrf arepo pk --help)");
+        return EXIT_USAGE;
+    }
+    if (pk_numbers(val, v))
+        return EXIT_USAGE;
+    tbrf_model *m = NULL;
+    int rc = pk_model(v, val[K_NOW] ? 0 : 1, &m);
+    if (rc == 0) {
+        char *command = request_command(argc + 1, argv - 1);
+        rc = pk_write(val[K_OUT], m, command);
+        free(command);
+    }
+    tbrf_model_destroy(m);
+    return rc;
+}
+
+int cmd_arepo(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "gas") == 0)
+        return cmd_arepo_gas(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "pk") == 0)
+        return cmd_arepo_pk(argc - 1, argv + 1);
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: tbrf arepo gas|pk [options]   (tbrf arepo gas --help, pk --help)\n"
+               "\n"
+               "  gas   gas initial conditions at mesh-generating points (AREPO HDF5)\n"
+               "  pk    the Eisenstein & Hu linear P(k), sigma8-normalised, as a table\n");
+        return 0;
+    }
+    cli_errline("arepo: give 'gas' or 'pk' (see tbrf arepo --help)");
+    return EXIT_USAGE;
+}

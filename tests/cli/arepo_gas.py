@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""arepo_gas.py TBRF WORKDIR CASE — `tbrf arepo gas` and `tbrf arepo pk`
+read back as AREPO's reader requires (doc/arepo.md, tests/README.md).
+
+Cases:
+  header     every /Header attribute AREPO opens, with its length; float64
+             datasets, Flag_DoublePrecision 1, uint32 IDs 1..N unique;
+             a lattice with uniform density: equal masses rho V/N, u from
+             the temperature (k_B T/((gamma-1) mu m_p) in (km/s)^2)
+  files      --files 3 --precision float --long-ids: ic.0/1/2.hdf5, float32
+             datasets, Flag_DoublePrecision 0, uint64 IDs, NumPart_ThisFile
+             summing to NumPart_Total, IDs 1..N over the set
+  lognormal  jittered lattice, lognormal density: total mass = rho V to
+             1e-12; with --mass-as-density the same run writes rho itself,
+             so V = m / rho are the Voronoi volumes: they sum to L^3
+             (1e-10); the rms of ln rho is the target sigma (see the
+             tolerance below); --points FILE re-reads the coordinates
+  bad        negative box, Omega out of range, a --velocity not offered,
+             1 + delta <= 0, more points than the memory budget, a points
+             file outside the box: exit status, one message, no file
+  pk         the P(k) table: sigma8 of its rows (trapezoid in ln k) is the
+             requested one, and P(z=127)/P(z=0) = D(127)^2 with D from a
+             direct integration here; `tbrf generate --model table` runs
+             on it
+Exit 77 (skipped) without h5py/numpy.
+"""
+import os
+import subprocess
+import sys
+
+try:
+    import h5py
+    import numpy as np
+except ImportError:
+    print("h5py or numpy missing: skipped")
+    sys.exit(77)
+
+TBRF, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(WORK, exist_ok=True)
+os.chdir(WORK)
+for f in os.listdir("."):
+    os.remove(f)
+FAILS = []
+
+HEADER_ATTRS = {"NumPart_ThisFile": 6, "NumPart_Total": 6, "NumPart_Total_HighWord": 6,
+                "MassTable": 6, "Time": 1, "Redshift": 1, "BoxSize": 1, "NumFilesPerSnapshot": 1,
+                "Omega0": 1, "OmegaLambda": 1, "HubbleParam": 1, "Flag_Sfr": 1,
+                "Flag_Cooling": 1, "Flag_StellarAge": 1, "Flag_Metals": 1, "Flag_Feedback": 1,
+                "Flag_DoublePrecision": 1}
+
+
+def check(cond, msg):
+    if not cond:
+        FAILS.append(msg)
+        print("FAIL:", msg)
+
+
+def run(*args, env=None, want=0):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([TBRF] + list(args), capture_output=True, text=True, env=e)
+    check(p.returncode == want, "%s: exit %d, wanted %d; stderr: %s" %
+          (" ".join(args), p.returncode, want, p.stderr.strip()))
+    return p
+
+
+def header(f):
+    h = f["Header"].attrs
+    for name, n in HEADER_ATTRS.items():
+        check(name in h, "Header attribute %s missing" % name)
+        if name in h:
+            check(np.size(h[name]) == n, "%s has %d values" % (name, np.size(h[name])))
+    return h
+
+
+def case_header():
+    run("arepo", "gas", "--out", "ic", "--box", "2", "--lattice", "8", "--rho", "3",
+        "--temperature", "1e4", "--mu", "0.6")
+    with h5py.File("ic.hdf5", "r") as f:
+        h = header(f)
+        g = f["PartType0"]
+        n = 512
+        check(list(h["NumPart_Total"]) == [n, 0, 0, 0, 0, 0], "NumPart_Total")
+        check(h["Flag_DoublePrecision"] == 1, "Flag_DoublePrecision 1")
+        for name, shape in (("Coordinates", (n, 3)), ("Velocities", (n, 3)), ("Masses", (n,)),
+                            ("InternalEnergy", (n,))):
+            check(g[name].shape == shape and g[name].dtype == np.float64,
+                  "%s %s %s" % (name, g[name].shape, g[name].dtype))
+        ids = g["ParticleIDs"][...]
+        check(g["ParticleIDs"].dtype == np.uint32, "uint32 IDs")
+        check(np.array_equal(np.sort(ids), np.arange(1, n + 1)), "IDs 1..N unique")
+        m = g["Masses"][...]
+        check(np.allclose(m, 3 * 8 / n, rtol=1e-12, atol=0), "lattice masses rho V/N")
+        u = 1.380649e-16 * 1e4 / ((2 / 3) * 0.6 * 1.67262192369e-24) / 1e10
+        check(np.allclose(g["InternalEnergy"][...], u, rtol=1e-12), "u from T")
+        check(np.all(g["Velocities"][...] == 0), "zero velocities")
+        check(f["tbrf"].attrs["points"] == b"lattice" or f["tbrf"].attrs["points"] == "lattice",
+              "/tbrf records the points")
+
+
+def case_files():
+    run("arepo", "gas", "--out", "ic.hdf5", "--box", "1", "--random", "1000", "--files", "3",
+        "--precision", "float", "--long-ids", "--sound-speed", "1", "--volumes", "mean")
+    check(not os.path.exists("ic.hdf5"), "no ic.hdf5 beside a set")
+    ids, total = [], 0
+    for i in range(3):
+        with h5py.File("ic.%d.hdf5" % i, "r") as f:
+            h = header(f)
+            check(h["NumFilesPerSnapshot"] == 3, "NumFilesPerSnapshot")
+            check(h["Flag_DoublePrecision"] == 0, "Flag_DoublePrecision 0")
+            g = f["PartType0"]
+            check(g["Coordinates"].dtype == np.float32, "float32 coordinates")
+            check(g["ParticleIDs"].dtype == np.uint64, "uint64 IDs")
+            total += int(h["NumPart_ThisFile"][0])
+            ids.extend(g["ParticleIDs"][...].tolist())
+            check(np.allclose(g["InternalEnergy"][...], 1 / (5 / 3 * 2 / 3), rtol=1e-6),
+                  "u from the sound speed")
+    check(total == 1000, "NumPart_ThisFile sums to %d" % total)
+    check(sorted(ids) == list(range(1, 1001)), "IDs 1..N over the set")
+    check(sorted(os.listdir(".")) == ["ic.0.hdf5", "ic.1.hdf5", "ic.2.hdf5"],
+          "only the set: %s" % os.listdir("."))
+
+
+def case_lognormal():
+    # Tolerance on the rms of ln rho: for a Gaussian covariance of length
+    # l in a box L, the sample variance's relative sd is about
+    # sqrt(2 (pi/2)^1.5 l^3/L^3 + 2/N) = sqrt(4.9e-4 + 4.9e-4) = 0.031
+    # (l = 0.05, N = 4096), so the rms has 0.016: 8% is five of those.
+    args = ["arepo", "gas", "--box", "1", "--jittered", "16", "--density", "lognormal",
+            "--sigma", "0.5", "--model", "gaussian", "--length", "0.05", "--rho", "2",
+            "--temperature", "100", "--seed", "11"]
+    run(*(args + ["--out", "ic"]))
+    run(*(args + ["--out", "icd", "--mass-as-density"]))
+    with h5py.File("ic.hdf5", "r") as f, h5py.File("icd.hdf5", "r") as fd:
+        m = f["PartType0/Masses"][...]
+        rho = fd["PartType0/Masses"][...]
+        x = f["PartType0/Coordinates"][...]
+        check(abs(m.sum() / 2 - 1) < 1e-12, "total mass = rho V: %r" % (m.sum() / 2))
+        v = m / rho
+        check(abs(v.sum() - 1) < 1e-10, "Voronoi volumes sum to L^3: %r" % v.sum())
+        check(np.all(v > 0), "positive volumes")
+        s = np.std(np.log(rho))
+        print("rms ln rho = %.4f (target 0.5), volumes rms/mean - 1 = %.4f" %
+              (s, np.std(v * 4096 - 1)))
+        check(abs(s / 0.5 - 1) < 0.08, "rms of ln rho %g vs 0.5" % s)
+        check(np.all((x >= 0) & (x < 1)), "points in the box")
+    run("arepo", "gas", "--out", "again", "--box", "1", "--points", "ic.hdf5",
+        "--sound-speed", "1")
+    with h5py.File("ic.hdf5", "r") as f, h5py.File("again.hdf5", "r") as g:
+        check(np.array_equal(f["PartType0/Coordinates"][...], g["PartType0/Coordinates"][...]),
+              "--points reads an AREPO file's coordinates")
+
+
+def case_bad():
+    base = ["arepo", "gas", "--out", "bad", "--lattice", "4", "--sound-speed", "1"]
+    for extra, want, text in (
+            (["--box", "-1"], 2, "--box"),
+            (["--box", "1", "--omega0", "11"], 2, "Omega0"),
+            (["--box", "1", "--velocity", "solenoidal"], 2, "vector fields"),
+            (["--box", "1", "--density", "linear", "--sigma", "5", "--model", "gaussian",
+              "--length", "0.3"], 1, "1 + delta"),
+            (["--box", "1", "--density", "lognormal", "--model", "gaussian", "--length", "0.3"],
+             2, "--sigma")):
+        p = run(*(base + extra), want=want)
+        check(text in p.stderr and p.stderr.count("\n") == 1,
+              "%s: message %r" % (extra, p.stderr))
+    p = run("arepo", "gas", "--out", "bad", "--box", "1", "--lattice", "64", "--sound-speed",
+            "1", env={"TBRF_MEMORY_BUDGET": "8M"}, want=1)
+    check("budget" in p.stderr, "budget message: %r" % p.stderr)
+    with open("pts.txt", "w") as f:
+        f.write("0.1 0.2 0.3\n0.5 0.5 1.5\n0.7 0.1 0.2\n")
+    p = run("arepo", "gas", "--out", "bad", "--box", "1", "--points", "pts.txt",
+            "--sound-speed", "1", want=1)
+    check("outside" in p.stderr, "point outside the box: %r" % p.stderr)
+    check(sorted(os.listdir(".")) == ["pts.txt"], "no file left: %s" % os.listdir("."))
+
+
+def growth(om, ol, z):
+    # D ∝ E ∫ da/(aE)^3 by the trapezoid rule in a = t^2 (10^5 steps).
+    def raw(a):
+        t = np.linspace(0, np.sqrt(a), 100001)
+        a_ = t * t
+        den = om + (1 - om - ol) * a_ + ol * a_ ** 3
+        f = 2 * t ** 4 / den ** 1.5
+        e = np.sqrt(om / a ** 3 + (1 - om - ol) / a ** 2 + ol)
+        return e * np.trapz(f, t)
+    return raw(1 / (1 + z)) / raw(1.0)
+
+
+def sigma8(path):
+    k, p = np.loadtxt(path, unpack=True)
+    lk = np.log(k)
+    kk = np.exp(np.linspace(lk[0], lk[-1], 400001))
+    pp = np.exp(np.interp(np.log(kk), lk, np.log(p)))
+    x = kk * 8
+    w = 3 * (np.sin(x) - x * np.cos(x)) / x ** 3
+    return np.sqrt(np.trapz(kk ** 3 * pp * w * w, np.log(kk)) / (2 * np.pi ** 2))
+
+
+def case_pk():
+    common = ["--omega-m", "0.3089", "--omega-b", "0.0486", "--h", "0.6774", "--sigma8", "0.831"]
+    run("arepo", "pk", "--out", "pk0.txt", *common)
+    run("arepo", "pk", "--out", "pk127.txt", "--z", "127", *common)
+    s0 = sigma8("pk0.txt")
+    check(abs(s0 / 0.831 - 1) < 1e-4, "sigma8 of the table %r" % s0)
+    d = growth(0.3089, 0.6911, 127)
+    p0 = np.loadtxt("pk0.txt")[:, 1]
+    p1 = np.loadtxt("pk127.txt")[:, 1]
+    check(np.allclose(p1 / p0, d * d, rtol=1e-7), "P(127)/P(0) = D^2 = %r" % (d * d))
+    print("sigma8 %.6f, D(127) = %.6e" % (s0, d))
+    run("generate", "--model", "table", "--table", "pk0.txt", "--grid", "16x16x16",
+        "--spacing", "4", "--out", "field.h5", "--quiet")
+
+
+{"header": case_header, "files": case_files, "lognormal": case_lognormal, "bad": case_bad,
+ "pk": case_pk}[CASE]()
+print("%s: %s" % (CASE, "FAILED %d" % len(FAILS) if FAILS else "ok"))
+sys.exit(1 if FAILS else 0)
