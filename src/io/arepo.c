@@ -401,6 +401,18 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
     }
     if (check_all(h, types, err, errlen))
         return -1;
+    /* AREPO looks for BASE.0.hdf5 before BASE.hdf5 (read_ic.c,
+     * find_files): a set left there would be read instead of this file. */
+    if (h->num_files == 1) {
+        char *set0 = tbrf_arepo_file_name(base, 2, 0);
+        int stale = set0 && access(set0, F_OK) == 0;
+        if (stale)
+            io_setf(err, errlen, "%s exists: AREPO would read that set instead of a single "
+                    "file; remove it or write a set (--files)", set0);
+        free(set0);
+        if (stale)
+            return -1;
+    }
     int nf = h->num_files, rc = 0, done = 0;
     tbrf_io_writer **w = calloc((size_t)nf, sizeof *w);
     if (!w) {

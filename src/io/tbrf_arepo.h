@@ -66,7 +66,8 @@ char *tbrf_arepo_file_name(const char *base, int num_files, int index);
 /* Writes the set: file f holds rows [n f/F, n (f+1)/F) of every type.
  * Checks everything first (header ranges, finite data inside the box,
  * positive gas mass, IDs unique across types and within uint32 unless
- * long_ids) and writes nothing on bad input. Every file is written to a
+ * long_ids) and writes nothing on bad input; a single file is refused
+ * while BASE.0.hdf5 exists (AREPO would read that set instead). Every file is written to a
  * temporary; the names are published only when all are complete (if a
  * rename fails, the files already published are removed). Returns 0, or
  * -1 with one line naming the file or the bad value in err. */

@@ -119,6 +119,12 @@ def case_files():
     check(sorted(ids) == list(range(1, 1001)), "IDs 1..N over the set")
     check(sorted(os.listdir(".")) == ["ic.0.hdf5", "ic.1.hdf5", "ic.2.hdf5"],
           "only the set: %s" % os.listdir("."))
+    # AREPO reads ic.0.hdf5 before ic.hdf5: a single file beside a set is
+    # refused.
+    p = run("arepo", "gas", "--out", "ic", "--box", "1", "--random", "10", "--sound-speed", "1",
+            "--volumes", "mean", want=1)
+    check("ic.0.hdf5 exists" in p.stderr and not os.path.exists("ic.hdf5"),
+          "single file beside a set: %r" % p.stderr)
 
 
 def case_lognormal():
