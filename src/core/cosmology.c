@@ -112,8 +112,6 @@ int tbrf_cosmo_growth(double omega_m, double omega_lambda, double z, double *gro
     /* E^2 must stay positive between the big bang and max(a, 1). */
     double d0 = growth_raw(omega_m, omega_lambda, 1.0, NULL);
     double da = growth_raw(omega_m, omega_lambda, a, NULL);
-    if (a > 1 && isfinite(da) && !isfinite(d0))
-        d0 = NAN;
     if (!(isfinite(d0) && isfinite(da) && d0 > 0))
         return TBRF_ERR_INVALID;
     *growth = da / d0;
