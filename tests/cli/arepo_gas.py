@@ -18,6 +18,8 @@ Cases:
   bad        negative box, Omega out of range, a --velocity not offered,
              1 + delta <= 0, more points than the memory budget, a points
              file outside the box: exit status, one message, no file
+  doc        the `tbrf arepo gas` example of doc/arepo.md (DOC, the 4th
+             argument) runs as written and its file holds 32^3 gas cells
   pk         the P(k) table: sigma8 of its rows (trapezoid in ln k) is the
              requested one, and P(z=127)/P(z=0) = D(127)^2 with D from a
              direct integration here; `tbrf generate --model table` runs
@@ -218,7 +220,22 @@ def case_pk():
         "--spacing", "4", "--out", "field.h5", "--quiet")
 
 
-{"header": case_header, "files": case_files, "lognormal": case_lognormal, "bad": case_bad,
+def case_doc():
+    import re
+    import shlex
+    text = open(sys.argv[4]).read()
+    block = re.search(r"```sh\n(tbrf arepo gas.*?)```", text, re.S)
+    check(block is not None, "doc/arepo.md has its example")
+    if block is None:
+        return
+    words = shlex.split(block.group(1).replace("\\\n", " "))
+    run(*words[1:])
+    with h5py.File(words[words.index("--out") + 1] + ".hdf5", "r") as f:
+        header(f)
+        check(f["PartType0/Masses"].shape == (32 ** 3,), "32^3 cells")
+
+
+{"doc": case_doc, "header": case_header, "files": case_files, "lognormal": case_lognormal, "bad": case_bad,
  "pk": case_pk}[CASE]()
 print("%s: %s" % (CASE, "FAILED %d" % len(FAILS) if FAILS else "ok"))
 sys.exit(1 if FAILS else 0)
