@@ -409,7 +409,8 @@ static int volumes(const gas_req *q, const double *xyz, double *vol)
 }
 
 /* Every parameter of the run, for /tbrf (tbrf info shows them). */
-static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p)
+static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
+                         char seeds[2][24])
 {
     static const char *const PTS[] = {"lattice", "jittered", "random", "file"};
     static const char *const DENS[] = {"uniform", "linear", "lognormal"};
@@ -423,8 +424,11 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p)
     if (q->points == PTS_JITTERED)
         p[k++] = (tbrf_arepo_param){"jitter", NULL, q->jitter};
     p[k++] = (tbrf_arepo_param){"box", NULL, q->box};
-    p[k++] = (tbrf_arepo_param){"seed", NULL, (double)q->seed};
-    p[k++] = (tbrf_arepo_param){"realization", NULL, (double)q->realization};
+    /* as text: a double would round seeds above 2^53 */
+    snprintf(seeds[0], 24, "%llu", (unsigned long long)q->seed);
+    snprintf(seeds[1], 24, "%llu", (unsigned long long)q->realization);
+    p[k++] = (tbrf_arepo_param){"seed", seeds[0], 0};
+    p[k++] = (tbrf_arepo_param){"realization", seeds[1], 0};
     p[k++] = (tbrf_arepo_param){"density", DENS[q->density], 0};
     p[k++] = (tbrf_arepo_param){"rho_mean", NULL, q->rho};
     if (q->density != DENS_UNIFORM) {
@@ -474,7 +478,8 @@ static int run_gas(gas_req *q, double *xyz)
         memset(t, 0, sizeof t);
         t[0] = (tbrf_arepo_particles){q->n, xyz, NULL, rho, u, 1};
         tbrf_arepo_param par[40];
-        size_t np = gas_params(q, resolved, par);
+        char seeds[2][24];
+        size_t np = gas_params(q, resolved, par, seeds);
         char err[1024];
         if (tbrf_arepo_write(q->out, &q->h, t, par, np, err, sizeof err)) {
             cli_errline("arepo gas: %s", err);

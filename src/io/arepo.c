@@ -236,7 +236,8 @@ static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo
     rc |= attr_d(g, "Omega0", h->omega0) | attr_d(g, "OmegaLambda", h->omega_lambda);
     rc |= attr_d(g, "OmegaBaryon", h->omega_baryon) | attr_d(g, "HubbleParam", h->hubble_param);
     rc |= attr_i(g, "Flag_Sfr", h->flag_sfr) | attr_i(g, "Flag_Cooling", h->flag_cooling);
-    rc |= attr_i(g, "Flag_StellarAge", h->flag_stellarage) | attr_i(g, "Flag_Metals", h->flag_metals);
+    rc |= attr_i(g, "Flag_StellarAge", h->flag_stellarage);
+    rc |= attr_i(g, "Flag_Metals", h->flag_metals);
     rc |= attr_i(g, "Flag_Feedback", h->flag_feedback);
     rc |= attr_i(g, "Flag_DoublePrecision", h->double_precision);
     rc |= attr_i(g, "Flag_Entropy_ICs", 0); /* InternalEnergy is u, not entropy */
@@ -244,7 +245,10 @@ static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo
     return rc;
 }
 
-/* A dataset of rows x cols from src (doubles, or IDs when src is NULL:
+/* Marks a float dataset of zeros for write_dataset. */
+static const double ZEROS[1] = {0};
+
+/* A dataset of rows x cols from src (doubles; ZEROS: zeros; NULL: the IDs
  * first_id + row), converted block by block to the file type. */
 static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, const double *src,
                          int64_t first, int dbl, int long_ids, uint64_t first_id)
@@ -263,7 +267,10 @@ static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, cons
         int64_t m = rows - r < AREPO_BLOCK ? rows - r : AREPO_BLOCK;
         size_t k = (size_t)m * (size_t)cols;
         hid_t mtype;
-        if (!src) {
+        if (src == ZEROS) {
+            memset(buf, 0, k * (dbl ? sizeof(double) : sizeof(float)));
+            mtype = dbl ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+        } else if (!src) {
             uint64_t *u = buf;
             for (size_t i = 0; i < k; i++)
                 u[i] = first_id + (uint64_t)(first + r) + i;
@@ -308,24 +315,13 @@ static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_
     if (g < 0)
         return -1;
     const int dbl = h->double_precision;
-    double *zeros = NULL;
-    if (!p->vel || (t == 0 && !p->u)) {
-        zeros = calloc((size_t)count * 3, sizeof *zeros);
-        if (!zeros) {
-            H5Gclose(g);
-            return -1;
-        }
-    }
     int rc = write_dataset(g, "Coordinates", count, 3, p->pos, first, dbl, 0, 0);
-    rc |= p->vel ? write_dataset(g, "Velocities", count, 3, p->vel, first, dbl, 0, 0)
-                 : write_dataset(g, "Velocities", count, 3, zeros, 0, dbl, 0, 0);
+    rc |= write_dataset(g, "Velocities", count, 3, p->vel ? p->vel : ZEROS, first, dbl, 0, 0);
     rc |= write_dataset(g, "ParticleIDs", count, 1, NULL, first, dbl, h->long_ids, p->first_id);
     if (h->mass_table[t] == 0)
         rc |= write_dataset(g, "Masses", count, 1, p->mass, first, dbl, 0, 0);
     if (t == 0)
-        rc |= p->u ? write_dataset(g, "InternalEnergy", count, 1, p->u, first, dbl, 0, 0)
-                   : write_dataset(g, "InternalEnergy", count, 1, zeros, 0, dbl, 0, 0);
-    free(zeros);
+        rc |= write_dataset(g, "InternalEnergy", count, 1, p->u ? p->u : ZEROS, first, dbl, 0, 0);
     H5Gclose(g);
     return rc;
 }

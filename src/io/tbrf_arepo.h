@@ -25,7 +25,7 @@ typedef struct tbrf_arepo_header {
     double omega_baryon;          /* OmegaBaryon in [0, omega0] (not read by AREPO) */
     double hubble_param;          /* HubbleParam > 0 */
     double mass_table[6];         /* MassTable: 0 = per-particle Masses */
-    int double_precision;         /* 1: float64 datasets and Flag_DoublePrecision 1; 0: float32, 0 */
+    int double_precision;         /* 1: float64 datasets, Flag_DoublePrecision 1; 0: float32, 0 */
     int long_ids;                 /* 1: uint64 ParticleIDs (AREPO's LONGIDS); 0: uint32 */
     int num_files;                /* NumFilesPerSnapshot >= 1 */
     int flag_sfr, flag_cooling, flag_stellarage, flag_metals, flag_feedback;

@@ -223,7 +223,8 @@ static void test_sigma8(void)
     int fd = mkstemp(path);
     REQUIRE(fd >= 0, , "mkstemp");
     FILE *fp = fdopen(fd, "w");
-    fprintf(fp, "# Table of k in h/Mpc and P in (Mpc/h)^3, z = 0\n#    k (h/Mpc)     P (Mpc/h)^3\n");
+    fprintf(fp, "# Table of k in h/Mpc and P in (Mpc/h)^3, z = 0\n"
+                "#    k (h/Mpc)     P (Mpc/h)^3\n");
     for (double lk = -5; lk <= 3.0001; lk += 0.0025) {
         double k = pow(10, lk);
         fprintf(fp, "%.17g %.17g\n", k, tbrf_model_spectrum(m, 3, k));
