@@ -94,11 +94,11 @@ static int64_t replicate(int64_t n, const double *xyz, double box, double m, dou
     return k;
 }
 
-/* Volume of the convex hull of k points (3k), by a fresh Qhull run. */
-static double hull_volume(int k, double *pts)
+/* Volume of the convex hull of k points (3k), by a fresh Qhull run
+ * whose messages go to `null`. */
+static double hull_volume(int k, double *pts, FILE *null)
 {
     qhT qh_qh, *qh = &qh_qh;
-    FILE *null = fopen("/dev/null", "w");
     qh_zero(qh, null);
     double v = NAN;
     if (qh_new_qhull(qh, 3, k, pts, False, "qhull Qt", NULL, null) == 0) {
@@ -108,8 +108,6 @@ static double hull_volume(int k, double *pts)
     int curlong, totlong;
     qh_freeqhull(qh, !qh_ALL);
     qh_memfreeshort(qh, &curlong, &totlong);
-    if (null)
-        fclose(null);
     return v;
 }
 
@@ -175,7 +173,7 @@ static int volumes_at(int64_t n, const double *xyz, double box, double m, double
         }
         if (rc == 0)
             break;
-        vol[id] = nv >= 4 ? hull_volume(nv, cell) : NAN;
+        vol[id] = nv >= 4 ? hull_volume(nv, cell, log.f) : NAN;
         if (!(vol[id] > 0)) {
             io_setf(err, errlen, "Voronoi volumes: cell of point %d is degenerate "
                     "(coincident points?)", id);
