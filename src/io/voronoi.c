@@ -126,12 +126,13 @@ static int volumes_at(int64_t n, const double *xyz, double box, double m, double
     double *pts = malloc((size_t)room * 3 * sizeof *pts);
     int64_t *orig = malloc((size_t)room * sizeof *orig);
     double *cell = malloc(3 * 4096 * sizeof *cell);
-    int rc = -1;
+    int rc = -1, started = 0;
     qhT qh_qh, *qh = &qh_qh;
     qh_log log;
     log_open(&log);
     qh_zero(qh, log.f);
-    int64_t k = (pts && orig && cell) ? replicate(n, xyz, box, m, pts, orig, room) : -2;
+    /* Qhull writes to stderr when given no stream: never from tbrf_io. */
+    int64_t k = (pts && orig && cell && log.f) ? replicate(n, xyz, box, m, pts, orig, room) : -2;
     if (k == -2 || k > INT32_MAX) {
         io_setf(err, errlen, "Voronoi volumes: out of memory for %lld points", (long long)n);
         goto out;
@@ -140,6 +141,7 @@ static int volumes_at(int64_t n, const double *xyz, double box, double m, double
         rc = 0; /* more images than expected: widen and count again */
         goto out;
     }
+    started = 1; /* from here on Qhull holds memory, even when it fails */
     if (qh_new_qhull(qh, 3, (int)k, pts, False, "qhull v Qbb", NULL, log.f)) {
         io_setf(err, errlen, "Voronoi volumes: Qhull failed: %s (coincident points?)",
                 log_text(&log));
@@ -181,10 +183,12 @@ static int volumes_at(int64_t n, const double *xyz, double box, double m, double
             break;
         }
     }
-out:;
-    int curlong, totlong;
-    qh_freeqhull(qh, !qh_ALL);
-    qh_memfreeshort(qh, &curlong, &totlong);
+out:
+    if (started) {
+        int curlong, totlong;
+        qh_freeqhull(qh, !qh_ALL);
+        qh_memfreeshort(qh, &curlong, &totlong);
+    }
     log_close(&log);
     free(pts);
     free(orig);

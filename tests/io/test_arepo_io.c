@@ -8,7 +8,8 @@
  * to +-a spacing per axis, uniform): the rms of V/V_mean - 1, which is
  * the error per cell of the mass = rho V_mean fallback, against first-order
  * theory a/sqrt(2) at small a, and reported for larger a; (4) bad input
- * refused.
+ * refused; (5) a cluster with one far point, whose cell needs the margin
+ * of periodic images to grow, still sums to the box.
  * Writer: a two-type, two-file set read back with HDF5 (attributes,
  * shapes, dtypes, IDs from 1), bad input leaving no file. */
 #define _DEFAULT_SOURCE
@@ -108,6 +109,23 @@ static void test_random_and_jittered(void)
     }
     CHECK(rms[0] < rms[1] && rms[1] < rms[2] && rms[2] < rms[3], "scatter grows with jitter");
     CHECK_NEAR(rms[0] / (amps[0] / sqrt(2.0)), 1, 0.03, "scatter a/sqrt(2) for a small jitter");
+    free(xyz);
+    free(v);
+}
+
+/* A cluster and one far point: the far cell spans most of the box, so
+ * the first margin (three mean spacings) misses images and the margin
+ * must grow before every cell is trusted. */
+static void test_margin_growth(void)
+{
+    const int64_t n = 501;
+    double *xyz = malloc(3 * n * sizeof *xyz), *v = malloc(n * sizeof *v);
+    uint64_t s = 99;
+    for (int64_t i = 0; i < 3 * (n - 1); i++)
+        xyz[i] = 0.25 * u01(&s);
+    xyz[3 * (n - 1)] = xyz[3 * (n - 1) + 1] = xyz[3 * (n - 1) + 2] = 0.7;
+    sum_and_check(n, xyz, 1.0, v, "cluster + far point");
+    CHECK(v[n - 1] > 0.1, "the far point has a large cell: %g", v[n - 1]);
     free(xyz);
     free(v);
 }
@@ -260,6 +278,7 @@ int main(void)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     test_lattice();
     test_random_and_jittered();
+    test_margin_growth();
     test_voronoi_bad();
     test_writer();
     return check_report("test_arepo_io");
