@@ -195,22 +195,78 @@ static int make_model(request *r)
 /* Domain of a grid: the first and last cell along each axis, with the
  * expression the library uses for the last cell, so the grid lies inside
  * the domain bit for bit; the default resolution is the finest spacing. */
-static int grid_domain(tbrf_io_meta *m)
+static const char AXES[] = "xyz";
+
+/* Where a given or recorded domain comes from, for messages. */
+static const char *domain_name(const request *r, char *buf, size_t len)
 {
-    double rmin = INFINITY;
-    for (int c = 0; c < 3; c++)
-        m->lo[c] = m->hi[c] = 0.0;
+    if (r->input)
+        snprintf(buf, len, "the domain recorded in %s", r->input);
+    else
+        snprintf(buf, len, "--domain");
+    return buf;
+}
+
+/* A given or recorded domain must be a box: finite bounds, X0 < X1 on
+ * every axis (an empty or inverted axis has no lines to project on). */
+static int check_domain_box(const request *r)
+{
+    const tbrf_io_meta *m = &r->meta;
+    char name[4200];
+    if (r->domain_dim != m->dim) {
+        cli_errline("%s has %d axes but the geometry is %dD", domain_name(r, name, sizeof name),
+                    r->domain_dim, m->dim);
+        return EXIT_USAGE;
+    }
+    for (int c = 0; c < m->dim; c++)
+        if (!isfinite(m->lo[c]) || !isfinite(m->hi[c]) || !(m->lo[c] < m->hi[c])) {
+            cli_errline("%s: axis %c is [%g, %g], %s", domain_name(r, name, sizeof name), AXES[c],
+                        m->lo[c], m->hi[c],
+                        !isfinite(m->lo[c]) || !isfinite(m->hi[c])
+                            ? "not finite"
+                            : m->lo[c] == m->hi[c] ? "empty (X1 must exceed X0)"
+                                                   : "inverted (X1 must exceed X0)");
+            return EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* The geometry (grid cells or points, spanning [glo, ghi]) must lie in
+ * the given or recorded domain: the plan's lines cover the domain only. */
+static int check_inside(const request *r, const double *glo, const double *ghi, const char *what)
+{
+    const tbrf_io_meta *m = &r->meta;
+    char name[4200];
+    for (int c = 0; c < m->dim; c++)
+        if (!(glo[c] >= m->lo[c] && ghi[c] <= m->hi[c])) {
+            cli_errline("%s span [%.17g, %.17g] along %c, outside %s [%.17g, %.17g]", what, glo[c],
+                        ghi[c], AXES[c], domain_name(r, name, sizeof name), m->lo[c], m->hi[c]);
+            return EXIT_FAIL;
+        }
+    return 0;
+}
+
+static int grid_domain(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    double rmin = INFINITY, glo[3] = {0, 0, 0}, ghi[3] = {0, 0, 0};
     for (int c = 0; c < m->dim; c++) {
-        m->lo[c] = m->origin[c];
-        m->hi[c] = m->origin[c] + m->spacing[c] * (double)(m->n[c] - 1);
-        if (!isfinite(m->hi[c])) {
-            cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, m->hi[c]);
+        glo[c] = m->origin[c];
+        ghi[c] = m->origin[c] + m->spacing[c] * (double)(m->n[c] - 1);
+        if (!isfinite(ghi[c])) {
+            cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, ghi[c]);
             return EXIT_USAGE;
         }
         rmin = m->spacing[c] < rmin ? m->spacing[c] : rmin;
     }
     if (isnan(m->resolution))
         m->resolution = rmin;
+    if (r->domain_dim)
+        return check_domain_box(r) ? EXIT_USAGE : check_inside(r, glo, ghi, "the grid's cells");
+    for (int c = 0; c < 3; c++) {
+        m->lo[c] = glo[c];
+        m->hi[c] = ghi[c];
+    }
     return 0;
 }
 
@@ -230,12 +286,21 @@ static void bbox_add(const tbrf_io_meta *m, double *lo, double *hi, int64_t n, c
         }
 }
 
-static int points_domain(tbrf_io_meta *m, const double *blo, const double *bhi)
+static int points_domain(request *r, const double *blo, const double *bhi)
 {
+    tbrf_io_meta *m = &r->meta;
     double ext_max = 0.0, vol = 1.0;
     int spanned = 0;
-    for (int c = 0; c < 3; c++)
-        m->lo[c] = m->hi[c] = 0.0;
+    if (r->domain_dim) {
+        int rc = check_domain_box(r);
+        if (rc || (rc = check_inside(r, blo, bhi, "the points")))
+            return rc;
+        blo = m->lo; /* the default resolution follows the box given */
+        bhi = m->hi;
+    } else {
+        for (int c = 0; c < 3; c++)
+            m->lo[c] = m->hi[c] = 0.0;
+    }
     for (int c = 0; c < m->dim; c++) {
         double lo = blo[c], hi = bhi[c];
         m->lo[c] = lo;
@@ -259,12 +324,12 @@ static int points_domain(tbrf_io_meta *m, const double *blo, const double *bhi)
         m->resolution = 1.0;
         return 0;
     }
-    double r = pow(vol / (double)m->npoints, 1.0 / spanned);
-    if (r < ext_max / 8192.0)
-        r = ext_max / 8192.0;
-    if (r > ext_max)
-        r = ext_max;
-    m->resolution = r;
+    double res = pow(vol / (double)m->npoints, 1.0 / spanned);
+    if (res < ext_max / 8192.0)
+        res = ext_max / 8192.0;
+    if (res > ext_max)
+        res = ext_max;
+    m->resolution = res;
     return 0;
 }
 
@@ -308,7 +373,7 @@ static int geometry(request *r)
 {
     tbrf_io_meta *m = &r->meta;
     if (m->is_grid) {
-        int rc = grid_domain(m);
+        int rc = grid_domain(r);
         return rc ? rc : check_disk_space(r);
     }
     char err[1024];
@@ -334,7 +399,7 @@ static int geometry(request *r)
             bbox_add(m, lo, hi, count, buf);
         }
         free(buf);
-        return points_domain(m, lo, hi);
+        return points_domain(r, lo, hi);
     }
     if (tbrf_io_read_points(r->points_from, &dim, &m->npoints, &r->xyz, err, sizeof err)) {
         cli_errline("%s", err);
@@ -342,7 +407,7 @@ static int geometry(request *r)
     }
     m->dim = dim;
     bbox_add(m, lo, hi, m->npoints, r->xyz);
-    return points_domain(m, lo, hi);
+    return points_domain(r, lo, hi);
 }
 
 /* The variance the plan generates (variance_resolved) against the model's:
@@ -378,6 +443,36 @@ static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
                 "not small against the domain (2D above all), power below the line's "
                 "fundamental (try --line-length-factor 4)\n",
                 pct);
+}
+
+/* Turning bands: lines x samples (at least 2 x diagonal x oversampling /
+ * resolution, doubled per recorded padding; the diagonal of the recorded
+ * domain); the FFT method: the grid's transform. A small file may record
+ * a million lines or a resolution a billion times finer than its domain. */
+int request_check_budget(const tbrf_io_meta *m, const char *file)
+{
+    char err[1024], esc[2048];
+    double bytes;
+    const char *what;
+    if (m->opts.method == TBRF_METHOD_FFT && m->is_grid) {
+        bytes = 16.0 * (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
+        what = "the FFT of the recorded grid";
+    } else {
+        double diag2 = 0.0;
+        for (int c = 0; c < m->dim; c++)
+            diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
+        double samples = 2.0 * sqrt(diag2) * m->opts.oversampling / m->resolution;
+        if (!(samples >= 16.0))
+            samples = isnan(samples) ? INFINITY : 16.0;
+        int pad = m->info.padding > 0 && m->info.padding <= 30 ? m->info.padding : 0;
+        bytes = 8.0 * (double)m->opts.lines * samples * (double)(1 << pad);
+        what = "the recorded lines (lines x line samples)";
+    }
+    if (tbrf_io_budget_check(file, what, bytes, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    return 0;
 }
 
 int request_plan(request *r)

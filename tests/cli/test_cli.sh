@@ -595,6 +595,55 @@ case_regenerate() {
     expect_fail "$TOOL" regenerate junk.h5 --out x.h5
 }
 
+# #19 item 1: a grid and points at its cells are one field when they get
+# the same --domain and --resolution. Tolerance 1e-12 (sigma = 1): the grid
+# path computes a cell's position as origin + spacing*i and the points path
+# reads it; both project it on the same lines, so they differ only by the
+# rounding of the projected coordinate (a few ulps of coordinates <= 10,
+# ~1e-15) times the lines' slopes, measured 3e-15 here; a different
+# domain or resolution gives differences of order sigma.
+case_domain() {
+    local D="--model gaussian --length 2 --lines 64 --seed 3"
+    awk 'BEGIN { for (k = 0; k < 6; k++) for (j = 0; j < 7; j++) for (i = 0; i < 8; i++)
+                 printf "%.17g %.17g %.17g\n", 1 + i * 0.5, j * 0.25, -2 + k }' > cells.txt
+    expect_ok "$TOOL" generate $D --grid 8x7x6 --spacing 0.5,0.25,1 --origin 1,0,-2 \
+        --domain 0,-1,-3:6,3,4 --resolution 0.25 --out g.h5
+    expect_ok "$TOOL" generate $D --points cells.txt --domain 0,-1,-3:6,3,4 --resolution 0.25 \
+        --out p.h5
+    "$IO_CHECK" close g.h5 p.h5 1e-12 || fail "grid and points with one --domain differ"
+    expect_grep '\(0\): 0, -1, -3' "$("$H5DUMP" -a domain_lo p.h5)" "domain_lo recorded"
+    # The defaults agree too: the grid's domain is the box of its cells,
+    # the points' their bounding box, here the same; --resolution as the
+    # grid's smallest spacing.
+    expect_ok "$TOOL" generate $D --grid 8x7x6 --spacing 0.5,0.25,1 --origin 1,0,-2 --out gd.h5
+    expect_ok "$TOOL" generate $D --points cells.txt --resolution 0.25 --out pd.h5
+    "$IO_CHECK" close gd.h5 pd.h5 1e-12 || fail "grid and points with default domains differ"
+    # ... and the domain matters: not the same field in another one.
+    if "$IO_CHECK" close g.h5 gd.h5 1e-3 >/dev/null 2>&1; then
+        fail "--domain changed nothing"
+    fi
+    # regenerate uses the recorded domain, not the points' bounding box.
+    expect_ok "$TOOL" regenerate p.h5 --out pr.nc --check
+    expect_ok "$TOOL" regenerate g.h5 --out gr.h5 --check
+    # 2D
+    expect_ok "$TOOL" generate $D --grid 8x7 --spacing 0.5,0.25 --domain -1,-1:5,3 --out g2.h5
+    awk 'BEGIN { for (j = 0; j < 7; j++) for (i = 0; i < 8; i++) printf "%.17g %.17g\n", i * 0.5, j * 0.25 }' > c2.txt
+    expect_ok "$TOOL" generate $D --points c2.txt --domain -1,-1:5,3 --resolution 0.25 --out p2.h5
+    "$IO_CHECK" close g2.h5 p2.h5 1e-12 || fail "2D grid and points differ"
+    # Refused: points or cells outside, empty, inverted, NaN, wrong rank.
+    expect_fail "$TOOL" generate $D --points cells.txt --domain 0,-1,-3:4,3,4 --out x.h5
+    expect_grep 'outside --domain \[0, 4\]' "$err" "points outside named with the domain"
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,0:3,3,3 --out x.h5
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,0:0,9,9 --out x.h5
+    expect_grep 'empty' "$err" "empty domain"
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,9:9,9,0 --out x.h5
+    expect_grep 'inverted' "$err" "inverted domain"
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,nan:9,9,9 --out x.h5
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0:9,9 --out x.h5
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,0,9,9,9 --out x.h5
+    expect_fail "$TOOL" generate $D --points c2.txt --domain 0,0,0:9,9,9 --out x.h5
+}
+
 case_preview() {
     # Anisotropic spacing: the picture keeps the physical aspect (io_check
     # finds the framed plane and compares width/height with the extents).
