@@ -196,7 +196,7 @@ static int parse_model(const char *const *val, tbrf_io_meta *m)
 }
 
 /* --spacing: one value for every axis or one per axis, all > 0. */
-static int parse_spacing(const char *s, tbrf_io_meta *m)
+int generate_parse_spacing(const char *s, tbrf_io_meta *m)
 {
     char err[512];
     double v[3];
@@ -219,7 +219,7 @@ static int parse_spacing(const char *s, tbrf_io_meta *m)
     return 0;
 }
 
-static int parse_origin(const char *s, tbrf_io_meta *m)
+int generate_parse_origin(const char *s, tbrf_io_meta *m)
 {
     char err[512];
     double v[3];
@@ -290,8 +290,8 @@ static int parse_geometry(const char *const *val, request *r)
             cli_errline("%s", err);
             return -1;
         }
-        if ((val[O_SPACING] && parse_spacing(val[O_SPACING], m)) ||
-            (val[O_ORIGIN] && parse_origin(val[O_ORIGIN], m)))
+        if ((val[O_SPACING] && generate_parse_spacing(val[O_SPACING], m)) ||
+            (val[O_ORIGIN] && generate_parse_origin(val[O_ORIGIN], m)))
             return -1;
     } else if (!val[O_POINTS][0]) {
         cli_errline("--points needs a file name");

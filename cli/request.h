@@ -114,6 +114,12 @@ int request_check_paths(const request *r);
  * side file), e.g. when regenerate --check then finds it differs. */
 void request_discard_output(const request *r);
 
+/* --spacing D|DX,DY[,DZ] and --origin X,Y[,Z] of a grid of m->dim axes
+ * into m (cmd_generate.c; sample shares them). 0, or -1 after one
+ * message. */
+int generate_parse_spacing(const char *s, tbrf_io_meta *m);
+int generate_parse_origin(const char *s, tbrf_io_meta *m);
+
 /* The command line, quoted where needed, for the file's `command`
  * attribute (malloc'ed; NULL if out of memory). */
 char *request_command(int argc, char **argv);

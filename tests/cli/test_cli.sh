@@ -644,6 +644,71 @@ case_domain() {
     expect_fail "$TOOL" generate $D --points c2.txt --domain 0,0,0:9,9,9 --out x.h5
 }
 
+# #19 item 2: tbrf sample evaluates the field a file records elsewhere.
+# Bitwise at the file's own grid (the same path); 1e-12 (sigma = 1) at
+# its cells given as points or as a sub-grid: positions computed or read
+# differently project to the same lines within a few ulps (see
+# case_domain), measured ~1e-15.
+case_sample() {
+    local D="--lines 64 --seed 4 --realization 2"
+    awk 'BEGIN { for (k = 0; k < 6; k++) for (j = 0; j < 7; j++) for (i = 0; i < 8; i++)
+                 printf "%.17g %.17g %.17g\n", 1 + i * 0.5, j * 0.25, -2 + k }' > cells.txt
+    expect_ok "$TOOL" generate --model gaussian --length 2 $D --grid 8x7x6 --spacing 0.5,0.25,1 \
+        --origin 1,0,-2 --precision float --out f.h5
+    expect_ok "$TOOL" sample f.h5 --grid 8x7x6 --out s.h5
+    "$IO_CHECK" close f.h5 s.h5 0 || fail "sample at the file's own grid is not bitwise"
+    expect_grep '^wrote s.h5 \(\+ s.xmf\): /field 8x7x6 float32' "$err" "sample's wrote line"
+    expect_ok "$TOOL" sample f.h5 --grid 8x7x6 --out q.h5 --quiet
+    [ -z "$err" ] || fail "sample --quiet printed: $err"
+    # float output: the values are rounded to float after the evaluation,
+    # so points and sub-grids agree to float rounding (2^-24 |v| < 1e-6).
+    expect_ok "$TOOL" sample f.h5 --points cells.txt --out sp.nc
+    "$IO_CHECK" close f.h5 sp.nc 1e-6 || fail "sample at the cells as points"
+    expect_ok "$TOOL" sample f.h5 --grid 4x3x2 --origin 2,0.5,0 --out sub.h5
+    "$IO_CHECK" close f.h5 sub.h5 1e-6 2,2,2 || fail "sample on a sub-grid"
+    # The output records the file's field with the new geometry: it
+    # regenerates bit for bit.
+    expect_ok "$TOOL" regenerate sp.nc --out spr.h5 --check
+    # double: to 1e-12.
+    expect_ok "$TOOL" generate --model gaussian --length 2 $D --grid 8x7x6 --spacing 0.5,0.25,1 \
+        --origin 1,0,-2 --out d.h5
+    expect_ok "$TOOL" sample d.h5 --points cells.txt --out dp.h5
+    "$IO_CHECK" close d.h5 dp.h5 1e-12 || fail "double: cells as points"
+    expect_grep '"tbrf sample d.h5 --points cells.txt --out dp.h5"' "$(attrs dp.h5)" "command recorded"
+    # A table model (rows read from the file) and a 2D file.
+    printf '0.01 1\n0.1 0.5\n1 0.01\n10 0.0001\n' > t.txt
+    expect_ok "$TOOL" generate --model table --table t.txt $D --grid 12x10 --spacing 0.5 --out t2.h5
+    rm -f t.txt
+    expect_ok "$TOOL" sample t2.h5 --grid 12x10 --out t2s.h5
+    "$IO_CHECK" close t2.h5 t2s.h5 0 || fail "table 2D: own grid"
+    awk 'BEGIN { for (j = 0; j < 10; j++) for (i = 0; i < 12; i++) printf "%.17g %.17g\n", i * 0.5, j * 0.5 }' > c2.txt
+    expect_ok "$TOOL" sample t2.h5 --points c2.txt --out t2p.h5
+    "$IO_CHECK" close t2.h5 t2p.h5 1e-12 || fail "table 2D: cells as points"
+    expect_ok "$TOOL" sample t2.h5 --grid 3x2 --origin 1,1.5 --spacing 1,2 --out t2g.h5
+    # Refused: outside the recorded domain (named), wrong rank, no geometry,
+    # the input as output, a FFT file elsewhere than on its grid.
+    printf '1 0 -2\n9 1 1\n' > far.txt
+    expect_fail "$TOOL" sample f.h5 --points far.txt --out x.h5
+    expect_grep 'outside the domain recorded in f.h5 \[1, 4.5\]' "$err" "domain named"
+    expect_fail "$TOOL" sample f.h5 --grid 8x7x6 --spacing 1 --out x.h5
+    expect_grep 'outside the domain recorded in f.h5' "$err" "grid outside"
+    expect_fail "$TOOL" sample f.h5 --grid 8x7 --out x.h5
+    expect_fail "$TOOL" sample f.h5 --points c2.txt --out x.h5
+    expect_fail "$TOOL" sample f.h5 --out x.h5
+    expect_fail "$TOOL" sample f.h5 --grid 8x7x6 --points cells.txt --out x.h5
+    expect_fail "$TOOL" sample f.h5 --grid 8x7x6 --out f.h5
+    expect_fail "$TOOL" sample missing.h5 --grid 8x7x6 --out x.h5
+    expect_fail "$TOOL" sample --grid 8x7x6 --out x.h5
+    expect_ok "$TOOL" generate --model gaussian --length 2 --grid 16x16 --periodic --method fft \
+        --out fft.h5
+    expect_ok "$TOOL" sample fft.h5 --grid 16x16 --out ffts.h5
+    "$IO_CHECK" close fft.h5 ffts.h5 0 || fail "FFT file on its own grid"
+    expect_fail "$TOOL" sample fft.h5 --grid 8x8 --out x.h5
+    expect_grep 'FFT method' "$err" "FFT refusal says why"
+    expect_ok "$TOOL" sample --help
+    expect_grep '^usage: tbrf sample FILE' "$out" "sample --help"
+}
+
 case_preview() {
     # Anisotropic spacing: the picture keeps the physical aspect (io_check
     # finds the framed plane and compares width/height with the extents).
