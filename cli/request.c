@@ -68,13 +68,16 @@ static double slope_vonkarman(const tbrf_io_meta *m, int dim)
 /* Which parameters each model takes and needs: an option that does not
  * apply is an error, since silently ignoring "--nu" on a Gaussian model
  * would hide a mistake. */
+/* --kmin and --kmax apply to every model: a power law's own range, a band
+ * cut (tbrf_model_set_band) for the others (#19 item 3). */
+#define MP_BAND (MP_KMIN | MP_KMAX)
 static const cli_model MODELS[] = {
-    {"powerlaw", MP_INDEX | MP_KMIN | MP_KMAX, MP_INDEX | MP_KMAX, make_powerlaw, NULL},
-    {"gaussian", MP_LENGTH, MP_LENGTH, make_gaussian, NULL},
-    {"exponential", MP_LENGTH, MP_LENGTH, make_exponential, slope_exponential},
-    {"matern", MP_LENGTH | MP_NU, MP_LENGTH | MP_NU, make_matern, slope_matern},
-    {"vonkarman", MP_LENGTH, MP_LENGTH, make_vonkarman, slope_vonkarman},
-    {"table", MP_TABLE, MP_TABLE, make_table, NULL},
+    {"powerlaw", MP_INDEX | MP_BAND, MP_INDEX | MP_KMAX, make_powerlaw, NULL},
+    {"gaussian", MP_LENGTH | MP_BAND, MP_LENGTH, make_gaussian, NULL},
+    {"exponential", MP_LENGTH | MP_BAND, MP_LENGTH, make_exponential, slope_exponential},
+    {"matern", MP_LENGTH | MP_NU | MP_BAND, MP_LENGTH | MP_NU, make_matern, slope_matern},
+    {"vonkarman", MP_LENGTH | MP_BAND, MP_LENGTH, make_vonkarman, slope_vonkarman},
+    {"table", MP_TABLE | MP_BAND, MP_TABLE, make_table, NULL},
 };
 #define NMODELS ((int)(sizeof MODELS / sizeof MODELS[0]))
 
@@ -105,6 +108,14 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
     int st = k->make(m, out);
     if (st != TBRF_OK)
         return st;
+    /* model_kmin/model_kmax recorded for another model are its band (a
+     * power law's are its own range, already made) */
+    if (strcmp(k->name, "powerlaw") != 0 && (!isnan(m->kmin) || !isnan(m->kmax))) {
+        st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
+                                 isnan(m->kmax) ? INFINITY : m->kmax);
+        if (st != TBRF_OK)
+            return st;
+    }
     return m->by_variance ? tbrf_model_set_variance(*out, m->variance)
                           : tbrf_model_set_amplitude(*out, m->amplitude);
 }
@@ -475,6 +486,56 @@ int request_check_budget(const tbrf_io_meta *m, const char *file)
     return 0;
 }
 
+/* The fraction of the model's variance above k (NaN if unknown): the same
+ * model made again at unit amplitude, with and without a band [k, inf). */
+static double fraction_above(const tbrf_io_meta *m, double k)
+{
+    tbrf_model *all = NULL, *above = NULL;
+    double f = NAN;
+    if (cli_model_make(m, &all) == TBRF_OK && cli_model_make(m, &above) == TBRF_OK &&
+        tbrf_model_set_amplitude(all, 1.0) == TBRF_OK &&
+        tbrf_model_set_amplitude(above, 1.0) == TBRF_OK) {
+        int st = tbrf_model_set_band(above, k, INFINITY);
+        /* a band that leaves no power: nothing above k */
+        f = st == TBRF_OK ? tbrf_model_variance(above, m->dim) / tbrf_model_variance(all, m->dim)
+                          : 0.0;
+    }
+    tbrf_model_destroy(all);
+    tbrf_model_destroy(above);
+    return f;
+}
+
+/* Power above a grid's Nyquist pi/h (h: the coarsest spacing, whose axis
+ * aliases first) is kept, not cut (doc/cli.md, "Band"): the grid samples
+ * the same field points do. Its spectrum then holds that power aliased to
+ * lower k, so the warning says how much and names the two fixes: the
+ * --kmax that band-limits the model at the Nyquist, or a finer grid. Not
+ * --oversampling: the lines already carry this power (that is why it
+ * aliases). */
+static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
+{
+    /* the FFT method has no modes above the Nyquist: warn_resolved says
+     * what it loses */
+    if (!m->is_grid || tbrf_plan_method(plan) != TBRF_METHOD_TB)
+        return;
+    double h = 0.0;
+    for (int c = 0; c < m->dim; c++)
+        h = m->spacing[c] > h ? m->spacing[c] : h;
+    const double kn = 3.14159265358979323846 / h;
+    if (!isnan(m->kmax) && m->kmax <= kn)
+        return;
+    const double f = fraction_above(m, kn);
+    if (!(f > 0.01))
+        return;
+    fprintf(stderr,
+            "tbrf: warning: %.1f%% of the model's variance lies above the grid's Nyquist "
+            "wavenumber %.6g (pi / spacing %.6g): the grid samples it, so its spectrum shows "
+            "that power aliased to lower k (the values are the field's, the grid's P(k) is not "
+            "the model's); to band-limit the model at the Nyquist give --kmax %.6g, or use a "
+            "finer grid\n",
+            100.0 * f, kn, h, kn);
+}
+
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -499,6 +560,7 @@ int request_plan(request *r)
         return EXIT_FAIL;
     }
     warn_resolved(r->plan, &m->info);
+    warn_nyquist(m, r->plan);
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */
     m->model = tbrf_model_describe(r->model);
