@@ -879,13 +879,36 @@ case_variance_warnings() {
     # and the warning names the option that lengthens them; with it the
     # loss is gone, the factor is recorded and regenerate reproduces it
     expect_ok "$TOOL" generate --model gaussian --length 5 --grid 11x11 --quiet --out d.h5 || return
-    expect_grep "try --line-length-factor" "$err" "the warning names the fix"
+    expect_grep "below the lines' lowest mode .*--line-length-factor [0-9]+" "$err" "the warning names the fix"
     expect_ok "$TOOL" generate --model gaussian --length 5 --grid 11x11 --line-length-factor 4 \
         --quiet --out e.h5 || return
     [ -z "$err" ] || fail "--line-length-factor 4 still warns: $err"
     expect_grep 'ATTRIBUTE "line_length_factor"' "$(attrs e.h5)" "line_length_factor recorded"
     expect_ok "$TOOL" regenerate e.h5 --out f.h5 --check --quiet || return
     expect_grep 'bitwise equal' "$out" "regenerate with the factor"
+    # #19 item 10(a): each loss named with its own fix, decided from the
+    # plan's numbers. 2D Gaussian a = 10 on a 2x2 grid: 85% resolved, all
+    # of the loss below the lines' lowest mode; --oversampling 32 changes
+    # nothing, so it must not be suggested; the factor named removes it.
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --quiet --out g.h5 || return
+    expect_grep "^tbrf: warning: the lines carry only 85.2% of the variance; .*below the lines' lowest mode .*--line-length-factor 7" \
+        "$err" "fundamental loss named"
+    case $err in *--oversampling*) fail "--oversampling suggested for a loss below the fundamental: $err" ;; esac
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --oversampling 32 --quiet --out g.h5 || return
+    expect_grep "85.2%|83.9%" "$err" "--oversampling does not help there"
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --line-length-factor 7 --quiet --out g.h5 || return
+    [ -z "$err" ] || fail "the suggested factor still warns: $err"
+    # Above the lines' Nyquist: at points, a finer --resolution or --kmax;
+    # on a grid, --kmax at the grid's Nyquist or a finer grid.
+    printf '0 0 0\n1 2 3\n4.5 0.1 2\n9 9 1\n' > p.txt
+    expect_ok "$TOOL" generate --model exponential --length 0.5 --points p.txt --lines 16 --quiet --out p.h5 || return
+    expect_grep "above the lines' Nyquist .*--kmax .*finer --resolution" "$err" "points: above the Nyquist"
+    case $err in *--oversampling*) fail "--oversampling suggested at points: $err" ;; esac
+    expect_ok "$TOOL" generate --model exponential --length 0.5 --grid 16x16x16 --lines 16 --quiet --out q.h5 || return
+    expect_grep "above the lines' Nyquist .*--kmax 3.14159, the grid's Nyquist, or use a finer grid" "$err" "grid: above the Nyquist"
+    # FFT: the loss of a steep spectrum near the fundamental is named as such.
+    expect_ok "$TOOL" generate "${fft[@]}" --kmin 0.2 --out b2.h5 || return
+    expect_grep "discrete modes .*larger box, or a larger kmin" "$err" "FFT discreteness"
 }
 
 if ! declare -F "case_$CASE" >/dev/null; then
