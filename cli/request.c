@@ -586,6 +586,14 @@ int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
     int rc = request_check_paths(r);
+    /* Vector fields and periodic boxes are recorded by the io library
+     * (issue #13) before the tool makes them: never remake one as a scalar
+     * field of the whole domain. */
+    if (rc == 0 && r->input && (m->ncomp > 1 || m->box)) {
+        cli_errline("%s holds a %s field, which this tbrf cannot remake yet", r->input,
+                    m->ncomp > 1 ? "vector" : "periodic-box");
+        rc = EXIT_FAIL;
+    }
     if (rc == 0)
         rc = make_model(r);
     if (rc == 0)
