@@ -9,7 +9,7 @@
  *    NUFFT accuracy and the method's name round-trip; a scalar file has
  *    none of them and reads back as ncomp 1, no box;
  *  - the XDMF side file names a Vector attribute with the components as
- *    the last dimension;
+ *    the last dimension; tbrf_io_info names the components' axis;
  *  - refusals: 0 or 4 components, components set after the values began.
  *
  *   test_io_vector DIR [keep]   (keep: leave the files for xdmf_vector.py)
@@ -208,6 +208,21 @@ int main(int argc, char **argv)
     t = slurp(x);
     CHECK(t && strstr(t, "AttributeType=\"Vector\"") && strstr(t, "Dimensions=\"11 3\""),
           "p3s.xmf: a Vector attribute of (11, 3)");
+    /* tbrf info names the components' axis */
+    {
+        char err[512], buf[8192];
+        FILE *t = tmpfile();
+        if (CHECK(t && tbrf_io_info(p[0], t, err, sizeof err) == 0, "info: %s", err)) {
+            rewind(t);
+            size_t n = fread(buf, 1, sizeof buf - 1, t);
+            buf[n] = 0;
+            CHECK(strstr(buf, "(3, 4, 5, 3)") && strstr(buf, "[nz, ny, nx, component]") &&
+                      strstr(buf, "vector_kind"),
+                  "info shows the vector layout:\n%s", buf);
+        }
+        if (t)
+            fclose(t);
+    }
     /* a scalar file: no vector attributes, read back as one component */
     {
         char err[512];
