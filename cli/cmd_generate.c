@@ -20,7 +20,7 @@ enum {
     O_GRID, O_SPACING, O_ORIGIN, O_POINTS, O_RESOLUTION,
     O_LINES, O_OVERSAMPLING, O_LINE_METHOD, O_MAX_PADDING, O_SEED, O_REALIZATION,
     O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
-    O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC, O_LINE_LENGTH_FACTOR,
+    O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC, O_LINE_LENGTH_FACTOR, O_DOMAIN,
     O_COUNT
 };
 
@@ -44,6 +44,7 @@ static const args_opt OPTS[O_COUNT] = {
     [O_DEVICE] = {"--device", 1},
     [O_LINE_LENGTH_FACTOR] = {"--line-length-factor", 1},
     [O_METHOD] = {"--method", 1},     [O_PERIODIC] = {"--periodic", 0},
+    [O_DOMAIN] = {"--domain", 1},
 };
 
 static void usage_generate(void)
@@ -67,6 +68,12 @@ static void usage_generate(void)
            "  matern       Matern covariance, spectrum ~ k^-(2 nu + dim): --length a --nu v\n"
            "  vonkarman    Matern with nu = 1/3 (k^-11/3 in 3D): --length a\n"
            "  table        tabulated P(k), lines \"k P\", '#' comments: --table FILE\n"
+           "band (any model; a power law's own range):\n"
+           "  --kmin K, --kmax K   cut the spectrum to kmin <= k <= kmax; the variance is\n"
+           "                       that of the cut spectrum. Power above a grid's Nyquist\n"
+           "                       pi/spacing is not cut unless asked: the grid samples\n"
+           "                       the field, and a warning names the --kmax that would\n"
+           "                       make its spectrum the model's\n"
            "amplitude:\n"
            "  --variance V         field variance s2 = C(0) (default 1)\n"
            "  --amplitude A        or the spectrum's amplitude: P(k) = A P0(k)\n"
@@ -77,9 +84,13 @@ static void usage_generate(void)
            "                       is at origin + spacing*(i,j,k)\n"
            "  --points FILE        positions: HDF5 /points (N,3) or (N,2), netCDF x, y[, z]\n"
            "                       variables, or text lines \"x y z\" ('#' comments)\n"
+           "  --domain X0,Y0[,Z0]:X1,Y1[,Z1]  the field's domain (default: the box of the\n"
+           "                       grid's cell centres, or the points' bounding box); the\n"
+           "                       field depends on it: give a grid and points inside it\n"
+           "                       the same --domain and --resolution for the same field\n"
            "  --resolution R       smallest length to resolve (default: the smallest grid\n"
-           "                       spacing; for points (box volume / N)^(1/dim), kept\n"
-           "                       between box size/8192 and the box size)\n"
+           "                       spacing; for points (domain volume / N)^(1/dim), kept\n"
+           "                       between domain size/8192 and the domain size)\n"
            "method (all recorded in the file):\n"
            "  --lines N            turning-bands lines (default %d)\n"
            "  --oversampling Q     line samples per resolution length (default %d)\n"
@@ -191,7 +202,7 @@ static int parse_model(const char *const *val, tbrf_io_meta *m)
 }
 
 /* --spacing: one value for every axis or one per axis, all > 0. */
-static int parse_spacing(const char *s, tbrf_io_meta *m)
+int generate_parse_spacing(const char *s, tbrf_io_meta *m)
 {
     char err[512];
     double v[3];
@@ -214,7 +225,7 @@ static int parse_spacing(const char *s, tbrf_io_meta *m)
     return 0;
 }
 
-static int parse_origin(const char *s, tbrf_io_meta *m)
+int generate_parse_origin(const char *s, tbrf_io_meta *m)
 {
     char err[512];
     double v[3];
@@ -229,6 +240,35 @@ static int parse_origin(const char *s, tbrf_io_meta *m)
     }
     for (int c = 0; c < m->dim; c++)
         m->origin[c] = v[c];
+    return 0;
+}
+
+/* --domain X0,Y0[,Z0]:X1,Y1[,Z1] into meta.lo/hi; whether it is a box
+ * that holds the geometry is checked once the geometry is known
+ * (request_plan: a points file's dimension is read there). */
+static int parse_domain(const char *s, request *r)
+{
+    char err[512], half[256];
+    const char *colon = strchr(s, ':');
+    int k0, k1;
+    if (!colon || strchr(colon + 1, ':') || (size_t)(colon - s) >= sizeof half) {
+        cli_errline("--domain: '%.60s' is not X0,Y0[,Z0]:X1,Y1[,Z1]", s);
+        return -1;
+    }
+    snprintf(half, sizeof half, "%.*s", (int)(colon - s), s);
+    if (args_doubles("--domain", half, 3, r->meta.lo, &k0, err, sizeof err) ||
+        args_doubles("--domain", colon + 1, 3, r->meta.hi, &k1, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (k0 != k1 || k0 < 2) {
+        cli_errline("--domain: '%.60s' needs 2 or 3 values on each side of ':', as many "
+                    "on both", s);
+        return -1;
+    }
+    for (int c = k0; c < 3; c++)
+        r->meta.lo[c] = r->meta.hi[c] = 0.0;
+    r->domain_dim = k0;
     return 0;
 }
 
@@ -256,14 +296,16 @@ static int parse_geometry(const char *const *val, request *r)
             cli_errline("%s", err);
             return -1;
         }
-        if ((val[O_SPACING] && parse_spacing(val[O_SPACING], m)) ||
-            (val[O_ORIGIN] && parse_origin(val[O_ORIGIN], m)))
+        if ((val[O_SPACING] && generate_parse_spacing(val[O_SPACING], m)) ||
+            (val[O_ORIGIN] && generate_parse_origin(val[O_ORIGIN], m)))
             return -1;
     } else if (!val[O_POINTS][0]) {
         cli_errline("--points needs a file name");
         return -1;
     }
     m->points_file = r->points_from = val[O_POINTS];
+    if (val[O_DOMAIN] && parse_domain(val[O_DOMAIN], r))
+        return -1;
     return num_opt(val, O_RESOLUTION, 1, &m->resolution);
 }
 

@@ -166,62 +166,6 @@ static int parse_regenerate(int argc, char **argv, regen_args *a)
     return 0;
 }
 
-/* The memory the recorded parameters ask for, checked against the
- * budget before the plan allocates it: a small file may record a million
- * lines or a resolution a billion times finer than its domain. Turning
- * bands: lines x samples (at least 2 x diagonal x oversampling /
- * resolution, doubled per recorded padding; the diagonal of the grid, or
- * of the points' bounding box); the FFT method: the grid's transform. */
-static int check_budget(const tbrf_io_meta *m, const char *file)
-{
-    char err[1024], esc[2048];
-    double bytes;
-    const char *what;
-    if (m->opts.method == TBRF_METHOD_FFT && m->is_grid) {
-        bytes = 16.0 * (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
-        what = "the FFT of the recorded grid";
-    } else {
-        /* A points run's domain is the positions' bounding box, whatever
-         * the file records: read them (within the budget) to know it. */
-        double lo[3], hi[3];
-        for (int c = 0; c < 3; c++)
-            lo[c] = m->lo[c], hi[c] = m->hi[c];
-        if (!m->is_grid) {
-            int dim;
-            int64_t np;
-            double *xyz = NULL;
-            if (tbrf_io_read_points(file, &dim, &np, &xyz, err, sizeof err)) {
-                char esc[2048];
-                cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-                return EXIT_FAIL;
-            }
-            for (int c = 0; c < dim; c++) {
-                lo[c] = INFINITY, hi[c] = -INFINITY;
-                for (int64_t i = 0; i < np; i++) {
-                    double x = xyz[(size_t)dim * (size_t)i + (size_t)c];
-                    lo[c] = x < lo[c] ? x : lo[c];
-                    hi[c] = x > hi[c] ? x : hi[c];
-                }
-            }
-            free(xyz);
-        }
-        double diag2 = 0.0;
-        for (int c = 0; c < m->dim; c++)
-            diag2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
-        double samples = 2.0 * sqrt(diag2) * m->opts.oversampling / m->resolution;
-        if (!(samples >= 16.0))
-            samples = isnan(samples) ? INFINITY : 16.0;
-        int pad = m->info.padding > 0 && m->info.padding <= 30 ? m->info.padding : 0;
-        bytes = 8.0 * (double)m->opts.lines * samples * (double)(1 << pad);
-        what = "the recorded lines (lines x line samples)";
-    }
-    if (tbrf_io_budget_check(file, what, bytes, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-        return EXIT_FAIL;
-    }
-    return 0;
-}
-
 /* The request the file records, with this command line's output. */
 static int fill_request(request *r, const regen_args *a, int argc, char **argv)
 {
@@ -230,8 +174,9 @@ static int fill_request(request *r, const regen_args *a, int argc, char **argv)
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
-    if (check_budget(&r->meta, a->file))
+    if (request_check_budget(&r->meta, a->file))
         return EXIT_FAIL;
+    r->domain_dim = r->meta.dim; /* the recorded domain, not the points' box */
     /* Bitwise equality holds on one backend: use the one that ran. */
     if (r->meta.info.backend >= 0)
         r->meta.opts.backend = r->meta.info.backend;

@@ -110,6 +110,7 @@ static const struct command {
 } COMMANDS[] = {
     {"generate", cmd_generate, "make one realization on a grid or at points, write HDF5 or netCDF"},
     {"regenerate", cmd_regenerate, "reproduce a file's field bit for bit from its attributes"},
+    {"sample", cmd_sample, "evaluate a file's field at new points or on a new grid"},
     {"info", cmd_info, "show what an HDF5 or netCDF-4 file holds and how it was generated"},
     {"preview", cmd_preview, "draw a slice of a grid file as a PNG image"},
     {"spectrum", cmd_spectrum, "measure a grid file's P(k) and compare it with its model"},

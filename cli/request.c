@@ -68,13 +68,16 @@ static double slope_vonkarman(const tbrf_io_meta *m, int dim)
 /* Which parameters each model takes and needs: an option that does not
  * apply is an error, since silently ignoring "--nu" on a Gaussian model
  * would hide a mistake. */
+/* --kmin and --kmax apply to every model: a power law's own range, a band
+ * cut (tbrf_model_set_band) for the others (#19 item 3). */
+#define MP_BAND (MP_KMIN | MP_KMAX)
 static const cli_model MODELS[] = {
-    {"powerlaw", MP_INDEX | MP_KMIN | MP_KMAX, MP_INDEX | MP_KMAX, make_powerlaw, NULL},
-    {"gaussian", MP_LENGTH, MP_LENGTH, make_gaussian, NULL},
-    {"exponential", MP_LENGTH, MP_LENGTH, make_exponential, slope_exponential},
-    {"matern", MP_LENGTH | MP_NU, MP_LENGTH | MP_NU, make_matern, slope_matern},
-    {"vonkarman", MP_LENGTH, MP_LENGTH, make_vonkarman, slope_vonkarman},
-    {"table", MP_TABLE, MP_TABLE, make_table, NULL},
+    {"powerlaw", MP_INDEX | MP_BAND, MP_INDEX | MP_KMAX, make_powerlaw, NULL},
+    {"gaussian", MP_LENGTH | MP_BAND, MP_LENGTH, make_gaussian, NULL},
+    {"exponential", MP_LENGTH | MP_BAND, MP_LENGTH, make_exponential, slope_exponential},
+    {"matern", MP_LENGTH | MP_NU | MP_BAND, MP_LENGTH | MP_NU, make_matern, slope_matern},
+    {"vonkarman", MP_LENGTH | MP_BAND, MP_LENGTH, make_vonkarman, slope_vonkarman},
+    {"table", MP_TABLE | MP_BAND, MP_TABLE, make_table, NULL},
 };
 #define NMODELS ((int)(sizeof MODELS / sizeof MODELS[0]))
 
@@ -105,6 +108,14 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
     int st = k->make(m, out);
     if (st != TBRF_OK)
         return st;
+    /* model_kmin/model_kmax recorded for another model are its band (a
+     * power law's are its own range, already made) */
+    if (strcmp(k->name, "powerlaw") != 0 && (!isnan(m->kmin) || !isnan(m->kmax))) {
+        st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
+                                 isnan(m->kmax) ? INFINITY : m->kmax);
+        if (st != TBRF_OK)
+            return st;
+    }
     return m->by_variance ? tbrf_model_set_variance(*out, m->variance)
                           : tbrf_model_set_amplitude(*out, m->amplitude);
 }
@@ -195,22 +206,78 @@ static int make_model(request *r)
 /* Domain of a grid: the first and last cell along each axis, with the
  * expression the library uses for the last cell, so the grid lies inside
  * the domain bit for bit; the default resolution is the finest spacing. */
-static int grid_domain(tbrf_io_meta *m)
+static const char AXES[] = "xyz";
+
+/* Where a given or recorded domain comes from, for messages. */
+static const char *domain_name(const request *r, char *buf, size_t len)
 {
-    double rmin = INFINITY;
-    for (int c = 0; c < 3; c++)
-        m->lo[c] = m->hi[c] = 0.0;
+    if (r->input)
+        snprintf(buf, len, "the domain recorded in %s", r->input);
+    else
+        snprintf(buf, len, "--domain");
+    return buf;
+}
+
+/* A given or recorded domain must be a box: finite bounds, X0 < X1 on
+ * every axis (an empty or inverted axis has no lines to project on). */
+static int check_domain_box(const request *r)
+{
+    const tbrf_io_meta *m = &r->meta;
+    char name[4200];
+    if (r->domain_dim != m->dim) {
+        cli_errline("%s has %d axes but the geometry is %dD", domain_name(r, name, sizeof name),
+                    r->domain_dim, m->dim);
+        return EXIT_USAGE;
+    }
+    for (int c = 0; c < m->dim; c++)
+        if (!isfinite(m->lo[c]) || !isfinite(m->hi[c]) || !(m->lo[c] < m->hi[c])) {
+            cli_errline("%s: axis %c is [%g, %g], %s", domain_name(r, name, sizeof name), AXES[c],
+                        m->lo[c], m->hi[c],
+                        !isfinite(m->lo[c]) || !isfinite(m->hi[c])
+                            ? "not finite"
+                            : m->lo[c] == m->hi[c] ? "empty (X1 must exceed X0)"
+                                                   : "inverted (X1 must exceed X0)");
+            return EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* The geometry (grid cells or points, spanning [glo, ghi]) must lie in
+ * the given or recorded domain: the plan's lines cover the domain only. */
+static int check_inside(const request *r, const double *glo, const double *ghi, const char *what)
+{
+    const tbrf_io_meta *m = &r->meta;
+    char name[4200];
+    for (int c = 0; c < m->dim; c++)
+        if (!(glo[c] >= m->lo[c] && ghi[c] <= m->hi[c])) {
+            cli_errline("%s span [%.17g, %.17g] along %c, outside %s [%.17g, %.17g]", what, glo[c],
+                        ghi[c], AXES[c], domain_name(r, name, sizeof name), m->lo[c], m->hi[c]);
+            return EXIT_FAIL;
+        }
+    return 0;
+}
+
+static int grid_domain(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    double rmin = INFINITY, glo[3] = {0, 0, 0}, ghi[3] = {0, 0, 0};
     for (int c = 0; c < m->dim; c++) {
-        m->lo[c] = m->origin[c];
-        m->hi[c] = m->origin[c] + m->spacing[c] * (double)(m->n[c] - 1);
-        if (!isfinite(m->hi[c])) {
-            cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, m->hi[c]);
+        glo[c] = m->origin[c];
+        ghi[c] = m->origin[c] + m->spacing[c] * (double)(m->n[c] - 1);
+        if (!isfinite(ghi[c])) {
+            cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, ghi[c]);
             return EXIT_USAGE;
         }
         rmin = m->spacing[c] < rmin ? m->spacing[c] : rmin;
     }
     if (isnan(m->resolution))
         m->resolution = rmin;
+    if (r->domain_dim)
+        return check_domain_box(r) ? EXIT_USAGE : check_inside(r, glo, ghi, "the grid's cells");
+    for (int c = 0; c < 3; c++) {
+        m->lo[c] = glo[c];
+        m->hi[c] = ghi[c];
+    }
     return 0;
 }
 
@@ -230,12 +297,21 @@ static void bbox_add(const tbrf_io_meta *m, double *lo, double *hi, int64_t n, c
         }
 }
 
-static int points_domain(tbrf_io_meta *m, const double *blo, const double *bhi)
+static int points_domain(request *r, const double *blo, const double *bhi)
 {
+    tbrf_io_meta *m = &r->meta;
     double ext_max = 0.0, vol = 1.0;
     int spanned = 0;
-    for (int c = 0; c < 3; c++)
-        m->lo[c] = m->hi[c] = 0.0;
+    if (r->domain_dim) {
+        int rc = check_domain_box(r);
+        if (rc || (rc = check_inside(r, blo, bhi, "the points")))
+            return rc;
+        blo = m->lo; /* the default resolution follows the box given */
+        bhi = m->hi;
+    } else {
+        for (int c = 0; c < 3; c++)
+            m->lo[c] = m->hi[c] = 0.0;
+    }
     for (int c = 0; c < m->dim; c++) {
         double lo = blo[c], hi = bhi[c];
         m->lo[c] = lo;
@@ -259,12 +335,12 @@ static int points_domain(tbrf_io_meta *m, const double *blo, const double *bhi)
         m->resolution = 1.0;
         return 0;
     }
-    double r = pow(vol / (double)m->npoints, 1.0 / spanned);
-    if (r < ext_max / 8192.0)
-        r = ext_max / 8192.0;
-    if (r > ext_max)
-        r = ext_max;
-    m->resolution = r;
+    double res = pow(vol / (double)m->npoints, 1.0 / spanned);
+    if (res < ext_max / 8192.0)
+        res = ext_max / 8192.0;
+    if (res > ext_max)
+        res = ext_max;
+    m->resolution = res;
     return 0;
 }
 
@@ -308,7 +384,7 @@ static int geometry(request *r)
 {
     tbrf_io_meta *m = &r->meta;
     if (m->is_grid) {
-        int rc = grid_domain(m);
+        int rc = grid_domain(r);
         return rc ? rc : check_disk_space(r);
     }
     char err[1024];
@@ -334,7 +410,7 @@ static int geometry(request *r)
             bbox_add(m, lo, hi, count, buf);
         }
         free(buf);
-        return points_domain(m, lo, hi);
+        return points_domain(r, lo, hi);
     }
     if (tbrf_io_read_points(r->points_from, &dim, &m->npoints, &r->xyz, err, sizeof err)) {
         cli_errline("%s", err);
@@ -342,48 +418,182 @@ static int geometry(request *r)
     }
     m->dim = dim;
     bbox_add(m, lo, hi, m->npoints, r->xyz);
-    return points_domain(m, lo, hi);
+    return points_domain(r, lo, hi);
 }
 
-/* The variance the plan generates (variance_resolved) against the model's:
- * a warning when it is more than 1% below (power lost past a Nyquist or
- * below a fundamental) or more than 1% above (the FFT method's sum of
- * P(k)/V over the grid's modes exceeds the integral of P where the spectrum
- * is steep near the box fundamental, issue #20). */
-static void warn_resolved(const tbrf_plan *plan, const tbrf_plan_info *info)
+/* Turning bands: lines x samples (at least 2 x diagonal x oversampling /
+ * resolution, doubled per recorded padding; the diagonal of the recorded
+ * domain); the FFT method: the grid's transform. A small file may record
+ * a million lines or a resolution a billion times finer than its domain. */
+int request_check_budget(const tbrf_io_meta *m, const char *file)
 {
+    char err[1024], esc[2048];
+    double bytes;
+    const char *what;
+    if (m->opts.method == TBRF_METHOD_FFT && m->is_grid) {
+        bytes = 16.0 * (double)m->n[0] * (double)m->n[1] * (double)m->n[2];
+        what = "the FFT of the recorded grid";
+    } else {
+        double diag2 = 0.0;
+        for (int c = 0; c < m->dim; c++)
+            diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
+        double samples = 2.0 * sqrt(diag2) * m->opts.oversampling / m->resolution;
+        if (!(samples >= 16.0))
+            samples = isnan(samples) ? INFINITY : 16.0;
+        int pad = m->info.padding > 0 && m->info.padding <= 30 ? m->info.padding : 0;
+        bytes = 8.0 * (double)m->opts.lines * samples * (double)(1 << pad);
+        what = "the recorded lines (lines x line samples)";
+    }
+    if (tbrf_io_budget_check(file, what, bytes, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* The fraction of the model's variance above k (NaN if unknown): the same
+ * model made again at unit amplitude, with and without a band [k, inf). */
+static double fraction_above(const tbrf_io_meta *m, double k)
+{
+    tbrf_model *all = NULL, *above = NULL;
+    double f = NAN;
+    if (cli_model_make(m, &all) == TBRF_OK && cli_model_make(m, &above) == TBRF_OK &&
+        tbrf_model_set_amplitude(all, 1.0) == TBRF_OK &&
+        tbrf_model_set_amplitude(above, 1.0) == TBRF_OK) {
+        int st = tbrf_model_set_band(above, k, INFINITY);
+        /* a band that leaves no power: nothing above k */
+        f = st == TBRF_OK ? tbrf_model_variance(above, m->dim) / tbrf_model_variance(all, m->dim)
+                          : 0.0;
+    }
+    tbrf_model_destroy(all);
+    tbrf_model_destroy(above);
+    return f;
+}
+
+/* The variance the plan generates (variance_resolved) against the model's,
+ * from the plan's own numbers (#19 item 10a). Above 101%: the FFT method's
+ * sum of P(k)/V over the grid's modes exceeds the integral of P where the
+ * spectrum is steep near the box's fundamental (issue #20). Below 99%: the
+ * loss is split by cause, each named with the fix that removes it:
+ *  - below the lowest mode (the lines' 2 pi / line length, half a bin for
+ *    the dropped kappa = 0 mode; the FFT box's fundamental): a longer line
+ *    (--line-length-factor, the loss falls as its square) or a larger
+ *    domain/box;
+ *  - above the highest (the line Nyquist oversampling pi / resolution; the
+ *    grid's Nyquist for FFT): --kmax (a grid cannot show it anyway), a
+ *    finer grid, or for points a finer --resolution;
+ *  - what neither explains is the lines' discretisation, which
+ *    --oversampling refines. */
+static void warn_resolved(const request *r)
+{
+    const tbrf_io_meta *m = &r->meta;
+    const tbrf_plan_info *info = &m->info;
     const double ratio = info->variance_resolved / info->variance;
+    const int fft = tbrf_plan_method(r->plan) == TBRF_METHOD_FFT;
     if (ratio >= 0.99 && ratio <= 1.01)
         return;
-    const double pct = 100.0 * ratio;
-    const int fft = tbrf_plan_method(plan) == TBRF_METHOD_FFT;
-    if (ratio > 1.01)
+    if (ratio > 1.01) {
         fprintf(stderr,
                 "tbrf: warning: the %s carry %.1f%% of the model's variance, more than the "
                 "model (%s)\n",
-                fft ? "grid's modes" : "lines", pct,
+                fft ? "grid's modes" : "lines", 100.0 * ratio,
                 fft ? "the sum of P(k)/V over the modes exceeds the integral of P(k) where the "
                       "spectrum is steep near the box's fundamental 2 pi / side; use a larger "
                       "box or a larger kmin"
                     : "the line spectrum's discretisation overweights its lowest modes");
-    else if (fft)
-        fprintf(stderr,
-                "tbrf: warning: the grid's modes carry only %.1f%% of the variance (power "
-                "above the grid's Nyquist or below its fundamental is lost)\n",
-                pct);
-    else
-        fprintf(stderr,
-                "tbrf: warning: the lines resolve only %.1f%% of the variance: power above the "
-                "line Nyquist is lost (try a larger --oversampling) and, for correlation lengths "
-                "not small against the domain (2D above all), power below the line's "
-                "fundamental (try --line-length-factor 4)\n",
-                pct);
+        return;
+    }
+    double klo, khi, side = 0.0, h = 0.0;
+    for (int c = 0; c < m->dim; c++) {
+        double L = (double)m->n[c] * m->spacing[c];
+        side = L > side ? L : side;
+        h = m->spacing[c] > h ? m->spacing[c] : h;
+    }
+    if (fft) {
+        klo = 2.0 * 3.14159265358979323846 / side;
+        khi = 3.14159265358979323846 / h;
+    } else {
+        klo = 3.14159265358979323846 / info->line_length;
+        khi = 3.14159265358979323846 / info->line_spacing;
+    }
+    const double below = 1.0 - fraction_above(m, klo), above = fraction_above(m, khi);
+    const double other = (1.0 - ratio) - (below > 0 ? below : 0) - (above > 0 ? above : 0);
+    char msg[1024];
+    int len = snprintf(msg, sizeof msg,
+                       "tbrf: warning: the %s carry only %.1f%% of the variance; of the model's:",
+                       fft ? "grid's modes" : "lines", 100.0 * ratio);
+    if (below > 0.005) {
+        int f = r->meta.opts.line_length_factor > 0 ? r->meta.opts.line_length_factor : 1;
+        int want = (int)ceil(f * sqrt(below / 0.005));
+        len += snprintf(msg + len, sizeof msg - (size_t)len,
+                        fft ? " %.1f%% lies below the box's fundamental %.3g (use a larger grid);"
+                            : " %.1f%% lies below the lines' lowest mode %.3g (use longer lines, "
+                              "--line-length-factor %d, or a larger --domain);",
+                        100.0 * below, klo, want > 1024 ? 1024 : want);
+    }
+    if (above > 0.005)
+        len += snprintf(msg + len, sizeof msg - (size_t)len,
+                        m->is_grid ? " %.1f%% lies above the %s %.3g (cut the model with --kmax "
+                                     "%.6g, the grid's Nyquist, or use a finer grid);"
+                                   : " %.1f%% lies above the %s %.3g (cut the model with --kmax "
+                                     "%.6g, or give a finer --resolution);",
+                        100.0 * above, fft ? "grid's Nyquist" : "lines' Nyquist", khi,
+                        m->is_grid ? 3.14159265358979323846 / h : khi);
+    if (other > 0.005 || (below <= 0.005 && above <= 0.005))
+        len += snprintf(msg + len, sizeof msg - (size_t)len,
+                        fft ? " %.1f%% is lost to the sum over the grid's discrete modes (the "
+                              "spectrum is steep near the box's fundamental: a larger box, or a "
+                              "larger kmin);"
+                            : " %.1f%% is lost to the lines' discretisation (a larger "
+                              "--oversampling refines it);",
+                        100.0 * (other > 0 ? other : 1.0 - ratio));
+    msg[len - 1] = '\n'; /* the last ';' */
+    fputs(msg, stderr);
+}
+
+/* Power above a grid's Nyquist pi/h (h: the coarsest spacing, whose axis
+ * aliases first) is kept, not cut (doc/cli.md, "Band"): the grid samples
+ * the same field points do. Its spectrum then holds that power aliased to
+ * lower k, so the warning says how much and names the two fixes: the
+ * --kmax that band-limits the model at the Nyquist, or a finer grid. Not
+ * --oversampling: the lines already carry this power (that is why it
+ * aliases). */
+static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
+{
+    /* the FFT method has no modes above the Nyquist: warn_resolved says
+     * what it loses */
+    if (!m->is_grid || tbrf_plan_method(plan) != TBRF_METHOD_TB)
+        return;
+    double h = 0.0;
+    for (int c = 0; c < m->dim; c++)
+        h = m->spacing[c] > h ? m->spacing[c] : h;
+    const double kn = 3.14159265358979323846 / h;
+    if (!isnan(m->kmax) && m->kmax <= kn)
+        return;
+    const double f = fraction_above(m, kn);
+    if (!(f > 0.01))
+        return;
+    fprintf(stderr,
+            "tbrf: warning: %.1f%% of the model's variance lies above the grid's Nyquist "
+            "wavenumber %.6g (pi / spacing %.6g): the grid samples it, so its spectrum shows "
+            "that power aliased to lower k (the values are the field's, the grid's P(k) is not "
+            "the model's); to band-limit the model at the Nyquist give --kmax %.6g, or use a "
+            "finer grid\n",
+            100.0 * f, kn, h, kn);
 }
 
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
     int rc = request_check_paths(r);
+    /* Vector fields and periodic boxes are recorded by the io library
+     * (issue #13) before the tool makes them: never remake one as a scalar
+     * field of the whole domain. */
+    if (rc == 0 && r->input && (m->ncomp > 1 || m->box)) {
+        cli_errline("%s holds a %s field, which this tbrf cannot remake yet", r->input,
+                    m->ncomp > 1 ? "vector" : "periodic-box");
+        rc = EXIT_FAIL;
+    }
     if (rc == 0)
         rc = make_model(r);
     if (rc == 0)
@@ -403,7 +613,8 @@ int request_plan(request *r)
         cli_errline("%s", cli_plan_msg(r->plan, st));
         return EXIT_FAIL;
     }
-    warn_resolved(r->plan, &m->info);
+    warn_resolved(r);
+    warn_nyquist(m, r->plan);
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */
     m->model = tbrf_model_describe(r->model);

@@ -51,6 +51,11 @@ typedef struct request {
      * output may be none of the inputs (this, points_from, the --table
      * file), compared by device and inode. */
     const char *input;
+    /* The axes of meta.lo/hi given (generate --domain) or recorded (a
+     * file's domain, for regenerate and sample): they are the plan's
+     * domain, and positions outside them are refused. 0: the domain is
+     * derived from the geometry (grid cells / points' bounding box). */
+    int domain_dim;
     /* Output and execution: free to choose, they never change values. */
     const char *out;
     int netcdf, compress, xdmf, quiet, report;
@@ -87,6 +92,11 @@ void request_free(request *r);
  * grid. Returns 0 or an EXIT_* status after one "tbrf: ..." line. */
 int request_plan(request *r);
 
+/* The memory the parameters recorded in FILE's *m ask for (lines x
+ * samples, or the FFT's grid), checked against the budget before the
+ * plan allocates it. 0, or EXIT_FAIL after one message. */
+int request_check_budget(const tbrf_io_meta *m, const char *file);
+
 /* Runs a planned request: refuses an output that is one of the inputs
  * or whose side file would be the output or an input, streams or
  * computes the values into the output file, publishes it and its XDMF
@@ -103,6 +113,12 @@ int request_check_paths(const request *r);
 /* Removes what a successful request_run published (the output and its
  * side file), e.g. when regenerate --check then finds it differs. */
 void request_discard_output(const request *r);
+
+/* --spacing D|DX,DY[,DZ] and --origin X,Y[,Z] of a grid of m->dim axes
+ * into m (cmd_generate.c; sample shares them). 0, or -1 after one
+ * message. */
+int generate_parse_spacing(const char *s, tbrf_io_meta *m);
+int generate_parse_origin(const char *s, tbrf_io_meta *m);
 
 /* The command line, quoted where needed, for the file's `command`
  * attribute (malloc'ed; NULL if out of memory). */

@@ -296,7 +296,7 @@ int request_check_paths(const request *r)
     const tbrf_io_meta *m = &r->meta;
     struct {
         const char *path, *what;
-    } in[3] = {{r->input, "the file being regenerated"},
+    } in[3] = {{r->input, "the file being regenerated or sampled"},
                {r->points_from, "the --points input"},
                /* a regenerated table comes from the file, not this name */
                {m->storage ? NULL : m->table_file, "the --table input"}};

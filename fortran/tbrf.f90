@@ -362,6 +362,16 @@ contains
                           model, stat)
     end subroutine tbrf_model_set_amplitude
 
+    !> Cuts the spectrum to kmin <= k <= kmax (kmax may be ieee_value(.., ieee_positive_inf)):
+    !> any model; the variance, covariance and lines follow the cut spectrum.
+    subroutine tbrf_model_set_band(model, kmin, kmax, stat)
+        type(tbrf_model), intent(inout) :: model
+        real(c_double), intent(in) :: kmin, kmax
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_set_band(model%ptr, kmin, kmax), "tbrf_model_set_band", &
+                          model, stat)
+    end subroutine tbrf_model_set_band
+
     !> P(k) in dimension dim, amplitude included (NaN for a bad dim or model).
     function tbrf_model_spectrum(model, dim, k) result(v)
         type(tbrf_model), intent(in) :: model

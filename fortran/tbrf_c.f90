@@ -230,6 +230,14 @@ module tbrf_c
         real(c_double), value :: amplitude
     end function c_tbrf_model_set_amplitude
 
+    function c_tbrf_model_set_band(model, kmin, kmax) bind(C, name="tbrf_model_set_band")
+        import
+        integer(c_int) :: c_tbrf_model_set_band
+        type(c_ptr), value :: model
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+    end function c_tbrf_model_set_band
+
     function c_tbrf_model_spectrum(model, dim, k) bind(C, name="tbrf_model_spectrum")
         import
         real(c_double) :: c_tbrf_model_spectrum

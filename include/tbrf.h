@@ -153,6 +153,19 @@ TBRF_API int tbrf_model_set_variance(tbrf_model *model, double variance);
  * tbrf_model_set_variance. */
 TBRF_API int tbrf_model_set_amplitude(tbrf_model *model, double amplitude);
 
+/* Cuts the model's spectrum to the band kmin <= k <= kmax: P(k) = 0
+ * outside it, for any model (power law, covariance models, table,
+ * callback; a power law's or callback's own range is narrowed, a cut
+ * wider than it changes nothing). 0 <= kmin < kmax, kmax may be +INFINITY
+ * (no upper cut). Everything follows the cut spectrum: the variance (so a
+ * model set by variance is renormalised to sigma^2 over the band), the
+ * covariance (computed from the cut spectrum; a covariance model loses its
+ * closed form, so TBRF_LINES_CIRCULANT no longer applies to it) and the
+ * lines. Cutting twice intersects the bands. Statuses: TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_INVALID (NaN, negative kmin, kmax <= kmin, or a
+ * band that leaves no power: the message says which). */
+TBRF_API int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax);
+
 /* The model's spectral density P(k) in dimension dim (2 or 3), amplitude
  * included; NaN for a bad dim or a model whose variance diverges. */
 TBRF_API double tbrf_model_spectrum(const tbrf_model *model, int dim, double k);

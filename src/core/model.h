@@ -29,6 +29,14 @@ struct tbrf_model {
     double *k, *p;                    /* table (owned copies) */
     tbrf_spectrum_fn fn;              /* callback */
     void *user;
+    /* tbrf_model_set_band: P is zero outside [kmin, kmax] (kmax may be
+     * +inf). For the covariance models (which otherwise leave kmin/kmax
+     * at 0) the closed-form covariance no longer holds, so such a model
+     * is no longer "covariance" (tbrfi_model_is_covariance) and its
+     * variance, covariance and line integrals are computed on the cut
+     * spectrum. */
+    int band;
+    double band_var[2];               /* the cut shape's variance: 2D, 3D */
     int by_variance;                  /* 1: amplitude from variance; 0: amplitude given */
     double variance, amplitude;
 };

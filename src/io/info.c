@@ -313,8 +313,19 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
         }
         print_filters(out, dcpl);
     }
-    if (strcmp(lname, "field") == 0 && space >= 0)
-        fputs(H5Sget_simple_extent_ndims(space) == 3 ? "  [nz, ny, nx]" : "  [ny, nx]", out);
+    if (strcmp(lname, "field") == 0 && space >= 0) {
+        /* a vector's components are the last dimension (attribute
+         * "components" > 1 on the root group) */
+        int rank = H5Sget_simple_extent_ndims(space), vec = 0;
+        hid_t file = H5Iget_file_id(obj);
+        if (file >= 0) {
+            vec = H5Aexists_by_name(file, "/", "components", H5P_DEFAULT) > 0;
+            H5Fclose(file);
+        }
+        fputs(vec ? (rank == 4 ? "  [nz, ny, nx, component]" : "  [ny, nx, component]")
+                  : (rank == 3 ? "  [nz, ny, nx]" : "  [ny, nx]"),
+              out);
+    }
     char nm[80];
     attr_text(obj, "NAME", nm, sizeof nm);
     if (strncmp(nm, "This is a netCDF dimension but not a netCDF variable", 52) == 0)

@@ -69,6 +69,11 @@ struct tbrf_io_writer {
     int pts_dim, pts_precision;
     hid_t pts_dset, val_dset;
     int nc_value; /* netCDF value variable, -1 when none */
+    /* Values per position (tbrf_io_set_components): 1, or 2/3 for a
+     * vector stored as a last dimension (HDF5) or one variable per
+     * component (netCDF: nc_comp, -1 when unused). */
+    int ncomp;
+    int nc_comp[3], nc_value_comp[3];
 };
 
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)

@@ -74,7 +74,10 @@ void tbrf_io_meta_init(tbrf_io_meta *m)
     for (int c = 0; c < 3; c++) {
         m->lo[c] = m->hi[c] = NAN;
         m->origin[c] = m->spacing[c] = NAN;
+        m->box_origin[c] = m->box_length[c] = NAN;
     }
+    m->ncomp = 1;
+    m->zeta = m->accuracy = NAN;
 }
 
 void tbrf_io_meta_free(tbrf_io_meta *m)
@@ -158,6 +161,28 @@ static int option_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     return e;
 }
 
+/* Vector values, the periodic box, the NUFFT's accuracy, the method by
+ * name (issue #13): written only where they apply, so a scalar field
+ * without a box has none of them, as files before them. */
+static int vector_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
+{
+    const int d = m->dim;
+    int e = 0;
+    if (m->ncomp > 1) {
+        e |= i64(s, "components", m->ncomp);
+        e |= s->str(s->ctx, "vector_kind", m->vector_kind);
+        e |= f64(s, "vector_zeta", m->zeta);
+    }
+    if (m->box) {
+        e |= f64v(s, "box_origin", m->box_origin, d);
+        e |= f64v(s, "box_length", m->box_length, d);
+        e |= s->i64v(s->ctx, "box_modes", m->box_n, d);
+    }
+    e |= f64(s, "nufft_accuracy", m->accuracy);
+    e |= s->str(s->ctx, "method_ran", m->method_name);
+    return e;
+}
+
 int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
 {
     const int d = m->dim;
@@ -179,6 +204,7 @@ int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
         e |= i64(s, "npoints", m->npoints);
         e |= s->str(s->ctx, "points_file", m->points_file);
     }
+    e |= vector_attrs(s, m);
     /* What the plan decided. */
     e |= i64(s, "line_samples", m->info.line_samples);
     e |= f64(s, "line_spacing", m->info.line_spacing);
@@ -396,6 +422,34 @@ static void read_plan_info(meta_in *in, tbrf_io_meta *m)
     i->padding = in_i32(in, "padding", 0, 0, 0);
 }
 
+/* Files before issue #13 have none of these: a scalar field, no box. */
+static void read_vector(meta_in *in, tbrf_io_meta *m)
+{
+    const int d = m->dim;
+    int64_t nc = 1;
+    in_i64(in, "components", 1, 3, &nc, 0);
+    if (nc != 1 && nc != d)
+        in_fail(in, "components must be 1 or the dimension, not so in attribute", "components");
+    m->ncomp = (int)nc;
+    if (m->ncomp > 1) {
+        m->vector_kind = in_str(in, "vector_kind", 0);
+        in_f64v(in, "vector_zeta", &m->zeta, 1, 0);
+    }
+    double probe[3];
+    m->box = tbrf_io_attr_f64(in->f, "box_origin", probe, 3) != 0;
+    if (m->box) {
+        in_f64v(in, "box_origin", m->box_origin, d, 1);
+        in_f64v(in, "box_length", m->box_length, d, 1);
+        int64_t t[3];
+        if (tbrf_io_attr_i64(in->f, "box_modes", t, 3) != d)
+            in_fail(in, "missing or unreadable attribute", "box_modes");
+        else
+            memcpy(m->box_n, t, (size_t)d * sizeof *t);
+    }
+    in_f64v(in, "nufft_accuracy", &m->accuracy, 1, 0);
+    m->method_name = in_str(in, "method_ran", 0);
+}
+
 int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t errlen)
 {
     if (!meta) {
@@ -442,6 +496,8 @@ int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t er
         read_geometry(&in, meta);
     if (!in.bad)
         read_plan_info(&in, meta);
+    if (!in.bad)
+        read_vector(&in, meta);
     tbrf_io_file_close(f);
     if (in.bad) {
         tbrf_io_meta_free(meta);

@@ -135,25 +135,49 @@ static int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int pr
     size_t chunks[3];
     for (int i = 0; i < dim; i++)
         chunks[i] = (size_t)chunk[i];
-    int var;
-    NC_TRY(w, "defining the field",
-           nc_def_var(ncid, "field", precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, dim, dimids, &var));
-    NC_TRY(w, "defining the field", nc_def_var_chunking(ncid, var, NC_CHUNKED, chunks));
-    /* Every cell is written: filling first would write the file twice. */
-    NC_TRY(w, "defining the field", nc_def_var_fill(ncid, var, 1, NULL));
-    if (set_filters(w, var))
-        return -1;
-    NC_TRY(w, "setting the chunk cache",
-           nc_set_var_chunk_cache(ncid, var, NC_CACHE_BYTES, NC_CACHE_SLOTS, 1.0f));
-    NC_TRY(w, "writing attributes", put_text(ncid, var, "long_name", "Gaussian random field"));
-    NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
-    NC_TRY(w, "writing attributes",
-           put_text(ncid, var, "comment",
-                    "zero-mean stationary Gaussian random field by turning bands; "
-                    "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
-    w->nc_field = var;
+    /* A vector is one variable per component (field_x, field_y[, field_z]):
+     * CF has no vector type, and readers (xarray, ParaView) take them so. */
+    const int nvar = w->ncomp > 1 ? w->ncomp : 1;
+    for (int c = 0; c < nvar; c++) {
+        char name[16], ln[96];
+        snprintf(name, sizeof name, nvar > 1 ? "field_%s" : "field", AXES[c]);
+        snprintf(ln, sizeof ln, nvar > 1 ? "%s component of the Gaussian random vector field"
+                                         : "Gaussian random field%.0s", AXES[c]);
+        int var;
+        NC_TRY(w, "defining the field",
+               nc_def_var(ncid, name, precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, dim, dimids,
+                          &var));
+        NC_TRY(w, "defining the field", nc_def_var_chunking(ncid, var, NC_CHUNKED, chunks));
+        /* Every cell is written: filling first would write the file twice. */
+        NC_TRY(w, "defining the field", nc_def_var_fill(ncid, var, 1, NULL));
+        if (set_filters(w, var))
+            return -1;
+        NC_TRY(w, "setting the chunk cache",
+               nc_set_var_chunk_cache(ncid, var, NC_CACHE_BYTES, NC_CACHE_SLOTS, 1.0f));
+        NC_TRY(w, "writing attributes", put_text(ncid, var, "long_name", ln));
+        NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
+        NC_TRY(w, "writing attributes",
+               put_text(ncid, var, "comment",
+                        "zero-mean stationary Gaussian random field by turning bands; "
+                        "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
+        w->nc_comp[c] = var;
+    }
+    w->nc_field = w->nc_comp[0];
     w->nc_dim = dim;
     return 0;
+}
+
+/* Component c of n interleaved values (ncomp per position) into out. */
+static void component(const tbrf_io_writer *w, int precision, const void *values, size_t n, int c,
+                      void *out)
+{
+    const size_t nc = (size_t)w->ncomp;
+    if (precision == TBRF_FLOAT)
+        for (size_t i = 0; i < n; i++)
+            ((float *)out)[i] = ((const float *)values)[i * nc + (size_t)c];
+    else
+        for (size_t i = 0; i < n; i++)
+            ((double *)out)[i] = ((const double *)values)[i * nc + (size_t)c];
 }
 
 /* One box of io_grid_boxes from the flat buffer ctx. */
@@ -161,18 +185,87 @@ static int put_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t s
                    const int64_t count[3])
 {
     const size_t elt = w->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
-    const char *values = (const char *)ctx + (size_t)offset * elt;
+    const int nvar = w->ncomp > 1 ? w->ncomp : 1;
+    const char *values = (const char *)ctx + (size_t)offset * (size_t)nvar * elt;
     int r = w->rank, o = 3 - r; /* a 2D grid drops z */
-    size_t st[3], cn[3];
+    size_t st[3], cn[3], cells = 1;
     for (int i = 0; i < r; i++) {
         st[i] = (size_t)start[o + i];
         cn[i] = (size_t)count[o + i];
+        cells *= cn[i];
     }
-    errno = 0;
-    int e = w->precision == TBRF_FLOAT
-                ? nc_put_vara_float(w->ncid, w->nc_field, st, cn, (const float *)values)
-                : nc_put_vara_double(w->ncid, w->nc_field, st, cn, (const double *)values);
+    void *col = nvar > 1 ? malloc(cells * elt) : NULL;
+    if (nvar > 1 && !col) {
+        IO_FAIL(w, "out of memory");
+        return -1;
+    }
+    int e = NC_NOERR;
+    for (int c = 0; c < nvar && e == NC_NOERR; c++) {
+        const void *v = values;
+        if (nvar > 1) {
+            component(w, w->precision, values, cells, c, col);
+            v = col;
+        }
+        errno = 0;
+        e = w->precision == TBRF_FLOAT
+                ? nc_put_vara_float(w->ncid, w->nc_comp[c], st, cn, (const float *)v)
+                : nc_put_vara_double(w->ncid, w->nc_comp[c], st, cn, (const double *)v);
+    }
+    free(col);
     return e == NC_NOERR ? 0 : nc_fail(w, "writing the field", e);
+}
+
+/* The value variable(s) of points: value, or value_x, value_y[, value_z]
+ * for a vector, into w->nc_value_comp (w->nc_value the first). */
+static int def_point_values(tbrf_io_writer *w, int obs, int precision)
+{
+    const int nvar = w->ncomp > 1 ? w->ncomp : 1, ncid = w->ncid;
+    for (int c = 0; c < nvar; c++) {
+        char name[16], ln[96];
+        snprintf(name, sizeof name, nvar > 1 ? "value_%s" : "value", AXES[c]);
+        snprintf(ln, sizeof ln, nvar > 1 ? "%s component of the Gaussian random vector field"
+                                         : "Gaussian random field%.0s", AXES[c]);
+        int v;
+        NC_TRY(w, "defining the values",
+               nc_def_var(ncid, name, precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, 1, &obs, &v));
+        if (set_filters(w, v))
+            return -1;
+        NC_TRY(w, "writing attributes", put_text(ncid, v, "long_name", ln));
+        NC_TRY(w, "writing attributes", put_text(ncid, v, "units", "1"));
+        NC_TRY(w, "writing attributes",
+               put_text(ncid, v, "coordinates", w->nc_dim == 3 ? "x y z" : "x y"));
+        w->nc_value_comp[c] = v;
+    }
+    w->nc_value = w->nc_value_comp[0];
+    return 0;
+}
+
+/* Rows [first, first + count) of the value variable(s). */
+static int put_point_values(tbrf_io_writer *w, int precision, int64_t first, int64_t count,
+                            const void *values)
+{
+    const int nvar = w->ncomp > 1 ? w->ncomp : 1;
+    const size_t elt = precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    size_t st[1] = {(size_t)first}, cn[1] = {(size_t)count};
+    void *col = nvar > 1 ? malloc((size_t)count * elt) : NULL;
+    if (nvar > 1 && !col) {
+        IO_FAIL(w, "out of memory");
+        return -1;
+    }
+    int e = NC_NOERR;
+    for (int c = 0; c < nvar && e == NC_NOERR; c++) {
+        const void *v = values;
+        if (nvar > 1) {
+            component(w, precision, values, (size_t)count, c, col);
+            v = col;
+        }
+        errno = 0;
+        e = precision == TBRF_FLOAT
+                ? nc_put_vara_float(w->ncid, w->nc_value_comp[c], st, cn, (const float *)v)
+                : nc_put_vara_double(w->ncid, w->nc_value_comp[c], st, cn, (const double *)v);
+    }
+    free(col);
+    return e == NC_NOERR ? 0 : nc_fail(w, "writing the values", e);
 }
 
 static int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
@@ -237,22 +330,9 @@ static int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const v
         IO_FAIL(w, "%s: %lld values for %zu points", w->path, (long long)n, len);
         return -1;
     }
-    int ncid = w->ncid, var;
-    NC_TRY(w, "defining the values",
-           nc_def_var(ncid, "value", precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, 1,
-                      &w->nc_points_dim, &var));
-    if (set_filters(w, var))
+    if (def_point_values(w, w->nc_points_dim, precision))
         return -1;
-    NC_TRY(w, "writing attributes", put_text(ncid, var, "long_name", "Gaussian random field"));
-    NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
-    NC_TRY(w, "writing attributes",
-           put_text(ncid, var, "coordinates", w->nc_dim == 3 ? "x y z" : "x y"));
-    errno = 0;
-    int st = precision == TBRF_FLOAT ? nc_put_var_float(ncid, var, values)
-                                     : nc_put_var_double(ncid, var, values);
-    if (st != NC_NOERR)
-        return nc_fail(w, "writing the values", st);
-    return 0;
+    return put_point_values(w, precision, 0, n, values);
 }
 
 /* ------------------------------------------------------------ attributes */
@@ -391,16 +471,7 @@ static int ncw_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision
     NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "featureType", "point"));
     w->nc_points_dim = obs;
     w->nc_dim = dim;
-    int v;
-    NC_TRY(w, "defining the values",
-           nc_def_var(ncid, "value", precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE, 1, &obs, &v));
-    if (set_filters(w, v))
-        return -1;
-    NC_TRY(w, "writing attributes", put_text(ncid, v, "long_name", "Gaussian random field"));
-    NC_TRY(w, "writing attributes", put_text(ncid, v, "units", "1"));
-    NC_TRY(w, "writing attributes", put_text(ncid, v, "coordinates", dim == 3 ? "x y z" : "x y"));
-    w->nc_value = v;
-    return 0;
+    return def_point_values(w, obs, precision);
 }
 
 static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
@@ -427,10 +498,7 @@ static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
         }
     }
     free(col);
-    int e = w->pts_precision == TBRF_FLOAT
-                ? nc_put_vara_float(ncid, w->nc_value, st, cn, values)
-                : nc_put_vara_double(ncid, w->nc_value, st, cn, values);
-    return e == NC_NOERR ? 0 : nc_fail(w, "writing the values", e);
+    return put_point_values(w, w->pts_precision, first, count, values);
 }
 
 static int ncw_mark_complete(tbrf_io_writer *w)

@@ -1137,3 +1137,124 @@ done:
     h5ds_close(&h);
     return rc;
 }
+
+/* ------------------------------------------------------------- vectors */
+
+/* One whole float dataset /name as doubles: its value count in *n, its
+ * last dimension in *last. 0 or -1 (message in err). */
+static int read_dataset(const char *path, const char *name, int64_t *n, int64_t *last,
+                        double **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    int rc = -1;
+    double *buf = NULL;
+    h5ds h;
+    if (h5ds_open(&h, path, "values", name, err, errlen))
+        goto done;
+    hssize_t np = h.space >= 0 ? H5Sget_simple_extent_npoints(h.space) : -1;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = h.space >= 0 ? H5Sget_simple_extent_dims(h.space, dims, NULL) : -1;
+    if (np < 1 || rank < 1 || check_float(h.d, path, name, err, errlen)) {
+        if (np < 1 || rank < 1)
+            io_setf(err, errlen, "%s: /%s holds no values", path, name);
+        goto done;
+    }
+    if (tbrf_io_budget_check(path, "reading the values", 8.0 * (double)np, err, errlen) ||
+        io_check_storage(h.d, path, name, io_declared_bytes(h.d, h.space), err, errlen))
+        goto done;
+    buf = (uint64_t)np < SIZE_MAX / sizeof(double) ? malloc((size_t)np * sizeof *buf) : NULL;
+    if (!buf) {
+        io_setf(err, errlen, "%s: not enough memory to read /%s", path, name);
+        goto done;
+    }
+    if (read_all(h.d, path, name, buf, err, errlen))
+        goto done;
+    *n = (int64_t)np;
+    *last = (int64_t)dims[rank - 1];
+    *out = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    h5ds_close(&h);
+    return rc;
+}
+
+static int has_dataset(const char *path, const char *name)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int yes = f >= 0 && H5Lexists(f, name, H5P_DEFAULT) > 0;
+    if (f >= 0)
+        H5Fclose(f);
+    io_quiet_end(&q);
+    return yes;
+}
+
+int tbrf_io_read_vector(const char *path, int *ncomp, int64_t *npos, double **values, char *err,
+                        size_t errlen)
+{
+    static const char *const AX[3] = {"x", "y", "z"};
+    *values = NULL;
+    int64_t nc = 1;
+    char e2[256];
+    tbrf_io_file *f = tbrf_io_open(path, e2, sizeof e2);
+    if (f) {
+        if (tbrf_io_attr_i64(f, "components", &nc, 1) != 1)
+            nc = 1;
+        tbrf_io_file_close(f);
+    }
+    if (nc < 1 || nc > 3) {
+        io_setf(err, errlen, "%s: attribute components = %lld is not 1, 2 or 3", path, (long long)nc);
+        return -1;
+    }
+    const char *base = has_dataset(path, "field") || has_dataset(path, "field_x") ? "field" : "value";
+    int64_t n = 0, last = 0;
+    if (has_dataset(path, base)) { /* HDF5: one dataset, components last */
+        if (read_dataset(path, base, &n, &last, values, err, errlen))
+            return -1;
+        if (nc > 1 && last != nc) {
+            io_setf(err, errlen, "%s: /%s has %lld values per position, the file says %lld "
+                                 "components", path, base, (long long)last, (long long)nc);
+            free(*values);
+            *values = NULL;
+            return -1;
+        }
+        *ncomp = (int)nc;
+        *npos = n / nc;
+        return 0;
+    }
+    /* netCDF: one variable per component, interleaved here */
+    double *all = NULL;
+    for (int c = 0; c < nc; c++) {
+        char name[16];
+        double *col = NULL;
+        int64_t m = 0;
+        snprintf(name, sizeof name, "%s_%s", base, AX[c]);
+        if (read_dataset(path, name, &m, &last, &col, err, errlen) || (c > 0 && m != n)) {
+            if (col && c > 0 && m != n)
+                io_setf(err, errlen, "%s: %s holds %lld values, %s_x %lld", path, name,
+                        (long long)m, base, (long long)n);
+            free(col);
+            free(all);
+            return -1;
+        }
+        if (c == 0) {
+            n = m;
+            all = (uint64_t)n < SIZE_MAX / (sizeof(double) * 3) ? malloc((size_t)(n * nc) * sizeof *all) : NULL;
+            if (!all) {
+                io_setf(err, errlen, "%s: not enough memory to read the components", path);
+                free(col);
+                return -1;
+            }
+        }
+        for (int64_t i = 0; i < n; i++)
+            all[i * nc + c] = col[i];
+        free(col);
+    }
+    *ncomp = (int)nc;
+    *npos = n;
+    *values = all;
+    return 0;
+}

@@ -86,6 +86,24 @@ typedef struct tbrf_io_meta {
     const char *points_file;   /* where the positions came from (may be NULL) */
     tbrf_plan_info info;       /* tbrf_plan_get_info() */
     void *storage;             /* what tbrf_io_read_meta allocated (NULL otherwise) */
+    /* Vector values and periodic boxes (issue #13). Files without them
+     * read back as meta_init leaves them: a scalar field, no box. */
+    int ncomp;                 /* values per position: 1 (scalar) or dim (a vector,
+                                  interleaved x, y[, z] per position); attribute
+                                  "components" */
+    const char *vector_kind;   /* "solenoidal", "compressive" or "mixed"; NULL for a
+                                  scalar; attribute "vector_kind" */
+    double zeta;               /* the projection's weight zeta (Federrath et al. 2010;
+                                  NaN: not recorded); attribute "vector_zeta" */
+    int box;                   /* 1: a periodic box defines the field (attributes
+                                  box_origin, box_length, box_modes) */
+    double box_origin[3], box_length[3]; /* the box: origin and period L per axis */
+    int64_t box_n[3];          /* its mode lattice N_i (|n_i| <= N_i/2) */
+    double accuracy;           /* the NUFFT's requested relative accuracy (NaN: none);
+                                  attribute "nufft_accuracy" */
+    const char *method_name;   /* the method that ran by name ("tb", "fft", "nufft",
+                                  ...; NULL: the one of method_used); attribute
+                                  "method_ran" */
 } tbrf_io_meta;
 
 /* Fills *meta with "not applicable" (NULL strings, NaN numbers, zeros). */
@@ -121,6 +139,16 @@ typedef struct tbrf_io_writer tbrf_io_writer;
  * NULL with a message in err (if errlen > 0) when the directory cannot be
  * written or memory runs out. */
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen);
+
+/* Makes the values that follow vectors of ncomp (1, 2 or 3) components,
+ * interleaved per position (x, y[, z]), as positions are: call it before
+ * tbrf_io_grid_begin, tbrf_io_points_begin or tbrf_io_write_values, whose
+ * pushes then take count x ncomp values. HDF5: /field (nz, ny, nx, ncomp)
+ * ((ny, nx, ncomp) in 2D) and /value (N, ncomp); netCDF: one CF variable
+ * per component, field_x, field_y[, field_z] and value_x, ...; XDMF: a
+ * Vector attribute. Record it in the meta too (ncomp, vector_kind, zeta).
+ * Returns 0, or -1 for another count or values already begun. */
+int tbrf_io_set_components(tbrf_io_writer *w, int ncomp);
 
 /* Creates /field for an n[0] x n[1] x n[2] grid (x fastest; dim 2 needs
  * n[2] == 1 and gives a (ny, nx) dataset) of float64 (TBRF_DOUBLE) or
@@ -232,6 +260,16 @@ int tbrf_io_read_slice(const char *path, int axis, int64_t index, int64_t *w, in
 /* Reads /value (the values of a points file) as double; *values is
  * malloc'ed. Returns 0 or -1 (message in err). */
 int tbrf_io_read_values(const char *path, int64_t *n, double **values, char *err, size_t errlen);
+
+/* Reads the values of a grid or points file, scalar or vector, as
+ * double: *npos positions (cells x fastest, or points) times *ncomp
+ * components interleaved per position (x, y[, z]). The count comes from
+ * the attribute "components" (absent: 1, as in files before vectors);
+ * HDF5 files hold /field or /value with the components last, netCDF files
+ * one variable per component (field_x, ...), interleaved here. *values is
+ * malloc'ed. Returns 0 or -1 (message in err). */
+int tbrf_io_read_vector(const char *path, int *ncomp, int64_t *npos, double **values, char *err,
+                        size_t errlen);
 
 /* Root (global) attributes of a file tbrf wrote, HDF5 or netCDF-4. */
 typedef struct tbrf_io_file tbrf_io_file;

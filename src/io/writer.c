@@ -86,6 +86,7 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     w->ncid = w->nc_field = w->nc_points_dim = -1;
     w->pts_dset = w->val_dset = -1;
     w->nc_value = -1;
+    w->ncomp = 1;
     w->path = dupstr(path);
     w->tmp = io_temp_name(path);
     if (!w->path || !w->tmp) {
@@ -229,6 +230,22 @@ static void fail_h5(tbrf_io_writer *w, const char *what)
     FAIL(w, "cannot write %s: %s failed%s%s", w->path, what, why[0] ? ": " : "", why);
 }
 
+int tbrf_io_set_components(tbrf_io_writer *w, int ncomp)
+{
+    if (!usable(w))
+        return -1;
+    if (ncomp < 1 || ncomp > 3) {
+        FAIL(w, "%s: %d components per position (1, 2 or 3)", w->path, ncomp);
+        return -1;
+    }
+    if (w->rank > 0 || w->pts_n > 0) {
+        FAIL(w, "%s: components must be set before the values begin", w->path);
+        return -1;
+    }
+    w->ncomp = ncomp;
+    return 0;
+}
+
 int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
 {
     if (!usable(w))
@@ -248,7 +265,7 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
 static int h5w_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
 {
     int rank = dim;
-    hsize_t dims[3], chunk[3];
+    hsize_t dims[4], chunk[4];
     if (rank == 3) {
         dims[0] = (hsize_t)n[2];
         dims[1] = (hsize_t)n[1];
@@ -257,6 +274,8 @@ static int h5w_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int pr
         dims[0] = (hsize_t)n[1];
         dims[1] = (hsize_t)n[0];
     }
+    if (w->ncomp > 1) /* a vector: (nz, ny, nx, 3) or (ny, nx, 2) */
+        dims[rank++] = (hsize_t)w->ncomp;
     chunk_shape(rank, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
 
     int rc = -1;
@@ -294,10 +313,14 @@ static int h5_add_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_
 {
     hid_t space = *(hid_t *)ctx;
     int r = w->rank, o = 3 - r; /* a 2D grid drops z */
-    hsize_t st[3], cn[3];
+    hsize_t st[4], cn[4];
     for (int i = 0; i < r; i++) {
         st[i] = (hsize_t)start[o + i];
         cn[i] = (hsize_t)count[o + i];
+    }
+    if (w->ncomp > 1) { /* every component of the cells */
+        st[r] = 0;
+        cn[r] = (hsize_t)w->ncomp;
     }
     herr_t e = H5Sselect_hyperslab(space, offset == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, st, NULL,
                                    cn, NULL);
@@ -337,7 +360,7 @@ static int h5w_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const 
 {
     int rc = -1;
     hid_t fspace = H5Dget_space(w->field);
-    hsize_t mdim = (hsize_t)count;
+    hsize_t mdim = (hsize_t)count * (hsize_t)(w->ncomp > 1 ? w->ncomp : 1);
     hid_t mspace = H5Screate_simple(1, &mdim, NULL);
     if (fspace < 0 || mspace < 0) {
         fail_h5(w, "selecting cells of /field");
@@ -440,8 +463,8 @@ int tbrf_io_write_values(tbrf_io_writer *w, int64_t n, int precision, const void
 
 static int h5w_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
 {
-    hsize_t dims[1] = {(hsize_t)n};
-    return write_whole(w, "value", 1, dims, precision, values);
+    hsize_t dims[2] = {(hsize_t)n, (hsize_t)w->ncomp};
+    return write_whole(w, "value", w->ncomp > 1 ? 2 : 1, dims, precision, values);
 }
 
 /* ------------------------------------------------------ streamed points */
@@ -524,13 +547,13 @@ static hid_t create_like_whole(tbrf_io_writer *w, const char *name, int rank, co
 
 static int h5w_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
 {
-    hsize_t pd[2] = {(hsize_t)n, (hsize_t)dim}, vd[1] = {(hsize_t)n};
+    hsize_t pd[2] = {(hsize_t)n, (hsize_t)dim}, vd[2] = {(hsize_t)n, (hsize_t)w->ncomp};
     w->pts_dset = create_like_whole(w, "points", 2, pd, TBRF_DOUBLE);
     if (w->pts_dset < 0) {
         fail_h5(w, "creating /points");
         return -1;
     }
-    w->val_dset = create_like_whole(w, "value", 1, vd, precision);
+    w->val_dset = create_like_whole(w, "value", w->ncomp > 1 ? 2 : 1, vd, precision);
     if (w->val_dset < 0) {
         fail_h5(w, "creating /value");
         return -1;
@@ -567,8 +590,8 @@ static int h5w_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
     if (write_rows(w, w->pts_dset, 2, first, count, w->pts_dim, H5T_NATIVE_DOUBLE, xyz,
                    "writing /points"))
         return -1;
-    return write_rows(w, w->val_dset, 1, first, count, 1, mem_type(w->pts_precision), values,
-                      "writing /value");
+    return write_rows(w, w->val_dset, 1, first, count, w->ncomp, mem_type(w->pts_precision),
+                      values, "writing /value");
 }
 
 /* ------------------------------------------------------------ attributes */
@@ -839,6 +862,7 @@ int tbrf_io_attach_xdmf(tbrf_io_writer *w, const tbrf_io_meta *m)
     w->xmf_meta.table_n = 0;
     w->xmf_meta.table_k = w->xmf_meta.table_p = NULL;
     w->xmf_meta.storage = NULL;
+    w->xmf_meta.vector_kind = w->xmf_meta.method_name = NULL;
     w->has_xmf = 1;
     return 0;
 }

@@ -92,10 +92,16 @@ static void xml_grid(FILE *f, const tbrf_io_meta *m, const char *base, int prec)
     xml_vector(f, "Origin", origin);
     xml_vector(f, "Spacing", spacing);
     fprintf(f, "      </Geometry>\n");
-    fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"Scalar\" Center=\"Node\">\n");
+    /* A vector: /field (nz, ny, nx, 3) or (ny, nx, 2), a Vector attribute
+     * whose DataItem has the components as its last dimension. */
+    const int vec = m->ncomp > 1;
+    char vdims[128];
+    snprintf(vdims, sizeof vdims, vec ? "%s %d" : "%s", dims, m->ncomp);
+    fprintf(f, "      <Attribute Name=\"field\" AttributeType=\"%s\" Center=\"Node\">\n",
+            vec ? "Vector" : "Scalar");
     fprintf(f, "        <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"%d\" "
                "Format=\"HDF\">",
-            dims, prec);
+            vdims, prec);
     put_ref(f, base, "field");
     fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
 }
@@ -121,10 +127,17 @@ static void xml_points(FILE *f, const tbrf_io_meta *m, const char *base, int pre
             np, d);
     put_ref(f, base, "points");
     fprintf(f, "</DataItem>\n      </Geometry>\n");
-    fprintf(f, "      <Attribute Name=\"value\" AttributeType=\"Scalar\" Center=\"Node\">\n");
-    fprintf(f, "        <DataItem Dimensions=\"%lld\" NumberType=\"Float\" Precision=\"%d\" "
-               "Format=\"HDF\">",
-            np, prec);
+    const int vec = m->ncomp > 1;
+    fprintf(f, "      <Attribute Name=\"value\" AttributeType=\"%s\" Center=\"Node\">\n",
+            vec ? "Vector" : "Scalar");
+    if (vec)
+        fprintf(f, "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Float\" "
+                   "Precision=\"%d\" Format=\"HDF\">",
+                np, m->ncomp, prec);
+    else
+        fprintf(f, "        <DataItem Dimensions=\"%lld\" NumberType=\"Float\" Precision=\"%d\" "
+                   "Format=\"HDF\">",
+                np, prec);
     put_ref(f, base, "value");
     fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
 }

@@ -595,6 +595,167 @@ case_regenerate() {
     expect_fail "$TOOL" regenerate junk.h5 --out x.h5
 }
 
+# #19 item 1: a grid and points at its cells are one field when they get
+# the same --domain and --resolution. Tolerance 1e-12 (sigma = 1): the grid
+# path computes a cell's position as origin + spacing*i and the points path
+# reads it; both project it on the same lines, so they differ only by the
+# rounding of the projected coordinate (a few ulps of coordinates <= 10,
+# ~1e-15) times the lines' slopes, measured 3e-15 here; a different
+# domain or resolution gives differences of order sigma.
+case_domain() {
+    local D="--model gaussian --length 2 --lines 64 --seed 3"
+    awk 'BEGIN { for (k = 0; k < 6; k++) for (j = 0; j < 7; j++) for (i = 0; i < 8; i++)
+                 printf "%.17g %.17g %.17g\n", 1 + i * 0.5, j * 0.25, -2 + k }' > cells.txt
+    expect_ok "$TOOL" generate $D --grid 8x7x6 --spacing 0.5,0.25,1 --origin 1,0,-2 \
+        --domain 0,-1,-3:6,3,4 --resolution 0.25 --out g.h5
+    expect_ok "$TOOL" generate $D --points cells.txt --domain 0,-1,-3:6,3,4 --resolution 0.25 \
+        --out p.h5
+    "$IO_CHECK" close g.h5 p.h5 1e-12 || fail "grid and points with one --domain differ"
+    expect_grep '\(0\): 0, -1, -3' "$("$H5DUMP" -a domain_lo p.h5)" "domain_lo recorded"
+    # The defaults agree too: the grid's domain is the box of its cells,
+    # the points' their bounding box, here the same; --resolution as the
+    # grid's smallest spacing.
+    expect_ok "$TOOL" generate $D --grid 8x7x6 --spacing 0.5,0.25,1 --origin 1,0,-2 --out gd.h5
+    expect_ok "$TOOL" generate $D --points cells.txt --resolution 0.25 --out pd.h5
+    "$IO_CHECK" close gd.h5 pd.h5 1e-12 || fail "grid and points with default domains differ"
+    # ... and the domain matters: not the same field in another one.
+    if "$IO_CHECK" close g.h5 gd.h5 1e-3 >/dev/null 2>&1; then
+        fail "--domain changed nothing"
+    fi
+    # regenerate uses the recorded domain, not the points' bounding box.
+    expect_ok "$TOOL" regenerate p.h5 --out pr.nc --check
+    expect_ok "$TOOL" regenerate g.h5 --out gr.h5 --check
+    # 2D
+    expect_ok "$TOOL" generate $D --grid 8x7 --spacing 0.5,0.25 --domain -1,-1:5,3 --out g2.h5
+    awk 'BEGIN { for (j = 0; j < 7; j++) for (i = 0; i < 8; i++) printf "%.17g %.17g\n", i * 0.5, j * 0.25 }' > c2.txt
+    expect_ok "$TOOL" generate $D --points c2.txt --domain -1,-1:5,3 --resolution 0.25 --out p2.h5
+    "$IO_CHECK" close g2.h5 p2.h5 1e-12 || fail "2D grid and points differ"
+    # Refused: points or cells outside, empty, inverted, NaN, wrong rank.
+    expect_fail "$TOOL" generate $D --points cells.txt --domain 0,-1,-3:4,3,4 --out x.h5
+    expect_grep 'outside --domain \[0, 4\]' "$err" "points outside named with the domain"
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,0:3,3,3 --out x.h5
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,0:0,9,9 --out x.h5
+    expect_grep 'empty' "$err" "empty domain"
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,9:9,9,0 --out x.h5
+    expect_grep 'inverted' "$err" "inverted domain"
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,nan:9,9,9 --out x.h5
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0:9,9 --out x.h5
+    expect_fail "$TOOL" generate $D --grid 8x7x6 --domain 0,0,0,9,9,9 --out x.h5
+    expect_fail "$TOOL" generate $D --points c2.txt --domain 0,0,0:9,9,9 --out x.h5
+}
+
+# #19 item 2: tbrf sample evaluates the field a file records elsewhere.
+# Bitwise at the file's own grid (the same path); 1e-12 (sigma = 1) at
+# its cells given as points or as a sub-grid: positions computed or read
+# differently project to the same lines within a few ulps (see
+# case_domain), measured ~1e-15.
+case_sample() {
+    local D="--lines 64 --seed 4 --realization 2"
+    awk 'BEGIN { for (k = 0; k < 6; k++) for (j = 0; j < 7; j++) for (i = 0; i < 8; i++)
+                 printf "%.17g %.17g %.17g\n", 1 + i * 0.5, j * 0.25, -2 + k }' > cells.txt
+    expect_ok "$TOOL" generate --model gaussian --length 2 $D --grid 8x7x6 --spacing 0.5,0.25,1 \
+        --origin 1,0,-2 --precision float --out f.h5
+    expect_ok "$TOOL" sample f.h5 --grid 8x7x6 --out s.h5
+    "$IO_CHECK" close f.h5 s.h5 0 || fail "sample at the file's own grid is not bitwise"
+    expect_grep '^wrote s.h5 \(\+ s.xmf\): /field 8x7x6 float32' "$err" "sample's wrote line"
+    expect_ok "$TOOL" sample f.h5 --grid 8x7x6 --out q.h5 --quiet
+    [ -z "$err" ] || fail "sample --quiet printed: $err"
+    # float output: the values are rounded to float after the evaluation,
+    # so points and sub-grids agree to float rounding (2^-24 |v| < 1e-6).
+    expect_ok "$TOOL" sample f.h5 --points cells.txt --out sp.nc
+    "$IO_CHECK" close f.h5 sp.nc 1e-6 || fail "sample at the cells as points"
+    expect_ok "$TOOL" sample f.h5 --grid 4x3x2 --origin 2,0.5,0 --out sub.h5
+    "$IO_CHECK" close f.h5 sub.h5 1e-6 2,2,2 || fail "sample on a sub-grid"
+    # The output records the file's field with the new geometry: it
+    # regenerates bit for bit.
+    expect_ok "$TOOL" regenerate sp.nc --out spr.h5 --check
+    # double: to 1e-12.
+    expect_ok "$TOOL" generate --model gaussian --length 2 $D --grid 8x7x6 --spacing 0.5,0.25,1 \
+        --origin 1,0,-2 --out d.h5
+    expect_ok "$TOOL" sample d.h5 --points cells.txt --out dp.h5
+    "$IO_CHECK" close d.h5 dp.h5 1e-12 || fail "double: cells as points"
+    expect_grep '"tbrf sample d.h5 --points cells.txt --out dp.h5"' "$(attrs dp.h5)" "command recorded"
+    # A table model (rows read from the file) and a 2D file.
+    printf '0.01 1\n0.1 0.5\n1 0.01\n10 0.0001\n' > t.txt
+    expect_ok "$TOOL" generate --model table --table t.txt $D --grid 12x10 --spacing 0.5 --out t2.h5
+    rm -f t.txt
+    expect_ok "$TOOL" sample t2.h5 --grid 12x10 --out t2s.h5
+    "$IO_CHECK" close t2.h5 t2s.h5 0 || fail "table 2D: own grid"
+    awk 'BEGIN { for (j = 0; j < 10; j++) for (i = 0; i < 12; i++) printf "%.17g %.17g\n", i * 0.5, j * 0.5 }' > c2.txt
+    expect_ok "$TOOL" sample t2.h5 --points c2.txt --out t2p.h5
+    "$IO_CHECK" close t2.h5 t2p.h5 1e-12 || fail "table 2D: cells as points"
+    expect_ok "$TOOL" sample t2.h5 --grid 3x2 --origin 1,1.5 --spacing 1,2 --out t2g.h5
+    # Refused: outside the recorded domain (named), wrong rank, no geometry,
+    # the input as output, a FFT file elsewhere than on its grid.
+    printf '1 0 -2\n9 1 1\n' > far.txt
+    expect_fail "$TOOL" sample f.h5 --points far.txt --out x.h5
+    expect_grep 'outside the domain recorded in f.h5 \[1, 4.5\]' "$err" "domain named"
+    expect_fail "$TOOL" sample f.h5 --grid 8x7x6 --spacing 1 --out x.h5
+    expect_grep 'outside the domain recorded in f.h5' "$err" "grid outside"
+    expect_fail "$TOOL" sample f.h5 --grid 8x7 --out x.h5
+    expect_fail "$TOOL" sample f.h5 --points c2.txt --out x.h5
+    expect_fail "$TOOL" sample f.h5 --out x.h5
+    expect_fail "$TOOL" sample f.h5 --grid 8x7x6 --points cells.txt --out x.h5
+    expect_fail "$TOOL" sample f.h5 --grid 8x7x6 --out f.h5
+    expect_fail "$TOOL" sample missing.h5 --grid 8x7x6 --out x.h5
+    expect_fail "$TOOL" sample --grid 8x7x6 --out x.h5
+    expect_ok "$TOOL" generate --model gaussian --length 2 --grid 16x16 --periodic --method fft \
+        --out fft.h5
+    expect_ok "$TOOL" sample fft.h5 --grid 16x16 --out ffts.h5
+    "$IO_CHECK" close fft.h5 ffts.h5 0 || fail "FFT file on its own grid"
+    expect_fail "$TOOL" sample fft.h5 --grid 8x8 --out x.h5
+    expect_grep 'FFT method' "$err" "FFT refusal says why"
+    expect_ok "$TOOL" sample --help
+    expect_grep '^usage: tbrf sample FILE' "$out" "sample --help"
+}
+
+# #19 item 3: --kmax cuts a table. A CAMB-like table (k P rising to a
+# turnover at 0.2, k^-3 beyond, tabulated to k = 100) on a 64^3 grid of
+# spacing pi/2, Nyquist 2. Without a cut 63% of the variance lies above the
+# Nyquist: the grid's spectrum holds it aliased, 1.5-3x the model's at
+# 1.3 < k < 2, and the warning names --kmax 2 or a finer grid (never
+# --oversampling). With --kmax 2 the measured shell spectrum follows the
+# model's below the Nyquist within the estimator's scatter: a shell's mean
+# periodogram over `modes` modes (modes/2 independent, each exponential)
+# has relative standard deviation sqrt(2/modes); the Hann window (1.5 bins
+# equivalent width per axis) makes 1.5^3 neighbouring modes one, so
+# sigma = sqrt(6.75/modes); every shell in 0.5 <= k <= 1.8 (above 8
+# fundamentals, where the window's leakage from the turnover is small, and
+# a window's width below the cut) is checked at 4 sigma.
+case_kmax_table() {
+    awk 'BEGIN { for (i = 0; i <= 120; i++) { k = 10 ^ (-4 + 6 * i / 120);
+                 printf "%.17g %.17g\n", k, 2e4 * k / (1 + (k / 0.2) ^ 4) } }' > camb.txt
+    local G="--model table --table camb.txt --grid 64x64x64 --spacing 1.5707963267948966 --seed 2"
+    expect_ok "$TOOL" generate $G --out nocut.h5
+    expect_grep 'warning: 6[0-9]\.[0-9]% of the model.s variance lies above the grid.s Nyquist wavenumber 2 ' "$err" "aliasing warning"
+    expect_grep 'give --kmax 2, or use a finer grid' "$err" "the warning names the fix"
+    if printf '%s' "$err" | grep -q -e '--oversampling'; then
+        fail "a warning suggests --oversampling for power above the Nyquist: $err"
+    fi
+    expect_ok "$TOOL" spectrum nocut.h5
+    local high
+    high=$(printf '%s\n' "$out" | awk '$1 + 0 > 1.3 && $1 + 0 < 2 && $4 + 0 < 1.3 { n++ } END { print n + 0 }')
+    [ "$high" -eq 0 ] || fail "without the cut the grid's spectrum should be aliased above k = 1.3"
+    expect_ok "$TOOL" generate $G --kmax 2 --out cut.h5
+    if printf '%s' "$err" | grep -q warning; then
+        fail "warning after the cut: $err"
+    fi
+    expect_grep '"table file=camb.txt rows=121 band=\[0.0001, 2\] variance=1"' "$(attrs cut.h5)" "band described"
+    expect_ok "$TOOL" spectrum cut.h5
+    local bad
+    bad=$(printf '%s\n' "$out" | awk '/^ +[0-9]/ && $1 >= 0.5 && $1 <= 1.8 {
+             n++; s = sqrt(6.75 / $5); if ($4 - 1 > 4 * s || 1 - $4 > 4 * s) { b = b " k=" $1 " ratio=" $4 } }
+             END { if (n < 15) print "only " n " shells"; else print b }')
+    [ -z "$bad" ] || fail "the cut table's spectrum departs from the model:$bad"
+    # The band is recorded and read back: regenerate and sample reproduce it.
+    rm -f camb.txt
+    expect_ok "$TOOL" regenerate cut.h5 --out cut2.h5 --check --quiet
+    # Gaussian with a band: --kmin/--kmax are accepted by every model.
+    expect_ok "$TOOL" generate --model gaussian --length 2 --kmin 0.5 --kmax 1.5 --grid 16x16 --out g.h5
+    expect_fail "$TOOL" generate --model gaussian --length 2 --kmin 2 --kmax 1.5 --grid 16x16 --out x.h5
+    expect_grep 'kmax' "$err" "inverted band"
+}
+
 case_preview() {
     # Anisotropic spacing: the picture keeps the physical aspect (io_check
     # finds the framed plane and compares width/height with the extents).
@@ -718,13 +879,36 @@ case_variance_warnings() {
     # and the warning names the option that lengthens them; with it the
     # loss is gone, the factor is recorded and regenerate reproduces it
     expect_ok "$TOOL" generate --model gaussian --length 5 --grid 11x11 --quiet --out d.h5 || return
-    expect_grep "try --line-length-factor" "$err" "the warning names the fix"
+    expect_grep "below the lines' lowest mode .*--line-length-factor [0-9]+" "$err" "the warning names the fix"
     expect_ok "$TOOL" generate --model gaussian --length 5 --grid 11x11 --line-length-factor 4 \
         --quiet --out e.h5 || return
     [ -z "$err" ] || fail "--line-length-factor 4 still warns: $err"
     expect_grep 'ATTRIBUTE "line_length_factor"' "$(attrs e.h5)" "line_length_factor recorded"
     expect_ok "$TOOL" regenerate e.h5 --out f.h5 --check --quiet || return
     expect_grep 'bitwise equal' "$out" "regenerate with the factor"
+    # #19 item 10(a): each loss named with its own fix, decided from the
+    # plan's numbers. 2D Gaussian a = 10 on a 2x2 grid: 85% resolved, all
+    # of the loss below the lines' lowest mode; --oversampling 32 changes
+    # nothing, so it must not be suggested; the factor named removes it.
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --quiet --out g.h5 || return
+    expect_grep "^tbrf: warning: the lines carry only 85.2% of the variance; .*below the lines' lowest mode .*--line-length-factor 7" \
+        "$err" "fundamental loss named"
+    case $err in *--oversampling*) fail "--oversampling suggested for a loss below the fundamental: $err" ;; esac
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --oversampling 32 --quiet --out g.h5 || return
+    expect_grep "85.2%|83.9%" "$err" "--oversampling does not help there"
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --line-length-factor 7 --quiet --out g.h5 || return
+    [ -z "$err" ] || fail "the suggested factor still warns: $err"
+    # Above the lines' Nyquist: at points, a finer --resolution or --kmax;
+    # on a grid, --kmax at the grid's Nyquist or a finer grid.
+    printf '0 0 0\n1 2 3\n4.5 0.1 2\n9 9 1\n' > p.txt
+    expect_ok "$TOOL" generate --model exponential --length 0.5 --points p.txt --lines 16 --quiet --out p.h5 || return
+    expect_grep "above the lines' Nyquist .*--kmax .*finer --resolution" "$err" "points: above the Nyquist"
+    case $err in *--oversampling*) fail "--oversampling suggested at points: $err" ;; esac
+    expect_ok "$TOOL" generate --model exponential --length 0.5 --grid 16x16x16 --lines 16 --quiet --out q.h5 || return
+    expect_grep "above the lines' Nyquist .*--kmax 3.14159, the grid's Nyquist, or use a finer grid" "$err" "grid: above the Nyquist"
+    # FFT: the loss of a steep spectrum near the fundamental is named as such.
+    expect_ok "$TOOL" generate "${fft[@]}" --kmin 0.2 --out b2.h5 || return
+    expect_grep "discrete modes .*larger box, or a larger kmin" "$err" "FFT discreteness"
 }
 
 if ! declare -F "case_$CASE" >/dev/null; then

@@ -13,6 +13,9 @@
  *   io_check png-plot FILE     decodes; both curves, the shaded fit range left
  *                              of the dashed Nyquist line, a frame
  *   io_check set-unit FILE U   adds the root attribute length_units = U
+ *   io_check close A B TOL [I,J,K]  the values of B within TOL (absolute; 0:
+ *                              bitwise) of A's, in order; with I,J,K, B is a
+ *                              grid compared with A's block from cell (I,J,K)
  *
  * Exit 0 when the check holds; otherwise a line saying what failed. */
 #include <hdf5.h>
@@ -364,6 +367,54 @@ static int set_unit(const char *path, const char *unit)
     return rc ? fail("cannot write length_units on %s%s", path, "") : 0;
 }
 
+/* B's values against A's (A's sub-block at off when off is given). */
+static int check_close(const char *a, const char *b, double tol, const char *off)
+{
+    size_t na = 0, nb = 0;
+    int ra = 0, rb = 0;
+    hsize_t da[8] = {0}, db[8] = {0};
+    long long o[3] = {0, 0, 0};
+    double *va = h5_values(a, &na, &ra, da), *vb = h5_values(b, &nb, &rb, db);
+    int rc = 0;
+    if (off && sscanf(off, "%lld,%lld,%lld", &o[0], &o[1], &o[2]) < 2)
+        rc = fail("bad offset %s%s", off, "");
+    else if (!va || !vb)
+        rc = fail("cannot read the values of %s or %s", a, b);
+    else if (!off && na != nb)
+        rc = fail("%s and %s hold different numbers of values", a, b);
+    else if (off && (ra != rb || ra < 2))
+        rc = fail("%s and %s are not grids of one rank", a, b);
+    if (rc == 0) {
+        /* dims are (nz, ny, nx) or (ny, nx): x fastest */
+        size_t anx = off ? da[ra - 1] : 0, any = off ? da[ra - 2] : 0;
+        size_t bnx = off ? db[rb - 1] : 0, bny = off ? db[rb - 2] : 0;
+        double worst = 0.0;
+        size_t bad = 0;
+        for (size_t i = 0; i < nb; i++) {
+            size_t ia = i;
+            if (off) {
+                size_t x = i % bnx, y = (i / bnx) % bny, z = i / (bnx * bny);
+                ia = (z + (size_t)o[2]) * anx * any + (y + (size_t)o[1]) * anx + x + (size_t)o[0];
+                if (x + (size_t)o[0] >= anx || ia >= na) {
+                    rc = fail("%s's cells reach outside %s", b, a);
+                    break;
+                }
+            }
+            double d = fabs(va[ia] - vb[i]);
+            worst = d > worst || isnan(d) ? d : worst;
+            bad += tol == 0.0 ? va[ia] != vb[i] : !(d <= tol);
+        }
+        if (rc == 0 && bad)
+            rc = fail("%s and %s differ beyond the tolerance (see the line above)", a, b);
+        if (rc == 0 || bad)
+            fprintf(bad ? stderr : stdout, "%s vs %s: %zu values, max |difference| %.3g (tolerance %g)\n", a, b, nb,
+                   worst, tol);
+    }
+    free(va);
+    free(vb);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -379,7 +430,9 @@ int main(int argc, char **argv)
         return set_unit(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "png-plot") == 0)
         return check_png(argv[2], 1, 0.0);
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "close") == 0)
+        return check_close(argv[2], argv[3], atof(argv[4]), argc == 6 ? argv[5] : NULL);
     fprintf(stderr, "usage: io_check same A B | nc-grid F | nc-points F | png-slice F [W/H] | "
-                    "png-plot F | set-unit F U\n");
+                    "png-plot F | set-unit F U | close A B TOL [I,J,K]\n");
     return 2;
 }
