@@ -14,6 +14,7 @@
 #include "methods/fft/fft.h"
 #include "methods/nufft/nufft.h"
 #include "methods/turning_bands/lines.h"
+#include "methods/turning_bands/vector.h"
 #include "core/model.h"
 #include "tbrf.h"
 
@@ -64,7 +65,8 @@ struct tbrf_plan {
     /* vector fields: ncomp = dim values per point, else 1 */
     int ncomp;
     double zeta;       /* effective solenoidal weight */
-    double *vlines;    /* turning bands: the lines weighted by one component */
+    double *vlines;    /* turning bands: the lines weighted by each component (ncomp sets) */
+    double *amp;       /* turning bands: the lines' vector amplitudes, 3 per line */
     /* periodic plans (tbrf_make_periodic_plan) */
     int periodic_box;
     grid_geom box;     /* the box lattice: n cells of spacing length/n */
@@ -79,6 +81,8 @@ struct tbrf_plan {
         double *u[3];
     } slot[PERIODIC_SLOTS];
 };
+
+static double memory_budget(void);
 
 static int fail(tbrf_plan *p, int status, const char *fmt, ...)
 {
@@ -261,8 +265,6 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
      * plan builds no line structures (spec, lines, axis, FFTW line plan). */
     if (p->opts.method == TBRF_METHOD_FFT)
         return TBRF_OK;
-    if (p->opts.vector)
-        return fail(p, TBRF_ERR_UNSUPPORTED, "vector fields with turning bands are not offered yet");
     st = tbrfi_lines_spec_build(&p->spec, p->model, dim, p->extent, resolution, &p->opts, p->message,
                           sizeof p->message);
     if (st) {
@@ -280,6 +282,20 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     if (bytes > MAX_LINE_BYTES)
         return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
+    if (p->opts.vector) {
+        /* the weighted copies stay cached with the lines: alternating
+         * components or chunks never redo them */
+        const double all = bytes * (double)(1 + p->ncomp), budget = memory_budget();
+        if (all > budget)
+            return fail(p, TBRF_ERR_SIZE, "a vector field's %d lines of %lld samples and their %d "
+                        "weighted copies would need %.3g MiB, more than the memory budget of %.3g MiB "
+                        "(set TBRF_MEMORY_BUDGET to raise it)", p->opts.lines, (long long)p->spec.M,
+                        p->ncomp, all / 1048576.0, budget / 1048576.0);
+        p->vlines = malloc((size_t)bytes * (size_t)p->ncomp);
+        p->amp = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+        if (!p->vlines || !p->amp)
+            return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %d weighted line sets", p->ncomp);
+    }
     p->lines = malloc((size_t)bytes);
     p->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines); /* axes, then shifts */
     if (!p->lines || !p->axis)
@@ -428,6 +444,7 @@ void tbrf_destroy(tbrf_plan *p)
         for (int c = 0; c < 3; c++)
             fftw_free(p->slot[i].u[c]);
     free(p->vlines);
+    free(p->amp);
     if (p->backend)
         p->backend->release(p->backend_state);
     tbrfi_lines_fft_destroy(p->fft);
@@ -592,6 +609,10 @@ static int ensure_lines(tbrf_plan *p, uint64_t r)
     int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, p->lines);
     if (st)
         return fail(p, st, "no memory for the line synthesis buffers");
+    if (p->opts.vector) {
+        tbrfi_vector_amplitudes(p->dim, L, p->axis, p->seed, r, p->zeta, p->amp);
+        tbrfi_vector_weight_lines(p->ncomp, L, p->spec.M, p->lines, p->amp, p->opts.threads, p->vlines);
+    }
     p->have_lines = 1;
     p->cached_realization = r;
     return TBRF_OK;
@@ -630,18 +651,47 @@ static size_t value_size(const tbrf_plan *p)
     return p->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
 }
 
-/* Turning-bands projection of cells first .. first+count-1 of the grid. */
-static int project_grid(tbrf_plan *p, projection *pr, int64_t first, int64_t count, void *values)
+/* Turning-bands projection of n grid cells from `first` on (xyz NULL) or
+ * of n points. A vector field projects each component's weighted lines
+ * with the unchanged scalar kernels, under a generation of its own (GPU
+ * backends re-upload lines when it changes), then interleaves. */
+static int project(tbrf_plan *p, projection *pr, int points, int64_t first, int64_t n,
+                   const double *xyz, void *values)
 {
-    int st = p->backend->project_grid(pr, &p->grid, first, count, values);
-    return st ? projection_failed(p, st) : TBRF_OK;
+    if (p->ncomp == 1) {
+        int st = points ? p->backend->project_points(pr, n, xyz, values)
+                     : p->backend->project_grid(pr, &p->grid, first, n, values);
+        return st ? projection_failed(p, st) : TBRF_OK;
+    }
+    const size_t vs = value_size(p);
+    char *tmp = malloc(vs * (size_t)(n > 0 ? n : 1));
+    if (!tmp)
+        return fail(p, TBRF_ERR_NO_MEMORY, "no memory for a component of %lld values", (long long)n);
+    projection pc = *pr;
+    for (int c = 0; c < p->ncomp; c++) {
+        pc.lines = p->vlines + (size_t)c * (size_t)p->opts.lines * (size_t)p->spec.M;
+        pc.generation = pr->generation * 4 + (uint64_t)c + 1;
+        int st = points ? p->backend->project_points(&pc, n, xyz, tmp)
+                     : p->backend->project_grid(&pc, &p->grid, first, n, tmp);
+        if (st) {
+            free(tmp);
+            return projection_failed(p, st);
+        }
+        for (int64_t i = 0; i < n; i++)
+            memcpy((char *)values + ((size_t)i * (size_t)p->ncomp + (size_t)c) * vs, tmp + (size_t)i * vs, vs);
+    }
+    free(tmp);
+    return TBRF_OK;
 }
 
-/* Turning-bands projection at n points. */
+static int project_grid(tbrf_plan *p, projection *pr, int64_t first, int64_t count, void *values)
+{
+    return project(p, pr, 0, first, count, NULL, values);
+}
+
 static int project_points(tbrf_plan *p, projection *pr, int64_t n, const double *xyz, void *values)
 {
-    int st = p->backend->project_points(pr, n, xyz, values);
-    return st ? projection_failed(p, st) : TBRF_OK;
+    return project(p, pr, 1, 0, n, xyz, values);
 }
 
 /* Bytes of one point's values (dim of them for a vector field). */
