@@ -35,6 +35,11 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 /* A periodic plan keeps the fine grids of this many realizations at most
  * (fewer when they do not fit the memory budget together). */
 #define PERIODIC_SLOTS 2
+/* A turning-bands plan keeps the lines of up to this many realizations;
+ * the second set is made only when a realization synthesised before is
+ * asked for again (alternation), and when both fit the memory budget, so
+ * a loop over realizations never holds more than one. */
+#define LINE_SLOTS 2
 /* Vector fields draw component c's numbers from realization r + (c+1) 2^62. */
 #define MAX_VECTOR_REALIZATION ((uint64_t)1 << 62)
 
@@ -49,12 +54,23 @@ struct tbrf_plan {
     tbrf_opts opts;
     const backend_ops *backend;
     void *backend_state;   /* from backend->init, released at destroy */
-    uint64_t generation;   /* bumped whenever lines/axis are rewritten */
+    uint64_t generation;   /* of the current line set: changes whenever lines/axis hold new values */
+    uint64_t gen_counter;  /* the last generation handed out */
     line_spec spec;
     void *fft;
     double *lines, *axis;
     int have_lines;
     uint64_t cached_realization;
+    /* turning bands: line sets of up to LINE_SLOTS realizations; lines,
+     * axis, vlines and amp point into the current one */
+    struct line_slot {
+        double *lines, *axis, *vlines, *amp;
+        int valid;
+        uint64_t realization, used, generation;
+    } lslot[LINE_SLOTS];
+    int cur;                  /* the current slot */
+    uint64_t recent[4];       /* the last realizations synthesised */
+    uint64_t nrecent;
     int geom;
     grid_geom grid;
     int64_t npoints;
@@ -293,11 +309,15 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
                         p->ncomp, all / 1048576.0, budget / 1048576.0);
         p->vlines = malloc((size_t)bytes * (size_t)p->ncomp);
         p->amp = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+        p->lslot[0].vlines = p->vlines; /* slot 0 owns them */
+        p->lslot[0].amp = p->amp;
         if (!p->vlines || !p->amp)
             return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %d weighted line sets", p->ncomp);
     }
     p->lines = malloc((size_t)bytes);
     p->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines); /* axes, then shifts */
+    p->lslot[0].lines = p->lines;
+    p->lslot[0].axis = p->axis;
     if (!p->lines || !p->axis)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory for %d lines of %lld samples (%.3g GiB)",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
@@ -443,15 +463,17 @@ void tbrf_destroy(tbrf_plan *p)
     for (int i = 0; i < PERIODIC_SLOTS; i++)
         for (int c = 0; c < 3; c++)
             fftw_free(p->slot[i].u[c]);
-    free(p->vlines);
-    free(p->amp);
+    for (int i = 0; i < LINE_SLOTS; i++) {
+        free(p->lslot[i].vlines);
+        free(p->lslot[i].amp);
+        free(p->lslot[i].lines);
+        free(p->lslot[i].axis);
+    }
     if (p->backend)
         p->backend->release(p->backend_state);
     tbrfi_lines_fft_destroy(p->fft);
     tbrfi_lines_spec_free(&p->spec);
     tbrf_model_destroy(p->model);
-    free(p->lines);
-    free(p->axis);
     free(p);
 }
 
@@ -590,31 +612,94 @@ int64_t tbrf_plan_count(const tbrf_plan *p)
     return 0;
 }
 
+/* Allocates slot i's line set like slot 0's; 0 on success. */
+static int line_slot_alloc(tbrf_plan *p, struct line_slot *sl)
+{
+    const size_t bytes = sizeof(double) * (size_t)p->opts.lines * (size_t)p->spec.M;
+    sl->lines = malloc(bytes);
+    sl->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines);
+    if (p->opts.vector) {
+        sl->vlines = malloc(bytes * (size_t)p->ncomp);
+        sl->amp = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+    }
+    if (sl->lines && sl->axis && (!p->opts.vector || (sl->vlines && sl->amp)))
+        return 0;
+    free(sl->lines);
+    free(sl->axis);
+    free(sl->vlines);
+    free(sl->amp);
+    memset(sl, 0, sizeof *sl);
+    return -1;
+}
+
+static void use_slot(tbrf_plan *p, int i)
+{
+    struct line_slot *sl = &p->lslot[i];
+    p->cur = i;
+    p->lines = sl->lines;
+    p->axis = sl->axis;
+    p->vlines = sl->vlines;
+    p->amp = sl->amp;
+    p->generation = sl->generation;
+    p->cached_realization = sl->realization;
+    sl->used = ++p->clock;
+}
+
 /* Synthesises the lines of realization r unless they are already there:
  * a moving mesh re-evaluated at the same realization pays only the
- * projection. */
+ * projection, and alternating realizations (or components, whose weighted
+ * lines are kept with them) keep two line sets when they fit. */
 static int ensure_lines(tbrf_plan *p, uint64_t r)
 {
-    if (p->have_lines && p->cached_realization == r)
-        return TBRF_OK;
-    if (!p->lines) /* a method-FFT plan: callers never get here */
+    for (int i = 0; i < LINE_SLOTS; i++)
+        if (p->lslot[i].valid && p->lslot[i].realization == r) {
+            use_slot(p, i);
+            return TBRF_OK;
+        }
+    if (!p->lslot[0].lines) /* a method-FFT plan: callers never get here */
         return fail(p, TBRF_ERR_UNSUPPORTED, "the FFT method's plan holds no lines");
-    p->have_lines = 0;
-    p->generation++;
+    int seen = 0;
+    for (uint64_t i = 0; i < p->nrecent && i < 4; i++)
+        seen |= p->recent[i] == r;
+    /* the slot to fill: an empty allocated one, or a second one when r
+     * comes back and two sets fit the budget, else the least recent */
+    int target = -1;
+    for (int i = 0; i < LINE_SLOTS && target < 0; i++)
+        if (p->lslot[i].lines && !p->lslot[i].valid)
+            target = i;
+    if (target < 0 && seen && !p->lslot[1].lines) {
+        const double set = 8.0 * (double)p->opts.lines * (double)p->spec.M * (double)(1 + (p->opts.vector ? p->ncomp : 0));
+        if (2.0 * set <= memory_budget() && line_slot_alloc(p, &p->lslot[1]) == 0)
+            target = 1;
+    }
+    if (target < 0) {
+        target = 0;
+        for (int i = 1; i < LINE_SLOTS; i++)
+            if (p->lslot[i].lines && p->lslot[i].used < p->lslot[target].used)
+                target = i;
+    }
+    struct line_slot *sl = &p->lslot[target];
+    sl->valid = 0;
+    p->have_lines = 1;
     const int L = p->opts.lines;
-    tbrfi_directions_make(p->dim, L, p->seed, r, p->axis);
+    tbrfi_directions_make(p->dim, L, p->seed, r, sl->axis);
     for (int i = 0; i < 3 * L; i++)
-        p->axis[i] /= p->spec.delta;
-    tbrfi_lines_shifts(p->seed, r, L, p->axis + 3 * L);
-    int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, p->lines);
+        sl->axis[i] /= p->spec.delta;
+    tbrfi_lines_shifts(p->seed, r, L, sl->axis + 3 * L);
+    int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, sl->lines);
     if (st)
         return fail(p, st, "no memory for the line synthesis buffers");
     if (p->opts.vector) {
-        tbrfi_vector_amplitudes(p->dim, L, p->axis, p->seed, r, p->zeta, p->amp);
-        tbrfi_vector_weight_lines(p->ncomp, L, p->spec.M, p->lines, p->amp, p->opts.threads, p->vlines);
+        tbrfi_vector_amplitudes(p->dim, L, sl->axis, p->seed, r, p->zeta, sl->amp);
+        tbrfi_vector_weight_lines(p->ncomp, L, p->spec.M, sl->lines, sl->amp, p->opts.threads, sl->vlines);
     }
-    p->have_lines = 1;
-    p->cached_realization = r;
+    /* a new generation for every synthesis: GPU backends re-upload on it */
+    sl->generation = ++p->gen_counter;
+    sl->valid = 1;
+    sl->realization = r;
+    if (!seen) /* a ring of the last four: the oldest is overwritten */
+        p->recent[p->nrecent++ % 4] = r;
+    use_slot(p, target);
     return TBRF_OK;
 }
 

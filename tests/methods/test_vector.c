@@ -16,6 +16,8 @@
  *    test_periodic); a vector plan's scalar-free layout: component c of
  *    point i at values[dim i + c], and the grid stream pushes count points
  *    of dim values;
+ *  - alternating realizations 0, 1, 0, 1, 2, 1, 0 on one plan (two line
+ *    sets kept) give the bytes of fresh plans, scalar and vector;
  *  - bad input: vector kinds out of range, zeta outside [0, 1] or NaN for
  *    MIXED, realizations >= 2^62 refused. */
 #include <complex.h>
@@ -194,6 +196,43 @@ static double spectral_ratio(int dim, int kind, int64_t n)
     return sqrt(bad / norm);
 }
 
+/* Alternating realizations (the plan keeps two line sets) and moving
+ * points give the bytes of fresh plans, scalar and vector. */
+static void check_alternation(int kind)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_exponential(0.2, &m);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.vector = kind;
+    o.lines = 64;
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    enum { NP = 50 };
+    double xyz[3 * NP], ref[2][3 * NP], v[3 * NP];
+    tu_rng rng = {4};
+    for (int i = 0; i < 3 * NP; i++)
+        xyz[i] = tu_uniform(&rng);
+    for (int r = 0; r < 2; r++) {
+        tbrf_plan *f = NULL;
+        CHECK(tbrf_make_plan(m, 3, lo, hi, 0.05, 8, &o, &f) == TBRF_OK, "fresh");
+        CHECK(tbrf_set_points(f, NP, xyz) == TBRF_OK && tbrf_execute(f, (uint64_t)r, ref[r]) == TBRF_OK, "fresh");
+        tbrf_destroy(f);
+    }
+    tbrf_plan *p = NULL;
+    CHECK(tbrf_make_plan(m, 3, lo, hi, 0.05, 8, &o, &p) == TBRF_OK, "make");
+    CHECK(tbrf_set_points(p, NP, xyz) == TBRF_OK, "points");
+    const int seq[7] = {0, 1, 0, 1, 2, 1, 0};
+    const size_t bytes = sizeof(double) * (size_t)(kind ? 3 : 1) * NP;
+    for (int i = 0; i < 7; i++) {
+        CHECK(tbrf_execute(p, (uint64_t)seq[i], v) == TBRF_OK, "execute");
+        if (seq[i] < 2)
+            CHECK(memcmp(v, ref[seq[i]], bytes) == 0, "kind %d step %d: realization %d differs from a fresh plan",
+                  kind, i, seq[i]);
+    }
+    tbrf_destroy(p);
+    tbrf_model_destroy(m);
+}
+
 static void check_bad_input(void)
 {
     tbrf_model *m = NULL;
@@ -242,6 +281,8 @@ int main(void)
         CHECK(s < 1e-10, "%dD solenoidal: spectral divergence ratio %g", dim, s);
         CHECK(c < 1e-10, "%dD compressive: spectral curl ratio %g", dim, c);
     }
+    check_alternation(TBRF_SCALAR);
+    check_alternation(TBRF_VECTOR_SOLENOIDAL);
     check_bad_input();
     return check_report("test_vector");
 }
