@@ -548,7 +548,8 @@ TBRF_API int tbrf_mc_block_size(int64_t n, int dim, double beta, int64_t *s);
 
 /* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT,
  * TBRF_METHOD_NUFFT (periodic plans off the box lattice) or TBRF_METHOD_TB
- * once a grid or points are set (AUTO resolved), the opts.method before; -1 for a NULL or failed plan. With the FFT method,
+ * once a grid or points are set (AUTO resolved), the opts.method before
+ * (TBRF_METHOD_NUFFT for a periodic plan); -1 for a NULL or failed plan. With the FFT method,
  * tbrf_plan_info.variance_resolved is the variance of the periodic field
  * (the model's P summed over the grid's modes). */
 TBRF_API int tbrf_plan_method(const tbrf_plan *plan);
