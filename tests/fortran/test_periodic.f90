@@ -60,5 +60,6 @@ program test_periodic
     call tbrf_destroy(grid_plan)
     call tbrf_destroy(point_plan)
     call tbrf_model_destroy(model)
+    deallocate(g, v, xyz, scalar)  ! main-program arrays are never freed otherwise (LeakSanitizer)
     call finish("fortran_periodic")
 end program test_periodic
