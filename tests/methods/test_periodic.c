@@ -259,7 +259,7 @@ static void check_stream(const tbrf_model *m)
 {
     const double o[3] = {0, 0, 0}, L[3] = {2, 1, 1};
     const int64_t n[3] = {20, 10, 12};
-    enum { NP = 500 };
+    enum { NP = 5000 }; /* >= 4096: execute visits them sorted by block, the chunks of 7 do not */
     tu_rng rng = {3};
     double xyz[3 * NP], v[NP], w[NP];
     for (int i = 0; i < 3 * NP; i++)

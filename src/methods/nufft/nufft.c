@@ -267,18 +267,75 @@ static void store(void *out, int precision, int64_t at, int ncomp, const double 
     }
 }
 
+/* Bin of a position: fine-grid blocks of about 8 cells per axis, at most
+ * 64 blocks per axis. */
+static int64_t bin_of(const nufft_setup *s, const double *x, const int64_t nb[3])
+{
+    int64_t key = 0;
+    for (int d = s->dim - 1; d >= 0; d--) {
+        double t = (x[d] - s->origin[d]) / s->length[d];
+        t -= floor(t);
+        int64_t b = (int64_t)(t * (double)nb[d]);
+        b = b < 0 ? 0 : b >= nb[d] ? nb[d] - 1 : b;
+        key = key * nb[d] + b;
+    }
+    return key;
+}
+
 void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64_t npts,
                         const double *xyz, int precision, int threads, void *out)
 {
     const int dim = s->dim;
+    /* Random points touch the fine grid all over: visiting them sorted by
+     * block (a counting sort, O(npts)) keeps the w^dim neighbourhoods of
+     * successive points in cache. Each point's value is computed alone, so
+     * the order changes no bits; without memory for the sort the points go
+     * in their own order. */
+    int64_t nb[3] = {1, 1, 1}, nbins = 1;
+    for (int d = 0; d < dim; d++) {
+        nb[d] = (s->N[d] + 7) / 8;
+        if (nb[d] > 64)
+            nb[d] = 64;
+        nbins *= nb[d];
+    }
+    int64_t *order = NULL, *start = NULL;
+    if (npts >= 4096) {
+        order = malloc(sizeof(int64_t) * (size_t)npts);
+        start = calloc((size_t)nbins + 1, sizeof(int64_t));
+        if (order && start) {
+            int64_t *key = order; /* keys first, in place of the order */
+            for (int64_t i = 0; i < npts; i++) {
+                key[i] = bin_of(s, xyz + (size_t)dim * (size_t)i, nb);
+                start[key[i] + 1]++;
+            }
+            for (int64_t b = 0; b < nbins; b++)
+                start[b + 1] += start[b];
+            int64_t *sorted = malloc(sizeof(int64_t) * (size_t)npts);
+            if (sorted) {
+                for (int64_t i = 0; i < npts; i++)
+                    sorted[start[key[i]]++] = i;
+                free(order);
+                order = sorted;
+            } else {
+                free(order);
+                order = NULL;
+            }
+        } else {
+            free(order);
+            order = NULL;
+        }
+        free(start);
+    }
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
-    for (int64_t i = 0; i < npts; i++) {
+    for (int64_t k = 0; k < npts; k++) {
+        const int64_t i = order ? order[k] : k;
         double x[3] = {0, 0, 0}, res[3];
         for (int d = 0; d < dim; d++)
             x[d] = xyz[(size_t)dim * (size_t)i + (size_t)d];
         eval_point(s, u, ncomp, x, res);
         store(out, precision, i, ncomp, res);
     }
+    free(order);
 }
 
 void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, const double origin[3],
