@@ -302,6 +302,9 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         /* the weighted copies stay cached with the lines: alternating
          * components or chunks never redo them */
         const double all = bytes * (double)(1 + p->ncomp), budget = memory_budget();
+        if (!(budget > 0.0))
+            return fail(p, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET='%.40s' is not a size in bytes (such "
+                        "as 4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
         if (all > budget)
             return fail(p, TBRF_ERR_SIZE, "a vector field's %d lines of %lld samples and their %d "
                         "weighted copies would need %.3g MiB, more than the memory budget of %.3g MiB "
