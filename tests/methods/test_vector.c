@@ -18,6 +18,8 @@
  *    of dim values;
  *  - alternating realizations 0, 1, 0, 1, 2, 1, 0 on one plan (two line
  *    sets kept) give the bytes of fresh plans, scalar and vector;
+ *  - the grid stream of a mixed vector field (NUFFT grid and turning
+ *    bands) pushes count cells of dim values, equal to execute;
  *  - bad input: vector kinds out of range, zeta outside [0, 1] or NaN for
  *    MIXED, realizations >= 2^62 refused. */
 #include <complex.h>
@@ -233,6 +235,49 @@ static void check_alternation(int kind)
     tbrf_model_destroy(m);
 }
 
+typedef struct { double *out; int dim; int64_t pushed; } push_ctx;
+static int push_vec(void *u, int64_t first, int64_t count, const void *values)
+{
+    push_ctx *c = u;
+    memcpy(c->out + (size_t)c->dim * (size_t)first, values, sizeof(double) * (size_t)(c->dim * count));
+    c->pushed += count;
+    return 0;
+}
+
+/* A vector periodic plan on a grid off the lattice (NUFFT) and a vector
+ * turning-bands grid: the grid stream pushes count cells of dim values,
+ * the same as execute. */
+static void check_vector_stream(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_gaussian(0.2, &m);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.vector = TBRF_VECTOR_MIXED;
+    o.zeta = 0.7;
+    o.chunk = 20;
+    const double orig[3] = {0, 0, 0}, L[3] = {1, 1, 1}, go[3] = {0.1, 0.2, 0.3}, gs[3] = {0.05, 0.06, 0.07};
+    const int64_t nn[3] = {16, 16, 16}, gn[3] = {7, 6, 5};
+    enum { NC = 7 * 6 * 5 };
+    double a[3 * NC], b[3 * NC];
+    for (int periodic = 0; periodic < 2; periodic++) {
+        tbrf_plan *p = NULL;
+        const double hi[3] = {1, 1, 1};
+        int st = periodic ? tbrf_make_periodic_plan(m, 3, orig, L, nn, 6, &o, &p)
+                          : tbrf_make_plan(m, 3, orig, hi, 0.05, 6, &o, &p);
+        CHECK(st == TBRF_OK, "make: %s", tbrf_plan_message(p));
+        CHECK(tbrf_set_grid(p, go, gs, gn) == TBRF_OK && tbrf_execute(p, 2, a) == TBRF_OK, "execute: %s",
+              tbrf_plan_message(p));
+        push_ctx c = {b, 3, 0};
+        CHECK(tbrf_execute_grid_stream(p, 2, push_vec, &c) == TBRF_OK, "stream: %s", tbrf_plan_message(p));
+        CHECK(c.pushed == NC, "pushed %lld cells", (long long)c.pushed);
+        CHECK(memcmp(a, b, sizeof a) == 0, "%s: vector grid stream differs from execute",
+              periodic ? "NUFFT" : "turning bands");
+        tbrf_destroy(p);
+    }
+    tbrf_model_destroy(m);
+}
+
 static void check_bad_input(void)
 {
     tbrf_model *m = NULL;
@@ -283,6 +328,7 @@ int main(void)
     }
     check_alternation(TBRF_SCALAR);
     check_alternation(TBRF_VECTOR_SOLENOIDAL);
+    check_vector_stream();
     check_bad_input();
     return check_report("test_vector");
 }
