@@ -36,6 +36,7 @@ module tbrf
     private :: error_unit, c_str, finish, finish_model, finish_plan, wrapper_fail
     private :: model_assign, plan_assign, model_final, plan_final, loc_d, loc_f
     private :: make_plan_i4, make_plan_i8, set_grid_i4, set_grid_i8
+    private :: make_periodic_plan_i4, make_periodic_plan_i8
     private :: exec_ptr, exec_d1_i4, exec_d2_i4, exec_d3_i4, exec_f1_i4, exec_f2_i4, exec_f3_i4
     private :: exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
     private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
@@ -54,6 +55,7 @@ module tbrf
         type(c_ptr) :: ptr = c_null_ptr
         integer(c_int) :: dim = 0
         integer(c_int) :: precision = TBRF_DOUBLE
+        integer(c_int) :: ncomp = 1  ! values per point: dim for a vector field (opts%vector)
         character(len=:), allocatable, private :: msg  ! failure found by the wrapper
     contains
         procedure, private :: plan_assign
@@ -64,6 +66,13 @@ module tbrf
     interface tbrf_make_plan
         module procedure make_plan_i4, make_plan_i8
     end interface tbrf_make_plan
+
+    !> tbrf_make_periodic_plan(plan, model, dim, origin, length, n, seed[, opts][, stat]):
+    !> a field periodic over the box [origin, origin + length) with the FFT
+    !> method's modes of n cells; evaluate it anywhere (values wrap).
+    interface tbrf_make_periodic_plan
+        module procedure make_periodic_plan_i4, make_periodic_plan_i8
+    end interface tbrf_make_periodic_plan
 
     interface tbrf_set_grid
         module procedure set_grid_i4, set_grid_i8
@@ -469,10 +478,67 @@ contains
         if (present(opts)) po = c_loc(opts)
         plan%dim = int(dim, c_int)
         plan%precision = TBRF_DOUBLE
+        plan%ncomp = 1
         if (present(opts)) plan%precision = opts%precision
+        if (present(opts)) then
+            if (opts%vector /= TBRF_SCALAR) plan%ncomp = int(dim, c_int)
+        end if
         call finish_plan(c_tbrf_make_plan(model%ptr, int(dim, c_int), lo3, hi3, resolution, seed, &
                                           po, plan%ptr), "tbrf_make_plan", plan, stat)
     end subroutine make_plan_i8
+
+    subroutine make_periodic_plan_i4(plan, model, dim, origin, length, n, seed, opts, stat)
+        type(tbrf_plan), intent(out) :: plan
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: origin(:), length(:)
+        integer, intent(in) :: n(:)
+        integer(c_int32_t), intent(in) :: seed
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        call make_periodic_plan_i8(plan, model, dim, origin, length, int(n, c_int64_t), &
+                                   int(seed, c_int64_t), opts, stat)
+    end subroutine make_periodic_plan_i4
+
+    !> Makes a periodic plan; origin(:), length(:) and n(:) hold at least dim
+    !> values. With opts%vector /= TBRF_SCALAR, execute writes dim values per
+    !> point: pass values(dim, count) (or a rank-1 array of dim*count).
+    subroutine make_periodic_plan_i8(plan, model, dim, origin, length, n, seed, opts, stat)
+        type(tbrf_plan), intent(out) :: plan
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: origin(:), length(:)
+        integer(c_int64_t), intent(in) :: n(:), seed
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        real(c_double) :: o3(3), l3(3)
+        integer(c_int64_t) :: n3(3)
+        type(c_ptr) :: po
+        integer :: d
+        o3 = 0
+        l3 = 1
+        n3 = 1
+        if (size(origin) < min(dim, 3) .or. size(length) < min(dim, 3) .or. size(n) < min(dim, 3)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_make_periodic_plan", &
+                        "origin, length and n need one value per dimension", stat)
+            return
+        end if
+        d = max(0, min(dim, 3))
+        o3(1:d) = origin(1:d)
+        l3(1:d) = length(1:d)
+        n3(1:d) = n(1:d)
+        po = c_null_ptr
+        if (present(opts)) po = c_loc(opts)
+        plan%dim = int(dim, c_int)
+        plan%precision = TBRF_DOUBLE
+        plan%ncomp = 1
+        if (present(opts)) plan%precision = opts%precision
+        if (present(opts)) then
+            if (opts%vector /= TBRF_SCALAR) plan%ncomp = int(dim, c_int)
+        end if
+        call finish_plan(c_tbrf_make_periodic_plan(model%ptr, int(dim, c_int), o3, l3, n3, seed, &
+                                                   po, plan%ptr), "tbrf_make_periodic_plan", plan, stat)
+    end subroutine make_periodic_plan_i8
 
     subroutine set_grid_i4(plan, origin, spacing, n, stat)
         type(tbrf_plan), intent(inout) :: plan
@@ -567,7 +633,7 @@ contains
         character(len=40) :: a, b
         integer(c_int64_t) :: count
         if (allocated(plan%msg)) deallocate(plan%msg)
-        count = c_tbrf_plan_count(plan%ptr)    ! 0 for no plan
+        count = c_tbrf_plan_count(plan%ptr) * plan%ncomp    ! 0 for no plan
         if (count > 0) then
             if (precision /= plan%precision) then
                 call wrapper_fail(plan, TBRF_ERR_INVALID, "tbrf_execute", "values must be " // &

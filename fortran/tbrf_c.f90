@@ -44,6 +44,11 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_METHOD_TB = 0
     integer(c_int), parameter :: TBRF_METHOD_FFT = 1
     integer(c_int), parameter :: TBRF_METHOD_AUTO = 2
+    integer(c_int), parameter :: TBRF_METHOD_NUFFT = 3
+    integer(c_int), parameter :: TBRF_SCALAR = 0
+    integer(c_int), parameter :: TBRF_VECTOR_SOLENOIDAL = 1
+    integer(c_int), parameter :: TBRF_VECTOR_COMPRESSIVE = 2
+    integer(c_int), parameter :: TBRF_VECTOR_MIXED = 3
     integer(c_int), parameter :: TBRF_GEN_PHILOX = 0
     integer(c_int), parameter :: TBRF_GEN_SARU = 1
     integer(c_int), parameter :: TBRF_GEN_TEA8 = 2
@@ -77,7 +82,10 @@ module tbrf_c
         integer(c_int32_t) :: periodic
         integer(c_int64_t) :: chunk
         integer(c_int32_t) :: line_length_factor
+        integer(c_int32_t) :: vector
         integer(c_int32_t) :: reserved
+        real(c_double) :: zeta
+        real(c_double) :: accuracy
     end type tbrf_opts
     type, bind(C) :: tbrf_plan_info
         integer(c_int32_t) :: dim
@@ -301,6 +309,20 @@ module tbrf_c
         type(c_ptr), value :: opts
         type(c_ptr) :: plan
     end function c_tbrf_make_plan
+
+    function c_tbrf_make_periodic_plan(model, dim, origin, length, n, seed, opts, plan) &
+        bind(C, name="tbrf_make_periodic_plan")
+        import
+        integer(c_int) :: c_tbrf_make_periodic_plan
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: length(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        integer(c_int64_t), value :: seed
+        type(c_ptr), value :: opts
+        type(c_ptr) :: plan
+    end function c_tbrf_make_periodic_plan
 
     function c_tbrf_set_grid(plan, origin, spacing, n) bind(C, name="tbrf_set_grid")
         import

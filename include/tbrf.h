@@ -197,7 +197,14 @@ enum tbrf_precision { TBRF_DOUBLE = 0, TBRF_FLOAT = 1 };
 enum tbrf_backend_id { TBRF_BACKEND_CPU = 0, TBRF_BACKEND_OPENCL = 1, TBRF_BACKEND_CUDA = 2,
                        TBRF_BACKEND_AUTO = 3 };
 enum tbrf_line_method { TBRF_LINES_SPECTRAL = 0, TBRF_LINES_CIRCULANT = 1 };
-enum tbrf_method { TBRF_METHOD_TB = 0, TBRF_METHOD_FFT = 1, TBRF_METHOD_AUTO = 2 };
+enum tbrf_method { TBRF_METHOD_TB = 0, TBRF_METHOD_FFT = 1, TBRF_METHOD_AUTO = 2,
+                   TBRF_METHOD_NUFFT = 3 };
+/* Kind of field execute writes (opts.vector): one value per point, or a
+ * vector of `dim` components per point whose Fourier modes (FFT, NUFFT) or
+ * line amplitudes (turning bands) are projected by zeta P_perp +
+ * (1 - zeta) P_par (doc/method.md, "Vector fields"). */
+enum tbrf_vector_kind { TBRF_SCALAR = 0, TBRF_VECTOR_SOLENOIDAL = 1, TBRF_VECTOR_COMPRESSIVE = 2,
+                        TBRF_VECTOR_MIXED = 3 };
 
 /* Plain options; fill with tbrf_default_opts() and change what you need.
  * NULL wherever opts are taken means the defaults. Fields marked (math)
@@ -231,7 +238,18 @@ typedef struct tbrf_opts {
                                    (ell/Lambda)^2 of the variance (doc/method.md, "Lines");
                                    F shrinks that loss F^2 times, at F times the line cost.
                                    Added in 0.2.0. */
+    int32_t vector;       /* (math) TBRF_SCALAR (default): one value per point; _SOLENOIDAL,
+                             _COMPRESSIVE, _MIXED: `dim` values per point, interleaved
+                             (x,y[,z]) like positions, each component of variance sigma^2
+                             (buffers hold tbrf_plan_count() * dim values; push callbacks get
+                             count points of dim values). Realizations must be < 2^62. */
     int32_t reserved;     /* 0 */
+    double zeta;          /* (math) TBRF_VECTOR_MIXED: solenoidal weight 0 <= zeta <= 1 of the
+                             projection zeta P_perp + (1 - zeta) P_par; ignored otherwise
+                             (SOLENOIDAL is zeta = 1, COMPRESSIVE zeta = 0). Default 0.5. */
+    double accuracy;      /* (math) periodic plans evaluated off the box lattice (NUFFT):
+                             requested relative accuracy, 1e-15 <= accuracy <= 0.1; 0
+                             (default) = 1e-12 for double output, 1e-6 for float */
 } tbrf_opts;
 
 /* Fills *opts with the defaults listed in tbrf_opts. */
@@ -256,6 +274,31 @@ typedef struct tbrf_plan tbrf_plan;
 TBRF_API int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
                    double resolution, uint64_t seed, const tbrf_opts *opts, tbrf_plan **plan);
 
+/* Makes a plan of a field periodic over the box [origin, origin + length)
+ * (per axis; entries [2] ignored in 2D): the sum of the Fourier modes
+ * k = 2 pi m / length with |m_d| < n_d / 2 (the mode 0 and, for even n_d,
+ * the Nyquist modes |m_d| = n_d / 2 are zero), with the same random
+ * numbers, keyed by the integer wavevector m, as the FFT method
+ * (opts.method = TBRF_METHOD_FFT) on the grid of n cells of spacing
+ * length / n at that origin. The field can then be evaluated anywhere:
+ * tbrf_set_grid with any origin, spacing and size, tbrf_set_points and
+ * tbrf_execute_stream at any positions (wrapped into the box: never
+ * TBRF_ERR_OUT_OF_DOMAIN). A grid of n cells of spacing length / n runs the
+ * FFT method (bitwise its values; tbrf_plan_method() says
+ * TBRF_METHOD_FFT); any other geometry runs a type-2 non-uniform FFT
+ * (TBRF_METHOD_NUFFT) with relative accuracy opts.accuracy, whose
+ * oversampled grid (2 n_d per axis) is kept in the plan for the last two
+ * realizations, so points moved between calls cost only the interpolation.
+ * opts.method and opts.periodic are ignored; every other option applies.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (dim, non-finite or
+ * non-positive length, bad options), TBRF_ERR_SIZE (n_d < 1, above 2^20,
+ * or an oversampled grid larger than the memory budget: $TBRF_MEMORY_BUDGET
+ * bytes, else half the physical memory), TBRF_ERR_DIVERGENT,
+ * TBRF_ERR_NO_MEMORY. On any status but TBRF_ERR_NO_MEMORY *plan is set. */
+TBRF_API int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const double origin[3],
+                                     const double length[3], const int64_t n[3], uint64_t seed,
+                                     const tbrf_opts *opts, tbrf_plan **plan);
+
 /* Sets a regular grid: cell (i,j,k) sits at origin + spacing*(i,j,k),
  * n[0] x n[1] x n[2] cells (n[2] must be 1 in 2D), x fastest. Spacings may
  * differ per axis. The grid must lie inside the domain. 64-bit indexing:
@@ -271,16 +314,19 @@ TBRF_API int tbrf_set_grid(tbrf_plan *plan, const double origin[3], const double
  * check, no allocation). Statuses as tbrf_set_grid. */
 TBRF_API int tbrf_set_points(tbrf_plan *plan, int64_t n, const double *xyz);
 
-/* Number of values execute will write (cells or points); 0 before any
- * geometry is set. */
+/* Number of cells or points execute will evaluate; 0 before any geometry
+ * is set. Execute writes that many values, times dim for a vector field
+ * (opts.vector != TBRF_SCALAR). */
 TBRF_API int64_t tbrf_plan_count(const tbrf_plan *plan);
 
 /* Evaluates realization r at the current geometry into values (double* or
- * float* per opts.precision, tbrf_plan_count() entries). Bitwise identical
+ * float* per opts.precision, tbrf_plan_count() entries, times dim
+ * interleaved per point for a vector field). Bitwise identical
  * for any thread count and evaluation order. Points are bounds-checked
  * again here (the caller may have moved them since set_points). Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_NO_GEOMETRY, TBRF_ERR_OUT_OF_DOMAIN,
- * TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN. */
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN, TBRF_ERR_INVALID (a vector
+ * field's realization >= 2^62). */
 TBRF_API int tbrf_execute(tbrf_plan *plan, uint64_t realization, void *values);
 
 /* Pull callback of the streaming execute: write up to max positions
@@ -290,7 +336,8 @@ TBRF_API int tbrf_execute(tbrf_plan *plan, uint64_t realization, void *values);
 typedef int (*tbrf_pull_fn)(void *user, int64_t first, int64_t max, double *xyz, int64_t *count);
 
 /* Push callback: receives `count` values (double or float per
- * opts.precision) for points or cells numbered from `first` on. The buffer
+ * opts.precision; `count` points of dim values each for a vector field)
+ * for points or cells numbered from `first` on. The buffer
  * is only valid during the call. Non-zero return aborts the run with
  * TBRF_ERR_CALLBACK. */
 typedef int (*tbrf_push_fn)(void *user, int64_t first, int64_t count, const void *values);
@@ -512,9 +559,10 @@ TBRF_API int tbrf_mc_measure_beta(double *beta);
  * TBRF_ERR_SIZE (n < 1 or dim < 1). */
 TBRF_API int tbrf_mc_block_size(int64_t n, int dim, double beta, int64_t *s);
 
-/* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT
- * or TBRF_METHOD_TB once a grid or points are set (AUTO resolved), the
- * opts.method before; -1 for a NULL or failed plan. With the FFT method,
+/* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT,
+ * TBRF_METHOD_NUFFT (periodic plans off the box lattice) or TBRF_METHOD_TB
+ * once a grid or points are set (AUTO resolved), the opts.method before
+ * (TBRF_METHOD_NUFFT for a periodic plan); -1 for a NULL or failed plan. With the FFT method,
  * tbrf_plan_info.variance_resolved is the variance of the periodic field
  * (the model's P summed over the grid's modes). */
 TBRF_API int tbrf_plan_method(const tbrf_plan *plan);

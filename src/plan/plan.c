@@ -1,4 +1,6 @@
 /* plan.c — the public plan API: make, set geometry, execute, stream. */
+#include <ctype.h>
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,7 +12,9 @@
 #include "backends/backend.h"
 #include "methods/turning_bands/directions.h"
 #include "methods/fft/fft.h"
+#include "methods/nufft/nufft.h"
 #include "methods/turning_bands/lines.h"
+#include "methods/turning_bands/vector.h"
 #include "core/model.h"
 #include "tbrf.h"
 
@@ -28,6 +32,16 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 /* opts.threads above this is refused (a typo, not a machine); below it,
  * core/parallel.h still caps the threads a call starts (tbrf.h). */
 #define MAX_THREADS 1024
+/* A periodic plan keeps the fine grids of this many realizations at most
+ * (fewer when they do not fit the memory budget together). */
+#define PERIODIC_SLOTS 2
+/* A turning-bands plan keeps the lines of up to this many realizations;
+ * the second set is made only when a realization synthesised before is
+ * asked for again (alternation), and when both fit the memory budget, so
+ * a loop over realizations never holds more than one. */
+#define LINE_SLOTS 2
+/* Vector fields draw component c's numbers from realization r + (c+1) 2^62. */
+#define MAX_VECTOR_REALIZATION ((uint64_t)1 << 62)
 
 struct tbrf_plan {
     int status;        /* status of the last call */
@@ -40,12 +54,23 @@ struct tbrf_plan {
     tbrf_opts opts;
     const backend_ops *backend;
     void *backend_state;   /* from backend->init, released at destroy */
-    uint64_t generation;   /* bumped whenever lines/axis are rewritten */
+    uint64_t generation;   /* of the current line set: changes whenever lines/axis hold new values */
+    uint64_t gen_counter;  /* the last generation handed out */
     line_spec spec;
     void *fft;
     double *lines, *axis;
     int have_lines;
     uint64_t cached_realization;
+    /* turning bands: line sets of up to LINE_SLOTS realizations; lines,
+     * axis, vlines and amp point into the current one */
+    struct line_slot {
+        double *lines, *axis, *vlines, *amp;
+        int valid;
+        uint64_t realization, used, generation;
+    } lslot[LINE_SLOTS];
+    int cur;                  /* the current slot */
+    uint64_t recent[4];       /* the last realizations synthesised */
+    uint64_t nrecent;
     int geom;
     grid_geom grid;
     int64_t npoints;
@@ -53,7 +78,27 @@ struct tbrf_plan {
     int fft_run;         /* the current grid runs the FFT method */
     double fft_variance; /* its field's variance (tbrfi_fft_method_variance) */
     double amplitude, variance;
+    /* vector fields: ncomp = dim values per point, else 1 */
+    int ncomp;
+    double zeta;       /* effective solenoidal weight */
+    double *vlines;    /* turning bands: the lines weighted by each component (ncomp sets) */
+    double *amp;       /* turning bands: the lines' vector amplitudes, 3 per line */
+    /* periodic plans (tbrf_make_periodic_plan) */
+    int periodic_box;
+    grid_geom box;     /* the box lattice: n cells of spacing length/n */
+    double box_variance;
+    nufft_setup nu;
+    int nufft_run;     /* the current geometry runs the NUFFT */
+    int nslots;        /* fine grids kept: realizations cached */
+    uint64_t clock;
+    struct fine_slot {
+        int valid;
+        uint64_t realization, used;
+        double *u[3];
+    } slot[PERIODIC_SLOTS];
 };
+
+static double memory_budget(void);
 
 static int fail(tbrf_plan *p, int status, const char *fmt, ...)
 {
@@ -94,6 +139,9 @@ void tbrf_default_opts(tbrf_opts *opts)
     opts->work_group = 0;
     opts->unroll = 0;
     opts->chunk = 0;
+    opts->vector = TBRF_SCALAR;
+    opts->zeta = 0.5;
+    opts->accuracy = 0.0;
 }
 
 static int check_opts(tbrf_plan *p, const tbrf_opts *o)
@@ -131,6 +179,15 @@ static int check_opts(tbrf_plan *p, const tbrf_opts *o)
         return fail(p, TBRF_ERR_INVALID, "opts.unroll = %d: must be between 0 (tuned) and 64", o->unroll);
     if (o->chunk < 0)
         return fail(p, TBRF_ERR_INVALID, "opts.chunk = %lld: must be >= 0 (0 = automatic)", (long long)o->chunk);
+    if (o->vector < TBRF_SCALAR || o->vector > TBRF_VECTOR_MIXED)
+        return fail(p, TBRF_ERR_INVALID, "opts.vector = %d: must be TBRF_SCALAR, TBRF_VECTOR_SOLENOIDAL, "
+                    "_COMPRESSIVE or _MIXED", o->vector);
+    if (o->vector == TBRF_VECTOR_MIXED && !(o->zeta >= 0.0 && o->zeta <= 1.0))
+        return fail(p, TBRF_ERR_INVALID, "opts.zeta = %g: a mixed vector field needs 0 <= zeta <= 1",
+                    o->zeta);
+    if (!(o->accuracy == 0.0 || (o->accuracy >= 1e-15 && o->accuracy <= 0.1)))
+        return fail(p, TBRF_ERR_INVALID, "opts.accuracy = %g: must be 0 (default) or between 1e-15 "
+                    "and 0.1", o->accuracy);
     return TBRF_OK;
 }
 
@@ -186,6 +243,9 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     tbrf_model_set_amplitude(p->model, p->amplitude);
     p->dim = dim;
     p->seed = seed;
+    p->ncomp = p->opts.vector ? dim : 1;
+    p->zeta = p->opts.vector == TBRF_VECTOR_SOLENOIDAL ? 1.0
+              : p->opts.vector == TBRF_VECTOR_COMPRESSIVE ? 0.0 : p->opts.zeta;
     p->resolution = resolution;
     double diag2 = 0.0, maxabs = 0.0;
     for (int d = 0; d < 3; d++) {
@@ -238,8 +298,29 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     if (bytes > MAX_LINE_BYTES)
         return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
+    if (p->opts.vector) {
+        /* the weighted copies stay cached with the lines: alternating
+         * components or chunks never redo them */
+        const double all = bytes * (double)(1 + p->ncomp), budget = memory_budget();
+        if (!(budget > 0.0))
+            return fail(p, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET='%.40s' is not a size in bytes (such "
+                        "as 4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
+        if (all > budget)
+            return fail(p, TBRF_ERR_SIZE, "a vector field's %d lines of %lld samples and their %d "
+                        "weighted copies would need %.3g MiB, more than the memory budget of %.3g MiB "
+                        "(set TBRF_MEMORY_BUDGET to raise it)", p->opts.lines, (long long)p->spec.M,
+                        p->ncomp, all / 1048576.0, budget / 1048576.0);
+        p->vlines = malloc((size_t)bytes * (size_t)p->ncomp);
+        p->amp = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+        p->lslot[0].vlines = p->vlines; /* slot 0 owns them */
+        p->lslot[0].amp = p->amp;
+        if (!p->vlines || !p->amp)
+            return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %d weighted line sets", p->ncomp);
+    }
     p->lines = malloc((size_t)bytes);
     p->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines); /* axes, then shifts */
+    p->lslot[0].lines = p->lines;
+    p->lslot[0].axis = p->axis;
     if (!p->lines || !p->axis)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory for %d lines of %lld samples (%.3g GiB)",
                     p->opts.lines, (long long)p->spec.M, bytes / 1073741824.0);
@@ -265,17 +346,137 @@ int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const d
     return st;
 }
 
+/* The memory budget: $TBRF_MEMORY_BUDGET (bytes, with an optional K, M,
+ * G or T binary suffix, as the io library reads it), else half the
+ * physical memory; 0 for a malformed variable. */
+static double memory_budget(void)
+{
+    const char *e = getenv("TBRF_MEMORY_BUDGET");
+    if (e && e[0]) {
+        if (!isdigit((unsigned char)e[0]))
+            return 0.0;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (errno == ERANGE)
+            return 0.0;
+        double f = 1.0;
+        switch (*end) {
+        case 'k': case 'K': f = 1024.0; end++; break;
+        case 'm': case 'M': f = 1048576.0; end++; break;
+        case 'g': case 'G': f = 1073741824.0; end++; break;
+        case 't': case 'T': f = 1099511627776.0; end++; break;
+        default: break;
+        }
+        if (f > 1.0 && (end[0] == 'i' || end[0] == 'I') && (end[1] == 'B' || end[1] == 'b'))
+            end += 2;
+        else if (end[0] == 'B' || end[0] == 'b')
+            end++;
+        return *end ? 0.0 : (double)v * f;
+    }
+    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    return mem > 0 ? 0.5 * mem : 0.0;
+}
+
+static int periodic_setup(tbrf_plan *p, const tbrf_model *model, int dim, const double origin[3],
+                          const double length[3], const int64_t n[3], uint64_t seed,
+                          const tbrf_opts *opts)
+{
+    if (!origin || !length || !n)
+        return fail(p, TBRF_ERR_NULL, "make_periodic_plan: origin, length or n is NULL");
+    if (dim != 2 && dim != 3)
+        return fail(p, TBRF_ERR_INVALID, "dim = %d: must be 2 or 3", dim);
+    double hi[3] = {0, 0, 0}, resolution = HUGE_VAL;
+    for (int d = 0; d < dim; d++) {
+        if (!isfinite(origin[d]))
+            return fail(p, TBRF_ERR_INVALID, "box origin[%d] = %g is not finite", d, origin[d]);
+        if (!isfinite(length[d]) || !(length[d] > 0.0))
+            return fail(p, TBRF_ERR_INVALID, "box length[%d] = %g: must be finite and > 0", d, length[d]);
+        if (n[d] < 1 || n[d] > ((int64_t)1 << 20))
+            return fail(p, TBRF_ERR_SIZE, "box n[%d] = %lld: must be between 1 and 2^20", d,
+                        (long long)n[d]);
+        hi[d] = origin[d] + length[d];
+        if (!isfinite(hi[d]))
+            return fail(p, TBRF_ERR_INVALID, "box axis %d: origin %g + length %g overflows", d,
+                        origin[d], length[d]);
+        resolution = fmin(resolution, length[d] / (double)n[d]);
+    }
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    if (opts)
+        o = *opts;
+    /* setup() then builds no line structures: the modes need none */
+    o.method = TBRF_METHOD_FFT;
+    o.periodic = 1;
+    int st = setup(p, model, dim, origin, hi, resolution, seed, &o);
+    if (st)
+        return st;
+    p->periodic_box = 1;
+    for (int d = 0; d < 3; d++) {
+        const int used = d < dim;
+        p->box.origin[d] = used ? origin[d] : 0.0;
+        p->box.spacing[d] = used ? length[d] / (double)n[d] : 1.0;
+        p->box.n[d] = used ? n[d] : 1;
+    }
+    /* the period the FFT method's modes have, n (length/n), which may
+     * differ from length in the last bit */
+    double period[3];
+    for (int d = 0; d < 3; d++)
+        period[d] = (double)p->box.n[d] * p->box.spacing[d];
+    double eps = p->opts.accuracy > 0 ? p->opts.accuracy : p->opts.precision == TBRF_FLOAT ? 1e-6 : 1e-12;
+    tbrfi_nufft_setup(&p->nu, dim, p->box.n, p->box.origin, period, eps);
+    const double fine = tbrfi_nufft_fine_bytes(&p->nu) * (double)p->ncomp;
+    const double coarse = tbrfi_fft_method_bytes(dim, &p->box);
+    const double budget = memory_budget();
+    if (!(budget > 0.0))
+        return fail(p, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET='%.40s' is not a size in bytes (such as "
+                    "4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
+    if (fine + coarse > budget)
+        return fail(p, TBRF_ERR_SIZE, "periodic box %lld x %lld x %lld: the oversampled grid%s "
+                    "(%lld x %lld x %lld) would need %.3g MiB, more than the memory budget of "
+                    "%.3g MiB (set TBRF_MEMORY_BUDGET to raise it)", (long long)p->box.n[0],
+                    (long long)p->box.n[1], (long long)p->box.n[2], p->ncomp > 1 ? "s" : "",
+                    (long long)p->nu.N[0], (long long)p->nu.N[1], (long long)p->nu.N[2],
+                    (fine + coarse) / 1048576.0, budget / 1048576.0);
+    p->nslots = 2.0 * fine + coarse <= budget ? PERIODIC_SLOTS : 1;
+    p->box_variance = tbrfi_fft_method_variance(p->model, dim, &p->box);
+    return TBRF_OK;
+}
+
+int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const double origin[3],
+                            const double length[3], const int64_t n[3], uint64_t seed,
+                            const tbrf_opts *opts, tbrf_plan **plan)
+{
+    if (!plan)
+        return TBRF_ERR_NULL;
+    tbrf_plan *p = calloc(1, sizeof *p);
+    *plan = p;
+    if (!p)
+        return TBRF_ERR_NO_MEMORY;
+    int st = periodic_setup(p, model, dim, origin, length, n, seed, opts);
+    if (st)
+        p->broken = 1;
+    return st;
+}
+
 void tbrf_destroy(tbrf_plan *p)
 {
     if (!p)
         return;
+    for (int i = 0; i < PERIODIC_SLOTS; i++)
+        for (int c = 0; c < 3; c++)
+            fftw_free(p->slot[i].u[c]);
+    for (int i = 0; i < LINE_SLOTS; i++) {
+        free(p->lslot[i].vlines);
+        free(p->lslot[i].amp);
+        free(p->lslot[i].lines);
+        free(p->lslot[i].axis);
+    }
     if (p->backend)
         p->backend->release(p->backend_state);
     tbrfi_lines_fft_destroy(p->fft);
     tbrfi_lines_spec_free(&p->spec);
     tbrf_model_destroy(p->model);
-    free(p->lines);
-    free(p->axis);
     free(p);
 }
 
@@ -308,7 +509,7 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
     if (n[0] > INT64_MAX / n[1] || n[0] * n[1] > INT64_MAX / n[2])
         return fail(p, TBRF_ERR_SIZE, "grid %lld x %lld x %lld: the cell count overflows 64 bits",
                     (long long)n[0], (long long)n[1], (long long)n[2]);
-    for (int d = 0; d < p->dim; d++) {
+    for (int d = 0; d < p->dim && !p->periodic_box; d++) {
         double end = origin[d] + spacing[d] * (double)(n[d] - 1);
         if (!inside(p, d, origin[d]) || !inside(p, d, end))
             return fail(p, TBRF_ERR_OUT_OF_DOMAIN,
@@ -322,7 +523,18 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
         p->grid.n[d] = used ? n[d] : 1;
     }
     p->fft_run = 0;
-    if (p->opts.method != TBRF_METHOD_TB) {
+    p->nufft_run = 0;
+    if (p->periodic_box) {
+        /* the box lattice (any origin: the FFT method's field is a function
+         * of absolute position) runs the FFT method, anything else the NUFFT */
+        int lattice = 1;
+        for (int d = 0; d < p->dim; d++)
+            lattice &= n[d] == p->box.n[d] && spacing[d] == p->box.spacing[d];
+        p->fft_run = lattice;
+        p->nufft_run = !lattice;
+        if (lattice)
+            p->fft_variance = p->box_variance;
+    } else if (p->opts.method != TBRF_METHOD_TB) {
         /* FFT: always when asked for; AUTO: for a periodic grid whose
          * transform fits in half the physical memory. */
         double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
@@ -345,14 +557,19 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
 static int64_t first_bad_point(const tbrf_plan *p, int64_t n, const double *xyz)
 {
     for (int64_t i = 0; i < n; i++)
-        for (int d = 0; d < p->dim; d++)
-            if (!inside(p, d, xyz[(size_t)p->dim * (size_t)i + (size_t)d]))
+        for (int d = 0; d < p->dim; d++) {
+            const double x = xyz[(size_t)p->dim * (size_t)i + (size_t)d];
+            if (p->periodic_box ? !isfinite(x) : !inside(p, d, x))
                 return i;
+        }
     return -1;
 }
 
 static int bad_point(tbrf_plan *p, int64_t index, const double *x)
 {
+    if (p->periodic_box) /* positions wrap into the box: only non-finite ones are bad */
+        return fail(p, TBRF_ERR_INVALID, "point %lld has a coordinate that is not finite "
+                    "(%g, %g, %g)", (long long)index, x[0], x[1], p->dim == 3 ? x[2] : 0.0);
     if (p->dim == 3)
         return fail(p, TBRF_ERR_OUT_OF_DOMAIN,
                     "point %lld at (%.17g, %.17g, %.17g) lies outside the domain "
@@ -375,9 +592,9 @@ int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
         return fail(p, TBRF_ERR_SIZE, "set_points: n = %lld is negative", (long long)n);
     if (n > 0 && !xyz)
         return fail(p, TBRF_ERR_NULL, "set_points: xyz is NULL");
-    if (p->opts.method == TBRF_METHOD_FFT)
+    if (p->opts.method == TBRF_METHOD_FFT && !p->periodic_box)
         return fail(p, TBRF_ERR_UNSUPPORTED, "set_points: the FFT method needs a regular grid "
-                    "(use method TB or AUTO for points)");
+                    "(use method TB or AUTO for points, or tbrf_make_periodic_plan)");
     int64_t bad = first_bad_point(p, n, xyz);
     if (bad >= 0)
         return bad_point(p, bad, xyz + (size_t)p->dim * (size_t)bad);
@@ -398,27 +615,94 @@ int64_t tbrf_plan_count(const tbrf_plan *p)
     return 0;
 }
 
+/* Allocates slot i's line set like slot 0's; 0 on success. */
+static int line_slot_alloc(tbrf_plan *p, struct line_slot *sl)
+{
+    const size_t bytes = sizeof(double) * (size_t)p->opts.lines * (size_t)p->spec.M;
+    sl->lines = malloc(bytes);
+    sl->axis = malloc(sizeof(double) * 4 * (size_t)p->opts.lines);
+    if (p->opts.vector) {
+        sl->vlines = malloc(bytes * (size_t)p->ncomp);
+        sl->amp = malloc(sizeof(double) * 3 * (size_t)p->opts.lines);
+    }
+    if (sl->lines && sl->axis && (!p->opts.vector || (sl->vlines && sl->amp)))
+        return 0;
+    free(sl->lines);
+    free(sl->axis);
+    free(sl->vlines);
+    free(sl->amp);
+    memset(sl, 0, sizeof *sl);
+    return -1;
+}
+
+static void use_slot(tbrf_plan *p, int i)
+{
+    struct line_slot *sl = &p->lslot[i];
+    p->cur = i;
+    p->lines = sl->lines;
+    p->axis = sl->axis;
+    p->vlines = sl->vlines;
+    p->amp = sl->amp;
+    p->generation = sl->generation;
+    p->cached_realization = sl->realization;
+    sl->used = ++p->clock;
+}
+
 /* Synthesises the lines of realization r unless they are already there:
  * a moving mesh re-evaluated at the same realization pays only the
- * projection. */
+ * projection, and alternating realizations (or components, whose weighted
+ * lines are kept with them) keep two line sets when they fit. */
 static int ensure_lines(tbrf_plan *p, uint64_t r)
 {
-    if (p->have_lines && p->cached_realization == r)
-        return TBRF_OK;
-    if (!p->lines) /* a method-FFT plan: callers never get here */
+    for (int i = 0; i < LINE_SLOTS; i++)
+        if (p->lslot[i].valid && p->lslot[i].realization == r) {
+            use_slot(p, i);
+            return TBRF_OK;
+        }
+    if (!p->lslot[0].lines) /* a method-FFT plan: callers never get here */
         return fail(p, TBRF_ERR_UNSUPPORTED, "the FFT method's plan holds no lines");
-    p->have_lines = 0;
-    p->generation++;
+    int seen = 0;
+    for (uint64_t i = 0; i < p->nrecent && i < 4; i++)
+        seen |= p->recent[i] == r;
+    /* the slot to fill: an empty allocated one, or a second one when r
+     * comes back and two sets fit the budget, else the least recent */
+    int target = -1;
+    for (int i = 0; i < LINE_SLOTS && target < 0; i++)
+        if (p->lslot[i].lines && !p->lslot[i].valid)
+            target = i;
+    if (target < 0 && seen && !p->lslot[1].lines) {
+        const double set = 8.0 * (double)p->opts.lines * (double)p->spec.M * (double)(1 + (p->opts.vector ? p->ncomp : 0));
+        if (2.0 * set <= memory_budget() && line_slot_alloc(p, &p->lslot[1]) == 0)
+            target = 1;
+    }
+    if (target < 0) {
+        target = 0;
+        for (int i = 1; i < LINE_SLOTS; i++)
+            if (p->lslot[i].lines && p->lslot[i].used < p->lslot[target].used)
+                target = i;
+    }
+    struct line_slot *sl = &p->lslot[target];
+    sl->valid = 0;
+    p->have_lines = 1;
     const int L = p->opts.lines;
-    tbrfi_directions_make(p->dim, L, p->seed, r, p->axis);
+    tbrfi_directions_make(p->dim, L, p->seed, r, sl->axis);
     for (int i = 0; i < 3 * L; i++)
-        p->axis[i] /= p->spec.delta;
-    tbrfi_lines_shifts(p->seed, r, L, p->axis + 3 * L);
-    int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, p->lines);
+        sl->axis[i] /= p->spec.delta;
+    tbrfi_lines_shifts(p->seed, r, L, sl->axis + 3 * L);
+    int st = tbrfi_lines_synthesize(&p->spec, p->fft, p->seed, r, L, p->opts.threads, sl->lines);
     if (st)
         return fail(p, st, "no memory for the line synthesis buffers");
-    p->have_lines = 1;
-    p->cached_realization = r;
+    if (p->opts.vector) {
+        tbrfi_vector_amplitudes(p->dim, L, sl->axis, p->seed, r, p->zeta, sl->amp);
+        tbrfi_vector_weight_lines(p->ncomp, L, p->spec.M, sl->lines, sl->amp, p->opts.threads, sl->vlines);
+    }
+    /* a new generation for every synthesis: GPU backends re-upload on it */
+    sl->generation = ++p->gen_counter;
+    sl->valid = 1;
+    sl->realization = r;
+    if (!seen) /* a ring of the last four: the oldest is overwritten */
+        p->recent[p->nrecent++ % 4] = r;
+    use_slot(p, target);
     return TBRF_OK;
 }
 
@@ -455,11 +739,111 @@ static size_t value_size(const tbrf_plan *p)
     return p->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
 }
 
+/* Turning-bands projection of n grid cells from `first` on (xyz NULL) or
+ * of n points. A vector field projects each component's weighted lines
+ * with the unchanged scalar kernels, under a generation of its own (GPU
+ * backends re-upload lines when it changes), then interleaves. */
+static int project(tbrf_plan *p, projection *pr, int points, int64_t first, int64_t n,
+                   const double *xyz, void *values)
+{
+    if (p->ncomp == 1) {
+        int st = points ? p->backend->project_points(pr, n, xyz, values)
+                     : p->backend->project_grid(pr, &p->grid, first, n, values);
+        return st ? projection_failed(p, st) : TBRF_OK;
+    }
+    const size_t vs = value_size(p);
+    char *tmp = malloc(vs * (size_t)(n > 0 ? n : 1));
+    if (!tmp)
+        return fail(p, TBRF_ERR_NO_MEMORY, "no memory for a component of %lld values", (long long)n);
+    projection pc = *pr;
+    for (int c = 0; c < p->ncomp; c++) {
+        pc.lines = p->vlines + (size_t)c * (size_t)p->opts.lines * (size_t)p->spec.M;
+        pc.generation = pr->generation * 4 + (uint64_t)c + 1;
+        int st = points ? p->backend->project_points(&pc, n, xyz, tmp)
+                     : p->backend->project_grid(&pc, &p->grid, first, n, tmp);
+        if (st) {
+            free(tmp);
+            return projection_failed(p, st);
+        }
+        for (int64_t i = 0; i < n; i++)
+            memcpy((char *)values + ((size_t)i * (size_t)p->ncomp + (size_t)c) * vs, tmp + (size_t)i * vs, vs);
+    }
+    free(tmp);
+    return TBRF_OK;
+}
+
+static int project_grid(tbrf_plan *p, projection *pr, int64_t first, int64_t count, void *values)
+{
+    return project(p, pr, 0, first, count, NULL, values);
+}
+
+static int project_points(tbrf_plan *p, projection *pr, int64_t n, const double *xyz, void *values)
+{
+    return project(p, pr, 1, 0, n, xyz, values);
+}
+
+/* Bytes of one point's values (dim of them for a vector field). */
+static size_t point_size(const tbrf_plan *p)
+{
+    return value_size(p) * (size_t)p->ncomp;
+}
+
+/* The fine grids of realization r of a periodic plan, from the cache or
+ * made now into the least recently used slot. */
+static int ensure_fine(tbrf_plan *p, uint64_t r, double *const **u)
+{
+    struct fine_slot *use = NULL;
+    for (int i = 0; i < p->nslots; i++)
+        if (p->slot[i].valid && p->slot[i].realization == r)
+            use = &p->slot[i];
+    if (!use) {
+        use = &p->slot[0];
+        for (int i = 1; i < p->nslots; i++)
+            if (!p->slot[i].valid || (use->valid && p->slot[i].used < use->used))
+                use = &p->slot[i];
+        use->valid = 0;
+        for (int c = 0; c < p->ncomp; c++)
+            if (!use->u[c] && !(use->u[c] = tbrfi_nufft_fine_alloc(&p->nu)))
+                return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %.3g MiB oversampled grid",
+                            tbrfi_nufft_fine_bytes(&p->nu) / 1048576.0);
+        const grid_geom *b = &p->box;
+        fftw_complex *C = fftw_malloc((size_t)tbrfi_fft_method_bytes(p->dim, b));
+        if (!C)
+            return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %.3g MiB box modes",
+                        tbrfi_fft_method_bytes(p->dim, b) / 1048576.0);
+        int st = TBRF_OK;
+        for (int c = 0; c < p->ncomp && !st; c++) {
+            st = tbrfi_fft_method_modes(p->model, p->dim, b, p->seed, r, p->opts.threads, p->zeta,
+                                        p->opts.vector ? c : -1, C);
+            if (!st)
+                st = tbrfi_nufft_fine(&p->nu, C, p->opts.threads, use->u[c]);
+        }
+        fftw_free(C);
+        if (st == TBRF_ERR_FFT)
+            return fail(p, st, "NUFFT: FFTW could not plan the oversampled transform");
+        if (st)
+            return fail(p, st, "NUFFT: no memory for the mode synthesis");
+        use->valid = 1;
+        use->realization = r;
+    }
+    use->used = ++p->clock;
+    *u = use->u;
+    return TBRF_OK;
+}
+
+static int check_realization(tbrf_plan *p, uint64_t r)
+{
+    if (p->opts.vector && r >= MAX_VECTOR_REALIZATION)
+        return fail(p, TBRF_ERR_INVALID, "realization %llu: a vector field's realizations must be "
+                    "below 2^62", (unsigned long long)r);
+    return TBRF_OK;
+}
+
 /* The FFT method on the current grid (methods/fft/fft.c). */
 static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
 {
     int st = tbrfi_fft_method_generate(p->model, p->dim, &p->grid, p->seed, realization, p->opts.threads,
-                                 p->opts.precision, values);
+                                 p->opts.precision, p->opts.vector, p->zeta, values);
     if (st == TBRF_ERR_NO_MEMORY)
         return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
                     tbrfi_fft_method_bytes(p->dim, &p->grid) / 1073741824.0);
@@ -485,19 +869,29 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
         if (bad >= 0)
             return bad_point(p, bad, p->xyz + (size_t)p->dim * (size_t)bad);
     }
+    if (check_realization(p, realization))
+        return p->status;
     if (p->geom == GEOM_GRID && p->fft_run)
         return fft_execute(p, realization, values);
+    if (p->periodic_box) {
+        double *const *u;
+        if (ensure_fine(p, realization, &u))
+            return p->status;
+        if (p->geom == GEOM_GRID)
+            tbrfi_nufft_interp_grid(&p->nu, u, p->ncomp, p->grid.origin, p->grid.spacing, p->grid.n, 0,
+                                    count, p->opts.precision, p->opts.threads, values);
+        else
+            tbrfi_nufft_interp(&p->nu, u, p->ncomp, p->npoints, p->xyz, p->opts.precision,
+                               p->opts.threads, values);
+        return TBRF_OK;
+    }
     int st = ensure_lines(p, realization);
     if (st)
         return st;
     projection pr = make_projection(p);
     if (p->geom == GEOM_GRID)
-        st = p->backend->project_grid(&pr, &p->grid, 0, count, values);
-    else
-        st = p->backend->project_points(&pr, p->npoints, p->xyz, values);
-    if (st)
-        return projection_failed(p, st);
-    return TBRF_OK;
+        return project_grid(p, &pr, 0, count, values);
+    return project_points(p, &pr, p->npoints, p->xyz, values);
 }
 
 int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, tbrf_push_fn push,
@@ -509,17 +903,20 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
         return p->status;
     if (!pull || !push)
         return fail(p, TBRF_ERR_NULL, "execute_stream: pull or push callback is NULL");
-    if (p->opts.method == TBRF_METHOD_FFT)
+    if (p->opts.method == TBRF_METHOD_FFT && !p->periodic_box)
         return fail(p, TBRF_ERR_UNSUPPORTED, "execute_stream: the FFT method needs a regular grid "
-                    "(use method TB or AUTO for points)");
+                    "(use method TB or AUTO for points, or tbrf_make_periodic_plan)");
+    if (check_realization(p, realization))
+        return p->status;
     int64_t chunk = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_POINTS;
-    if ((double)chunk * (double)(p->dim * sizeof(double) + value_size(p)) > 1e12)
+    if ((double)chunk * (double)(p->dim * sizeof(double) + point_size(p)) > 1e12)
         return fail(p, TBRF_ERR_SIZE, "opts.chunk = %lld points is too large to buffer", (long long)chunk);
-    int st = ensure_lines(p, realization);
+    double *const *u = NULL;
+    int st = p->periodic_box ? ensure_fine(p, realization, &u) : ensure_lines(p, realization);
     if (st)
         return st;
     double *xyz = malloc(sizeof(double) * (size_t)p->dim * (size_t)chunk);
-    void *values = malloc(value_size(p) * (size_t)chunk);
+    void *values = malloc(point_size(p) * (size_t)chunk);
     if (!xyz || !values) {
         free(xyz);
         free(values);
@@ -545,11 +942,12 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
             st = bad_point(p, first + bad, xyz + (size_t)p->dim * (size_t)bad);
             break;
         }
-        st = p->backend->project_points(&pr, count, xyz, values);
-        if (st) {
-            projection_failed(p, st);
+        if (p->periodic_box)
+            tbrfi_nufft_interp(&p->nu, u, p->ncomp, count, xyz, p->opts.precision, p->opts.threads, values);
+        else
+            st = project_points(p, &pr, count, xyz, values);
+        if (st)
             break;
-        }
         rc = push(user, first, count, values);
         if (rc) {
             st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at point %lld", rc, (long long)first);
@@ -572,10 +970,12 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
         return fail(p, TBRF_ERR_NULL, "execute_grid_stream: push callback is NULL");
     if (p->geom != GEOM_GRID)
         return fail(p, TBRF_ERR_NO_GEOMETRY, "execute_grid_stream: no grid set (call tbrf_set_grid)");
+    if (check_realization(p, realization))
+        return p->status;
     const int64_t nx = p->grid.n[0], total = tbrf_plan_count(p);
     if (p->fft_run) {
         /* one transform of the whole grid, pushed in chunks of rows */
-        void *all = malloc(value_size(p) * (size_t)total);
+        void *all = malloc(point_size(p) * (size_t)total);
         if (!all)
             return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %lld-cell FFT field", (long long)total);
         int st = fft_execute(p, realization, all);
@@ -583,7 +983,7 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
         const int64_t step = (want / nx > 0 ? want / nx : 1) * nx;
         for (int64_t first = 0; !st && first < total; first += step) {
             int64_t count = total - first < step ? total - first : step;
-            int rc = push(user, first, count, (const char *)all + value_size(p) * (size_t)first);
+            int rc = push(user, first, count, (const char *)all + point_size(p) * (size_t)first);
             if (rc)
                 st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at cell %lld", rc, (long long)first);
         }
@@ -592,23 +992,26 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
     }
     const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
     const int64_t rows = want / nx > 0 ? want / nx : 1;
-    if ((double)rows * (double)nx * (double)value_size(p) > 1e12)
+    if ((double)rows * (double)nx * (double)point_size(p) > 1e12)
         return fail(p, TBRF_ERR_SIZE, "a chunk of %lld rows of %lld cells is too large to buffer",
                     (long long)rows, (long long)nx);
-    int st = ensure_lines(p, realization);
+    double *const *u = NULL;
+    int st = p->periodic_box ? ensure_fine(p, realization, &u) : ensure_lines(p, realization);
     if (st)
         return st;
-    void *values = malloc(value_size(p) * (size_t)(rows * nx));
+    void *values = malloc(point_size(p) * (size_t)(rows * nx));
     if (!values)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory for a chunk of %lld cells", (long long)(rows * nx));
     projection pr = make_projection(p);
     for (int64_t first = 0; first < total; first += rows * nx) {
         int64_t count = total - first < rows * nx ? total - first : rows * nx;
-        st = p->backend->project_grid(&pr, &p->grid, first, count, values);
-        if (st) {
-            projection_failed(p, st);
+        if (p->periodic_box)
+            tbrfi_nufft_interp_grid(&p->nu, u, p->ncomp, p->grid.origin, p->grid.spacing, p->grid.n,
+                                    first, count, p->opts.precision, p->opts.threads, values);
+        else
+            st = project_grid(p, &pr, first, count, values);
+        if (st)
             break;
-        }
         int rc = push(user, first, count, values);
         if (rc) {
             st = fail(p, TBRF_ERR_CALLBACK, "push callback returned %d at cell %lld", rc, (long long)first);
@@ -639,6 +1042,8 @@ int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
     info->backend = p->backend->id;
     if (p->geom == GEOM_GRID && p->fft_run)
         info->variance_resolved = p->fft_variance;
+    if (p->periodic_box)
+        info->variance_resolved = p->box_variance;
     return TBRF_OK;
 }
 
@@ -646,6 +1051,8 @@ int tbrf_plan_method(const tbrf_plan *p)
 {
     if (!p || p->broken)
         return -1;
+    if (p->periodic_box)
+        return p->geom == GEOM_GRID && p->fft_run ? TBRF_METHOD_FFT : TBRF_METHOD_NUFFT;
     if (p->geom == GEOM_GRID)
         return p->fft_run ? TBRF_METHOD_FFT : TBRF_METHOD_TB;
     if (p->geom == GEOM_POINTS)

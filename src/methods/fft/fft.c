@@ -197,19 +197,40 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
     return total;
 }
 
-int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
-                        uint64_t realization, int threads, int precision, void *out)
+/* Projection of one mode's complex Gaussian dim-vector g (E|g_c|^2 = 1)
+ * by zeta P_perp + (1 - zeta) P_par at wavevector k, component c, scaled so
+ * that the components' powers add up to dim: E|v|^2 = zeta^2 (dim - 1) +
+ * (1 - zeta)^2 before scaling, since P_perp and P_par are orthogonal
+ * projectors of traces dim - 1 and 1 (doc/method.md, "Vector fields"). */
+static void project_mode(int dim, const double k[3], const double g[3][2], double zeta, int c,
+                         double *re, double *im)
+{
+    double kk = 0.0;
+    for (int d = 0; d < dim; d++)
+        kk += k[d] * k[d];
+    double dr = 0.0, di = 0.0; /* khat . g */
+    const double inv = 1.0 / sqrt(kk);
+    for (int d = 0; d < dim; d++) {
+        dr += k[d] * inv * g[d][0];
+        di += k[d] * inv * g[d][1];
+    }
+    const double kc = k[c] * inv;
+    const double scale = sqrt((double)dim / (zeta * zeta * (double)(dim - 1) + (1.0 - zeta) * (1.0 - zeta)));
+    *re = scale * (zeta * (g[c][0] - kc * dr) + (1.0 - zeta) * kc * dr);
+    *im = scale * (zeta * (g[c][1] - kc * di) + (1.0 - zeta) * kc * di);
+}
+
+int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                           uint64_t realization, int threads, double zeta, int comp, fftw_complex *C)
 {
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1;
     const int nthreads = tbrf_threads(threads);
-    fftw_complex *C = fftw_malloc(sizeof(fftw_complex) * (size_t)(nh * ny * nz));
     /* per-axis phases e^{i k_d o_d}: the field is a function of absolute
      * position over the periodic box, not of the cell index */
     double *ph = malloc(sizeof(double) * 2 * (size_t)(nh + ny + nz));
     spec_eval e;
-    if (!C || !ph || spec_init(&e, model, dim, g, threads, 1)) {
-        fftw_free(C);
+    if (!ph || spec_init(&e, model, dim, g, threads, 1)) {
         free(ph);
         return TBRF_ERR_NO_MEMORY;
     }
@@ -230,25 +251,6 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
         phz[2 * i + 1] = sin(a);
     }
 
-    tbrfi_lines_fftw_lock();
-    static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
-    if (!threads_ready)
-        threads_ready = fftw_init_threads();
-    fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
-    /* double output: out of place, straight into the caller's array;
-     * float: in place, then rounded row by row */
-    double *R = precision == TBRF_FLOAT ? (double *)C : (double *)out;
-    fftw_plan plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, C, R, FFTW_ESTIMATE)
-                              : fftw_plan_dft_c2r_2d((int)ny, (int)nx, C, R, FFTW_ESTIMATE);
-    fftw_plan_with_nthreads(1);
-    tbrfi_lines_fftw_unlock();
-    if (!plan) {
-        fftw_free(C);
-        free(ph);
-        free(e.table);
-        return TBRF_ERR_FFT;
-    }
-
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (int64_t row = 0; row < nz * ny; row++) {
         const int64_t iz = row / ny, iy = row % ny;
@@ -266,13 +268,25 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
             }
             /* canonical member of the pair: first non-zero of (mx, my, mz) > 0 */
             const int canonical = mx > 0 || my > 0 || (my == 0 && mz > 0);
+            const int64_t sg = canonical ? 1 : -1;
             double re, im;
-            if (canonical)
-                mode_normal(seed, realization, mx, my, mz, &re, &im);
-            else {
-                mode_normal(seed, realization, -mx, -my, -mz, &re, &im);
-                im = -im;
+            if (comp < 0) {
+                mode_normal(seed, realization, sg * mx, sg * my, sg * mz, &re, &im);
+            } else {
+                /* component d draws the counters of realization r + (d+1) 2^62
+                 * (r < 2^62 is checked by the plan): no two components share
+                 * a number */
+                double gv[3][2];
+                for (int d = 0; d < dim; d++)
+                    mode_normal(seed, realization | ((uint64_t)(d + 1) << 62), sg * mx, sg * my,
+                                sg * mz, &gv[d][0], &gv[d][1]);
+                const double k[3] = {e.twopi_over_L[0] * (double)(sg * mx),
+                                     e.twopi_over_L[1] * (double)(sg * my),
+                                     e.twopi_over_L[2] * (double)(sg * mz)};
+                project_mode(dim, k, gv, zeta, comp, &re, &im);
             }
+            if (!canonical) /* a_-m = conj(a_m), projection included (P is even in k) */
+                im = -im;
             const double amp = spec_value(&e, mx, my, mz);
             /* times e^{i k.o} = phx * pyz */
             const double p_re = phx[2 * ix] * pyz_re - phx[2 * ix + 1] * pyz_im;
@@ -281,19 +295,63 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
             c[ix][1] = amp * (re * p_im + im * p_re);
         }
     }
-    fftw_execute(plan);
-    if (precision == TBRF_FLOAT) {
+    free(ph);
+    free(e.table);
+    return TBRF_OK;
+}
+
+int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                        uint64_t realization, int threads, int precision, int vector, double zeta,
+                        void *out)
+{
+    const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
+    const int64_t nh = nx / 2 + 1;
+    const int nthreads = tbrf_threads(threads);
+    const int ncomp = vector ? dim : 1;
+    fftw_complex *C = fftw_malloc(sizeof(fftw_complex) * (size_t)(nh * ny * nz));
+    if (!C)
+        return TBRF_ERR_NO_MEMORY;
+
+    tbrfi_lines_fftw_lock();
+    static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
+    if (!threads_ready)
+        threads_ready = fftw_init_threads();
+    fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
+    /* scalar double output: out of place, straight into the caller's array;
+     * float or vector: in place, then rounded or interleaved row by row */
+    const int direct = precision == TBRF_DOUBLE && ncomp == 1;
+    double *R = direct ? (double *)out : (double *)C;
+    fftw_plan plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, C, R, FFTW_ESTIMATE)
+                              : fftw_plan_dft_c2r_2d((int)ny, (int)nx, C, R, FFTW_ESTIMATE);
+    fftw_plan_with_nthreads(1);
+    tbrfi_lines_fftw_unlock();
+    if (!plan) {
+        fftw_free(C);
+        return TBRF_ERR_FFT;
+    }
+    int st = TBRF_OK;
+    for (int c = 0; c < ncomp && !st; c++) {
+        st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, zeta, vector ? c : -1, C);
+        if (st)
+            break;
+        fftw_execute(plan);
+        if (direct)
+            break;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
         for (int64_t row = 0; row < nz * ny; row++) {
             const double *src = R + row * 2 * nh;
-            float *dst = (float *)out + row * nx;
-            for (int64_t i = 0; i < nx; i++)
-                dst[i] = (float)src[i];
+            if (precision == TBRF_FLOAT) {
+                float *dst = (float *)out + row * nx * ncomp + c;
+                for (int64_t i = 0; i < nx; i++)
+                    dst[i * ncomp] = (float)src[i];
+            } else {
+                double *dst = (double *)out + row * nx * ncomp + c;
+                for (int64_t i = 0; i < nx; i++)
+                    dst[i * ncomp] = src[i];
+            }
         }
     }
     tbrfi_lines_fft_destroy(plan);
     fftw_free(C);
-    free(ph);
-    free(e.table);
-    return TBRF_OK;
+    return st;
 }

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <fftw3.h>
+
 #include "core/geometry.h"
 #include "tbrf.h"
 
@@ -34,10 +36,20 @@ int tbrfi_fft_method_fits(int dim, const grid_geom *g, double max_bytes);
 double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_geom *g);
 
 /* Writes realization r on grid g into out (double or float per
- * precision, x fastest). model must have its amplitude frozen (the plan's
- * copy). threads as opts.threads. Returns TBRF_OK, TBRF_ERR_NO_MEMORY or
- * TBRF_ERR_FFT; values are bitwise the same for any thread count. */
+ * precision, x fastest; `dim` interleaved components per cell when vector
+ * is non-zero, projected per mode by zeta P_perp + (1 - zeta) P_par). model
+ * must have its amplitude frozen (the plan's copy). threads as
+ * opts.threads. Returns TBRF_OK, TBRF_ERR_NO_MEMORY or TBRF_ERR_FFT; values
+ * are bitwise the same for any thread count. */
 int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
-                        uint64_t realization, int threads, int precision, void *out);
+                        uint64_t realization, int threads, int precision, int vector, double zeta,
+                        void *out);
+
+/* Fills the half-complex array C (n_z x n_y x (n_x/2+1), FFTW's c2r input)
+ * with the modes of realization r times e^{i k.origin}: the scalar field's
+ * (comp < 0) or component comp of the vector field projected with zeta.
+ * Returns TBRF_OK or TBRF_ERR_NO_MEMORY. */
+int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                           uint64_t realization, int threads, double zeta, int comp, fftw_complex *C);
 
 #endif

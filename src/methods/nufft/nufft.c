@@ -1,0 +1,355 @@
+/* nufft.c — the type-2 non-uniform FFT of periodic fields (nufft.h). */
+#include "methods/nufft/nufft.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "methods/turning_bands/lines.h"
+#include "tbrf.h"
+
+static const double PI = 3.14159265358979323846;
+
+/* FINUFFT's rules for sigma = 2: w = ceil(log10(10/eps)) (at least 2, at
+ * most 16), beta = c_w w with c_w = 2.20, 2.26, 2.38 for w = 2, 3, 4 and
+ * 2.30 beyond. */
+static int width_for(double eps, double *beta)
+{
+    int w = (int)ceil(-log10(eps / 10.0));
+    if (w < 2)
+        w = 2;
+    if (w > 16)
+        w = 16;
+    double c = w == 2 ? 2.20 : w == 3 ? 2.26 : w == 4 ? 2.38 : 2.30;
+    *beta = c * (double)w;
+    return w;
+}
+
+/* The smallest even number >= m whose prime factors are 2, 3 and 5: FFTW
+ * is fastest on those. */
+static int64_t next235even(int64_t m)
+{
+    if (m <= 2)
+        return 2;
+    if (m % 2)
+        m++;
+    for (;; m += 2) {
+        int64_t r = m;
+        while (r % 2 == 0) r /= 2;
+        while (r % 3 == 0) r /= 3;
+        while (r % 5 == 0) r /= 5;
+        if (r == 1)
+            return m;
+    }
+}
+
+void tbrfi_nufft_setup(nufft_setup *s, int dim, const int64_t n[3], const double origin[3],
+                       const double length[3], double eps)
+{
+    memset(s, 0, sizeof *s);
+    s->dim = dim;
+    s->w = width_for(eps, &s->beta);
+    for (int d = 0; d < 3; d++) {
+        const int used = d < dim;
+        s->n[d] = used ? n[d] : 1;
+        s->N[d] = used ? next235even(2 * n[d] > 2 * s->w ? 2 * n[d] : 2 * s->w) : 1;
+        s->origin[d] = used ? origin[d] : 0.0;
+        s->length[d] = used ? length[d] : 1.0;
+    }
+}
+
+double tbrfi_nufft_fine_bytes(const nufft_setup *s)
+{
+    return 16.0 * (double)(s->N[0] / 2 + 1) * (double)s->N[1] * (double)s->N[2];
+}
+
+double *tbrfi_nufft_fine_alloc(const nufft_setup *s)
+{
+    return fftw_malloc((size_t)tbrfi_nufft_fine_bytes(s));
+}
+
+static double kernel(const nufft_setup *s, double z)
+{
+    const double q = 1.0 - z * z;
+    return q > 0.0 ? exp(s->beta * (sqrt(q) - 1.0)) : 0.0;
+}
+
+/* Gauss-Legendre nodes and weights on [-1, 1] (Newton on P_q from the
+ * Chebyshev guesses). */
+static void gauss_legendre(int q, double *x, double *wt)
+{
+    for (int i = 0; i < (q + 1) / 2; i++) {
+        double z = cos(PI * ((double)i + 0.75) / ((double)q + 0.5)), dp = 1.0;
+        for (int it = 0; it < 100; it++) {
+            double p0 = 1.0, p1 = z;
+            for (int k = 2; k <= q; k++) {
+                const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
+                p0 = p1;
+                p1 = p2;
+            }
+            dp = q * (z * p1 - p0) / (z * z - 1.0);
+            const double dz = p1 / dp;
+            z -= dz;
+            if (fabs(dz) < 1e-16)
+                break;
+        }
+        x[i] = -z;
+        x[q - 1 - i] = z;
+        wt[i] = wt[q - 1 - i] = 2.0 / ((1.0 - z * z) * dp * dp);
+    }
+}
+
+/* 2 * integral over [0, w/2] of phi(t) cos(xi t) dt; the kernel is smooth
+ * inside and e^-beta (about 10^-w) small at the ends, where its
+ * square-root edge is, so 4w + 20 nodes are far more than enough. */
+#define GL_MAX 84
+double tbrfi_nufft_kernel_ft(const nufft_setup *s, double xi)
+{
+    const int q = 4 * s->w + 20;
+    double x[GL_MAX], wt[GL_MAX];
+    gauss_legendre(q, x, wt);
+    const double h = 0.25 * s->w; /* half of the interval [0, w/2] */
+    double sum = 0.0;
+    for (int i = 0; i < q; i++) {
+        const double t = h * (x[i] + 1.0);
+        sum += wt[i] * kernel(s, 2.0 * t / s->w) * cos(xi * t);
+    }
+    return 2.0 * h * sum;
+}
+
+int tbrfi_nufft_fine(const nufft_setup *s, const fftw_complex *C, int threads, double *u)
+{
+    const int64_t nx = s->n[0], ny = s->n[1], nz = s->n[2];
+    const int64_t Nx = s->N[0], Ny = s->N[1], Nz = s->N[2];
+    const int64_t nh = nx / 2 + 1, Nh = Nx / 2 + 1;
+    const int nthreads = tbrf_threads(threads);
+    double *ph = malloc(sizeof(double) * (size_t)(nh + ny / 2 + 1 + nz / 2 + 1));
+    if (!ph)
+        return TBRF_ERR_NO_MEMORY;
+    /* 1 / phi-hat per axis at |m|, the kernel's transform at 2 pi m / N */
+    double *inv[3] = {ph, ph + nh, ph + nh + ny / 2 + 1};
+    const int64_t half[3] = {nh - 1, ny / 2, nz / 2};
+    for (int d = 0; d < 3; d++)
+        for (int64_t m = 0; m <= half[d]; m++)
+            inv[d][m] = d < s->dim ? 1.0 / tbrfi_nufft_kernel_ft(s, 2.0 * PI * (double)m / (double)s->N[d]) : 1.0;
+
+    fftw_complex *F = (fftw_complex *)u;
+    tbrfi_lines_fftw_lock();
+    static int threads_ready = 0; /* FFTW's one-time setup, under the lock */
+    if (!threads_ready)
+        threads_ready = fftw_init_threads();
+    fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
+    fftw_plan plan = s->dim == 3 ? fftw_plan_dft_c2r_3d((int)Nz, (int)Ny, (int)Nx, F, u, FFTW_ESTIMATE)
+                                 : fftw_plan_dft_c2r_2d((int)Ny, (int)Nx, F, u, FFTW_ESTIMATE);
+    fftw_plan_with_nthreads(1);
+    tbrfi_lines_fftw_unlock();
+    if (!plan) {
+        free(ph);
+        return TBRF_ERR_FFT;
+    }
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (int64_t row = 0; row < Nz * Ny; row++)
+        memset(F + row * Nh, 0, sizeof(fftw_complex) * (size_t)Nh);
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+    for (int64_t row = 0; row < nz * ny; row++) {
+        const int64_t iz = row / ny, iy = row % ny;
+        const int64_t mz = iz <= nz / 2 ? iz : iz - nz, my = iy <= ny / 2 ? iy : iy - ny;
+        const int64_t fz = mz >= 0 ? mz : Nz + mz, fy = my >= 0 ? my : Ny + my;
+        const double fyz = inv[1][my < 0 ? -my : my] * inv[2][mz < 0 ? -mz : mz];
+        const fftw_complex *c = C + row * nh;
+        fftw_complex *f = F + (fz * Ny + fy) * Nh;
+        for (int64_t ix = 0; ix < nh; ix++) {
+            const double a = fyz * inv[0][ix];
+            f[ix][0] = c[ix][0] * a;
+            f[ix][1] = c[ix][1] * a;
+        }
+    }
+    fftw_execute(plan);
+    tbrfi_lines_fft_destroy(plan);
+    free(ph);
+    return TBRF_OK;
+}
+
+#define WMAX 16
+
+/* Kernel weights along one axis for coordinate x: the first fine index
+ * (wrapped) in *i0 and w weights; positions are wrapped into the box. */
+static void axis_weights(const nufft_setup *s, int d, double x, int64_t *idx, double *k)
+{
+    const int64_t N = s->N[d];
+    double t = (x - s->origin[d]) / s->length[d];
+    t -= floor(t);
+    double pos = t * (double)N;
+    if (pos >= (double)N)
+        pos -= (double)N;
+    const int64_t i0 = (int64_t)ceil(pos - 0.5 * s->w);
+    for (int j = 0; j < s->w; j++) {
+        int64_t i = i0 + j;
+        k[j] = kernel(s, 2.0 * ((double)i - pos) / s->w);
+        i %= N;
+        if (i < 0)
+            i += N;
+        idx[j] = i;
+    }
+}
+
+/* The w^dim weighted sum around x for each component. Along x the w
+ * weights are padded with zeros to a multiple of 4 and summed in four
+ * interleaved partial sums (independent chains the processor overlaps);
+ * the order is fixed, so the bits do not depend on threads or chunks (the
+ * zero-weight terms add +-0, which changes no sum). */
+static void eval_point(const nufft_setup *s, double *const *u, int ncomp, const double *x, double *res)
+{
+    const int w = s->w, wp = (w + 3) & ~3;
+    const int64_t Sx = 2 * (s->N[0] / 2 + 1), Ny = s->N[1];
+    int64_t ix[WMAX], iy[WMAX], iz[WMAX];
+    double kx[WMAX], ky[WMAX], kz[WMAX];
+    axis_weights(s, 0, x[0], ix, kx);
+    for (int j = w; j < wp; j++) {
+        ix[j] = ix[0];
+        kx[j] = 0.0;
+    }
+    axis_weights(s, 1, x[1], iy, ky);
+    int wz = 1;
+    iz[0] = 0;
+    kz[0] = 1.0;
+    if (s->dim == 3) {
+        axis_weights(s, 2, x[2], iz, kz);
+        wz = w;
+    }
+    /* no wrap along x: the w values are contiguous */
+    const int contiguous = ix[w - 1] == ix[0] + w - 1;
+    for (int c = 0; c < ncomp; c++) {
+        const double *g = u[c];
+        double total = 0.0;
+        for (int a = 0; a < wz; a++) {
+            double plane = 0.0;
+            for (int b = 0; b < w; b++) {
+                const double *row = g + (iz[a] * Ny + iy[b]) * Sx;
+                /* lane j % 4 takes term j on both paths, so a point gives
+                 * the same bits whether or not its weights wrap */
+                double r[4] = {0.0, 0.0, 0.0, 0.0};
+                if (contiguous) {
+                    const double *q = row + ix[0];
+                    int j = 0;
+                    for (; j + 4 <= w; j += 4) {
+                        r[0] += kx[j] * q[j];
+                        r[1] += kx[j + 1] * q[j + 1];
+                        r[2] += kx[j + 2] * q[j + 2];
+                        r[3] += kx[j + 3] * q[j + 3];
+                    }
+                    for (; j < w; j++)
+                        r[j & 3] += kx[j] * q[j];
+                } else {
+                    for (int j = 0; j < wp; j += 4) {
+                        r[0] += kx[j] * row[ix[j]];
+                        r[1] += kx[j + 1] * row[ix[j + 1]];
+                        r[2] += kx[j + 2] * row[ix[j + 2]];
+                        r[3] += kx[j + 3] * row[ix[j + 3]];
+                    }
+                }
+                plane += ky[b] * ((r[0] + r[1]) + (r[2] + r[3]));
+            }
+            total += kz[a] * plane;
+        }
+        res[c] = total;
+    }
+}
+
+static void store(void *out, int precision, int64_t at, int ncomp, const double *res)
+{
+    for (int c = 0; c < ncomp; c++) {
+        if (precision == TBRF_FLOAT)
+            ((float *)out)[at * ncomp + c] = (float)res[c];
+        else
+            ((double *)out)[at * ncomp + c] = res[c];
+    }
+}
+
+/* Bin of a position: fine-grid blocks of about 8 cells per axis, at most
+ * 64 blocks per axis. */
+static int64_t bin_of(const nufft_setup *s, const double *x, const int64_t nb[3])
+{
+    int64_t key = 0;
+    for (int d = s->dim - 1; d >= 0; d--) {
+        double t = (x[d] - s->origin[d]) / s->length[d];
+        t -= floor(t);
+        int64_t b = (int64_t)(t * (double)nb[d]);
+        b = b < 0 ? 0 : b >= nb[d] ? nb[d] - 1 : b;
+        key = key * nb[d] + b;
+    }
+    return key;
+}
+
+void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64_t npts,
+                        const double *xyz, int precision, int threads, void *out)
+{
+    const int dim = s->dim;
+    /* Random points touch the fine grid all over: visiting them sorted by
+     * block (a counting sort, O(npts)) keeps the w^dim neighbourhoods of
+     * successive points in cache. Each point's value is computed alone, so
+     * the order changes no bits; without memory for the sort the points go
+     * in their own order. */
+    int64_t nb[3] = {1, 1, 1}, nbins = 1;
+    for (int d = 0; d < dim; d++) {
+        nb[d] = (s->N[d] + 7) / 8;
+        if (nb[d] > 64)
+            nb[d] = 64;
+        nbins *= nb[d];
+    }
+    int64_t *order = NULL, *start = NULL;
+    if (npts >= 4096) {
+        order = malloc(sizeof(int64_t) * (size_t)npts);
+        start = calloc((size_t)nbins + 1, sizeof(int64_t));
+        if (order && start) {
+            int64_t *key = order; /* keys first, in place of the order */
+            for (int64_t i = 0; i < npts; i++) {
+                key[i] = bin_of(s, xyz + (size_t)dim * (size_t)i, nb);
+                start[key[i] + 1]++;
+            }
+            for (int64_t b = 0; b < nbins; b++)
+                start[b + 1] += start[b];
+            int64_t *sorted = malloc(sizeof(int64_t) * (size_t)npts);
+            if (sorted) {
+                for (int64_t i = 0; i < npts; i++)
+                    sorted[start[key[i]]++] = i;
+                free(order);
+                order = sorted;
+            } else {
+                free(order);
+                order = NULL;
+            }
+        } else {
+            free(order);
+            order = NULL;
+        }
+        free(start);
+    }
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
+    for (int64_t k = 0; k < npts; k++) {
+        const int64_t i = order ? order[k] : k;
+        double x[3] = {0, 0, 0}, res[3];
+        for (int d = 0; d < dim; d++)
+            x[d] = xyz[(size_t)dim * (size_t)i + (size_t)d];
+        eval_point(s, u, ncomp, x, res);
+        store(out, precision, i, ncomp, res);
+    }
+    free(order);
+}
+
+void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, const double origin[3],
+                             const double spacing[3], const int64_t n[3], int64_t first, int64_t count,
+                             int precision, int threads, void *out)
+{
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t cell = first + i;
+        const int64_t jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
+        const double x[3] = {origin[0] + spacing[0] * (double)jx, origin[1] + spacing[1] * (double)jy,
+                             origin[2] + spacing[2] * (double)jz};
+        double res[3];
+        eval_point(s, u, ncomp, x, res);
+        store(out, precision, i, ncomp, res);
+    }
+}
