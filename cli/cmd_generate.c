@@ -21,6 +21,7 @@ enum {
     O_LINES, O_OVERSAMPLING, O_LINE_METHOD, O_MAX_PADDING, O_SEED, O_REALIZATION,
     O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
     O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC, O_LINE_LENGTH_FACTOR, O_DOMAIN,
+    O_BOX, O_BOX_ORIGIN, O_VECTOR, O_ZETA, O_ACCURACY,
     O_COUNT
 };
 
@@ -45,7 +46,66 @@ static const args_opt OPTS[O_COUNT] = {
     [O_LINE_LENGTH_FACTOR] = {"--line-length-factor", 1},
     [O_METHOD] = {"--method", 1},     [O_PERIODIC] = {"--periodic", 0},
     [O_DOMAIN] = {"--domain", 1},
+    [O_BOX] = {"--box", 1},           [O_BOX_ORIGIN] = {"--box-origin", 1},
+    [O_VECTOR] = {"--vector", 1},     [O_ZETA] = {"--zeta", 1},
+    [O_ACCURACY] = {"--accuracy", 1},
 };
+
+/* The second half of generate's help: method, output and execution. */
+static void usage_method(const tbrf_opts *d)
+{
+    printf("method (all recorded in the file):\n"
+           "  --lines N            turning-bands lines (default %d)\n"
+           "  --oversampling Q     line samples per resolution length (default %d)\n"
+           "  --line-method M      spectral (default) or circulant (3D covariance models)\n"
+           "  --method M           tb (turning bands, default), fft (periodic grids: one\n"
+           "                       inverse FFT) or auto (fft for a --periodic grid that\n"
+           "                       fits in memory, tb otherwise)\n"
+           "  --periodic           the grid is one period of the field (implies --method\n"
+           "                       auto unless --method is given); with --box, the box is\n"
+           "  --box LX[,LY[,LZ]]   the period: a field periodic over the box (implies\n"
+           "                       --periodic), the same at any grid or points inside or\n"
+           "                       outside it (positions wrap); its modes are the FFT\n"
+           "                       method's on the lattice of spacing --resolution\n"
+           "                       (default: the grid's spacing, or the points' mean\n"
+           "                       spacing); a grid that is that lattice runs the FFT\n"
+           "                       method, anything else a non-uniform FFT\n"
+           "  --box-origin X,Y[,Z] the box's lower corner (default 0)\n"
+           "  --accuracy E         non-uniform FFT relative accuracy (default 1e-12 for\n"
+           "                       double values, 1e-6 for float)\n"
+           "  --vector K           a vector field, dim values per position: solenoidal\n"
+           "                       (divergence-free), compressive (curl-free) or mixed\n"
+           "                       (--zeta Z, 0 <= Z <= 1: the weight of the solenoidal\n"
+           "                       projection); every component has the model's variance\n"
+           "  --max-padding P      circulant embedding may grow lines 2^P times (default %d)\n"
+           "  --line-length-factor F  lines F times the minimal length (default %d): 2D\n"
+           "                       fields with correlation lengths not small against the\n"
+           "                       domain lose ~(length/line length)^2 of the variance\n"
+           "  --seed S             random seed, 0 to 2^64-1 (default 1)\n"
+           "  --realization R      realization number, 0 to 2^64-1 (default 0)\n"
+           "output and execution:\n"
+           "  --out OUT.h5         output file (required)\n"
+           "  --precision P        double (default) or float values\n"
+           "  --format F           hdf5 (default) or netcdf (netCDF-4, CF-1.8); an OUT\n"
+           "                       name ending in .nc selects netcdf\n"
+           "  --compress           shuffle + deflate the datasets\n"
+           "  --no-xdmf            no OUT.xmf side file (written for HDF5 output so\n"
+           "                       ParaView and VisIt open the file directly)\n"
+           "  --quiet              no progress bar (it is shown only on a terminal) and no\n"
+           "                       'wrote ...' line on stderr\n"
+           "  --threads T          OpenMP threads, at most 1024 (default 0: OpenMP's\n"
+           "                       choice); at most 4 per processor are started\n"
+           "  --backend B          cpu (default), opencl, cuda or auto\n"
+           "  --device N           GPU backends: device index (default -1: first usable)\n"
+           "  --chunk N            cells per streamed chunk (default 0: automatic)\n"
+           "  --report             print the measured mean, variance and spectral slope\n"
+           "  --help               this text\n"
+           "\n"
+           "example:\n"
+           "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
+           "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
+           d->lines, d->oversampling, d->max_padding, d->line_length_factor);
+}
 
 static void usage_generate(void)
 {
@@ -57,7 +117,8 @@ static void usage_generate(void)
            "\n"
            "Generates one realization of a zero-mean Gaussian random field and writes\n"
            "it to OUT.h5: /field (nz, ny, nx) for a grid, /points and /value (N) for\n"
-           "points, and root attributes recording every generating parameter. The file\n"
+           "points (a --vector field: its components last), and root attributes\n"
+           "recording every generating parameter. The file\n"
            "is written under a temporary name and renamed when complete.\n"
            "\n"
            "models (--model):\n"
@@ -90,44 +151,8 @@ static void usage_generate(void)
            "                       the same --domain and --resolution for the same field\n"
            "  --resolution R       smallest length to resolve (default: the smallest grid\n"
            "                       spacing; for points (domain volume / N)^(1/dim), kept\n"
-           "                       between domain size/8192 and the domain size)\n"
-           "method (all recorded in the file):\n"
-           "  --lines N            turning-bands lines (default %d)\n"
-           "  --oversampling Q     line samples per resolution length (default %d)\n"
-           "  --line-method M      spectral (default) or circulant (3D covariance models)\n"
-           "  --method M           tb (turning bands, default), fft (periodic grids: one\n"
-           "                       inverse FFT) or auto (fft for a --periodic grid that\n"
-           "                       fits in memory, tb otherwise)\n"
-           "  --periodic           the grid is one period of the field (implies --method\n"
-           "                       auto unless --method is given)\n"
-           "  --max-padding P      circulant embedding may grow lines 2^P times (default %d)\n"
-           "  --line-length-factor F  lines F times the minimal length (default %d): 2D\n"
-           "                       fields with correlation lengths not small against the\n"
-           "                       domain lose ~(length/line length)^2 of the variance\n"
-           "  --seed S             random seed, 0 to 2^64-1 (default 1)\n"
-           "  --realization R      realization number, 0 to 2^64-1 (default 0)\n"
-           "output and execution:\n"
-           "  --out OUT.h5         output file (required)\n"
-           "  --precision P        double (default) or float values\n"
-           "  --format F           hdf5 (default) or netcdf (netCDF-4, CF-1.8); an OUT\n"
-           "                       name ending in .nc selects netcdf\n"
-           "  --compress           shuffle + deflate the datasets\n"
-           "  --no-xdmf            no OUT.xmf side file (written for HDF5 output so\n"
-           "                       ParaView and VisIt open the file directly)\n"
-           "  --quiet              no progress bar (it is shown only on a terminal) and no\n"
-           "                       'wrote ...' line on stderr\n"
-           "  --threads T          OpenMP threads, at most 1024 (default 0: OpenMP's\n"
-           "                       choice); at most 4 per processor are started\n"
-           "  --backend B          cpu (default), opencl, cuda or auto\n"
-           "  --device N           GPU backends: device index (default -1: first usable)\n"
-           "  --chunk N            cells per streamed chunk (default 0: automatic)\n"
-           "  --report             print the measured mean, variance and spectral slope\n"
-           "  --help               this text\n"
-           "\n"
-           "example:\n"
-           "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
-           "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
-           d.lines, d.oversampling, d.max_padding, d.line_length_factor);
+           "                       between domain size/8192 and the domain size)\n");
+    usage_method(&d);
 }
 
 /* The model options and the parameter each sets (request.h's MP_*). */
@@ -389,11 +414,95 @@ static int parse_backend(const char *const *val, tbrf_opts *o)
     return int_opt(val, O_DEVICE, -1, 4096, &o->device);
 }
 
+/* --box LX[,LY[,LZ]] [--box-origin X,Y[,Z]]: the period of a periodic
+ * field (issue #13). Its axis count is checked against the geometry's
+ * dimension in request_plan (a points file's is known only there). */
+static int parse_box(const char *const *val, request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    char err[512];
+    int k = 0;
+    if (!val[O_BOX]) {
+        if (val[O_BOX_ORIGIN] || val[O_ACCURACY]) {
+            cli_errline("generate: --box-origin and --accuracy need --box");
+            return -1;
+        }
+        if (m->opts.periodic && !m->is_grid) {
+            cli_errline("generate: --periodic on points needs --box LX[,LY[,LZ]]: points have "
+                        "no grid to be the period");
+            return -1;
+        }
+        return 0;
+    }
+    if (args_doubles("--box", val[O_BOX], 3, m->box_length, &r->box_dim, err, sizeof err) ||
+        (val[O_BOX_ORIGIN] &&
+         args_doubles("--box-origin", val[O_BOX_ORIGIN], 3, m->box_origin, &k, err, sizeof err))) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    r->box_origin_dim = val[O_BOX_ORIGIN] ? k : 0;
+    for (int c = 0; c < r->box_dim; c++)
+        if (!(m->box_length[c] > 0) || !isfinite(m->box_length[c])) {
+            cli_errline("--box: '%.60s': every period must be positive and finite", val[O_BOX]);
+            return -1;
+        }
+    m->box = 1;
+    m->opts.periodic = 1;
+    if (val[O_METHOD]) {
+        cli_errline("generate: --method does not apply with --box (a box lattice grid runs the "
+                    "FFT method, anything else the non-uniform FFT)");
+        return -1;
+    }
+    if (val[O_ACCURACY] &&
+        (args_positive("--accuracy", val[O_ACCURACY], &m->opts.accuracy, err, sizeof err))) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* --vector solenoidal|compressive|mixed [--zeta Z]. */
+static int parse_vector(const char *const *val, tbrf_io_meta *m)
+{
+    static const char *const K[] = {"solenoidal", "compressive", "mixed"};
+    static const int KV[] = {TBRF_VECTOR_SOLENOIDAL, TBRF_VECTOR_COMPRESSIVE, TBRF_VECTOR_MIXED};
+    char err[512];
+    if (choice_opt(val, O_VECTOR, K, KV, 3, &m->opts.vector))
+        return -1;
+    if (m->opts.vector == TBRF_SCALAR) {
+        if (val[O_ZETA]) {
+            cli_errline("generate: --zeta applies to --vector mixed only");
+            return -1;
+        }
+        return 0;
+    }
+    m->vector_kind = K[m->opts.vector - 1];
+    if ((m->opts.vector == TBRF_VECTOR_MIXED) != (val[O_ZETA] != NULL)) {
+        cli_errline("generate: --vector mixed needs --zeta Z (0 <= Z <= 1), and --zeta only "
+                    "applies to it");
+        return -1;
+    }
+    m->zeta = m->opts.vector == TBRF_VECTOR_SOLENOIDAL ? 1.0
+              : m->opts.vector == TBRF_VECTOR_COMPRESSIVE ? 0.0 : NAN;
+    if (val[O_ZETA]) {
+        if (args_double("--zeta", val[O_ZETA], &m->zeta, err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        if (!(m->zeta >= 0.0 && m->zeta <= 1.0)) {
+            cli_errline("--zeta: '%.60s' must be between 0 and 1", val[O_ZETA]);
+            return -1;
+        }
+    }
+    m->opts.zeta = m->zeta;
+    return 0;
+}
+
 /* The whole command line into r; EXIT_USAGE after one message. */
 static int parse_generate(const char *const *val, request *r)
 {
     if (parse_model(val, &r->meta) || parse_geometry(val, r) || parse_method(val, &r->meta) ||
-        parse_backend(val, &r->meta.opts))
+        parse_box(val, r) || parse_vector(val, &r->meta) || parse_backend(val, &r->meta.opts))
         return EXIT_USAGE;
     output_args a = {val[O_OUT], val[O_FORMAT], val[O_THREADS], val[O_CHUNK],
                      val[O_COMPRESS] != NULL, val[O_QUIET] != NULL, val[O_NO_XDMF] != NULL,

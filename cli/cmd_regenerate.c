@@ -52,10 +52,36 @@ static int other_version(const char *file)
  * grid (so a grid larger than memory can be checked), whole for points.
  * Float values convert to double exactly, so equal doubles mean equal
  * bits in the files. Returns 0 when identical. */
-static int check_same(const char *a, const char *b, int is_grid, int64_t nz)
+/* A vector field's values, compared whole (components interleaved). */
+static int check_same_vector(const char *a, const char *b)
+{
+    char err[1024], esc[2048];
+    int c1, c2;
+    int64_t n1, n2;
+    double *v1 = NULL, *v2 = NULL;
+    if (tbrf_io_read_vector(a, &c1, &n1, &v1, err, sizeof err) ||
+        tbrf_io_read_vector(b, &c2, &n2, &v2, err, sizeof err)) {
+        cli_errline("--check: %s", tbrf_io_escape(err, esc, sizeof esc));
+        free(v1);
+        return -1;
+    }
+    int same = c1 == c2 && n1 == n2 && memcmp(v1, v2, (size_t)(n1 * c1) * sizeof *v1) == 0;
+    free(v1);
+    free(v2);
+    if (!same) {
+        cli_errline("--check: the values of %s differ from those of %s", b, a);
+        return -1;
+    }
+    printf("check: %lld values of %s are bitwise equal to %s\n", (long long)(n1 * c1), b, a);
+    return 0;
+}
+
+static int check_same(const char *a, const char *b, int is_grid, int64_t nz, int ncomp)
 {
     char err[1024], esc[2048];
     int64_t total = 0;
+    if (ncomp > 1)
+        return check_same_vector(a, b);
     for (int64_t k = 0; k < (is_grid ? nz : 1); k++) {
         int64_t n1, n2, w1, h1, w2, h2;
         double *v1 = NULL, *v2 = NULL;
@@ -206,7 +232,8 @@ int cmd_regenerate(int argc, char **argv)
         rc = request_run(&r);
     int older = rc == 0 && other_version(a.file);
     if (rc == 0 && a.check &&
-        check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1)) {
+        check_same(a.file, a.out.out, r.meta.is_grid, r.meta.dim == 3 ? r.meta.n[2] : 1,
+                   r.meta.ncomp)) {
         if (older)
             cli_errline("--check: %s was written by another version of tbrf (see the warning "
                         "above): its values are not this version's", a.file);

@@ -489,7 +489,8 @@ static void warn_resolved(const request *r)
     const tbrf_io_meta *m = &r->meta;
     const tbrf_plan_info *info = &m->info;
     const double ratio = info->variance_resolved / info->variance;
-    const int fft = tbrf_plan_method(r->plan) == TBRF_METHOD_FFT;
+    /* a periodic box (FFT or non-uniform FFT) sums the same modes */
+    const int fft = tbrf_plan_method(r->plan) != TBRF_METHOD_TB;
     if (ratio >= 0.99 && ratio <= 1.01)
         return;
     if (ratio > 1.01) {
@@ -505,9 +506,10 @@ static void warn_resolved(const request *r)
     }
     double klo, khi, side = 0.0, h = 0.0;
     for (int c = 0; c < m->dim; c++) {
-        double L = (double)m->n[c] * m->spacing[c];
+        double L = m->box ? m->box_length[c] : (double)m->n[c] * m->spacing[c];
+        double hc = m->box ? m->box_length[c] / (double)m->box_n[c] : m->spacing[c];
         side = L > side ? L : side;
-        h = m->spacing[c] > h ? m->spacing[c] : h;
+        h = hc > h ? hc : h;
     }
     if (fft) {
         klo = 2.0 * 3.14159265358979323846 / side;
@@ -582,6 +584,91 @@ static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
             100.0 * f, kn, h, kn);
 }
 
+/* generate's --box: its axes against the geometry's dimension, the
+ * origin (default 0) and the mode lattice n_d = round(L_d / h_d), h_d the
+ * grid's spacing or --resolution (points: the mean spacing, from the
+ * box's volume). A box run's domain is the box: positions wrap into it,
+ * so no --domain applies. Regenerate and sample read all of it back. */
+static int box_setup(request *r, int resolution_given)
+{
+    tbrf_io_meta *m = &r->meta;
+    if (r->input)
+        return 0;
+    if (r->box_dim != 1 && r->box_dim != m->dim) {
+        cli_errline("--box: give one period or %d (one per axis)", m->dim);
+        return EXIT_USAGE;
+    }
+    if (r->box_origin_dim && r->box_origin_dim != m->dim) {
+        cli_errline("--box-origin: give %d values for a %dD field", m->dim, m->dim);
+        return EXIT_USAGE;
+    }
+    double vol = 1.0;
+    for (int c = 0; c < 3; c++) {
+        m->box_length[c] = c >= m->dim ? 1.0 : m->box_length[r->box_dim == 1 ? 0 : c];
+        if (!r->box_origin_dim || c >= m->dim)
+            m->box_origin[c] = 0.0;
+        vol *= c < m->dim ? m->box_length[c] : 1.0;
+    }
+    if (!resolution_given && !m->is_grid)
+        m->resolution = pow(vol / (double)(m->npoints > 0 ? m->npoints : 1), 1.0 / m->dim);
+    for (int c = 0; c < 3; c++) {
+        double h = m->is_grid && !resolution_given ? m->spacing[c] : m->resolution;
+        double n = c >= m->dim ? 1.0 : floor(m->box_length[c] / h + 0.5);
+        if (c < m->dim && !(n >= 2.0 && n <= 1048576.0)) {
+            cli_errline("--box %g along %c with spacing %g gives %.3g modes: 2 to 2^20 per axis",
+                        m->box_length[c], AXES[c], h, n);
+            return EXIT_USAGE;
+        }
+        m->box_n[c] = (int64_t)n;
+    }
+    return 0;
+}
+
+/* The vector and box options as the library takes them: from the
+ * command line (generate) or the recorded names and numbers (regenerate,
+ * sample). The accuracy recorded is the one used (0 picks a default). */
+static int vector_setup(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    tbrf_opts *o = &m->opts;
+    if (r->input) {
+        o->vector = TBRF_SCALAR;
+        if (m->ncomp > 1) {
+            static const char *const K[] = {"solenoidal", "compressive", "mixed"};
+            for (int k = 0; k < 3; k++)
+                if (m->vector_kind && strcmp(m->vector_kind, K[k]) == 0)
+                    o->vector = k + 1;
+            if (o->vector == TBRF_SCALAR || isnan(m->zeta)) {
+                cli_errline("%s: a vector field without a known vector_kind and vector_zeta",
+                            r->input);
+                return EXIT_FAIL;
+            }
+            o->zeta = m->zeta;
+        }
+        o->accuracy = isnan(m->accuracy) ? 0.0 : m->accuracy;
+    }
+    m->ncomp = o->vector == TBRF_SCALAR ? 1 : m->dim;
+    if (m->box && !(o->accuracy > 0))
+        o->accuracy = o->precision == TBRF_FLOAT ? 1e-6 : 1e-12;
+    m->accuracy = m->box ? o->accuracy : NAN;
+    return 0;
+}
+
+static int make_plan(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    if (!m->box)
+        return tbrf_make_plan(r->model, m->dim, m->lo, m->hi, m->resolution, m->seed, &m->opts,
+                              &r->plan);
+    for (int c = 0; c < 3; c++) {
+        m->lo[c] = m->box_origin[c];
+        m->hi[c] = m->box_origin[c] + (c < m->dim ? m->box_length[c] : 0.0);
+    }
+    m->opts.periodic = 1;
+    return tbrf_make_periodic_plan(r->model, m->dim, m->box_origin, m->box_length, m->box_n,
+                                   m->seed, &m->opts, &r->plan);
+}
+
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -589,19 +676,24 @@ int request_plan(request *r)
     /* Vector fields and periodic boxes are recorded by the io library
      * (issue #13) before the tool makes them: never remake one as a scalar
      * field of the whole domain. */
-    if (rc == 0 && r->input && (m->ncomp > 1 || m->box)) {
-        cli_errline("%s holds a %s field, which this tbrf cannot remake yet", r->input,
-                    m->ncomp > 1 ? "vector" : "periodic-box");
-        rc = EXIT_FAIL;
+    const int resolution_given = !isnan(m->resolution);
+    if (rc == 0 && m->box && r->domain_dim && !r->input) {
+        cli_errline("generate: --domain does not apply with --box (the box is the domain)");
+        rc = EXIT_USAGE;
     }
+    if (m->box)
+        r->domain_dim = 0; /* positions wrap into the box: none is outside */
     if (rc == 0)
         rc = make_model(r);
     if (rc == 0)
         rc = geometry(r);
+    if (rc == 0 && m->box)
+        rc = box_setup(r, resolution_given);
+    if (rc == 0)
+        rc = vector_setup(r);
     if (rc)
         return rc;
-    int st = tbrf_make_plan(r->model, m->dim, m->lo, m->hi, m->resolution, m->seed, &m->opts,
-                            &r->plan);
+    int st = make_plan(r);
     if (st == TBRF_OK)
         /* Streamed points (r->pts) are pulled by tbrf_execute_stream;
          * setting none still checks that the method takes points. */
@@ -620,6 +712,8 @@ int request_plan(request *r)
     m->model = tbrf_model_describe(r->model);
     m->method_used = tbrf_plan_method(r->plan);
     m->opts.method = m->method_used;
+    m->method_name = m->method_used == TBRF_METHOD_NUFFT ? "nufft"
+                     : m->method_used == TBRF_METHOD_FFT ? "fft" : "tb";
     return 0;
 }
 

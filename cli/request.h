@@ -56,6 +56,9 @@ typedef struct request {
      * domain, and positions outside them are refused. 0: the domain is
      * derived from the geometry (grid cells / points' bounding box). */
     int domain_dim;
+    /* generate: how many values --box and --box-origin gave (0: none),
+     * checked against the geometry's dimension in request_plan. */
+    int box_dim, box_origin_dim;
     /* Output and execution: free to choose, they never change values. */
     const char *out;
     int netcdf, compress, xdmf, quiet, report;

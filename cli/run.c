@@ -61,7 +61,7 @@ static int push_cb(void *user, int64_t first, int64_t count, const void *values)
     run *u = user;
     if (tbrf_io_grid_push(u->w, first, count, values))
         return 1;
-    moments_add(u, values, count);
+    moments_add(u, values, count * u->r->meta.ncomp);
     progress_update(&u->prog, first + count);
     return 0;
 }
@@ -109,7 +109,7 @@ static int push_points_cb(void *user, int64_t first, int64_t count, const void *
         snprintf(u->err, sizeof u->err, "%s", tbrf_io_message(u->w));
         return 1;
     }
-    moments_add(u, values, count);
+    moments_add(u, values, count * u->r->meta.ncomp);
     progress_update(&u->prog, first + count);
     return 0;
 }
@@ -139,7 +139,7 @@ static int write_points(run *u)
     request *r = u->r;
     const tbrf_io_meta *m = &r->meta;
     size_t elt = m->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
-    void *values = malloc((size_t)m->npoints * elt);
+    void *values = malloc((size_t)m->npoints * (size_t)m->ncomp * elt);
     if (!values) {
         cli_errline("not enough memory for %lld values", (long long)m->npoints);
         return EXIT_FAIL;
@@ -149,7 +149,7 @@ static int write_points(run *u)
         cli_errline("%s", cli_plan_msg(r->plan, st));
         rc = EXIT_FAIL;
     } else {
-        moments_add(u, values, m->npoints);
+        moments_add(u, values, m->npoints * m->ncomp);
         if (tbrf_io_write_points(u->w, m->dim, m->npoints, r->xyz) ||
             tbrf_io_write_values(u->w, m->npoints, m->opts.precision, values)) {
             cli_errline("%s", tbrf_io_message(u->w));
@@ -367,6 +367,11 @@ static int write_file(run *u)
         }
         cli_guard_side_temp(tbrf_io_side_temp_path(u->w));
     }
+    /* vector values: dim components per position (issue #13) */
+    if (r->meta.ncomp > 1 && tbrf_io_set_components(u->w, r->meta.ncomp)) {
+        cli_errline("%s", tbrf_io_message(u->w));
+        return EXIT_FAIL;
+    }
     rc = r->meta.is_grid ? write_grid(u) : write_points(u);
     if (rc)
         return rc;
@@ -415,7 +420,11 @@ static void say_wrote(const request *r)
         count = (double)m->npoints;
         snprintf(shape, sizeof shape, "%svalue %lld", slash, (long long)m->npoints);
     }
-    human_size(count * elt, size, sizeof size);
+    if (m->ncomp > 1) {
+        size_t len = strlen(shape);
+        snprintf(shape + len, sizeof shape - len, "x%d", m->ncomp);
+    }
+    human_size(count * m->ncomp * elt, size, sizeof size);
     tbrf_io_escape(r->out, eo, sizeof eo);
     fprintf(stderr, "wrote %s", eo);
     if (side)

@@ -30,7 +30,8 @@ typedef struct io_name {
 
 static const io_name LINE_METHODS[] = {{TBRF_LINES_SPECTRAL, "spectral"},
                                        {TBRF_LINES_CIRCULANT, "circulant"}};
-static const io_name METHODS[] = {{TBRF_METHOD_TB, "tb"}, {TBRF_METHOD_FFT, "fft"}};
+static const io_name METHODS[] = {{TBRF_METHOD_TB, "tb"}, {TBRF_METHOD_FFT, "fft"},
+                                  {TBRF_METHOD_NUFFT, "nufft"}};
 static const io_name PRECISIONS[] = {{TBRF_DOUBLE, "double"}, {TBRF_FLOAT, "float"}};
 #define NNAMES(t) ((int)(sizeof(t) / sizeof(t)[0]))
 
@@ -149,7 +150,7 @@ static int option_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     /* The method that ran when known (never "auto"), so that regenerate
      * does not depend on how much memory the next machine has. */
     int meth = m->method_used >= 0 ? m->method_used : m->opts.method;
-    e |= s->str(s->ctx, "method", meth == TBRF_METHOD_FFT ? "fft" : "tb");
+    e |= s->str(s->ctx, "method", meth == TBRF_METHOD_FFT ? "fft" : meth == TBRF_METHOD_NUFFT ? "nufft" : "tb");
     e |= i64(s, "periodic", m->opts.periodic);
     e |= i64(s, "max_padding", m->opts.max_padding);
     e |= i64(s, "line_length_factor", m->opts.line_length_factor);

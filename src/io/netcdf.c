@@ -158,7 +158,8 @@ static int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int pr
         NC_TRY(w, "writing attributes", put_text(ncid, var, "units", "1"));
         NC_TRY(w, "writing attributes",
                put_text(ncid, var, "comment",
-                        "zero-mean stationary Gaussian random field by turning bands; "
+                        "zero-mean stationary Gaussian random field made by tbrf (the "
+                        "global attribute method names how); "
                         "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
         w->nc_comp[c] = var;
     }
