@@ -64,20 +64,28 @@ static void usage_gas(void)
            "                    --unit-velocity (cm/s, default 1e5: u in (km/s)^2);\n"
            "                    --mu (default 0.6), --gamma (default 5/3)\n"
            "  --sound-speed C   u = C^2 / (gamma (gamma - 1)), C in the velocity unit\n"
-           "  --velocity none   the only choice for now (vector fields come later)\n"
+           "velocities (default none: zero):\n"
+           "  --velocity none | solenoidal | compressive | mixed   a periodic Gaussian vector\n"
+           "                    field with the spectrum of --model (mixed: --zeta Z, the\n"
+           "                    solenoidal weight, 0 <= Z <= 1)\n"
+           "  --vrms V | --mach M  its rms speed (all three components) in the velocity\n"
+           "                    unit, or M times the adiabatic sound speed sqrt(gamma\n"
+           "                    (gamma - 1) u)\n"
            "header: --time A (default 0) --redshift Z (0) --omega0 --omega-lambda\n"
            "  --omega-baryon (0) --hubble H (1) --precision float|double (double: must match\n"
            "  AREPO's INPUT_IN_DOUBLEPRECISION) --long-ids (uint64 IDs, AREPO's LONGIDS)\n"
            "  --files F (default 1)\n"
            "\n"
-           "The field is the turning-bands field over [0, L]^3: it is NOT periodic across\n"
-           "the box faces yet (a seam); periodic plans will remove it.\n");
+           "The fields are periodic over the box (tbrf's periodic plans: the box's Fourier\n"
+           "modes on a lattice of spacing --resolution, evaluated at the points by a\n"
+           "non-uniform FFT), so AREPO's periodic box has no seam.\n");
 }
 
 enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED, G_REAL,
        G_DENSITY, G_SIGMA, G_RHO, G_MODEL, G_INDEX, G_KMIN, G_KMAX, G_LENGTH, G_NU, G_TABLE,
        G_RES, G_VOLUMES, G_MASSDENS, G_TEMP, G_MU, G_GAMMA, G_CS, G_UNITV, G_VEL, G_TIME,
-       G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_HELP, G_COUNT };
+       G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_ZETA, G_VRMS, G_MACH, G_HELP,
+       G_COUNT };
 static const args_opt GOPTS[G_COUNT] = {
     {"--out", 1}, {"--box", 1}, {"--lattice", 1}, {"--jittered", 1}, {"--random", 1},
     {"--points", 1}, {"--jitter", 1}, {"--seed", 1}, {"--realization", 1}, {"--density", 1},
@@ -86,7 +94,8 @@ static const args_opt GOPTS[G_COUNT] = {
     {"--mass-as-density", 0}, {"--temperature", 1}, {"--mu", 1}, {"--gamma", 1},
     {"--sound-speed", 1}, {"--unit-velocity", 1}, {"--velocity", 1}, {"--time", 1},
     {"--redshift", 1}, {"--omega0", 1}, {"--omega-lambda", 1}, {"--omega-baryon", 1},
-    {"--hubble", 1}, {"--precision", 1}, {"--long-ids", 0}, {"--files", 1}, {"--help", 0}};
+    {"--hubble", 1}, {"--precision", 1}, {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
+    {"--vrms", 1}, {"--mach", 1}, {"--help", 0}};
 
 enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
 enum { DENS_UNIFORM, DENS_LINEAR, DENS_LOGNORMAL };
@@ -97,6 +106,8 @@ typedef struct gas_req {
     char *command;
     double box, jitter, sigma, rho, resolution, u, temperature, sound_speed, mu, gamma, unit_v;
     int points, density, voronoi, mass_as_density;
+    int velocity;            /* TBRF_SCALAR (none) or a tbrf_vector_kind */
+    double zeta, vrms, mach; /* the velocity field's weight and rms (or Mach number) */
     int64_t g, n;
     uint64_t seed, realization;
     tbrf_io_meta model; /* model_kind and parameters, as generate takes them */
@@ -178,10 +189,12 @@ static int parse_density(const char *const *val, gas_req *q)
         num(val, G_KMAX, &m->kmax, 1) || num(val, G_LENGTH, &m->length, 1) ||
         num(val, G_NU, &m->nu, 1))
         return -1;
-    int field = val[G_SIGMA] || val[G_MODEL];
+    /* --model also gives the velocities their spectrum */
+    int vel = val[G_VEL] && strcmp(val[G_VEL], "none") != 0;
+    int field = val[G_SIGMA] || (val[G_MODEL] && !vel);
     if (q->density == DENS_UNIFORM ? field : !(val[G_SIGMA] && val[G_MODEL])) {
         cli_errline("arepo gas: --density linear or lognormal needs --sigma and --model; "
-                    "uniform takes neither");
+                    "uniform takes neither (--model only with --velocity)");
         return -1;
     }
     m->model_kind = val[G_MODEL];
@@ -213,16 +226,45 @@ static int parse_energy(const char *const *val, gas_req *q)
         cli_errline("arepo gas: --gamma %g must be > 1", q->gamma);
         return -1;
     }
-    if (val[G_VEL] && strcmp(val[G_VEL], "none") != 0) {
-        cli_errline("arepo gas: --velocity '%.100s': only 'none' for now (solenoidal and "
-                    "compressive velocities need tbrf's periodic vector fields)", val[G_VEL]);
-        return -1;
-    }
     if (val[G_TEMP])
         q->u = K_BOLTZMANN * q->temperature / ((q->gamma - 1) * q->mu * M_PROTON) /
                (q->unit_v * q->unit_v);
     else
         q->u = q->sound_speed * q->sound_speed / (q->gamma * (q->gamma - 1));
+    return 0;
+}
+
+/* --velocity KIND [--zeta Z] (--vrms V | --mach M): a periodic vector
+ * field with the spectrum of --model (issue #17 item 2). */
+static int parse_velocity(const char *const *val, gas_req *q)
+{
+    static const char *const K[] = {"none", "solenoidal", "compressive", "mixed"};
+    q->velocity = val[G_VEL] ? args_choice("--velocity", val[G_VEL], K, 4) : 0;
+    if (q->velocity < 0)
+        return -1;
+    if (num(val, G_ZETA, &q->zeta, 0) || num(val, G_VRMS, &q->vrms, 1) ||
+        num(val, G_MACH, &q->mach, 1))
+        return -1;
+    if (q->velocity == TBRF_SCALAR) {
+        if (val[G_ZETA] || val[G_VRMS] || val[G_MACH]) {
+            cli_errline("arepo gas: --zeta, --vrms and --mach need --velocity");
+            return -1;
+        }
+        return 0;
+    }
+    if (!val[G_MODEL] || !val[G_VRMS] == !val[G_MACH]) {
+        cli_errline("arepo gas: --velocity %s needs --model (its spectrum) and one of --vrms "
+                    "and --mach", K[q->velocity]);
+        return -1;
+    }
+    if ((q->velocity == TBRF_VECTOR_MIXED) != (val[G_ZETA] != NULL) ||
+        (val[G_ZETA] && !(q->zeta >= 0 && q->zeta <= 1))) {
+        cli_errline("arepo gas: --velocity mixed needs --zeta Z with 0 <= Z <= 1 (and only it "
+                    "takes --zeta)");
+        return -1;
+    }
+    if (val[G_MACH])
+        q->vrms = q->mach * sqrt(q->gamma * (q->gamma - 1) * q->u);
     return 0;
 }
 
@@ -324,18 +366,30 @@ static int make_points(gas_req *q, double **xyz)
     return points_lattice(q, *xyz) ? EXIT_FAIL : 0;
 }
 
-/* The plan of the field over the box. Turning bands over [0, box]^3 for
- * now: when periodic plans exist, this one call becomes
- * tbrf_make_periodic_plan over the same box and the seam goes. */
-static int field_plan(const gas_req *q, const tbrf_model *model, tbrf_plan **plan)
+/* The plan of a field periodic over the box (AREPO's box is periodic: a
+ * turning-bands field would have a seam on every face): the box's modes
+ * on the lattice of spacing `resolution`, evaluated at the points by the
+ * non-uniform FFT. vector: TBRF_SCALAR or the velocity's kind. */
+static int field_plan(const gas_req *q, const tbrf_model *model, int vector, tbrf_plan **plan)
 {
-    const double lo[3] = {0, 0, 0}, hi[3] = {q->box, q->box, q->box};
-    return tbrf_make_plan(model, 3, lo, hi, q->resolution, q->seed, NULL, plan);
+    const double origin[3] = {0, 0, 0}, length[3] = {q->box, q->box, q->box};
+    double n = floor(q->box / q->resolution + 0.5);
+    if (!(n >= 2 && n <= 1048576)) {
+        cli_errline("arepo gas: --resolution %g gives %.3g modes per axis of the box: 2 to 2^20",
+                    q->resolution, n);
+        return TBRF_ERR_INVALID;
+    }
+    const int64_t nn[3] = {(int64_t)n, (int64_t)n, (int64_t)n};
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.vector = vector;
+    o.zeta = vector == TBRF_VECTOR_MIXED ? q->zeta : 0.5;
+    return tbrf_make_periodic_plan(model, 3, origin, length, nn, q->seed, &o, plan);
 }
 
 /* The unit-variance field g at the points (divided by the square root of
  * the plan's resolved variance, so that sigma is the rms asked for). */
-static int field_at(gas_req *q, const double *xyz, double *g, double *resolved)
+static int field_at(gas_req *q, const double *xyz, int vector, double *g, double *resolved)
 {
     tbrf_model *model = NULL;
     tbrf_plan *plan = NULL;
@@ -347,7 +401,11 @@ static int field_at(gas_req *q, const double *xyz, double *g, double *resolved)
     }
     if (!(q->resolution > 0))
         q->resolution = q->box / cbrt((double)q->n);
-    st = field_plan(q, model, &plan);
+    st = field_plan(q, model, vector, &plan);
+    if (st == TBRF_ERR_INVALID && !plan) {
+        tbrf_model_destroy(model);
+        return EXIT_USAGE;
+    }
     if (st == TBRF_OK)
         st = tbrf_set_points(plan, q->n, xyz);
     if (st == TBRF_OK)
@@ -360,7 +418,7 @@ static int field_at(gas_req *q, const double *xyz, double *g, double *resolved)
     else {
         *resolved = info.variance_resolved;
         double s = 1 / sqrt(info.variance_resolved);
-        for (int64_t i = 0; i < q->n; i++)
+        for (int64_t i = 0; i < q->n * (vector ? 3 : 1); i++)
             g[i] *= s;
     }
     tbrf_destroy(plan);
@@ -436,7 +494,7 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
         p[k++] = (tbrf_arepo_param){"model_kind", q->model.model_kind, 0};
         p[k++] = (tbrf_arepo_param){"resolution", NULL, q->resolution};
         p[k++] = (tbrf_arepo_param){"variance_resolved", NULL, resolved};
-        p[k++] = (tbrf_arepo_param){"field", "turning bands over [0, box]^3, not periodic", 0};
+        p[k++] = (tbrf_arepo_param){"field", "periodic over the box (non-uniform FFT)", 0};
     }
     p[k++] = (tbrf_arepo_param){"volumes", q->voronoi ? "voronoi (qhull)" : "mean", 0};
     p[k++] = (tbrf_arepo_param){"masses", q->mass_as_density ? "density" : "rho V", 0};
@@ -448,21 +506,41 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
     p[k++] = (tbrf_arepo_param){"mu", NULL, q->mu};
     p[k++] = (tbrf_arepo_param){"gamma", NULL, q->gamma};
     p[k++] = (tbrf_arepo_param){"unit_velocity_cm_s", NULL, q->unit_v};
-    p[k++] = (tbrf_arepo_param){"velocity", "none", 0};
+    static const char *const VEL[] = {"none", "solenoidal", "compressive", "mixed"};
+    p[k++] = (tbrf_arepo_param){"velocity", VEL[q->velocity], 0};
+    if (q->velocity) {
+        p[k++] = (tbrf_arepo_param){"velocity_rms", NULL, q->vrms};
+        p[k++] = (tbrf_arepo_param){"velocity_zeta", NULL,
+                                    q->velocity == TBRF_VECTOR_MIXED ? q->zeta
+                                    : q->velocity == TBRF_VECTOR_SOLENOIDAL ? 1.0 : 0.0};
+        if (q->mach > 0)
+            p[k++] = (tbrf_arepo_param){"mach", NULL, q->mach};
+        if (q->density == DENS_UNIFORM) {
+            p[k++] = (tbrf_arepo_param){"model_kind", q->model.model_kind, 0};
+            p[k++] = (tbrf_arepo_param){"resolution", NULL, q->resolution};
+        }
+    }
     return k;
 }
 
 /* Field, volumes, densities, masses and the file. */
 static int run_gas(gas_req *q, double *xyz)
 {
-    double *buf = malloc((size_t)q->n * 4 * sizeof *buf);
+    double *buf = malloc((size_t)q->n * (q->velocity ? 7 : 4) * sizeof *buf);
     if (!buf) {
         cli_errline("arepo gas: out of memory for %lld points", (long long)q->n);
         return EXIT_FAIL;
     }
     double *g = buf, *vol = buf + q->n, *rho = buf + 2 * q->n, *u = buf + 3 * q->n;
-    double resolved = NAN;
-    int rc = q->density == DENS_UNIFORM ? 0 : field_at(q, xyz, g, &resolved);
+    double *vel = q->velocity ? buf + 4 * q->n : NULL;
+    double resolved = NAN, vresolved = NAN;
+    int rc = q->density == DENS_UNIFORM ? 0 : field_at(q, xyz, TBRF_SCALAR, g, &resolved);
+    if (rc == 0 && vel) {
+        /* unit-variance components: the rms speed of three is vrms */
+        rc = field_at(q, xyz, q->velocity, vel, &vresolved);
+        for (int64_t i = 0; rc == 0 && i < 3 * q->n; i++)
+            vel[i] *= q->vrms / sqrt(3.0);
+    }
     if (rc == 0)
         rc = volumes(q, xyz, vol);
     if (rc == 0)
@@ -476,7 +554,7 @@ static int run_gas(gas_req *q, double *xyz)
         }
         tbrf_arepo_particles t[6];
         memset(t, 0, sizeof t);
-        t[0] = (tbrf_arepo_particles){q->n, xyz, NULL, rho, u, 1};
+        t[0] = (tbrf_arepo_particles){q->n, xyz, vel, rho, u, 1};
         tbrf_arepo_param par[40];
         char seeds[2][24];
         size_t np = gas_params(q, resolved, par, seeds);
@@ -504,7 +582,7 @@ static int cmd_arepo_gas(int argc, char **argv)
     memset(&q, 0, sizeof q);
     tbrf_io_meta_init(&q.model);
     if (parse_points(val, &q) || parse_density(val, &q) || parse_energy(val, &q) ||
-        parse_header(val, &q))
+        parse_velocity(val, &q) || parse_header(val, &q))
         return EXIT_USAGE;
     double *xyz = NULL;
     int rc = make_points(&q, &xyz);

@@ -15,6 +15,11 @@ Cases:
              so V = m / rho are the Voronoi volumes: they sum to L^3
              (1e-10); the rms of ln rho is the target sigma (see the
              tolerance below); --points FILE re-reads the coordinates
+  velocity   --velocity solenoidal and compressive at a 16^3 lattice: the
+             rms speed is --vrms (tolerance below), the spectral divergence
+             (curl) of the lattice values vanishes to 1e-9 of the gradient
+             norm, --mach M gives M times the sound speed; the density field
+             is periodic (the same field at points shifted by the box)
   bad        negative box, Omega out of range, a --velocity not offered,
              1 + delta <= 0, more points than the memory budget, a points
              file outside the box: exit status, one message, no file
@@ -159,12 +164,69 @@ def case_lognormal():
               "--points reads an AREPO file's coordinates")
 
 
+def spectral(v, g):
+    """max |k.v_k| and max |k x v_k| over max |k||v_k| of a g^3 lattice field."""
+    k = 2 * np.pi * np.fft.fftfreq(g)
+    kz, ky, kx = np.meshgrid(k, k, k, indexing="ij")
+    vk = [np.fft.fftn(v[..., c]) for c in range(3)]
+    div = np.abs(kx * vk[0] + ky * vk[1] + kz * vk[2])
+    curl = np.sqrt(np.abs(ky * vk[2] - kz * vk[1]) ** 2 + np.abs(kz * vk[0] - kx * vk[2]) ** 2 +
+                   np.abs(kx * vk[1] - ky * vk[0]) ** 2)
+    norm = np.sqrt(kx ** 2 + ky ** 2 + kz ** 2) * np.sqrt(sum(np.abs(x) ** 2 for x in vk))
+    return div.max() / norm.max(), curl.max() / norm.max()
+
+
+def case_velocity():
+    # Tolerance on the rms speed: a Gaussian covariance of length l in a
+    # box L gives each component's sample variance a relative sd of about
+    # sqrt(2 (pi/2)^1.5 l^3/L^3) = 0.045 (l = 0.08); the three components'
+    # sum has ~0.026 and the rms half of it, 0.013: 8% is six of those.
+    g = 16
+    base = ["arepo", "gas", "--box", "1", "--lattice", str(g), "--model", "gaussian",
+            "--length", "0.08", "--sound-speed", "1", "--seed", "5"]
+    for kind in ("solenoidal", "compressive"):
+        run(*(base + ["--velocity", kind, "--vrms", "2", "--out", kind]))
+        with h5py.File(kind + ".hdf5", "r") as f:
+            v = f["PartType0/Velocities"][...]
+            check(f["tbrf"].attrs["velocity"] in (kind, kind.encode()), "velocity attribute")
+        rms = np.sqrt(np.mean(np.sum(v * v, axis=1)))
+        check(abs(rms / 2 - 1) < 0.08, "%s rms speed %g vs 2" % (kind, rms))
+        div, curl = spectral(v.reshape(g, g, g, 3), g)
+        bad = div if kind == "solenoidal" else curl
+        check(bad < 1e-9, "%s: spectral %s ratio %g" % (kind, "divergence" if kind ==
+                                                          "solenoidal" else "curl", bad))
+        print("%s: rms speed %.4f (target 2), divergence %.1e, curl %.1e" % (kind, rms, div, curl))
+    run(*(base + ["--velocity", "solenoidal", "--mach", "2", "--out", "mach"]))
+    with h5py.File("mach.hdf5", "r") as f:
+        check(abs(f["tbrf"].attrs["velocity_rms"] - 2) < 1e-12, "--mach 2 at sound speed 1")
+    # periodic density: pairs of points 0.002 apart across each face of the
+    # box. Periodic (correlation length 0.2): 1 + 0.1 g differs by sd
+    # 0.1 sqrt(2 (1 - exp(-1e-4))) = 0.0014 per pair; a field with a seam
+    # (unrelated values) by sd 0.14, so all three below 0.01 fails it with
+    # probability ~ (0.06)^3.
+    with open("a.txt", "w") as f:
+        f.write("0.001 0.3 0.6\n0.999 0.3 0.6\n0.4 0.0005 0.2\n0.4 0.9995 0.2\n"
+                "0.7 0.8 0.001\n0.7 0.8 0.999\n")
+    dens = ["--box", "1", "--sound-speed", "1", "--density", "linear", "--sigma", "0.1",
+            "--model", "gaussian", "--length", "0.2", "--resolution", "0.05",
+            "--volumes", "mean", "--mass-as-density"]
+    run("arepo", "gas", "--out", "pa", "--points", "a.txt", *dens)
+    with h5py.File("pa.hdf5", "r") as f:
+        ra = f["PartType0/Masses"][...]
+    d = np.abs(ra[0::2] - ra[1::2])
+    check(np.all(d < 0.01), "density across the faces differs by %s" % d)
+    print("density across the three faces differs by %s" % d)
+
+
 def case_bad():
     base = ["arepo", "gas", "--out", "bad", "--lattice", "4", "--sound-speed", "1"]
     for extra, want, text in (
             (["--box", "-1"], 2, "--box"),
             (["--box", "1", "--omega0", "11"], 2, "Omega0"),
-            (["--box", "1", "--velocity", "solenoidal"], 2, "vector fields"),
+            (["--box", "1", "--velocity", "helical"], 2, "--velocity"),
+            (["--box", "1", "--velocity", "solenoidal"], 2, "needs --model"),
+            (["--box", "1", "--velocity", "mixed", "--model", "gaussian", "--length", "0.3",
+              "--vrms", "1"], 2, "--zeta"),
             (["--box", "1", "--density", "linear", "--sigma", "5", "--model", "gaussian",
               "--length", "0.3"], 1, "1 + delta"),
             (["--box", "1", "--density", "lognormal", "--model", "gaussian", "--length", "0.3"],
@@ -236,6 +298,6 @@ def case_doc():
 
 
 {"doc": case_doc, "header": case_header, "files": case_files, "lognormal": case_lognormal, "bad": case_bad,
- "pk": case_pk}[CASE]()
+ "pk": case_pk, "velocity": case_velocity}[CASE]()
 print("%s: %s" % (CASE, "FAILED %d" % len(FAILS) if FAILS else "ok"))
 sys.exit(1 if FAILS else 0)
