@@ -24,6 +24,7 @@ int cmd_spectrum(int argc, char **argv);
 int cmd_rng(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_arepo(int argc, char **argv); /* cmd_arepo.c: AREPO initial conditions */
+int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` */
 int cmd_sample(int argc, char **argv);
 
 /* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its

@@ -1,0 +1,363 @@
+/* cmd_arepo_cosmo.c — `tbrf arepo cosmo`: cosmological dark-matter initial
+ * conditions by the Zel'dovich approximation (doc/arepo.md, "Cosmological
+ * initial conditions").
+ *
+ *   tbrf arepo cosmo --out BASE --box L --particles G --redshift Z
+ *                    --omega-m W --omega-b W --hubble H --sigma8 S [...]
+ *
+ * Particles start on the lattice q = (i, j, k) L/G, which is the box
+ * lattice of a periodic plan with G modes per axis: the displacement Psi
+ * is that plan's compressive (curl-free) vector field, evaluated by the
+ * FFT method, with the spectrum P(k) D(z)^2 / (3 k^2) per component so
+ * that |Psi_k|^2 = P(k) D^2 / k^2 — the field whose divergence is -delta
+ * (Psi_k = i k delta_k / k^2: displacement and density share their random
+ * numbers by construction). Modes stop at the particle Nyquist frequency
+ * pi G / L, as a sphere (N-GenIC's SphereMode = 1). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cli.h"
+#include "io/tbrf_arepo.h"
+#include "io/tbrf_io.h"
+#include "request.h"
+#include "tbrf.h"
+
+/* rho_crit / h^2 in 10^10 M_sun / Mpc^3 (3 H0^2 / 8 pi G with H0 = 100 h
+ * km/s/Mpc; Planck 2018's constants): 27.7536627. */
+#define RHO_CRIT_MPC 27.7536627
+#define PI 3.14159265358979323846
+
+static void usage_cosmo(void)
+{
+    printf("usage: tbrf arepo cosmo --out BASE --box L --particles G --redshift Z\n"
+           "                        --omega-m W --omega-b W --hubble H --sigma8 S [options]\n"
+           "\n"
+           "Dark-matter initial conditions for AREPO/Gadget by the Zel'dovich approximation:\n"
+           "G^3 particles on the lattice q = (i, j, k) L/G, displaced by Psi, a periodic\n"
+           "curl-free Gaussian field with |Psi_k|^2 = P(k) D(z)^2 / k^2 (Psi_k = i k delta_k\n"
+           "/ k^2), modes cut at the particle Nyquist frequency pi G / L (a sphere), and\n"
+           "moving with the peculiar velocity v = a H(a) f(a) Psi, written in Gadget's\n"
+           "convention u = v / sqrt(a) (km/s). Flat or curved LCDM without radiation.\n"
+           "\n"
+           "  --box L           box side in the length unit (default kpc/h: 50000 = 50 Mpc/h)\n"
+           "  --particles G     G^3 particles (2 to 2048)\n"
+           "  --redshift Z      starting redshift (Time = 1/(1+Z))\n"
+           "  --omega-m W, --omega-lambda W (default 1 - omega-m), --omega-b W (the\n"
+           "                    transfer function's baryons), --hubble H (h), --ns N\n"
+           "                    (default 0.9667), --sigma8 S (at z = 0)\n"
+           "  --table FILE      P(k) at z = 0 from CAMB/CLASS (\"k P\" rows, k in h/Mpc, P in\n"
+           "                    (Mpc/h)^3) instead of Eisenstein & Hu (1998); normalised to\n"
+           "                    --sigma8 too; it must cover 2 pi/L to the Nyquist frequency\n"
+           "  --no-wiggles      Eisenstein & Hu's no-wiggle form\n"
+           "  --length-unit U   kpc (default, Gadget's kpc/h) or mpc\n"
+           "  --mass-unit M     in M_sun/h (default 1e10)\n"
+           "  --seed S          random seed (default 1)\n"
+           "  --precision P, --long-ids, --files F   as for tbrf arepo gas\n");
+}
+
+enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
+       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_HELP, C_COUNT };
+static const args_opt COPTS[C_COUNT] = {
+    {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
+    {"--omega-m", 1},    {"--omega-lambda", 1}, {"--omega-b", 1},  {"--hubble", 1},
+    {"--ns", 1},         {"--sigma8", 1},    {"--table", 1},       {"--no-wiggles", 0},
+    {"--length-unit", 1}, {"--mass-unit", 1}, {"--seed", 1},       {"--precision", 1},
+    {"--long-ids", 0},   {"--files", 1},     {"--help", 0}};
+
+typedef struct cosmo_req {
+    const char *out, *table;
+    char *command;
+    double box, z, om, ol, ob, h, ns, s8, mpc; /* mpc: length units per Mpc/h */
+    double mass_unit;
+    int64_t g;
+    int wiggles;
+    uint64_t seed;
+    tbrf_arepo_header hd;
+} cosmo_req;
+
+/* The spectrum per component of Psi in the run's units: P(k) D^2 / (3 k^2),
+ * P from the sigma8-normalised z = 0 model in h/Mpc. */
+typedef struct psi_spec {
+    const tbrf_model *p0;
+    double d2, mpc;
+} psi_spec;
+
+static double psi_spectrum(double k, int dim, void *user)
+{
+    const psi_spec *s = user;
+    (void)dim;
+    if (!(k > 0))
+        return 0.0;
+    double kk = k * s->mpc; /* h/Mpc */
+    double p = tbrf_model_spectrum(s->p0, 3, kk) * s->mpc * s->mpc * s->mpc;
+    return s->d2 * p / (3.0 * k * k);
+}
+
+static int need_num(const char *const *val, int o, double *v, int positive)
+{
+    char err[256];
+    if (!val[o]) {
+        cli_errline("arepo cosmo: %s is required (see tbrf arepo cosmo --help)", COPTS[o].name);
+        return -1;
+    }
+    int rc = positive ? args_positive(COPTS[o].name, val[o], v, err, sizeof err)
+                      : args_double(COPTS[o].name, val[o], v, err, sizeof err);
+    if (rc)
+        cli_errline("arepo cosmo: %s", err);
+    return rc ? -1 : 0;
+}
+
+static int opt_num(const char *const *val, int o, double *v, int positive)
+{
+    return val[o] ? need_num(val, o, v, positive) : 0;
+}
+
+static int parse_cosmo(const char *const *val, cosmo_req *q)
+{
+    static const char *const LU[] = {"kpc", "mpc"}, *const PREC[] = {"float", "double"};
+    char err[256];
+    q->ns = 0.9667;
+    q->mass_unit = 1e10;
+    q->seed = 1;
+    if (need_num(val, C_BOX, &q->box, 1) || need_num(val, C_Z, &q->z, 0) ||
+        need_num(val, C_OM, &q->om, 1) || need_num(val, C_OB, &q->ob, 1) ||
+        need_num(val, C_H, &q->h, 1) || need_num(val, C_S8, &q->s8, 1) ||
+        opt_num(val, C_NS, &q->ns, 0) || opt_num(val, C_MU, &q->mass_unit, 1))
+        return -1;
+    q->ol = 1.0 - q->om;
+    if (opt_num(val, C_OL, &q->ol, 0))
+        return -1;
+    if (!val[C_OUT] || !val[C_PART]) {
+        cli_errline("arepo cosmo: --out and --particles are required");
+        return -1;
+    }
+    if (args_int64("--particles", val[C_PART], 2, 2048, &q->g, err, sizeof err) ||
+        (val[C_SEED] && args_uint64("--seed", val[C_SEED], &q->seed, err, sizeof err))) {
+        cli_errline("arepo cosmo: %s", err);
+        return -1;
+    }
+    int lu = val[C_LU] ? args_choice("--length-unit", val[C_LU], LU, 2) : 0;
+    int p = val[C_PREC] ? args_choice("--precision", val[C_PREC], PREC, 2) : 1;
+    if (lu < 0 || p < 0)
+        return -1;
+    q->mpc = lu == 0 ? 1000.0 : 1.0;
+    if (!(q->z > -1 && q->z <= 1e4) || !(q->ob < q->om) || !(q->om <= 10) || !(q->ol >= 0) ||
+        !(q->ol <= 10)) {
+        cli_errline("arepo cosmo: need -1 < redshift <= 1e4, 0 < omega-b < omega-m <= 10 and "
+                    "0 <= omega-lambda <= 10 (got z %g, omega-m %g, omega-b %g, omega-lambda %g)",
+                    q->z, q->om, q->ob, q->ol);
+        return -1;
+    }
+    q->out = val[C_OUT];
+    q->table = val[C_TABLE];
+    q->wiggles = val[C_NOWIG] == NULL;
+    q->hd.double_precision = p;
+    q->hd.long_ids = val[C_LONGIDS] != NULL;
+    return 0;
+}
+
+/* The header of the set: Time = a, the cosmology, the particle mass in
+ * MassTable[1] (Omega_m rho_crit L^3 / G^3). */
+static int cosmo_header(const char *const *val, cosmo_req *q)
+{
+    tbrf_arepo_header *h = &q->hd;
+    int dp = h->double_precision, li = h->long_ids;
+    tbrf_arepo_header_init(h);
+    h->double_precision = dp;
+    h->long_ids = li;
+    h->time = 1.0 / (1.0 + q->z);
+    h->redshift = q->z;
+    h->box_size = q->box;
+    h->omega0 = q->om;
+    h->omega_lambda = q->ol;
+    h->omega_baryon = q->ob;
+    h->hubble_param = q->h;
+    double side = q->box / q->mpc; /* Mpc/h */
+    h->mass_table[1] = q->om * RHO_CRIT_MPC * 1e10 / q->mass_unit * side * side * side /
+                       ((double)q->g * (double)q->g * (double)q->g);
+    int64_t files = 1;
+    char err[512];
+    if (val[C_FILES] && args_int64("--files", val[C_FILES], 1, 65536, &files, err, sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        return -1;
+    }
+    h->num_files = (int)files;
+    if (tbrf_arepo_check_header(h, err, sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* The z = 0 linear P(k) in h/Mpc, sigma8-normalised: Eisenstein & Hu, or
+ * the --table, which must cover the box's fundamental to the Nyquist. */
+static int linear_pk(const cosmo_req *q, tbrf_model **p0)
+{
+    double kf = 2 * PI / (q->box / q->mpc), kn = PI * (double)q->g / (q->box / q->mpc);
+    int st;
+    if (q->table) {
+        st = tbrf_model_table_file(q->table, p0);
+        size_t n = 0;
+        if (st == TBRF_OK && tbrf_model_table_data(*p0, &n, NULL, NULL) == TBRF_OK && n > 0) {
+            double *k = malloc(n * sizeof *k), *p = malloc(n * sizeof *p);
+            int ok = k && p && tbrf_model_table_data(*p0, &n, k, p) == TBRF_OK;
+            int covers = ok && k[0] <= kf && k[n - 1] >= sqrt(3.0) * kn;
+            if (ok && !covers)
+                cli_errline("arepo cosmo: %s covers k = %g to %g h/Mpc; this box needs %g (2 pi/L) "
+                            "to %g (sqrt(3) pi G/L)", q->table, k[0], k[n - 1], kf,
+                            sqrt(3.0) * kn);
+            free(k);
+            free(p);
+            if (!covers)
+                return ok ? EXIT_USAGE : EXIT_FAIL;
+        }
+    } else {
+        st = tbrf_model_eisenstein_hu(q->om, q->ob, q->h, q->ns, 2.7255, q->wiggles, 1e-5, 1e3,
+                                      p0);
+    }
+    if (st == TBRF_OK)
+        st = tbrf_model_normalize_sigma(*p0, 8.0, q->s8);
+    if (st != TBRF_OK) {
+        cli_errline("arepo cosmo: %s", *p0 ? tbrf_model_message(*p0) : tbrf_strerror(st));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* Psi on the particle lattice (3 per particle, x fastest) by the periodic
+ * plan's FFT method. */
+static int displacement(const cosmo_req *q, const tbrf_model *p0, double *psi, double *d)
+{
+    if (tbrf_cosmo_growth(q->om, q->ol, q->z, d) != TBRF_OK) {
+        cli_errline("arepo cosmo: no growth factor for this cosmology at z = %g", q->z);
+        return EXIT_USAGE;
+    }
+    psi_spec spec = {p0, (*d) * (*d), q->mpc};
+    tbrf_model *m = NULL;
+    tbrf_plan *plan = NULL;
+    const double kn = PI * (double)q->g / q->box;
+    int st = tbrf_model_callback(psi_spectrum, &spec, 0.0, kn, &m);
+    if (st == TBRF_OK)
+        st = tbrf_model_set_amplitude(m, 1.0);
+    const double origin[3] = {0, 0, 0}, length[3] = {q->box, q->box, q->box},
+                 spacing[3] = {q->box / (double)q->g, q->box / (double)q->g, q->box / (double)q->g};
+    const int64_t n[3] = {q->g, q->g, q->g};
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.vector = TBRF_VECTOR_COMPRESSIVE;
+    if (st == TBRF_OK)
+        st = tbrf_make_periodic_plan(m, 3, origin, length, n, q->seed, &o, &plan);
+    if (st == TBRF_OK)
+        st = tbrf_set_grid(plan, origin, spacing, n);
+    if (st == TBRF_OK)
+        st = tbrf_execute(plan, 0, psi);
+    if (st != TBRF_OK)
+        cli_errline("arepo cosmo: %s",
+                    plan ? cli_plan_msg(plan, st) : m ? tbrf_model_message(m) : tbrf_strerror(st));
+    tbrf_destroy(plan);
+    tbrf_model_destroy(m);
+    return st == TBRF_OK ? 0 : EXIT_FAIL;
+}
+
+/* Positions q + Psi (wrapped into the box) and Gadget velocities
+ * sqrt(a) f H Psi, H in km/s per length unit (100 E(a) km/s per Mpc/h). */
+static int particles(const cosmo_req *q, double *psi, double *pos, double *vfac)
+{
+    double a = 1.0 / (1.0 + q->z), e, f;
+    if (tbrf_cosmo_hubble(q->om, q->ol, a, &e) != TBRF_OK ||
+        tbrf_cosmo_growth_rate(q->om, q->ol, q->z, &f) != TBRF_OK) {
+        cli_errline("arepo cosmo: no H(a) or f(a) for this cosmology at z = %g", q->z);
+        return EXIT_USAGE;
+    }
+    *vfac = sqrt(a) * f * 100.0 * e / q->mpc;
+    const double dx = q->box / (double)q->g;
+    const int64_t n = q->g * q->g * q->g;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
+        for (int c = 0; c < 3; c++) {
+            double x = fmod((double)ix[c] * dx + psi[3 * i + c], q->box);
+            x = x < 0 ? x + q->box : x;
+            pos[3 * i + c] = x >= q->box ? 0.0 : x;
+            psi[3 * i + c] *= *vfac;
+        }
+    }
+    return 0;
+}
+
+static int write_cosmo(const cosmo_req *q, const double *pos, const double *vel, double d,
+                       double vfac)
+{
+    char seed[24], err[1024];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)q->seed);
+    const tbrf_arepo_param par[] = {
+        {"command", q->command ? q->command : "tbrf arepo cosmo", 0},
+        {"kind", "arepo cosmological initial conditions (Zel'dovich)", 0},
+        {"particles_per_axis", NULL, (double)q->g}, {"box", NULL, q->box},
+        {"redshift", NULL, q->z}, {"omega_m", NULL, q->om}, {"omega_lambda", NULL, q->ol},
+        {"omega_b", NULL, q->ob}, {"hubble", NULL, q->h}, {"n_s", NULL, q->ns},
+        {"sigma8", NULL, q->s8}, {"growth_factor", NULL, d}, {"velocity_factor", NULL, vfac},
+        {"power_spectrum", q->table ? q->table : q->wiggles ? "eisenstein_hu" :
+                                                              "eisenstein_hu_nowiggle", 0},
+        {"length_unit_per_mpc_h", NULL, q->mpc}, {"mass_unit_msun_h", NULL, q->mass_unit},
+        {"seed", seed, 0}, {"mode_cut", "sphere at the particle Nyquist pi G / L", 0}};
+    tbrf_arepo_particles t[6];
+    memset(t, 0, sizeof t);
+    t[1] = (tbrf_arepo_particles){q->g * q->g * q->g, pos, vel, NULL, NULL, 1};
+    if (tbrf_arepo_write(q->out, &q->hd, t, par, sizeof par / sizeof par[0], err, sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+static int run_cosmo(cosmo_req *q)
+{
+    char err[1024];
+    const int64_t n = q->g * q->g * q->g;
+    /* Psi/velocities and positions, and the plan's half-complex grid */
+    double bytes = (double)n * (48.0 + 3 * 16.0);
+    if (tbrf_io_budget_check(NULL, "the particles", bytes, err, sizeof err)) {
+        cli_errline("arepo cosmo: %lld particles: %s", (long long)n, err);
+        return EXIT_FAIL;
+    }
+    tbrf_model *p0 = NULL;
+    double *buf = malloc((size_t)n * 6 * sizeof *buf), d = NAN, vfac = NAN;
+    int rc = buf ? linear_pk(q, &p0) : EXIT_FAIL;
+    if (!buf)
+        cli_errline("arepo cosmo: out of memory for %lld particles", (long long)n);
+    if (rc == 0)
+        rc = displacement(q, p0, buf, &d);
+    if (rc == 0)
+        rc = particles(q, buf, buf + 3 * n, &vfac);
+    if (rc == 0)
+        rc = write_cosmo(q, buf + 3 * n, buf, d, vfac);
+    tbrf_model_destroy(p0);
+    free(buf);
+    return rc;
+}
+
+int cmd_arepo_cosmo(int argc, char **argv)
+{
+    const char *val[C_COUNT] = {0};
+    int p = args_parse_options("arepo cosmo", COPTS, C_COUNT, C_HELP, argc, argv, val);
+    if (p == 1) {
+        usage_cosmo();
+        return 0;
+    }
+    if (p < 0)
+        return EXIT_USAGE;
+    cosmo_req q;
+    memset(&q, 0, sizeof q);
+    if (parse_cosmo(val, &q) || cosmo_header(val, &q))
+        return EXIT_USAGE;
+    q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
+    int rc = run_cosmo(&q);
+    free(q.command);
+    return rc;
+}

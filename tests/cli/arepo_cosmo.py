@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""arepo_cosmo.py TBRF WORKDIR CASE — `tbrf arepo cosmo`: Zel'dovich
+initial conditions read back as AREPO needs them, and their statistics
+(issue #17 items 3 and 5; doc/arepo.md, "Cosmological initial conditions").
+
+The run is AREPO's cosmo_box_gravity_only_3d setting: 32^3 particles,
+50 Mpc/h (kpc/h units), z = 127, Omega_m 0.3089, Omega_Lambda 0.6911,
+h 0.6774, sigma8 0.831 (Omega_b 0.0486 for the transfer function).
+
+Cases:
+  file      Header (Time = 1/128, Redshift, BoxSize, Omega0/Lambda,
+            HubbleParam, MassTable[1] = Omega_m rho_crit L^3 / N, no Masses
+            dataset), float64 datasets, IDs 1..N unique, positions in
+            [0, L); float32 with --precision float
+  velocity  the velocities are sqrt(a) f H(a) times the displacements
+            x - q (minimal image), the factor from a direct integration of
+            the growth equation here, to 1e-6
+  pk        delta_k = -i k.Psi_k of the displacements on the lattice: the
+            shell-averaged P(k) against P(k) D(127)^2 (tbrf arepo pk) up to
+            half the particle Nyquist frequency; the particles themselves
+            by cloud-in-cell on a 64^3 mesh, deconvolved (a displaced
+            lattice has no shot noise), against the same; sigma8 of the
+            realised linear field (top-hat 8 Mpc/h over the box's modes)
+            against the same modes' expectation. Tolerances below.
+  bad       a negative box, Omega_m out of range, a table not covering the
+            needed k, more particles than the memory budget: exit status,
+            one message, no file
+Exit 77 (skipped) without h5py/numpy.
+"""
+import os
+import subprocess
+import sys
+
+try:
+    import h5py
+    import numpy as np
+except ImportError:
+    print("h5py or numpy missing: skipped")
+    sys.exit(77)
+
+TBRF, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(WORK, exist_ok=True)
+os.chdir(WORK)
+for f in os.listdir("."):
+    os.remove(f)
+FAILS = []
+G, L, Z = 32, 50000.0, 127.0
+OM, OL, OB, H, S8 = 0.3089, 0.6911, 0.0486, 0.6774, 0.831
+BASE = ["arepo", "cosmo", "--box", str(L), "--particles", str(G), "--redshift", str(Z),
+        "--omega-m", str(OM), "--omega-b", str(OB), "--hubble", str(H), "--sigma8", str(S8),
+        "--seed", "3"]
+
+
+def check(cond, msg):
+    if not cond:
+        FAILS.append(msg)
+        print("FAIL:", msg)
+
+
+def run(*args, env=None, want=0):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([TBRF] + list(args), capture_output=True, text=True, env=e)
+    check(p.returncode == want, "%s: exit %d, wanted %d; stderr: %s" %
+          (" ".join(args), p.returncode, want, p.stderr.strip()))
+    return p
+
+
+def lattice():
+    i = np.arange(G ** 3)
+    return np.stack([i % G, i // G % G, i // (G * G)], axis=1) * (L / G)
+
+
+def displacements(x):
+    d = x - lattice()
+    return d - L * np.round(d / L)
+
+
+def growth_and_rate(z):
+    """D(z)/D(0) and f from D ∝ E ∫ da/(aE)^3 (trapezoid in a = t^2)."""
+    def raw(a):
+        t = np.linspace(0, np.sqrt(a), 200001)
+        a_ = t * t
+        f = 2 * t ** 4 / (OM + (1 - OM - OL) * a_ + OL * a_ ** 3) ** 1.5
+        return np.sqrt(OM / a ** 3 + (1 - OM - OL) / a ** 2 + OL) * np.trapz(f, t)
+    a = 1 / (1 + z)
+    eps = 1e-4
+    lnd = lambda lna: np.log(raw(np.exp(lna)))
+    f = (lnd(np.log(a) + eps) - lnd(np.log(a) - eps)) / (2 * eps)
+    return raw(a) / raw(1.0), f
+
+
+def case_file():
+    run(*BASE, "--out", "ics")
+    run(*BASE, "--out", "icf", "--precision", "float", "--long-ids")
+    rho_crit = 27.7536627  # 10^10 M_sun/h per (Mpc/h)^3
+    mass = OM * rho_crit * (L / 1000) ** 3 / G ** 3
+    with h5py.File("ics.hdf5", "r") as f:
+        h = f["Header"].attrs
+        check(abs(h["Time"] - 1 / 128) < 1e-15 and h["Redshift"] == Z, "Time, Redshift")
+        check(h["BoxSize"] == L and h["Omega0"] == OM and h["OmegaLambda"] == OL and
+              h["HubbleParam"] == H, "box and cosmology")
+        check(abs(h["MassTable"][1] / mass - 1) < 1e-12, "MassTable[1] %r vs %r" %
+              (h["MassTable"][1], mass))
+        check(list(h["NumPart_Total"]) == [0, G ** 3, 0, 0, 0, 0], "NumPart_Total")
+        check(h["Flag_DoublePrecision"] == 1, "Flag_DoublePrecision")
+        p = f["PartType1"]
+        check("Masses" not in p, "no Masses dataset with a MassTable entry")
+        x = p["Coordinates"][...]
+        ids = p["ParticleIDs"][...]
+        check(x.dtype == np.float64 and p["Velocities"].dtype == np.float64, "float64")
+        check(np.all((x >= 0) & (x < L)), "positions in [0, L)")
+        check(ids.dtype == np.uint32 and np.array_equal(np.sort(ids), np.arange(1, G ** 3 + 1)),
+              "IDs 1..N")
+    with h5py.File("icf.hdf5", "r") as f:
+        check(f["Header"].attrs["Flag_DoublePrecision"] == 0, "float Flag_DoublePrecision 0")
+        check(f["PartType1/Coordinates"].dtype == np.float32, "float32 coordinates")
+        check(f["PartType1/ParticleIDs"].dtype == np.uint64, "uint64 IDs")
+
+
+def case_velocity():
+    run(*BASE, "--out", "ics")
+    with h5py.File("ics.hdf5", "r") as f:
+        psi = displacements(f["PartType1/Coordinates"][...])
+        v = f["PartType1/Velocities"][...]
+    a = 1 / (1 + Z)
+    _, rate = growth_and_rate(Z)
+    e = np.sqrt(OM / a ** 3 + (1 - OM - OL) / a ** 2 + OL)
+    want = np.sqrt(a) * rate * 100 * e / 1000  # km/s per kpc/h
+    ratio = np.sum(v * psi) / np.sum(psi * psi)
+    resid = np.max(np.abs(v - ratio * psi)) / np.max(np.abs(v))
+    print("velocity / displacement %.8f, expected %.8f; residual %.1e; rms Psi %.1f kpc/h "
+          "(spacing %.0f)" % (ratio, want, resid, np.sqrt(np.mean(psi ** 2)), L / G))
+    check(abs(ratio / want - 1) < 1e-6, "velocity factor %r vs %r" % (ratio, want))
+    check(resid < 1e-9, "velocities proportional to displacements: %g" % resid)
+
+
+def shells(field_k, n, box):
+    """Shell sums of |F_k|^2 over |m| bins (integer fundamental units) and
+    the number of independent modes (half of the non-zero ones)."""
+    m = np.fft.fftfreq(n, 1.0 / n)
+    mz, my, mx = np.meshgrid(m, m, m, indexing="ij")
+    r = np.sqrt(mx ** 2 + my ** 2 + mz ** 2)
+    b = np.rint(r).astype(int)
+    p = np.abs(field_k) ** 2
+    nb = int(b.max()) + 1
+    return (np.bincount(b.ravel(), p.ravel(), nb), np.bincount(b.ravel(), None, nb),
+            np.bincount(b.ravel(), r.ravel(), nb))
+
+
+def model_pk():
+    run("arepo", "pk", "--out", "pk.txt", "--omega-m", str(OM), "--omega-b", str(OB), "--h",
+        str(H), "--sigma8", str(S8), "--z", str(Z), "--kmin", "1e-4", "--kmax", "100")
+    k, p = np.loadtxt("pk.txt", unpack=True)
+    # to kpc/h units: k in h/kpc, P in (kpc/h)^3
+    return lambda kk: np.exp(np.interp(np.log(kk * 1000), np.log(k), np.log(p))) * 1e9
+
+
+def compare(name, pk_est, counts, kmean, pk, kmax_m):
+    """Every shell 1..kmax_m within 4 standard errors (the shell power of a
+    Gaussian field has relative SE 1/sqrt(independent modes)), and the
+    pooled ratio sum(P_est)/sum(P) within 3 pooled SE."""
+    kf = 2 * np.pi / L
+    num = den = var = 0.0
+    worst = 0.0
+    for s in range(1, kmax_m + 1):
+        nind = counts[s] / 2
+        want = np.mean(pk(kmean[s] / counts[s] * kf))
+        z = (pk_est[s] - want) / (want / np.sqrt(nind))
+        worst = max(worst, abs(z))
+        check(abs(z) < 4, "%s shell %d: P %.4g vs %.4g (z = %.2f)" % (name, s, pk_est[s], want, z))
+        num += pk_est[s] * counts[s]
+        den += want * counts[s]
+        var += (want * counts[s]) ** 2 / nind
+    zp = (num - den) / np.sqrt(var)
+    print("%s: shells 1..%d, worst |z| %.2f, pooled ratio %.4f (z = %.2f)" %
+          (name, kmax_m, worst, num / den, zp))
+    check(abs(zp) < 3, "%s pooled ratio %.4f (z = %.2f)" % (name, num / den, zp))
+
+
+def case_pk():
+    run(*BASE, "--out", "ics")
+    pk = model_pk()
+    with h5py.File("ics.hdf5", "r") as f:
+        x = f["PartType1/Coordinates"][...]
+    psi = displacements(x).reshape(G, G, G, 3)
+    V = L ** 3
+    kf = 2 * np.pi / L
+    m = np.fft.fftfreq(G, 1.0 / G) * kf
+    kz, ky, kx = np.meshgrid(m, m, m, indexing="ij")
+    # continuous-normalised delta_k = -i k.Psi_k (V / N per the FFT sum)
+    pk_ = [np.fft.fftn(psi[..., c]) * (V / G ** 3) for c in range(3)]
+    dk = -1j * (kx * pk_[0] + ky * pk_[1] + kz * pk_[2])
+    p, counts, ksum = shells(dk, G, L)
+    compare("displacement field", p / np.maximum(counts, 1) / V, counts, ksum, pk, G // 4)
+    # the particles by cloud-in-cell on a 64^3 mesh
+    nm = 2 * G
+    cell = L / nm
+    u = x / cell
+    i0 = np.floor(u).astype(int)
+    w1 = u - i0
+    rho = np.zeros((nm, nm, nm))
+    for dx in (0, 1):
+        for dy in (0, 1):
+            for dz in (0, 1):
+                w = ((w1[:, 0] if dx else 1 - w1[:, 0]) * (w1[:, 1] if dy else 1 - w1[:, 1]) *
+                     (w1[:, 2] if dz else 1 - w1[:, 2]))
+                np.add.at(rho, ((i0[:, 2] + dz) % nm, (i0[:, 1] + dy) % nm, (i0[:, 0] + dx) % nm),
+                          w)
+    delta = rho / rho.mean() - 1
+    mm = np.fft.fftfreq(nm, 1.0 / nm)
+    mz, my, mx = np.meshgrid(mm, mm, mm, indexing="ij")
+    win = (np.sinc(mx / nm) * np.sinc(my / nm) * np.sinc(mz / nm)) ** 2
+    dkc = np.fft.fftn(delta) * (V / nm ** 3) / win
+    p2, counts2, ksum2 = shells(dkc, nm, L)
+    compare("cloud-in-cell particles", p2 / np.maximum(counts2, 1) / V, counts2, ksum2, pk, G // 4)
+    # sigma8 of the realised field over the box's modes against the same
+    # modes' expectation; SE from the exponential scatter of each mode
+    kk = np.sqrt(kx ** 2 + ky ** 2 + kz ** 2)
+    r8 = 8000.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        xr = kk * r8
+        w8 = np.where(kk > 0, 3 * (np.sin(xr) - xr * np.cos(xr)) / xr ** 3, 0)
+        kcut = (kk > 0) & (kk <= np.pi * G / L)
+        pexp = np.where(kcut, pk(np.where(kk > 0, kk, 1.0)), 0)
+    s2 = np.sum(np.abs(dk) ** 2 * w8 ** 2) / V ** 2
+    e2 = np.sum(pexp * w8 ** 2) / V
+    se = np.sqrt(np.sum((pexp * w8 ** 2 / V) ** 2))  # half the modes, each twice
+    print("sigma8 of the realised field %.5f, expected over the box's modes %.5f (z = %.2f)" %
+          (np.sqrt(s2), np.sqrt(e2), (s2 - e2) / se))
+    check(abs(s2 - e2) < 4 * se, "sigma8^2 %g vs %g (SE %g)" % (s2, e2, se))
+
+
+def case_bad():
+    with open("short.txt", "w") as f:
+        f.write("0.01 1000\n0.1 2000\n1 100\n")
+    for extra, want, text in (
+            (["--box", "-5"], 2, "--box"),
+            (["--omega-m", "12"], 2, "omega-m"),
+            (["--table", "short.txt"], 2, "covers"),
+    ):
+        args = list(BASE)
+        for i in range(0, len(extra), 2):
+            if extra[i] in args:
+                args[args.index(extra[i]) + 1] = extra[i + 1]
+            else:
+                args += extra[i:i + 2]
+        p = run(*args, "--out", "bad", want=want)
+        check(text in p.stderr and p.stderr.count("\n") == 1, "%s: message %r" % (extra, p.stderr))
+    p = run(*BASE, "--out", "bad", env={"TBRF_MEMORY_BUDGET": "1M"}, want=1)
+    check("budget" in p.stderr, "budget message: %r" % p.stderr)
+    check(sorted(os.listdir(".")) == ["short.txt"], "no file left: %s" % os.listdir("."))
+
+
+{"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad}[CASE]()
+if FAILS:
+    sys.exit(1)
+print(CASE + ": ok")
