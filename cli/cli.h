@@ -25,6 +25,9 @@ int cmd_rng(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_arepo(int argc, char **argv); /* cmd_arepo.c: AREPO initial conditions */
 int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` */
+/* cmd_arepo_regen.c: `regenerate` of an AREPO file from its recorded
+ * command; -1 when FILE is no AREPO file of tbrf, else an exit status. */
+int arepo_regenerate(const char *file, const char *out, int check);
 int cmd_sample(int argc, char **argv);
 
 /* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its

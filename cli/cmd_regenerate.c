@@ -223,6 +223,10 @@ int cmd_regenerate(int argc, char **argv)
     int rc = parse_regenerate(argc, argv, &a);
     if (rc)
         return rc == 1 ? 0 : rc;
+    /* an AREPO file of `tbrf arepo` holds no field: its command remakes it */
+    rc = arepo_regenerate(a.file, a.out.out, a.check);
+    if (rc >= 0)
+        return rc;
     request r;
     request_init(&r);
     rc = fill_request(&r, &a, argc, argv);

@@ -493,3 +493,113 @@ done:
     io_quiet_end(&q);
     return rc;
 }
+
+int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen)
+{
+    *command = NULL;
+    if (io_stat_input(path, "file", err, errlen))
+        return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = 1;
+    hid_t f = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    hid_t a = -1;
+    if (f >= 0 && H5Lexists(f, "Header", H5P_DEFAULT) > 0 && H5Lexists(f, "tbrf", H5P_DEFAULT) > 0 &&
+        H5Aexists_by_name(f, "tbrf", "command", H5P_DEFAULT) > 0)
+        a = H5Aopen_by_name(f, "tbrf", "command", H5P_DEFAULT, H5P_DEFAULT);
+    if (a >= 0) {
+        rc = io_attr_string(a, command) == 1 ? 0 : -1;
+        if (rc)
+            io_setf(err, errlen, "%s: /tbrf/command is not one string", path);
+        H5Aclose(a);
+    }
+    if (f >= 0)
+        H5Fclose(f);
+    io_quiet_end(&q);
+    return rc;
+}
+
+/* Dataset `name` of a and b read as native type mt (the same class in
+ * both): 0 equal, 1 different, -1 unreadable (message in err). */
+static int compare_dataset(hid_t fa, hid_t fb, const char *name, char *err, size_t errlen)
+{
+    hid_t da = H5Dopen2(fa, name, H5P_DEFAULT), db = H5Dopen2(fb, name, H5P_DEFAULT);
+    hid_t sa = da < 0 ? -1 : H5Dget_space(da), sb = db < 0 ? -1 : H5Dget_space(db);
+    hid_t ta = da < 0 ? -1 : H5Dget_type(da), tb = db < 0 ? -1 : H5Dget_type(db);
+    hssize_t na = sa < 0 ? -1 : H5Sget_simple_extent_npoints(sa);
+    hssize_t nb = sb < 0 ? -1 : H5Sget_simple_extent_npoints(sb);
+    int rc = -1;
+    void *va = NULL, *vb = NULL;
+    if (na < 0 || ta < 0 || tb < 0) {
+        io_setf(err, errlen, "cannot read /%s", name);
+        goto done;
+    }
+    rc = 1;
+    if (na != nb || H5Tequal(ta, tb) <= 0) {
+        io_setf(err, errlen, "/%s has another shape or type", name);
+        goto done;
+    }
+    size_t sz = H5Tget_size(ta);
+    rc = -1;
+    if (tbrf_io_budget_check(NULL, name, 2.0 * (double)sz * (double)na, err, errlen))
+        goto done;
+    va = malloc((size_t)na * sz + 1);
+    vb = malloc((size_t)nb * sz + 1);
+    if (!va || !vb || H5Dread(da, ta, H5S_ALL, H5S_ALL, H5P_DEFAULT, va) < 0 ||
+        H5Dread(db, tb, H5S_ALL, H5S_ALL, H5P_DEFAULT, vb) < 0) {
+        io_setf(err, errlen, "cannot read /%s", name);
+        goto done;
+    }
+    rc = memcmp(va, vb, (size_t)na * sz) != 0;
+    if (rc)
+        io_setf(err, errlen, "/%s differs", name);
+done:
+    free(va);
+    free(vb);
+    for (hid_t *h = (hid_t[]){ta, tb, -2}; *h != -2; h++)
+        if (*h >= 0)
+            H5Tclose(*h);
+    for (hid_t *h = (hid_t[]){sa, sb, -2}; *h != -2; h++)
+        if (*h >= 0)
+            H5Sclose(*h);
+    for (hid_t *h = (hid_t[]){da, db, -2}; *h != -2; h++)
+        if (*h >= 0)
+            H5Dclose(*h);
+    return rc;
+}
+
+int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen)
+{
+    static const char *const NAMES[] = {"Coordinates", "Velocities", "ParticleIDs", "Masses",
+                                        "InternalEnergy"};
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t fa = H5Fis_hdf5(a) > 0 ? H5Fopen(a, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    hid_t fb = H5Fis_hdf5(b) > 0 ? H5Fopen(b, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    int rc = 0;
+    if (fa < 0 || fb < 0) {
+        io_setf(err, errlen, "cannot open %s as HDF5", fa < 0 ? a : b);
+        rc = -1;
+    }
+    for (int t = 0; rc == 0 && t < 6; t++)
+        for (int k = 0; rc == 0 && k < 5; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "PartType%d/%s", t, NAMES[k]);
+            char group[16];
+            snprintf(group, sizeof group, "PartType%d", t);
+            int ea = H5Lexists(fa, group, H5P_DEFAULT) > 0 && H5Lexists(fa, name, H5P_DEFAULT) > 0;
+            int eb = H5Lexists(fb, group, H5P_DEFAULT) > 0 && H5Lexists(fb, name, H5P_DEFAULT) > 0;
+            if (ea != eb) {
+                io_setf(err, errlen, "/%s is in one file only", name);
+                rc = 1;
+            } else if (ea) {
+                rc = compare_dataset(fa, fb, name, err, errlen);
+            }
+        }
+    if (fa >= 0)
+        H5Fclose(fa);
+    if (fb >= 0)
+        H5Fclose(fb);
+    io_quiet_end(&q);
+    return rc;
+}

@@ -75,6 +75,18 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen);
 
+/* The command that wrote an AREPO file, from its /tbrf group ("tbrf
+ * arepo gas ..."), as a malloc'ed string in *command: 0; 1 when the file
+ * is no AREPO file of tbrf (no /Header, /tbrf or command: *command NULL);
+ * -1 with the reason in err (unreadable, not one string). */
+int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen);
+
+/* Compares the particle datasets (Coordinates, Velocities, ParticleIDs,
+ * Masses, InternalEnergy of every PartType<t>) of two AREPO files bit for
+ * bit: their presence, shape, stored type and bytes. 0 equal, 1 different
+ * (err names the dataset), -1 unreadable or over the memory budget. */
+int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen);
+
 /* Reads /PartType0/Coordinates (N, 3), any float type, of an AREPO or
  * Gadget HDF5 file (one file of a set) as doubles into malloc'ed *xyz,
  * after the storage and memory-budget checks of tbrf_io.h. Returns 0; 1

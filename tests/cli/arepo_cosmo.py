@@ -11,7 +11,10 @@ Cases:
   file      Header (Time = 1/128, Redshift, BoxSize, Omega0/Lambda,
             HubbleParam, MassTable[1] = Omega_m rho_crit L^3 / N, no Masses
             dataset), float64 datasets, IDs 1..N unique, positions in
-            [0, L); float32 with --precision float
+            [0, L); float32 with --precision float; `regenerate --check`
+            remakes it (and a member of a 2-file gas set) bit for bit from
+            the recorded command, fails on a changed file leaving no
+            output, and refuses to overwrite its input
   velocity  the velocities are sqrt(a) f H(a) times the displacements
             x - q (minimal image), the factor from a direct integration of
             the growth equation here, to 1e-6
@@ -112,6 +115,20 @@ def case_file():
         check(np.all((x >= 0) & (x < L)), "positions in [0, L)")
         check(ids.dtype == np.uint32 and np.array_equal(np.sort(ids), np.arange(1, G ** 3 + 1)),
               "IDs 1..N")
+    # regenerate from the recorded command: bit for bit, a changed file fails
+    out = run("regenerate", "ics.hdf5", "--out", "again", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check: %r" % out)
+    run("arepo", "gas", "--out", "gas", "--box", "1", "--jittered", "6", "--density",
+        "lognormal", "--sigma", "0.4", "--model", "gaussian", "--length", "0.3",
+        "--sound-speed", "1", "--velocity", "solenoidal", "--vrms", "1", "--files", "2")
+    out = run("regenerate", "gas.1.hdf5", "--out", "gas2", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check of a set member: %r" % out)
+    with h5py.File("again.hdf5", "r+") as f:
+        f["PartType1/Coordinates"][0, 0] += 1.0
+    p = run("regenerate", "again.hdf5", "--out", "third", "--check", want=1)
+    check("Coordinates differs" in p.stderr and not os.path.exists("third.hdf5"),
+          "a changed file fails --check and leaves no output: %r" % p.stderr)
+    run("regenerate", "ics.hdf5", "--out", "ics", want=2)
     with h5py.File("icf.hdf5", "r") as f:
         check(f["Header"].attrs["Flag_DoublePrecision"] == 0, "float Flag_DoublePrecision 0")
         check(f["PartType1/Coordinates"].dtype == np.float32, "float32 coordinates")

@@ -1,0 +1,134 @@
+/* cmd_arepo_regen.c — `tbrf regenerate` of an AREPO initial-condition file
+ * (issue #17 item 1): the file's /tbrf group records the command that
+ * wrote it with every parameter, so the same command with another --out
+ * remakes it, and --check compares every particle dataset bit for bit.
+ * File arguments of that command (--points, --table) are read as recorded:
+ * relative to the folder regenerate runs in. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "io/tbrf_arepo.h"
+
+#define MAX_ARGS 256
+
+/* Splits the recorded command into words as request_command wrote them
+ * (words with blanks or quotes inside single quotes). Returns the count,
+ * or -1 when it is not a command of this form. */
+static int split_command(char *s, char **w)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        if (n == MAX_ARGS)
+            return -1;
+        if (*s == '\'') {
+            char *end = strchr(s + 1, '\'');
+            if (!end || (end[1] && end[1] != ' '))
+                return -1;
+            *end = '\0';
+            w[n++] = s + 1;
+            s = end + 1;
+        } else {
+            w[n++] = s;
+            s += strcspn(s, " ");
+            if (*s)
+                *s++ = '\0';
+        }
+    }
+    return n;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* The number of files of the set (--files, default 1) and which of them
+ * `file` is (the N of BASE.N.hdf5; 0 for one file). */
+static void set_index(char **w, int n, const char *file, int *nf, int *index)
+{
+    *nf = 1;
+    *index = 0;
+    for (int i = 0; i + 1 < n; i++)
+        if (strcmp(w[i], "--files") == 0)
+            *nf = atoi(w[i + 1]) > 0 ? atoi(w[i + 1]) : 1;
+    if (*nf > 1) {
+        const char *dot = strrchr(file, '.'), *p = dot;
+        while (p && p > file && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        if (p && p > file && p[-1] == '.' && p < dot)
+            *index = atoi(p);
+    }
+}
+
+/* Remakes `file` into the set `out` and compares the same member of both
+ * sets when check is set. */
+static int remake(char **w, int n, const char *file, const char *out, int check)
+{
+    int nf, index, rc;
+    set_index(w, n, file, &nf, &index);
+    char *made = tbrf_arepo_file_name(out, nf, index);
+    if (!made)
+        return EXIT_FAIL;
+    if (same_file(made, file)) {
+        cli_errline("regenerate: the output %s would replace %s", made, file);
+        free(made);
+        return EXIT_USAGE;
+    }
+    rc = cmd_arepo(n - 1, w + 1);
+    if (rc == 0 && check) {
+        char err[1024];
+        int c = tbrf_arepo_compare(file, made, err, sizeof err);
+        if (c == 0) {
+            printf("check: the particles of %s are bitwise equal to %s\n", made, file);
+        } else {
+            cli_errline("--check: %s: %s", made, err);
+            for (int i = 0; i < nf; i++) {
+                char *name = tbrf_arepo_file_name(out, nf, i);
+                if (name)
+                    unlink(name);
+                free(name);
+            }
+            rc = EXIT_FAIL;
+        }
+    }
+    free(made);
+    return rc;
+}
+
+int arepo_regenerate(const char *file, const char *out, int check)
+{
+    char *cmd = NULL, err[1024], *w[MAX_ARGS];
+    int st = tbrf_arepo_read_command(file, &cmd, err, sizeof err);
+    if (st == 1)
+        return -1;
+    if (st < 0) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    int n = split_command(cmd, w), rc = EXIT_FAIL, o = -1;
+    for (int i = 0; i + 1 < n; i++)
+        if (strcmp(w[i], "--out") == 0)
+            o = i + 1;
+    if (n < 3 || strcmp(w[0], "tbrf") != 0 || strcmp(w[1], "arepo") != 0 || o < 0) {
+        cli_errline("%s: its /tbrf/command is not a `tbrf arepo ... --out BASE` command", file);
+    } else {
+        w[o] = (char *)out;
+        rc = remake(w, n, file, out, check);
+    }
+    free(cmd);
+    return rc;
+}
