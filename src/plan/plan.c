@@ -231,9 +231,22 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
                     tbrf_model_describe(model), dim);
     p->amplitude = tbrfi_model_amplitude(model, dim);
     p->variance = tbrf_model_variance(model, dim);
-    if (!isfinite(p->amplitude) || !(p->amplitude > 0.0) || !isfinite(p->variance))
+    if (!isfinite(p->amplitude) || !(p->amplitude > 0.0) || !isfinite(p->variance)) {
+        /* A spectrum steeper than k^-dim at k -> 0 (a power law of index
+         * <= -dim from kmin = 0: the planetary-nebula runs' -3.9) has
+         * k^dim P(k) growing towards 0, which a kmin cures; say so. */
+        const double k1 = 1e-9, k2 = 1e-6;
+        double a1 = pow(k1, dim) * tbrfi_model_shape_spectrum(model, dim, k1);
+        double a2 = pow(k2, dim) * tbrfi_model_shape_spectrum(model, dim, k2);
+        if (a1 > 0.0 && a1 >= a2)
+            return fail(p, TBRF_ERR_DIVERGENT,
+                        "%s: the variance integral in %dD diverges at k -> 0 (the spectrum is at "
+                        "least as steep as k^-%d there): give the model a kmin > 0 (--kmin in the "
+                        "command), e.g. the domain's fundamental 2 pi / size",
+                        tbrf_model_describe(model), dim, dim);
         return fail(p, TBRF_ERR_DIVERGENT, "%s: the variance integral in %dD diverges or vanishes",
                     tbrf_model_describe(model), dim);
+    }
     p->model = tbrfi_model_copy(model);
     if (!p->model)
         return fail(p, TBRF_ERR_NO_MEMORY, "no memory to copy the model");
