@@ -7,7 +7,20 @@
 #define EXIT_FAIL 1  /* a run or file failed */
 #define EXIT_USAGE 2 /* bad command line */
 
-/* Prints "tbrf: MESSAGE" on stderr as exactly one line. */
+/* The MPI context (mpi_env.c; doc/mpi.md). The MPI build of the command
+ * starts MPI only under a launcher (mpirun); otherwise, and in the serial
+ * build, there is one rank and no MPI call is made. cli_mpi_start: 0, or
+ * -1 when MPI_Init failed; cli_mpi_agree: 1 when every rank passes ok = 1. */
+int cli_mpi_start(int *argc, char ***argv);
+void cli_mpi_stop(void);
+int cli_mpi_active(void); /* MPI started, and not inside cli_mpi_solo(1) */
+void cli_mpi_solo(int on);  /* 1: rank 0 runs a command alone, as the serial tool */
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+int cli_mpi_agree(int ok);
+
+/* Prints "tbrf: MESSAGE" on stderr as exactly one line ("tbrf: rank R:
+ * MESSAGE" on the ranks but 0 of an MPI run). */
 void cli_errline(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

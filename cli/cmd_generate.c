@@ -527,6 +527,13 @@ int cmd_generate(int argc, char **argv)
         r.command = request_command(argc, argv);
         rc = request_plan(&r);
     }
+    /* under mpirun every rank planned alike; one that failed (a file it
+     * could not read, its memory budget) stops all before any writing */
+    if (!cli_mpi_agree(rc == 0) && rc == 0) {
+        if (cli_mpi_rank() == 0)
+            cli_errline("another rank failed; nothing was written");
+        rc = EXIT_FAIL;
+    }
     if (rc == 0)
         rc = request_run(&r);
     request_free(&r);

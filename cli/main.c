@@ -156,6 +156,22 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
+/* Under mpirun, generate splits its field over the ranks (run.c); any
+ * other command runs on rank 0 alone, once, as the serial command would
+ * (cli_mpi_solo), and the other ranks return its exit status. */
+static int mpi_runs(const char *cmd)
+{
+    return cli_mpi_size() == 1 || strcmp(cmd, "generate") == 0;
+}
+
+static int rank0_only(int (*run)(int, char **), int argc, char **argv)
+{
+    cli_mpi_solo(1);
+    int rc = cli_mpi_rank() == 0 ? run(argc, argv) : 0;
+    cli_mpi_solo(0);
+    return cli_mpi_agree(rc == 0) ? rc : (rc ? rc : EXIT_FAIL);
+}
+
 int main(int argc, char **argv)
 {
     /* HDF5 1.10 crashes in its atexit clean-up when an H5Fclose failed
@@ -171,10 +187,14 @@ int main(int argc, char **argv)
         cli_errline("no command given; try 'tbrf --help'");
         return EXIT_USAGE;
     }
+    if (cli_mpi_start(&argc, &argv)) {
+        cli_errline("MPI_Init failed");
+        return EXIT_FAIL;
+    }
     int rc = -1;
     for (int i = 0; i < NCOMMANDS && rc < 0; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
-            rc = COMMANDS[i].run(argc - 1, argv + 1);
+            rc = mpi_runs(argv[1]) ? COMMANDS[i].run(argc - 1, argv + 1) : rank0_only(COMMANDS[i].run, argc - 1, argv + 1);
     if (rc < 0) {
         cli_errline("unknown command '%.100s'; try 'tbrf --help'", argv[1]);
         rc = EXIT_USAGE;
@@ -184,5 +204,8 @@ int main(int argc, char **argv)
         cli_errline("cannot write to standard output: %s", strerror(errno));
         rc = EXIT_FAIL;
     }
+    if (cli_mpi_active()) /* before MPI_Finalize: parallel HDF5 holds MPI objects */
+        H5close();
+    cli_mpi_stop();
     return rc;
 }

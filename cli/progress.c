@@ -27,7 +27,10 @@ void cli_errline(const char *fmt, ...)
     for (char *c = buf; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
-    fprintf(stderr, "tbrf: %s\n", buf);
+    if (cli_mpi_rank() > 0)
+        fprintf(stderr, "tbrf: rank %d: %s\n", cli_mpi_rank(), buf);
+    else
+        fprintf(stderr, "tbrf: %s\n", buf);
 }
 
 static double now(void)
@@ -41,7 +44,9 @@ void progress_begin(progress *p, int64_t total, const char *unit, int quiet)
 {
     const char *force = getenv("TBRF_PROGRESS");
     memset(p, 0, sizeof *p);
-    p->on = !quiet && total > 0 && (isatty(STDERR_FILENO) || (force && strcmp(force, "1") == 0));
+    /* one bar per run: rank 0's (its own part) in an MPI run */
+    p->on = !quiet && total > 0 && cli_mpi_rank() == 0 &&
+            (isatty(STDERR_FILENO) || (force && strcmp(force, "1") == 0));
     p->total = total;
     p->unit = unit;
     p->t0 = p->last = now();

@@ -13,6 +13,12 @@
 
 #include "analysis/measure.h"
 #include "request.h"
+#ifdef TBRF_CLI_MPI
+#include <mpi.h>
+
+#include "io/tbrf_io_mpi.h"
+#include "tbrf_mpi.h"
+#endif
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -30,6 +36,7 @@ typedef struct run {
     double mean, m2;
     double *xyz;    /* streamed points: the piece being evaluated */
     char err[1024]; /* streamed points: why a callback stopped the run */
+    int64_t offset; /* MPI: the global number of this rank's first cell */
 } run;
 
 /* Chan et al.'s pairwise update of running mean and M2 with one chunk,
@@ -59,12 +66,41 @@ static void moments_add(run *u, const void *values, int64_t count)
 static int push_cb(void *user, int64_t first, int64_t count, const void *values)
 {
     run *u = user;
-    if (tbrf_io_grid_push(u->w, first, count, values))
+    if (tbrf_io_grid_push(u->w, u->offset + first, count, values))
         return 1;
     moments_add(u, values, count * u->r->meta.ncomp);
     progress_update(&u->prog, first + count);
     return 0;
 }
+
+#ifdef TBRF_CLI_MPI
+/* Under MPI: this rank's slab (tbrf_mpi_split_grid) as a sub-grid of the
+ * plan's grid, whose cells are bitwise the serial run's, streamed into
+ * the shared file. Every rank takes part in every collective push round
+ * (tbrf_io_mpi.h), so one that fails makes all fail. */
+static int write_grid_mpi(run *u)
+{
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    int64_t start[3], count[3];
+    int st = tbrf_mpi_split_grid(MPI_COMM_WORLD, m->dim, m->n, start, count, &u->offset);
+    const char *why = st ? "splitting the grid over the ranks failed" : NULL;
+    const int mine = st == TBRF_OK && count[m->dim - 1] > 0;
+    if (mine)
+        st = tbrf_set_subgrid(r->plan, m->origin, m->spacing, m->n, start, count);
+    if (mine && st == TBRF_OK) {
+        progress_begin(&u->prog, count[0] * count[1] * count[2], "cells", r->quiet);
+        st = tbrf_execute_grid_stream(r->plan, m->realization, push_cb, u);
+        progress_end(&u->prog);
+    }
+    int rc = tbrf_io_grid_push_done(u->w, st == TBRF_OK);
+    if (st != TBRF_OK && st != TBRF_ERR_CALLBACK)
+        cli_errline("%s", why ? why : cli_plan_msg(r->plan, st));
+    else if (rc && cli_mpi_rank() == 0)
+        cli_errline("%s", tbrf_io_message(u->w));
+    return st == TBRF_OK && rc == 0 ? 0 : EXIT_FAIL;
+}
+#endif
 
 /* Cells stream from the library straight into the file: the grid is
  * never whole in memory. */
@@ -76,6 +112,10 @@ static int write_grid(run *u)
         cli_errline("%s", tbrf_io_message(u->w));
         return EXIT_FAIL;
     }
+#ifdef TBRF_CLI_MPI
+    if (cli_mpi_active())
+        return write_grid_mpi(u);
+#endif
     progress_begin(&u->prog, m->n[0] * m->n[1] * m->n[2], "cells", r->quiet);
     int st = tbrf_execute_grid_stream(r->plan, m->realization, push_cb, u);
     progress_end(&u->prog);
@@ -132,8 +172,54 @@ static int stream_points(run *u)
     return 0;
 }
 
+#ifdef TBRF_CLI_MPI
+/* Under MPI: this rank's share of the points (tbrf_mpi_split_points) in
+ * pieces, each evaluated alone (a point's value never depends on the
+ * others: bitwise the serial run's) and written with its positions in
+ * one collective round (tbrf_io_mpi.h). */
+static int write_points_mpi(run *u)
+{
+    enum { PIECE = 65536 };
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    int64_t first = 0, count = 0;
+    int st = tbrf_mpi_split_points(MPI_COMM_WORLD, m->npoints, &first, &count);
+    if (tbrf_io_points_begin(u->w, m->dim, m->npoints, m->opts.precision))
+        st = TBRF_ERR_INVALID, snprintf(u->err, sizeof u->err, "%s", tbrf_io_message(u->w));
+    const size_t elt = m->opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    double *xyz = malloc(sizeof(double) * (size_t)m->dim * PIECE);
+    void *values = malloc(elt * (size_t)m->ncomp * PIECE);
+    if (!st && (!xyz || !values))
+        st = TBRF_ERR_NO_MEMORY, snprintf(u->err, sizeof u->err, "out of memory");
+    for (int64_t done = 0; st == TBRF_OK && done < count; done += PIECE) {
+        const int64_t n = count - done < PIECE ? count - done : PIECE, row = first + done;
+        const double *p = r->xyz ? r->xyz + (size_t)m->dim * (size_t)row : xyz;
+        if (!r->xyz && tbrf_io_points_read(r->pts, row, n, xyz, u->err, sizeof u->err))
+            st = TBRF_ERR_INVALID;
+        if (!st && ((st = tbrf_set_points(r->plan, n, p)) || (st = tbrf_execute(r->plan, m->realization, values))))
+            snprintf(u->err, sizeof u->err, "%s", cli_plan_msg(r->plan, st));
+        if (!st && tbrf_io_points_push(u->w, row, n, p, values))
+            st = TBRF_ERR_CALLBACK; /* another rank failed, or the write did */
+        if (!st)
+            moments_add(u, values, n * m->ncomp);
+    }
+    free(xyz);
+    free(values);
+    int rc = tbrf_io_grid_push_done(u->w, st == TBRF_OK);
+    if (st != TBRF_OK && st != TBRF_ERR_CALLBACK)
+        cli_errline("%s", u->err);
+    else if (rc && cli_mpi_rank() == 0)
+        cli_errline("%s", tbrf_io_message(u->w));
+    return st == TBRF_OK && rc == 0 ? 0 : EXIT_FAIL;
+}
+#endif
+
 static int write_points(run *u)
 {
+#ifdef TBRF_CLI_MPI
+    if (cli_mpi_active())
+        return write_points_mpi(u);
+#endif
     if (u->r->pts)
         return stream_points(u);
     request *r = u->r;
@@ -354,9 +440,15 @@ static int write_file(run *u)
     if (rc)
         return rc;
     int flags = (r->compress ? TBRF_IO_COMPRESS : 0) | (r->netcdf ? TBRF_IO_NETCDF : 0);
-    u->w = tbrf_io_create(r->out, flags, err, sizeof err);
+#ifdef TBRF_CLI_MPI
+    if (cli_mpi_active()) /* one file, every rank writing its part (collective) */
+        u->w = tbrf_io_create_mpi(r->out, flags, MPI_COMM_WORLD, err, sizeof err);
+    else
+#endif
+        u->w = tbrf_io_create(r->out, flags, err, sizeof err);
     if (!u->w) {
-        cli_errline("%s", err);
+        if (cli_mpi_rank() == 0)
+            cli_errline("%s", err);
         return EXIT_FAIL;
     }
     cli_guard_temp(tbrf_io_temp_path(u->w));
@@ -375,8 +467,16 @@ static int write_file(run *u)
     rc = r->meta.is_grid ? write_grid(u) : write_points(u);
     if (rc)
         return rc;
-    if (tbrf_io_write_meta(u->w, &r->meta) || commit_held(u)) {
+    /* under MPI both are collective: every rank calls them, and commits
+     * only when every rank wrote its attributes */
+    int bad = tbrf_io_write_meta(u->w, &r->meta);
+    if (bad)
         cli_errline("%s", tbrf_io_message(u->w));
+    if (!cli_mpi_agree(!bad))
+        return EXIT_FAIL;
+    if (commit_held(u)) {
+        if (cli_mpi_rank() == 0)
+            cli_errline("%s", tbrf_io_message(u->w));
         return EXIT_FAIL;
     }
     return 0;
@@ -435,6 +535,36 @@ static void say_wrote(const request *r)
     free(side);
 }
 
+#ifdef TBRF_CLI_MPI
+/* The ranks' running moments combined on rank 0 (Chan et al.'s pairwise
+ * update, as moments_add), for --report. */
+static void merge_moments(run *u)
+{
+    double mine[3] = {(double)u->count, u->mean, u->m2};
+    const int size = cli_mpi_size();
+    double *all = cli_mpi_rank() == 0 ? malloc(sizeof(double) * 3 * (size_t)size) : NULL;
+    int ok = all != NULL;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD); /* rank 0 short of memory: no merge */
+    if (!ok)
+        return;
+    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (!all)
+        return;
+    u->count = 0;
+    u->mean = u->m2 = 0.0;
+    for (int k = 0; k < size; k++) {
+        double na = (double)u->count, nb = all[3 * k], n = na + nb;
+        if (nb <= 0)
+            continue;
+        double delta = all[3 * k + 1] - u->mean;
+        u->mean += delta * nb / n;
+        u->m2 += all[3 * k + 2] + delta * delta * na * nb / n;
+        u->count += (int64_t)nb;
+    }
+    free(all);
+}
+#endif
+
 int request_run(request *r)
 {
     run u;
@@ -444,9 +574,13 @@ int request_run(request *r)
     int rc = write_file(&u);
     cli_unguard_temp();
     tbrf_io_close(u.w); /* removes the temporary unless committed */
-    if (rc == 0 && !r->quiet)
+#ifdef TBRF_CLI_MPI
+    if (rc == 0 && cli_mpi_active())
+        merge_moments(&u);
+#endif
+    if (rc == 0 && !r->quiet && cli_mpi_rank() == 0)
         say_wrote(r);
-    if (rc == 0 && r->report)
+    if (rc == 0 && r->report && cli_mpi_rank() == 0)
         report(&u);
     return rc;
 }

@@ -37,6 +37,9 @@ int io_stat_input(const char *path, const char *what, char *err, size_t errlen);
 
 #include <stdint.h>
 #include "io/tbrf_io.h"
+#ifdef TBRF_IO_MPI
+#include <mpi.h>
+#endif
 
 /* The writer, shared by writer.c (HDF5 and the common parts: temporary
  * file, rename) and netcdf.c. */
@@ -74,6 +77,16 @@ struct tbrf_io_writer {
      * component (netCDF: nc_comp, -1 when unused). */
     int ncomp;
     int nc_comp[3], nc_value_comp[3];
+    /* Ranks writing the file together (root attribute mpi_ranks): 1 for a
+     * serial writer. Under TBRF_IO_MPI (library tbrf_io_mpi, parallel
+     * HDF5) a writer of tbrf_io_create_mpi has its communicator: every
+     * call is then collective (tbrf_io_mpi.h). */
+    int mpi_size;
+#ifdef TBRF_IO_MPI
+    MPI_Comm comm;   /* MPI_COMM_NULL: a serial writer */
+    int mpi_rank;
+    int mpi_failed;  /* a round of grid pushes saw a rank fail: no more collectives */
+#endif
 };
 
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)

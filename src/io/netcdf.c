@@ -504,6 +504,8 @@ static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
 
 static int ncw_mark_complete(tbrf_io_writer *w)
 {
+    const long long ranks = w->mpi_size; /* ranks that wrote it (HDF5: the same attribute) */
+    NC_TRY(w, "marking the file complete", nc_put_att_longlong(w->ncid, NC_GLOBAL, "mpi_ranks", NC_INT64, 1, &ranks));
     NC_TRY(w, "marking the file complete", put_text(w->ncid, NC_GLOBAL, "tbrf_complete", "yes"));
     return 0;
 }

@@ -51,21 +51,22 @@ static char *dupstr(const char *s)
     return d;
 }
 
-tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
+/* The checks on the output name, before anything is created. */
+static int check_output(const char *path, char *err, size_t errlen)
 {
     if (!path || !path[0]) {
         io_setf(err, errlen, "no output file name given");
-        return NULL;
+        return -1;
     }
     size_t len = strlen(path);
     if (path[len - 1] == '/') {
         io_setf(err, errlen, "cannot write %s: the name is a directory", path);
-        return NULL;
+        return -1;
     }
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         io_setf(err, errlen, "cannot write %s: it is a directory", path);
-        return NULL;
+        return -1;
     }
     /* rename() would replace a device node, FIFO or socket (as root,
      * /dev/null itself) by a regular file: only regular files are
@@ -73,8 +74,21 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         io_setf(err, errlen, "cannot write %s: it exists and is not a regular file (a device, "
                 "FIFO or socket); tbrf only replaces regular files", path);
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+static void free_writer(tbrf_io_writer *w)
+{
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}
+
+/* A writer for path with its temporary's name, nothing opened yet. */
+static tbrf_io_writer *alloc_writer(const char *path, int flags, char *err, size_t errlen)
+{
     tbrf_io_writer *w = calloc(1, sizeof *w);
     if (!w) {
         io_setf(err, errlen, "out of memory");
@@ -87,18 +101,26 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
     w->pts_dset = w->val_dset = -1;
     w->nc_value = -1;
     w->ncomp = 1;
+    w->mpi_size = 1;
+#ifdef TBRF_IO_MPI
+    w->comm = MPI_COMM_NULL;
+#endif
     w->path = dupstr(path);
     w->tmp = io_temp_name(path);
     if (!w->path || !w->tmp) {
         io_setf(err, errlen, "out of memory");
-        free(w->path);
-        free(w->tmp);
-        free(w);
+        free_writer(w);
         return NULL;
     }
+    return w;
+}
+
+/* Creates the (empty) temporary file. */
+static int make_temp(tbrf_io_writer *w, char *err, size_t errlen)
+{
     /* Temporaries of runs killed with SIGKILL (or crashed) are never
      * renamed: the next run to the same name removes them. */
-    io_remove_stale_temps(path);
+    io_remove_stale_temps(w->path);
     /* Create the temporary ourselves first: errno then says precisely why
      * a directory cannot be written (missing, not a directory, read-only,
      * permission), which HDF5's error stack buries. */
@@ -109,36 +131,144 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
         fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     }
     if (fd < 0) {
-        io_setf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        free(w->path);
-        free(w->tmp);
-        free(w);
-        return NULL;
+        io_setf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+        return -1;
     }
     close(fd);
+    return 0;
+}
 
-    w->ops = (flags & TBRF_IO_NETCDF) ? &io_netcdf_ops : &io_hdf5_ops;
+/* Opens the format's file on the temporary; 0, or -1 with err set. */
+static int open_format(tbrf_io_writer *w, char *err, size_t errlen)
+{
+    w->ops = (w->flags & TBRF_IO_NETCDF) ? &io_netcdf_ops : &io_hdf5_ops;
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->create(w);
     io_quiet_end(&q);
     if (rc) {
         io_setf(err, errlen, "%s", w->message);
-        unlink(w->tmp);
-        free(w->path);
-        free(w->tmp);
-        free(w);
-        return NULL;
+        return -1;
     }
     w->open = 1;
+    return 0;
+}
+
+tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
+{
+    if (check_output(path, err, errlen))
+        return NULL;
+    tbrf_io_writer *w = alloc_writer(path, flags, err, errlen);
+    if (!w)
+        return NULL;
+    if (make_temp(w, err, errlen)) {
+        free_writer(w);
+        return NULL;
+    }
+    if (open_format(w, err, errlen)) {
+        unlink(w->tmp);
+        free_writer(w);
+        return NULL;
+    }
     return w;
 }
+
+static int close_format(tbrf_io_writer *w);
+
+#ifdef TBRF_IO_MPI
+/* MIN of ok over the writer's ranks: every rank learns whether all are
+ * fine (1) or any failed (0). */
+static int agree(MPI_Comm comm, int ok)
+{
+    int all = ok;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+/* Rank 0's message to every rank (err of errlen bytes). */
+static void share_message(MPI_Comm comm, char *err, size_t errlen)
+{
+    char buf[1024] = "";
+    if (errlen > 0)
+        snprintf(buf, sizeof buf, "%s", err);
+    MPI_Bcast(buf, (int)sizeof buf, MPI_CHAR, 0, comm);
+    io_setf(err, errlen, "%s", buf);
+}
+
+tbrf_io_writer *tbrf_io_create_mpi(const char *path, int flags, MPI_Comm comm, char *err, size_t errlen)
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (flags & TBRF_IO_NETCDF) { /* the same answer on every rank */
+        io_setf(err, errlen, "cannot write %s in parallel: netCDF output under MPI is not supported "
+                "(write HDF5, e.g. .h5)", path ? path : "(null)");
+        return NULL;
+    }
+    /* Rank 0 checks the name and creates the temporary; every rank then
+     * opens it with MPI-IO under rank 0's name. */
+    tbrf_io_writer *w = NULL;
+    int ok = 1;
+    if (rank == 0) {
+        ok = check_output(path, err, errlen) == 0 && (w = alloc_writer(path, flags, err, errlen)) != NULL;
+        if (ok && make_temp(w, err, errlen)) {
+            ok = 0;
+            free_writer(w);
+            w = NULL;
+        }
+    } else {
+        ok = path && path[0] && (w = alloc_writer(path, flags, err, errlen)) != NULL;
+    }
+    if (!agree(comm, ok)) {
+        share_message(comm, err, errlen);
+        if (w && rank == 0)
+            unlink(w->tmp);
+        if (w)
+            free_writer(w);
+        return NULL;
+    }
+    char tmp[4096] = "";
+    if (rank == 0)
+        snprintf(tmp, sizeof tmp, "%s", w->tmp);
+    MPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, comm);
+    char *t = dupstr(tmp);
+    if (t) {
+        free(w->tmp);
+        w->tmp = t;
+    }
+    w->mpi_rank = rank;
+    w->mpi_size = size;
+    ok = t != NULL && MPI_Comm_dup(comm, &w->comm) == MPI_SUCCESS;
+    if (ok && open_format(w, err, errlen))
+        ok = 0;
+    if (!agree(comm, ok)) {
+        if (ok)
+            io_setf(err, errlen, "cannot write %s: another rank could not open it", path);
+        if (w->open)
+            close_format(w);
+        if (rank == 0)
+            unlink(w->tmp);
+        if (w->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&w->comm);
+        free_writer(w);
+        return NULL;
+    }
+    return w;
+}
+#endif
 
 static int h5w_create(tbrf_io_writer *w)
 {
     /* Strong close: H5Fclose really closes even if an object leaked, so
      * the file is complete on disk before the rename. */
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+#ifdef TBRF_IO_MPI
+    /* every rank opens the file through MPI-IO; parallel HDF5 closes it
+     * with its own (semi) degree */
+    if (fapl >= 0 && w->comm != MPI_COMM_NULL)
+        H5Pset_fapl_mpio(fapl, w->comm, MPI_INFO_NULL);
+    else
+#endif
     if (fapl >= 0)
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
     /* Track attribute creation order so `tbrf info` lists them in the
@@ -186,6 +316,42 @@ static hid_t make_dcpl(const tbrf_io_writer *w, int rank, const hsize_t *chunk)
 fail:
     H5Pclose(dcpl);
     return -1;
+}
+
+/* Transfer properties: collective on an MPI writer (what filtered
+ * datasets require in parallel HDF5), else the default. */
+static hid_t xfer_open(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    if (w->comm != MPI_COMM_NULL) {
+        hid_t x = H5Pcreate(H5P_DATASET_XFER);
+        if (x >= 0 && H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) >= 0)
+            return x;
+        if (x >= 0)
+            H5Pclose(x);
+    }
+#endif
+    (void)w;
+    return H5P_DEFAULT;
+}
+
+static void xfer_close(hid_t x)
+{
+    if (x >= 0 && x != H5P_DEFAULT)
+        H5Pclose(x);
+}
+
+/* 1 on the ranks but 0 of an MPI writer: data every rank holds alike
+ * (tables, /connectivity) is written by rank 0 alone, the others taking
+ * part in the collective write with an empty selection. */
+static int follower(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    return w->comm != MPI_COMM_NULL && w->mpi_rank != 0;
+#else
+    (void)w;
+    return 0;
+#endif
 }
 
 /* Chunk shape for dims (slowest first): io_chunk_shape's slabs of whole
@@ -327,6 +493,48 @@ static int h5_add_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_
     return e < 0 ? -1 : 0;
 }
 
+static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
+static int h5w_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
+                           const void *values);
+
+#ifdef TBRF_IO_MPI
+/* One round of the grid push protocol: every rank says whether it is
+ * fine and whether it has no more cells; -1 when any rank failed (no
+ * collective call follows, on any rank), 1 when all are done, else 0
+ * (then every rank writes, an empty selection where it is done). */
+static int mpi_round(tbrf_io_writer *w, int ok, int done)
+{
+    if (w->mpi_failed)
+        return -1;
+    int mine[2] = {ok, done}, all[2] = {0, 0};
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, w->comm);
+    if (!all[0]) {
+        w->mpi_failed = 1;
+        if (ok)
+            FAIL(w, "%s: another rank failed; nothing was written", w->path);
+        return -1;
+    }
+    return all[1] ? 1 : 0;
+}
+
+int tbrf_io_grid_push_done(tbrf_io_writer *w, int ok)
+{
+    if (!w || w->comm == MPI_COMM_NULL)
+        return ok ? 0 : -1;
+    for (;;) {
+        int r = mpi_round(w, ok && usable(w) && (w->rank > 0 || w->pts_n > 0), 1);
+        if (r)
+            return r > 0 ? 0 : -1;
+        io_quiet q;
+        io_quiet_begin(&q);
+        int rc = w->pts_n > 0 ? h5w_points_push(w, 0, 0, NULL, NULL) : h5w_grid_write(w, 0, 0, NULL);
+        io_quiet_end(&q);
+        if (rc)
+            ok = 0;
+    }
+}
+#endif
+
 int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values)
 {
     tbrf_io_writer *w = writer;
@@ -336,17 +544,32 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
         FAIL(w, "%s: no grid started", w->path);
         return -1;
     }
-    if (first < 0 || count < 0 || first > w->total || count > w->total - first) {
+    int bad = first < 0 || count < 0 || first > w->total || count > w->total - first;
+    if (bad)
         FAIL(w, "%s: cells %lld..+%lld lie outside the grid", w->path, (long long)first,
              (long long)count);
-        return -1;
+    else if (count > 0 && !values)
+        FAIL(w, "%s: no values", w->path);
+    bad = bad || (count > 0 && !values);
+#ifdef TBRF_IO_MPI
+    /* one collective round: every rank learns whether all are fine, then
+     * all write (tbrf_io_mpi.h) */
+    if (w->comm != MPI_COMM_NULL) {
+        if (mpi_round(w, !bad, 0) < 0)
+            return -1;
+        io_quiet q;
+        io_quiet_begin(&q);
+        int rc = h5w_grid_write(w, first, count, values);
+        io_quiet_end(&q);
+        if (rc == 0)
+            w->written += count;
+        return rc;
     }
+#endif
+    if (bad)
+        return -1;
     if (count == 0)
         return 0;
-    if (!values) {
-        FAIL(w, "%s: no values", w->path);
-        return -1;
-    }
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->grid_push(w, first, count, values);
@@ -356,12 +579,15 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
     return rc;
 }
 
-static int h5w_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
+/* Cells [first, first + count) of /field; count 0 selects nothing (a
+ * rank's empty part of a collective write). Collective on an MPI writer. */
+static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
 {
     int rc = -1;
     hid_t fspace = H5Dget_space(w->field);
-    hsize_t mdim = (hsize_t)count * (hsize_t)(w->ncomp > 1 ? w->ncomp : 1);
+    hsize_t mdim = (hsize_t)(count > 0 ? count : 1) * (hsize_t)(w->ncomp > 1 ? w->ncomp : 1);
     hid_t mspace = H5Screate_simple(1, &mdim, NULL);
+    hid_t dxpl = xfer_open(w);
     if (fspace < 0 || mspace < 0) {
         fail_h5(w, "selecting cells of /field");
         goto done;
@@ -369,21 +595,29 @@ static int h5w_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const 
     /* HDF5 iterates a union of hyperslabs in the file's row-major order,
      * which is exactly our cell order, so one H5Dwrite from a flat buffer
      * fills them. */
-    if (io_grid_boxes(w, first, count, h5_add_box, &fspace)) {
+    if (count == 0 ? (H5Sselect_none(fspace) < 0 || H5Sselect_none(mspace) < 0)
+                   : io_grid_boxes(w, first, count, h5_add_box, &fspace) != 0) {
         fail_h5(w, "selecting cells of /field");
         goto done;
     }
-    if (H5Dwrite(w->field, mem_type(w->precision), mspace, fspace, H5P_DEFAULT, values) < 0) {
+    if (H5Dwrite(w->field, mem_type(w->precision), mspace, fspace, dxpl,
+                 count > 0 ? values : (const void *)&rc) < 0) {
         fail_h5(w, "writing /field");
         goto done;
     }
     rc = 0;
 done:
+    xfer_close(dxpl);
     if (fspace >= 0)
         H5Sclose(fspace);
     if (mspace >= 0)
         H5Sclose(mspace);
     return rc;
+}
+
+static int h5w_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
+{
+    return h5w_grid_write(w, first, count, values);
 }
 
 /* Writes a whole dataset (contiguous, or chunked when compressing). */
@@ -407,7 +641,19 @@ static int write_whole(tbrf_io_writer *w, const char *name, int rank, const hsiz
         goto done;
     }
     dset = H5Dcreate2(w->file, name, file_type(precision), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (dset < 0 || H5Dwrite(dset, mem_type(precision), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+    if (dset < 0) {
+        fail_h5(w, what);
+        goto done;
+    }
+    hid_t x = xfer_open(w);
+    hid_t sel = follower(w) ? H5Scopy(space) : H5S_ALL;
+    if (sel != H5S_ALL && sel >= 0)
+        H5Sselect_none(sel);
+    herr_t e = sel < 0 ? -1 : H5Dwrite(dset, mem_type(precision), sel, sel, x, data);
+    if (sel != H5S_ALL && sel >= 0)
+        H5Sclose(sel);
+    xfer_close(x);
+    if (e < 0) {
         fail_h5(w, what);
         goto done;
     }
@@ -504,17 +750,30 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
         FAIL(w, "%s: no points started", w->path);
         return -1;
     }
-    if (first < 0 || count < 0 || first > w->pts_n || count > w->pts_n - first) {
+    int bad = first < 0 || count < 0 || first > w->pts_n || count > w->pts_n - first;
+    if (bad)
         FAIL(w, "%s: points %lld..+%lld lie outside 0..%lld", w->path, (long long)first,
              (long long)count, (long long)w->pts_n);
-        return -1;
+    else if (count > 0 && (!xyz || !values))
+        FAIL(w, "%s: no positions or values", w->path);
+    bad = bad || (count > 0 && (!xyz || !values));
+#ifdef TBRF_IO_MPI
+    if (w->comm != MPI_COMM_NULL) { /* one collective round, as grid pushes */
+        if (mpi_round(w, !bad, 0) < 0)
+            return -1;
+        io_quiet q;
+        io_quiet_begin(&q);
+        int rc = h5w_points_push(w, first, count, xyz, values);
+        io_quiet_end(&q);
+        if (rc == 0)
+            w->pts_written += count;
+        return rc;
     }
+#endif
+    if (bad)
+        return -1;
     if (count == 0)
         return 0;
-    if (!xyz || !values) {
-        FAIL(w, "%s: no positions or values", w->path);
-        return -1;
-    }
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->points_push(w, first, count, xyz, values);
@@ -568,12 +827,16 @@ static int write_rows(tbrf_io_writer *w, hid_t d, int rank, int64_t first, int64
     int rc = -1;
     hid_t fspace = H5Dget_space(d);
     hsize_t start[2] = {(hsize_t)first, 0}, cnt[2] = {(hsize_t)count, (hsize_t)cols};
-    hsize_t mdim = (hsize_t)count * (hsize_t)cols;
+    hsize_t mdim = (hsize_t)(count > 0 ? count : 1) * (hsize_t)cols;
     hid_t mspace = H5Screate_simple(1, &mdim, NULL);
-    if (fspace >= 0 && mspace >= 0 &&
-        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0 &&
-        H5Dwrite(d, mtype, mspace, fspace, H5P_DEFAULT, data) >= 0)
+    hid_t x = xfer_open(w);
+    /* count 0: an MPI rank's empty part of a collective write */
+    int sel = fspace >= 0 && mspace >= 0 &&
+              (count == 0 ? H5Sselect_none(fspace) >= 0 && H5Sselect_none(mspace) >= 0
+                          : H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0);
+    if (sel && H5Dwrite(d, mtype, mspace, fspace, x, count > 0 ? data : (const void *)&rc) >= 0)
         rc = 0;
+    xfer_close(x);
     (void)rank;
     if (rc)
         fail_h5(w, what);
@@ -774,8 +1037,8 @@ static int write_connectivity(tbrf_io_writer *w, int64_t n)
             else
                 ((int32_t *)buf)[i] = (int32_t)(first + i);
         }
-        if (write_rows(w, d, 2, first, count, 1, wide ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, buf,
-                       "writing /connectivity"))
+        if (write_rows(w, d, 2, first, follower(w) ? 0 : count, 1,
+                       wide ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, buf, "writing /connectivity"))
             goto done;
     }
     rc = 0;
@@ -797,7 +1060,8 @@ static int h5w_mark_complete(tbrf_io_writer *w)
     if (w->has_xmf && !w->xmf_meta.is_grid && w->xmf_meta.npoints > 0 &&
         write_connectivity(w, w->xmf_meta.npoints))
         return -1;
-    if (attr_str(w->file, "tbrf_complete", "yes")) {
+    const int64_t ranks = w->mpi_size;
+    if (attr_i64v(w->file, "mpi_ranks", &ranks, 1) || attr_str(w->file, "tbrf_complete", "yes")) {
         fail_h5(w, "marking the file complete");
         return -1;
     }
@@ -908,8 +1172,62 @@ static int commit_failed(tbrf_io_writer *w)
     return -1;
 }
 
+static int publish(tbrf_io_writer *w);
+
+#ifdef TBRF_IO_MPI
+/* Commit of an MPI writer, collective: the ranks agree that the grid is
+ * complete and every rank is fine, mark and close the file together, and
+ * rank 0 publishes it; any failure on any rank leaves no file. */
+static int commit_mpi(tbrf_io_writer *w)
+{
+    int ok = usable(w) && !w->mpi_failed;
+    long long mine = w->written, sum = 0;
+    MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
+    if (ok && w->rank > 0 && sum != w->total) {
+        FAIL(w, "%s: only %lld of %lld cells were written", w->path, sum, (long long)w->total);
+        ok = 0;
+    }
+    if (ok && w->pts_n > 0) {
+        mine = w->pts_written;
+        MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
+        if (sum != w->pts_n) {
+            FAIL(w, "%s: only %lld of %lld points were written", w->path, sum, (long long)w->pts_n);
+            ok = 0;
+        }
+    }
+    int all = agree(w->comm, ok);
+    if (all) {
+        io_quiet q;
+        io_quiet_begin(&q);
+        ok = w->ops->mark_complete(w) == 0;
+        io_quiet_end(&q);
+        all = agree(w->comm, ok);
+    }
+    ok = close_format(w) == 0 && ok;
+    all = agree(w->comm, ok) && all;
+    if (!all) {
+        if (ok)
+            FAIL(w, "%s: another rank failed; nothing was written", w->path);
+        if (w->mpi_rank == 0)
+            commit_failed(w);
+        w->committed = 1;
+        return -1;
+    }
+    int rc = w->mpi_rank == 0 ? publish(w) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, w->comm);
+    if (rc)
+        share_message(w->comm, w->message, sizeof w->message);
+    w->committed = 1;
+    return rc;
+}
+#endif
+
 int tbrf_io_commit(tbrf_io_writer *w)
 {
+#ifdef TBRF_IO_MPI
+    if (w && w->comm != MPI_COMM_NULL)
+        return commit_mpi(w);
+#endif
     if (!usable(w))
         return -1;
     if (w->rank > 0 && w->written != w->total) {
@@ -934,6 +1252,13 @@ int tbrf_io_commit(tbrf_io_writer *w)
     }
     if (close_format(w))
         return commit_failed(w);
+    return publish(w);
+}
+
+/* The temporary, closed and complete, becomes NAME (with its side file):
+ * synced, renamed, all or nothing. 0, or -1 with nothing left. */
+static int publish(tbrf_io_writer *w)
+{
     /* Sync before the rename, so that after a crash the final name never
      * points at data that did not reach the disk. */
     int fd = open(w->tmp, O_RDONLY);
@@ -1012,7 +1337,18 @@ void tbrf_io_close(tbrf_io_writer *w)
 {
     if (!w)
         return;
-    close_format(w);
+    close_format(w); /* collective on an MPI writer: every rank closes */
+#ifdef TBRF_IO_MPI
+    if (w->comm != MPI_COMM_NULL) {
+        if (!w->committed && w->mpi_rank == 0) {
+            unlink(w->tmp);
+            if (w->has_xmf)
+                unlink(w->xmf_tmp);
+        }
+        w->committed = 1;
+        MPI_Comm_free(&w->comm);
+    }
+#endif
     if (!w->committed) {
         unlink(w->tmp);
         if (w->has_xmf)

@@ -12,7 +12,7 @@ rank() {
     src/methods/*) echo 2 ;;
     src/backends/*) echo 3 ;;
     src/plan/* | src/rng/* | src/mc/*) echo 4 ;;
-    src/io/* | src/analysis/*) echo 5 ;;
+    src/io/* | src/analysis/* | src/mpi/*) echo 5 ;;
     cli/* | fortran/*) echo 6 ;;
     *) echo 99 ;;
     esac
@@ -22,8 +22,8 @@ bad=0 n=0
 while IFS= read -r f; do
     while IFS= read -r inc; do
         case $inc in
-        tbrf.h | tbrf_version.h | tbrf/*) target=include/x ;;
-        core/* | methods/* | backends/* | plan/* | rng/* | mc/* | io/* | analysis/*) target=src/$inc ;;
+        tbrf.h | tbrf_version.h | tbrf_mpi.h | tbrf/*) target=include/x ;;
+        core/* | methods/* | backends/* | plan/* | rng/* | mc/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
         *) continue ;; # a file of the same folder, or a system header
         esac
         n=$((n + 1))

@@ -1,0 +1,61 @@
+/* mpi_env.c — the command's MPI context. The MPI build of the command
+ * (TBRF_CLI_MPI, build/mpi/tbrf, doc/mpi.md) initialises MPI only when a
+ * launcher started it (mpirun sets OMPI_COMM_WORLD_SIZE, PMIx and PMI
+ * launchers PMIX_RANK or PMI_RANK): run alone it is the serial command,
+ * touching no MPI at all. The serial build has the same functions, with
+ * one rank. */
+#include <stdlib.h>
+
+#include "cli.h"
+
+#ifdef TBRF_CLI_MPI
+#include <mpi.h>
+
+static int g_active, g_solo, g_rank, g_size = 1;
+
+int cli_mpi_start(int *argc, char ***argv)
+{
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
+        return 0;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return -1;
+    g_active = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    return 0;
+}
+
+void cli_mpi_stop(void)
+{
+    g_solo = 0;
+    if (g_active)
+        MPI_Finalize();
+    g_active = 0;
+}
+
+int cli_mpi_active(void) { return g_active && !g_solo; }
+void cli_mpi_solo(int on) { g_solo = on; }
+int cli_mpi_rank(void) { return g_rank; }
+int cli_mpi_size(void) { return g_size; }
+
+int cli_mpi_agree(int ok)
+{
+    int all = ok;
+    if (g_active)
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+#else
+int cli_mpi_start(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+void cli_mpi_stop(void) {}
+int cli_mpi_active(void) { return 0; }
+void cli_mpi_solo(int on) { (void)on; }
+int cli_mpi_rank(void) { return 0; }
+int cli_mpi_size(void) { return 1; }
+int cli_mpi_agree(int ok) { return ok; }
+#endif

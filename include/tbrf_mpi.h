@@ -1,0 +1,50 @@
+/* tbrf_mpi.h — splitting a tbrf field over the ranks of an MPI
+ * communicator (library libtbrf_mpi, built when Open MPI is found; the
+ * core library libtbrf never calls MPI). Link with -ltbrf_mpi -ltbrf and
+ * your MPI.
+ *
+ * Each rank evaluates only its own part, with no communication: grids by
+ * tbrf_set_subgrid on its box, which gives bitwise the values of the whole
+ * grid at those cells for every method and backend (doc/decomposition.md),
+ * points by passing its own points. Every rank makes its plan with the same
+ * model, dimension, domain, resolution, seed and options, so all ranks
+ * synthesise the same lines. doc/mpi.md has the cost, memory and I/O model
+ * per rank. */
+#ifndef TBRF_MPI_H
+#define TBRF_MPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "tbrf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* This rank's slab of the grid of n[0] x n[1] x n[2] cells (n[2] = 1 in
+ * 2D): the slowest axis (z in 3D, y in 2D) split into `size` contiguous
+ * ranges that differ by at most one plane, rank r getting the r-th, so the
+ * ranks' cells are consecutive runs of the file's x-fastest order. start
+ * and count are those of tbrf_set_subgrid; a rank beyond the number of
+ * planes gets count[slow axis] = 0 and nothing to evaluate. *first is the
+ * global number of its first cell (x fastest). Statuses: TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_INVALID (dim not 2 or 3, an MPI call failed),
+ * TBRF_ERR_SIZE (a count below 1, a cell count overflowing int64). */
+TBRF_API int tbrf_mpi_split_grid(MPI_Comm comm, int dim, const int64_t n[3], int64_t start[3],
+                                 int64_t count[3], int64_t *first);
+
+/* This rank's share of n points: rows *first .. *first + *count - 1, the
+ * same near-equal contiguous split. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_SIZE (n < 0), TBRF_ERR_INVALID (an MPI call failed). */
+TBRF_API int tbrf_mpi_split_points(MPI_Comm comm, int64_t n, int64_t *first, int64_t *count);
+
+/* Collective: the largest status any rank passes (TBRF_OK when all pass
+ * TBRF_OK), so every rank stops when one failed (its message stays on that
+ * rank). An MPI failure gives TBRF_ERR_INVALID. */
+TBRF_API int tbrf_mpi_agree(MPI_Comm comm, int status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
