@@ -18,6 +18,8 @@ void cli_mpi_solo(int on);  /* 1: rank 0 runs a command alone, as the serial too
 int cli_mpi_rank(void);
 int cli_mpi_size(void);
 int cli_mpi_agree(int ok);
+/* Collective: 1 when every rank passes the same string (a command line). */
+int cli_mpi_same(const char *s);
 
 /* Prints "tbrf: MESSAGE" on stderr as exactly one line ("tbrf: rank R:
  * MESSAGE" on the ranks but 0 of an MPI run). */

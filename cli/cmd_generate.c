@@ -529,6 +529,11 @@ int cmd_generate(int argc, char **argv)
     }
     /* under mpirun every rank planned alike; one that failed (a file it
      * could not read, its memory budget) stops all before any writing */
+    if (!cli_mpi_same(r.command) && rc == 0) {
+        /* a field of mixed parameters would look like a result */
+        cli_errline("the MPI ranks were given different command lines; nothing was written");
+        rc = EXIT_USAGE;
+    }
     if (!cli_mpi_agree(rc == 0) && rc == 0) {
         if (cli_mpi_rank() == 0)
             cli_errline("another rank failed; nothing was written");

@@ -45,6 +45,18 @@ int cli_mpi_agree(int ok)
         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return all;
 }
+
+int cli_mpi_same(const char *s)
+{
+    unsigned long long h = 14695981039346656037ull, lo = 0, hi = 0; /* FNV-1a */
+    for (const char *c = s ? s : ""; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    if (!g_active)
+        return 1;
+    MPI_Allreduce(&h, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
 #else
 int cli_mpi_start(int *argc, char ***argv)
 {
@@ -58,4 +70,9 @@ void cli_mpi_solo(int on) { (void)on; }
 int cli_mpi_rank(void) { return 0; }
 int cli_mpi_size(void) { return 1; }
 int cli_mpi_agree(int ok) { return ok; }
+int cli_mpi_same(const char *s)
+{
+    (void)s;
+    return 1;
+}
 #endif

@@ -705,8 +705,10 @@ int request_plan(request *r)
         cli_errline("%s", cli_plan_msg(r->plan, st));
         return EXIT_FAIL;
     }
-    warn_resolved(r);
-    warn_nyquist(m, r->plan);
+    if (cli_mpi_rank() == 0) { /* once per run, not once per MPI rank */
+        warn_resolved(r);
+        warn_nyquist(m, r->plan);
+    }
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */
     m->model = tbrf_model_describe(r->model);

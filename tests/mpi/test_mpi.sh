@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# test_mpi.sh TBRF TBRF_MPI MPIRUN H5DUMP CASE — `mpirun -n N tbrf generate`
+# (doc/mpi.md) against the serial command: the /field (or /value,
+# /points) bytes of 1, 2, 3 and 4 ranks equal the serial file's, the root
+# attribute mpi_ranks says how many ranks wrote it, and a failing rank
+# makes every rank fail and leaves no file. TBRF is the serial command,
+# TBRF_MPI the MPI build (build/mpi/tbrf).
+set -euo pipefail
+serial=$1 tbrf=$2 mpirun=$3 h5dump=$4 case=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail=0
+run_mpi() { # N ARGS...: N ranks of the MPI command; each rank's exit status in rc.RANK
+    local n=$1
+    shift
+    local root=()
+    [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+    "$mpirun" --oversubscribe "${root[@]}" -n "$n" sh -c '"$0" "$@"; echo $? > rc.$OMPI_COMM_WORLD_RANK' \
+        "$tbrf" "$@" >mpi.out 2>&1 || true
+}
+all_rc() { # N: the ranks' exit statuses, "0 0 0"
+    local s="" i
+    for ((i = 0; i < $1; i++)); do s="$s $(cat rc.$i 2>/dev/null || echo missing)"; done
+    echo $s
+}
+bytes() { # FILE DATASET -> FILE.DATASET.bin, the dataset's raw little-endian bytes
+    "$h5dump" -d "/$2" -b LE -o "$1.$2.bin" "$1" >/dev/null
+}
+attr() { # FILE NAME: the integer value of a root attribute
+    "$h5dump" -a "/$2" "$1" | sed -n 's/^ *(0): \([0-9]*\).*/\1/p'
+}
+check() { # DESCRIPTION CONDITION...
+    local what=$1
+    shift
+    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; sed 's/^/  | /' mpi.out 2>/dev/null | tail -20; fail=1; fi
+}
+same_as_serial() { # NAME DATASET ARGS...: serial file vs 1..4 ranks, bytes and mpi_ranks
+    local name=$1 dset=$2
+    shift 2
+    "$serial" generate "$@" --out "s_$name.h5" --quiet
+    bytes "s_$name.h5" "$dset"
+    check "$name: the serial file records mpi_ranks = 1" test "$(attr "s_$name.h5" mpi_ranks)" = 1
+    # the MPI build run alone is the serial command
+    "$tbrf" generate "$@" --out "a_$name.h5" --quiet
+    bytes "a_$name.h5" "$dset"
+    check "$name: the MPI build without mpirun = serial" cmp -s "s_$name.h5.$dset.bin" "a_$name.h5.$dset.bin"
+    for n in 1 2 3 4; do
+        rm -f rc.*
+        run_mpi "$n" generate "$@" --out "p${n}_$name.h5" --quiet
+        check "$name: $n ranks exit 0 ($(all_rc $n))" test "$(all_rc $n)" = "$(printf '0 %.0s' $(seq $n) | sed 's/ $//')"
+        [ -f "p${n}_$name.h5" ] || { check "$name: $n ranks wrote the file" false; continue; }
+        bytes "p${n}_$name.h5" "$dset"
+        check "$name: $n ranks: /$dset bytes = the serial file's" cmp -s "s_$name.h5.$dset.bin" "p${n}_$name.h5.$dset.bin"
+        check "$name: $n ranks: mpi_ranks = $n" test "$(attr "p${n}_$name.h5" mpi_ranks)" = "$n"
+    done
+}
+no_file_left() { # NAME: neither NAME nor a temporary of it
+    ! ls -a | grep -q -- "$1"
+}
+
+PL=(--model powerlaw --index -3 --kmin 0.05 --kmax 3)
+case $case in
+grid)
+    # the issue's command, on a 48^3 grid; 3 ranks split 48 planes 16/16/16,
+    # 4 ranks 12 each; every rank pushes in several chunks (--chunk)
+    same_as_serial grid field "${PL[@]}" --grid 48x40x36 --chunk 5000
+    # fewer planes than ranks: rank 3 of 4 evaluates nothing
+    same_as_serial thin field "${PL[@]}" --grid 16x12x3
+    same_as_serial grid2d field --model matern --length 4 --nu 1.5 --grid 64x45
+    ;;
+grid_options)
+    # float, compressed (collective filtered writes), a solenoidal vector
+    same_as_serial vector field "${PL[@]}" --grid 30x28x26 --precision float --compress \
+        --vector solenoidal --chunk 3000
+    # the FFT method: each rank transforms the whole grid and writes its slab
+    same_as_serial fft field --model gaussian --length 3 --grid 32x24x20 --method fft
+    ;;
+periodic)
+    # a periodic box: on its lattice (FFT) and off it (NUFFT), a vector field
+    same_as_serial lattice field "${PL[@]}" --grid 24x24x24 --box 24,24,24
+    same_as_serial nufft field "${PL[@]}" --grid 20x22x25 --box 12,12,12 --vector mixed --zeta 0.3
+    ;;
+points)
+    "$serial" generate "${PL[@]}" --grid 2x2x2 --out seed.h5 --quiet # a file to make points from
+    awk 'BEGIN { srand(7); for (i = 0; i < 20011; i++) printf "%.17g %.17g %.17g\n", 10*rand(), 10*rand(), 10*rand() }' >pts.txt
+    same_as_serial points_text value --model gaussian --length 2 --points pts.txt
+    same_as_serial points_text_pos points --model gaussian --length 2 --points pts.txt --compress
+    same_as_serial points_box value "${PL[@]}" --points pts.txt --box 10,10,10 --vector compressive
+    ;;
+failures)
+    # an unwritable output: every rank fails, nothing is left
+    rm -f rc.*
+    run_mpi 3 generate "${PL[@]}" --grid 16x16x16 --out nodir/f.h5
+    check "unwritable path: every rank fails ($(all_rc 3))" bash -c '! grep -qx 0 rc.0 rc.1 rc.2'
+    check "unwritable path: one message naming the file" grep -q "cannot write nodir/f.h5" mpi.out
+    # bad input on one rank: rank 2 starts in a directory without the points
+    # file; it fails, so every rank fails and no file is left
+    mkdir elsewhere
+    awk 'BEGIN { for (i = 0; i < 100; i++) printf "%d %d %d\n", i % 10, (i / 10) % 10, i % 7 }' >pts.txt
+    root=()
+    [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+    rm -f rc.*
+    "$mpirun" --oversubscribe "${root[@]}" \
+        -n 2 sh -c '"$0" "$@"; echo $? > '"$work"'/rc.$OMPI_COMM_WORLD_RANK' "$tbrf" generate --model gaussian \
+        --length 2 --points pts.txt --out "$work/one.h5" : \
+        -n 1 -wdir "$work/elsewhere" sh -c '"$0" "$@"; echo $? > '"$work"'/rc.$OMPI_COMM_WORLD_RANK' "$tbrf" \
+        generate --model gaussian --length 2 --points pts.txt --out "$work/one.h5" >mpi.out 2>&1 || true
+    check "one rank's bad input: every rank fails ($(all_rc 3))" bash -c '! grep -qx 0 rc.0 rc.1 rc.2'
+    check "one rank's bad input: it says why" grep -q "rank 2: cannot read points file pts.txt" mpi.out
+    check "one rank's bad input: no file, no temporary" no_file_left one.h5
+    # ranks given different parameters (a field of mixed seeds) are refused
+    rm -f rc.*
+    "$mpirun" --oversubscribe "${root[@]}" \
+        -n 1 sh -c '"$0" "$@"; echo $? > rc.$OMPI_COMM_WORLD_RANK' "$tbrf" generate "${PL[@]}" --grid 8x8x8 --seed 1 --out mix.h5 : \
+        -n 1 sh -c '"$0" "$@"; echo $? > rc.$OMPI_COMM_WORLD_RANK' "$tbrf" generate "${PL[@]}" --grid 8x8x8 --seed 2 --out mix.h5 \
+        >mpi.out 2>&1 || true
+    check "different command lines: every rank fails ($(all_rc 2))" bash -c '! grep -qx 0 rc.0 rc.1'
+    check "different command lines: said so" grep -q "different command lines" mpi.out
+    check "different command lines: no file" no_file_left mix.h5
+    # netCDF is not written in parallel: refused on every rank, no file
+    rm -f rc.*
+    run_mpi 2 generate "${PL[@]}" --grid 8x8x8 --out f.nc
+    check "netCDF under MPI refused ($(all_rc 2))" bash -c '! grep -qx 0 rc.0 rc.1'
+    check "netCDF under MPI: the reason" grep -q "netCDF output under MPI is not supported" mpi.out
+    check "netCDF under MPI: no file" no_file_left f.nc
+    # a file written by 3 ranks regenerates bitwise with the serial command
+    run_mpi 3 generate "${PL[@]}" --grid 20x20x20 --out r.h5 --quiet
+    check "regenerate --check of a 3-rank file" "$serial" regenerate r.h5 --out again.h5 --check --quiet
+    ;;
+*)
+    echo "unknown case $case"
+    exit 2
+    ;;
+esac
+exit $fail
