@@ -7,20 +7,35 @@ set -euo pipefail
 # draws the command's pictures, in DejaVu Sans through fontconfig.
 # python3-meshio and python3-h5py read the XDMF side files (io_xdmf_read).
 # libqhull-dev: periodic Voronoi volumes of AREPO gas ICs (src/io/voronoi.c).
+# Open MPI with the MPI builds of HDF5 and netCDF: the optional MPI layer
+# (doc/mpi.md). Installing libhdf5-openmpi-dev makes update-alternatives
+# point hdf5.pc at the MPI flavour (higher priority); the serial build must
+# keep the serial one, so it is set back below (CMake finds the MPI flavour
+# by path for the MPI targets only).
 packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev
           libnetcdf-dev netcdf-bin libpng-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core libxml2-utils
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder python3-meshio python3-h5py
-          libqhull-dev)
+          libqhull-dev
+          libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libnetcdf-mpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+# hdf5.pc (and with it pkg-config's hdf5) stays the serial flavour
+serial_pc() {
+  local pc=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/pkgconfig/hdf5-serial.pc
+  if [ -e "$pc" ] && update-alternatives --query hdf5.pc 2>/dev/null | grep -q "^Value: .*hdf5-\(mpi\|openmpi\)"; then
+    $sudo update-alternatives --set hdf5.pc "$pc" >/dev/null
+  fi
+}
+if [ ${#missing[@]} -eq 0 ]; then
+  serial_pc
+  exit 0
+fi
 export DEBIAN_FRONTEND=noninteractive
 echo "installing: ${missing[*]}" >&2
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+serial_pc
