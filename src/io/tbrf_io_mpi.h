@@ -6,7 +6,8 @@
  * communicator makes the same calls of tbrf_io.h in the same order with
  * the same arguments (grid_begin, set_components, attach_xdmf, write_meta,
  * commit, close), except for the values: each rank pushes its own cells
- * (tbrf_io_grid_push, global cell numbers, any number of pushes per rank),
+ * (tbrf_io_grid_push, global cell numbers, any number of pushes per rank)
+ * or points (tbrf_io_points_begin, then tbrf_io_points_push of its rows),
  * then calls tbrf_io_grid_push_done. Pushes are collective rounds in which
  * every rank first learns whether all ranks are fine, so a rank that fails
  * (its evaluation, a bad argument) makes every rank's next push, push_done

@@ -87,6 +87,11 @@ points)
     same_as_serial points_text value --model gaussian --length 2 --points pts.txt
     same_as_serial points_text_pos points --model gaussian --length 2 --points pts.txt --compress
     same_as_serial points_box value "${PL[@]}" --points pts.txt --box 10,10,10 --vector compressive
+    # positions read in pieces from an HDF5 /points (a points file tbrf wrote),
+    # and from a netCDF one
+    same_as_serial points_h5 value --model exponential --length 1.5 --points s_points_text.h5
+    "$serial" generate --model gaussian --length 2 --points pts.txt --out pts.nc --quiet
+    same_as_serial points_nc value --model exponential --length 1.5 --points pts.nc
     ;;
 failures)
     # an unwritable output: every rank fails, nothing is left
