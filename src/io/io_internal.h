@@ -162,7 +162,9 @@ typedef struct io_format_ops {
      * names w->path. */
     int (*create)(tbrf_io_writer *w);
     int (*grid_begin)(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
-    /* Cells [first, first + count), count >= 1, inside the grid. */
+    /* Cells [first, first + count), count >= 1, inside the grid (count 0
+     * too on an MPI writer: the rank's empty part of a collective write;
+     * points_push likewise). */
     int (*grid_push)(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
     int (*write_points)(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
     int (*write_values)(tbrf_io_writer *w, int64_t n, int precision, const void *values);

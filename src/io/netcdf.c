@@ -31,6 +31,9 @@
 
 #include "io/io_internal.h"
 #include "io/tbrf_io.h"
+#ifdef TBRF_IO_MPI
+#include <netcdf_par.h>
+#endif
 
 #define NC_CACHE_BYTES ((size_t)16 << 20)
 #define NC_CACHE_SLOTS 1021
@@ -74,11 +77,53 @@ static int put_text(int ncid, int var, const char *name, const char *s)
     return nc_put_att_text(ncid, var, name, strlen(s), s);
 }
 
+/* An MPI writer (tbrf_io_mpi.h): every rank makes every call, the data
+ * calls collectively (what compressed variables need), each rank writing
+ * its own rows and rank 0 alone what all ranks hold alike (coordinates,
+ * the table). */
+static int nc_mpi(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    return w->comm != MPI_COMM_NULL;
+#else
+    (void)w;
+    return 0;
+#endif
+}
+
+static int nc_follower(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    return nc_mpi(w) && w->mpi_rank != 0;
+#else
+    (void)w;
+    return 0;
+#endif
+}
+
+/* Collective access to var on an MPI writer (called before its writes). */
+static int par_access(tbrf_io_writer *w, int var)
+{
+#ifdef TBRF_IO_MPI
+    if (nc_mpi(w))
+        return nc_var_par_access(w->ncid, var, NC_COLLECTIVE);
+#endif
+    (void)w;
+    (void)var;
+    return NC_NOERR;
+}
+
 static int ncw_create(tbrf_io_writer *w)
 {
     /* The temporary exists already (made by tbrf_io_create to learn why a
      * directory is unwritable); NC_CLOBBER reuses it. */
-    int st = nc_create(w->tmp, NC_NETCDF4 | NC_CLOBBER, &w->ncid);
+    int st;
+#ifdef TBRF_IO_MPI
+    if (nc_mpi(w))
+        st = nc_create_par(w->tmp, NC_NETCDF4 | NC_CLOBBER, w->comm, MPI_INFO_NULL, &w->ncid);
+    else
+#endif
+        st = nc_create(w->tmp, NC_NETCDF4 | NC_CLOBBER, &w->ncid);
     if (st != NC_NOERR) {
         w->ncid = -1;
         IO_FAIL(w, "cannot create netCDF file %s: %s", w->path, nc_strerror(st));
@@ -208,12 +253,54 @@ static int put_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t s
             v = col;
         }
         errno = 0;
-        e = w->precision == TBRF_FLOAT
-                ? nc_put_vara_float(w->ncid, w->nc_comp[c], st, cn, (const float *)v)
-                : nc_put_vara_double(w->ncid, w->nc_comp[c], st, cn, (const double *)v);
+        e = par_access(w, w->nc_comp[c]);
+        if (e == NC_NOERR)
+            e = w->precision == TBRF_FLOAT
+                    ? nc_put_vara_float(w->ncid, w->nc_comp[c], st, cn, (const float *)v)
+                    : nc_put_vara_double(w->ncid, w->nc_comp[c], st, cn, (const double *)v);
     }
     free(col);
     return e == NC_NOERR ? 0 : nc_fail(w, "writing the field", e);
+}
+
+/* An MPI writer's push: io_grid_boxes gives each rank 0 to 5 boxes, but
+ * collective writes need the same number of calls on every rank, so the
+ * boxes are collected and padded with empty ones to exactly 5. */
+typedef struct nc_boxes {
+    int n;
+    int64_t offset[5], start[5][3], count[5][3];
+} nc_boxes;
+
+static int collect_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t start[3],
+                       const int64_t count[3])
+{
+    nc_boxes *b = ctx;
+    (void)w;
+    if (b->n >= 5)
+        return -1;
+    b->offset[b->n] = offset;
+    memcpy(b->start[b->n], start, sizeof b->start[0]);
+    memcpy(b->count[b->n], count, sizeof b->count[0]);
+    b->n++;
+    return 0;
+}
+
+static int grid_push_mpi(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
+{
+    nc_boxes b = {0};
+    if (count > 0 && io_grid_boxes(w, first, count, collect_box, &b)) {
+        IO_FAIL(w, "%s: selecting cells of the field failed", w->path);
+        return -1;
+    }
+    static const double none = 0;
+    for (int i = 0; i < 5; i++) {
+        const int64_t zero[3] = {0, 0, 0};
+        int rc = i < b.n ? put_box(w, (void *)values, b.offset[i], b.start[i], b.count[i])
+                         : put_box(w, (void *)&none, 0, zero, zero);
+        if (rc)
+            return -1;
+    }
+    return 0;
 }
 
 /* The value variable(s) of points: value, or value_x, value_y[, value_z]
@@ -248,20 +335,23 @@ static int put_point_values(tbrf_io_writer *w, int precision, int64_t first, int
     const int nvar = w->ncomp > 1 ? w->ncomp : 1;
     const size_t elt = precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
     size_t st[1] = {(size_t)first}, cn[1] = {(size_t)count};
-    void *col = nvar > 1 ? malloc((size_t)count * elt) : NULL;
+    void *col = nvar > 1 ? malloc((size_t)(count > 0 ? count : 1) * elt) : NULL;
     if (nvar > 1 && !col) {
         IO_FAIL(w, "out of memory");
         return -1;
     }
+    static const double none = 0;
     int e = NC_NOERR;
     for (int c = 0; c < nvar && e == NC_NOERR; c++) {
-        const void *v = values;
-        if (nvar > 1) {
+        const void *v = count > 0 ? values : (const void *)&none;
+        if (nvar > 1 && count > 0) {
             component(w, precision, values, (size_t)count, c, col);
             v = col;
         }
         errno = 0;
-        e = precision == TBRF_FLOAT
+        e = par_access(w, w->nc_value_comp[c]);
+        if (e == NC_NOERR)
+            e = precision == TBRF_FLOAT
                 ? nc_put_vara_float(w->ncid, w->nc_value_comp[c], st, cn, (const float *)v)
                 : nc_put_vara_double(w->ncid, w->nc_value_comp[c], st, cn, (const double *)v);
     }
@@ -275,6 +365,8 @@ static int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const 
         IO_FAIL(w, "%s: no grid started", w->path);
         return -1;
     }
+    if (nc_mpi(w))
+        return grid_push_mpi(w, first, count, values);
     return io_grid_boxes(w, first, count, put_box, (void *)values);
 }
 
@@ -391,9 +483,16 @@ static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
             bnd[2 * i + 1] = v[i] + 0.5 * m->spacing[c];
         }
         errno = 0;
-        int st = nc_put_var_double(w->ncid, var, v);
+        /* rank 0 alone on an MPI writer (the others: empty collective writes) */
+        const size_t s0[2] = {0, 0}, c1[1] = {nc_follower(w) ? 0 : (size_t)n},
+                     c2[2] = {nc_follower(w) ? 0 : (size_t)n, 2};
+        int st = par_access(w, var);
         if (st == NC_NOERR)
-            st = nc_put_var_double(w->ncid, bvar, bnd);
+            st = par_access(w, bvar);
+        if (st == NC_NOERR)
+            st = nc_put_vara_double(w->ncid, var, s0, c1, v);
+        if (st == NC_NOERR)
+            st = nc_put_vara_double(w->ncid, bvar, s0, c2, bnd);
         free(v);
         if (st != NC_NOERR)
             return nc_fail(w, "writing coordinates", st);
@@ -430,7 +529,10 @@ static int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
         if (!t)
             return -1;
         errno = 0;
-        int st = nc_put_var_double(ncid, var, t);
+        const size_t s0[2] = {0, 0}, cn[2] = {nc_follower(w) ? 0 : m->table_n, 2};
+        int st = par_access(w, var);
+        if (st == NC_NOERR)
+            st = nc_put_vara_double(ncid, var, s0, cn, t);
         free(t);
         if (st != NC_NOERR)
             return nc_fail(w, "writing the table", st);
@@ -480,7 +582,7 @@ static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
 {
     int ncid = w->ncid, dim = w->nc_dim;
     size_t st[1] = {(size_t)first}, cn[1] = {(size_t)count};
-    double *col = malloc((size_t)count * sizeof *col);
+    double *col = malloc((size_t)(count > 0 ? count : 1) * sizeof *col);
     if (!col) {
         IO_FAIL(w, "out of memory");
         return -1;
@@ -489,6 +591,8 @@ static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
         int var, e = nc_inq_varid(ncid, AXES[c], &var);
         for (int64_t i = 0; e == NC_NOERR && i < count; i++)
             col[i] = xyz[(size_t)dim * (size_t)i + (size_t)c];
+        if (e == NC_NOERR)
+            e = par_access(w, var);
         if (e == NC_NOERR) {
             errno = 0;
             e = nc_put_vara_double(ncid, var, st, cn, col);

@@ -14,8 +14,8 @@
  * or commit fail, and the temporary is removed: no file is left. The file
  * is chunked like the serial writer's (collective writes, so compressed
  * datasets work too) and its root attribute mpi_ranks records the number
- * of ranks (1 in every serial file). netCDF output is refused under MPI
- * (TBRF_IO_NETCDF: NULL and a message). */
+ * of ranks (1 in every serial file). TBRF_IO_NETCDF writes netCDF-4 with
+ * the MPI netCDF (nc_create_par, collective access). */
 #ifndef TBRF_IO_MPI_H
 #define TBRF_IO_MPI_H
 

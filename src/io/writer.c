@@ -200,11 +200,6 @@ tbrf_io_writer *tbrf_io_create_mpi(const char *path, int flags, MPI_Comm comm, c
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    if (flags & TBRF_IO_NETCDF) { /* the same answer on every rank */
-        io_setf(err, errlen, "cannot write %s in parallel: netCDF output under MPI is not supported "
-                "(write HDF5, e.g. .h5)", path ? path : "(null)");
-        return NULL;
-    }
     /* Rank 0 checks the name and creates the temporary; every rank then
      * opens it with MPI-IO under rank 0's name. */
     tbrf_io_writer *w = NULL;
@@ -527,7 +522,7 @@ int tbrf_io_grid_push_done(tbrf_io_writer *w, int ok)
             return r > 0 ? 0 : -1;
         io_quiet q;
         io_quiet_begin(&q);
-        int rc = w->pts_n > 0 ? h5w_points_push(w, 0, 0, NULL, NULL) : h5w_grid_write(w, 0, 0, NULL);
+        int rc = w->pts_n > 0 ? w->ops->points_push(w, 0, 0, NULL, NULL) : w->ops->grid_push(w, 0, 0, NULL);
         io_quiet_end(&q);
         if (rc)
             ok = 0;
@@ -559,7 +554,7 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
             return -1;
         io_quiet q;
         io_quiet_begin(&q);
-        int rc = h5w_grid_write(w, first, count, values);
+        int rc = w->ops->grid_push(w, first, count, values); /* count 0 allowed here */
         io_quiet_end(&q);
         if (rc == 0)
             w->written += count;
@@ -763,7 +758,7 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
             return -1;
         io_quiet q;
         io_quiet_begin(&q);
-        int rc = h5w_points_push(w, first, count, xyz, values);
+        int rc = w->ops->points_push(w, first, count, xyz, values);
         io_quiet_end(&q);
         if (rc == 0)
             w->pts_written += count;

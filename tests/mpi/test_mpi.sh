@@ -3,7 +3,7 @@
 # (doc/mpi.md) against the serial command: the /field (or /value,
 # /points) bytes of 1, 2, 3 and 4 ranks equal the serial file's, the root
 # attribute mpi_ranks says how many ranks wrote it, and a failing rank
-# makes every rank fail and leaves no file. TBRF is the serial command,
+# makes every rank fail and leaves no file; HDF5 and netCDF-4. TBRF is the serial command,
 # TBRF_MPI the MPI build (build/mpi/tbrf).
 set -euo pipefail
 serial=$1 tbrf=$2 mpirun=$3 h5dump=$4 case=$5
@@ -35,24 +35,29 @@ check() { # DESCRIPTION CONDITION...
     shift
     if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; sed 's/^/  | /' mpi.out 2>/dev/null | tail -20; fail=1; fi
 }
-same_as_serial() { # NAME DATASET ARGS...: serial file vs 1..4 ranks, bytes and mpi_ranks
-    local name=$1 dset=$2
+same_as_serial() { # NAME DATASETS ARGS...: serial file vs 1..4 ranks, bytes and mpi_ranks
+    # DATASETS: comma-separated; the output is NAME.$EXT (h5, or nc for netCDF-4)
+    local name=$1 dsets=$2 ext=${EXT:-h5} d
     shift 2
-    "$serial" generate "$@" --out "s_$name.h5" --quiet
-    bytes "s_$name.h5" "$dset"
-    check "$name: the serial file records mpi_ranks = 1" test "$(attr "s_$name.h5" mpi_ranks)" = 1
+    "$serial" generate "$@" --out "s_$name.$ext" --quiet
+    check "$name: the serial file records mpi_ranks = 1" test "$(attr "s_$name.$ext" mpi_ranks)" = 1
     # the MPI build run alone is the serial command
-    "$tbrf" generate "$@" --out "a_$name.h5" --quiet
-    bytes "a_$name.h5" "$dset"
-    check "$name: the MPI build without mpirun = serial" cmp -s "s_$name.h5.$dset.bin" "a_$name.h5.$dset.bin"
+    "$tbrf" generate "$@" --out "a_$name.$ext" --quiet
+    for d in ${dsets//,/ }; do
+        bytes "s_$name.$ext" "$d"
+        bytes "a_$name.$ext" "$d"
+        check "$name: /$d: the MPI build without mpirun = serial" cmp -s "s_$name.$ext.$d.bin" "a_$name.$ext.$d.bin"
+    done
     for n in 1 2 3 4; do
         rm -f rc.*
-        run_mpi "$n" generate "$@" --out "p${n}_$name.h5" --quiet
+        run_mpi "$n" generate "$@" --out "p${n}_$name.$ext" --quiet
         check "$name: $n ranks exit 0 ($(all_rc $n))" test "$(all_rc $n)" = "$(printf '0 %.0s' $(seq $n) | sed 's/ $//')"
-        [ -f "p${n}_$name.h5" ] || { check "$name: $n ranks wrote the file" false; continue; }
-        bytes "p${n}_$name.h5" "$dset"
-        check "$name: $n ranks: /$dset bytes = the serial file's" cmp -s "s_$name.h5.$dset.bin" "p${n}_$name.h5.$dset.bin"
-        check "$name: $n ranks: mpi_ranks = $n" test "$(attr "p${n}_$name.h5" mpi_ranks)" = "$n"
+        [ -f "p${n}_$name.$ext" ] || { check "$name: $n ranks wrote the file" false; continue; }
+        for d in ${dsets//,/ }; do
+            bytes "p${n}_$name.$ext" "$d"
+            check "$name: $n ranks: /$d bytes = the serial file's" cmp -s "s_$name.$ext.$d.bin" "p${n}_$name.$ext.$d.bin"
+        done
+        check "$name: $n ranks: mpi_ranks = $n" test "$(attr "p${n}_$name.$ext" mpi_ranks)" = "$n"
     done
 }
 no_file_left() { # NAME: neither NAME nor a temporary of it
@@ -93,6 +98,16 @@ points)
     "$serial" generate --model gaussian --length 2 --points pts.txt --out pts.nc --quiet
     same_as_serial points_nc value --model exponential --length 1.5 --points pts.nc
     ;;
+netcdf)
+    # netCDF-4 (CF) written in parallel: the field, its coordinates and
+    # bounds; compressed float vector components; points with positions
+    EXT=nc same_as_serial nc_grid field,x,y,z,x_bnds,z_bnds "${PL[@]}" --grid 36x28x22 --chunk 4000
+    EXT=nc same_as_serial nc_vector field_x,field_y,field_z "${PL[@]}" --grid 24x20x18 --precision float \
+        --compress --vector solenoidal
+    EXT=nc same_as_serial nc_grid2d field,x,y --model matern --length 4 --nu 1.5 --grid 50x33
+    awk 'BEGIN { srand(3); for (i = 0; i < 3001; i++) printf "%.17g %.17g %.17g\n", 5*rand(), 5*rand(), 5*rand() }' >pts.txt
+    EXT=nc same_as_serial nc_points value,x,y,z --model gaussian --length 2 --points pts.txt
+    ;;
 failures)
     # an unwritable output: every rank fails, nothing is left
     rm -f rc.*
@@ -123,12 +138,11 @@ failures)
     check "different command lines: every rank fails ($(all_rc 2))" bash -c '! grep -qx 0 rc.0 rc.1'
     check "different command lines: said so" grep -q "different command lines" mpi.out
     check "different command lines: no file" no_file_left mix.h5
-    # netCDF is not written in parallel: refused on every rank, no file
+    # netCDF: an unwritable output fails every rank too
     rm -f rc.*
-    run_mpi 2 generate "${PL[@]}" --grid 8x8x8 --out f.nc
-    check "netCDF under MPI refused ($(all_rc 2))" bash -c '! grep -qx 0 rc.0 rc.1'
-    check "netCDF under MPI: the reason" grep -q "netCDF output under MPI is not supported" mpi.out
-    check "netCDF under MPI: no file" no_file_left f.nc
+    run_mpi 2 generate "${PL[@]}" --grid 8x8x8 --out nodir/f.nc
+    check "netCDF, unwritable path: every rank fails ($(all_rc 2))" bash -c '! grep -qx 0 rc.0 rc.1'
+    check "netCDF, unwritable path: the reason" grep -q "cannot write nodir/f.nc" mpi.out
     # a file written by 3 ranks regenerates bitwise with the serial command
     run_mpi 3 generate "${PL[@]}" --grid 20x20x20 --out r.h5 --quiet
     check "regenerate --check of a 3-rank file" "$serial" regenerate r.h5 --out again.h5 --check --quiet
