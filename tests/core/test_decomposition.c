@@ -15,7 +15,8 @@
  *    the line coordinate (the issue's motivating case), asserted to 1e-12
  *    of the field's scale and shown to differ somewhere;
  *  - bad boxes: negative starts, empty or overflowing counts, a 2D box
- *    with a z extent, NULL arrays, a box outside the domain. */
+ *    with a z extent, NULL arrays, a box outside the domain, a box of a
+ *    grid too large for the FFT method's one transform, a failed plan. */
 #define _POSIX_C_SOURCE 200809L
 #include "support/testutil.h"
 #include "support/subgrid.h"
@@ -265,6 +266,26 @@ static void test_bad_boxes(tbrf_model *m)
     CHECK(tbrf_plan_count(p2) == 12, "2D box count %lld", (long long)tbrf_plan_count(p2));
     tbrf_destroy(p);
     tbrf_destroy(p2);
+
+    /* the FFT method transforms the whole grid: a small box of a grid too
+     * large for one transform is refused, not attempted */
+    p = plan_tb(m, 3, TBRF_DOUBLE, TBRF_SCALAR, 0, TBRF_METHOD_FFT);
+    const int64_t huge[3] = {(int64_t)1 << 21, (int64_t)1 << 21, (int64_t)1 << 20}, one[3] = {1, 1, 1};
+    const double tiny[3] = {1e-6, 1e-6, 1e-6};
+    if (p) {
+        int st = tbrf_set_subgrid(p, o, tiny, huge, s0, one);
+        CHECK(st == TBRF_ERR_SIZE && strstr(tbrf_plan_message(p), "FFT method"),
+              "FFT sub-grid of a huge grid: status %d, '%s'", st, tbrf_plan_message(p));
+    }
+    tbrf_destroy(p);
+    /* a failed plan answers BAD_PLAN */
+    tbrf_opts badopt;
+    tbrf_default_opts(&badopt);
+    badopt.lines = -1;
+    p = NULL;
+    tbrf_make_plan(m, 3, LO, HI, 0.5, 1, &badopt, &p);
+    CHECK(p && tbrf_set_subgrid(p, o, h, n, s0, c1) == TBRF_ERR_BAD_PLAN, "set_subgrid on a failed plan");
+    tbrf_destroy(p);
 }
 
 int main(void)
