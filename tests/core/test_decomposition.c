@@ -143,7 +143,17 @@ static void test_fft(tbrf_model *m)
     const int64_t n[3] = {24, 20, 18};
     tbrf_plan *p = plan_tb(m, 3, TBRF_DOUBLE, TBRF_SCALAR, 0, TBRF_METHOD_FFT);
     check_plan(p, "FFT method 3D", o, h, n, sizeof(double), 4);
-    /* the stream of a sub-grid pushes the box too */
+    /* the stream of a sub-grid pushes the box, as execute gives it */
+    const int64_t start[3] = {5, 3, 2}, count[3] = {13, 11, 9}, c = 13 * 11 * 9;
+    double *a = tu_malloc(sizeof(double) * c), *b = tu_malloc(sizeof(double) * c);
+    if (p && CHECK(tbrf_set_subgrid(p, o, h, n, start, count) == TBRF_OK, "FFT set_subgrid") &&
+        tu_execute(p, 4, a) == TBRF_OK) {
+        CHECK(tbrf_execute_grid_stream(p, 4, push_into, b) == TBRF_OK, "FFT sub-grid stream: %s",
+              tbrf_plan_message(p));
+        CHECK(memcmp(a, b, sizeof(double) * c) == 0, "an FFT sub-grid streamed differs from executing it");
+    }
+    free(a);
+    free(b);
     tbrf_destroy(p);
     p = plan_tb(m, 3, TBRF_FLOAT, TBRF_VECTOR_COMPRESSIVE, 0, TBRF_METHOD_FFT);
     check_plan(p, "FFT method 3D compressive float", o, h, n, 3 * sizeof(float), 1);
