@@ -22,40 +22,6 @@
 #include <immintrin.h>
 #endif
 
-const char *tbrfi_cpu_isa_name(int isa)
-{
-    switch (isa) {
-    case CPU_ISA_AVX2: return "avx2";
-    case CPU_ISA_AVX512: return "avx512";
-    default: return "portable";
-    }
-}
-
-int tbrfi_cpu_isa(void)
-{
-    int best = CPU_ISA_PORTABLE;
-#ifdef TBRF_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        best = CPU_ISA_AVX2;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
-        best = CPU_ISA_AVX512;
-#endif
-    const char *env = getenv("TBRF_CPU_ISA");
-    if (env) {
-        int want = best;
-        if (!strcmp(env, "portable"))
-            want = CPU_ISA_PORTABLE;
-        else if (!strcmp(env, "avx2"))
-            want = CPU_ISA_AVX2;
-        else if (!strcmp(env, "avx512"))
-            want = CPU_ISA_AVX512;
-        if (want < best)
-            best = want;
-    }
-    return best;
-}
-
 #ifdef TBRF_X86
 
 /* ------------------------------------------------------------- AVX2 */
