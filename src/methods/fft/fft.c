@@ -114,7 +114,7 @@ static void mode_normal(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64
  * the block: the unit-disc test and q (scalar), log(q) (libm's, one call
  * per mode, as mode_normal makes it), then sqrt(-log q / q) and the
  * products, the same IEEE operations in the same order. Values are
- * bitwise mode_normal's (test_fft_method checks it on every path). */
+ * bitwise mode_normal's (test_fft_modes_simd checks every path). */
 enum { NORMAL_BLOCK = 256 };
 
 /* Philox4x32-10 of the counters (w0 + i, w1, w2, w3), i < n, key seed:
