@@ -145,32 +145,42 @@ __attribute__((target("avx512f"))) static void philox_rows_avx512(uint64_t seed,
                                                                   uint32_t w1, uint32_t w2,
                                                                   uint32_t w3, int n, uint32_t *W)
 {
+    /* PHILOX_ILP blocks of 8 counters per pass: the ten rounds are a
+     * dependency chain of multiplies, so independent vectors hide it */
+    enum { PHILOX_ILP = 4 };
     const __m512i lo32 = _mm512_set1_epi64(0xFFFFFFFFll);
     const __m512i m0 = _mm512_set1_epi64(0xD2511F53ll), m1 = _mm512_set1_epi64(0xCD9E8D57ll);
     const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
-    for (int i = 0; i < n; i += 8) {
-        __m512i x0 = _mm512_and_si512(_mm512_add_epi64(_mm512_set1_epi64((int64_t)w0 + i), lane), lo32);
-        __m512i x1 = _mm512_set1_epi64(w1), x2 = _mm512_set1_epi64(w2), x3 = _mm512_set1_epi64(w3);
+    for (int i = 0; i < n; i += 8 * PHILOX_ILP) {
+        __m512i x0[PHILOX_ILP], x1[PHILOX_ILP], x2[PHILOX_ILP], x3[PHILOX_ILP];
+        for (int v = 0; v < PHILOX_ILP; v++) {
+            x0[v] = _mm512_and_si512(_mm512_add_epi64(_mm512_set1_epi64((int64_t)w0 + i + 8 * v), lane),
+                                     lo32);
+            x1[v] = _mm512_set1_epi64(w1);
+            x2[v] = _mm512_set1_epi64(w2);
+            x3[v] = _mm512_set1_epi64(w3);
+        }
         uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
         for (int r = 0; r < 10; r++) {
-            const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
-            const __m512i y0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1),
-                                                _mm512_set1_epi64(k0));
-            const __m512i y2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3),
-                                                _mm512_set1_epi64(k1));
-            x1 = _mm512_and_si512(p1, lo32);
-            x3 = _mm512_and_si512(p0, lo32);
-            x0 = y0;
-            x2 = y2;
+            const __m512i K0 = _mm512_set1_epi64(k0), K1 = _mm512_set1_epi64(k1);
+            for (int v = 0; v < PHILOX_ILP; v++) {
+                const __m512i p0 = _mm512_mul_epu32(x0[v], m0), p1 = _mm512_mul_epu32(x2[v], m1);
+                x0[v] = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1[v]), K0);
+                x2[v] = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3[v]), K1);
+                x1[v] = _mm512_and_si512(p1, lo32);
+                x3[v] = _mm512_and_si512(p0, lo32);
+            }
             k0 += 0x9E3779B9u;
             k1 += 0xBB67AE85u;
         }
-        const int m = n - i < 8 ? n - i : 8;
-        const __mmask8 mask = (__mmask8)((1u << m) - 1u);
-        _mm512_mask_cvtepi64_storeu_epi32(W + i, mask, x0);
-        _mm512_mask_cvtepi64_storeu_epi32(W + NORMAL_BLOCK + i, mask, x1);
-        _mm512_mask_cvtepi64_storeu_epi32(W + 2 * NORMAL_BLOCK + i, mask, x2);
-        _mm512_mask_cvtepi64_storeu_epi32(W + 3 * NORMAL_BLOCK + i, mask, x3);
+        for (int v = 0; v < PHILOX_ILP && i + 8 * v < n; v++) {
+            const int at = i + 8 * v, m = n - at < 8 ? n - at : 8;
+            const __mmask8 mask = (__mmask8)((1u << m) - 1u);
+            _mm512_mask_cvtepi64_storeu_epi32(W + at, mask, x0[v]);
+            _mm512_mask_cvtepi64_storeu_epi32(W + NORMAL_BLOCK + at, mask, x1[v]);
+            _mm512_mask_cvtepi64_storeu_epi32(W + 2 * NORMAL_BLOCK + at, mask, x2[v]);
+            _mm512_mask_cvtepi64_storeu_epi32(W + 3 * NORMAL_BLOCK + at, mask, x3[v]);
+        }
     }
 }
 
@@ -178,33 +188,40 @@ __attribute__((target("avx2"))) static void philox_rows_avx2(uint64_t seed, uint
                                                              uint32_t w2, uint32_t w3, int n,
                                                              uint32_t *W)
 {
+    enum { PHILOX_ILP = 4 }; /* as in philox_rows_avx512 */
     const __m256i lo32 = _mm256_set1_epi64x(0xFFFFFFFFll);
     const __m256i m0 = _mm256_set1_epi64x(0xD2511F53ll), m1 = _mm256_set1_epi64x(0xCD9E8D57ll);
     const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
     const __m256i pack = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
-    for (int i = 0; i < n; i += 4) {
-        __m256i x0 = _mm256_and_si256(_mm256_add_epi64(_mm256_set1_epi64x((int64_t)w0 + i), lane), lo32);
-        __m256i x1 = _mm256_set1_epi64x(w1), x2 = _mm256_set1_epi64x(w2), x3 = _mm256_set1_epi64x(w3);
+    for (int i = 0; i < n; i += 4 * PHILOX_ILP) {
+        __m256i x[4][PHILOX_ILP];
+        for (int v = 0; v < PHILOX_ILP; v++) {
+            x[0][v] = _mm256_and_si256(_mm256_add_epi64(_mm256_set1_epi64x((int64_t)w0 + i + 4 * v), lane),
+                                       lo32);
+            x[1][v] = _mm256_set1_epi64x(w1);
+            x[2][v] = _mm256_set1_epi64x(w2);
+            x[3][v] = _mm256_set1_epi64x(w3);
+        }
         uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
         for (int r = 0; r < 10; r++) {
-            const __m256i p0 = _mm256_mul_epu32(x0, m0), p1 = _mm256_mul_epu32(x2, m1);
-            const __m256i y0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x1),
-                                                _mm256_set1_epi64x(k0));
-            const __m256i y2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), x3),
-                                                _mm256_set1_epi64x(k1));
-            x1 = _mm256_and_si256(p1, lo32);
-            x3 = _mm256_and_si256(p0, lo32);
-            x0 = y0;
-            x2 = y2;
+            const __m256i K0 = _mm256_set1_epi64x(k0), K1 = _mm256_set1_epi64x(k1);
+            for (int v = 0; v < PHILOX_ILP; v++) {
+                const __m256i p0 = _mm256_mul_epu32(x[0][v], m0), p1 = _mm256_mul_epu32(x[2][v], m1);
+                x[0][v] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x[1][v]), K0);
+                x[2][v] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), x[3][v]), K1);
+                x[1][v] = _mm256_and_si256(p1, lo32);
+                x[3][v] = _mm256_and_si256(p0, lo32);
+            }
             k0 += 0x9E3779B9u;
             k1 += 0xBB67AE85u;
         }
-        const __m256i x[4] = {x0, x1, x2, x3};
-        const int m = n - i < 4 ? n - i : 4;
-        for (int k = 0; k < 4; k++) {
-            uint32_t t[8];
-            _mm256_storeu_si256((__m256i *)t, _mm256_permutevar8x32_epi32(x[k], pack));
-            memcpy(W + k * NORMAL_BLOCK + i, t, sizeof(uint32_t) * (size_t)m);
+        for (int v = 0; v < PHILOX_ILP && i + 4 * v < n; v++) {
+            const int at = i + 4 * v, m = n - at < 4 ? n - at : 4;
+            for (int k = 0; k < 4; k++) {
+                uint32_t t[8];
+                _mm256_storeu_si256((__m256i *)t, _mm256_permutevar8x32_epi32(x[k][v], pack));
+                memcpy(W + k * NORMAL_BLOCK + at, t, sizeof(uint32_t) * (size_t)m);
+            }
         }
     }
 }
