@@ -36,6 +36,7 @@ module tbrf
     private :: error_unit, c_str, finish, finish_model, finish_plan, wrapper_fail
     private :: model_assign, plan_assign, model_final, plan_final, loc_d, loc_f
     private :: make_plan_i4, make_plan_i8, set_grid_i4, set_grid_i8
+    private :: set_subgrid_i4, set_subgrid_i8
     private :: make_periodic_plan_i4, make_periodic_plan_i8
     private :: exec_ptr, exec_d1_i4, exec_d2_i4, exec_d3_i4, exec_f1_i4, exec_f2_i4, exec_f3_i4
     private :: exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
@@ -77,6 +78,10 @@ module tbrf
     interface tbrf_set_grid
         module procedure set_grid_i4, set_grid_i8
     end interface tbrf_set_grid
+
+    interface tbrf_set_subgrid
+        module procedure set_subgrid_i4, set_subgrid_i8
+    end interface tbrf_set_subgrid
 
     interface tbrf_execute
         module procedure exec_d1_i4, exec_d2_i4, exec_d3_i4, exec_f1_i4, exec_f2_i4, exec_f3_i4
@@ -576,6 +581,48 @@ contains
         if (size(n) >= 3) n3 = n(1:3)
         call finish_plan(c_tbrf_set_grid(plan%ptr, o3, s3, n3), "tbrf_set_grid", plan, stat)
     end subroutine set_grid_i8
+
+    subroutine set_subgrid_i4(plan, origin, spacing, n, start, count, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        real(c_double), intent(in) :: origin(:), spacing(:)
+        integer(c_int32_t), intent(in) :: n(:), start(:), count(:)
+        integer, intent(out), optional :: stat
+        call set_subgrid_i8(plan, origin, spacing, int(n, c_int64_t), int(start, c_int64_t), &
+                            int(count, c_int64_t), stat)
+    end subroutine set_subgrid_i4
+
+    !> One box of the grid of tbrf_set_grid: the count(d) cells from the
+    !> zero-based global cell start(d) on each axis (a rank's part of a
+    !> domain decomposition); every cell's value is bitwise the whole
+    !> grid's there. Arrays of size dim (or 3).
+    subroutine set_subgrid_i8(plan, origin, spacing, n, start, count, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        real(c_double), intent(in) :: origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:), start(:), count(:)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o3(3), s3(3)
+        integer(c_int64_t) :: n3(3), b3(3), c3(3)
+        integer :: d
+        if (allocated(plan%msg)) deallocate(plan%msg)
+        d = max(1, min(int(plan%dim), 3))
+        if (size(origin) < d .or. size(spacing) < d .or. size(n) < d .or. size(start) < d &
+            .or. size(count) < d) then
+            call wrapper_fail(plan, TBRF_ERR_SIZE, "tbrf_set_subgrid", &
+                              "origin, spacing, n, start and count need one value per dimension", stat)
+            return
+        end if
+        o3 = 0
+        s3 = 1
+        n3 = 1
+        b3 = 0
+        c3 = 1
+        o3(1:d) = origin(1:d)
+        s3(1:d) = spacing(1:d)
+        n3(1:d) = n(1:d)
+        b3(1:d) = start(1:d)
+        c3(1:d) = count(1:d)
+        call finish_plan(c_tbrf_set_subgrid(plan%ptr, o3, s3, n3, b3, c3), "tbrf_set_subgrid", plan, stat)
+    end subroutine set_subgrid_i8
 
     !> Points xyz(dim, n). NOT copied: pass a whole contiguous array with the
     !> TARGET (or POINTER) attribute that stays alive, unmoved in memory,

@@ -681,5 +681,16 @@ module tbrf_c
         real(c_double), value :: kmax
         type(c_ptr) :: model
     end function c_tbrf_model_eisenstein_hu
+
+    function c_tbrf_set_subgrid(plan, origin, spacing, n, start, count) bind(C, name="tbrf_set_subgrid")
+        import
+        integer(c_int) :: c_tbrf_set_subgrid
+        type(c_ptr), value :: plan
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        integer(c_int64_t), intent(in) :: start(3)
+        integer(c_int64_t), intent(in) :: count(3)
+    end function c_tbrf_set_subgrid
     end interface
 end module tbrf_c

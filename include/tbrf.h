@@ -314,8 +314,8 @@ TBRF_API int tbrf_set_grid(tbrf_plan *plan, const double origin[3], const double
  * check, no allocation). Statuses as tbrf_set_grid. */
 TBRF_API int tbrf_set_points(tbrf_plan *plan, int64_t n, const double *xyz);
 
-/* Number of cells or points execute will evaluate; 0 before any geometry
- * is set. Execute writes that many values, times dim for a vector field
+/* Number of cells or points execute will evaluate (a sub-grid's: its
+ * box's cells); 0 before any geometry is set. Execute writes that many values, times dim for a vector field
  * (opts.vector != TBRF_SCALAR). */
 TBRF_API int64_t tbrf_plan_count(const tbrf_plan *plan);
 
@@ -625,6 +625,27 @@ TBRF_API int tbrf_model_normalize_sigma(tbrf_model *model, double r, double sigm
 TBRF_API int tbrf_model_eisenstein_hu(double omega_m, double omega_b, double h, double n_s,
                                       double t_cmb, int wiggles, double kmin, double kmax,
                                       tbrf_model **model);
+
+/* ------------------------------------------------ domain decomposition */
+
+/* Sets one box of a regular grid: the global grid is that of tbrf_set_grid
+ * (cell (i,j,k) at origin + spacing*(i,j,k), n[0] x n[1] x n[2] cells),
+ * and this plan evaluates only the cells start[d] .. start[d] + count[d] -
+ * 1 of each axis, count[0] x count[1] x count[2] values, x fastest (local
+ * cell (a,b,c) is global cell start + (a,b,c)). Any split of a grid into
+ * boxes (slabs, pencils, blocks; one per MPI rank, say) gives at every cell
+ * bitwise the value the whole grid's tbrf_set_grid + tbrf_execute gives
+ * there, for every method and backend: each cell is computed from its
+ * global index and the global origin, never from the box's corner
+ * (doc/decomposition.md says exactly what is bitwise). Only the box must
+ * lie inside the plan's domain. The FFT method (and a periodic plan's box
+ * lattice) transforms the whole grid and cuts the box out, so it needs the
+ * whole grid's memory on each caller. In 2D n[2], count[2] = 1 and
+ * start[2] = 0. tbrf_set_grid(o, h, n) is tbrf_set_subgrid(o, h, n, 0, n).
+ * Statuses: as tbrf_set_grid, and TBRF_ERR_SIZE for a box that is empty or
+ * reaches outside the grid. */
+TBRF_API int tbrf_set_subgrid(tbrf_plan *plan, const double origin[3], const double spacing[3],
+                              const int64_t n[3], const int64_t start[3], const int64_t count[3]);
 
 #ifdef __cplusplus
 }

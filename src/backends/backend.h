@@ -39,7 +39,8 @@ typedef struct projection {
 } projection;
 
 /* The per-line constants of grid g (projection.c), 4 per line, malloc'd
- * (NULL if memory is short): t(i,j,k) = ((c0 + k c3) + j c2) + i c1, with
+ * (NULL if memory is short): t(i,j,k) = fma(i, c1, (c0 + k c3) + j c2) at
+ * the global indices (i, j, k) (g->start added), with
  * c0 = (origin - center) . axis + (offset + shift) and c1..c3 = spacing * axis (c3 = 0
  * in 2D). Every backend indexes its lines from these same doubles. */
 double *tbrfi_projection_grid_constants(const projection *p, const grid_geom *g);
@@ -51,7 +52,10 @@ typedef struct backend_ops {
     int (*available)(void);
     /* Cells first..first+count-1 of the grid in x-fastest order into out
      * (out[0] is cell `first`). The value of a cell must not depend on
-     * first/count, so streamed chunks equal one-shot evaluation. */
+     * first/count, so streamed chunks equal one-shot evaluation, nor on
+     * g->start: cell (i, j, k) of the box is computed as the global cell
+     * start + (i, j, k) from the constants of the global origin, so any
+     * sub-box gives bitwise the whole grid's values. */
     int (*project_grid)(const projection *p, const grid_geom *g, int64_t first, int64_t count,
                         void *out);
     /* n points xyz[dim*i + c] into out. */

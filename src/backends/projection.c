@@ -1,7 +1,9 @@
 /* projection.c — the per-line grid constants every backend starts from.
  * One function for the CPU, OpenCL and CUDA backends, so all three index
  * the lines with the same doubles (the GPU kernels then reproduce the CPU
- * sum t = ((c0 + k c3) + j c2) + i c1 operation for operation). */
+ * coordinate t = fma(i, c1, (c0 + k c3) + j c2) operation for operation).
+ * The constants are those of the global grid's origin and (i, j, k) are
+ * global indices, so a sub-box's cells get the whole grid's bits. */
 #include <stdlib.h>
 
 #include "backends/backend.h"

@@ -498,6 +498,39 @@ static int inside(const tbrf_plan *p, int d, double x)
     return x >= p->lo[d] - p->tolerance && x <= p->hi[d] + p->tolerance;
 }
 
+/* The whole grid of a (sub-)grid geometry: what the FFT method transforms. */
+static grid_geom full_grid(const grid_geom *g)
+{
+    grid_geom f = *g;
+    for (int d = 0; d < 3; d++) {
+        f.n[d] = g->full[d];
+        f.start[d] = 0;
+    }
+    return f;
+}
+
+/* The sub-box start .. start + count - 1 of the global grid n: within it,
+ * non-empty, and 2D boxes flat; else a failure status with its message. */
+static int check_box(tbrf_plan *p, const int64_t n[3], const int64_t start[3], const int64_t count[3])
+{
+    for (int d = 0; d < 3; d++) {
+        if (d == 2 && p->dim == 2) {
+            if (start[2] != 0 || count[2] != 1)
+                return fail(p, TBRF_ERR_SIZE, "set_subgrid: 2D grid: start[2] = %lld and count[2] = %lld "
+                            "must be 0 and 1", (long long)start[2], (long long)count[2]);
+            continue;
+        }
+        if (count[d] < 1 || start[d] < 0 || start[d] >= n[d] || count[d] > n[d] - start[d])
+            return fail(p, TBRF_ERR_SIZE, "set_subgrid: axis %d: cells %lld .. %lld + %lld - 1 are not "
+                        "a non-empty range of the grid's %lld", d, (long long)start[d],
+                        (long long)start[d], (long long)count[d], (long long)n[d]);
+    }
+    return TBRF_OK;
+}
+
+static int set_grid_box(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3],
+                        const int64_t start[3], const int64_t count[3]);
+
 int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3])
 {
     if (!p)
@@ -506,6 +539,27 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
         return p->status;
     if (!origin || !spacing || !n)
         return fail(p, TBRF_ERR_NULL, "set_grid: origin, spacing or n is NULL");
+    const int64_t zero[3] = {0, 0, 0};
+    return set_grid_box(p, origin, spacing, n, zero, n);
+}
+
+int tbrf_set_subgrid(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3],
+                     const int64_t start[3], const int64_t count[3])
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->status;
+    if (!origin || !spacing || !n || !start || !count)
+        return fail(p, TBRF_ERR_NULL, "set_subgrid: origin, spacing, n, start or count is NULL");
+    return set_grid_box(p, origin, spacing, n, start, count);
+}
+
+/* set_grid and set_subgrid: the box start .. start + count - 1 of the grid
+ * (origin, spacing, n); the whole grid when start = 0 and count = n. */
+static int set_grid_box(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3],
+                        const int64_t start[3], const int64_t count[3])
+{
     p->geom = GEOM_NONE;
     for (int d = 0; d < p->dim; d++) {
         if (n[d] < 1)
@@ -522,19 +576,26 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
     if (n[0] > INT64_MAX / n[1] || n[0] * n[1] > INT64_MAX / n[2])
         return fail(p, TBRF_ERR_SIZE, "grid %lld x %lld x %lld: the cell count overflows 64 bits",
                     (long long)n[0], (long long)n[1], (long long)n[2]);
+    if (check_box(p, n, start, count))
+        return p->status;
     for (int d = 0; d < p->dim && !p->periodic_box; d++) {
-        double end = origin[d] + spacing[d] * (double)(n[d] - 1);
-        if (!inside(p, d, origin[d]) || !inside(p, d, end))
+        /* the box's own extent: a rank's sub-box needs only its part inside */
+        double beg = origin[d] + spacing[d] * (double)start[d];
+        double end = origin[d] + spacing[d] * (double)(start[d] + count[d] - 1);
+        if (!inside(p, d, beg) || !inside(p, d, end))
             return fail(p, TBRF_ERR_OUT_OF_DOMAIN,
                         "grid axis %d spans [%.17g, %.17g], outside the plan's domain [%.17g, %.17g]",
-                        d, origin[d], end, p->lo[d], p->hi[d]);
+                        d, beg, end, p->lo[d], p->hi[d]);
     }
     for (int d = 0; d < 3; d++) {
         int used = d < p->dim;
         p->grid.origin[d] = used ? origin[d] : 0.0;
         p->grid.spacing[d] = used ? spacing[d] : 1.0;
-        p->grid.n[d] = used ? n[d] : 1;
+        p->grid.n[d] = used ? count[d] : 1;
+        p->grid.start[d] = used ? start[d] : 0;
+        p->grid.full[d] = used ? n[d] : 1;
     }
+    const grid_geom whole = full_grid(&p->grid);
     p->fft_run = 0;
     p->nufft_run = 0;
     if (p->periodic_box) {
@@ -552,14 +613,14 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
          * transform fits in half the physical memory. */
         double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
         double limit = p->opts.method == TBRF_METHOD_FFT ? 1e300 : (mem > 0 ? 0.5 * mem : 0.0);
-        int fits = tbrfi_fft_method_fits(p->dim, &p->grid, limit);
+        int fits = tbrfi_fft_method_fits(p->dim, &whole, limit);
         if (p->opts.method == TBRF_METHOD_FFT && !fits)
             return fail(p, TBRF_ERR_SIZE, "FFT method: grid %lld x %lld x %lld is too large for one "
                         "transform (at most 2^20 modes per axis and int sizes)", (long long)n[0],
                         (long long)n[1], (long long)(p->dim == 3 ? n[2] : 1));
         p->fft_run = p->opts.method == TBRF_METHOD_FFT || (p->opts.periodic && fits);
         if (p->fft_run)
-            p->fft_variance = tbrfi_fft_method_variance(p->model, p->dim, &p->grid);
+            p->fft_variance = tbrfi_fft_method_variance(p->model, p->dim, &whole);
     }
     p->geom = GEOM_GRID;
     return TBRF_OK;
@@ -852,14 +913,45 @@ static int check_realization(tbrf_plan *p, uint64_t r)
     return TBRF_OK;
 }
 
-/* The FFT method on the current grid (methods/fft/fft.c). */
+static int is_subgrid(const grid_geom *g)
+{
+    for (int d = 0; d < 3; d++)
+        if (g->start[d] != 0 || g->n[d] != g->full[d])
+            return 1;
+    return 0;
+}
+
+/* The FFT method on the current grid (methods/fft/fft.c). A sub-box is
+ * cut out of the whole grid's transform: the transform mixes every cell,
+ * and only the whole one gives the whole grid's bits (each caller then
+ * holds the whole field once; doc/decomposition.md). */
 static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
 {
-    int st = tbrfi_fft_method_generate(p->model, p->dim, &p->grid, p->seed, realization, p->opts.threads,
-                                 p->opts.precision, p->opts.vector, p->zeta, values);
+    const grid_geom whole = full_grid(&p->grid);
+    const int sub = is_subgrid(&p->grid);
+    const size_t ps = point_size(p);
+    void *all = values;
+    if (sub && !(all = malloc(ps * (size_t)(whole.n[0] * whole.n[1] * whole.n[2]))))
+        return fail(p, TBRF_ERR_NO_MEMORY, "FFT method: no memory for the whole %lld x %lld x %lld "
+                    "field a sub-grid is cut from", (long long)whole.n[0], (long long)whole.n[1],
+                    (long long)whole.n[2]);
+    int st = tbrfi_fft_method_generate(p->model, p->dim, &whole, p->seed, realization, p->opts.threads,
+                                 p->opts.precision, p->opts.vector, p->zeta, all);
+    if (sub && !st) {
+        const grid_geom *g = &p->grid;
+        const size_t row = ps * (size_t)g->n[0];
+        for (int64_t k = 0; k < g->n[2]; k++)
+            for (int64_t j = 0; j < g->n[1]; j++) {
+                const int64_t from = ((g->start[2] + k) * whole.n[1] + g->start[1] + j) * whole.n[0] + g->start[0];
+                memcpy((char *)values + row * (size_t)(k * g->n[1] + j), (const char *)all + ps * (size_t)from,
+                       row);
+            }
+    }
+    if (sub)
+        free(all);
     if (st == TBRF_ERR_NO_MEMORY)
         return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
-                    tbrfi_fft_method_bytes(p->dim, &p->grid) / 1073741824.0);
+                    tbrfi_fft_method_bytes(p->dim, &whole) / 1073741824.0);
     if (st)
         return fail(p, st, "FFT method: FFTW could not plan the transform");
     return TBRF_OK;
@@ -891,8 +983,8 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
         if (ensure_fine(p, realization, &u))
             return p->status;
         if (p->geom == GEOM_GRID)
-            tbrfi_nufft_interp_grid(&p->nu, u, p->ncomp, p->grid.origin, p->grid.spacing, p->grid.n, 0,
-                                    count, p->opts.precision, p->opts.threads, values);
+            tbrfi_nufft_interp_grid(&p->nu, u, p->ncomp, p->grid.origin, p->grid.spacing, p->grid.n,
+                                    p->grid.start, 0, count, p->opts.precision, p->opts.threads, values);
         else
             tbrfi_nufft_interp(&p->nu, u, p->ncomp, p->npoints, p->xyz, p->opts.precision,
                                p->opts.threads, values);
@@ -1020,7 +1112,7 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
         int64_t count = total - first < rows * nx ? total - first : rows * nx;
         if (p->periodic_box)
             tbrfi_nufft_interp_grid(&p->nu, u, p->ncomp, p->grid.origin, p->grid.spacing, p->grid.n,
-                                    first, count, p->opts.precision, p->opts.threads, values);
+                                    p->grid.start, first, count, p->opts.precision, p->opts.threads, values);
         else
             st = project_grid(p, &pr, first, count, values);
         if (st)

@@ -12,6 +12,8 @@
  *    (TBRF_DEVICE_CHUNK, double buffering over many chunks) equals the
  *    default, and so does a large call cut into 4 chunks vs one chunk; every work-group size and unroll factor gives the same bits
  *    (the line sum keeps its order); a second realization re-uploads lines;
+ *  - sub-grids (tbrf_set_subgrid: slabs, pencils, blocks) equal the
+ *    whole grid bitwise, on the backend, and in double the CPU's too;
  *  - tuning (work_group = unroll = 0) writes the cache named by
  *    TBRF_WISDOM, and a later plan reads it; a small first call (fewer
  *    values than one tuning sample) runs with defaults and writes nothing;
@@ -20,6 +22,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "support/testutil.h"
+#include "support/subgrid.h"
 
 #include <unistd.h>
 
@@ -222,6 +225,32 @@ static void split_chunks(int precision)
     free(v[1]);
 }
 
+/* Sub-grids (tbrf_set_subgrid: slabs, pencils, blocks, x splits) on the
+ * backend give its whole grid's bits; in double also the CPU backend's
+ * whole grid's bits (the kernels index global cells, as the CPU does). */
+static void subgrids(int precision)
+{
+    const int64_t n[3] = {40, 24, 16};
+    const double org[3] = {0.25, 0.5, 0.75}, sp[3] = {0.5, 0.37, 0.61};
+    tbrf_plan *g = make(backend, 3, precision, 64, 4, 0, 64);
+    tbrf_plan *c = make(TBRF_BACKEND_CPU, 3, precision, 0, 0, 0, 64);
+    void *wg = run(g, precision, n, 0, NULL, 3, 1), *wc = run(c, precision, n, 0, NULL, 3, 1);
+    if (wg && wc) {
+        const char *what = precision == TBRF_FLOAT ? "float sub-grids = the backend's whole grid"
+                                                   : "double sub-grids = the backend's whole grid";
+        int bad = sg_check_all_splits(g, what, org, sp, n, 1, wg, vs(precision));
+        if (precision == TBRF_DOUBLE && bad == 0)
+            bad = sg_check_all_splits(g, "double sub-grids = the CPU's whole grid", org, sp, n, 1, wc,
+                                      sizeof(double));
+        printf("  sub-grids (%s): %s\n", precision == TBRF_FLOAT ? "float" : "double",
+               bad == 0 ? "every box has the whole grid's bits" : "DIFFERENT bits");
+    }
+    free(wg);
+    free(wc);
+    tbrf_destroy(g);
+    tbrf_destroy(c);
+}
+
 static void tuning(const char *wisdom)
 {
     unlink(wisdom);
@@ -336,6 +365,8 @@ int main(int argc, char **argv)
     streaming(TBRF_FLOAT);
     split_chunks(TBRF_DOUBLE);
     split_chunks(TBRF_FLOAT);
+    subgrids(TBRF_DOUBLE);
+    subgrids(TBRF_FLOAT);
     tuning(wisdom);
     bad_options();
     unlink(wisdom);

@@ -1,6 +1,7 @@
 ! test_api.f90 — the idiomatic module gives bitwise the values of the C API
-! for grids (3D double, 2D float, rank-1 and rank-3 arrays) and points, with
-! default and 64-bit seeds (including one above 2^63, i.e. negative int64).
+! for grids (3D double, 2D float, rank-1 and rank-3 arrays, a sub-grid) and
+! points, with default and 64-bit seeds (including one above 2^63, i.e.
+! negative int64).
 program test_api
     use, intrinsic :: iso_c_binding
     use tbrf
@@ -30,7 +31,7 @@ contains
         real(c_double), parameter :: spacing(3) = [0.5_c_double, 0.75_c_double, 0.6_c_double]
         integer(c_int64_t), parameter :: n(3) = [nx, ny, nz]
         real(c_double), target :: ref(nx, ny, nz)
-        real(c_double) :: v(nx, ny, nz), flat(nx * ny * nz)
+        real(c_double) :: v(nx, ny, nz), flat(nx * ny * nz), blk(7, 5, 4)
         type(tbrf_model) :: m
         type(tbrf_plan) :: p
         type(tbrf_opts) :: o
@@ -65,6 +66,18 @@ contains
             end do
         end do
         call check(maxval(abs(v)) > 0, 'field is not all zero')
+        ! A block of the grid (zero-based start, count) as one rank would
+        ! ask for it: bitwise the whole grid's values there.
+        call tbrf_set_subgrid(p, origin, spacing, n, [3_c_int64_t, 2_c_int64_t, 1_c_int64_t], &
+                              [7_c_int64_t, 5_c_int64_t, 4_c_int64_t], stat=st)
+        call check(st == TBRF_OK, 'set_subgrid: ' // tbrf_plan_message(p))
+        call check(tbrf_plan_count(p) == 7 * 5 * 4, 'plan_count of a sub-grid')
+        call tbrf_execute(p, realization, blk, stat=st)
+        call check(st == TBRF_OK, 'execute sub-grid')
+        call check(same_d(reshape(blk, [size(blk)]), reshape(v(4:10, 3:7, 2:5), [size(blk)])), &
+                   'sub-grid = the whole grid bitwise')
+        call tbrf_set_subgrid(p, [origin], [spacing], [nx, ny, nz], [3, 2, 1], [11, 5, 4], stat=st)
+        call check(st == TBRF_ERR_SIZE, 'a box past the grid is refused')
         call tbrf_destroy(p)
     end subroutine grid3d_double
 

@@ -123,8 +123,9 @@ static int cpu_project_grid(const projection *p, const grid_geom *g, int64_t fir
                 hi = last % nx + 1;
             ibeg[r] = lo;
             iend[r] = hi > lo ? hi : lo;
-            jj[r] = (double)(row % ny);
-            kk[r] = (double)(row / ny);
+            /* global indices: a cell's value never depends on the box */
+            jj[r] = (double)(row % ny + g->start[1]);
+            kk[r] = (double)(row / ny + g->start[2]);
             for (int64_t i = lo; i < hi; i++)
                 acc[r][i - lo] = 0.0;
         }
@@ -139,7 +140,7 @@ static int cpu_project_grid(const projection *p, const grid_geom *g, int64_t fir
                     rb[l] = (c[0] + kk[r] * c[3]) + jj[r] * c[2];
                     sx[l] = c[1];
                 }
-                kernel(p->lines + (size_t)lb * (size_t)M, M, rb, sx, nl, lo, n, acc[r]);
+                kernel(p->lines + (size_t)lb * (size_t)M, M, rb, sx, nl, lo + g->start[0], n, acc[r]);
             }
         }
         for (int r = 0; r < nrows; r++) {

@@ -18,8 +18,10 @@
 #include "core/cpu_isa.h"
 
 /* Adds lines 0..nl-1 to acc[0..n-1], the cells lo..lo+n-1 of one grid row:
- * acc[c] += interp(line_l, rb[l] + (double)(lo + c) * sx[l]) for each l in
- * order. Line l starts at lines + l*M. */
+ * acc[c] += interp(line_l, fma((double)(lo + c), sx[l], rb[l])) for each l
+ * in order. lo is the global x index (the row start rb is the global row's
+ * too), so a cell's coordinate is one fma of its own index whatever part
+ * of the row is asked for. Line l starts at lines + l*M. */
 typedef void (*cpu_grid_fn)(const double *lines, int64_t M, const double *rb, const double *sx,
                             int nl, int64_t lo, int64_t n, double *acc);
 

@@ -286,9 +286,11 @@ static int ensure_grid_constants(cu_state *s, const projection *p, const grid_ge
 static int launch(cu_state *s, int kind, int unroll, int block, const projection *p, const grid_geom *g,
                   int64_t first, int64_t n, const double *in, void *out)
 {
-    if (kind == KIND_GRID)
+    if (kind == KIND_GRID) {
+        const long long start[3] = {g->start[0], g->start[1], g->start[2]};
         return tbrf_cuda_launch_grid(s->cfg.precision, unroll, block, s->lines, s->lc, p->L, p->M, g->n[0],
-                                     g->n[1], first, n, p->norm, out, s->compute);
+                                     g->n[1], start, first, n, p->norm, out, s->compute);
+    }
     return tbrf_cuda_launch_points(s->cfg.precision, unroll, block, s->lines, s->axis, p->L, p->M, p->dim,
                                    p->center[0], p->center[1], p->center[2], p->offset, in, n, p->norm,
                                    out, s->compute);

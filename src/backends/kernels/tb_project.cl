@@ -4,8 +4,11 @@
  * precision (tbrf/rng/features.h; the double kernels exist only then).
  * Names: tb_grid_{f,d}_u{U}, tb_points_{f,d}_u{U}, U = 1, 2, 4, 8, 16.
  *
- * Grid arguments: lines (L*M), lc (4 constants per line), L, M, nx, ny,
- * first (cell number of out[0]), count, norm, out.
+ * Grid arguments: lines (L*M), lc (4 constants per line), L, M, nx, ny
+ * (the box's cells per row and rows per plane), s0, s1, s2 (the global
+ * index of the box's cell 0: indices passed to the body are global, so a
+ * sub-box gives the whole grid's bits), first (cell number of out[0]),
+ * count, norm, out.
  * Point arguments: lines, axis (3 per line, already divided by delta, then
  * the L sub-sample shifts), L, M,
  * dim, centre x/y/z, offset, xyz (dim per point), count, norm, out. */
@@ -14,15 +17,15 @@
  * the cell indices i, j, k (float: 32.32 fixed point, see tb_project_body.h). */
 #define TB_GRID(T, S, C, I, U)                                                                    \
     __kernel void tb_grid_##S##_u##U(__global const T *lines, __global const C *lc, int L, long M, \
-                                     long nx, long ny, long first, long count, T norm,            \
-                                     __global T *out)                                             \
+                                     long nx, long ny, long s0, long s1, long s2, long first,     \
+                                     long count, T norm, __global T *out)                         \
     {                                                                                             \
         long g = get_global_id(0);                                                                \
         if (g >= count)                                                                           \
             return;                                                                               \
         long cell = first + g, row = cell / nx;                                                   \
-        out[g] = norm * tb_grid_cell_##S(lines, lc, L, M, (I)(cell - row * nx), (I)(row % ny),    \
-                                         (I)(row / ny), U);                                       \
+        out[g] = norm * tb_grid_cell_##S(lines, lc, L, M, (I)(cell - row * nx + s0),              \
+                                         (I)(row % ny + s1), (I)(row / ny + s2), U);              \
     }
 TB_GRID(float, f, long, long, 1) TB_GRID(float, f, long, long, 2) TB_GRID(float, f, long, long, 4)
 TB_GRID(float, f, long, long, 8) TB_GRID(float, f, long, long, 16)

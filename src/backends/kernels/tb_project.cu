@@ -55,14 +55,16 @@ __device__ __forceinline__ double tb_point(const double *lines, const double *ax
 /* T: value type (float or double), C: type of the grid constants. */
 template <int U, typename T, typename C>
 __global__ void tb_grid(const T *__restrict__ lines, const C *__restrict__ lc, int L, long long M,
-                        long long nx, long long ny, long long first, long long count, T norm,
-                        T *__restrict__ out)
+                        long long nx, long long ny, long long s0, long long s1, long long s2,
+                        long long first, long long count, T norm, T *__restrict__ out)
 {
     long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= count)
         return;
     long long cell = first + g, row = cell / nx;
-    out[g] = tb_scale(norm, tb_grid_cell(lines, lc, L, M, cell - row * nx, row % ny, row / ny, U));
+    /* global indices (s0, s1, s2: the box's corner), as the CPU backend */
+    out[g] = tb_scale(norm, tb_grid_cell(lines, lc, L, M, cell - row * nx + s0, row % ny + s1,
+                                         row / ny + s2, U));
 }
 
 template <int U, typename T>
@@ -123,8 +125,8 @@ extern "C" int tbrf_cuda_kernel_limit(int *max_block)
 
 extern "C" int tbrf_cuda_launch_grid(int precision, int unroll, int block, const void *lines,
                                      const void *lc, int L, long long M, long long nx, long long ny,
-                                     long long first, long long count, double norm, void *out,
-                                     cudaStream_t stream)
+                                     const long long start[3], long long first, long long count,
+                                     double norm, void *out, cudaStream_t stream)
 {
     if (count <= 0)
         return 0;
@@ -133,11 +135,11 @@ extern "C" int tbrf_cuda_launch_grid(int precision, int unroll, int block, const
      * that ran out of memory, say) */
     cudaGetLastError();
     if (precision == 1) {
-        TB_DISPATCH(unroll, tb_grid, (const float *)lines, (const long long *)lc, L, M, nx, ny, first,
-                    count, (float)norm, (float *)out)
+        TB_DISPATCH(unroll, tb_grid, (const float *)lines, (const long long *)lc, L, M, nx, ny,
+                    start[0], start[1], start[2], first, count, (float)norm, (float *)out)
     } else {
-        TB_DISPATCH(unroll, tb_grid, (const double *)lines, (const double *)lc, L, M, nx, ny, first,
-                    count, norm, (double *)out)
+        TB_DISPATCH(unroll, tb_grid, (const double *)lines, (const double *)lc, L, M, nx, ny,
+                    start[0], start[1], start[2], first, count, norm, (double *)out)
     }
     return (int)cudaGetLastError();
 }

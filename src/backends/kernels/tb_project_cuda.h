@@ -13,9 +13,11 @@
 extern "C" {
 #endif
 
+/* start: the global index of the box's cell 0 (grid_geom.start). */
 int tbrf_cuda_launch_grid(int precision, int unroll, int block, const void *lines, const void *lc,
-                          int L, long long M, long long nx, long long ny, long long first,
-                          long long count, double norm, void *out, cudaStream_t stream);
+                          int L, long long M, long long nx, long long ny, const long long start[3],
+                          long long first, long long count, double norm, void *out,
+                          cudaStream_t stream);
 
 int tbrf_cuda_launch_points(int precision, int unroll, int block, const void *lines,
                             const double *axis, int L, long long M, int dim, double cx, double cy,

@@ -268,11 +268,13 @@ static cl_int grid_args(ocl_state *s, cl_kernel k, const projection *p, const gr
 {
     cl_int L = p->L;
     cl_long M = p->M, nx = g->n[0], ny = g->n[1], f = first, cnt = n;
+    cl_long s0 = g->start[0], s1 = g->start[1], s2 = g->start[2];
     cl_float nf = (cl_float)p->norm;
     cl_double nd = p->norm;
     const int fl = s->cfg.precision == TBRF_FLOAT;
     const kernel_arg a[] = {{sizeof(cl_mem), &s->lines}, {sizeof(cl_mem), &s->lc}, {sizeof L, &L},
-                            {sizeof M, &M}, {sizeof nx, &nx}, {sizeof ny, &ny}, {sizeof f, &f},
+                            {sizeof M, &M}, {sizeof nx, &nx}, {sizeof ny, &ny}, {sizeof s0, &s0},
+                            {sizeof s1, &s1}, {sizeof s2, &s2}, {sizeof f, &f},
                             {sizeof cnt, &cnt}, {fl ? sizeof nf : sizeof nd, fl ? (void *)&nf : &nd},
                             {sizeof(cl_mem), &out}};
     return set_args(k, a, (int)(sizeof a / sizeof a[0]));

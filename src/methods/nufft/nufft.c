@@ -339,13 +339,14 @@ void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64
 }
 
 void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, const double origin[3],
-                             const double spacing[3], const int64_t n[3], int64_t first, int64_t count,
-                             int precision, int threads, void *out)
+                             const double spacing[3], const int64_t n[3], const int64_t start[3],
+                             int64_t first, int64_t count, int precision, int threads, void *out)
 {
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
     for (int64_t i = 0; i < count; i++) {
         const int64_t cell = first + i;
-        const int64_t jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
+        const int64_t jx = cell % n[0] + start[0], jy = (cell / n[0]) % n[1] + start[1],
+                      jz = cell / (n[0] * n[1]) + start[2];
         const double x[3] = {origin[0] + spacing[0] * (double)jx, origin[1] + spacing[1] * (double)jy,
                              origin[2] + spacing[2] * (double)jz};
         double res[3];

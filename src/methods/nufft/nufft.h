@@ -51,11 +51,13 @@ int tbrfi_nufft_fine(const nufft_setup *s, const fftw_complex *C, int threads, d
 void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64_t npts,
                         const double *xyz, int precision, int threads, void *out);
 
-/* The same at the cells of grid (origin, spacing, n): cells first .. first
- * + count - 1 in x-fastest order. */
+/* The same at the cells of a box of n cells whose cell 0 is the cell start
+ * of the grid (origin, spacing): cells first .. first + count - 1 of the
+ * box in x-fastest order. A cell's position is origin + spacing * (its
+ * global index), so any box gives the whole grid's bits. */
 void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, const double origin[3],
-                             const double spacing[3], const int64_t n[3], int64_t first, int64_t count,
-                             int precision, int threads, void *out);
+                             const double spacing[3], const int64_t n[3], const int64_t start[3],
+                             int64_t first, int64_t count, int precision, int threads, void *out);
 
 /* phi-hat(xi) = integral of phi(t) e^{-i xi t} dt for the kernel of s, by
  * Gauss-Legendre quadrature (exposed for the tests). */
