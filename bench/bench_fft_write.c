@@ -142,6 +142,8 @@ int main(int argc, char **argv)
     printf("%-44s %10.3f\n", "the same + fsync (tbrf's durability), s", ts);
     printf("ratio tbrf / by hand: %.2f\n", tt / tb);
     printf("ratio tbrf / by hand + fsync: %.2f\n", tt / ts);
+    printf("RATIO fft_e2e_over_by_hand %.2f\n", tt / tb);
+    printf("RATIO fft_e2e_over_by_hand_fsync %.2f\n", tt / ts);
     fprintf(stderr, "(checksum %g)\n", sink);
     return 0;
 }

@@ -8,7 +8,8 @@
  * asked (float by default, as `tbrf generate --precision float`; the
  * projection is double either way) with the ISA TBRF_CPU_ISA allows.
  * Lines "RATIO name value" are for bench/run_suite.sh's summary.
- * Usage: bench_projection [n=128] [lines=1024] [repeats=3] [float|double] */
+ * Usage: bench_projection [n=128] [lines=1024] [repeats=3] [float|double] [nodouble]
+ * (nodouble: skip the double loop, which is slow). */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
     const int L = argc > 2 ? atoi(argv[2]) : 1024;
     const int reps = argc > 3 ? atoi(argv[3]) : 3;
     const int prec = argc > 4 && strcmp(argv[4], "double") == 0 ? TBRF_DOUBLE : TBRF_FLOAT;
+    const int with_double = !(argc > 5 && strcmp(argv[5], "nodouble") == 0);
     const int64_t N = (int64_t)n * n * n;
     const double work = (double)N * L;
     printf("# bench_projection: %d^3 cells, %d lines, %d threads, best of %d, tbrf in %s, CPU kernels %s\n",
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
     }
     double t_naive_e2e = 1e30, t_naive = 1e30, t_nat_e2e = 1e30, t_nat = 1e30;
     for (int r = 0; r < reps; r++) {
-        for (int variant = 0; variant < 2; variant++) {
+        for (int variant = with_double ? 0 : 1; variant < 2; variant++) {
             /* 0: the double loop; 1: the float -march=native loop */
             double t0 = omp_get_wtime();
             line_spec s;
@@ -166,26 +168,30 @@ int main(int argc, char **argv)
      * to rounding (float: to float's), or the comparison is not like for
      * like. */
     double maxdiff = 0.0, maxdiff_f = 0.0, maxabs = 0.0;
-    for (int64_t i = 0; i < N; i++) {
+    for (int64_t i = 0; i < N && with_double; i++) {
         const double v = prec == TBRF_FLOAT ? (double)((float *)field)[i] : ((double *)field)[i];
         maxdiff = fmax(maxdiff, fabs(v - ref[i]));
         maxdiff_f = fmax(maxdiff_f, fabs((double)fref[i] - ref[i]));
         maxabs = fmax(maxabs, fabs(ref[i]));
     }
-    printf("# max |field| %.3g; max |tbrf - double loop| = %.2e, max |float loop - double loop| = %.2e "
+    if (with_double)
+        printf("# max |field| %.3g; max |tbrf - double loop| = %.2e, max |float loop - double loop| = %.2e "
            "(same field, rounding only)\n", maxabs, maxdiff, maxdiff_f);
 
     printf("%-34s %10s %16s\n", "case", "seconds", "cell.lines/s");
     printf("%-34s %10.3f %16.3e\n", "tbrf grid, end to end", t_grid_e2e, work / t_grid_e2e);
     printf("%-34s %10.3f %16.3e\n", "tbrf grid, projection", t_grid, work / t_grid);
     printf("%-34s %10.3f %16.3e\n", "tbrf random points, projection", t_pts, work / t_pts);
-    printf("%-34s %10.3f %16.3e\n", "double loop, end to end", t_naive_e2e, work / t_naive_e2e);
-    printf("%-34s %10.3f %16.3e\n", "double loop, projection", t_naive, work / t_naive);
+    if (with_double) {
+        printf("%-34s %10.3f %16.3e\n", "double loop, end to end", t_naive_e2e, work / t_naive_e2e);
+        printf("%-34s %10.3f %16.3e\n", "double loop, projection", t_naive, work / t_naive);
+    }
     printf("%-34s %10.3f %16.3e\n", "float -march=native loop, e2e", t_nat_e2e, work / t_nat_e2e);
     printf("%-34s %10.3f %16.3e\n", "float -march=native loop, proj.", t_nat, work / t_nat);
     printf("ratio grid end to end (float native loop / tbrf): %.2f\n", t_nat_e2e / t_grid_e2e);
     printf("ratio grid projection (float native loop / tbrf): %.2f\n", t_nat / t_grid);
-    printf("ratio grid end to end (double loop / tbrf): %.2f\n", t_naive_e2e / t_grid_e2e);
+    if (with_double)
+        printf("ratio grid end to end (double loop / tbrf): %.2f\n", t_naive_e2e / t_grid_e2e);
     printf("ratio points / grid projection time: %.2f\n", t_pts / t_grid);
     printf("RATIO tbrf_vs_float_native_loop_e2e %.2f\n", t_nat_e2e / t_grid_e2e);
     printf("RATIO points_time_over_grid_time %.2f\n", t_pts / t_grid);

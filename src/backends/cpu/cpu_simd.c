@@ -98,9 +98,10 @@ enum { MAX_BLOCK = 256 };
 /* interp(y, t) for 8 lanes; the samples are fetched per `mode`. */
 AVX512 static inline __m512d sample512(const double *y, int mode, int ascending, __m512d t)
 {
-    const __m512d jd = _mm512_roundscale_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m512d f = _mm512_sub_pd(t, jd);
+    /* trunc(t) as the double of its integer: exact (t < 2^53), one uop
+     * fewer than vrndscalepd */
     const __m512i j = _mm512_cvttpd_epi64(t);
+    const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j));
     const __m512i one = _mm512_set1_epi64(1);
     __m512d y0, y1;
     if (mode == MODE_ONE) {
@@ -108,9 +109,12 @@ AVX512 static inline __m512d sample512(const double *y, int mode, int ascending,
         const __m512i bv = _mm512_permutexvar_epi64(_mm512_set1_epi64(ascending ? 0 : 7), j);
         const int64_t b = _mm_cvtsi128_si64(_mm512_castsi512_si128(bv));
         const __m512i idx = _mm512_sub_epi64(j, bv);
+        /* y1 from the window one sample on: two loads (ports 2, 3) instead
+         * of an index add on the shuffle-bound ports */
         const __m512d w0 = _mm512_loadu_pd(y + b), w1 = _mm512_loadu_pd(y + b + 8);
+        const __m512d v0 = _mm512_loadu_pd(y + b + 1), v1 = _mm512_loadu_pd(y + b + 9);
         y0 = _mm512_permutex2var_pd(w0, idx, w1);
-        y1 = _mm512_permutex2var_pd(w0, _mm512_add_epi64(idx, one), w1);
+        y1 = _mm512_permutex2var_pd(v0, idx, v1);
     } else if (mode == MODE_TWO) {
         const __m512i sel = ascending ? _mm512_set_epi64(4, 4, 4, 4, 0, 0, 0, 0)
                                       : _mm512_set_epi64(7, 7, 7, 7, 3, 3, 3, 3);
@@ -153,7 +157,7 @@ AVX512 static void grid_avx512(const double *lines, int64_t M, const double *rb,
         const double ta = rb[l] + (double)lo * sx[l], tb = rb[l] + (double)(lo + n - 1) * sx[l];
         const int64_t jmax = (int64_t)(ta > tb ? ta : tb);
         mode[l] = MODE_GATHER;
-        if (jmax + 16 <= M) {
+        if (jmax + 17 <= M) { /* MODE_ONE reads y[b .. b+16] */
             if (7.0 * s <= 13.0)
                 mode[l] = MODE_ONE;
             else if (3.0 * s <= 13.0)
@@ -200,9 +204,8 @@ AVX512 static inline __m512d point512(const double *y, const double *u, __m512d 
     t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
     t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
     t = _mm512_add_pd(t, off);
-    const __m512d jd = _mm512_roundscale_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m512d f = _mm512_sub_pd(t, jd);
     const __m512i j = _mm512_cvttpd_epi64(t);
+    const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j)); /* as sample512 */
     /* each lane's sample pair (y[j], y[j+1]) is one 16-byte load: 8 loads
      * and a transpose cost half of two 8-way gathers */
     int64_t J[8];
