@@ -37,11 +37,13 @@ AVX2 static inline __m256d interp4_avx2(const double *y, __m256d t)
     const __m256d f = _mm256_sub_pd(t, jd);
     int32_t J[4];
     _mm_storeu_si128((__m128i *)J, _mm256_cvttpd_epi32(t));
-    const __m256d lo = _mm256_set_m128d(_mm_loadu_pd(y + J[1]), _mm_loadu_pd(y + J[0]));
-    const __m256d hi = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[2]));
-    /* unpack gives lanes (0, 2, 1, 3): put them back in order */
-    const __m256d y0 = _mm256_permute4x64_pd(_mm256_unpacklo_pd(lo, hi), 0xD8);
-    const __m256d y1 = _mm256_permute4x64_pd(_mm256_unpackhi_pd(lo, hi), 0xD8);
+    /* lanes 0 and 2 in one register, 1 and 3 in the other: the unpacks
+     * then give lanes in order, with no cross-lane permute (the shuffle
+     * port was this kernel's bottleneck) */
+    const __m256d lo = _mm256_set_m128d(_mm_loadu_pd(y + J[2]), _mm_loadu_pd(y + J[0]));
+    const __m256d hi = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[1]));
+    const __m256d y0 = _mm256_unpacklo_pd(lo, hi);
+    const __m256d y1 = _mm256_unpackhi_pd(lo, hi);
     return _mm256_fmadd_pd(f, _mm256_sub_pd(y1, y0), y0);
 }
 
