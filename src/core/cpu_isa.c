@@ -9,6 +9,7 @@ const char *tbrfi_cpu_isa_name(int isa)
     switch (isa) {
     case CPU_ISA_AVX2: return "avx2";
     case CPU_ISA_AVX512: return "avx512";
+    case CPU_ISA_AVX512_GATHER: return "avx512-gather";
     default: return "portable";
     }
 }
@@ -20,8 +21,11 @@ int tbrfi_cpu_isa(void)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         best = CPU_ISA_AVX2;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) {
         best = CPU_ISA_AVX512;
+        if (__builtin_cpu_supports("avx512fp16"))
+            best = CPU_ISA_AVX512_GATHER;
+    }
 #endif
     const char *env = getenv("TBRF_CPU_ISA");
     if (env) {
@@ -32,6 +36,8 @@ int tbrfi_cpu_isa(void)
             want = CPU_ISA_AVX2;
         else if (!strcmp(env, "avx512"))
             want = CPU_ISA_AVX512;
+        else if (!strcmp(env, "avx512-gather"))
+            want = CPU_ISA_AVX512_GATHER;
         if (want < best)
             best = want;
     }

@@ -256,11 +256,101 @@ AVX512 static void points_avx512(const double *lines, int64_t M, const double *a
     }
 }
 
+/* ------------------------------------------- AVX-512 with gathers */
+
+/* interp(y, t) for 8 lanes with the samples gathered (vgatherqpd): on
+ * CPUs with fast gathers (CPU_ISA_AVX512_GATHER) two gathers beat the
+ * windows and the pair loads, with no per-line fetch mode to choose. The
+ * addresses must be valid in every lane (callers repeat the last cell or
+ * point). */
+AVX512 static inline __m512d gather512(const double *y, __m512d t)
+{
+    const __m512i j = _mm512_cvttpd_epi64(t);
+    const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j));
+    const __m512d y0 = _mm512_i64gather_pd(j, y, 8), y1 = _mm512_i64gather_pd(j, y + 1, 8);
+    return _mm512_fmadd_pd(f, _mm512_sub_pd(y1, y0), y0);
+}
+
+AVX512 static void grid_avx512g(const double *lines, int64_t M, const double *rb, const double *sx,
+                                int nl, int64_t lo, int64_t n, double *acc)
+{
+    const __m512d lane = _mm512_set_pd(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512d last = _mm512_set1_pd((double)(lo + n - 1));
+    int64_t v = 0;
+    for (; v + 16 <= n; v += 16) {
+        const __m512d iv0 = _mm512_add_pd(_mm512_set1_pd((double)(lo + v)), lane);
+        const __m512d iv1 = _mm512_add_pd(_mm512_set1_pd((double)(lo + v + 8)), lane);
+        __m512d a0 = _mm512_loadu_pd(acc + v), a1 = _mm512_loadu_pd(acc + v + 8);
+        for (int l = 0; l < nl; l++) {
+            const double *y = lines + (size_t)l * (size_t)M;
+            const __m512d r = _mm512_set1_pd(rb[l]), s = _mm512_set1_pd(sx[l]);
+            a0 = _mm512_add_pd(a0, gather512(y, _mm512_fmadd_pd(iv0, s, r)));
+            a1 = _mm512_add_pd(a1, gather512(y, _mm512_fmadd_pd(iv1, s, r)));
+        }
+        _mm512_storeu_pd(acc + v, a0);
+        _mm512_storeu_pd(acc + v + 8, a1);
+    }
+    for (; v < n; v += 8) {
+        const int64_t rem = n - v;
+        const __mmask8 m = rem >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << rem) - 1u);
+        /* lanes past the row repeat its last cell: valid addresses */
+        const __m512d iv = _mm512_min_pd(_mm512_add_pd(_mm512_set1_pd((double)(lo + v)), lane), last);
+        __m512d a = _mm512_maskz_loadu_pd(m, acc + v);
+        for (int l = 0; l < nl; l++) {
+            const __m512d t = _mm512_fmadd_pd(iv, _mm512_set1_pd(sx[l]), _mm512_set1_pd(rb[l]));
+            a = _mm512_add_pd(a, gather512(lines + (size_t)l * (size_t)M, t));
+        }
+        _mm512_mask_storeu_pd(acc + v, m, a);
+    }
+}
+
+AVX512 static inline __m512d point_t512(const double *u, __m512d x, __m512d yy, __m512d z, __m512d off)
+{
+    __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(u[0]));
+    t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
+    t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
+    return _mm512_add_pd(t, off);
+}
+
+AVX512 static void points_avx512g(const double *lines, int64_t M, const double *axis, double offset,
+                                  const double *shift, int nl, int64_t n, const double *dx,
+                                  const double *dy, const double *dz, double *acc)
+{
+    int64_t v = 0;
+    for (; v + 16 <= n; v += 16) {
+        const __m512d x0 = _mm512_loadu_pd(dx + v), y0 = _mm512_loadu_pd(dy + v),
+                      z0 = _mm512_loadu_pd(dz + v);
+        const __m512d x1 = _mm512_loadu_pd(dx + v + 8), y1 = _mm512_loadu_pd(dy + v + 8),
+                      z1 = _mm512_loadu_pd(dz + v + 8);
+        __m512d a0 = _mm512_loadu_pd(acc + v), a1 = _mm512_loadu_pd(acc + v + 8);
+        for (int l = 0; l < nl; l++) {
+            const double *y = lines + (size_t)l * (size_t)M;
+            const double *u = axis + 3 * l;
+            const __m512d off = _mm512_set1_pd(offset + shift[l]);
+            a0 = _mm512_add_pd(a0, gather512(y, point_t512(u, x0, y0, z0, off)));
+            a1 = _mm512_add_pd(a1, gather512(y, point_t512(u, x1, y1, z1, off)));
+        }
+        _mm512_storeu_pd(acc + v, a0);
+        _mm512_storeu_pd(acc + v + 8, a1);
+    }
+    for (; v < n; v += 8) { /* n is a multiple of 8 (cpu_kernels.h) */
+        const __m512d x = _mm512_loadu_pd(dx + v), yy = _mm512_loadu_pd(dy + v),
+                      z = _mm512_loadu_pd(dz + v);
+        __m512d a = _mm512_loadu_pd(acc + v);
+        for (int l = 0; l < nl; l++)
+            a = _mm512_add_pd(a, gather512(lines + (size_t)l * (size_t)M,
+                                           point_t512(axis + 3 * l, x, yy, z, _mm512_set1_pd(offset + shift[l]))));
+        _mm512_storeu_pd(acc + v, a);
+    }
+}
+
 #endif /* TBRF_X86 */
 
 cpu_grid_fn tbrfi_cpu_grid_kernel(int isa)
 {
 #ifdef TBRF_X86
+    if (isa >= CPU_ISA_AVX512_GATHER)
+        return grid_avx512g;
     if (isa >= CPU_ISA_AVX512)
         return grid_avx512;
     if (isa >= CPU_ISA_AVX2)
@@ -273,6 +363,8 @@ cpu_grid_fn tbrfi_cpu_grid_kernel(int isa)
 cpu_points_fn tbrfi_cpu_points_kernel(int isa)
 {
 #ifdef TBRF_X86
+    if (isa >= CPU_ISA_AVX512_GATHER)
+        return points_avx512g;
     if (isa >= CPU_ISA_AVX512)
         return points_avx512;
     if (isa >= CPU_ISA_AVX2)
