@@ -21,6 +21,7 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(npro
 isas=portable
 grep -q -w avx2 /proc/cpuinfo && grep -q -w fma /proc/cpuinfo && isas="avx2"
 grep -q -w avx512f /proc/cpuinfo && grep -q -w avx512dq /proc/cpuinfo && isas="avx512 $isas"
+grep -q -w avx512_fp16 /proc/cpuinfo && case $isas in avx512*) isas="avx512-gather $isas" ;; esac
 echo "# machine: $cpu, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# CPU kernels: $isas (best first)"
 cmake --build "$build" --target bench_suite bench_projection bench_fft_write tbrf_cli >/dev/null
