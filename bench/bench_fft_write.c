@@ -19,6 +19,7 @@
  * not CPU time). Prints the times and the ratio tbrf / bare; asserts
  * nothing. Usage: bench_fft_write TBRF_COMMAND [n=256] [float|double]
  * [repeats=3] [dir=/tmp] */
+#define _DEFAULT_SOURCE /* wait4 */
 #include <fftw3.h>
 #include <hdf5.h>
 #include <math.h>
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
     fftw_init_threads();
     double tb = 1e30, ts = 1e30, tt = 1e30, cb = 1e30, ct = 1e30, sink = 0;
     for (int r = 0; r < reps; r++) {
-        double ca, cbb, cc;
+        double ca = NAN, cbb = NAN, cc = NAN;
         const double a = bare(n, is_float, pb, 0, &sink, &ca), b = command(tbrf, n, prec, pt, &cbb);
         const double c = bare(n, is_float, pb, 1, &sink, &cc);
         cb = ca < cb ? ca : cb;
