@@ -73,11 +73,11 @@ static void test_turning_bands(tbrf_model *m)
     const double o[3] = {0.3, 0.45, 0.2}, h[3] = {0.31, 0.29, 0.33};
     const int64_t n3[3] = {37, 23, 19}, wide[3] = {300, 5, 4};
     const double hw[3] = {0.039, 1.7, 1.9};
-    const char *isas[3] = {"portable", "avx2", "avx512"};
+    const char *isas[4] = {"portable", "avx2", "avx512", "avx512-gather"};
     tbrf_plan *p = plan_tb(m, 3, TBRF_DOUBLE, TBRF_SCALAR, 0, TBRF_METHOD_TB);
     void *w = whole_grid(p, o, h, n3, sizeof(double), 3);
     void *ww = whole_grid(p, o, hw, wide, sizeof(double), 3);
-    for (int i = 0; i < 3 && w && ww; i++) {
+    for (int i = 0; i < 4 && w && ww; i++) {
         setenv("TBRF_CPU_ISA", isas[i], 1); /* lowers the kernel set, never raises it */
         char what[64];
         snprintf(what, sizeof what, "TB 3D double, kernels <= %s", isas[i]);

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "core/cpu_isa.h"
+
 /* Adds lines 0..nl-1 to acc[0..n-1], the cells lo..lo+n-1 of one grid row:
  * acc[c] += interp(line_l, fma((double)(lo + c), sx[l], rb[l])) for each l
  * in order. lo is the global x index (the row start rb is the global row's
@@ -32,14 +34,6 @@ typedef void (*cpu_grid_fn)(const double *lines, int64_t M, const double *rb, co
 typedef void (*cpu_points_fn)(const double *lines, int64_t M, const double *axis, double offset,
                               const double *shift, int nl, int64_t n, const double *dx, const double *dy,
                               const double *dz, double *acc);
-
-enum tbrfi_cpu_isa { CPU_ISA_PORTABLE = 0, CPU_ISA_AVX2 = 1, CPU_ISA_AVX512 = 2 };
-
-/* The best kernel set this CPU runs. The environment variable TBRF_CPU_ISA
- * (portable, avx2, avx512) may lower it, for benchmarks and for the tests
- * that check all versions agree bitwise; it is read, never stored. */
-int tbrfi_cpu_isa(void);
-const char *tbrfi_cpu_isa_name(int isa);
 
 /* Kernels of a given ISA level (must be <= tbrfi_cpu_isa()). */
 cpu_grid_fn tbrfi_cpu_grid_kernel(int isa);

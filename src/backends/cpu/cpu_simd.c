@@ -22,40 +22,6 @@
 #include <immintrin.h>
 #endif
 
-const char *tbrfi_cpu_isa_name(int isa)
-{
-    switch (isa) {
-    case CPU_ISA_AVX2: return "avx2";
-    case CPU_ISA_AVX512: return "avx512";
-    default: return "portable";
-    }
-}
-
-int tbrfi_cpu_isa(void)
-{
-    int best = CPU_ISA_PORTABLE;
-#ifdef TBRF_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        best = CPU_ISA_AVX2;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
-        best = CPU_ISA_AVX512;
-#endif
-    const char *env = getenv("TBRF_CPU_ISA");
-    if (env) {
-        int want = best;
-        if (!strcmp(env, "portable"))
-            want = CPU_ISA_PORTABLE;
-        else if (!strcmp(env, "avx2"))
-            want = CPU_ISA_AVX2;
-        else if (!strcmp(env, "avx512"))
-            want = CPU_ISA_AVX512;
-        if (want < best)
-            best = want;
-    }
-    return best;
-}
-
 #ifdef TBRF_X86
 
 /* ------------------------------------------------------------- AVX2 */
@@ -71,11 +37,13 @@ AVX2 static inline __m256d interp4_avx2(const double *y, __m256d t)
     const __m256d f = _mm256_sub_pd(t, jd);
     int32_t J[4];
     _mm_storeu_si128((__m128i *)J, _mm256_cvttpd_epi32(t));
-    const __m256d lo = _mm256_set_m128d(_mm_loadu_pd(y + J[1]), _mm_loadu_pd(y + J[0]));
-    const __m256d hi = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[2]));
-    /* unpack gives lanes (0, 2, 1, 3): put them back in order */
-    const __m256d y0 = _mm256_permute4x64_pd(_mm256_unpacklo_pd(lo, hi), 0xD8);
-    const __m256d y1 = _mm256_permute4x64_pd(_mm256_unpackhi_pd(lo, hi), 0xD8);
+    /* lanes 0 and 2 in one register, 1 and 3 in the other: the unpacks
+     * then give lanes in order, with no cross-lane permute (the shuffle
+     * port was this kernel's bottleneck) */
+    const __m256d lo = _mm256_set_m128d(_mm_loadu_pd(y + J[2]), _mm_loadu_pd(y + J[0]));
+    const __m256d hi = _mm256_set_m128d(_mm_loadu_pd(y + J[3]), _mm_loadu_pd(y + J[1]));
+    const __m256d y0 = _mm256_unpacklo_pd(lo, hi);
+    const __m256d y1 = _mm256_unpackhi_pd(lo, hi);
     return _mm256_fmadd_pd(f, _mm256_sub_pd(y1, y0), y0);
 }
 
@@ -132,9 +100,10 @@ enum { MAX_BLOCK = 256 };
 /* interp(y, t) for 8 lanes; the samples are fetched per `mode`. */
 AVX512 static inline __m512d sample512(const double *y, int mode, int ascending, __m512d t)
 {
-    const __m512d jd = _mm512_roundscale_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m512d f = _mm512_sub_pd(t, jd);
+    /* trunc(t) as the double of its integer: exact (t < 2^53), one uop
+     * fewer than vrndscalepd */
     const __m512i j = _mm512_cvttpd_epi64(t);
+    const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j));
     const __m512i one = _mm512_set1_epi64(1);
     __m512d y0, y1;
     if (mode == MODE_ONE) {
@@ -142,9 +111,12 @@ AVX512 static inline __m512d sample512(const double *y, int mode, int ascending,
         const __m512i bv = _mm512_permutexvar_epi64(_mm512_set1_epi64(ascending ? 0 : 7), j);
         const int64_t b = _mm_cvtsi128_si64(_mm512_castsi512_si128(bv));
         const __m512i idx = _mm512_sub_epi64(j, bv);
+        /* y1 from the window one sample on: two loads (ports 2, 3) instead
+         * of an index add on the shuffle-bound ports */
         const __m512d w0 = _mm512_loadu_pd(y + b), w1 = _mm512_loadu_pd(y + b + 8);
+        const __m512d v0 = _mm512_loadu_pd(y + b + 1), v1 = _mm512_loadu_pd(y + b + 9);
         y0 = _mm512_permutex2var_pd(w0, idx, w1);
-        y1 = _mm512_permutex2var_pd(w0, _mm512_add_epi64(idx, one), w1);
+        y1 = _mm512_permutex2var_pd(v0, idx, v1);
     } else if (mode == MODE_TWO) {
         const __m512i sel = ascending ? _mm512_set_epi64(4, 4, 4, 4, 0, 0, 0, 0)
                                       : _mm512_set_epi64(7, 7, 7, 7, 3, 3, 3, 3);
@@ -187,7 +159,7 @@ AVX512 static void grid_avx512(const double *lines, int64_t M, const double *rb,
         const double ta = rb[l] + (double)lo * sx[l], tb = rb[l] + (double)(lo + n - 1) * sx[l];
         const int64_t jmax = (int64_t)(ta > tb ? ta : tb);
         mode[l] = MODE_GATHER;
-        if (jmax + 16 <= M) {
+        if (jmax + 17 <= M) { /* MODE_ONE reads y[b .. b+16] */
             if (7.0 * s <= 13.0)
                 mode[l] = MODE_ONE;
             else if (3.0 * s <= 13.0)
@@ -234,9 +206,8 @@ AVX512 static inline __m512d point512(const double *y, const double *u, __m512d 
     t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
     t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
     t = _mm512_add_pd(t, off);
-    const __m512d jd = _mm512_roundscale_pd(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m512d f = _mm512_sub_pd(t, jd);
     const __m512i j = _mm512_cvttpd_epi64(t);
+    const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j)); /* as sample512 */
     /* each lane's sample pair (y[j], y[j+1]) is one 16-byte load: 8 loads
      * and a transpose cost half of two 8-way gathers */
     int64_t J[8];
@@ -285,11 +256,101 @@ AVX512 static void points_avx512(const double *lines, int64_t M, const double *a
     }
 }
 
+/* ------------------------------------------- AVX-512 with gathers */
+
+/* interp(y, t) for 8 lanes with the samples gathered (vgatherqpd): on
+ * CPUs with fast gathers (CPU_ISA_AVX512_GATHER) two gathers beat the
+ * windows and the pair loads, with no per-line fetch mode to choose. The
+ * addresses must be valid in every lane (callers repeat the last cell or
+ * point). */
+AVX512 static inline __m512d gather512(const double *y, __m512d t)
+{
+    const __m512i j = _mm512_cvttpd_epi64(t);
+    const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j));
+    const __m512d y0 = _mm512_i64gather_pd(j, y, 8), y1 = _mm512_i64gather_pd(j, y + 1, 8);
+    return _mm512_fmadd_pd(f, _mm512_sub_pd(y1, y0), y0);
+}
+
+AVX512 static void grid_avx512g(const double *lines, int64_t M, const double *rb, const double *sx,
+                                int nl, int64_t lo, int64_t n, double *acc)
+{
+    const __m512d lane = _mm512_set_pd(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512d last = _mm512_set1_pd((double)(lo + n - 1));
+    int64_t v = 0;
+    for (; v + 16 <= n; v += 16) {
+        const __m512d iv0 = _mm512_add_pd(_mm512_set1_pd((double)(lo + v)), lane);
+        const __m512d iv1 = _mm512_add_pd(_mm512_set1_pd((double)(lo + v + 8)), lane);
+        __m512d a0 = _mm512_loadu_pd(acc + v), a1 = _mm512_loadu_pd(acc + v + 8);
+        for (int l = 0; l < nl; l++) {
+            const double *y = lines + (size_t)l * (size_t)M;
+            const __m512d r = _mm512_set1_pd(rb[l]), s = _mm512_set1_pd(sx[l]);
+            a0 = _mm512_add_pd(a0, gather512(y, _mm512_fmadd_pd(iv0, s, r)));
+            a1 = _mm512_add_pd(a1, gather512(y, _mm512_fmadd_pd(iv1, s, r)));
+        }
+        _mm512_storeu_pd(acc + v, a0);
+        _mm512_storeu_pd(acc + v + 8, a1);
+    }
+    for (; v < n; v += 8) {
+        const int64_t rem = n - v;
+        const __mmask8 m = rem >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << rem) - 1u);
+        /* lanes past the row repeat its last cell: valid addresses */
+        const __m512d iv = _mm512_min_pd(_mm512_add_pd(_mm512_set1_pd((double)(lo + v)), lane), last);
+        __m512d a = _mm512_maskz_loadu_pd(m, acc + v);
+        for (int l = 0; l < nl; l++) {
+            const __m512d t = _mm512_fmadd_pd(iv, _mm512_set1_pd(sx[l]), _mm512_set1_pd(rb[l]));
+            a = _mm512_add_pd(a, gather512(lines + (size_t)l * (size_t)M, t));
+        }
+        _mm512_mask_storeu_pd(acc + v, m, a);
+    }
+}
+
+AVX512 static inline __m512d point_t512(const double *u, __m512d x, __m512d yy, __m512d z, __m512d off)
+{
+    __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(u[0]));
+    t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
+    t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
+    return _mm512_add_pd(t, off);
+}
+
+AVX512 static void points_avx512g(const double *lines, int64_t M, const double *axis, double offset,
+                                  const double *shift, int nl, int64_t n, const double *dx,
+                                  const double *dy, const double *dz, double *acc)
+{
+    int64_t v = 0;
+    for (; v + 16 <= n; v += 16) {
+        const __m512d x0 = _mm512_loadu_pd(dx + v), y0 = _mm512_loadu_pd(dy + v),
+                      z0 = _mm512_loadu_pd(dz + v);
+        const __m512d x1 = _mm512_loadu_pd(dx + v + 8), y1 = _mm512_loadu_pd(dy + v + 8),
+                      z1 = _mm512_loadu_pd(dz + v + 8);
+        __m512d a0 = _mm512_loadu_pd(acc + v), a1 = _mm512_loadu_pd(acc + v + 8);
+        for (int l = 0; l < nl; l++) {
+            const double *y = lines + (size_t)l * (size_t)M;
+            const double *u = axis + 3 * l;
+            const __m512d off = _mm512_set1_pd(offset + shift[l]);
+            a0 = _mm512_add_pd(a0, gather512(y, point_t512(u, x0, y0, z0, off)));
+            a1 = _mm512_add_pd(a1, gather512(y, point_t512(u, x1, y1, z1, off)));
+        }
+        _mm512_storeu_pd(acc + v, a0);
+        _mm512_storeu_pd(acc + v + 8, a1);
+    }
+    for (; v < n; v += 8) { /* n is a multiple of 8 (cpu_kernels.h) */
+        const __m512d x = _mm512_loadu_pd(dx + v), yy = _mm512_loadu_pd(dy + v),
+                      z = _mm512_loadu_pd(dz + v);
+        __m512d a = _mm512_loadu_pd(acc + v);
+        for (int l = 0; l < nl; l++)
+            a = _mm512_add_pd(a, gather512(lines + (size_t)l * (size_t)M,
+                                           point_t512(axis + 3 * l, x, yy, z, _mm512_set1_pd(offset + shift[l]))));
+        _mm512_storeu_pd(acc + v, a);
+    }
+}
+
 #endif /* TBRF_X86 */
 
 cpu_grid_fn tbrfi_cpu_grid_kernel(int isa)
 {
 #ifdef TBRF_X86
+    if (isa >= CPU_ISA_AVX512_GATHER)
+        return grid_avx512g;
     if (isa >= CPU_ISA_AVX512)
         return grid_avx512;
     if (isa >= CPU_ISA_AVX2)
@@ -302,6 +363,8 @@ cpu_grid_fn tbrfi_cpu_grid_kernel(int isa)
 cpu_points_fn tbrfi_cpu_points_kernel(int isa)
 {
 #ifdef TBRF_X86
+    if (isa >= CPU_ISA_AVX512_GATHER)
+        return points_avx512g;
     if (isa >= CPU_ISA_AVX512)
         return points_avx512;
     if (isa >= CPU_ISA_AVX2)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "methods/turning_bands/lines.h"
+#include "core/cpu_isa.h"
 #include "core/parallel.h"
 #include "tbrf/rng/philox.h"
 
@@ -55,6 +56,20 @@ static double s11_open(uint32_t x)
     return ((double)x + 0.5) * (1.0 / 2147483648.0) - 1.0;
 }
 
+/* Box–Muller on the block of -m's counter: the 4.6% of modes whose two
+ * word pairs both fall outside the unit disc (see mode_normal). */
+static void mode_fallback(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64_t mz, double *re,
+                          double *im)
+{
+    const uint64_t Kc = (uint64_t)(-mx + FFT_MAX_HALF) | ((uint64_t)(-my + FFT_MAX_HALF) << 21) |
+                        ((uint64_t)(-mz + FFT_MAX_HALF) << 42);
+    philox4x32_ctr_t w = tbrf_philox(seed, r, (uint32_t)Kc, FFT_STREAM_BIT | (uint32_t)(Kc >> 32));
+    double g0, g1;
+    tbrf_box_muller(w.v[0], w.v[1], &g0, &g1);
+    *re = g0 * 0.70710678118654752440;
+    *im = g1 * 0.70710678118654752440;
+}
+
 /* The standard complex normal (E|a|^2 = 1) of mode m, the canonical member
  * of its ±m pair: Marsaglia's polar method on the word pairs (0,1), then
  * (2,3) of the mode's Philox block (one log, one square root and no
@@ -86,13 +101,313 @@ static void mode_normal(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64
             return;
         }
     }
-    const uint64_t Kc = (uint64_t)(-mx + FFT_MAX_HALF) | ((uint64_t)(-my + FFT_MAX_HALF) << 21) |
-                        ((uint64_t)(-mz + FFT_MAX_HALF) << 42);
-    w = tbrf_philox(seed, r, (uint32_t)Kc, FFT_STREAM_BIT | (uint32_t)(Kc >> 32));
-    double g0, g1;
-    tbrf_box_muller(w.v[0], w.v[1], &g0, &g1);
-    *re = g0 * 0.70710678118654752440;
-    *im = g1 * 0.70710678118654752440;
+    mode_fallback(seed, r, mx, my, mz, re, im);
+}
+
+/* ------------------------------------------------ batched mode normals
+ *
+ * Along a row of the half-complex array the modes 1 <= m_x < n_x/2 are
+ * all canonical, and their counters differ only in word 0, which is
+ * base + m_x (m_x + 2^20 < 2^21 never carries into m_y's bits). So a row
+ * draws its Philox blocks in SIMD (the words are integers: bitwise those
+ * of tbrf_philox), and takes the rest of mode_normal in three passes over
+ * the block: the unit-disc test and q (scalar), log(q) (libm's, one call
+ * per mode, as mode_normal makes it), then sqrt(-log q / q) and the
+ * products, the same IEEE operations in the same order. Values are
+ * bitwise mode_normal's (test_fft_modes_simd checks every path). */
+enum { NORMAL_BLOCK = 256 };
+
+/* Philox4x32-10 of the counters (w0 + i, w1, w2, w3), i < n, key seed:
+ * word k of block i into W[k * NORMAL_BLOCK + i]. */
+typedef void (*philox_rows_fn)(uint64_t seed, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3,
+                               int n, uint32_t *W);
+
+static void philox_rows_portable(uint64_t seed, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3,
+                                 int n, uint32_t *W)
+{
+    const philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    for (int i = 0; i < n; i++) {
+        const philox4x32_ctr_t c = {{w0 + (uint32_t)i, w1, w2, w3}};
+        const philox4x32_ctr_t w = philox4x32(c, k);
+        for (int j = 0; j < 4; j++)
+            W[j * NORMAL_BLOCK + i] = w.v[j];
+    }
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FFT_X86 1
+
+/* Random123's round: (hi, lo) = M0 x0 and M1 x2 in 64 bits; the words are
+ * held in the low halves of 64-bit lanes, so vpmuludq gives the whole
+ * product. */
+__attribute__((target("avx512f"))) static void philox_rows_avx512(uint64_t seed, uint32_t w0,
+                                                                  uint32_t w1, uint32_t w2,
+                                                                  uint32_t w3, int n, uint32_t *W)
+{
+    /* PHILOX_ILP blocks of 8 counters per pass: the ten rounds are a
+     * dependency chain of multiplies, so independent vectors hide it */
+    enum { PHILOX_ILP = 4 };
+    const __m512i lo32 = _mm512_set1_epi64(0xFFFFFFFFll);
+    const __m512i m0 = _mm512_set1_epi64(0xD2511F53ll), m1 = _mm512_set1_epi64(0xCD9E8D57ll);
+    const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    for (int i = 0; i < n; i += 8 * PHILOX_ILP) {
+        __m512i x0[PHILOX_ILP], x1[PHILOX_ILP], x2[PHILOX_ILP], x3[PHILOX_ILP];
+        for (int v = 0; v < PHILOX_ILP; v++) {
+            x0[v] = _mm512_and_si512(_mm512_add_epi64(_mm512_set1_epi64((int64_t)w0 + i + 8 * v), lane),
+                                     lo32);
+            x1[v] = _mm512_set1_epi64(w1);
+            x2[v] = _mm512_set1_epi64(w2);
+            x3[v] = _mm512_set1_epi64(w3);
+        }
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+        for (int r = 0; r < 10; r++) {
+            const __m512i K0 = _mm512_set1_epi64(k0), K1 = _mm512_set1_epi64(k1);
+            for (int v = 0; v < PHILOX_ILP; v++) {
+                const __m512i p0 = _mm512_mul_epu32(x0[v], m0), p1 = _mm512_mul_epu32(x2[v], m1);
+                x0[v] = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1[v]), K0);
+                x2[v] = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3[v]), K1);
+                x1[v] = _mm512_and_si512(p1, lo32);
+                x3[v] = _mm512_and_si512(p0, lo32);
+            }
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        for (int v = 0; v < PHILOX_ILP && i + 8 * v < n; v++) {
+            const int at = i + 8 * v, m = n - at < 8 ? n - at : 8;
+            const __mmask8 mask = (__mmask8)((1u << m) - 1u);
+            _mm512_mask_cvtepi64_storeu_epi32(W + at, mask, x0[v]);
+            _mm512_mask_cvtepi64_storeu_epi32(W + NORMAL_BLOCK + at, mask, x1[v]);
+            _mm512_mask_cvtepi64_storeu_epi32(W + 2 * NORMAL_BLOCK + at, mask, x2[v]);
+            _mm512_mask_cvtepi64_storeu_epi32(W + 3 * NORMAL_BLOCK + at, mask, x3[v]);
+        }
+    }
+}
+
+__attribute__((target("avx2"))) static void philox_rows_avx2(uint64_t seed, uint32_t w0, uint32_t w1,
+                                                             uint32_t w2, uint32_t w3, int n,
+                                                             uint32_t *W)
+{
+    enum { PHILOX_ILP = 4 }; /* as in philox_rows_avx512 */
+    const __m256i lo32 = _mm256_set1_epi64x(0xFFFFFFFFll);
+    const __m256i m0 = _mm256_set1_epi64x(0xD2511F53ll), m1 = _mm256_set1_epi64x(0xCD9E8D57ll);
+    const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
+    const __m256i pack = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+    for (int i = 0; i < n; i += 4 * PHILOX_ILP) {
+        __m256i x[4][PHILOX_ILP];
+        for (int v = 0; v < PHILOX_ILP; v++) {
+            x[0][v] = _mm256_and_si256(_mm256_add_epi64(_mm256_set1_epi64x((int64_t)w0 + i + 4 * v), lane),
+                                       lo32);
+            x[1][v] = _mm256_set1_epi64x(w1);
+            x[2][v] = _mm256_set1_epi64x(w2);
+            x[3][v] = _mm256_set1_epi64x(w3);
+        }
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+        for (int r = 0; r < 10; r++) {
+            const __m256i K0 = _mm256_set1_epi64x(k0), K1 = _mm256_set1_epi64x(k1);
+            for (int v = 0; v < PHILOX_ILP; v++) {
+                const __m256i p0 = _mm256_mul_epu32(x[0][v], m0), p1 = _mm256_mul_epu32(x[2][v], m1);
+                x[0][v] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x[1][v]), K0);
+                x[2][v] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), x[3][v]), K1);
+                x[1][v] = _mm256_and_si256(p1, lo32);
+                x[3][v] = _mm256_and_si256(p0, lo32);
+            }
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        for (int v = 0; v < PHILOX_ILP && i + 4 * v < n; v++) {
+            const int at = i + 4 * v, m = n - at < 4 ? n - at : 4;
+            for (int k = 0; k < 4; k++) {
+                uint32_t t[8];
+                _mm256_storeu_si256((__m256i *)t, _mm256_permutevar8x32_epi32(x[k][v], pack));
+                memcpy(W + k * NORMAL_BLOCK + at, t, sizeof(uint32_t) * (size_t)m);
+            }
+        }
+    }
+}
+#endif
+
+/* The passes of a block of n canonical modes (m_x0 + i, my, mz) whose
+ * Philox words are in W: pairs() picks the pair, U, V and Q = U^2 + V^2
+ * (Q >= 1 where both pairs miss the disc); after the caller's logs LQ,
+ * scale() makes re = U f, im = V f with f = sqrt(-LQ / Q) (the fallbacks
+ * are the caller's); store() multiplies by the amplitudes A and phases
+ * (phx from m_x0, pyz) into c. The SIMD versions do mode_normal's IEEE
+ * operations lane by lane (a uint32 converts to double exactly either
+ * way; no contraction), so every version gives the same bits. */
+static void pairs_portable(const uint32_t *restrict W, int n, double *restrict U, double *restrict V,
+                           double *restrict Q)
+{
+    for (int i = 0; i < n; i++) {
+        double u = s11_open(W[i]), v = s11_open(W[NORMAL_BLOCK + i]);
+        double q = u * u + v * v;
+        if (!(q < 1.0)) {
+            u = s11_open(W[2 * NORMAL_BLOCK + i]);
+            v = s11_open(W[3 * NORMAL_BLOCK + i]);
+            q = u * u + v * v;
+        }
+        U[i] = u;
+        V[i] = v;
+        Q[i] = q;
+    }
+}
+
+static void scale_portable(int n, const double *restrict Q, const double *restrict LQ,
+                           double *restrict U, double *restrict V)
+{
+    for (int i = 0; i < n; i++) {
+        const double f = sqrt(-LQ[i] / Q[i]);
+        U[i] = U[i] * f;
+        V[i] = V[i] * f;
+    }
+}
+
+#define FFT_STORE(SUFFIX, ATTR)                                                                    \
+    ATTR static void store_##SUFFIX(int n, const double *restrict A, const double *restrict U,    \
+                                    const double *restrict V, const double *restrict phx,          \
+                                    double pyz_re, double pyz_im, double *restrict c)              \
+    {                                                                                              \
+        for (int i = 0; i < n; i++) {                                                              \
+            const double p_re = phx[2 * i] * pyz_re - phx[2 * i + 1] * pyz_im;                    \
+            const double p_im = phx[2 * i] * pyz_im + phx[2 * i + 1] * pyz_re;                     \
+            c[2 * i] = A[i] * (U[i] * p_re - V[i] * p_im);                                         \
+            c[2 * i + 1] = A[i] * (U[i] * p_im + V[i] * p_re);                                     \
+        }                                                                                          \
+    }
+FFT_STORE(portable, )
+
+#ifdef FFT_X86
+FFT_STORE(avx2, __attribute__((target("avx2"))))
+FFT_STORE(avx512, __attribute__((target("avx512f,avx512dq"))))
+
+#define AVX512_FN __attribute__((target("avx512f,avx512dq")))
+#define AVX2_FN __attribute__((target("avx2")))
+
+AVX512_FN static inline __m512d s11_avx512(const uint32_t *w)
+{
+    const __m512d x = _mm512_cvtepu32_pd(_mm256_loadu_si256((const __m256i *)w));
+    return _mm512_sub_pd(_mm512_mul_pd(_mm512_add_pd(x, _mm512_set1_pd(0.5)),
+                                       _mm512_set1_pd(1.0 / 2147483648.0)),
+                         _mm512_set1_pd(1.0));
+}
+
+AVX512_FN static void pairs_avx512(const uint32_t *restrict W, int n, double *restrict U,
+                                   double *restrict V, double *restrict Q)
+{
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m512d u0 = s11_avx512(W + i), v0 = s11_avx512(W + NORMAL_BLOCK + i);
+        const __m512d u1 = s11_avx512(W + 2 * NORMAL_BLOCK + i), v1 = s11_avx512(W + 3 * NORMAL_BLOCK + i);
+        const __m512d q0 = _mm512_add_pd(_mm512_mul_pd(u0, u0), _mm512_mul_pd(v0, v0));
+        const __m512d q1 = _mm512_add_pd(_mm512_mul_pd(u1, u1), _mm512_mul_pd(v1, v1));
+        const __mmask8 first = _mm512_cmp_pd_mask(q0, _mm512_set1_pd(1.0), _CMP_LT_OQ);
+        _mm512_storeu_pd(U + i, _mm512_mask_blend_pd(first, u1, u0));
+        _mm512_storeu_pd(V + i, _mm512_mask_blend_pd(first, v1, v0));
+        _mm512_storeu_pd(Q + i, _mm512_mask_blend_pd(first, q1, q0));
+    }
+    _mm256_zeroupper(); /* the tail is SSE code: no transition stalls */
+    pairs_portable(W + i, n - i, U + i, V + i, Q + i);
+}
+
+AVX512_FN static void scale_avx512(int n, const double *restrict Q, const double *restrict LQ,
+                                   double *restrict U, double *restrict V)
+{
+    int i = 0;
+    const __m512d sign = _mm512_set1_pd(-0.0);
+    for (; i + 8 <= n; i += 8) {
+        const __m512d f = _mm512_sqrt_pd(
+            _mm512_div_pd(_mm512_xor_pd(_mm512_loadu_pd(LQ + i), sign), _mm512_loadu_pd(Q + i)));
+        _mm512_storeu_pd(U + i, _mm512_mul_pd(_mm512_loadu_pd(U + i), f));
+        _mm512_storeu_pd(V + i, _mm512_mul_pd(_mm512_loadu_pd(V + i), f));
+    }
+    _mm256_zeroupper(); /* the tail is SSE code: no transition stalls */
+    scale_portable(n - i, Q + i, LQ + i, U + i, V + i);
+}
+
+AVX2_FN static inline __m256d s11_avx2(const uint32_t *w)
+{
+    /* (double)w exactly: (int32)(w ^ 2^31) + 2^31 */
+    const __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)w), _mm_set1_epi32(INT32_MIN));
+    const __m256d d = _mm256_add_pd(_mm256_cvtepi32_pd(x), _mm256_set1_pd(2147483648.0));
+    return _mm256_sub_pd(_mm256_mul_pd(_mm256_add_pd(d, _mm256_set1_pd(0.5)),
+                                       _mm256_set1_pd(1.0 / 2147483648.0)),
+                         _mm256_set1_pd(1.0));
+}
+
+AVX2_FN static void pairs_avx2(const uint32_t *restrict W, int n, double *restrict U,
+                               double *restrict V, double *restrict Q)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const __m256d u0 = s11_avx2(W + i), v0 = s11_avx2(W + NORMAL_BLOCK + i);
+        const __m256d u1 = s11_avx2(W + 2 * NORMAL_BLOCK + i), v1 = s11_avx2(W + 3 * NORMAL_BLOCK + i);
+        const __m256d q0 = _mm256_add_pd(_mm256_mul_pd(u0, u0), _mm256_mul_pd(v0, v0));
+        const __m256d q1 = _mm256_add_pd(_mm256_mul_pd(u1, u1), _mm256_mul_pd(v1, v1));
+        const __m256d first = _mm256_cmp_pd(q0, _mm256_set1_pd(1.0), _CMP_LT_OQ);
+        _mm256_storeu_pd(U + i, _mm256_blendv_pd(u1, u0, first));
+        _mm256_storeu_pd(V + i, _mm256_blendv_pd(v1, v0, first));
+        _mm256_storeu_pd(Q + i, _mm256_blendv_pd(q1, q0, first));
+    }
+    _mm256_zeroupper(); /* the tail is SSE code: no transition stalls */
+    pairs_portable(W + i, n - i, U + i, V + i, Q + i);
+}
+
+AVX2_FN static void scale_avx2(int n, const double *restrict Q, const double *restrict LQ,
+                               double *restrict U, double *restrict V)
+{
+    int i = 0;
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    for (; i + 4 <= n; i += 4) {
+        const __m256d f = _mm256_sqrt_pd(
+            _mm256_div_pd(_mm256_xor_pd(_mm256_loadu_pd(LQ + i), sign), _mm256_loadu_pd(Q + i)));
+        _mm256_storeu_pd(U + i, _mm256_mul_pd(_mm256_loadu_pd(U + i), f));
+        _mm256_storeu_pd(V + i, _mm256_mul_pd(_mm256_loadu_pd(V + i), f));
+    }
+    _mm256_zeroupper(); /* the tail is SSE code: no transition stalls */
+    scale_portable(n - i, Q + i, LQ + i, U + i, V + i);
+}
+#endif
+
+typedef struct row_passes {
+    philox_rows_fn philox;
+    void (*pairs)(const uint32_t *restrict, int, double *restrict, double *restrict, double *restrict);
+    void (*scale)(int, const double *restrict, const double *restrict, double *restrict,
+                  double *restrict);
+    void (*store)(int, const double *restrict, const double *restrict, const double *restrict,
+                  const double *restrict, double, double, double *restrict);
+} row_passes;
+
+static row_passes row_passes_for(int isa)
+{
+#ifdef FFT_X86
+    if (isa >= CPU_ISA_AVX512)
+        return (row_passes){philox_rows_avx512, pairs_avx512, scale_avx512, store_avx512};
+    if (isa >= CPU_ISA_AVX2)
+        return (row_passes){philox_rows_avx2, pairs_avx2, scale_avx2, store_avx2};
+#endif
+    (void)isa;
+    return (row_passes){philox_rows_portable, pairs_portable, scale_portable, store_portable};
+}
+
+/* mode_normal of the n canonical modes (m_x0 + i, my, mz), i < n <=
+ * NORMAL_BLOCK, m_x0 >= 1, into re[i], im[i]. */
+static void normals_row(const row_passes *rp, uint64_t seed, uint64_t r, int64_t mx0, int64_t my,
+                        int64_t mz, int n, double *re, double *im)
+{
+    uint32_t W[4 * NORMAL_BLOCK];
+    double q[NORMAL_BLOCK], lq[NORMAL_BLOCK];
+    const uint64_t K = (uint64_t)(mx0 + FFT_MAX_HALF) | ((uint64_t)(my + FFT_MAX_HALF) << 21) |
+                       ((uint64_t)(mz + FFT_MAX_HALF) << 42);
+    rp->philox(seed, (uint32_t)K, FFT_STREAM_BIT | (uint32_t)(K >> 32), (uint32_t)r,
+               (uint32_t)(r >> 32), n, W);
+    rp->pairs(W, n, re, im, q);
+    /* libm's log, one call per mode (a vector log would round differently) */
+    for (int i = 0; i < n; i++)
+        lq[i] = q[i] < 1.0 ? log(q[i]) : 0.0;
+    rp->scale(n, q, lq, re, im);
+    for (int i = 0; i < n; i++)
+        if (!(q[i] < 1.0))
+            mode_fallback(seed, r, mx0 + i, my, mz, &re[i], &im[i]);
 }
 
 /* Spectrum evaluator: P(|k|) / V for integer wavevector m. For a box with
@@ -251,6 +566,10 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
         phz[2 * i + 1] = sin(a);
     }
 
+    const row_passes rp = row_passes_for(tbrfi_cpu_isa());
+    /* modes 1 <= m_x < xend of a row are canonical and drawn in blocks
+     * (normals_row); m_x = 0 by mode_normal; the Nyquist m_x is zero */
+    const int64_t xend = nx % 2 == 0 ? nx / 2 : nh;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
     for (int64_t row = 0; row < nz * ny; row++) {
         const int64_t iz = row / ny, iy = row % ny;
@@ -260,39 +579,61 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
         /* phase of the y and z parts, for +m and for -m (conjugate) */
         const double pyz_re = phy[2 * iy] * phz[2 * iz] - phy[2 * iy + 1] * phz[2 * iz + 1];
         const double pyz_im = phy[2 * iy] * phz[2 * iz + 1] + phy[2 * iy + 1] * phz[2 * iz];
-        for (int64_t ix = 0; ix < nh; ix++) {
-            const int64_t mx = ix;
-            if (row_zero || is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
-                c[ix][0] = c[ix][1] = 0.0;
-                continue;
+        if (row_zero) {
+            memset(c, 0, sizeof(fftw_complex) * (size_t)nh);
+            continue;
+        }
+        for (int64_t x0 = 0; x0 < nh; x0 += NORMAL_BLOCK) {
+            const int nb = (int)(nh - x0 < NORMAL_BLOCK ? nh - x0 : NORMAL_BLOCK);
+            double bre[NORMAL_BLOCK], bim[NORMAL_BLOCK];
+            /* the block's canonical run [r0, r1) (offsets in the block) */
+            const int64_t r0 = x0 == 0 ? 1 : 0;
+            const int64_t r1 = xend - x0 < nb ? (xend - x0 > r0 ? xend - x0 : r0) : nb;
+            if (comp < 0 && r1 > r0) {
+                double amp[NORMAL_BLOCK];
+                normals_row(&rp, seed, realization, x0 + r0, my, mz, (int)(r1 - r0), bre + r0,
+                            bim + r0);
+                for (int64_t b = r0; b < r1; b++)
+                    amp[b] = spec_value(&e, x0 + b, my, mz);
+                rp.store((int)(r1 - r0), amp + r0, bre + r0, bim + r0, phx + 2 * (x0 + r0), pyz_re,
+                         pyz_im, (double *)(c + x0 + r0));
             }
-            /* canonical member of the pair: first non-zero of (mx, my, mz) > 0 */
-            const int canonical = mx > 0 || my > 0 || (my == 0 && mz > 0);
-            const int64_t sg = canonical ? 1 : -1;
-            double re, im;
-            if (comp < 0) {
-                mode_normal(seed, realization, sg * mx, sg * my, sg * mz, &re, &im);
-            } else {
-                /* component d draws the counters of realization r + (d+1) 2^62
-                 * (r < 2^62 is checked by the plan): no two components share
-                 * a number */
-                double gv[3][2];
-                for (int d = 0; d < dim; d++)
-                    mode_normal(seed, realization | ((uint64_t)(d + 1) << 62), sg * mx, sg * my,
-                                sg * mz, &gv[d][0], &gv[d][1]);
-                const double k[3] = {e.twopi_over_L[0] * (double)(sg * mx),
-                                     e.twopi_over_L[1] * (double)(sg * my),
-                                     e.twopi_over_L[2] * (double)(sg * mz)};
-                project_mode(dim, k, gv, zeta, comp, &re, &im);
+            for (int64_t b = 0; b < nb; b++) {
+                const int64_t ix = x0 + b, mx = ix;
+                if (comp < 0 && b >= r0 && b < r1)
+                    continue; /* stored above */
+                if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
+                    c[ix][0] = c[ix][1] = 0.0;
+                    continue;
+                }
+                /* canonical member of the pair: first non-zero of (mx, my, mz) > 0 */
+                const int canonical = mx > 0 || my > 0 || (my == 0 && mz > 0);
+                const int64_t sg = canonical ? 1 : -1;
+                double re, im;
+                if (comp < 0) {
+                    mode_normal(seed, realization, sg * mx, sg * my, sg * mz, &re, &im);
+                } else {
+                    /* component d draws the counters of realization r + (d+1) 2^62
+                     * (r < 2^62 is checked by the plan): no two components share
+                     * a number */
+                    double gv[3][2];
+                    for (int d = 0; d < dim; d++)
+                        mode_normal(seed, realization | ((uint64_t)(d + 1) << 62), sg * mx, sg * my,
+                                    sg * mz, &gv[d][0], &gv[d][1]);
+                    const double k[3] = {e.twopi_over_L[0] * (double)(sg * mx),
+                                         e.twopi_over_L[1] * (double)(sg * my),
+                                         e.twopi_over_L[2] * (double)(sg * mz)};
+                    project_mode(dim, k, gv, zeta, comp, &re, &im);
+                }
+                if (!canonical) /* a_-m = conj(a_m), projection included (P is even in k) */
+                    im = -im;
+                const double amp = spec_value(&e, mx, my, mz);
+                /* times e^{i k.o} = phx * pyz */
+                const double p_re = phx[2 * ix] * pyz_re - phx[2 * ix + 1] * pyz_im;
+                const double p_im = phx[2 * ix] * pyz_im + phx[2 * ix + 1] * pyz_re;
+                c[ix][0] = amp * (re * p_re - im * p_im);
+                c[ix][1] = amp * (re * p_im + im * p_re);
             }
-            if (!canonical) /* a_-m = conj(a_m), projection included (P is even in k) */
-                im = -im;
-            const double amp = spec_value(&e, mx, my, mz);
-            /* times e^{i k.o} = phx * pyz */
-            const double p_re = phx[2 * ix] * pyz_re - phx[2 * ix + 1] * pyz_im;
-            const double p_im = phx[2 * ix] * pyz_im + phx[2 * ix + 1] * pyz_re;
-            c[ix][0] = amp * (re * p_re - im * p_im);
-            c[ix][1] = amp * (re * p_im + im * p_re);
         }
     }
     free(ph);
