@@ -516,7 +516,9 @@ static void warn_resolved(const request *r)
         khi = 3.14159265358979323846 / h;
     } else {
         klo = 3.14159265358979323846 / info->line_length;
-        khi = 3.14159265358979323846 / info->line_spacing;
+        /* the band edge, not pi / line_spacing: lines sampled twice as
+         * finely keep the band (doc/method.md, "Interpolation") */
+        khi = 3.14159265358979323846 * (double)m->opts.oversampling / m->resolution;
     }
     const double below = 1.0 - fraction_above(m, klo), above = fraction_above(m, khi);
     const double other = (1.0 - ratio) - (below > 0 ? below : 0) - (above > 0 ? above : 0);
