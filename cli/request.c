@@ -9,6 +9,7 @@
 #include <sys/statvfs.h>
 
 #include "args.h"
+#include "isotropy.h"
 #include "request.h"
 
 /* ------------------------------------------------------------- models */
@@ -586,6 +587,28 @@ static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
             100.0 * f, kn, h, kn);
 }
 
+/* A turning-bands grid whose spectrum is isotropic only below half its
+ * Nyquist (cli/isotropy.c: L lines make k_iso = 0.63 sqrt(L) kf in 3D):
+ * its shells above k_iso hold the lines' spikes, which tbrf spectrum's
+ * p2/p^2 and any anisotropy measurement in k see. Real-space statistics
+ * are right for any L, so this stays a warning, with the --lines that
+ * makes the whole band isotropic (#19 item 10b). */
+static void warn_isotropy(const tbrf_io_meta *m, const tbrf_plan *plan)
+{
+    if (!m->is_grid || tbrf_plan_method(plan) != TBRF_METHOD_TB)
+        return;
+    cli_isotropy iso;
+    cli_isotropy_of(m->dim, m->n, m->spacing, m->opts.lines, &iso);
+    if (!(iso.kiso < 0.5 * iso.knyq))
+        return;
+    fprintf(stderr,
+            "tbrf: warning: with %d lines the grid's spectrum is isotropic only up to k = %.3g "
+            "(%.0f%% of its Nyquist %.3g): above it each shell's power gathers along the line "
+            "directions (real-space statistics are right for any number of lines); --lines %.0f "
+            "makes it isotropic up to the Nyquist\n",
+            (int)m->opts.lines, iso.kiso, 100.0 * iso.kiso / iso.knyq, iso.knyq, iso.need);
+}
+
 /* generate's --box: its axes against the geometry's dimension, the
  * origin (default 0) and the mode lattice n_d = round(L_d / h_d), h_d the
  * grid's spacing or --resolution (points: the mean spacing, from the
@@ -709,6 +732,7 @@ int request_plan(request *r)
     }
     warn_resolved(r);
     warn_nyquist(m, r->plan);
+    warn_isotropy(m, r->plan);
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */
     m->model = tbrf_model_describe(r->model);
