@@ -592,10 +592,13 @@ static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
  * its shells above k_iso hold the lines' spikes, which tbrf spectrum's
  * p2/p^2 and any anisotropy measurement in k see. Real-space statistics
  * are right for any L, so this stays a warning, with the --lines that
- * makes the whole band isotropic (#19 item 10b). */
-static void warn_isotropy(const tbrf_io_meta *m, const tbrf_plan *plan)
+ * makes the whole band isotropic (#19 item 10b). Only generate says it. */
+static void warn_isotropy(const request *r)
 {
-    if (!m->is_grid || tbrf_plan_method(plan) != TBRF_METHOD_TB)
+    const tbrf_io_meta *m = &r->meta;
+    /* regenerate and sample remake a recorded field, whose lines are
+     * part of it: nothing to advise there (tbrf info says it) */
+    if (r->input || !m->is_grid || tbrf_plan_method(r->plan) != TBRF_METHOD_TB)
         return;
     cli_isotropy iso;
     cli_isotropy_of(m->dim, m->n, m->spacing, m->opts.lines, &iso);
@@ -732,7 +735,7 @@ int request_plan(request *r)
     }
     warn_resolved(r);
     warn_nyquist(m, r->plan);
-    warn_isotropy(m, r->plan);
+    warn_isotropy(r);
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */
     m->model = tbrf_model_describe(r->model);

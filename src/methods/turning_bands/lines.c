@@ -193,18 +193,21 @@ int tbrfi_lines_spec_build(line_spec *s, const tbrf_model *model, int dim, doubl
      * above it zero): linear interpolation of a mode at kappa delta = theta
      * near pi leaves only sinc^4(theta/2) / g(theta) of its (gain-corrected)
      * power at kappa and moves the rest above the band, which a grid then
-     * folds back unevenly (+5% at mid k for a k^-1 spectrum to the band
+     * folds back unevenly (+4% at mid k for a k^-1 spectrum to the band
      * edge; doc/method.md, "Interpolation"). With theta <= pi/2 that share
      * is below 1.4% and the excess below 0.1% (#20 item 5). */
     const double kband = (double)opts->oversampling * PI / resolution;
-    for (int pass = 0;; pass++) {
-        int rc = spec_build_pass(s, model, dim, extent, resolution, opts, pass ? kband : INFINITY,
-                                 msg, msgsize);
-        if (rc != TBRF_OK || pass || opts->line_method == TBRF_LINES_CIRCULANT ||
-            !(upper_share(s, kband) > LINES_FINE_SHARE))
-            return rc;
+    int rc = spec_build_pass(s, model, dim, extent, resolution, opts, INFINITY, msg, msgsize);
+    if (rc != TBRF_OK || opts->line_method == TBRF_LINES_CIRCULANT ||
+        !(upper_share(s, kband) > LINES_FINE_SHARE))
+        return rc;
+    tbrfi_lines_spec_free(s);
+    rc = spec_build_pass(s, model, dim, extent, resolution, opts, kband, msg, msgsize);
+    if (rc == TBRF_ERR_SIZE) { /* lines at the 2^30 limit: keep the coarser sampling */
         tbrfi_lines_spec_free(s);
+        rc = spec_build_pass(s, model, dim, extent, resolution, opts, INFINITY, msg, msgsize);
     }
+    return rc;
 }
 
 /* The share of the lines' variance (before the interpolation correction)
