@@ -56,10 +56,12 @@ int main(void)
         for (int j = 0; j < n2; j++)
             for (int k = 0; k < n2; k++) {
                 int ri = i < n ? i : i - n2, rj = j < n ? j : j - n2, rk = k < n ? k : k - n2;
-                double w = (i == n || j == n || k == n)
-                               ? 0.0
-                               : (double)(n - abs(ri)) * (n - abs(rj)) * (n - abs(rk));
-                a[((size_t)i * n2 + j) * n2 + k] = w * c[ri * ri + rj * rj + rk * rk];
+                /* lag n does not occur on an n-cell grid (and is past c) */
+                a[((size_t)i * n2 + j) * n2 + k] =
+                    (i == n || j == n || k == n)
+                        ? 0.0
+                        : (double)(n - abs(ri)) * (n - abs(rj)) * (n - abs(rk)) *
+                              c[ri * ri + rj * rj + rk * rk];
             }
     fftw_execute(pa);
 
