@@ -2,6 +2,7 @@
 #ifndef TBRF_CLI_H
 #define TBRF_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EXIT_FAIL 1  /* a run or file failed */
@@ -42,7 +43,13 @@ int cmd_arepo(int argc, char **argv); /* cmd_arepo.c: AREPO initial conditions *
 int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` */
 /* cmd_arepo_regen.c: `regenerate` of an AREPO file from its recorded
  * command; -1 when FILE is no AREPO file of tbrf, else an exit status. */
-int arepo_regenerate(const char *file, const char *out, int check);
+int arepo_regenerate(const char *file, const char *out, int check, int quiet);
+/* "12.3 MiB": a byte count for the wrote lines (run.c). */
+void cli_human_size(double bytes, char *buf, size_t n);
+/* The one stderr line of #19 item 5 for an AREPO file or set that `tbrf
+ * arepo` wrote: its name(s), the particles and their type, the precision
+ * and the size on disk (cmd_arepo.c). */
+void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, int dbl);
 int cmd_sample(int argc, char **argv);
 
 /* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its

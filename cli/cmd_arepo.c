@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -75,6 +76,7 @@ static void usage_gas(void)
            "  --omega-baryon (0) --hubble H (1) --precision float|double (double: must match\n"
            "  AREPO's INPUT_IN_DOUBLEPRECISION) --long-ids (uint64 IDs, AREPO's LONGIDS)\n"
            "  --files F (default 1)\n"
+           "--quiet: no 'wrote FILE: ...' line on stderr\n"
            "\n"
            "The fields are periodic over the box (tbrf's periodic plans: the box's Fourier\n"
            "modes on a lattice of spacing --resolution, evaluated at the points by a\n"
@@ -84,8 +86,8 @@ static void usage_gas(void)
 enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED, G_REAL,
        G_DENSITY, G_SIGMA, G_RHO, G_MODEL, G_INDEX, G_KMIN, G_KMAX, G_LENGTH, G_NU, G_TABLE,
        G_RES, G_VOLUMES, G_MASSDENS, G_TEMP, G_MU, G_GAMMA, G_CS, G_UNITV, G_VEL, G_TIME,
-       G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_ZETA, G_VRMS, G_MACH, G_HELP,
-       G_COUNT };
+       G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_ZETA, G_VRMS, G_MACH, G_QUIET,
+       G_HELP, G_COUNT };
 static const args_opt GOPTS[G_COUNT] = {
     {"--out", 1}, {"--box", 1}, {"--lattice", 1}, {"--jittered", 1}, {"--random", 1},
     {"--points", 1}, {"--jitter", 1}, {"--seed", 1}, {"--realization", 1}, {"--density", 1},
@@ -95,7 +97,7 @@ static const args_opt GOPTS[G_COUNT] = {
     {"--sound-speed", 1}, {"--unit-velocity", 1}, {"--velocity", 1}, {"--time", 1},
     {"--redshift", 1}, {"--omega0", 1}, {"--omega-lambda", 1}, {"--omega-baryon", 1},
     {"--hubble", 1}, {"--precision", 1}, {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
-    {"--vrms", 1}, {"--mach", 1}, {"--help", 0}};
+    {"--vrms", 1}, {"--mach", 1}, {"--quiet", 0}, {"--help", 0}};
 
 enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
 enum { DENS_UNIFORM, DENS_LINEAR, DENS_LOGNORMAL };
@@ -590,6 +592,8 @@ static int cmd_arepo_gas(int argc, char **argv)
         q.command = request_command(argc + 1, argv - 1); /* "arepo gas ..." */
         rc = run_gas(&q, xyz);
     }
+    if (rc == 0 && !val[G_QUIET])
+        arepo_say_wrote(q.out, q.h.num_files, q.n, "gas cells (PartType0)", q.h.double_precision);
     free(q.command);
     free(xyz);
     return rc;
@@ -601,7 +605,7 @@ static void usage_pk(void)
 {
     printf("usage: tbrf arepo pk --out FILE --omega-m W --omega-b W --h H --sigma8 S\n"
            "                     [--n-s N] [--omega-lambda W] [--t-cmb T] [--z Z]\n"
-           "                     [--kmin K] [--kmax K] [--no-wiggles]\n"
+           "                     [--kmin K] [--kmax K] [--no-wiggles] [--quiet]\n"
            "\n"
            "Writes the linear matter power spectrum P(k) = A k^n_s T(k)^2 D(z)^2 as text\n"
            "rows \"k P\" (k in h/Mpc, P in (Mpc/h)^3): T the Eisenstein & Hu (1998)\n"
@@ -612,12 +616,12 @@ static void usage_pk(void)
            "omega-lambda 1 - omega-m, t-cmb 2.7255 K, z 0, k from 1e-4 to 100 h/Mpc.\n");
 }
 
-enum { K_OUT, K_OM, K_OB, K_H, K_S8, K_NS, K_OL, K_TCMB, K_Z, K_KMIN, K_KMAX, K_NOW, K_HELP,
-       K_COUNT };
+enum { K_OUT, K_OM, K_OB, K_H, K_S8, K_NS, K_OL, K_TCMB, K_Z, K_KMIN, K_KMAX, K_NOW, K_QUIET,
+       K_HELP, K_COUNT };
 static const args_opt KOPTS[K_COUNT] = {
     {"--out", 1}, {"--omega-m", 1}, {"--omega-b", 1}, {"--h", 1}, {"--sigma8", 1},
     {"--n-s", 1}, {"--omega-lambda", 1}, {"--t-cmb", 1}, {"--z", 1}, {"--kmin", 1},
-    {"--kmax", 1}, {"--no-wiggles", 0}, {"--help", 0}};
+    {"--kmax", 1}, {"--no-wiggles", 0}, {"--quiet", 0}, {"--help", 0}};
 
 /* Values of the numeric options (defaults where absent). */
 static int pk_numbers(const char *const *val, double *v)
@@ -718,8 +722,41 @@ static int cmd_arepo_pk(int argc, char **argv)
         rc = pk_write(val[K_OUT], m, command);
         free(command);
     }
+    if (rc == 0 && !val[K_QUIET]) {
+        size_t rows = 0;
+        char esc[1024];
+        tbrf_model_table_data(m, &rows, NULL, NULL);
+        fprintf(stderr, "wrote %s: P(k) table, %zu rows (k in h/Mpc, P in (Mpc/h)^3)\n",
+                tbrf_io_escape(val[K_OUT], esc, sizeof esc), rows);
+    }
     tbrf_model_destroy(m);
     return rc;
+}
+
+void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, int dbl)
+{
+    double bytes = 0;
+    for (int i = 0; i < files; i++) {
+        char *name = tbrf_arepo_file_name(base, files, i);
+        struct stat st;
+        if (name && stat(name, &st) == 0)
+            bytes += (double)st.st_size;
+        free(name);
+    }
+    char *first = tbrf_arepo_file_name(base, files, 0);
+    char *last = tbrf_arepo_file_name(base, files, files - 1);
+    char size[32], e1[1024], e2[1024];
+    cli_human_size(bytes, size, sizeof size);
+    if (first && last && files > 1)
+        fprintf(stderr, "wrote %s ... %s (%d files): AREPO initial conditions, %lld %s, %s, %s\n",
+                tbrf_io_escape(first, e1, sizeof e1), tbrf_io_escape(last, e2, sizeof e2), files,
+                (long long)n, what, dbl ? "float64" : "float32", size);
+    else if (first)
+        fprintf(stderr, "wrote %s: AREPO initial conditions, %lld %s, %s, %s\n",
+                tbrf_io_escape(first, e1, sizeof e1), (long long)n, what,
+                dbl ? "float64" : "float32", size);
+    free(first);
+    free(last);
 }
 
 int cmd_arepo(int argc, char **argv)

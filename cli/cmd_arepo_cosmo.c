@@ -58,17 +58,17 @@ static void usage_cosmo(void)
            "  --length-unit U   kpc (default, Gadget's kpc/h) or mpc\n"
            "  --mass-unit M     in M_sun/h (default 1e10)\n"
            "  --seed S          random seed (default 1)\n"
-           "  --precision P, --long-ids, --files F   as for tbrf arepo gas\n");
+           "  --precision P, --long-ids, --files F, --quiet   as for tbrf arepo gas\n");
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
-       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_HELP, C_COUNT };
+       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_QUIET, C_HELP, C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
     {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
     {"--omega-m", 1},    {"--omega-lambda", 1}, {"--omega-b", 1},  {"--hubble", 1},
     {"--ns", 1},         {"--sigma8", 1},    {"--table", 1},       {"--no-wiggles", 0},
     {"--length-unit", 1}, {"--mass-unit", 1}, {"--seed", 1},       {"--precision", 1},
-    {"--long-ids", 0},   {"--files", 1},     {"--help", 0}};
+    {"--long-ids", 0},   {"--files", 1},     {"--quiet", 0},       {"--help", 0}};
 
 typedef struct cosmo_req {
     const char *out, *table;
@@ -359,5 +359,8 @@ int cmd_arepo_cosmo(int argc, char **argv)
     q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
     int rc = run_cosmo(&q);
     free(q.command);
+    if (rc == 0 && !val[C_QUIET])
+        arepo_say_wrote(q.out, q.hd.num_files, q.g * q.g * q.g, "dark-matter particles (PartType1)",
+                        q.hd.double_precision);
     return rc;
 }

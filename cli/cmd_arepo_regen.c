@@ -109,7 +109,7 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
     return rc;
 }
 
-int arepo_regenerate(const char *file, const char *out, int check)
+int arepo_regenerate(const char *file, const char *out, int check, int quiet)
 {
     char *cmd = NULL, err[1024], *w[MAX_ARGS];
     int st = tbrf_arepo_read_command(file, &cmd, err, sizeof err);
@@ -127,6 +127,11 @@ int arepo_regenerate(const char *file, const char *out, int check)
         cli_errline("%s: its /tbrf/command is not a `tbrf arepo ... --out BASE` command", file);
     } else {
         w[o] = (char *)out;
+        int has_quiet = 0;
+        for (int i = 0; i < n; i++)
+            has_quiet |= strcmp(w[i], "--quiet") == 0;
+        if (quiet && !has_quiet && n < MAX_ARGS)
+            w[n++] = (char *)"--quiet"; /* regenerate's --quiet silences the remade file's line */
         rc = remake(w, n, file, out, check);
     }
     free(cmd);

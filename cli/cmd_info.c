@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "io/tbrf_io.h"
+#include "isotropy.h"
 
 static void usage(void)
 {
@@ -15,7 +16,30 @@ static void usage(void)
            "attributes, and every attribute of the root group, which for files written\n"
            "by `tbrf generate` record the model, the method, the seed, the geometry and\n"
            "the plan. The netCDF library's internal attributes are not shown; at most\n"
-           "10000 objects are listed.\n");
+           "10000 objects are listed. For a turning-bands grid it says up to which k the\n"
+           "spectrum is isotropic and how many lines the grid's Nyquist needs.\n");
+}
+
+/* For a turning-bands grid file: up to which k its spectrum is isotropic
+ * and how many lines the grid's Nyquist needs (cli/isotropy.c). Files
+ * tbrf did not write, or whose parameters do not read, get no line. */
+static void isotropy_line(const char *file)
+{
+    tbrf_io_meta m;
+    char err[256];
+    if (tbrf_io_read_meta(file, &m, err, sizeof err))
+        return;
+    if (m.is_grid && m.method_used == TBRF_METHOD_TB && m.opts.lines > 0) {
+        cli_isotropy iso;
+        cli_isotropy_of(m.dim, m.n, m.spacing, m.opts.lines, &iso);
+        printf("isotropy: with %d lines the spectrum's shells scatter like a Gaussian field's "
+               "(within 2%%) up to k = %.4g = %.3g fundamentals, %.0f%% of the grid's Nyquist "
+               "%.4g; %.0f lines would reach the Nyquist (doc/method.md, \"How many lines\")\n",
+               (int)m.opts.lines, iso.kiso < iso.knyq ? iso.kiso : iso.knyq,
+               (iso.kiso < iso.knyq ? iso.kiso : iso.knyq) / iso.kf,
+               100.0 * (iso.kiso < iso.knyq ? iso.kiso : iso.knyq) / iso.knyq, iso.knyq, iso.need);
+    }
+    tbrf_io_meta_free(&m);
 }
 
 int cmd_info(int argc, char **argv)
@@ -45,5 +69,6 @@ int cmd_info(int argc, char **argv)
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
+    isotropy_line(file);
     return 0;
 }

@@ -224,7 +224,7 @@ int cmd_regenerate(int argc, char **argv)
     if (rc)
         return rc == 1 ? 0 : rc;
     /* an AREPO file of `tbrf arepo` holds no field: its command remakes it */
-    rc = arepo_regenerate(a.file, a.out.out, a.check);
+    rc = arepo_regenerate(a.file, a.out.out, a.check, a.out.quiet);
     if (rc >= 0)
         return rc;
     request r;

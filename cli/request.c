@@ -9,6 +9,7 @@
 #include <sys/statvfs.h>
 
 #include "args.h"
+#include "isotropy.h"
 #include "request.h"
 
 /* ------------------------------------------------------------- models */
@@ -516,7 +517,9 @@ static void warn_resolved(const request *r)
         khi = 3.14159265358979323846 / h;
     } else {
         klo = 3.14159265358979323846 / info->line_length;
-        khi = 3.14159265358979323846 / info->line_spacing;
+        /* the band edge, not pi / line_spacing: lines sampled twice as
+         * finely keep the band (doc/method.md, "Interpolation") */
+        khi = 3.14159265358979323846 * (double)m->opts.oversampling / m->resolution;
     }
     const double below = 1.0 - fraction_above(m, klo), above = fraction_above(m, khi);
     const double other = (1.0 - ratio) - (below > 0 ? below : 0) - (above > 0 ? above : 0);
@@ -582,6 +585,31 @@ static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
             "the model's); to band-limit the model at the Nyquist give --kmax %.6g, or use a "
             "finer grid\n",
             100.0 * f, kn, h, kn);
+}
+
+/* A turning-bands grid whose spectrum is isotropic only below half its
+ * Nyquist (cli/isotropy.c: L lines make k_iso = 0.63 sqrt(L) kf in 3D):
+ * its shells above k_iso hold the lines' spikes, which tbrf spectrum's
+ * p2/p^2 and any anisotropy measurement in k see. Real-space statistics
+ * are right for any L, so this stays a warning, with the --lines that
+ * makes the whole band isotropic (#19 item 10b). Only generate says it. */
+static void warn_isotropy(const request *r)
+{
+    const tbrf_io_meta *m = &r->meta;
+    /* regenerate and sample remake a recorded field, whose lines are
+     * part of it: nothing to advise there (tbrf info says it) */
+    if (r->input || !m->is_grid || tbrf_plan_method(r->plan) != TBRF_METHOD_TB)
+        return;
+    cli_isotropy iso;
+    cli_isotropy_of(m->dim, m->n, m->spacing, m->opts.lines, &iso);
+    if (!(iso.kiso < 0.5 * iso.knyq))
+        return;
+    fprintf(stderr,
+            "tbrf: warning: with %d lines the grid's spectrum is isotropic only up to k = %.3g "
+            "(%.0f%% of its Nyquist %.3g): above it each shell's power gathers along the line "
+            "directions (real-space statistics are right for any number of lines); --lines %.0f "
+            "makes it isotropic up to the Nyquist\n",
+            (int)m->opts.lines, iso.kiso, 100.0 * iso.kiso / iso.knyq, iso.knyq, iso.need);
 }
 
 /* generate's --box: its axes against the geometry's dimension, the
@@ -708,6 +736,7 @@ int request_plan(request *r)
     if (cli_mpi_rank() == 0) { /* once per run, not once per MPI rank */
         warn_resolved(r);
         warn_nyquist(m, r->plan);
+        warn_isotropy(r);
     }
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */

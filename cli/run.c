@@ -499,7 +499,7 @@ static int write_file(run *u)
 }
 
 /* "1.5 MiB": a byte count in the largest binary unit that keeps it >= 1. */
-static void human_size(double bytes, char *buf, size_t n)
+void cli_human_size(double bytes, char *buf, size_t n)
 {
     static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     int u = 0;
@@ -540,7 +540,7 @@ static void say_wrote(const request *r)
         size_t len = strlen(shape);
         snprintf(shape + len, sizeof shape - len, "x%d", m->ncomp);
     }
-    human_size(count * m->ncomp * elt, size, sizeof size);
+    cli_human_size(count * m->ncomp * elt, size, sizeof size);
     tbrf_io_escape(r->out, eo, sizeof eo);
     fprintf(stderr, "wrote %s", eo);
     if (side)

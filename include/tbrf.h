@@ -364,7 +364,9 @@ typedef struct tbrf_plan_info {
     int32_t dim;               /* 2 or 3 */
     int32_t lines;             /* L */
     int64_t line_samples;      /* M, samples per line (FFT size) */
-    double line_spacing;       /* delta = resolution / oversampling */
+    double line_spacing;       /* delta = resolution / oversampling, or half that where the
+                                  model has power in the band's upper half (doc/method.md,
+                                  "Interpolation and the band edge") */
     double line_length;        /* Lambda = M * delta */
     double variance;           /* the model's sigma^2 in this dimension */
     double variance_resolved;  /* expected variance of the generated field: sigma^2

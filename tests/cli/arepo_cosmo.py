@@ -94,8 +94,12 @@ def growth_and_rate(z):
 
 
 def case_file():
-    run(*BASE, "--out", "ics")
-    run(*BASE, "--out", "icf", "--precision", "float", "--long-ids")
+    p = run(*BASE, "--out", "ics")
+    check(p.stderr.startswith("wrote ics.hdf5: AREPO initial conditions, %d dark-matter "
+                              "particles (PartType1), float64, " % G ** 3) and
+          p.stderr.count("\n") == 1, "wrote line %r" % p.stderr)
+    p = run(*BASE, "--out", "icf", "--precision", "float", "--long-ids", "--quiet")
+    check(p.stderr == "", "--quiet: %r" % p.stderr)
     rho_crit = 27.7536627  # 10^10 M_sun/h per (Mpc/h)^3
     mass = OM * rho_crit * (L / 1000) ** 3 / G ** 3
     with h5py.File("ics.hdf5", "r") as f:

@@ -32,6 +32,7 @@ Cases:
 Exit 77 (skipped) without h5py/numpy.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -81,8 +82,14 @@ def header(f):
 
 
 def case_header():
-    run("arepo", "gas", "--out", "ic", "--box", "2", "--lattice", "8", "--rho", "3",
-        "--temperature", "1e4", "--mu", "0.6")
+    p = run("arepo", "gas", "--out", "ic", "--box", "2", "--lattice", "8", "--rho", "3",
+            "--temperature", "1e4", "--mu", "0.6")
+    # #19 item 5: one line saying what was written; --quiet silences it
+    check(re.fullmatch(r"wrote ic\.hdf5: AREPO initial conditions, 512 gas cells \(PartType0\), "
+                       r"float64, [0-9.]+ KiB\n", p.stderr) is not None, "wrote line %r" % p.stderr)
+    p = run("arepo", "gas", "--out", "icq", "--box", "2", "--lattice", "8", "--rho", "3",
+            "--temperature", "1e4", "--mu", "0.6", "--quiet")
+    check(p.stderr == "" and os.path.exists("icq.hdf5"), "--quiet: %r" % p.stderr)
     with h5py.File("ic.hdf5", "r") as f:
         h = header(f)
         g = f["PartType0"]
@@ -106,8 +113,11 @@ def case_header():
 
 
 def case_files():
-    run("arepo", "gas", "--out", "ic.hdf5", "--box", "1", "--random", "1000", "--files", "3",
-        "--precision", "float", "--long-ids", "--sound-speed", "1", "--volumes", "mean")
+    p = run("arepo", "gas", "--out", "ic.hdf5", "--box", "1", "--random", "1000", "--files", "3",
+            "--precision", "float", "--long-ids", "--sound-speed", "1", "--volumes", "mean")
+    check(p.stderr.startswith("wrote ic.0.hdf5 ... ic.2.hdf5 (3 files): AREPO initial "
+                              "conditions, 1000 gas cells (PartType0), float32, ") and
+          p.stderr.count("\n") == 1, "the set's wrote line %r" % p.stderr)
     check(not os.path.exists("ic.hdf5"), "no ic.hdf5 beside a set")
     ids, total = [], 0
     for i in range(3):
@@ -269,7 +279,9 @@ def sigma8(path):
 
 def case_pk():
     common = ["--omega-m", "0.3089", "--omega-b", "0.0486", "--h", "0.6774", "--sigma8", "0.831"]
-    run("arepo", "pk", "--out", "pk0.txt", *common)
+    p = run("arepo", "pk", "--out", "pk0.txt", *common)
+    check(re.fullmatch(r"wrote pk0\.txt: P\(k\) table, [0-9]+ rows \(k in h/Mpc, P in "
+                       r"\(Mpc/h\)\^3\)\n", p.stderr) is not None, "pk wrote line %r" % p.stderr)
     run("arepo", "pk", "--out", "pk127.txt", "--z", "127", *common)
     s0 = sigma8("pk0.txt")
     check(abs(s0 / 0.831 - 1) < 1e-4, "sigma8 of the table %r" % s0)

@@ -20,7 +20,9 @@ typedef struct line_spec {
 
 /* Sizes the lines for a domain whose diagonal is `extent` (no point is
  * farther than extent/2 from the centre) and fills the mode variances.
- * Rules (doc/method.md, "Lines"): delta = resolution / oversampling;
+ * Rules (doc/method.md, "Lines"): delta = resolution / oversampling, halved
+ * (modes above the band edge oversampling pi / resolution zero) where the
+ * band's upper half holds over 1% of the variance;
  * Lambda >= 2 extent + the model's correlation scale, so wrap-around never
  * correlates distant points; M rounded up to a product of small primes. On failure writes a
  * message (msg, msgsize) and returns a status. */
