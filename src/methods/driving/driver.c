@@ -462,10 +462,14 @@ static void phases(const tbrf_driver *d, const double *x, double *e)
         double t = (x[c] - d->p.origin[c]) / d->p.length[c];
         t -= floor(t);
         double *ec = e + 2 * (TBRF_DRIVE_MMAX + 1) * c;
-        for (int m = 0; m <= d->mmax[c]; m++) {
-            const double th = 2.0 * PI * t * (double)m;
-            ec[2 * m] = cos(th);
-            ec[2 * m + 1] = sin(th);
+        /* e^{i theta} once, its powers by products: m ulps at most (about
+         * 1e-13 at m = 511), at a fraction of a sine's cost */
+        const double th = 2.0 * PI * t, c1 = cos(th), s1 = sin(th);
+        ec[0] = 1.0;
+        ec[1] = 0.0;
+        for (int m = 1; m <= d->mmax[c]; m++) {
+            ec[2 * m] = ec[2 * m - 2] * c1 - ec[2 * m - 1] * s1;
+            ec[2 * m + 1] = ec[2 * m - 2] * s1 + ec[2 * m - 1] * c1;
         }
     }
 }
