@@ -29,6 +29,7 @@ int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` 
  * command; -1 when FILE is no AREPO file of tbrf, else an exit status. */
 int arepo_regenerate(const char *file, const char *out, int check);
 int cmd_sample(int argc, char **argv);
+int cmd_drive(int argc, char **argv); /* cmd_drive.c: turbulence driving series */
 
 /* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its
  * temporary file behind: main.c's signal handler removes the file named
