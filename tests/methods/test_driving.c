@@ -112,6 +112,8 @@ static void test_autocorrelation(void)
             }
         const double n = (double)(nt - L), p2L = pow(phi, 2.0 * L);
         const double var = ((1 + phi * phi) * (1 - p2L) / (1 - phi * phi) - 2.0 * L * p2L) / n / K;
+        printf("autocorrelation tau = %.1f T: %.4f, target %.4f, tolerance %.4f\n", 0.1 * L, num / den,
+               exp(-0.1 * L), 4.0 * sqrt(var));
         CHECK_NEAR(num / den, exp(-0.1 * L), 4.0 * sqrt(var),
                    "autocorrelation at tau = %d dt_update = %.1f T (K_eff %.0f)", L, 0.1 * L, K);
     }
@@ -167,6 +169,8 @@ static void test_solenoidal_fraction(void)
         } else {
             const double K = keff(w, s.nm) * (double)nt, tc = (1 + exp(-2.0)) / (1 - exp(-2.0));
             const double vS = 2.0 * tc / (4.0 * K), vQ = 2.0 * tc / (2.0 * K);
+            printf("solenoidal fraction zeta = %.2f: %.4f, target %.4f, tolerance %.4f\n", zt, sol / tot,
+                   F, 4.0 * F * (1 - F) * sqrt(vS + vQ));
             CHECK_NEAR(sol / tot, F, 4.0 * F * (1 - F) * sqrt(vS + vQ),
                        "solenoidal power fraction at zeta = %g", zt);
         }
@@ -220,6 +224,8 @@ static void test_spectrum_and_rms(void)
     const double tc = (1 + exp(-2.0)) / (1 - exp(-2.0));
     for (int b = 0; b < NS; b++) {
         const double share = want[b] / wtot, K = keff(w[b], cnt[b]) * (double)nt;
+        printf("shell [%g, %g): share %.4f, target %.4f, tolerance %.4f\n", edge[b], edge[b + 1],
+               pw[b] / total, share, 4.0 * share * sqrt(2.0 * tc / K));
         CHECK_NEAR(pw[b] / total, share, 4.0 * share * sqrt(2.0 * tc / K),
                    "power share of shell %g <= |m| < %g", edge[b], edge[b + 1]);
         free(w[b]);
@@ -229,6 +235,8 @@ static void test_spectrum_and_rms(void)
         for (int q = 0; q < 6; q++)
             wall[6 * i + q] = tbrf_model_spectrum(m, 3, sqrt(kk_of(s.m + 3 * i)));
     const double K = keff(wall, 6 * s.nm) * (double)nt;
+    printf("ensemble rms^2: %.4f, target 9, tolerance %.4f\n", 2.0 * total / (double)nt,
+           9.0 * 4.0 * sqrt(2.0 * tc / K));
     CHECK_NEAR(2.0 * total / (double)nt, 9.0, 9.0 * 4.0 * sqrt(2.0 * tc / K),
                "ensemble rms^2 over updates = target^2");
     free(wall);
@@ -283,6 +291,8 @@ static void spectral_check(tbrf_driver *d, int zeta_one, double tol, const char 
                 if (e > worst)
                     worst = e;
             }
+    printf("%s, zeta = %d: max %s / max |k||F| = %.2e (tolerance %.0e)\n", what, zeta_one,
+           zeta_one ? "|k.F|" : "|k x F|", worst / big, tol);
     CHECK(big > 0.0 && worst <= tol * big, "%s: max %s %.3g of max |k||F| %.3g", what,
           zeta_one ? "|k.F|" : "|k x F|", worst, big);
     for (int c = 0; c < 3; c++)
@@ -368,6 +378,7 @@ static void test_exact_rms_and_mean(void)
     for (int i = 0; i < 3 * np; i++)
         worst = fmax(worst, fabs(a[i] - b[i]));
     /* 5 eps of the rms, as test_periodic (Barnett et al. 2019) */
+    printf("direct vs NUFFT (accuracy 1e-12): max difference / rms %.2e\n", worst / 2.5);
     CHECK(worst <= 5e-12 * 2.5, "direct vs NUFFT: max difference %.3g", worst);
     tbrf_driver_info info;
     tbrf_driver_get_info(dn, &info);
