@@ -363,6 +363,23 @@ static void test_exact_rms_and_mean(void)
         for (int c = 0; c < 3; c++)
             CHECK_NEAR(mean[c] / (n * n * n), 0.0, 1e-13 * 2.5, "no mean force, component %d", c);
     }
+    /* the grid's axis-by-axis sum = the per-point sum at the cells */
+    {
+        double *xc = tu_malloc(sizeof(double) * 3 * n * n * n), *fp = tu_malloc(sizeof(double) * 3 * n * n * n);
+        for (int i = 0; i < n * n * n; i++) {
+            xc[3 * i] = o[0] + h[0] * (i % n);
+            xc[3 * i + 1] = o[1] + h[1] * (i / n % n);
+            xc[3 * i + 2] = o[2] + h[2] * (i / n / n);
+        }
+        tbrf_driver_grid(d, 0.3, o, h, nn, f);
+        tbrf_driver_points(d, 0.3, n * n * n, xc, fp);
+        double worst = 0.0;
+        for (int i = 0; i < 3 * n * n * n; i++)
+            worst = fmax(worst, fabs(f[i] - fp[i]));
+        CHECK(worst <= 1e-13 * 2.5, "grid vs points at the cells: max difference %.3g", worst);
+        free(xc);
+        free(fp);
+    }
     /* direct vs NUFFT at random points, inside and outside the box */
     const int np = 300;
     double *x = tu_malloc(sizeof(double) * 3 * np), *a = tu_malloc(sizeof(double) * 3 * np),
@@ -509,6 +526,52 @@ static void test_interpolation(void)
     tbrf_model_destroy(m);
 }
 
+/* 2D: a grid (axis by axis) equals points; the solenoidal force has no
+ * divergence on the lattice (spectral, 1e-13 of max |k||F|). */
+static void test_2d(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 4.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.dim = 2;
+    p.length[0] = 2.0;
+    p.length[1] = 1.5;
+    tbrf_driver *d = make(m, 8, &p);
+    enum { NX = 20, NY = 15 };
+    const double o[3] = {0, 0, 0}, h[3] = {2.0 / NX, 1.5 / NY, 1};
+    const int64_t nn[3] = {NX, NY, 1};
+    double f[2 * NX * NY], g[2 * NX * NY], x[2 * NX * NY];
+    for (int i = 0; i < NX * NY; i++) {
+        x[2 * i] = h[0] * (i % NX);
+        x[2 * i + 1] = h[1] * (i / NX);
+    }
+    CHECK(tbrf_driver_grid(d, 0.2, o, h, nn, f) == TBRF_OK, "2D grid: %s", tbrf_driver_message(d));
+    CHECK(tbrf_driver_points(d, 0.2, NX * NY, x, g) == TBRF_OK, "2D points");
+    double worst = 0.0, big = 0.0;
+    for (int i = 0; i < 2 * NX * NY; i++)
+        worst = fmax(worst, fabs(f[i] - g[i])), big = fmax(big, fabs(f[i]));
+    CHECK(big > 0 && worst <= 1e-13 * big, "2D grid vs points: %.3g of %.3g", worst, big);
+    /* divergence by the DFT: sum_x e^{-ik.x} (k . F(x)) = 0 for every k */
+    double dmax = 0.0, fmaxk = 0.0;
+    for (int kx = 0; kx < NX; kx++)
+        for (int ky = 0; ky < NY; ky++) {
+            const double k[2] = {2 * PI * (kx <= NX / 2 ? kx : kx - NX) / 2.0, 2 * PI * (ky <= NY / 2 ? ky : ky - NY) / 1.5};
+            double dr = 0, di = 0, ar = 0, ai = 0;
+            for (int i = 0; i < NX * NY; i++) {
+                const double ph = -(k[0] * x[2 * i] + k[1] * x[2 * i + 1]), c = cos(ph), s = sin(ph);
+                const double kf = k[0] * f[2 * i] + k[1] * f[2 * i + 1];
+                const double kn = sqrt(k[0] * k[0] + k[1] * k[1]) * sqrt(f[2 * i] * f[2 * i] + f[2 * i + 1] * f[2 * i + 1]);
+                dr += kf * c, di += kf * s, ar += kn * c, ai += kn * s;
+            }
+            dmax = fmax(dmax, hypot(dr, di));
+            fmaxk = fmax(fmaxk, hypot(ar, ai));
+        }
+    CHECK(dmax <= 1e-12 * fmaxk, "2D solenoidal: max |k.F_k| %.3g of %.3g", dmax, fmaxk);
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
 static void test_models(void)
 {
     tbrf_model *b = NULL, *q = NULL;
@@ -603,6 +666,7 @@ int main(void)
     test_exact_rms_and_mean();
     test_restart();
     test_interpolation();
+    test_2d();
     test_bad_input();
     return check_report("test_driving");
 }

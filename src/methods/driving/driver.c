@@ -455,23 +455,27 @@ static int at_time(tbrf_driver *d, double t)
 
 /* ------------------------------------------------------- evaluation */
 
-/* e^{i m theta_d} for m = 0 .. M_d per axis, theta = 2 pi (x - o) / L. */
+/* e^{i m theta} for m = 0 .. M into ec (re, im), theta = 2 pi (x - o) / L
+ * along axis c: e^{i theta} once, its powers by products (m ulps at most,
+ * about 1e-13 at m = 511, at a fraction of a sine's cost). */
+static void axis_phases(const tbrf_driver *d, int c, double x, int M, double *ec)
+{
+    double t = (x - d->p.origin[c]) / d->p.length[c];
+    t -= floor(t);
+    const double th = 2.0 * PI * t, c1 = cos(th), s1 = sin(th);
+    ec[0] = 1.0;
+    ec[1] = 0.0;
+    for (int m = 1; m <= M; m++) {
+        ec[2 * m] = ec[2 * m - 2] * c1 - ec[2 * m - 1] * s1;
+        ec[2 * m + 1] = ec[2 * m - 2] * s1 + ec[2 * m - 1] * c1;
+    }
+}
+
+/* e^{i m theta_d} for m = 0 .. M_d per axis. */
 static void phases(const tbrf_driver *d, const double *x, double *e)
 {
-    for (int c = 0; c < d->dim; c++) {
-        double t = (x[c] - d->p.origin[c]) / d->p.length[c];
-        t -= floor(t);
-        double *ec = e + 2 * (TBRF_DRIVE_MMAX + 1) * c;
-        /* e^{i theta} once, its powers by products: m ulps at most (about
-         * 1e-13 at m = 511), at a fraction of a sine's cost */
-        const double th = 2.0 * PI * t, c1 = cos(th), s1 = sin(th);
-        ec[0] = 1.0;
-        ec[1] = 0.0;
-        for (int m = 1; m <= d->mmax[c]; m++) {
-            ec[2 * m] = ec[2 * m - 2] * c1 - ec[2 * m - 1] * s1;
-            ec[2 * m + 1] = ec[2 * m - 2] * s1 + ec[2 * m - 1] * c1;
-        }
-    }
+    for (int c = 0; c < d->dim; c++)
+        axis_phases(d, c, x[c], d->mmax[c], e + 2 * (TBRF_DRIVE_MMAX + 1) * c);
 }
 
 /* The force at x; e is room for the phases (PHASE_DOUBLES). */
@@ -585,6 +589,107 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
     return st == TBRF_OK ? ok(d) : st;
 }
 
+/* The direct sum on a grid, axis by axis: per z plane the modes summed
+ * over m_z into G(m_x, m_y), per row G summed over m_y into H(m_x), per
+ * cell H summed over m_x; (M_x + 1) complex products per cell and
+ * component instead of one per mode. The modes go into a dense array of
+ * (M_x + 1)(2 M_y + 1)(2 M_z + 1) entries: 0 is returned without doing
+ * anything when that would pass DENSE_MAX (the caller then sums per
+ * cell), 1 when done, -1 without memory. Values equal the per-point sum
+ * to rounding. */
+#define DENSE_MAX ((int64_t)1 << 22)
+static int grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
+                          const int64_t n[3], double *out)
+{
+    const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
+    const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
+    const int64_t nx = n[0], ny = n[1], nz = dim == 3 ? n[2] : 1;
+    const int64_t dense = (int64_t)(Mx + 1) * Wy * Wz;
+    if (dense > DENSE_MAX)
+        return 0;
+    double *D = calloc((size_t)(dense * dim * 2), sizeof(double));
+    double *ex = malloc(sizeof(double) * 2 * (size_t)(nx * (Mx + 1)));
+    double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
+    double *ez = malloc(sizeof(double) * 2 * (size_t)(nz * (Mz + 1)));
+    int nomem = !D || !ex || !ey || !ez;
+    if (!nomem) {
+        for (int64_t i = 0; i < d->nm; i++) {
+            const int32_t *m = d->m + 3 * i;
+            const int64_t at = ((int64_t)m[0] * Wy + (m[1] + My)) * Wz + (m[2] + Mz);
+            memcpy(D + at * dim * 2, d->coef + i * 2 * dim, sizeof(double) * 2 * (size_t)dim);
+        }
+        for (int64_t i = 0; i < nx; i++)
+            axis_phases(d, 0, origin[0] + spacing[0] * (double)i, Mx, ex + 2 * i * (Mx + 1));
+        for (int64_t j = 0; j < ny; j++)
+            axis_phases(d, 1, origin[1] + spacing[1] * (double)j, My, ey + 2 * j * (My + 1));
+        for (int64_t k = 0; k < nz; k++) {
+            if (dim == 3)
+                axis_phases(d, 2, origin[2] + spacing[2] * (double)k, Mz, ez + 2 * k * (Mz + 1));
+            else
+                ez[0] = 1.0, ez[1] = 0.0;
+        }
+    }
+    const int ready = !nomem;
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem)
+    {
+        double *G = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * Wy * dim)) : NULL;
+        double *H = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * dim)) : NULL;
+        nomem |= !G || !H;
+#pragma omp for schedule(static)
+        for (int64_t k = 0; k < nz; k++) {
+            if (!G || !H)
+                continue;
+            const double *zk = ez + 2 * k * (Mz + 1);
+            for (int64_t xy = 0; xy < (int64_t)(Mx + 1) * Wy; xy++)
+                for (int c = 0; c < dim; c++) {
+                    double gr = 0.0, gi = 0.0;
+                    for (int mz = -Mz; mz <= Mz; mz++) {
+                        const double *v = D + ((xy * Wz + mz + Mz) * dim + c) * 2;
+                        const int a = mz < 0 ? -mz : mz;
+                        const double er = zk[2 * a], ei = mz < 0 ? -zk[2 * a + 1] : zk[2 * a + 1];
+                        gr += v[0] * er - v[1] * ei;
+                        gi += v[0] * ei + v[1] * er;
+                    }
+                    G[2 * (xy * dim + c)] = gr;
+                    G[2 * (xy * dim + c) + 1] = gi;
+                }
+            for (int64_t j = 0; j < ny; j++) {
+                const double *yj = ey + 2 * j * (My + 1);
+                for (int mx = 0; mx <= Mx; mx++)
+                    for (int c = 0; c < dim; c++) {
+                        double hr = 0.0, hi = 0.0;
+                        for (int my = -My; my <= My; my++) {
+                            const double *g = G + 2 * (((int64_t)mx * Wy + my + My) * dim + c);
+                            const int a = my < 0 ? -my : my;
+                            const double er = yj[2 * a], ei = my < 0 ? -yj[2 * a + 1] : yj[2 * a + 1];
+                            hr += g[0] * er - g[1] * ei;
+                            hi += g[0] * ei + g[1] * er;
+                        }
+                        H[2 * (mx * dim + c)] = hr;
+                        H[2 * (mx * dim + c) + 1] = hi;
+                    }
+                double *row = out + (size_t)dim * (size_t)((k * ny + j) * nx);
+                for (int64_t i = 0; i < nx; i++) {
+                    const double *xi = ex + 2 * i * (Mx + 1);
+                    for (int c = 0; c < dim; c++) {
+                        double acc = 0.0;
+                        for (int mx = 0; mx <= Mx; mx++)
+                            acc += H[2 * (mx * dim + c)] * xi[2 * mx] - H[2 * (mx * dim + c) + 1] * xi[2 * mx + 1];
+                        row[(size_t)dim * (size_t)i + (size_t)c] = 2.0 * acc;
+                    }
+                }
+            }
+        }
+        free(G);
+        free(H);
+    }
+    free(D);
+    free(ex);
+    free(ey);
+    free(ez);
+    return nomem ? -1 : 1;
+}
+
 int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const double spacing[3],
                      const int64_t n[3], double *out)
 {
@@ -615,6 +720,9 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
                                 d->p.threads, out);
         return ok(d);
     }
+    const int sep = grid_separable(d, origin, spacing, n, out);
+    if (sep != 0)
+        return sep > 0 ? ok(d) : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
     int nomem = 0;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem)
     {
