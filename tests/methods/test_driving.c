@@ -537,7 +537,10 @@ static void test_2d(void)
     p.dim = 2;
     p.length[0] = 2.0;
     p.length[1] = 1.5;
+    p.eval = TBRF_DRIVE_DIRECT;
     tbrf_driver *d = make(m, 8, &p);
+    p.eval = TBRF_DRIVE_NUFFT;
+    tbrf_driver *dn = make(m, 8, &p);
     enum { NX = 20, NY = 15 };
     const double o[3] = {0, 0, 0}, h[3] = {2.0 / NX, 1.5 / NY, 1};
     const int64_t nn[3] = {NX, NY, 1};
@@ -552,6 +555,12 @@ static void test_2d(void)
     for (int i = 0; i < 2 * NX * NY; i++)
         worst = fmax(worst, fabs(f[i] - g[i])), big = fmax(big, fabs(f[i]));
     CHECK(big > 0 && worst <= 1e-13 * big, "2D grid vs points: %.3g of %.3g", worst, big);
+    CHECK(tbrf_driver_points(dn, 0.2, NX * NY, x, g) == TBRF_OK, "2D NUFFT points");
+    worst = 0.0;
+    for (int i = 0; i < 2 * NX * NY; i++)
+        worst = fmax(worst, fabs(f[i] - g[i]));
+    CHECK(worst <= 5e-12 * big, "2D grid vs NUFFT points: %.3g of %.3g", worst, big);
+    tbrf_driver_destroy(dn);
     /* divergence by the DFT: sum_x e^{-ik.x} (k . F(x)) = 0 for every k */
     double dmax = 0.0, fmaxk = 0.0;
     for (int kx = 0; kx < NX; kx++)

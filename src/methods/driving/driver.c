@@ -713,6 +713,13 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
     int st = at_time(d, t);
     if (st != TBRF_OK)
         return st;
+    /* Axis by axis costs (M_x + 1) products per cell, below the NUFFT's
+     * w^dim whenever its dense array fits: AUTO takes it for any grid. */
+    if (d->p.eval != TBRF_DRIVE_NUFFT) {
+        const int sep = grid_separable(d, origin, spacing, n, out);
+        if (sep != 0)
+            return sep > 0 ? ok(d) : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
+    }
     if (d->eval == TBRF_DRIVE_NUFFT) {
         if ((st = ensure_fine(d)) != TBRF_OK)
             return st;
@@ -720,9 +727,6 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
                                 d->p.threads, out);
         return ok(d);
     }
-    const int sep = grid_separable(d, origin, spacing, n, out);
-    if (sep != 0)
-        return sep > 0 ? ok(d) : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
     int nomem = 0;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem)
     {
