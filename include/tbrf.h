@@ -710,8 +710,11 @@ TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const 
 
 /* The force at time t on the grid origin + spacing (i, j, k), n[0] x n[1]
  * x n[2] cells (n[2] = 1 in 2D), x fastest, dim values per cell into out.
- * Statuses as tbrf_driver_points (TBRF_ERR_INVALID for a non-finite origin
- * or spacing, TBRF_ERR_SIZE for counts < 1 or overflowing). */
+ * Unless eval is TBRF_DRIVE_NUFFT the modes are summed axis by axis (M_x
+ * + 1 products per cell instead of one per mode; equal to the points'
+ * values to rounding). Statuses as tbrf_driver_points (TBRF_ERR_INVALID
+ * for a non-finite origin or spacing, TBRF_ERR_SIZE for counts < 1 or
+ * overflowing). Not thread-safe on one driver, like a plan. */
 TBRF_API int tbrf_driver_grid(tbrf_driver *driver, double t, const double origin[3],
                               const double spacing[3], const int64_t n[3], double *out);
 
