@@ -19,7 +19,8 @@
  *  - direct sum and NUFFT agree to the requested accuracy;
  *  - restart and variable dt: any sequence of times, a fresh driver, and a
  *    saved and loaded state give bitwise the same force (also with time
- *    interpolation); streaming equals points bitwise;
+ *    interpolation); streaming equals points bitwise; threads 1 and 3 give
+ *    the same bits (points, grids; direct and NUFFT);
  *  - the band and parabola models: closed-form variances;
  *  - bad input refused with a status and a message. */
 #include <complex.h>
@@ -581,6 +582,45 @@ static void test_2d(void)
     tbrf_model_destroy(m);
 }
 
+/* Threads 1 and 3 give the same bits (points and grids large enough to
+ * run in parallel; NUFFT points too). */
+static void test_threads(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    enum { NP = 4000, NG = 20 };
+    double *x = tu_malloc(sizeof(double) * 3 * NP), *a = tu_malloc(sizeof(double) * 3 * NP),
+           *b = tu_malloc(sizeof(double) * 3 * NP);
+    double *ga = tu_malloc(sizeof(double) * 3 * NG * NG * NG), *gb = tu_malloc(sizeof(double) * 3 * NG * NG * NG);
+    for (int i = 0; i < 3 * NP; i++)
+        x[i] = fmod(0.7548776662 * i, 1.3) - 0.1;
+    const double o[3] = {0.01, 0.02, 0.03}, h[3] = {0.05, 0.05, 0.05};
+    const int64_t nn[3] = {NG, NG, NG};
+    for (int ev = TBRF_DRIVE_DIRECT; ev <= TBRF_DRIVE_NUFFT; ev++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.eval = ev;
+        p.threads = 1;
+        tbrf_driver *d1 = make(m, 2, &p);
+        p.threads = 3;
+        tbrf_driver *d3 = make(m, 2, &p);
+        tbrf_driver_points(d1, 0.42, NP, x, a);
+        tbrf_driver_points(d3, 0.42, NP, x, b);
+        CHECK(memcmp(a, b, sizeof(double) * 3 * NP) == 0, "points: threads 1 and 3 bitwise (eval %d)", ev);
+        tbrf_driver_grid(d1, 0.42, o, h, nn, ga);
+        tbrf_driver_grid(d3, 0.42, o, h, nn, gb);
+        CHECK(memcmp(ga, gb, sizeof(double) * 3 * NG * NG * NG) == 0, "grid: threads 1 and 3 bitwise (eval %d)", ev);
+        tbrf_driver_destroy(d1);
+        tbrf_driver_destroy(d3);
+    }
+    free(x);
+    free(a);
+    free(b);
+    free(ga);
+    free(gb);
+    tbrf_model_destroy(m);
+}
+
 static void test_models(void)
 {
     tbrf_model *b = NULL, *q = NULL;
@@ -676,6 +716,7 @@ int main(void)
     test_restart();
     test_interpolation();
     test_2d();
+    test_threads();
     test_bad_input();
     return check_report("test_driving");
 }

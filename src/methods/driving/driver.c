@@ -32,6 +32,10 @@
 static const double PI = 3.14159265358979323846;
 
 #define DRIVE_CHUNK 65536
+/* Updates of fewer modes run on one thread: a parallel region costs more
+ * than a few thousand modes' draws, and busy-waiting threads slow a shared
+ * machine (values never depend on it). */
+#define PAR_MODES 4096
 #define FINE_BUDGET (1024.0 * 1024.0 * 1024.0) /* bytes of NUFFT fine grids at most */
 #define MAX_UPDATES ((int64_t)1 << 31)
 static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
@@ -370,7 +374,7 @@ static void step(const tbrf_driver *d, const double *src, double *dst, int64_t j
 {
     const int nc = 2 * d->dim;
     const double f = d->decay, q = d->noise;
-#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads))
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (d->nm >= PAR_MODES)
     for (int64_t i = 0; i < d->nm; i++) {
         double xi[6];
         draw(d, i, j, xi);
@@ -396,7 +400,7 @@ static void coefficients(const tbrf_driver *d, const double *a, double *out)
 {
     const int dim = d->dim, nc = 2 * dim;
     const double z = d->p.zeta;
-#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads))
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (d->nm >= PAR_MODES)
     for (int64_t i = 0; i < d->nm; i++) {
         const double *h = d->khat + 3 * i, *g = a + i * nc;
         double kr = 0.0, ki = 0.0; /* khat . g */
@@ -550,7 +554,7 @@ static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out
     }
     const int dim = d->dim;
     int nomem = 0;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem)
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)n * (double)d->nm >= 1e5)
     {
         double *e = malloc(sizeof(double) * PHASE_DOUBLES);
         nomem = !e;
@@ -630,7 +634,7 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
         }
     }
     const int ready = !nomem;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem)
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (nz * ny * nx >= 4096)
     {
         double *G = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * Wy * dim)) : NULL;
         double *H = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * dim)) : NULL;
@@ -728,7 +732,7 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
         return ok(d);
     }
     int nomem = 0;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem)
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)total * (double)d->nm >= 1e5)
     {
         double *e = malloc(sizeof(double) * PHASE_DOUBLES);
         nomem = !e;
