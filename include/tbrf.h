@@ -689,11 +689,13 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
  * update). The model's shape matters, not its amplitude (the driver's
  * rms sets that); its support must be bounded (a covariance model needs
  * tbrf_model_set_band) and hold at most 2^20 modes with |m_d| <= 511.
- * The model is copied. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID
- * (a parameter NaN or out of range, a failed model), TBRF_ERR_UNSUPPORTED
- * (periodic = 0, an unbounded spectrum), TBRF_ERR_SIZE (too many modes, or
- * none in the box), TBRF_ERR_NO_MEMORY. On any status but
- * TBRF_ERR_NO_MEMORY *driver is set (read tbrf_driver_message, destroy). */
+ * The model is read during the call only (the driver keeps its modes).
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter NaN or
+ * out of range, a failed model), TBRF_ERR_UNSUPPORTED (periodic = 0, an
+ * unbounded spectrum), TBRF_ERR_SIZE (too many modes, none in the box, or
+ * eval = TBRF_DRIVE_NUFFT with fine grids above 1 GiB), TBRF_ERR_NO_MEMORY.
+ * On any status but TBRF_ERR_NO_MEMORY *driver is set (read
+ * tbrf_driver_message, then destroy). */
 TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
                               const tbrf_driver_params *params, tbrf_driver **driver);
 
@@ -703,8 +705,9 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * later time advances it, an earlier one replays from update 0 (cost
  * O(updates x modes)); values never depend on the history of calls.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t NaN, negative, or
- * beyond 2^31 updates), TBRF_ERR_SIZE (n < 0), TBRF_ERR_NO_MEMORY,
- * TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make failed). */
+ * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_SIZE (n < 0),
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
+ * failed). */
 TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const double *xyz,
                                 double *out);
 

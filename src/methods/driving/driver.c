@@ -191,10 +191,18 @@ static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
                                      2.0 * PI * (double)my / d->p.length[1],
                                      dim == 3 ? 2.0 * PI * (double)mz / d->p.length[2] : 0.0};
                 const double kk = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
-                if (!(kk >= d->kmin && kk <= d->kmax))
+                /* |k| within 1e-12 of an end of the band is on it: a band
+                 * written 2 pi 3 / L holds |m| = 3 whatever the rounding of
+                 * either side */
+                double kq = kk;
+                if (kq > d->kmax && kq <= d->kmax * (1.0 + 1e-12))
+                    kq = d->kmax;
+                if (kq < d->kmin && kq >= d->kmin * (1.0 - 1e-12))
+                    kq = d->kmin;
+                if (!(kq >= d->kmin && kq <= d->kmax))
                     continue;
                 /* the shape: the amplitude is the driver's own */
-                const double P = tbrfi_model_shape_spectrum(model, dim, kk);
+                const double P = tbrfi_model_shape_spectrum(model, dim, kq);
                 if (!(P > 0.0))
                     continue;
                 if (store) {
