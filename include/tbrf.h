@@ -705,7 +705,8 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * later time advances it, an earlier one replays from update 0 (cost
  * O(updates x modes)); values never depend on the history of calls.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t NaN, negative, or
- * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_SIZE (n < 0),
+ * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_SIZE (n < 0 or
+ * n dim overflowing),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
  * failed). */
 TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const double *xyz,

@@ -589,7 +589,7 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
 {
     if (!d)
         return TBRF_ERR_NULL;
-    if (n < 0)
+    if (n < 0 || n > INT64_MAX / 3)
         return fail(d, TBRF_ERR_SIZE, "driver: n=%lld points", (long long)n);
     if (n > 0 && (!xyz || !out))
         return fail(d, TBRF_ERR_NULL, "driver: %s is NULL", xyz ? "out" : "xyz");
