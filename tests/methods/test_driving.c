@@ -8,7 +8,9 @@
  *    for zeta = 0.25, 0.5, 0.75 (exactly 1 and 0 at zeta = 1, 0);
  *  - the spectrum: each shell's share of the power is its share of
  *    sum P(|k|) over the modes (parabola model);
- *  - the ensemble rms: the mean of rms^2 over updates is the target^2.
+ *  - the ensemble rms: the mean of rms^2 over updates is the target^2,
+ *    also for the energy-injection amplitude, whose closed form equals
+ *    the autocorrelation's integral summed term by term.
  * Exact properties:
  *  - divergence (zeta = 1) and curl (zeta = 0) zero to rounding in the
  *    Fourier transform of the force on the box lattice, by the direct sum
@@ -621,6 +623,58 @@ static void test_threads(void)
     tbrf_model_destroy(m);
 }
 
+/* Energy injection: eps = rms^2 T_eff with T_eff = dt (1/2 + sum_{j>=1}
+ * phi^j), the integral of the piecewise-constant process's
+ * autocorrelation (doc/driving.md; the autocorrelation itself is tested
+ * above) — here summed term by term against the driver's closed form
+ * (dt/2) coth(dt/2T), for dt = T/10 and dt = T. */
+static void test_injection(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    const double dts[2] = {0.1, 1.0};
+    for (int q = 0; q < 2; q++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.normalization = TBRF_DRIVE_INJECTION;
+        p.tcorr = 0.7;
+        p.dt_update = dts[q] * p.tcorr;
+        p.injection = 3.0;
+        p.density = 1.5;
+        tbrf_driver *d = make(m, 1, &p);
+        tbrf_driver_info info;
+        tbrf_driver_get_info(d, &info);
+        const double phi = exp(-dts[q]);
+        double sum = 0.5, term = 1.0;
+        for (int j = 1; j < 2000; j++)
+            sum += (term *= phi);
+        const double want = sqrt(3.0 / 1.5 / (p.dt_update * sum));
+        CHECK_NEAR(info.rms_ensemble, want, 1e-12 * want, "injection rms, dt = %g T", dts[q]);
+        /* and the force has that ensemble rms: the mean of rms^2 over 400
+         * updates 10 apart scatters by sqrt(2 (1 + r)/(1 - r) / (K_eff 400))
+         * relative, r = phi^20 the correlation of successive squares, K_eff
+         * over the 4 real processes per mode of weight 1/|k|^2 (band, 3D) */
+        series sr = record(d, 1, 1);
+        double *w = tu_malloc(sizeof(double) * 4 * (size_t)sr.nm);
+        for (int64_t i = 0; i < 4 * sr.nm; i++)
+            w[i] = 1.0 / kk_of(sr.m + 3 * (i / 4));
+        const double K = keff(w, 4 * sr.nm), rr = pow(phi, 20.0);
+        double r = 0.0, mean = 0.0;
+        for (int j = 0; j < 400; j++) {
+            tbrf_driver_rms(d, (10.0 * j + 0.5) * p.dt_update, &r);
+            mean += r * r / 400.0;
+        }
+        const double tol = 4.0 * sqrt(2.0 * (1 + rr) / (1 - rr) / (K * 400.0));
+        printf("injection dt = %g T: mean rms^2 / target %.4f, tolerance %.4f\n", dts[q], mean / (want * want), tol);
+        CHECK_NEAR(mean / (want * want), 1.0, tol, "mean rms^2 of the injection driver, dt = %g T", dts[q]);
+        free(w);
+        free(sr.m);
+        free(sr.c);
+        tbrf_driver_destroy(d);
+    }
+    tbrf_model_destroy(m);
+}
+
 static void test_models(void)
 {
     tbrf_model *b = NULL, *q = NULL;
@@ -717,6 +771,7 @@ int main(void)
     test_interpolation();
     test_2d();
     test_threads();
+    test_injection();
     test_bad_input();
     return check_report("test_driving");
 }
