@@ -51,6 +51,7 @@ void cli_human_size(double bytes, char *buf, size_t n);
  * and the size on disk (cmd_arepo.c). */
 void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, int dbl);
 int cmd_sample(int argc, char **argv);
+int cmd_drive(int argc, char **argv); /* cmd_drive.c: turbulence driving series */
 
 /* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its
  * temporary file behind: main.c's signal handler removes the file named

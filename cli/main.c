@@ -117,6 +117,7 @@ static const struct command {
     {"rng", cmd_rng, "write a generator's output words (raw or hex)"},
     {"mc", cmd_mc, "Monte Carlo estimate of a test integral with its standard error"},
     {"arepo", cmd_arepo, "AREPO initial conditions (gas at mesh points) and linear P(k)"},
+    {"drive", cmd_drive, "a turbulence driver's forcing at a sequence of times (OU Fourier modes)"},
     {"help", cmd_help, NULL},
     {"--help", cmd_help, NULL},
     {"-h", cmd_help, NULL},

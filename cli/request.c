@@ -40,6 +40,16 @@ static int make_vonkarman(const tbrf_io_meta *m, tbrf_model **out)
     return tbrf_model_vonkarman(m->length, out);
 }
 
+static int make_band(const tbrf_io_meta *m, tbrf_model **out)
+{
+    return tbrf_model_band(isnan(m->kmin) ? 0.0 : m->kmin, m->kmax, out);
+}
+
+static int make_parabola(const tbrf_io_meta *m, tbrf_model **out)
+{
+    return tbrf_model_parabola(isnan(m->kmin) ? 0.0 : m->kmin, m->kmax, out);
+}
+
 /* Rows recorded in a file are used as they are; otherwise the library
  * parses the text table (the only parser of that format). */
 static int make_table(const tbrf_io_meta *m, tbrf_model **out)
@@ -53,6 +63,12 @@ static double slope_exponential(const tbrf_io_meta *m, int dim)
 {
     (void)m;
     return -(1.0 + dim);
+}
+
+static double slope_band(const tbrf_io_meta *m, int dim)
+{
+    (void)m;
+    return 1.0 - dim;
 }
 
 static double slope_matern(const tbrf_io_meta *m, int dim)
@@ -79,6 +95,8 @@ static const cli_model MODELS[] = {
     {"matern", MP_LENGTH | MP_NU | MP_BAND, MP_LENGTH | MP_NU, make_matern, slope_matern},
     {"vonkarman", MP_LENGTH | MP_BAND, MP_LENGTH, make_vonkarman, slope_vonkarman},
     {"table", MP_TABLE | MP_BAND, MP_TABLE, make_table, NULL},
+    {"band", MP_BAND, MP_KMAX, make_band, slope_band},
+    {"parabola", MP_BAND, MP_KMAX, make_parabola, NULL},
 };
 #define NMODELS ((int)(sizeof MODELS / sizeof MODELS[0]))
 
@@ -110,8 +128,10 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
     if (st != TBRF_OK)
         return st;
     /* model_kmin/model_kmax recorded for another model are its band (a
-     * power law's are its own range, already made) */
-    if (strcmp(k->name, "powerlaw") != 0 && (!isnan(m->kmin) || !isnan(m->kmax))) {
+     * power law's, band's or parabola's are its own range, already made) */
+    const int own_range = strcmp(k->name, "powerlaw") == 0 || strcmp(k->name, "band") == 0 ||
+                          strcmp(k->name, "parabola") == 0;
+    if (!own_range && (!isnan(m->kmin) || !isnan(m->kmax))) {
         st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
                                  isnan(m->kmax) ? INFINITY : m->kmax);
         if (st != TBRF_OK)

@@ -41,6 +41,7 @@ module tbrf
     private :: exec_ptr, exec_d1_i4, exec_d2_i4, exec_d3_i4, exec_f1_i4, exec_f2_i4, exec_f3_i4
     private :: exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
     private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
+    private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
 
     !> A model (the C tbrf_model). Not copyable.
     type :: tbrf_model
@@ -67,6 +68,21 @@ module tbrf
     interface tbrf_make_plan
         module procedure make_plan_i4, make_plan_i8
     end interface tbrf_make_plan
+
+    !> A turbulence driver (the C tbrf_driver, doc/driving.md). Not copyable.
+    type :: tbrf_driver
+        type(c_ptr) :: ptr = c_null_ptr
+        integer(c_int) :: dim = 0
+    contains
+        procedure, private :: driver_assign
+        generic :: assignment(=) => driver_assign
+        final :: driver_final
+    end type tbrf_driver
+
+    !> tbrf_driver_make(driver, model, seed[, params][, stat])
+    interface tbrf_driver_make
+        module procedure make_driver_i4, make_driver_i8
+    end interface tbrf_driver_make
 
     !> tbrf_make_periodic_plan(plan, model, dim, origin, length, n, seed[, opts][, stat]):
     !> a field periodic over the box [origin, origin + length) with the FFT
@@ -1261,5 +1277,209 @@ contains
         call finish_model(c_tbrf_model_eisenstein_hu(omega_m, omega_b, h, n_s, t_cmb, w, kmin, kmax, &
                                                      model%ptr), "tbrf_model_eisenstein_hu", model, stat)
     end subroutine tbrf_model_eisenstein_hu
+
+    ! ------------------------------------------------- turbulence driving
+    ! Three lines per step of an MHD code (doc/fortran.md, "Driving"):
+    !   call tbrf_driver_make(drv, model, seed, params)       ! once
+    !   call tbrf_driver_points(drv, time, xyz, force)         ! every step
+    !   v = v + dt * force                                     ! the code's own
+
+    !> Flat shell spectrum k^(dim-1) P on [kmin, kmax] (TurbGen's band).
+    subroutine tbrf_model_band(model, kmin, kmax, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: kmin, kmax
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_band(kmin, kmax, model%ptr), "tbrf_model_band", model, stat)
+    end subroutine tbrf_model_band
+
+    !> Shell spectrum 1 - u^2, zero at kmin and kmax (TurbGen's parabola).
+    subroutine tbrf_model_parabola(model, kmin, kmax, stat)
+        type(tbrf_model), intent(out) :: model
+        real(c_double), intent(in) :: kmin, kmax
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_parabola(kmin, kmax, model%ptr), "tbrf_model_parabola", model, stat)
+    end subroutine tbrf_model_parabola
+
+    subroutine tbrf_driver_default_params(params)
+        type(tbrf_driver_params), intent(out) :: params
+        call c_tbrf_driver_default_params(params)
+    end subroutine tbrf_driver_default_params
+
+    subroutine driver_assign(to, from)
+        class(tbrf_driver), intent(inout) :: to
+        type(tbrf_driver), intent(in) :: from
+        if (c_associated(from%ptr) .or. c_associated(to%ptr)) then
+            write(error_unit, '(a)') 'tbrf: a tbrf_driver cannot be copied (it owns a C object)'
+            error stop 1
+        end if
+    end subroutine driver_assign
+
+    subroutine driver_final(driver)
+        type(tbrf_driver), intent(inout) :: driver
+        call tbrf_driver_destroy(driver)
+    end subroutine driver_final
+
+    subroutine finish_driver(st, where, driver, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where
+        type(tbrf_driver), intent(in) :: driver
+        integer, intent(out), optional :: stat
+        if (st == TBRF_OK .or. present(stat)) then
+            call finish(st, where, "", stat)
+        else
+            call finish(st, where, tbrf_driver_message(driver), stat)
+        end if
+    end subroutine finish_driver
+
+    subroutine make_driver_i4(driver, model, seed, params, stat)
+        type(tbrf_driver), intent(out) :: driver
+        type(tbrf_model), intent(in) :: model
+        integer(c_int32_t), intent(in) :: seed
+        type(tbrf_driver_params), intent(in), optional :: params
+        integer, intent(out), optional :: stat
+        call make_driver_i8(driver, model, int(seed, c_int64_t), params, stat)
+    end subroutine make_driver_i4
+
+    !> Makes a driver (absent params: tbrf_driver_default_params).
+    subroutine make_driver_i8(driver, model, seed, params, stat)
+        type(tbrf_driver), intent(out) :: driver
+        type(tbrf_model), intent(in) :: model
+        integer(c_int64_t), intent(in) :: seed
+        type(tbrf_driver_params), intent(in), optional :: params
+        integer, intent(out), optional :: stat
+        type(tbrf_driver_params), target :: p
+        if (present(params)) then
+            p = params
+        else
+            call c_tbrf_driver_default_params(p)
+        end if
+        driver%dim = p%dim
+        call finish_driver(c_tbrf_driver_make(model%ptr, seed, c_loc(p), driver%ptr), "tbrf_driver_make", &
+                           driver, stat)
+    end subroutine make_driver_i8
+
+    !> The force at time t at positions xyz(dim, n) into force(dim, n).
+    subroutine tbrf_driver_points(driver, t, xyz, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t
+        real(c_double), intent(in), contiguous :: xyz(:, :)
+        real(c_double), intent(out), contiguous :: force(:, :)
+        integer, intent(out), optional :: stat
+        if (size(xyz, 1) /= driver%dim .or. size(force, 1) /= driver%dim .or. &
+            size(force, 2) < size(xyz, 2)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_driver_points", "xyz and force must be (dim, n)", stat)
+            return
+        end if
+        call finish_driver(c_tbrf_driver_points(driver%ptr, t, size(xyz, 2, kind=c_int64_t), xyz, &
+                                                force), "tbrf_driver_points", driver, stat)
+    end subroutine tbrf_driver_points
+
+    !> The force at time t on a grid: force(dim, nx, ny, nz) as one array of
+    !> dim * nx * ny * nz values (pass any contiguous array of that size).
+    subroutine tbrf_driver_grid(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(3), spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double), intent(out) :: force(*)
+        integer, intent(out), optional :: stat
+        call finish_driver(c_tbrf_driver_grid(driver%ptr, t, origin, spacing, n, force), &
+                           "tbrf_driver_grid", driver, stat)
+    end subroutine tbrf_driver_grid
+
+    !> Streaming evaluation at time t through pull/push callbacks.
+    subroutine tbrf_driver_stream(driver, t, pull, push, user, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t
+        procedure(tbrf_pull_fn) :: pull
+        procedure(tbrf_push_fn) :: push
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        type(c_ptr) :: u
+        u = c_null_ptr
+        if (present(user)) u = user
+        call finish_driver(c_tbrf_driver_stream(driver%ptr, t, c_funloc(pull), c_funloc(push), u), &
+                           "tbrf_driver_stream", driver, stat)
+    end subroutine tbrf_driver_stream
+
+    !> The rms of the force over the box at time t (Parseval).
+    subroutine tbrf_driver_rms(driver, t, rms, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t
+        real(c_double), intent(out) :: rms
+        integer, intent(out), optional :: stat
+        call finish_driver(c_tbrf_driver_rms(driver%ptr, t, rms), "tbrf_driver_rms", driver, stat)
+    end subroutine tbrf_driver_rms
+
+    !> The modes at time t: m(3, :) and coef(2*dim, :) allocated here.
+    subroutine tbrf_driver_modes(driver, t, m, coef, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t
+        integer(c_int32_t), allocatable, intent(out) :: m(:, :)
+        real(c_double), allocatable, intent(out) :: coef(:, :)
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: n(1)
+        integer(c_int32_t) :: m0(3)
+        real(c_double) :: c0(6)
+        integer(c_int) :: st
+        n = 0
+        st = c_tbrf_driver_modes(driver%ptr, t, n, m0, c0)
+        if (st == TBRF_OK) then
+            allocate(m(3, n(1)), coef(2 * driver%dim, n(1)))
+            st = c_tbrf_driver_modes(driver%ptr, t, n, m, coef)
+        end if
+        call finish_driver(st, "tbrf_driver_modes", driver, stat)
+    end subroutine tbrf_driver_modes
+
+    subroutine tbrf_driver_get_info(driver, info, stat)
+        type(tbrf_driver), intent(in) :: driver
+        type(tbrf_driver_info), intent(out) :: info
+        integer, intent(out), optional :: stat
+        call finish_driver(c_tbrf_driver_get_info(driver%ptr, info), "tbrf_driver_get_info", driver, stat)
+    end subroutine tbrf_driver_get_info
+
+    !> Bytes of the driver's saved state.
+    function tbrf_driver_state_size(driver) result(n)
+        type(tbrf_driver), intent(in) :: driver
+        integer(c_int64_t) :: n
+        n = c_tbrf_driver_state_size(driver%ptr)
+    end function tbrf_driver_state_size
+
+    !> The OU state into state(:) (allocated here), for a restart file.
+    subroutine tbrf_driver_save(driver, state, stat)
+        type(tbrf_driver), intent(in) :: driver
+        integer(c_int8_t), allocatable, target, intent(out) :: state(:)
+        integer, intent(out), optional :: stat
+        allocate(state(max(1_c_int64_t, c_tbrf_driver_state_size(driver%ptr))))
+        call finish_driver(c_tbrf_driver_save(driver%ptr, c_loc(state), size(state, kind=c_int64_t)), &
+                           "tbrf_driver_save", driver, stat)
+    end subroutine tbrf_driver_save
+
+    !> Loads a state written by tbrf_driver_save for a driver made alike.
+    subroutine tbrf_driver_load(driver, state, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        integer(c_int8_t), target, intent(in) :: state(:)
+        integer, intent(out), optional :: stat
+        call finish_driver(c_tbrf_driver_load(driver%ptr, c_loc(state), size(state, kind=c_int64_t)), &
+                           "tbrf_driver_load", driver, stat)
+    end subroutine tbrf_driver_load
+
+    function tbrf_driver_status(driver) result(st)
+        type(tbrf_driver), intent(in) :: driver
+        integer :: st
+        st = c_tbrf_driver_status(driver%ptr)
+    end function tbrf_driver_status
+
+    function tbrf_driver_message(driver) result(s)
+        type(tbrf_driver), intent(in) :: driver
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_driver_message(driver%ptr))
+    end function tbrf_driver_message
+
+    subroutine tbrf_driver_destroy(driver)
+        type(tbrf_driver), intent(inout) :: driver
+        call c_tbrf_driver_destroy(driver%ptr)
+        driver%ptr = c_null_ptr
+        driver%dim = 0
+    end subroutine tbrf_driver_destroy
 
 end module tbrf

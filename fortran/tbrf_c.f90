@@ -66,6 +66,12 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_MC_NAG = 6
     integer(c_int), parameter :: TBRF_MC_SEQUENTIAL = 0
     integer(c_int), parameter :: TBRF_MC_VECTORIZED = 1
+    integer(c_int), parameter :: TBRF_DRIVE_RMS_ENSEMBLE = 0
+    integer(c_int), parameter :: TBRF_DRIVE_RMS_EXACT = 1
+    integer(c_int), parameter :: TBRF_DRIVE_INJECTION = 2
+    integer(c_int), parameter :: TBRF_DRIVE_AUTO = 0
+    integer(c_int), parameter :: TBRF_DRIVE_DIRECT = 1
+    integer(c_int), parameter :: TBRF_DRIVE_NUFFT = 2
 
     type, bind(C) :: tbrf_opts
         integer(c_int32_t) :: lines
@@ -99,6 +105,32 @@ module tbrf_c
         integer(c_int32_t) :: padding
         integer(c_int32_t) :: backend
     end type tbrf_plan_info
+    type, bind(C) :: tbrf_driver_params
+        integer(c_int32_t) :: dim
+        integer(c_int32_t) :: periodic
+        real(c_double) :: origin(3)
+        real(c_double) :: length(3)
+        real(c_double) :: zeta
+        real(c_double) :: tcorr
+        real(c_double) :: dt_update
+        real(c_double) :: rms
+        real(c_double) :: injection
+        real(c_double) :: density
+        integer(c_int32_t) :: normalization
+        integer(c_int32_t) :: interpolate
+        integer(c_int32_t) :: eval
+        integer(c_int32_t) :: threads
+        real(c_double) :: accuracy
+    end type tbrf_driver_params
+    type, bind(C) :: tbrf_driver_info
+        integer(c_int64_t) :: modes
+        integer(c_int32_t) :: eval
+        integer(c_int32_t) :: reserved
+        real(c_double) :: dt_update
+        real(c_double) :: decay
+        real(c_double) :: rms_ensemble
+        integer(c_int64_t) :: update
+    end type tbrf_driver_info
 
     abstract interface
     function tbrf_spectrum_fn(k, dim, user) bind(C)
@@ -692,5 +724,130 @@ module tbrf_c
         integer(c_int64_t), intent(in) :: start(3)
         integer(c_int64_t), intent(in) :: count(3)
     end function c_tbrf_set_subgrid
+
+    function c_tbrf_model_band(kmin, kmax, model) bind(C, name="tbrf_model_band")
+        import
+        integer(c_int) :: c_tbrf_model_band
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_band
+
+    function c_tbrf_model_parabola(kmin, kmax, model) bind(C, name="tbrf_model_parabola")
+        import
+        integer(c_int) :: c_tbrf_model_parabola
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_parabola
+
+    subroutine c_tbrf_driver_default_params(params) bind(C, name="tbrf_driver_default_params")
+        import
+        type(tbrf_driver_params) :: params
+    end subroutine c_tbrf_driver_default_params
+
+    function c_tbrf_driver_make(model, seed, params, driver) bind(C, name="tbrf_driver_make")
+        import
+        integer(c_int) :: c_tbrf_driver_make
+        type(c_ptr), value :: model
+        integer(c_int64_t), value :: seed
+        type(c_ptr), value :: params
+        type(c_ptr) :: driver
+    end function c_tbrf_driver_make
+
+    function c_tbrf_driver_points(driver, t, n, xyz, out) bind(C, name="tbrf_driver_points")
+        import
+        integer(c_int) :: c_tbrf_driver_points
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double) :: out(*)
+    end function c_tbrf_driver_points
+
+    function c_tbrf_driver_grid(driver, t, origin, spacing, n, out) bind(C, name="tbrf_driver_grid")
+        import
+        integer(c_int) :: c_tbrf_driver_grid
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double) :: out(*)
+    end function c_tbrf_driver_grid
+
+    function c_tbrf_driver_stream(driver, t, pull, push, user) bind(C, name="tbrf_driver_stream")
+        import
+        integer(c_int) :: c_tbrf_driver_stream
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        type(c_funptr), value :: pull
+        type(c_funptr), value :: push
+        type(c_ptr), value :: user
+    end function c_tbrf_driver_stream
+
+    function c_tbrf_driver_rms(driver, t, rms) bind(C, name="tbrf_driver_rms")
+        import
+        integer(c_int) :: c_tbrf_driver_rms
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        real(c_double), intent(out) :: rms
+    end function c_tbrf_driver_rms
+
+    function c_tbrf_driver_modes(driver, t, n, m, coef) bind(C, name="tbrf_driver_modes")
+        import
+        integer(c_int) :: c_tbrf_driver_modes
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        integer(c_int64_t) :: n(*)
+        integer(c_int32_t) :: m(*)
+        real(c_double) :: coef(*)
+    end function c_tbrf_driver_modes
+
+    function c_tbrf_driver_get_info(driver, info) bind(C, name="tbrf_driver_get_info")
+        import
+        integer(c_int) :: c_tbrf_driver_get_info
+        type(c_ptr), value :: driver
+        type(tbrf_driver_info) :: info
+    end function c_tbrf_driver_get_info
+
+    function c_tbrf_driver_state_size(driver) bind(C, name="tbrf_driver_state_size")
+        import
+        integer(c_int64_t) :: c_tbrf_driver_state_size
+        type(c_ptr), value :: driver
+    end function c_tbrf_driver_state_size
+
+    function c_tbrf_driver_save(driver, buf, size) bind(C, name="tbrf_driver_save")
+        import
+        integer(c_int) :: c_tbrf_driver_save
+        type(c_ptr), value :: driver
+        type(c_ptr), value :: buf
+        integer(c_int64_t), value :: size
+    end function c_tbrf_driver_save
+
+    function c_tbrf_driver_load(driver, buf, size) bind(C, name="tbrf_driver_load")
+        import
+        integer(c_int) :: c_tbrf_driver_load
+        type(c_ptr), value :: driver
+        type(c_ptr), value :: buf
+        integer(c_int64_t), value :: size
+    end function c_tbrf_driver_load
+
+    function c_tbrf_driver_status(driver) bind(C, name="tbrf_driver_status")
+        import
+        integer(c_int) :: c_tbrf_driver_status
+        type(c_ptr), value :: driver
+    end function c_tbrf_driver_status
+
+    function c_tbrf_driver_message(driver) bind(C, name="tbrf_driver_message")
+        import
+        type(c_ptr) :: c_tbrf_driver_message
+        type(c_ptr), value :: driver
+    end function c_tbrf_driver_message
+
+    subroutine c_tbrf_driver_destroy(driver) bind(C, name="tbrf_driver_destroy")
+        import
+        type(c_ptr), value :: driver
+    end subroutine c_tbrf_driver_destroy
     end interface
 end module tbrf_c

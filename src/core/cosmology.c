@@ -296,7 +296,8 @@ static double sigma2_shape(const tbrf_model *m, double r)
                 sum += sigma_panels(&c, log(a), log(b));
         }
     } else {
-        if ((m->kind == MODEL_POWERLAW || m->kind == MODEL_CALLBACK)) {
+        if (m->kind == MODEL_POWERLAW || m->kind == MODEL_CALLBACK || m->kind == MODEL_BAND ||
+            m->kind == MODEL_PARABOLA) {
             lo = fmax(lo, m->kmin);
             hi = fmin(hi, m->kmax);
         }

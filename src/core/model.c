@@ -68,6 +68,8 @@ static const char *kind_name(int kind)
     case MODEL_VONKARMAN: return "vonkarman";
     case MODEL_TABLE: return "table";
     case MODEL_CALLBACK: return "callback";
+    case MODEL_BAND: return "band";
+    case MODEL_PARABOLA: return "parabola";
     default: return "unknown";
     }
 }
@@ -113,7 +115,9 @@ static void describe_fixed(tbrf_model *m, const char *table_file)
             snprintf(d, n, "table rows=%zu", m->n);
         break;
     case MODEL_CALLBACK:
-        snprintf(d, n, "callback kmin=%s kmax=%s", NUM(m->kmin), NUM(m->kmax));
+    case MODEL_BAND:
+    case MODEL_PARABOLA:
+        snprintf(d, n, "%s kmin=%s kmax=%s", kind_name(m->kind), NUM(m->kmin), NUM(m->kmax));
         break;
     default:
         snprintf(d, n, "unknown");
@@ -201,6 +205,32 @@ int tbrf_model_powerlaw(double index, double kmin, double kmax, tbrf_model **mod
     else
         check_range(m, kmin, kmax);
     return finish(m, model, NULL);
+}
+
+/* The shell spectra of turbulence driving (TurbGen's "band" and
+ * "parabola", Federrath et al. 2010): k^(d-1) P0 is flat, or the parabola
+ * 1 - u^2 that peaks mid-band and is zero at both ends. */
+static int shell_model(int kind, double kmin, double kmax, tbrf_model **model)
+{
+    if (!model)
+        return TBRF_ERR_NULL;
+    tbrf_model *m = new_model(kind);
+    if (!(*model = m))
+        return TBRF_ERR_NO_MEMORY;
+    m->kmin = kmin;
+    m->kmax = kmax;
+    check_range(m, kmin, kmax);
+    return finish(m, model, NULL);
+}
+
+int tbrf_model_band(double kmin, double kmax, tbrf_model **model)
+{
+    return shell_model(MODEL_BAND, kmin, kmax, model);
+}
+
+int tbrf_model_parabola(double kmin, double kmax, tbrf_model **model)
+{
+    return shell_model(MODEL_PARABOLA, kmin, kmax, model);
 }
 
 static int covariance_model(int kind, double length, double nu, tbrf_model **model)
@@ -605,6 +635,8 @@ static double band_variance(const tbrf_model *m, int dim)
     switch (m->kind) {
     case MODEL_TABLE: return c * table_integral(m, dim - 1, m->kmin, m->kmax);
     case MODEL_POWERLAW:
+    case MODEL_BAND:
+    case MODEL_PARABOLA:
     case MODEL_CALLBACK: return NAN; /* computed from kmin/kmax when asked */
     default:
         /* with no upper cut, 1 less the part below kmin: a finite interval
@@ -644,7 +676,7 @@ int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax)
     for (int d = 2; d <= 3; d++)
         model->band_var[d - 2] = band_variance(model, d);
     if (model->kind != MODEL_POWERLAW && model->kind != MODEL_CALLBACK &&
-        !(model->band_var[0] > 0.0 && model->band_var[1] > 0.0)) {
+        model->kind != MODEL_BAND && model->kind != MODEL_PARABOLA && !(model->band_var[0] > 0.0 && model->band_var[1] > 0.0)) {
         *model = save;
         snprintf(model->message, sizeof model->message,
                  "set_band: [%s, %s] leaves no power of the model", NUM(kmin), NUM(kmax));
@@ -763,6 +795,28 @@ static double table_value(const tbrf_model *m, double k)
     return m->p[i] * pow(k / m->k[i], s);
 }
 
+/* k^(d-1) P0 of the band (1) and parabola (1 - u^2) models inside
+ * [kmin, kmax]. */
+static double shell_shape(const tbrf_model *m, double k)
+{
+    if (m->kind == MODEL_BAND)
+        return 1.0;
+    const double u = (2.0 * k - m->kmin - m->kmax) / (m->kmax - m->kmin);
+    const double v = 1.0 - u * u;
+    return v > 0.0 ? v : 0.0;
+}
+
+/* ∫_a^b of k^(d-1) P0 for the band and parabola models, a < b inside
+ * [kmin, kmax]: b - a, or (w/2) [u - u^3/3] in u = (2k - kmin - kmax)/w. */
+static double shell_integral(const tbrf_model *m, double a, double b)
+{
+    if (m->kind == MODEL_BAND)
+        return b - a;
+    const double w = m->kmax - m->kmin;
+    const double ua = (2.0 * a - m->kmin - m->kmax) / w, ub = (2.0 * b - m->kmin - m->kmax) / w;
+    return 0.5 * w * ((ub - ua) - (ub * ub * ub - ua * ua * ua) / 3.0);
+}
+
 /* P0 for a usable model and a valid dim; k >= 0. */
 static double shape_spectrum(const tbrf_model *m, int dim, double k)
 {
@@ -785,6 +839,11 @@ static double shape_spectrum(const tbrf_model *m, int dim, double k)
         return table_value(m, k);
     case MODEL_CALLBACK:
         return (k >= m->kmin && k <= m->kmax) ? m->fn(k, dim, m->user) : 0.0;
+    case MODEL_BAND:
+    case MODEL_PARABOLA:
+        if (!(k >= m->kmin && k <= m->kmax))
+            return 0.0;
+        return shell_shape(m, k) / (dim == 3 ? k * k : k);
     default:
         return NAN;
     }
@@ -867,10 +926,18 @@ typedef struct kctx {
 static double kfun(double k, const void *vctx)
 {
     const kctx *c = vctx;
-    double v = shape_spectrum(c->m, c->dim, k);
-    if (v == 0.0)
-        return 0.0;
-    v *= c->q == 1 ? k : c->q == 2 ? k * k : pow(k, c->q);
+    double v;
+    if ((c->m->kind == MODEL_BAND || c->m->kind == MODEL_PARABOLA) && c->q == c->dim - 1 &&
+        !c->m->band) { /* k^(d-1) P0 directly: finite at k = 0 */
+        if (!(k >= c->m->kmin && k <= c->m->kmax))
+            return 0.0;
+        v = shell_shape(c->m, k);
+    } else {
+        v = shape_spectrum(c->m, c->dim, k);
+        if (v == 0.0)
+            return 0.0;
+        v *= c->q == 1 ? k : c->q == 2 ? k * k : pow(k, c->q);
+    }
     switch (c->weight) {
     case 1: {
         const double x = k * c->r;
@@ -1009,6 +1076,9 @@ double tbrfi_model_shape_variance(const tbrf_model *m, int dim)
         return m->band ? m->band_var[dim - 2] : 1.0;
     case MODEL_POWERLAW:
         return c * power_integral(m->kmin, m->kmax, m->index + dim);
+    case MODEL_BAND:
+    case MODEL_PARABOLA:
+        return c * shell_integral(m, m->kmin, m->kmax);
     case MODEL_TABLE: /* cached by adopt_table, or by set_band */
         return m->band ? m->band_var[dim - 2] : dim == 3 ? m->index : m->nu;
     case MODEL_CALLBACK: {
@@ -1178,6 +1248,11 @@ double tbrfi_model_line_spectrum(const tbrf_model *m, int dim, double kappa)
         double v = pow(k, m->index + dim - 1);
         return a * (dim == 3 ? v / (2.0 * PI) : 0.5 * v);
     }
+    if (m->kind == MODEL_BAND || m->kind == MODEL_PARABOLA) { /* finite at k = 0 */
+        if (!(k >= m->kmin && k <= m->kmax))
+            return 0.0;
+        return a * (dim == 3 ? 1.0 / (2.0 * PI) : 0.5) * shell_shape(m, k);
+    }
     const double p = shape_spectrum(m, dim, k);
     return a * (dim == 3 ? k * k * p / (2.0 * PI) : 0.5 * k * p);
 }
@@ -1262,6 +1337,13 @@ double tbrfi_model_integrate_line_spectrum(const tbrf_model *m, int dim, double 
         if (hi > m->kmax)
             hi = m->kmax;
         return hi > lo ? amp * c * power_integral(lo, hi, m->index + dim) : 0.0;
+    case MODEL_BAND:
+    case MODEL_PARABOLA:
+        if (lo < m->kmin)
+            lo = m->kmin;
+        if (hi > m->kmax)
+            hi = m->kmax;
+        return hi > lo ? amp * c * shell_integral(m, lo, hi) : 0.0;
     case MODEL_TABLE:
         return amp * c * table_integral(m, dim - 1, a, b);
     case MODEL_CALLBACK: {

@@ -13,7 +13,9 @@ enum model_kind {
     MODEL_MATERN = 3,
     MODEL_VONKARMAN = 4,
     MODEL_TABLE = 5,
-    MODEL_CALLBACK = 6
+    MODEL_CALLBACK = 6,
+    MODEL_BAND = 7,     /* P0 = k^(1-d): a flat shell spectrum k^(d-1) P0 on [kmin, kmax] */
+    MODEL_PARABOLA = 8  /* P0 = (1 - u^2) k^(1-d), u = (2k - kmin - kmax)/(kmax - kmin) */
 };
 
 #define MODEL_MESSAGE_SIZE 512
@@ -23,7 +25,7 @@ struct tbrf_model {
     int status;                       /* constructor's status */
     char message[MODEL_MESSAGE_SIZE]; /* last failure */
     char description[512];            /* tbrf_model_describe */
-    double index, kmin, kmax;         /* powerlaw; kmin/kmax also callback and table range */
+    double index, kmin, kmax;         /* powerlaw; kmin/kmax also callback, band, parabola and table range */
     double length, nu;                /* gaussian, exponential, matern, vonkarman */
     size_t n;                         /* table rows */
     double *k, *p;                    /* table (owned copies) */

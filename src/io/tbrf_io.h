@@ -348,6 +348,28 @@ int tbrf_io_write_xdmf(const char *h5path, const tbrf_io_meta *m, char *err, siz
  * Returns 0 or -1 (message in err). */
 int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen);
 
+/* --------------------------------------------------------------- series
+ * Time series of vector fields, `tbrf drive` (series.c): HDF5 only,
+ * float64, /time (nt) and either /field (nt, nz, ny, nx, dim) ((nt, ny,
+ * nx, dim) in 2D) or /points (N, dim) with /value (nt, N, dim). Write
+ * with a writer from tbrf_io_create (flags 0), publish with
+ * tbrf_io_commit (the same temporary-and-rename as every tbrf file). */
+
+/* Creates the datasets: a grid when n is given (x fastest, n[2] = 1 in
+ * 2D), else npts points whose positions xyz are copied to /points.
+ * Returns 0 or -1 (message in the writer). */
+int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts,
+                         const double *xyz);
+
+/* Writes time index it: t into /time and the values of all cells or
+ * points (dim interleaved per position) into its row. 0 or -1. */
+int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values);
+
+/* Root attributes of a series: a string, count doubles, count int64. */
+int tbrf_io_series_attr_str(tbrf_io_writer *w, const char *name, const char *s);
+int tbrf_io_series_attr_f64(tbrf_io_writer *w, const char *name, const double *v, int count);
+int tbrf_io_series_attr_i64(tbrf_io_writer *w, const char *name, const int64_t *v, int count);
+
 #ifdef __cplusplus
 }
 #endif

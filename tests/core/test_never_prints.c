@@ -385,6 +385,39 @@ static void rng_and_mc(void)
     CHECK(tbrf_version() != NULL, "version");
 }
 
+/* The turbulence driver: bad parameters, 1024 threads, huge times and
+ * counts, garbage states, NULLs. */
+static void drivers(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(6.3, 19.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    tbrf_driver *d = NULL;
+    p.tcorr = NAN;
+    want(tbrf_driver_make(m, 1, &p, &d), TBRF_ERR_INVALID, "driver tcorr NaN");
+    tbrf_driver_destroy(d);
+    want(tbrf_driver_make(NULL, 1, &p, &d), TBRF_ERR_NULL, "driver NULL model");
+    tbrf_driver_destroy(d);
+    tbrf_driver_default_params(&p);
+    p.threads = 1024;
+    if (want(tbrf_driver_make(m, 1, &p, &d), TBRF_OK, "driver with 1024 threads")) {
+        double x[3 * 5000] = {0}, f[3 * 5000];
+        want(tbrf_driver_points(d, 0.3, 5000, x, f), TBRF_OK, "driver points, 1024 threads");
+        want(tbrf_driver_points(d, 1e300, 1, x, f), TBRF_ERR_INVALID, "driver t 1e300");
+        want(tbrf_driver_points(d, 0.3, INT64_MAX, x, f), TBRF_ERR_SIZE, "driver INT64_MAX points");
+        const double o[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+        const int64_t big[3] = {INT64_MAX, INT64_MAX, 2};
+        want(tbrf_driver_grid(d, 0.3, o, h, big, f), TBRF_ERR_SIZE, "driver overflowing grid");
+        char junk[64] = {0};
+        want(tbrf_driver_load(d, junk, sizeof junk), TBRF_ERR_INVALID, "driver garbage state");
+        want(tbrf_driver_stream(d, 0.3, fail_pull, fail_push, NULL), TBRF_ERR_CALLBACK, "driver failing pull");
+        want(tbrf_driver_rms(d, 0.3, NULL), TBRF_ERR_NULL, "driver rms NULL");
+    }
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
 static int child(const char *path)
 {
     int fd = open(path, O_WRONLY | O_TRUNC);
@@ -394,6 +427,7 @@ static int child(const char *path)
     models();
     plans();
     rng_and_mc();
+    drivers();
     fflush(stdout);
     fflush(stderr);
     _exit(check_failures ? CHILD_FAILED : CHILD_DONE);

@@ -12,6 +12,8 @@ contains
         integer, intent(out) :: n
         type(tbrf_opts), target :: v1
         type(tbrf_plan_info), target :: v2
+        type(tbrf_driver_params), target :: v3
+        type(tbrf_driver_info), target :: v4
         n = 0
         call put(int(c_sizeof(v1), c_int64_t), 'sizeof(tbrf_opts)')
         call put(off(c_loc(v1%lines), c_loc(v1)), 'offsetof(tbrf_opts, lines)')
@@ -43,6 +45,30 @@ contains
         call put(off(c_loc(v2%amplitude), c_loc(v2)), 'offsetof(tbrf_plan_info, amplitude)')
         call put(off(c_loc(v2%padding), c_loc(v2)), 'offsetof(tbrf_plan_info, padding)')
         call put(off(c_loc(v2%backend), c_loc(v2)), 'offsetof(tbrf_plan_info, backend)')
+        call put(int(c_sizeof(v3), c_int64_t), 'sizeof(tbrf_driver_params)')
+        call put(off(c_loc(v3%dim), c_loc(v3)), 'offsetof(tbrf_driver_params, dim)')
+        call put(off(c_loc(v3%periodic), c_loc(v3)), 'offsetof(tbrf_driver_params, periodic)')
+        call put(off(c_loc(v3%origin(1)), c_loc(v3)), 'offsetof(tbrf_driver_params, origin)')
+        call put(off(c_loc(v3%length(1)), c_loc(v3)), 'offsetof(tbrf_driver_params, length)')
+        call put(off(c_loc(v3%zeta), c_loc(v3)), 'offsetof(tbrf_driver_params, zeta)')
+        call put(off(c_loc(v3%tcorr), c_loc(v3)), 'offsetof(tbrf_driver_params, tcorr)')
+        call put(off(c_loc(v3%dt_update), c_loc(v3)), 'offsetof(tbrf_driver_params, dt_update)')
+        call put(off(c_loc(v3%rms), c_loc(v3)), 'offsetof(tbrf_driver_params, rms)')
+        call put(off(c_loc(v3%injection), c_loc(v3)), 'offsetof(tbrf_driver_params, injection)')
+        call put(off(c_loc(v3%density), c_loc(v3)), 'offsetof(tbrf_driver_params, density)')
+        call put(off(c_loc(v3%normalization), c_loc(v3)), 'offsetof(tbrf_driver_params, normalization)')
+        call put(off(c_loc(v3%interpolate), c_loc(v3)), 'offsetof(tbrf_driver_params, interpolate)')
+        call put(off(c_loc(v3%eval), c_loc(v3)), 'offsetof(tbrf_driver_params, eval)')
+        call put(off(c_loc(v3%threads), c_loc(v3)), 'offsetof(tbrf_driver_params, threads)')
+        call put(off(c_loc(v3%accuracy), c_loc(v3)), 'offsetof(tbrf_driver_params, accuracy)')
+        call put(int(c_sizeof(v4), c_int64_t), 'sizeof(tbrf_driver_info)')
+        call put(off(c_loc(v4%modes), c_loc(v4)), 'offsetof(tbrf_driver_info, modes)')
+        call put(off(c_loc(v4%eval), c_loc(v4)), 'offsetof(tbrf_driver_info, eval)')
+        call put(off(c_loc(v4%reserved), c_loc(v4)), 'offsetof(tbrf_driver_info, reserved)')
+        call put(off(c_loc(v4%dt_update), c_loc(v4)), 'offsetof(tbrf_driver_info, dt_update)')
+        call put(off(c_loc(v4%decay), c_loc(v4)), 'offsetof(tbrf_driver_info, decay)')
+        call put(off(c_loc(v4%rms_ensemble), c_loc(v4)), 'offsetof(tbrf_driver_info, rms_ensemble)')
+        call put(off(c_loc(v4%update), c_loc(v4)), 'offsetof(tbrf_driver_info, update)')
     contains
         subroutine put(v, what)
             integer(c_int64_t), intent(in) :: v

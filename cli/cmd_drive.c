@@ -1,0 +1,367 @@
+/* cmd_drive.c — `tbrf drive`: the forcing of a turbulence driver
+ * (tbrf_driver_*, doc/driving.md) at a sequence of times, on a grid or at
+ * points, written as one HDF5 series (/time, /field or /value; tbrf_io.h,
+ * "Series") for inspection and tests. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "request.h"
+
+enum {
+    D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
+    D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
+    D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_HELP, D_COUNT
+};
+
+static const args_opt OPTS[D_COUNT] = {
+    [D_BOX] = {"--box", 1},         [D_MODEL] = {"--model", 1},     [D_KMIN] = {"--kmin", 1},
+    [D_KMAX] = {"--kmax", 1},       [D_INDEX] = {"--index", 1},     [D_LENGTH] = {"--length", 1},
+    [D_NU] = {"--nu", 1},           [D_TABLE] = {"--table", 1},     [D_ZETA] = {"--zeta", 1},
+    [D_TCORR] = {"--tcorr", 1},     [D_RMS] = {"--rms", 1},         [D_SEED] = {"--seed", 1},
+    [D_TIMES] = {"--times", 1},     [D_GRID] = {"--grid", 1},       [D_SPACING] = {"--spacing", 1},
+    [D_POINTS] = {"--points", 1},   [D_OUT] = {"--out", 1},         [D_DT_UPDATE] = {"--dt-update", 1},
+    [D_EXACT] = {"--exact-rms", 0}, [D_INTERP] = {"--interpolate", 0},
+    [D_INJECTION] = {"--injection", 1}, [D_DENSITY] = {"--density", 1}, [D_EVAL] = {"--eval", 1},
+    [D_ACCURACY] = {"--accuracy", 1}, [D_THREADS] = {"--threads", 1}, [D_QUIET] = {"--quiet", 0},
+    [D_HELP] = {"--help", 0},
+};
+
+/* Most time steps a series holds. */
+#define MAX_TIMES 1000000
+
+static void usage(void)
+{
+    printf("usage: tbrf drive --box L|LX,LY[,LZ] --model band|parabola|powerlaw|... [--kmin K]\n"
+           "                  --kmax K --zeta Z --tcorr T --rms A [--seed S] --times T0:T1:DT\n"
+           "                  (--grid NXxNY[xNZ] [--spacing D|DX,DY[,DZ]] | --points FILE)\n"
+           "                  --out SERIES.h5 [options]\n"
+           "\n"
+           "Writes the forcing of a turbulence driver (doc/driving.md) at the times\n"
+           "T0, T0 + DT, ... <= T1: an Ornstein-Uhlenbeck process of every Fourier mode\n"
+           "2 pi m / L of the periodic box [0, L) with kmin <= |k| <= kmax (k in physical\n"
+           "units: 2 pi / L is the box's fundamental), updated every --dt-update. The\n"
+           "force at a time depends on nothing else, so a run started at T0 > 0 gives\n"
+           "bitwise the values a run from 0 gives at the same times.\n"
+           "  --model M      band, parabola (shell spectra, TurbGen's), powerlaw (--index),\n"
+           "                 or any generate model with --kmin/--kmax as its band\n"
+           "  --zeta Z       solenoidal weight, 0 (compressive) .. 1 (solenoidal)\n"
+           "  --tcorr T      autocorrelation time; --dt-update D (default T/10)\n"
+           "  --rms A        target rms of the force (OU ensemble); --exact-rms: exactly A\n"
+           "                 over the box at every update; or --injection E [--density R]:\n"
+           "                 the rms that injects energy E per unit volume and time\n"
+           "  --interpolate  linear in time between updates (default: constant)\n"
+           "  --grid N...    cells at spacing*(i,j,k), spacing default L/N per axis\n"
+           "  --points FILE  positions (as generate --points reads)\n"
+           "  --eval E       auto (default), direct or nufft; --accuracy EPS (nufft)\n"
+           "  --seed S (default 1), --threads T, --quiet (no 'wrote' line on stderr)\n"
+           "output (HDF5): /time (nt), /field (nt, nz, ny, nx, dim) or /points (N, dim)\n"
+           "and /value (nt, N, dim), float64, with the parameters as root attributes.\n"
+           "example:\n"
+           "  tbrf drive --box 1 --model band --kmin 6.283 --kmax 18.85 --zeta 1 --tcorr 1 \\\n"
+           "             --rms 1 --times 0:2:0.1 --grid 32x32x32 --out series.h5\n");
+}
+
+typedef struct drive_run {
+    tbrf_io_meta m;          /* model parameters (cli_model_make) */
+    tbrf_driver_params p;
+    uint64_t seed;
+    double t0, t1, dt;
+    int64_t nt, n[3], npts;
+    int dim, is_grid;
+    double spacing[3], *xyz;
+    const char *out, *points_file;
+    int quiet;
+} drive_run;
+
+static int num(const char *const *val, int o, int positive, double *v)
+{
+    char err[512];
+    if (!val[o])
+        return 0;
+    if (positive ? args_positive(OPTS[o].name, val[o], v, err, sizeof err)
+                 : args_double(OPTS[o].name, val[o], v, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* --times T0:T1:DT: T0 >= 0, T1 >= T0, DT > 0, at most MAX_TIMES times. */
+static int parse_times(const char *s, drive_run *d)
+{
+    char buf[256], *a, *b, err[512];
+    snprintf(buf, sizeof buf, "%s", s ? s : "");
+    a = strchr(buf, ':');
+    b = a ? strchr(a + 1, ':') : NULL;
+    if (!s || !a || !b) {
+        cli_errline("drive: --times T0:T1:DT is required (e.g. 0:2:0.1)");
+        return -1;
+    }
+    *a++ = '\0';
+    *b++ = '\0';
+    if (args_double("--times T0", buf, &d->t0, err, sizeof err) ||
+        args_double("--times T1", a, &d->t1, err, sizeof err) ||
+        args_positive("--times DT", b, &d->dt, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    const double count = floor((d->t1 - d->t0) / d->dt * (1.0 + 1e-12)) + 1.0;
+    if (!(d->t0 >= 0.0) || !(d->t1 >= d->t0) || !(count <= MAX_TIMES)) {
+        cli_errline("drive: --times %.60s: need 0 <= T0 <= T1 and at most %d times", s, MAX_TIMES);
+        return -1;
+    }
+    d->nt = (int64_t)count;
+    return 0;
+}
+
+/* The model from the generate-style options. */
+static int parse_model(const char *const *val, drive_run *d)
+{
+    const cli_model *k = val[D_MODEL] ? cli_model_find(val[D_MODEL]) : NULL;
+    if (!k) {
+        cli_errline("drive: --model %.60s: one of %s", val[D_MODEL] ? val[D_MODEL] : "(missing)",
+                    cli_model_names());
+        return -1;
+    }
+    d->m.model_kind = k->name;
+    if (!val[D_KMAX]) {
+        cli_errline("drive: --kmax is required (the driven band ends there)");
+        return -1;
+    }
+    if ((val[D_INDEX] && !(k->allowed & MP_INDEX)) || (val[D_LENGTH] && !(k->allowed & MP_LENGTH)) ||
+        (val[D_NU] && !(k->allowed & MP_NU)) || (val[D_TABLE] && !(k->allowed & MP_TABLE))) {
+        cli_errline("drive: an option given does not apply to model %s", k->name);
+        return -1;
+    }
+    d->m.kmin = 0.0;
+    if (num(val, D_KMIN, 0, &d->m.kmin) || num(val, D_KMAX, 1, &d->m.kmax) ||
+        num(val, D_INDEX, 0, &d->m.index) || num(val, D_LENGTH, 1, &d->m.length) ||
+        num(val, D_NU, 1, &d->m.nu))
+        return -1;
+    if (((k->required & MP_INDEX) && !val[D_INDEX]) || ((k->required & MP_LENGTH) && !val[D_LENGTH]) ||
+        ((k->required & MP_NU) && !val[D_NU]) || ((k->required & MP_TABLE) && !val[D_TABLE])) {
+        cli_errline("drive: model %s needs more options (tbrf generate --help lists them)", k->name);
+        return -1;
+    }
+    d->m.table_file = val[D_TABLE];
+    d->m.by_variance = 1;
+    d->m.variance = 1.0;
+    return 0;
+}
+
+/* The driver's parameters: box, zeta, tcorr, amplitude, options. */
+static int parse_params(const char *const *val, drive_run *d)
+{
+    tbrf_driver_params *p = &d->p;
+    char err[512];
+    int nb = 0;
+    if (!val[D_BOX] || args_doubles("--box", val[D_BOX], 3, p->length, &nb, err, sizeof err)) {
+        cli_errline("%s", val[D_BOX] ? err : "drive: --box L|LX,LY[,LZ] is required");
+        return -1;
+    }
+    if (!val[D_TCORR] || !val[D_ZETA]) {
+        cli_errline("drive: --tcorr and --zeta are required");
+        return -1;
+    }
+    if (num(val, D_ZETA, 0, &p->zeta) || num(val, D_TCORR, 1, &p->tcorr) || num(val, D_RMS, 1, &p->rms) ||
+        num(val, D_DT_UPDATE, 1, &p->dt_update) || num(val, D_INJECTION, 1, &p->injection) ||
+        num(val, D_DENSITY, 1, &p->density) || num(val, D_ACCURACY, 1, &p->accuracy))
+        return -1;
+    if (!!val[D_RMS] + !!val[D_INJECTION] != 1 || (val[D_EXACT] && !val[D_RMS])) {
+        cli_errline("drive: give --rms A (optionally --exact-rms) or --injection E, one of them");
+        return -1;
+    }
+    p->normalization = val[D_INJECTION] ? TBRF_DRIVE_INJECTION
+                       : val[D_EXACT]   ? TBRF_DRIVE_RMS_EXACT
+                                        : TBRF_DRIVE_RMS_ENSEMBLE;
+    p->interpolate = val[D_INTERP] != NULL;
+    if (val[D_EVAL]) {
+        static const char *const names[] = {"auto", "direct", "nufft"};
+        if ((p->eval = args_choice("--eval", val[D_EVAL], names, 3)) < 0)
+            return -1;
+    }
+    int64_t th = 0;
+    if (val[D_THREADS] && args_int64("--threads", val[D_THREADS], 0, 1024, &th, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    p->threads = (int32_t)th;
+    if (val[D_SEED] && args_uint64("--seed", val[D_SEED], &d->seed, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    d->dim = nb;
+    return 0;
+}
+
+/* --grid with --spacing (default L/N), or --points; sets the dimension
+ * (--box with one length takes it from the geometry). */
+static int parse_geometry(const char *const *val, drive_run *d)
+{
+    char err[512];
+    if (!!val[D_GRID] == !!val[D_POINTS] || (val[D_SPACING] && !val[D_GRID])) {
+        cli_errline("drive: give --grid NXxNY[xNZ] [--spacing ...] or --points FILE");
+        return -1;
+    }
+    int dim = 0;
+    if (val[D_GRID]) {
+        if (args_grid("--grid", val[D_GRID], d->n, &dim, err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        d->is_grid = 1;
+    } else if (tbrf_io_read_points(d->points_file = val[D_POINTS], &dim, &d->npts, &d->xyz, err,
+                                   sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (d->dim == 1)
+        for (int c = 1; c < 3; c++)
+            d->p.length[c] = d->p.length[0];
+    else if (d->dim != dim) {
+        cli_errline("drive: --box has %d lengths but the geometry is %dD", d->dim, dim);
+        return -1;
+    }
+    d->dim = d->p.dim = dim;
+    int ns = 0;
+    for (int c = 0; c < 3; c++)
+        d->spacing[c] = c < dim && d->is_grid ? d->p.length[c] / (double)d->n[c] : 1.0;
+    if (val[D_SPACING] && args_doubles("--spacing", val[D_SPACING], 3, d->spacing, &ns, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (ns == 1)
+        d->spacing[1] = d->spacing[2] = d->spacing[0];
+    return 0;
+}
+
+/* The series file's attributes: every parameter of the run. */
+static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver *drv,
+                       const tbrf_model *model, const char *command)
+{
+    tbrf_driver_info info;
+    tbrf_driver_get_info(drv, &info);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)d->seed);
+    const double times[3] = {d->t0, d->t1, d->dt};
+    const int64_t modes = info.modes, dim = d->dim, flags[3] = {d->p.normalization, d->p.interpolate, info.eval};
+    int e = tbrf_io_series_attr_str(w, "tbrf_version", tbrf_version()) |
+            tbrf_io_series_attr_str(w, "command", command) |
+            tbrf_io_series_attr_str(w, "model", tbrf_model_describe(model)) |
+            tbrf_io_series_attr_str(w, "model_kind", d->m.model_kind) |
+            tbrf_io_series_attr_str(w, "seed", seed) |
+            tbrf_io_series_attr_i64(w, "dim", &dim, 1) |
+            tbrf_io_series_attr_f64(w, "box_length", d->p.length, d->dim) |
+            tbrf_io_series_attr_f64(w, "zeta", &d->p.zeta, 1) |
+            tbrf_io_series_attr_f64(w, "tcorr", &d->p.tcorr, 1) |
+            tbrf_io_series_attr_f64(w, "dt_update", &info.dt_update, 1) |
+            tbrf_io_series_attr_f64(w, "rms_ensemble", &info.rms_ensemble, 1) |
+            tbrf_io_series_attr_f64(w, "times", times, 3) |
+            tbrf_io_series_attr_i64(w, "modes", &modes, 1) |
+            tbrf_io_series_attr_i64(w, "normalization_interpolate_eval", flags, 3);
+    if (d->is_grid)
+        e |= tbrf_io_series_attr_i64(w, "grid_counts", d->n, d->dim) |
+             tbrf_io_series_attr_f64(w, "grid_spacing", d->spacing, d->dim);
+    else
+        e |= tbrf_io_series_attr_str(w, "points_file", d->points_file);
+    return e ? -1 : 0;
+}
+
+/* Evaluates and writes every time; 0 or EXIT_FAIL after one message. */
+static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const char *command)
+{
+    const int64_t count = d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts;
+    char err[1024];
+    if (tbrf_io_budget_check(d->out, "one time of the series", (double)count * d->dim * 8.0, err, sizeof err)) {
+        cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    double *v = malloc(sizeof(double) * (size_t)(count * d->dim));
+    tbrf_io_writer *w = v ? tbrf_io_create(d->out, 0, err, sizeof err) : NULL;
+    if (!w) {
+        cli_errline("%s", v ? err : "drive: out of memory");
+        free(v);
+        return EXIT_FAIL;
+    }
+    cli_guard_temp(tbrf_io_temp_path(w));
+    int rc = tbrf_io_series_begin(w, d->dim, d->nt, d->is_grid ? d->n : NULL, d->npts, d->xyz) ||
+             write_attrs(w, d, drv, model, command);
+    const double origin[3] = {0, 0, 0};
+    for (int64_t i = 0; i < d->nt && rc == 0; i++) {
+        const double t = d->t0 + (double)i * d->dt;
+        int st = d->is_grid ? tbrf_driver_grid(drv, t, origin, d->spacing, d->n, v)
+                            : tbrf_driver_points(drv, t, d->npts, d->xyz, v);
+        if (st) {
+            cli_errline("drive: %s", tbrf_driver_message(drv));
+            rc = EXIT_FAIL;
+        } else if (tbrf_io_series_step(w, i, t, v)) {
+            rc = -1;
+        }
+    }
+    if (rc == 0 && tbrf_io_commit(w))
+        rc = -1;
+    if (rc < 0 || (rc == 1 && tbrf_io_message(w)[0]))
+        cli_errline("%s", tbrf_io_message(w));
+    cli_unguard_temp();
+    tbrf_io_close(w);
+    free(v);
+    return rc ? EXIT_FAIL : 0;
+}
+
+static int run(const char *const *val, drive_run *d, const char *command)
+{
+    if (parse_model(val, d) || parse_params(val, d) || parse_times(val[D_TIMES], d) ||
+        parse_geometry(val, d))
+        return EXIT_USAGE;
+    if (!val[D_OUT] || !val[D_OUT][0]) {
+        cli_errline("drive: --out SERIES.h5 is required");
+        return EXIT_USAGE;
+    }
+    d->out = val[D_OUT];
+    d->quiet = val[D_QUIET] != NULL;
+    tbrf_model *model = NULL;
+    tbrf_driver *drv = NULL;
+    int st = cli_model_make(&d->m, &model), rc = 0;
+    if (st) {
+        cli_errline("drive: model %s: %s", d->m.model_kind, model ? tbrf_model_message(model) : tbrf_strerror(st));
+        rc = EXIT_USAGE;
+    } else if ((st = tbrf_driver_make(model, d->seed, &d->p, &drv))) {
+        cli_errline("drive: %s", drv ? tbrf_driver_message(drv) : tbrf_strerror(st));
+        rc = EXIT_USAGE;
+    } else if ((rc = write_series(d, drv, model, command)) == 0 && !d->quiet) {
+        tbrf_driver_info info;
+        tbrf_driver_get_info(drv, &info);
+        fprintf(stderr, "wrote %s: %lld times of %s, %lld modes\n", d->out, (long long)d->nt,
+                d->is_grid ? "/field" : "/value", (long long)info.modes);
+    }
+    tbrf_driver_destroy(drv);
+    tbrf_model_destroy(model);
+    return rc;
+}
+
+int cmd_drive(int argc, char **argv)
+{
+    const char *val[D_COUNT] = {0};
+    int parsed = args_parse_options("drive", OPTS, D_COUNT, D_HELP, argc, argv, val);
+    if (parsed < 0)
+        return EXIT_USAGE;
+    if (parsed > 0) {
+        usage();
+        return 0;
+    }
+    drive_run d;
+    memset(&d, 0, sizeof d);
+    tbrf_io_meta_init(&d.m);
+    tbrf_driver_default_params(&d.p);
+    d.seed = 1;
+    char *command = request_command(argc, argv);
+    int rc = run(val, &d, command ? command : "tbrf drive");
+    free(command);
+    free(d.xyz);
+    return rc;
+}

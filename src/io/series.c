@@ -1,0 +1,184 @@
+/* series.c — time series of vector fields (tbrf drive): /time (nt) and
+ * /field (nt, nz, ny, nx, dim) ((nt, ny, nx, dim) in 2D) or /points (N,
+ * dim) and /value (nt, N, dim), float64, written one time at a time into
+ * the writer's temporary file and published by tbrf_io_commit like every
+ * other tbrf file (tbrf_io.h, "Series"). */
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io_internal.h"
+#include "io/tbrf_io.h"
+
+static hid_t make_dataset(tbrf_io_writer *w, const char *name, int rank, const hsize_t *dims,
+                          const hsize_t *chunk)
+{
+    hid_t space = H5Screate_simple(rank, dims, NULL), plist = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t d = -1;
+    if (space >= 0 && plist >= 0 && H5Pset_chunk(plist, rank, chunk) >= 0)
+        d = H5Dcreate2(w->file, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+    if (plist >= 0)
+        H5Pclose(plist);
+    if (space >= 0)
+        H5Sclose(space);
+    return d;
+}
+
+static int write_all(hid_t d, const double *v)
+{
+    return H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
+}
+
+int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts,
+                         const double *xyz)
+{
+    if (!w || w->file < 0 || (w->flags & TBRF_IO_NETCDF) || nt < 1 || (dim != 2 && dim != 3)) {
+        if (w)
+            IO_FAIL(w, "%s: a series is written to HDF5 only, with nt >= 1", w->path);
+        return -1;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = 0;
+    hsize_t tdim = (hsize_t)nt, tchunk = (hsize_t)(nt < 4096 ? nt : 4096);
+    hid_t t = make_dataset(w, "time", 1, &tdim, &tchunk);
+    rc |= t < 0;
+    if (t >= 0)
+        H5Dclose(t);
+    if (rc == 0 && n) { /* a grid: chunks of whole planes, about 1 MiB, one time */
+        hsize_t dims[5], chunk[5];
+        int r = 0;
+        const hsize_t plane = (hsize_t)n[0] * (hsize_t)n[1] * (hsize_t)dim * 8u;
+        hsize_t planes = plane >= ((hsize_t)1 << 20) ? 1 : ((hsize_t)1 << 20) / plane;
+        dims[r] = (hsize_t)nt, chunk[r++] = 1;
+        if (dim == 3) {
+            dims[r] = (hsize_t)n[2];
+            chunk[r++] = planes < (hsize_t)n[2] ? planes : (hsize_t)n[2];
+        }
+        dims[r] = (hsize_t)n[1], chunk[r++] = dim == 3 ? (hsize_t)n[1] : (planes < (hsize_t)n[1] ? planes : (hsize_t)n[1]);
+        dims[r] = (hsize_t)n[0], chunk[r++] = (hsize_t)n[0];
+        dims[r] = (hsize_t)dim, chunk[r++] = (hsize_t)dim;
+        hid_t d = make_dataset(w, "field", r, dims, chunk);
+        rc |= d < 0;
+        if (d >= 0)
+            H5Dclose(d);
+    } else if (rc == 0) {
+        hsize_t pd[2] = {(hsize_t)npts, (hsize_t)dim};
+        hsize_t rows = ((hsize_t)1 << 20) / (8u * (hsize_t)dim);
+        hsize_t pc[2] = {rows < pd[0] ? rows : pd[0], (hsize_t)dim};
+        hid_t p = npts > 0 ? make_dataset(w, "points", 2, pd, pc) : -1;
+        rc |= p < 0 || write_all(p, xyz);
+        if (p >= 0)
+            H5Dclose(p);
+        hsize_t vd[3] = {(hsize_t)nt, (hsize_t)npts, (hsize_t)dim}, vc[3] = {1, pc[0], (hsize_t)dim};
+        hid_t v = rc ? -1 : make_dataset(w, "value", 3, vd, vc);
+        rc |= v < 0;
+        if (v >= 0)
+            H5Dclose(v);
+    }
+    if (rc) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        IO_FAIL(w, "cannot write %s%s%s", w->path, why[0] ? ": " : "", why);
+    }
+    io_quiet_end(&q);
+    return rc ? -1 : 0;
+}
+
+/* Writes row `it` of the dataset: t into /time, the values into /field or
+ * /value (whichever the series has). */
+int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values)
+{
+    if (!w || w->file < 0)
+        return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = -1;
+    const int grid = H5Lexists(w->file, "field", H5P_DEFAULT) > 0;
+    hid_t td = H5Dopen2(w->file, "time", H5P_DEFAULT), d = H5Dopen2(w->file, grid ? "field" : "value", H5P_DEFAULT);
+    hid_t ts = td >= 0 ? H5Dget_space(td) : -1, fs = d >= 0 ? H5Dget_space(d) : -1;
+    if (ts >= 0 && fs >= 0) {
+        hsize_t dims[5], start[5] = {0}, count[5];
+        const int rank = H5Sget_simple_extent_dims(fs, dims, NULL);
+        hsize_t one = 1, at = (hsize_t)it;
+        hid_t m1 = H5Screate_simple(1, &one, NULL);
+        for (int r = 0; r < rank; r++)
+            count[r] = dims[r];
+        start[0] = at;
+        count[0] = 1;
+        hsize_t cells = 1;
+        for (int r = 1; r < rank; r++)
+            cells *= dims[r];
+        hid_t mv = H5Screate_simple(1, &cells, NULL);
+        if (rank > 0 && at < dims[0] && m1 >= 0 && mv >= 0 &&
+            H5Sselect_hyperslab(ts, H5S_SELECT_SET, &at, NULL, &one, NULL) >= 0 &&
+            H5Dwrite(td, H5T_NATIVE_DOUBLE, m1, ts, H5P_DEFAULT, &t) >= 0 &&
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+            H5Dwrite(d, H5T_NATIVE_DOUBLE, mv, fs, H5P_DEFAULT, values) >= 0)
+            rc = 0;
+        if (m1 >= 0)
+            H5Sclose(m1);
+        if (mv >= 0)
+            H5Sclose(mv);
+    }
+    if (ts >= 0)
+        H5Sclose(ts);
+    if (fs >= 0)
+        H5Sclose(fs);
+    if (td >= 0)
+        H5Dclose(td);
+    if (d >= 0)
+        H5Dclose(d);
+    if (rc) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        IO_FAIL(w, "cannot write %s (time %lld)%s%s", w->path, (long long)it, why[0] ? ": " : "", why);
+    }
+    io_quiet_end(&q);
+    return rc;
+}
+
+static int attr(tbrf_io_writer *w, const char *name, hid_t ftype, hid_t mtype, hid_t space,
+                const void *v)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t a = space >= 0 ? H5Acreate2(w->file, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    int rc = a < 0 || H5Awrite(a, mtype, v) < 0;
+    if (a >= 0)
+        H5Aclose(a);
+    if (space >= 0)
+        H5Sclose(space);
+    io_quiet_end(&q);
+    if (rc)
+        IO_FAIL(w, "cannot write attribute %s of %s", name, w->path);
+    return rc ? -1 : 0;
+}
+
+int tbrf_io_series_attr_str(tbrf_io_writer *w, const char *name, const char *s)
+{
+    if (!w || w->file < 0 || !s)
+        return -1;
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, strlen(s) + 1);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    int rc = attr(w, name, type, type, H5Screate(H5S_SCALAR), s);
+    H5Tclose(type);
+    return rc;
+}
+
+int tbrf_io_series_attr_f64(tbrf_io_writer *w, const char *name, const double *v, int count)
+{
+    if (!w || w->file < 0 || !v || count < 1)
+        return -1;
+    hsize_t n = (hsize_t)count;
+    return attr(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, H5Screate_simple(1, &n, NULL), v);
+}
+
+int tbrf_io_series_attr_i64(tbrf_io_writer *w, const char *name, const int64_t *v, int count)
+{
+    if (!w || w->file < 0 || !v || count < 1)
+        return -1;
+    hsize_t n = (hsize_t)count;
+    return attr(w, name, H5T_STD_I64LE, H5T_NATIVE_INT64, H5Screate_simple(1, &n, NULL), v);
+}

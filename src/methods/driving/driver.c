@@ -1,0 +1,950 @@
+/* driver.c — turbulence driving: an OU forcing field of periodic Fourier
+ * modes (driver.h; the mathematics in doc/driving.md).
+ *
+ * State. The OU value a_m(j) of every mode after update j (dim complex
+ * components, standard complex normal when stationary) is a pure function
+ * of (seed, m, j): a_m(0) = xi_m(0), a_m(j) = f a_m(j-1) + sqrt(1 - f^2)
+ * xi_m(j), xi drawn from Philox with counter (m, j). The driver caches the
+ * state of one update; a later update advances it, an earlier one replays
+ * from 0, a loaded state replaces it. The arithmetic is the same whatever
+ * the path, so the force never depends on the history of calls.
+ *
+ * Coefficients. c_m = A s_m P_zeta(khat) a_m with s_m = sqrt(P(|k|)), A
+ * from the target rms (ensemble, or per update from the modes by
+ * Parseval), and optionally linear interpolation between updates j and
+ * j + 1. The force is f(x) = sum over the listed modes of 2 Re(c_m e^{i
+ * k.(x - o)}): the listed modes are one of each +-m pair (m_x > 0, or m_x = 0
+ * and the first non-zero of m_y, m_z positive), and m = 0 is never one. */
+#include "methods/driving/driver.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model.h"
+#include "core/parallel.h"
+#include "methods/nufft/nufft.h"
+#include "tbrf.h"
+#include "tbrf/rng/philox.h"
+
+static const double PI = 3.14159265358979323846;
+
+#define DRIVE_CHUNK 65536
+/* Updates of fewer modes run on one thread: a parallel region costs more
+ * than a few thousand modes' draws, and busy-waiting threads slow a shared
+ * machine (values never depend on it). */
+#define PAR_MODES 4096
+#define FINE_BUDGET (1024.0 * 1024.0 * 1024.0) /* bytes of NUFFT fine grids at most */
+#define MAX_UPDATES ((int64_t)1 << 31)
+static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
+#define STATE_HEADER 40
+
+struct tbrf_driver {
+    int status, last;
+    char message[512];
+    tbrf_driver_params p;
+    uint64_t seed, fingerprint;
+    int dim, eval;
+    double dt, decay, noise; /* dt_update, f = e^{-dt/T}, sqrt(1 - f^2) */
+    double amp;              /* A of the ensemble normalisation */
+    double rms_ensemble;
+    int64_t nm;
+    int32_t *m;      /* 3 per mode */
+    double *s;       /* s_m = sqrt(P(|k|)) */
+    double *khat;    /* unit wavevector, 3 per mode */
+    int mmax[3];
+    double kmin, kmax; /* the model's support */
+    /* OU state a(j) (2 dim doubles per mode), j = -1 before any */
+    int64_t j;
+    double *a, *a1;  /* a(j) and scratch for a(j + 1) */
+    /* coefficients of the last time asked: key (update, weight) */
+    double *coef, *cj;
+    int coef_valid;
+    int64_t coef_j;
+    double coef_w;
+    /* NUFFT: fine grids of the coefficients, valid with them */
+    nufft_setup ns;
+    double *fine[3];
+    fftw_complex *C;
+    int fine_valid;
+};
+
+static int fail(tbrf_driver *d, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+    d->last = status;
+    return status;
+}
+
+static int ok(tbrf_driver *d)
+{
+    d->message[0] = '\0';
+    d->last = TBRF_OK;
+    return TBRF_OK;
+}
+
+void tbrf_driver_default_params(tbrf_driver_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->dim = 3;
+    p->periodic = 1;
+    for (int d = 0; d < 3; d++)
+        p->length[d] = 1.0;
+    p->zeta = 1.0;
+    p->tcorr = 1.0;
+    p->rms = 1.0;
+    p->density = 1.0;
+}
+
+/* ------------------------------------------------------------ checks */
+
+static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
+{
+    if (p->dim != 2 && p->dim != 3)
+        return fail(d, TBRF_ERR_INVALID, "driver: dim=%d must be 2 or 3", (int)p->dim);
+    if (p->periodic != 1)
+        return fail(d, p->periodic == 0 ? TBRF_ERR_UNSUPPORTED : TBRF_ERR_INVALID,
+                    "driver: periodic=%d: only periodic boxes (1) are offered; driving over a "
+                    "non-periodic domain by turning bands is not implemented yet",
+                    (int)p->periodic);
+    for (int c = 0; c < p->dim; c++)
+        if (!isfinite(p->origin[c]) || !(isfinite(p->length[c]) && p->length[c] > 0.0))
+            return fail(d, TBRF_ERR_INVALID,
+                        "driver: box axis %d: origin=%g, length=%g must be finite, length > 0", c,
+                        p->origin[c], p->length[c]);
+    if (!(p->zeta >= 0.0 && p->zeta <= 1.0))
+        return fail(d, TBRF_ERR_INVALID, "driver: zeta=%g must be in [0, 1]", p->zeta);
+    if (!(isfinite(p->tcorr) && p->tcorr > 0.0))
+        return fail(d, TBRF_ERR_INVALID, "driver: tcorr=%g must be finite and > 0", p->tcorr);
+    if (!(isfinite(p->dt_update) && p->dt_update >= 0.0))
+        return fail(d, TBRF_ERR_INVALID, "driver: dt_update=%g must be finite and >= 0 (0: tcorr/10)",
+                    p->dt_update);
+    if (p->normalization < 0 || p->normalization > 2)
+        return fail(d, TBRF_ERR_INVALID, "driver: normalization=%d is not a tbrf_drive_norm",
+                    (int)p->normalization);
+    if (p->normalization == TBRF_DRIVE_INJECTION) {
+        if (!(isfinite(p->injection) && p->injection > 0.0) ||
+            !(isfinite(p->density) && p->density > 0.0))
+            return fail(d, TBRF_ERR_INVALID,
+                        "driver: injection=%g and density=%g must be finite and > 0", p->injection,
+                        p->density);
+    } else if (!(isfinite(p->rms) && p->rms > 0.0)) {
+        return fail(d, TBRF_ERR_INVALID, "driver: rms=%g must be finite and > 0", p->rms);
+    }
+    if (p->interpolate != 0 && p->interpolate != 1)
+        return fail(d, TBRF_ERR_INVALID, "driver: interpolate=%d must be 0 or 1", (int)p->interpolate);
+    if (p->eval < 0 || p->eval > 2)
+        return fail(d, TBRF_ERR_INVALID, "driver: eval=%d is not a tbrf_drive_eval", (int)p->eval);
+    if (p->threads < 0 || p->threads > 1024)
+        return fail(d, TBRF_ERR_INVALID, "driver: threads=%d must be 0..1024", (int)p->threads);
+    if (p->accuracy != 0.0 && !(p->accuracy >= 1e-15 && p->accuracy <= 0.1))
+        return fail(d, TBRF_ERR_INVALID, "driver: accuracy=%g must be 0 or in [1e-15, 0.1]",
+                    p->accuracy);
+    return TBRF_OK;
+}
+
+/* The model's support [kmin, kmax]; 0 when it is unbounded. */
+static int support(const tbrf_model *m, double *kmin, double *kmax)
+{
+    if (m->kind == MODEL_TABLE && !m->band) {
+        *kmin = m->k[0];
+        *kmax = m->k[m->n - 1];
+    } else if (tbrfi_model_is_covariance(m)) {
+        return 0;
+    } else {
+        *kmin = m->kmin;
+        *kmax = m->kmax;
+    }
+    return isfinite(*kmax);
+}
+
+/* ------------------------------------------------------------- modes */
+
+static int canonical(int dim, int64_t mx, int64_t my, int64_t mz)
+{
+    if (mx != 0)
+        return mx > 0;
+    if (my != 0)
+        return my > 0;
+    return dim == 3 && mz > 0;
+}
+
+/* Enumerates the driven modes: count only (store 0) or store them. */
+static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
+{
+    const int dim = d->dim;
+    const int64_t Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
+    int64_t n = 0;
+    for (int64_t mx = 0; mx <= Mx; mx++)
+        for (int64_t my = -My; my <= My; my++)
+            for (int64_t mz = -Mz; mz <= Mz; mz++) {
+                if (!canonical(dim, mx, my, mz))
+                    continue;
+                const double k[3] = {2.0 * PI * (double)mx / d->p.length[0],
+                                     2.0 * PI * (double)my / d->p.length[1],
+                                     dim == 3 ? 2.0 * PI * (double)mz / d->p.length[2] : 0.0};
+                const double kk = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+                /* |k| within 1e-12 of an end of the band is on it: a band
+                 * written 2 pi 3 / L holds |m| = 3 whatever the rounding of
+                 * either side */
+                double kq = kk;
+                if (kq > d->kmax && kq <= d->kmax * (1.0 + 1e-12))
+                    kq = d->kmax;
+                if (kq < d->kmin && kq >= d->kmin * (1.0 - 1e-12))
+                    kq = d->kmin;
+                if (!(kq >= d->kmin && kq <= d->kmax))
+                    continue;
+                /* the shape: the amplitude is the driver's own */
+                const double P = tbrfi_model_shape_spectrum(model, dim, kq);
+                if (!(P > 0.0))
+                    continue;
+                if (store) {
+                    d->m[3 * n] = (int32_t)mx;
+                    d->m[3 * n + 1] = (int32_t)my;
+                    d->m[3 * n + 2] = (int32_t)mz;
+                    d->s[n] = sqrt(P);
+                    for (int c = 0; c < 3; c++)
+                        d->khat[3 * n + c] = k[c] / kk;
+                }
+                if (++n > TBRF_DRIVE_MAX_MODES)
+                    return n;
+            }
+    return n;
+}
+
+/* FNV-1a over bytes, for the state's fingerprint. */
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static int setup_modes(tbrf_driver *d, const tbrf_model *model)
+{
+    double kmin, kmax;
+    if (!support(model, &d->kmin, &d->kmax))
+        return fail(d, TBRF_ERR_UNSUPPORTED,
+                    "driver: the model's spectrum (%s) has no upper bound: cut it with "
+                    "tbrf_model_set_band", tbrf_model_describe(model));
+    kmin = d->kmin;
+    kmax = d->kmax;
+    for (int c = 0; c < d->dim; c++) {
+        const double mm = floor(kmax * d->p.length[c] / (2.0 * PI));
+        if (!(mm <= TBRF_DRIVE_MMAX))
+            return fail(d, TBRF_ERR_SIZE,
+                        "driver: kmax=%g reaches |m| = %.0f along axis %d, above %d (kmax L / 2 pi "
+                        "must stay <= %d)", kmax, mm, c, TBRF_DRIVE_MMAX, TBRF_DRIVE_MMAX);
+        d->mmax[c] = (int)mm;
+    }
+    if (d->dim == 2)
+        d->mmax[2] = 0;
+    const int64_t n = enumerate(d, model, 0);
+    if (n > TBRF_DRIVE_MAX_MODES)
+        return fail(d, TBRF_ERR_SIZE, "driver: more than %lld modes in [%g, %g] (at most 2^20)",
+                    (long long)TBRF_DRIVE_MAX_MODES, kmin, kmax);
+    if (n == 0)
+        return fail(d, TBRF_ERR_SIZE,
+                    "driver: no mode of the box (k = 2 pi m / length, m != 0) has P(k) > 0 in "
+                    "[%g, %g]: the band is narrower than the box's fundamental 2 pi / length",
+                    kmin, kmax);
+    const int nc = 2 * d->dim;
+    d->nm = n;
+    d->m = malloc(sizeof(int32_t) * 3 * (size_t)n);
+    d->s = malloc(sizeof(double) * (size_t)n);
+    d->khat = malloc(sizeof(double) * 3 * (size_t)n);
+    d->a = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->a1 = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->coef = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->cj = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    if (!d->m || !d->s || !d->khat || !d->a || !d->a1 || !d->coef || !d->cj)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %lld modes", (long long)n);
+    enumerate(d, model, 1);
+    /* ensemble: E|f|^2 = sum 2 A^2 s^2 (zeta^2 (d-1) + (1-zeta)^2) */
+    const double z = d->p.zeta, proj = z * z * (double)(d->dim - 1) + (1.0 - z) * (1.0 - z);
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; i++)
+        sum += d->s[i] * d->s[i];
+    d->amp = d->rms_ensemble / sqrt(2.0 * proj * sum);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    h = fnv(h, &d->seed, sizeof d->seed);
+    h = fnv(h, &d->p, sizeof d->p);
+    h = fnv(h, &n, sizeof n);
+    h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
+    h = fnv(h, d->s, sizeof(double) * (size_t)n);
+    d->fingerprint = h;
+    return TBRF_OK;
+}
+
+/* The direct sum costs about one unit per mode and point, the NUFFT
+ * about ncomp w^dim / 6 (an interpolation weight is one multiply-add
+ * where a mode is two complex products and 2 dim multiply-adds). */
+static int setup_eval(tbrf_driver *d)
+{
+    const double eps = d->p.accuracy > 0.0 ? d->p.accuracy : 1e-12;
+    int64_t n[3] = {1, 1, 1};
+    for (int c = 0; c < d->dim; c++)
+        n[c] = 2 * (int64_t)d->mmax[c] + 2;
+    tbrfi_nufft_setup(&d->ns, d->dim, n, d->p.origin, d->p.length, eps);
+    const double bytes = (double)d->dim * tbrfi_nufft_fine_bytes(&d->ns) +
+                         16.0 * (double)(n[0] / 2 + 1) * (double)n[1] * (double)n[2];
+    const double wd = pow((double)d->ns.w, d->dim);
+    int eval = d->p.eval;
+    if (eval == TBRF_DRIVE_AUTO)
+        eval = (bytes <= FINE_BUDGET && (double)d->nm > (double)d->dim * wd / 6.0) ? TBRF_DRIVE_NUFFT
+                                                                                    : TBRF_DRIVE_DIRECT;
+    if (eval == TBRF_DRIVE_NUFFT) {
+        if (bytes > FINE_BUDGET)
+            return fail(d, TBRF_ERR_SIZE,
+                        "driver: the NUFFT's fine grids need %.3g bytes, above %.3g: use "
+                        "TBRF_DRIVE_DIRECT or a narrower band", bytes, FINE_BUDGET);
+        for (int c = 0; c < d->dim; c++)
+            if (!(d->fine[c] = tbrfi_nufft_fine_alloc(&d->ns)))
+                return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT fine grids");
+        d->C = fftw_malloc(sizeof(fftw_complex) * (size_t)((n[0] / 2 + 1) * n[1] * n[2]));
+        if (!d->C)
+            return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT modes");
+    }
+    d->eval = eval;
+    return TBRF_OK;
+}
+
+int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_params *params,
+                     tbrf_driver **driver)
+{
+    if (!driver)
+        return TBRF_ERR_NULL;
+    tbrf_driver *d = calloc(1, sizeof *d);
+    if (!(*driver = d))
+        return TBRF_ERR_NO_MEMORY;
+    d->j = -1;
+    d->seed = seed;
+    tbrf_driver_default_params(&d->p);
+    int st;
+    if (!model || !params)
+        st = fail(d, TBRF_ERR_NULL, "driver: %s is NULL", model ? "params" : "model");
+    else if (tbrf_model_status(model) != TBRF_OK)
+        st = fail(d, TBRF_ERR_INVALID, "driver: the model failed: %s", tbrf_model_message(model));
+    else
+        st = check_params(d, params);
+    if (st == TBRF_OK) {
+        d->p = *params;
+        d->dim = params->dim;
+        d->dt = params->dt_update > 0.0 ? params->dt_update : params->tcorr / 10.0;
+        d->decay = exp(-d->dt / params->tcorr);
+        d->noise = sqrt(-expm1(-2.0 * d->dt / params->tcorr));
+        if (params->normalization == TBRF_DRIVE_INJECTION) {
+            /* eps = f_rms^2 T_eff, T_eff = (dt/2) coth(dt / 2T) (doc/driving.md) */
+            const double x = d->dt / (2.0 * params->tcorr);
+            const double teff = 0.5 * d->dt / tanh(x);
+            d->rms_ensemble = sqrt(params->injection / params->density / teff);
+        } else {
+            d->rms_ensemble = params->rms;
+        }
+        st = setup_modes(d, model);
+        if (st == TBRF_OK)
+            st = setup_eval(d);
+    }
+    d->status = st == TBRF_OK ? TBRF_OK : TBRF_ERR_BAD_PLAN;
+    d->last = st;
+    return st;
+}
+
+/* ------------------------------------------------------------ updates */
+
+/* xi_m(j): 2 dim standard normals (re, im of each component), each
+ * complex component with E|xi_c|^2 = 1. */
+static void draw(const tbrf_driver *d, int64_t i, int64_t j, double *xi)
+{
+    const int32_t *m = d->m + 3 * i;
+    const uint32_t w0 = (uint32_t)(m[0] + 512) | ((uint32_t)(m[1] + 512) << 10) |
+                        ((uint32_t)(m[2] + 512) << 20);
+    double g[8];
+    tbrf_philox_normal4(d->seed, (uint64_t)j, w0, TBRF_STREAM_DRIVE, g);
+    if (d->dim == 3)
+        tbrf_philox_normal4(d->seed, (uint64_t)j, w0, TBRF_STREAM_DRIVE | 1u, g + 4);
+    for (int c = 0; c < 2 * d->dim; c++)
+        xi[c] = g[c] * 0.70710678118654752440;
+}
+
+/* a(j) from a(j - 1) (j > 0) or afresh (j = 0), src and dst may alias. */
+static void step(const tbrf_driver *d, const double *src, double *dst, int64_t j)
+{
+    const int nc = 2 * d->dim;
+    const double f = d->decay, q = d->noise;
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (d->nm >= PAR_MODES)
+    for (int64_t i = 0; i < d->nm; i++) {
+        double xi[6];
+        draw(d, i, j, xi);
+        for (int c = 0; c < nc; c++)
+            dst[i * nc + c] = j == 0 ? xi[c] : f * src[i * nc + c] + q * xi[c];
+    }
+}
+
+/* Brings the cached state to update j. */
+static void seek(tbrf_driver *d, int64_t j)
+{
+    if (d->j > j)
+        d->j = -1; /* replay from the start */
+    while (d->j < j) {
+        step(d, d->a, d->a, d->j + 1);
+        d->j++;
+    }
+}
+
+/* Coefficients of state a into out: A s_m P_zeta(khat) a_m, renormalised
+ * to the exact rms when asked. */
+static void coefficients(const tbrf_driver *d, const double *a, double *out)
+{
+    const int dim = d->dim, nc = 2 * dim;
+    const double z = d->p.zeta;
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (d->nm >= PAR_MODES)
+    for (int64_t i = 0; i < d->nm; i++) {
+        const double *h = d->khat + 3 * i, *g = a + i * nc;
+        double kr = 0.0, ki = 0.0; /* khat . g */
+        for (int c = 0; c < dim; c++) {
+            kr += h[c] * g[2 * c];
+            ki += h[c] * g[2 * c + 1];
+        }
+        const double sc = d->amp * d->s[i];
+        for (int c = 0; c < dim; c++) {
+            const double pr = h[c] * kr, pi = h[c] * ki; /* P_par g */
+            out[i * nc + 2 * c] = sc * (z * (g[2 * c] - pr) + (1.0 - z) * pr);
+            out[i * nc + 2 * c + 1] = sc * (z * (g[2 * c + 1] - pi) + (1.0 - z) * pi);
+        }
+    }
+    if (d->p.normalization != TBRF_DRIVE_RMS_EXACT)
+        return;
+    double sum = 0.0; /* in mode order: the same bits for any thread count */
+    for (int64_t i = 0; i < d->nm * nc; i++)
+        sum += out[i] * out[i];
+    const double scale = sum > 0.0 ? d->p.rms / sqrt(2.0 * sum) : 0.0;
+    for (int64_t i = 0; i < d->nm * nc; i++)
+        out[i] *= scale;
+}
+
+/* Makes d->coef those of time t. */
+static int at_time(tbrf_driver *d, double t)
+{
+    if (d->status != TBRF_OK)
+        return d->last = TBRF_ERR_BAD_PLAN; /* the make's message stays */
+    if (!(t >= 0.0) || !isfinite(t))
+        return fail(d, TBRF_ERR_INVALID, "driver: time t=%g must be finite and >= 0", t);
+    const double u = t / d->dt;
+    if (!(u < (double)MAX_UPDATES))
+        return fail(d, TBRF_ERR_INVALID,
+                    "driver: t=%g is %.3g updates of dt_update=%g, beyond 2^31 (the replay would "
+                    "not end)", t, u, d->dt);
+    const int64_t j = (int64_t)floor(u);
+    const double w = d->p.interpolate ? u - (double)j : 0.0;
+    if (d->coef_valid && d->coef_j == j && d->coef_w == w)
+        return TBRF_OK;
+    seek(d, j);
+    coefficients(d, d->a, d->coef);
+    if (w > 0.0) {
+        const int64_t nt = d->nm * 2 * d->dim;
+        step(d, d->a, d->a1, j + 1);
+        coefficients(d, d->a1, d->cj);
+        for (int64_t i = 0; i < nt; i++)
+            d->coef[i] = (1.0 - w) * d->coef[i] + w * d->cj[i];
+    }
+    d->coef_valid = 1;
+    d->coef_j = j;
+    d->coef_w = w;
+    d->fine_valid = 0;
+    return TBRF_OK;
+}
+
+/* ------------------------------------------------------- evaluation */
+
+/* e^{i m theta} for m = 0 .. M into ec (re, im), theta = 2 pi (x - o) / L
+ * along axis c: e^{i theta} once, its powers by products (m ulps at most,
+ * about 1e-13 at m = 511, at a fraction of a sine's cost). */
+static void axis_phases(const tbrf_driver *d, int c, double x, int M, double *ec)
+{
+    double t = (x - d->p.origin[c]) / d->p.length[c];
+    t -= floor(t);
+    const double th = 2.0 * PI * t, c1 = cos(th), s1 = sin(th);
+    ec[0] = 1.0;
+    ec[1] = 0.0;
+    for (int m = 1; m <= M; m++) {
+        ec[2 * m] = ec[2 * m - 2] * c1 - ec[2 * m - 1] * s1;
+        ec[2 * m + 1] = ec[2 * m - 2] * s1 + ec[2 * m - 1] * c1;
+    }
+}
+
+/* e^{i m theta_d} for m = 0 .. M_d per axis. */
+static void phases(const tbrf_driver *d, const double *x, double *e)
+{
+    for (int c = 0; c < d->dim; c++)
+        axis_phases(d, c, x[c], d->mmax[c], e + 2 * (TBRF_DRIVE_MMAX + 1) * c);
+}
+
+/* The force at x; e is room for the phases (PHASE_DOUBLES). */
+#define PHASE_DOUBLES (6 * (TBRF_DRIVE_MMAX + 1))
+static void direct_point(const tbrf_driver *d, const double *x, double *e, double *out)
+{
+    const int dim = d->dim, nc = 2 * dim;
+    double acc[3] = {0.0, 0.0, 0.0};
+    phases(d, x, e);
+    const double *ex = e, *ey = e + 2 * (TBRF_DRIVE_MMAX + 1), *ez = e + 4 * (TBRF_DRIVE_MMAX + 1);
+    for (int64_t i = 0; i < d->nm; i++) {
+        const int32_t *m = d->m + 3 * i;
+        const int my = m[1] < 0 ? -m[1] : m[1], mz = m[2] < 0 ? -m[2] : m[2];
+        const double sy = m[1] < 0 ? -1.0 : 1.0, sz = m[2] < 0 ? -1.0 : 1.0;
+        double er = ex[2 * m[0]], ei = ex[2 * m[0] + 1];
+        const double yr = ey[2 * my], yi = sy * ey[2 * my + 1];
+        double tr = er * yr - ei * yi, ti = er * yi + ei * yr;
+        if (dim == 3) {
+            const double zr = ez[2 * mz], zi = sz * ez[2 * mz + 1];
+            er = tr * zr - ti * zi;
+            ei = tr * zi + ti * zr;
+        } else {
+            er = tr;
+            ei = ti;
+        }
+        const double *cf = d->coef + i * nc;
+        for (int c = 0; c < dim; c++)
+            acc[c] += cf[2 * c] * er - cf[2 * c + 1] * ei;
+    }
+    for (int c = 0; c < dim; c++)
+        out[c] = 2.0 * acc[c];
+}
+
+/* The NUFFT's fine grids of the current coefficients. */
+static int ensure_fine(tbrf_driver *d)
+{
+    if (d->fine_valid)
+        return TBRF_OK;
+    const int dim = d->dim, nc = 2 * dim;
+    const int64_t nx = d->ns.n[0], ny = d->ns.n[1], nz = d->ns.n[2], nh = nx / 2 + 1;
+    for (int c = 0; c < dim; c++) {
+        memset(d->C, 0, sizeof(fftw_complex) * (size_t)(nh * ny * nz));
+        for (int64_t i = 0; i < d->nm; i++) {
+            const int32_t *m = d->m + 3 * i;
+            const int64_t iy = (m[1] + ny) % ny, iz = (m[2] + nz) % nz;
+            const double re = d->coef[i * nc + 2 * c], im = d->coef[i * nc + 2 * c + 1];
+            fftw_complex *v = d->C + (iz * ny + iy) * nh + m[0];
+            (*v)[0] = re;
+            (*v)[1] = im;
+            if (m[0] == 0) { /* the -m member, which c2r does not imply */
+                fftw_complex *w = d->C + (((nz - m[2]) % nz) * ny + (ny - m[1]) % ny) * nh;
+                (*w)[0] = re;
+                (*w)[1] = -im;
+            }
+        }
+        const int st = tbrfi_nufft_fine(&d->ns, d->C, d->p.threads, d->fine[c]);
+        if (st != TBRF_OK)
+            return fail(d, st, "driver: the NUFFT's transform failed (%s)", tbrf_strerror(st));
+    }
+    d->fine_valid = 1;
+    return TBRF_OK;
+}
+
+static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
+{
+    if (d->eval == TBRF_DRIVE_NUFFT) {
+        const int st = ensure_fine(d);
+        if (st != TBRF_OK)
+            return st;
+        tbrfi_nufft_interp(&d->ns, d->fine, d->dim, n, xyz, TBRF_DOUBLE, d->p.threads, out);
+        return TBRF_OK;
+    }
+    const int dim = d->dim;
+    int nomem = 0;
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)n * (double)d->nm >= 1e5)
+    {
+        double *e = malloc(sizeof(double) * PHASE_DOUBLES);
+        nomem = !e;
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < n; i++) {
+            if (e)
+                direct_point(d, xyz + (size_t)dim * (size_t)i, e, out + (size_t)dim * (size_t)i);
+        }
+        free(e);
+    }
+    return nomem ? fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the phases") : TBRF_OK;
+}
+
+static int check_positions(tbrf_driver *d, int64_t n, const double *xyz)
+{
+    for (int64_t i = 0; i < n * d->dim; i++)
+        if (!isfinite(xyz[i]))
+            return fail(d, TBRF_ERR_INVALID, "driver: position %lld has a non-finite coordinate",
+                        (long long)(i / d->dim));
+    return TBRF_OK;
+}
+
+int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, double *out)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (n < 0 || n > INT64_MAX / 3)
+        return fail(d, TBRF_ERR_SIZE, "driver: n=%lld points", (long long)n);
+    if (n > 0 && (!xyz || !out))
+        return fail(d, TBRF_ERR_NULL, "driver: %s is NULL", xyz ? "out" : "xyz");
+    int st = at_time(d, t);
+    if (st == TBRF_OK)
+        st = check_positions(d, n, xyz);
+    if (st == TBRF_OK)
+        st = eval_points(d, n, xyz, out);
+    return st == TBRF_OK ? ok(d) : st;
+}
+
+/* The direct sum on a grid, axis by axis: per z plane the modes summed
+ * over m_z into G(m_x, m_y), per row G summed over m_y into H(m_x), per
+ * cell H summed over m_x; (M_x + 1) complex products per cell and
+ * component instead of one per mode. The modes go into a dense array of
+ * (M_x + 1)(2 M_y + 1)(2 M_z + 1) entries: 0 is returned without doing
+ * anything when that would pass DENSE_MAX (the caller then sums per
+ * cell), 1 when done, -1 without memory. Values equal the per-point sum
+ * to rounding. */
+#define DENSE_MAX ((int64_t)1 << 22)
+static int grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
+                          const int64_t n[3], double *out)
+{
+    const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
+    const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
+    const int64_t nx = n[0], ny = n[1], nz = dim == 3 ? n[2] : 1;
+    const int64_t dense = (int64_t)(Mx + 1) * Wy * Wz;
+    if (dense > DENSE_MAX)
+        return 0;
+    double *D = calloc((size_t)(dense * dim * 2), sizeof(double));
+    double *ex = malloc(sizeof(double) * 2 * (size_t)(nx * (Mx + 1)));
+    double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
+    double *ez = malloc(sizeof(double) * 2 * (size_t)(nz * (Mz + 1)));
+    int nomem = !D || !ex || !ey || !ez;
+    if (!nomem) {
+        for (int64_t i = 0; i < d->nm; i++) {
+            const int32_t *m = d->m + 3 * i;
+            const int64_t at = ((int64_t)m[0] * Wy + (m[1] + My)) * Wz + (m[2] + Mz);
+            memcpy(D + at * dim * 2, d->coef + i * 2 * dim, sizeof(double) * 2 * (size_t)dim);
+        }
+        for (int64_t i = 0; i < nx; i++)
+            axis_phases(d, 0, origin[0] + spacing[0] * (double)i, Mx, ex + 2 * i * (Mx + 1));
+        for (int64_t j = 0; j < ny; j++)
+            axis_phases(d, 1, origin[1] + spacing[1] * (double)j, My, ey + 2 * j * (My + 1));
+        for (int64_t k = 0; k < nz; k++) {
+            if (dim == 3)
+                axis_phases(d, 2, origin[2] + spacing[2] * (double)k, Mz, ez + 2 * k * (Mz + 1));
+            else
+                ez[0] = 1.0, ez[1] = 0.0;
+        }
+    }
+    const int ready = !nomem;
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (nz * ny * nx >= 4096)
+    {
+        double *G = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * Wy * dim)) : NULL;
+        double *H = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * dim)) : NULL;
+        nomem |= !G || !H;
+#pragma omp for schedule(static)
+        for (int64_t k = 0; k < nz; k++) {
+            if (!G || !H)
+                continue;
+            const double *zk = ez + 2 * k * (Mz + 1);
+            for (int64_t xy = 0; xy < (int64_t)(Mx + 1) * Wy; xy++)
+                for (int c = 0; c < dim; c++) {
+                    double gr = 0.0, gi = 0.0;
+                    for (int mz = -Mz; mz <= Mz; mz++) {
+                        const double *v = D + ((xy * Wz + mz + Mz) * dim + c) * 2;
+                        const int a = mz < 0 ? -mz : mz;
+                        const double er = zk[2 * a], ei = mz < 0 ? -zk[2 * a + 1] : zk[2 * a + 1];
+                        gr += v[0] * er - v[1] * ei;
+                        gi += v[0] * ei + v[1] * er;
+                    }
+                    G[2 * (xy * dim + c)] = gr;
+                    G[2 * (xy * dim + c) + 1] = gi;
+                }
+            for (int64_t j = 0; j < ny; j++) {
+                const double *yj = ey + 2 * j * (My + 1);
+                for (int mx = 0; mx <= Mx; mx++)
+                    for (int c = 0; c < dim; c++) {
+                        double hr = 0.0, hi = 0.0;
+                        for (int my = -My; my <= My; my++) {
+                            const double *g = G + 2 * (((int64_t)mx * Wy + my + My) * dim + c);
+                            const int a = my < 0 ? -my : my;
+                            const double er = yj[2 * a], ei = my < 0 ? -yj[2 * a + 1] : yj[2 * a + 1];
+                            hr += g[0] * er - g[1] * ei;
+                            hi += g[0] * ei + g[1] * er;
+                        }
+                        H[2 * (mx * dim + c)] = hr;
+                        H[2 * (mx * dim + c) + 1] = hi;
+                    }
+                double *row = out + (size_t)dim * (size_t)((k * ny + j) * nx);
+                for (int64_t i = 0; i < nx; i++) {
+                    const double *xi = ex + 2 * i * (Mx + 1);
+                    for (int c = 0; c < dim; c++) {
+                        double acc = 0.0;
+                        for (int mx = 0; mx <= Mx; mx++)
+                            acc += H[2 * (mx * dim + c)] * xi[2 * mx] - H[2 * (mx * dim + c) + 1] * xi[2 * mx + 1];
+                        row[(size_t)dim * (size_t)i + (size_t)c] = 2.0 * acc;
+                    }
+                }
+            }
+        }
+        free(G);
+        free(H);
+    }
+    free(D);
+    free(ex);
+    free(ey);
+    free(ez);
+    return nomem ? -1 : 1;
+}
+
+int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const double spacing[3],
+                     const int64_t n[3], double *out)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (!origin || !spacing || !n || !out)
+        return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
+    const int dim = d->dim;
+    int64_t total = 1;
+    for (int c = 0; c < 3; c++) {
+        const int64_t nc = c < dim ? n[c] : 1;
+        if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
+            return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
+        if (c == 2 && dim == 2 && n[2] != 1)
+            return fail(d, TBRF_ERR_SIZE, "driver: a 2D grid has n[2] = 1, not %lld", (long long)n[2]);
+        if (nc < 1 || total > INT64_MAX / 3 / nc)
+            return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
+                        (long long)n[1], (long long)n[2]);
+        total *= nc;
+    }
+    int st = at_time(d, t);
+    if (st != TBRF_OK)
+        return st;
+    /* Axis by axis costs (M_x + 1) products per cell, below the NUFFT's
+     * w^dim whenever its dense array fits: AUTO takes it for any grid. */
+    if (d->p.eval != TBRF_DRIVE_NUFFT) {
+        const int sep = grid_separable(d, origin, spacing, n, out);
+        if (sep != 0)
+            return sep > 0 ? ok(d) : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
+    }
+    if (d->eval == TBRF_DRIVE_NUFFT) {
+        if ((st = ensure_fine(d)) != TBRF_OK)
+            return st;
+        tbrfi_nufft_interp_grid(&d->ns, d->fine, dim, origin, spacing, n, 0, total, TBRF_DOUBLE,
+                                d->p.threads, out);
+        return ok(d);
+    }
+    int nomem = 0;
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)total * (double)d->nm >= 1e5)
+    {
+        double *e = malloc(sizeof(double) * PHASE_DOUBLES);
+        nomem = !e;
+#pragma omp for schedule(static)
+        for (int64_t cell = 0; cell < total; cell++) {
+            const int64_t jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
+            const double x[3] = {origin[0] + spacing[0] * (double)jx,
+                                 origin[1] + spacing[1] * (double)jy,
+                                 dim == 3 ? origin[2] + spacing[2] * (double)jz : 0.0};
+            if (e)
+                direct_point(d, x, e, out + (size_t)dim * (size_t)cell);
+        }
+        free(e);
+    }
+    return nomem ? fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the phases") : ok(d);
+}
+
+int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn push, void *user)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (!pull || !push)
+        return fail(d, TBRF_ERR_NULL, "driver: stream: %s callback is NULL", pull ? "push" : "pull");
+    int st = at_time(d, t);
+    if (st != TBRF_OK)
+        return st;
+    double *xyz = malloc(sizeof(double) * 3 * DRIVE_CHUNK), *val = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
+    if (!xyz || !val) {
+        free(xyz);
+        free(val);
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk");
+    }
+    for (int64_t first = 0;;) {
+        int64_t count = 0;
+        if (pull(user, first, DRIVE_CHUNK, xyz, &count) != 0) {
+            st = fail(d, TBRF_ERR_CALLBACK, "driver: the pull callback returned non-zero at %lld",
+                      (long long)first);
+            break;
+        }
+        if (count < 0 || count > DRIVE_CHUNK) {
+            st = fail(d, TBRF_ERR_INVALID, "driver: pull reported count=%lld outside 0..%d",
+                      (long long)count, DRIVE_CHUNK);
+            break;
+        }
+        if (count == 0)
+            break;
+        if ((st = check_positions(d, count, xyz)) != TBRF_OK || (st = eval_points(d, count, xyz, val)) != TBRF_OK)
+            break;
+        if (push(user, first, count, val) != 0) {
+            st = fail(d, TBRF_ERR_CALLBACK, "driver: the push callback returned non-zero at %lld",
+                      (long long)first);
+            break;
+        }
+        first += count;
+    }
+    free(xyz);
+    free(val);
+    return st == TBRF_OK ? ok(d) : st;
+}
+
+int tbrf_driver_rms(tbrf_driver *d, double t, double *rms)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (!rms)
+        return fail(d, TBRF_ERR_NULL, "driver: rms is NULL");
+    int st = at_time(d, t);
+    if (st != TBRF_OK)
+        return st;
+    double sum = 0.0;
+    for (int64_t i = 0; i < d->nm * 2 * d->dim; i++)
+        sum += d->coef[i] * d->coef[i];
+    *rms = sqrt(2.0 * sum);
+    return ok(d);
+}
+
+int tbrf_driver_modes(tbrf_driver *d, double t, int64_t *n, int32_t *m, double *coef)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (!n)
+        return fail(d, TBRF_ERR_NULL, "driver: modes: n is NULL");
+    int st = at_time(d, t);
+    if (st != TBRF_OK)
+        return st;
+    const int64_t room = *n;
+    *n = d->nm;
+    if (room >= d->nm) {
+        if (!m || !coef)
+            return fail(d, TBRF_ERR_NULL, "driver: modes: m or coef is NULL");
+        memcpy(m, d->m, sizeof(int32_t) * 3 * (size_t)d->nm);
+        memcpy(coef, d->coef, sizeof(double) * 2 * (size_t)d->dim * (size_t)d->nm);
+    }
+    return ok(d);
+}
+
+int tbrf_driver_get_info(const tbrf_driver *d, tbrf_driver_info *info)
+{
+    if (!d || !info)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return TBRF_ERR_BAD_PLAN;
+    memset(info, 0, sizeof *info);
+    info->modes = d->nm;
+    info->eval = d->eval;
+    info->dt_update = d->dt;
+    info->decay = d->decay;
+    info->rms_ensemble = d->rms_ensemble;
+    info->update = d->j;
+    return TBRF_OK;
+}
+
+/* ------------------------------------------------------- save / load */
+
+int64_t tbrf_driver_state_size(const tbrf_driver *d)
+{
+    if (!d || d->status != TBRF_OK)
+        return 0;
+    return STATE_HEADER + (int64_t)sizeof(double) * 2 * d->dim * d->nm;
+}
+
+int tbrf_driver_save(const tbrf_driver *dc, void *buf, int64_t size)
+{
+    tbrf_driver *d = (tbrf_driver *)dc; /* only the message changes */
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return d->last = TBRF_ERR_BAD_PLAN;
+    if (!buf)
+        return fail(d, TBRF_ERR_NULL, "driver: save: buf is NULL");
+    if (size < tbrf_driver_state_size(d))
+        return fail(d, TBRF_ERR_SIZE, "driver: save: %lld bytes, the state needs %lld",
+                    (long long)size, (long long)tbrf_driver_state_size(d));
+    if (d->j < 0)
+        return fail(d, TBRF_ERR_NO_GEOMETRY, "driver: save: no state yet (evaluate at a time first)");
+    unsigned char *b = buf;
+    const int64_t nm = d->nm, nc = 2 * d->dim;
+    memcpy(b, MAGIC, 8);
+    memcpy(b + 8, &d->fingerprint, 8);
+    memcpy(b + 16, &d->j, 8);
+    memcpy(b + 24, &nm, 8);
+    memcpy(b + 32, &nc, 8);
+    memcpy(b + STATE_HEADER, d->a, sizeof(double) * (size_t)(nc * nm));
+    return ok(d);
+}
+
+int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return d->last = TBRF_ERR_BAD_PLAN;
+    if (!buf)
+        return fail(d, TBRF_ERR_NULL, "driver: load: buf is NULL");
+    if (size < STATE_HEADER || memcmp(buf, MAGIC, 8) != 0)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: not a tbrf driver state (%lld bytes)",
+                    (long long)size);
+    const unsigned char *b = buf;
+    uint64_t fp;
+    int64_t j, nm, nc;
+    memcpy(&fp, b + 8, 8);
+    memcpy(&j, b + 16, 8);
+    memcpy(&nm, b + 24, 8);
+    memcpy(&nc, b + 32, 8);
+    if (fp != d->fingerprint || nm != d->nm || nc != 2 * d->dim)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver (its model, "
+                    "parameters or seed differ)");
+    if (size < tbrf_driver_state_size(d))
+        return fail(d, TBRF_ERR_SIZE, "driver: load: %lld bytes, the state has %lld", (long long)size,
+                    (long long)tbrf_driver_state_size(d));
+    if (j < 0 || j >= MAX_UPDATES)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: update index %lld out of range", (long long)j);
+    memcpy(d->a, b + STATE_HEADER, sizeof(double) * (size_t)(nc * nm));
+    d->j = j;
+    d->coef_valid = 0;
+    d->fine_valid = 0;
+    return ok(d);
+}
+
+int tbrf_driver_status(const tbrf_driver *d)
+{
+    return d ? d->last : TBRF_ERR_NULL;
+}
+
+const char *tbrf_driver_message(const tbrf_driver *d)
+{
+    return d ? d->message : "the driver is NULL";
+}
+
+void tbrf_driver_destroy(tbrf_driver *d)
+{
+    if (!d)
+        return;
+    free(d->m);
+    free(d->s);
+    free(d->khat);
+    free(d->a);
+    free(d->a1);
+    free(d->coef);
+    free(d->cj);
+    for (int c = 0; c < 3; c++)
+        if (d->fine[c])
+            fftw_free(d->fine[c]);
+    if (d->C)
+        fftw_free(d->C);
+    free(d);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# test_cli_drive.sh TBRF H5DUMP CASE — `tbrf drive` (doc/cli.md, "drive")
+# and the band/parabola models of `tbrf generate`:
+#   restart  a series started at T0 = 1 holds bitwise the values of the
+#            series from 0 at the same times (DT = 0.125, so the times
+#            T0 + i DT of both runs are the same doubles), grid and points;
+#            /time, the shapes and the recorded command are checked
+#   bad      bad arguments exit 2 with one "tbrf: " line, an unwritable
+#            output exits 1, and neither leaves a file; --help exits 0
+#   models   generate --model band|parabola files regenerate bit for bit
+#            (the model's attributes read back: model_kind, kmin, kmax)
+set -euo pipefail
+tbrf=$1 h5dump=$2 case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+K1=6.283185307179586 K3=18.84955592153876
+common=(--box 1 --model band --kmin $K1 --kmax $K3 --zeta 0.6 --tcorr 0.5 --rms 2 --seed 9 --interpolate)
+
+raw() { # file dataset start count out
+    "$h5dump" -d "$2" -s "$3" -c "$4" -b LE -o "$5" "$1" >/dev/null
+}
+
+case $case in
+restart)
+    "$tbrf" drive "${common[@]}" --times 0:2:0.125 --grid 8x6x4 --out a.h5 --quiet
+    "$tbrf" drive "${common[@]}" --times 1:2:0.125 --grid 8x6x4 --out b.h5 2>wrote.txt
+    grep -q '^wrote b.h5: 9 times of /field' wrote.txt
+    "$h5dump" -H a.h5 | grep -q 'DATASPACE  SIMPLE { ( 17, 4, 6, 8, 3 )'
+    raw a.h5 /field "8,0,0,0,0" "9,4,6,8,3" a.raw
+    raw b.h5 /field "0,0,0,0,0" "9,4,6,8,3" b.raw
+    test "$(stat -c %s b.raw)" -eq $((9 * 4 * 6 * 8 * 3 * 8))
+    cmp a.raw b.raw
+    raw a.h5 /time "8" "9" at.raw
+    raw b.h5 /time "0" "9" bt.raw
+    cmp at.raw bt.raw
+    # the values are not all zero, and change in time
+    raw a.h5 /field "0,0,0,0,0" "1,4,6,8,3" a0.raw
+    raw a.h5 /field "1,0,0,0,0" "1,4,6,8,3" a1.raw
+    if cmp -s a0.raw a1.raw; then echo 'the force does not change in time'; exit 1; fi
+    "$h5dump" -a command b.h5 | grep -q -- '--times 1:2:0.125'
+    # points: positions outside the box too (wrapped)
+    printf '0.1 0.2 0.3\n-0.5 1.7 2.25\n0.9 0.9 0.01\n' > pts.txt
+    "$tbrf" drive "${common[@]}" --times 0:1:0.125 --points pts.txt --out p.h5 --quiet
+    "$tbrf" drive "${common[@]}" --times 0.5:1:0.125 --points pts.txt --out q.h5 --quiet
+    "$h5dump" -H p.h5 | grep -q 'DATASPACE  SIMPLE { ( 9, 3, 3 )'
+    raw p.h5 /value "4,0,0" "5,3,3" p.raw
+    raw q.h5 /value "0,0,0" "5,3,3" q.raw
+    cmp p.raw q.raw
+    echo "drive: later starts give bitwise the values of a run from 0"
+    ;;
+bad)
+    expect() { # exit-code pattern args...
+        local want=$1 pat=$2 rc=0
+        shift 2
+        "$tbrf" drive "$@" 2>err.txt >/dev/null || rc=$?
+        [ "$rc" -eq "$want" ] || { echo "exit $rc (want $want): $*"; cat err.txt; exit 1; }
+        [ "$(wc -l < err.txt)" -eq 1 ] && grep -q "^tbrf: .*$pat" err.txt ||
+            { echo "message for $*:"; cat err.txt; exit 1; }
+        ! ls -A | grep -q 'out\.h5'
+    }
+    g=(--grid 4x4x4 --out out.h5)
+    expect 2 'T0 <= T1' "${common[@]}" --times 2:1:0.1 "${g[@]}"
+    expect 2 'zeta' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 2 --tcorr 1 --rms 1 --times 0:1:0.1 "${g[@]}"
+    expect 2 'tcorr' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 1 --rms 1 --times 0:1:0.1 "${g[@]}"
+    expect 2 'kmax' --box 1 --model band --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.1 "${g[@]}"
+    expect 2 'fundamental' --box 1 --model band --kmin 1 --kmax 2 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.1 "${g[@]}"
+    expect 2 'NaN\|finite\|number' "${common[@]}" --times 0:1:nan "${g[@]}"
+    expect 2 'one of' --box 1 --model nosuch --kmax 3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.1 "${g[@]}"
+    expect 2 'at most' "${common[@]}" --times 0:1e9:1e-3 "${g[@]}"
+    expect 2 'geometry is 2D' --box 1,1,1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4 --out out.h5
+    expect 1 'out.h5' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out nodir/out.h5
+    "$tbrf" drive --help | grep -q 'usage: tbrf drive'
+    echo "drive: bad input refused with one message, nothing written"
+    ;;
+models)
+    for m in band parabola; do
+        "$tbrf" generate --model $m --kmin 0.5 --kmax 2.5 --grid 24x20x16 --out $m.h5 2>/dev/null
+        "$h5dump" -a model_kind $m.h5 | grep -q "\"$m\""
+        "$tbrf" regenerate $m.h5 --out again_$m.h5 --check 2>/dev/null
+    done
+    echo "generate: band and parabola models round-trip through the file"
+    ;;
+*)
+    echo "unknown case $case"
+    exit 1
+    ;;
+esac

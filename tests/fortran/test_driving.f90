@@ -1,0 +1,89 @@
+! test_driving.f90 — the turbulence driver from Fortran (doc/fortran.md,
+! "Turbulence driving"): statuses and messages through stat; the grid
+! force(3, nx, ny, nz) equals the force at the cells as points to 1e-13;
+! tbrf_driver_modes allocates m(3, :) and coef(6, :) holding no k = 0
+! mode, and its Parseval rms equals tbrf_driver_rms; a saved state loaded
+! into a new driver gives bitwise the same force; band/parabola models.
+program test_driving
+    use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+    use tbrf
+    use test_support
+    implicit none
+    real(c_double), parameter :: pi = 3.14159265358979323846d0
+    type(tbrf_model) :: band, para
+    type(tbrf_driver_params) :: prm
+    type(tbrf_driver) :: drv, bad, other
+    type(tbrf_driver_info) :: info
+    integer(c_int32_t), allocatable :: m(:, :)
+    real(c_double), allocatable :: coef(:, :)
+    integer(c_int8_t), allocatable :: state(:)
+    real(c_double) :: grid(3, 6, 5, 4), xyz(3, 120), f(3, 120), g(3, 120), rms, nan
+    integer :: st, i, j, k, c
+
+    call tbrf_model_band(band, 2 * pi, 6 * pi)
+    call tbrf_model_parabola(para, 2 * pi, 6 * pi, stat=st)
+    call check(st == TBRF_OK, 'parabola model')
+    call tbrf_model_set_amplitude(para, 1d0)
+    call check(abs(tbrf_model_spectrum(para, 3, 4 * pi) - 1 / (4 * pi)**2) < 1d-15 / (4 * pi)**2 * 1d3, &
+               'parabola peak k^2 P = 1')
+
+    call tbrf_driver_default_params(prm)
+    nan = ieee_value(nan, ieee_quiet_nan)
+    prm%zeta = nan
+    call tbrf_driver_make(bad, band, 1, prm, stat=st)
+    call check(st == TBRF_ERR_INVALID, 'NaN zeta refused')
+    call check(index(tbrf_driver_message(bad), 'zeta') > 0, 'message names zeta: ' // tbrf_driver_message(bad))
+    call tbrf_driver_destroy(bad)
+
+    call tbrf_driver_default_params(prm)
+    prm%zeta = 0.4d0
+    call tbrf_driver_make(drv, band, 5_c_int64_t, prm)
+    call tbrf_driver_get_info(drv, info)
+    call check(info%modes == 61, 'band 1..3 holds 61 modes')
+
+    ! grid = points at the cells
+    call tbrf_driver_grid(drv, 0.25d0, [0d0, 0d0, 0d0], [1d0 / 6, 1d0 / 5, 1d0 / 4], &
+                          [6_c_int64_t, 5_c_int64_t, 4_c_int64_t], grid)
+    c = 0
+    do k = 0, 3
+        do j = 0, 4
+            do i = 0, 5
+                c = c + 1
+                xyz(:, c) = [i / 6d0, j / 5d0, k / 4d0]
+            end do
+        end do
+    end do
+    call tbrf_driver_points(drv, 0.25d0, xyz, f)
+    call check(maxval(abs(reshape(grid, [3, 120]) - f)) <= 1d-13 * maxval(abs(f)), 'grid = points at the cells')
+
+    ! modes and Parseval
+    call tbrf_driver_modes(drv, 0.25d0, m, coef)
+    call check(size(m, 2) == 61 .and. size(coef, 1) == 6, 'modes allocated (3, 61) and (6, 61)')
+    call check(all(sum(abs(m), 1) > 0), 'no k = 0 mode')
+    call tbrf_driver_rms(drv, 0.25d0, rms)
+    call check(abs(rms - sqrt(2 * sum(coef**2))) <= 1d-14 * rms, 'rms = Parseval over the modes')
+
+    ! a wrong shape is refused with stat
+    call tbrf_driver_points(drv, 0.25d0, xyz(1:2, :), f, stat=st)
+    call check(st == TBRF_ERR_SIZE, 'points of 2 coordinates in a 3D driver refused')
+
+    ! save at t = 0.7, load into a new driver: the same bits later on
+    call tbrf_driver_points(drv, 0.7d0, xyz, f)
+    call tbrf_driver_save(drv, state)
+    call check(size(state, kind=c_int64_t) == tbrf_driver_state_size(drv), 'state size')
+    call tbrf_driver_make(other, band, 5_c_int64_t, prm)
+    call tbrf_driver_load(other, state)
+    call tbrf_driver_points(drv, 1.33d0, xyz, f)
+    call tbrf_driver_points(other, 1.33d0, xyz, g)
+    call check(all(transfer(f, 0_c_int64_t, 360) == transfer(g, 0_c_int64_t, 360)), &
+               'loaded state: bitwise the same force')
+    state(1) = 0
+    call tbrf_driver_load(other, state, stat=st)
+    call check(st == TBRF_ERR_INVALID, 'a damaged state refused')
+
+    call tbrf_driver_destroy(drv)
+    call tbrf_driver_destroy(other)
+    call tbrf_model_destroy(band)
+    call tbrf_model_destroy(para)
+    call finish('fortran_driving')
+end program test_driving

@@ -1,0 +1,777 @@
+/* test_driving.c — turbulence driving (tbrf_driver_*, doc/driving.md).
+ *
+ * Statistics (fixed seeds; tolerances 4 sigma of the estimator, derived
+ * below and in doc/statistics.md):
+ *  - temporal autocorrelation rho(tau) = exp(-tau/T) at lags of 5, 10 and
+ *    20 updates, from the modes by Parseval over 4000 updates;
+ *  - solenoidal power fraction zeta^2 (d-1) / (zeta^2 (d-1) + (1-zeta)^2)
+ *    for zeta = 0.25, 0.5, 0.75 (exactly 1 and 0 at zeta = 1, 0);
+ *  - the spectrum: each shell's share of the power is its share of
+ *    sum P(|k|) over the modes (parabola model);
+ *  - the ensemble rms: the mean of rms^2 over updates is the target^2,
+ *    also for the energy-injection amplitude, whose closed form equals
+ *    the autocorrelation's integral summed term by term.
+ * Exact properties:
+ *  - divergence (zeta = 1) and curl (zeta = 0) zero to rounding in the
+ *    Fourier transform of the force on the box lattice, by the direct sum
+ *    and by the NUFFT;
+ *  - the exact rms per update (Parseval) and the rms of the force summed
+ *    over the box lattice agree; no mean force (no m = 0; the lattice mean
+ *    is zero to rounding);
+ *  - direct sum and NUFFT agree to the requested accuracy;
+ *  - restart and variable dt: any sequence of times, a fresh driver, and a
+ *    saved and loaded state give bitwise the same force (also with time
+ *    interpolation); streaming equals points bitwise; threads 1 and 3 give
+ *    the same bits (points, grids; direct and NUFFT);
+ *  - the band and parabola models: closed-form variances;
+ *  - bad input refused with a status and a message. */
+#include <complex.h>
+#include <fftw3.h>
+#include <string.h>
+
+#include "support/testutil.h"
+
+static const double PI = 3.14159265358979323846;
+
+static tbrf_driver *make(const tbrf_model *m, uint64_t seed, const tbrf_driver_params *p)
+{
+    tbrf_driver *d = NULL;
+    int st = tbrf_driver_make(m, seed, p, &d);
+    CHECK(st == TBRF_OK, "driver_make: %s", tbrf_driver_message(d));
+    return d;
+}
+
+typedef struct series {
+    int64_t nm, nt;
+    int32_t *m;
+    double *c; /* nt x nm x 6 */
+} series;
+
+/* Coefficients at updates 0, stride, 2 stride, ... (nt of them). */
+static series record(tbrf_driver *d, int64_t nt, int64_t stride)
+{
+    tbrf_driver_info info;
+    tbrf_driver_get_info(d, &info);
+    series s = {info.modes, nt, NULL, NULL};
+    s.m = tu_malloc(sizeof(int32_t) * 3 * (size_t)s.nm);
+    s.c = tu_malloc(sizeof(double) * 6 * (size_t)(s.nm * nt));
+    for (int64_t j = 0; j < nt; j++) {
+        int64_t n = s.nm;
+        int st = tbrf_driver_modes(d, (double)(j * stride) * info.dt_update + 1e-9, &n, s.m,
+                                   s.c + 6 * s.nm * j);
+        CHECK(st == TBRF_OK && n == s.nm, "modes: %s", tbrf_driver_message(d));
+    }
+    return s;
+}
+
+static double kk_of(const int32_t *m)
+{
+    return (2.0 * PI) * (2.0 * PI) * (double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+}
+
+/* Effective number of independent equal processes for weights w. */
+static double keff(const double *w, int64_t n)
+{
+    double s1 = 0.0, s2 = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        s1 += w[i];
+        s2 += w[i] * w[i];
+    }
+    return s1 * s1 / s2;
+}
+
+/* rho(tau) = sum_j sum_m Re(c(j) . conj c(j+L)) / sum |c(j)|^2 for a
+ * band driver with zeta = 1: each mode carries 2 (d-1) = 4 real AR(1)
+ * processes with coefficient phi = e^{-dt/T} and weight s_m^2 = P(|k|) ∝
+ * |k|^-2 (the band model in 3D). Bartlett's formula for the sample
+ * autocorrelation of an AR(1) at lag L over n samples:
+ *   n var(r_L) = (1 + phi^2)(1 - phi^{2L}) / (1 - phi^2) - 2 L phi^{2L},
+ * and the weighted mean of independent processes divides it by
+ * K_eff = (sum w)^2 / sum w^2 over the processes. */
+static void test_autocorrelation(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.tcorr = 2.0;
+    tbrf_driver *d = make(m, 11, &p);
+    const int64_t nt = 4000;
+    series s = record(d, nt, 1);
+    double *w = tu_malloc(sizeof(double) * 4 * (size_t)s.nm);
+    for (int64_t i = 0; i < s.nm; i++)
+        for (int q = 0; q < 4; q++)
+            w[4 * i + q] = 1.0 / kk_of(s.m + 3 * i);
+    const double K = keff(w, 4 * s.nm);
+    const double phi = exp(-0.1); /* dt_update = T / 10 */
+    const int lags[3] = {5, 10, 20};
+    for (int l = 0; l < 3; l++) {
+        const int L = lags[l];
+        double num = 0.0, den = 0.0;
+        for (int64_t j = 0; j + L < nt; j++)
+            for (int64_t x = 0; x < 6 * s.nm; x++) {
+                num += s.c[6 * s.nm * j + x] * s.c[6 * s.nm * (j + L) + x];
+                den += s.c[6 * s.nm * j + x] * s.c[6 * s.nm * j + x];
+            }
+        const double n = (double)(nt - L), p2L = pow(phi, 2.0 * L);
+        const double var = ((1 + phi * phi) * (1 - p2L) / (1 - phi * phi) - 2.0 * L * p2L) / n / K;
+        printf("autocorrelation tau = %.1f T: %.4f, target %.4f, tolerance %.4f\n", 0.1 * L, num / den,
+               exp(-0.1 * L), 4.0 * sqrt(var));
+        CHECK_NEAR(num / den, exp(-0.1 * L), 4.0 * sqrt(var),
+                   "autocorrelation at tau = %d dt_update = %.1f T (K_eff %.0f)", L, 0.1 * L, K);
+    }
+    free(w);
+    free(s.m);
+    free(s.c);
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
+/* Solenoidal fraction from the modes: sum |c - khat (khat.c)|^2 / sum |c|^2
+ * over 400 updates 10 apart (one T). With zeta in (0, 1) the solenoidal
+ * power S is carried by 2 (d-1) = 4 real processes per mode of weight
+ * zeta^2 s^2, the compressive Q by 2 of weight (1-zeta)^2 s^2; a square of a
+ * unit real normal has relative variance 2, and samples 10 updates apart
+ * are correlated by phi^20 = e^-2 in the square, which multiplies the
+ * variance of the mean by (1 + e^-2) / (1 - e^-2). F = S / (S + Q) has
+ * var F = F^2 (1-F)^2 (var S / S^2 + var Q / Q^2). */
+static void test_solenoidal_fraction(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    const double zetas[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    for (int z = 0; z < 5; z++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.zeta = zetas[z];
+        tbrf_driver *d = make(m, 5 + (uint64_t)z, &p);
+        const int64_t nt = 400;
+        series s = record(d, nt, 10);
+        double sol = 0.0, tot = 0.0;
+        double *w = tu_malloc(sizeof(double) * (size_t)s.nm);
+        for (int64_t i = 0; i < s.nm; i++) {
+            const int32_t *mi = s.m + 3 * i;
+            const double kk = sqrt(kk_of(mi)), h[3] = {2 * PI * mi[0] / kk, 2 * PI * mi[1] / kk,
+                                                     2 * PI * mi[2] / kk};
+            w[i] = 1.0 / (kk * kk);
+            for (int64_t j = 0; j < nt; j++) {
+                const double *c = s.c + 6 * (s.nm * j + i);
+                for (int ri = 0; ri < 2; ri++) {
+                    const double kc = h[0] * c[ri] + h[1] * c[2 + ri] + h[2] * c[4 + ri];
+                    for (int q = 0; q < 3; q++) {
+                        const double v = c[2 * q + ri], pe = v - h[q] * kc;
+                        sol += pe * pe;
+                        tot += v * v;
+                    }
+                }
+            }
+        }
+        const double zt = zetas[z], F = 2 * zt * zt / (2 * zt * zt + (1 - zt) * (1 - zt));
+        if (zt == 0.0 || zt == 1.0) {
+            CHECK_NEAR(sol / tot, F, 1e-20, "solenoidal fraction at zeta = %g is exact", zt);
+        } else {
+            const double K = keff(w, s.nm) * (double)nt, tc = (1 + exp(-2.0)) / (1 - exp(-2.0));
+            const double vS = 2.0 * tc / (4.0 * K), vQ = 2.0 * tc / (2.0 * K);
+            printf("solenoidal fraction zeta = %.2f: %.4f, target %.4f, tolerance %.4f\n", zt, sol / tot,
+                   F, 4.0 * F * (1 - F) * sqrt(vS + vQ));
+            CHECK_NEAR(sol / tot, F, 4.0 * F * (1 - F) * sqrt(vS + vQ),
+                       "solenoidal power fraction at zeta = %g", zt);
+        }
+        free(w);
+        free(s.m);
+        free(s.c);
+        tbrf_driver_destroy(d);
+    }
+    tbrf_model_destroy(m);
+}
+
+/* Shell shares of the power (parabola model, 1 <= |m| <= 4: zero at both
+ * ends) and the ensemble rms: the mean of sum 2|c|^2 over 400 updates one T
+ * apart is rms^2 = 1; shares and mean scatter as means of weighted squares
+ * (relative variance 2 (1 + e^-2)/(1 - e^-2) / (K_eff nt), with K_eff over
+ * the 6 real processes per mode of weight P(|k|) in the shell). */
+static void test_spectrum_and_rms(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_parabola(2 * PI * 1.0, 2 * PI * 4.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.zeta = 0.5;
+    p.rms = 3.0;
+    tbrf_driver *d = make(m, 21, &p);
+    const int64_t nt = 400;
+    series s = record(d, nt, 10);
+    enum { NS = 3 };
+    const double edge[NS + 1] = {1.0, 2.0, 3.0, 4.0};
+    double pw[NS] = {0}, want[NS] = {0}, total = 0.0, wtot = 0.0;
+    double *w[NS];
+    int64_t cnt[NS] = {0};
+    for (int b = 0; b < NS; b++)
+        w[b] = tu_malloc(sizeof(double) * 6 * (size_t)s.nm);
+    for (int64_t i = 0; i < s.nm; i++) {
+        const double k = sqrt(kk_of(s.m + 3 * i)), P = tbrf_model_spectrum(m, 3, k);
+        int b = 0;
+        while (b < NS - 1 && k / (2 * PI) >= edge[b + 1])
+            b++;
+        want[b] += P;
+        wtot += P;
+        for (int q = 0; q < 6; q++)
+            w[b][cnt[b]++] = P;
+        for (int64_t j = 0; j < nt; j++)
+            for (int x = 0; x < 6; x++) {
+                const double v = s.c[6 * (s.nm * j + i) + x];
+                pw[b] += v * v;
+                total += v * v;
+            }
+    }
+    const double tc = (1 + exp(-2.0)) / (1 - exp(-2.0));
+    for (int b = 0; b < NS; b++) {
+        const double share = want[b] / wtot, K = keff(w[b], cnt[b]) * (double)nt;
+        printf("shell [%g, %g): share %.4f, target %.4f, tolerance %.4f\n", edge[b], edge[b + 1],
+               pw[b] / total, share, 4.0 * share * sqrt(2.0 * tc / K));
+        CHECK_NEAR(pw[b] / total, share, 4.0 * share * sqrt(2.0 * tc / K),
+                   "power share of shell %g <= |m| < %g", edge[b], edge[b + 1]);
+        free(w[b]);
+    }
+    double *wall = tu_malloc(sizeof(double) * 6 * (size_t)s.nm);
+    for (int64_t i = 0; i < s.nm; i++)
+        for (int q = 0; q < 6; q++)
+            wall[6 * i + q] = tbrf_model_spectrum(m, 3, sqrt(kk_of(s.m + 3 * i)));
+    const double K = keff(wall, 6 * s.nm) * (double)nt;
+    printf("ensemble rms^2: %.4f, target 9, tolerance %.4f\n", 2.0 * total / (double)nt,
+           9.0 * 4.0 * sqrt(2.0 * tc / K));
+    CHECK_NEAR(2.0 * total / (double)nt, 9.0, 9.0 * 4.0 * sqrt(2.0 * tc / K),
+               "ensemble rms^2 over updates = target^2");
+    free(wall);
+    free(s.m);
+    free(s.c);
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
+/* The force on the n^3 box lattice, its forward DFT per component, and the
+ * largest |k . F| (div) or |k x F| (curl) relative to max |k| |F|. */
+static void spectral_check(tbrf_driver *d, int zeta_one, double tol, const char *what)
+{
+    const int n = 16;
+    const double o[3] = {0, 0, 0}, h[3] = {1.0 / n, 1.0 / n, 1.0 / n};
+    const int64_t nn[3] = {n, n, n};
+    const size_t N = (size_t)n * n * n;
+    double *f = tu_malloc(sizeof(double) * 3 * N);
+    CHECK(tbrf_driver_grid(d, 0.37, o, h, nn, f) == TBRF_OK, "grid: %s", tbrf_driver_message(d));
+    fftw_complex *F[3];
+    double *in = fftw_malloc(sizeof(double) * N);
+    for (int c = 0; c < 3; c++) {
+        F[c] = fftw_malloc(sizeof(fftw_complex) * N);
+        fftw_plan pl = fftw_plan_dft_r2c_3d(n, n, n, in, F[c], FFTW_ESTIMATE);
+        for (size_t i = 0; i < N; i++)
+            in[i] = f[3 * i + c];
+        fftw_execute(pl);
+        fftw_destroy_plan(pl);
+    }
+    double worst = 0.0, big = 0.0;
+    const int nh = n / 2 + 1;
+    for (int iz = 0; iz < n; iz++)
+        for (int iy = 0; iy < n; iy++)
+            for (int ix = 0; ix < nh; ix++) {
+                const double k[3] = {ix, iy <= n / 2 ? iy : iy - n, iz <= n / 2 ? iz : iz - n};
+                const size_t at = ((size_t)iz * n + iy) * nh + ix;
+                double complex v[3];
+                for (int c = 0; c < 3; c++)
+                    v[c] = F[c][at]; /* double complex: complex.h comes first */
+                const double kn = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+                const double vn = sqrt(cabs(v[0]) * cabs(v[0]) + cabs(v[1]) * cabs(v[1]) + cabs(v[2]) * cabs(v[2]));
+                if (kn * vn > big)
+                    big = kn * vn;
+                double e;
+                if (zeta_one) {
+                    e = cabs(k[0] * v[0] + k[1] * v[1] + k[2] * v[2]);
+                } else {
+                    const double complex x = k[1] * v[2] - k[2] * v[1], y = k[2] * v[0] - k[0] * v[2],
+                                         z = k[0] * v[1] - k[1] * v[0];
+                    e = sqrt(cabs(x) * cabs(x) + cabs(y) * cabs(y) + cabs(z) * cabs(z));
+                }
+                if (e > worst)
+                    worst = e;
+            }
+    printf("%s, zeta = %d: max %s / max |k||F| = %.2e (tolerance %.0e)\n", what, zeta_one,
+           zeta_one ? "|k.F|" : "|k x F|", worst / big, tol);
+    CHECK(big > 0.0 && worst <= tol * big, "%s: max %s %.3g of max |k||F| %.3g", what,
+          zeta_one ? "|k.F|" : "|k x F|", worst, big);
+    for (int c = 0; c < 3; c++)
+        fftw_free(F[c]);
+    fftw_free(in);
+    free(f);
+}
+
+static void test_div_curl(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    for (int ev = TBRF_DRIVE_DIRECT; ev <= TBRF_DRIVE_NUFFT; ev++)
+        for (int z = 0; z <= 1; z++) {
+            tbrf_driver_params p;
+            tbrf_driver_default_params(&p);
+            p.zeta = z;
+            p.eval = ev;
+            tbrf_driver *d = make(m, 3, &p);
+            /* direct: rounding of ~100 terms (1e-14); NUFFT: its accuracy 1e-12 */
+            spectral_check(d, z, ev == TBRF_DRIVE_DIRECT ? 1e-13 : 1e-10,
+                           ev == TBRF_DRIVE_DIRECT ? "direct" : "nufft");
+            tbrf_driver_destroy(d);
+        }
+    tbrf_model_destroy(m);
+}
+
+/* Exact rms, Parseval against the lattice, no mean, direct vs NUFFT. */
+static void test_exact_rms_and_mean(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_parabola(2 * PI * 1.0, 2 * PI * 4.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.zeta = 0.3;
+    p.rms = 2.5;
+    p.normalization = TBRF_DRIVE_RMS_EXACT;
+    p.origin[0] = -0.3;
+    tbrf_driver *d = make(m, 9, &p);
+    p.eval = TBRF_DRIVE_NUFFT;
+    tbrf_driver *dn = make(m, 9, &p);
+    int64_t nm = 0;
+    tbrf_driver_modes(d, 0.0, &nm, NULL, NULL);
+    int32_t *mm = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
+    double *cf = tu_malloc(sizeof(double) * 6 * (size_t)nm);
+    CHECK(tbrf_driver_modes(d, 0.0, &nm, mm, cf) == TBRF_OK, "modes");
+    int zero = 0;
+    for (int64_t i = 0; i < nm; i++)
+        zero |= mm[3 * i] == 0 && mm[3 * i + 1] == 0 && mm[3 * i + 2] == 0;
+    CHECK(!zero, "no k = 0 mode is driven");
+    const int n = 12;
+    const double o[3] = {-0.3, 0, 0}, h[3] = {1.0 / n, 1.0 / n, 1.0 / n};
+    const int64_t nn[3] = {n, n, n};
+    double *f = tu_malloc(sizeof(double) * 3 * n * n * n);
+    for (int k = 0; k < 5; k++) {
+        const double t = 0.1 * k + 0.05;
+        double r = 0.0;
+        CHECK(tbrf_driver_rms(d, t, &r) == TBRF_OK, "rms");
+        CHECK_NEAR(r, 2.5, 2.5 * 1e-14, "exact rms at update %d", k);
+        CHECK(tbrf_driver_grid(d, t, o, h, nn, f) == TBRF_OK, "grid");
+        double s2 = 0.0, mean[3] = {0, 0, 0};
+        for (int i = 0; i < n * n * n; i++)
+            for (int c = 0; c < 3; c++) {
+                s2 += f[3 * i + c] * f[3 * i + c];
+                mean[c] += f[3 * i + c];
+            }
+        CHECK_NEAR(sqrt(s2 / (n * n * n)), 2.5, 2.5 * 1e-12, "rms over the box lattice (Parseval)");
+        for (int c = 0; c < 3; c++)
+            CHECK_NEAR(mean[c] / (n * n * n), 0.0, 1e-13 * 2.5, "no mean force, component %d", c);
+    }
+    /* the grid's axis-by-axis sum = the per-point sum at the cells */
+    {
+        double *xc = tu_malloc(sizeof(double) * 3 * n * n * n), *fp = tu_malloc(sizeof(double) * 3 * n * n * n);
+        for (int i = 0; i < n * n * n; i++) {
+            xc[3 * i] = o[0] + h[0] * (i % n);
+            xc[3 * i + 1] = o[1] + h[1] * (i / n % n);
+            xc[3 * i + 2] = o[2] + h[2] * (i / n / n);
+        }
+        tbrf_driver_grid(d, 0.3, o, h, nn, f);
+        tbrf_driver_points(d, 0.3, n * n * n, xc, fp);
+        double worst = 0.0;
+        for (int i = 0; i < 3 * n * n * n; i++)
+            worst = fmax(worst, fabs(f[i] - fp[i]));
+        CHECK(worst <= 1e-13 * 2.5, "grid vs points at the cells: max difference %.3g", worst);
+        free(xc);
+        free(fp);
+    }
+    /* direct vs NUFFT at random points, inside and outside the box */
+    const int np = 300;
+    double *x = tu_malloc(sizeof(double) * 3 * np), *a = tu_malloc(sizeof(double) * 3 * np),
+           *b = tu_malloc(sizeof(double) * 3 * np);
+    uint64_t st = 12345;
+    for (int i = 0; i < 3 * np; i++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        x[i] = -1.5 + 3.0 * (double)(st >> 11) / 9007199254740992.0;
+    }
+    CHECK(tbrf_driver_points(d, 0.77, np, x, a) == TBRF_OK, "points direct");
+    CHECK(tbrf_driver_points(dn, 0.77, np, x, b) == TBRF_OK, "points nufft: %s", tbrf_driver_message(dn));
+    double worst = 0.0;
+    for (int i = 0; i < 3 * np; i++)
+        worst = fmax(worst, fabs(a[i] - b[i]));
+    /* 5 eps of the rms, as test_periodic (Barnett et al. 2019) */
+    printf("direct vs NUFFT (accuracy 1e-12): max difference / rms %.2e\n", worst / 2.5);
+    CHECK(worst <= 5e-12 * 2.5, "direct vs NUFFT: max difference %.3g", worst);
+    tbrf_driver_info info;
+    tbrf_driver_get_info(dn, &info);
+    CHECK(info.eval == TBRF_DRIVE_NUFFT, "eval NUFFT reported");
+    free(x);
+    free(a);
+    free(b);
+    free(f);
+    free(mm);
+    free(cf);
+    tbrf_driver_destroy(d);
+    tbrf_driver_destroy(dn);
+    tbrf_model_destroy(m);
+}
+
+typedef struct pts { const double *x; int64_t n; double *out; } pts;
+static int pull(void *u, int64_t first, int64_t max, double *xyz, int64_t *count)
+{
+    pts *p = u;
+    int64_t c = p->n - first < 7 ? p->n - first : 7;
+    c = c < max ? c : max;
+    memcpy(xyz, p->x + 3 * first, sizeof(double) * 3 * (size_t)c);
+    *count = c;
+    return 0;
+}
+static int push(void *u, int64_t first, int64_t count, const void *v)
+{
+    pts *p = u;
+    memcpy(p->out + 3 * first, v, sizeof(double) * 3 * (size_t)count);
+    return 0;
+}
+
+/* Restart and variable-dt identity, bitwise. */
+static void test_restart(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 2.5, &m);
+    for (int interp = 0; interp <= 1; interp++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.zeta = 0.7;
+        p.tcorr = 0.5;
+        p.interpolate = interp;
+        enum { NP = 50, NT = 40 };
+        double x[3 * NP], ts[NT];
+        for (int i = 0; i < 3 * NP; i++)
+            x[i] = 0.013 * i - 0.2;
+        double t = 0.0;
+        for (int k = 0; k < NT; k++) { /* variable steps: 0.001 .. 0.09 */
+            t += 0.001 + 0.089 * fabs(sin(3.7 * k));
+            ts[k] = t;
+        }
+        tbrf_driver *a = make(m, 77, &p);
+        double *va = tu_malloc(sizeof(double) * 3 * NP * NT), v[3 * NP];
+        void *state = NULL;
+        int64_t ssize = tbrf_driver_state_size(a);
+        for (int k = 0; k < NT; k++) {
+            CHECK(tbrf_driver_points(a, ts[k], NP, x, va + 3 * NP * k) == TBRF_OK, "points");
+            if (k == NT / 2) {
+                state = tu_malloc((size_t)ssize);
+                CHECK(tbrf_driver_save(a, state, ssize) == TBRF_OK, "save: %s", tbrf_driver_message(a));
+            }
+        }
+        /* fresh drivers at each time, in reverse order through one driver */
+        tbrf_driver *b = make(m, 77, &p);
+        int same = 1;
+        for (int k = NT - 1; k >= 0; k--) {
+            tbrf_driver_points(b, ts[k], NP, x, v);
+            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
+        }
+        CHECK(same, "times in reverse order (replays) give bitwise the same force (interp %d)", interp);
+        same = 1;
+        for (int k = 0; k < NT; k += 7) {
+            tbrf_driver *c = make(m, 77, &p);
+            tbrf_driver_points(c, ts[k], NP, x, v);
+            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
+            tbrf_driver_destroy(c);
+        }
+        CHECK(same, "a fresh driver at any time gives bitwise the same force (interp %d)", interp);
+        /* restart from the saved state */
+        tbrf_driver *r = make(m, 77, &p);
+        CHECK(tbrf_driver_load(r, state, ssize) == TBRF_OK, "load: %s", tbrf_driver_message(r));
+        same = 1;
+        for (int k = NT / 2 + 1; k < NT; k++) {
+            tbrf_driver_points(r, ts[k], NP, x, v);
+            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
+        }
+        CHECK(same, "a loaded state continues bitwise (interp %d)", interp);
+        /* streaming in chunks of 7 equals points */
+        double vs[3 * NP];
+        pts pp = {x, NP, vs};
+        CHECK(tbrf_driver_stream(r, ts[NT - 1], pull, push, &pp) == TBRF_OK, "stream");
+        CHECK(memcmp(vs, va + 3 * NP * (NT - 1), sizeof vs) == 0, "stream equals points bitwise");
+        /* another seed's state is refused */
+        tbrf_driver *o = make(m, 78, &p);
+        CHECK(tbrf_driver_load(o, state, ssize) == TBRF_ERR_INVALID, "another driver's state refused");
+        CHECK(strstr(tbrf_driver_message(o), "another driver") != NULL, "message: %s",
+              tbrf_driver_message(o));
+        tbrf_driver_destroy(o);
+        tbrf_driver_destroy(a);
+        tbrf_driver_destroy(b);
+        tbrf_driver_destroy(r);
+        free(state);
+        free(va);
+    }
+    tbrf_model_destroy(m);
+}
+
+/* Linear interpolation: halfway between updates the force is the mean of
+ * the two updates' forces; with interpolation off it is the earlier one. */
+static void test_interpolation(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 2.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.interpolate = 1;
+    tbrf_driver *d = make(m, 4, &p);
+    const double x[3] = {0.1, 0.2, 0.3};
+    double f0[3], f1[3], fh[3];
+    tbrf_driver_points(d, 0.3, 1, x, f0);
+    tbrf_driver_points(d, 0.4, 1, x, f1);
+    tbrf_driver_points(d, 0.35, 1, x, fh);
+    for (int c = 0; c < 3; c++)
+        CHECK_NEAR(fh[c], 0.5 * (f0[c] + f1[c]), 1e-12 * (fabs(f0[c]) + fabs(f1[c])),
+                   "halfway value, component %d", c);
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
+/* 2D: a grid (axis by axis) equals points; the solenoidal force has no
+ * divergence on the lattice (spectral, 1e-13 of max |k||F|). */
+static void test_2d(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 4.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.dim = 2;
+    p.length[0] = 2.0;
+    p.length[1] = 1.5;
+    p.eval = TBRF_DRIVE_DIRECT;
+    tbrf_driver *d = make(m, 8, &p);
+    p.eval = TBRF_DRIVE_NUFFT;
+    tbrf_driver *dn = make(m, 8, &p);
+    enum { NX = 20, NY = 15 };
+    const double o[3] = {0, 0, 0}, h[3] = {2.0 / NX, 1.5 / NY, 1};
+    const int64_t nn[3] = {NX, NY, 1};
+    double f[2 * NX * NY], g[2 * NX * NY], x[2 * NX * NY];
+    for (int i = 0; i < NX * NY; i++) {
+        x[2 * i] = h[0] * (i % NX);
+        x[2 * i + 1] = h[1] * (i / NX);
+    }
+    CHECK(tbrf_driver_grid(d, 0.2, o, h, nn, f) == TBRF_OK, "2D grid: %s", tbrf_driver_message(d));
+    CHECK(tbrf_driver_points(d, 0.2, NX * NY, x, g) == TBRF_OK, "2D points");
+    double worst = 0.0, big = 0.0;
+    for (int i = 0; i < 2 * NX * NY; i++)
+        worst = fmax(worst, fabs(f[i] - g[i])), big = fmax(big, fabs(f[i]));
+    CHECK(big > 0 && worst <= 1e-13 * big, "2D grid vs points: %.3g of %.3g", worst, big);
+    CHECK(tbrf_driver_points(dn, 0.2, NX * NY, x, g) == TBRF_OK, "2D NUFFT points");
+    worst = 0.0;
+    for (int i = 0; i < 2 * NX * NY; i++)
+        worst = fmax(worst, fabs(f[i] - g[i]));
+    CHECK(worst <= 5e-12 * big, "2D grid vs NUFFT points: %.3g of %.3g", worst, big);
+    tbrf_driver_destroy(dn);
+    /* divergence by the DFT: sum_x e^{-ik.x} (k . F(x)) = 0 for every k */
+    double dmax = 0.0, fmaxk = 0.0;
+    for (int kx = 0; kx < NX; kx++)
+        for (int ky = 0; ky < NY; ky++) {
+            const double k[2] = {2 * PI * (kx <= NX / 2 ? kx : kx - NX) / 2.0, 2 * PI * (ky <= NY / 2 ? ky : ky - NY) / 1.5};
+            double dr = 0, di = 0, ar = 0, ai = 0;
+            for (int i = 0; i < NX * NY; i++) {
+                const double ph = -(k[0] * x[2 * i] + k[1] * x[2 * i + 1]), c = cos(ph), s = sin(ph);
+                const double kf = k[0] * f[2 * i] + k[1] * f[2 * i + 1];
+                const double kn = sqrt(k[0] * k[0] + k[1] * k[1]) * sqrt(f[2 * i] * f[2 * i] + f[2 * i + 1] * f[2 * i + 1]);
+                dr += kf * c, di += kf * s, ar += kn * c, ai += kn * s;
+            }
+            dmax = fmax(dmax, hypot(dr, di));
+            fmaxk = fmax(fmaxk, hypot(ar, ai));
+        }
+    CHECK(dmax <= 1e-12 * fmaxk, "2D solenoidal: max |k.F_k| %.3g of %.3g", dmax, fmaxk);
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
+/* Threads 1 and 3 give the same bits (points and grids large enough to
+ * run in parallel; NUFFT points too). */
+static void test_threads(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    enum { NP = 4000, NG = 20 };
+    double *x = tu_malloc(sizeof(double) * 3 * NP), *a = tu_malloc(sizeof(double) * 3 * NP),
+           *b = tu_malloc(sizeof(double) * 3 * NP);
+    double *ga = tu_malloc(sizeof(double) * 3 * NG * NG * NG), *gb = tu_malloc(sizeof(double) * 3 * NG * NG * NG);
+    for (int i = 0; i < 3 * NP; i++)
+        x[i] = fmod(0.7548776662 * i, 1.3) - 0.1;
+    const double o[3] = {0.01, 0.02, 0.03}, h[3] = {0.05, 0.05, 0.05};
+    const int64_t nn[3] = {NG, NG, NG};
+    for (int ev = TBRF_DRIVE_DIRECT; ev <= TBRF_DRIVE_NUFFT; ev++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.eval = ev;
+        p.threads = 1;
+        tbrf_driver *d1 = make(m, 2, &p);
+        p.threads = 3;
+        tbrf_driver *d3 = make(m, 2, &p);
+        tbrf_driver_points(d1, 0.42, NP, x, a);
+        tbrf_driver_points(d3, 0.42, NP, x, b);
+        CHECK(memcmp(a, b, sizeof(double) * 3 * NP) == 0, "points: threads 1 and 3 bitwise (eval %d)", ev);
+        tbrf_driver_grid(d1, 0.42, o, h, nn, ga);
+        tbrf_driver_grid(d3, 0.42, o, h, nn, gb);
+        CHECK(memcmp(ga, gb, sizeof(double) * 3 * NG * NG * NG) == 0, "grid: threads 1 and 3 bitwise (eval %d)", ev);
+        tbrf_driver_destroy(d1);
+        tbrf_driver_destroy(d3);
+    }
+    free(x);
+    free(a);
+    free(b);
+    free(ga);
+    free(gb);
+    tbrf_model_destroy(m);
+}
+
+/* Energy injection: eps = rms^2 T_eff with T_eff = dt (1/2 + sum_{j>=1}
+ * phi^j), the integral of the piecewise-constant process's
+ * autocorrelation (doc/driving.md; the autocorrelation itself is tested
+ * above) — here summed term by term against the driver's closed form
+ * (dt/2) coth(dt/2T), for dt = T/10 and dt = T. */
+static void test_injection(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    const double dts[2] = {0.1, 1.0};
+    for (int q = 0; q < 2; q++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.normalization = TBRF_DRIVE_INJECTION;
+        p.tcorr = 0.7;
+        p.dt_update = dts[q] * p.tcorr;
+        p.injection = 3.0;
+        p.density = 1.5;
+        tbrf_driver *d = make(m, 1, &p);
+        tbrf_driver_info info;
+        tbrf_driver_get_info(d, &info);
+        const double phi = exp(-dts[q]);
+        double sum = 0.5, term = 1.0;
+        for (int j = 1; j < 2000; j++)
+            sum += (term *= phi);
+        const double want = sqrt(3.0 / 1.5 / (p.dt_update * sum));
+        CHECK_NEAR(info.rms_ensemble, want, 1e-12 * want, "injection rms, dt = %g T", dts[q]);
+        /* and the force has that ensemble rms: the mean of rms^2 over 400
+         * updates 10 apart scatters by sqrt(2 (1 + r)/(1 - r) / (K_eff 400))
+         * relative, r = phi^20 the correlation of successive squares, K_eff
+         * over the 4 real processes per mode of weight 1/|k|^2 (band, 3D) */
+        series sr = record(d, 1, 1);
+        double *w = tu_malloc(sizeof(double) * 4 * (size_t)sr.nm);
+        for (int64_t i = 0; i < 4 * sr.nm; i++)
+            w[i] = 1.0 / kk_of(sr.m + 3 * (i / 4));
+        const double K = keff(w, 4 * sr.nm), rr = pow(phi, 20.0);
+        double r = 0.0, mean = 0.0;
+        for (int j = 0; j < 400; j++) {
+            tbrf_driver_rms(d, (10.0 * j + 0.5) * p.dt_update, &r);
+            mean += r * r / 400.0;
+        }
+        const double tol = 4.0 * sqrt(2.0 * (1 + rr) / (1 - rr) / (K * 400.0));
+        printf("injection dt = %g T: mean rms^2 / target %.4f, tolerance %.4f\n", dts[q], mean / (want * want), tol);
+        CHECK_NEAR(mean / (want * want), 1.0, tol, "mean rms^2 of the injection driver, dt = %g T", dts[q]);
+        free(w);
+        free(sr.m);
+        free(sr.c);
+        tbrf_driver_destroy(d);
+    }
+    tbrf_model_destroy(m);
+}
+
+static void test_models(void)
+{
+    tbrf_model *b = NULL, *q = NULL;
+    CHECK(tbrf_model_band(1.0, 3.0, &b) == TBRF_OK, "band");
+    CHECK(tbrf_model_parabola(1.0, 3.0, &q) == TBRF_OK, "parabola");
+    tbrf_model_set_amplitude(b, 1.0);
+    tbrf_model_set_amplitude(q, 1.0);
+    CHECK_NEAR(tbrf_model_variance(b, 3), 2.0 / (2 * PI * PI), 1e-15, "band variance 3D");
+    CHECK_NEAR(tbrf_model_variance(b, 2), 2.0 / (2 * PI), 1e-15, "band variance 2D");
+    CHECK_NEAR(tbrf_model_variance(q, 3), (4.0 / 3.0) / (2 * PI * PI), 1e-15, "parabola variance 3D");
+    CHECK_NEAR(tbrf_model_spectrum(q, 3, 2.0), 0.25, 1e-15, "parabola peak k^2 P = 1");
+    CHECK_NEAR(tbrf_model_spectrum(q, 3, 1.0), 0.0, 1e-15, "parabola zero at kmin");
+    CHECK_NEAR(tbrf_model_covariance(b, 3, 0.0), tbrf_model_variance(b, 3), 1e-15, "C(0)");
+    CHECK(strcmp(tbrf_model_describe(q), "parabola kmin=1 kmax=3 amplitude=1") == 0, "describe: %s",
+          tbrf_model_describe(q));
+    tbrf_model *bad = NULL;
+    CHECK(tbrf_model_band(3.0, 1.0, &bad) == TBRF_ERR_INVALID, "band kmax < kmin");
+    tbrf_model_destroy(bad);
+    tbrf_model_destroy(b);
+    tbrf_model_destroy(q);
+}
+
+static void expect_make(const tbrf_model *m, const tbrf_driver_params *p, int want, const char *what)
+{
+    tbrf_driver *d = NULL;
+    int st = tbrf_driver_make(m, 1, p, &d);
+    CHECK(st == want && strlen(tbrf_driver_message(d)) > 0, "%s: status %d (want %d): %s", what, st,
+          want, tbrf_driver_message(d));
+    double f[3], x[3] = {0, 0, 0};
+    CHECK(tbrf_driver_points(d, 0.0, 1, x, f) == TBRF_ERR_BAD_PLAN, "%s: failed driver refuses", what);
+    tbrf_driver_destroy(d);
+}
+
+static void test_bad_input(void)
+{
+    tbrf_model *m = NULL, *g = NULL;
+    tbrf_model_band(2 * PI, 4 * PI, &m);
+    tbrf_model_gaussian(0.1, &g);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.zeta = NAN;
+    expect_make(m, &p, TBRF_ERR_INVALID, "zeta NaN");
+    tbrf_driver_default_params(&p);
+    p.tcorr = 0.0;
+    expect_make(m, &p, TBRF_ERR_INVALID, "tcorr 0");
+    tbrf_driver_default_params(&p);
+    p.periodic = 0;
+    expect_make(m, &p, TBRF_ERR_UNSUPPORTED, "non-periodic");
+    tbrf_driver_default_params(&p);
+    p.length[1] = -1.0;
+    expect_make(m, &p, TBRF_ERR_INVALID, "negative length");
+    tbrf_driver_default_params(&p);
+    expect_make(g, &p, TBRF_ERR_UNSUPPORTED, "unbounded gaussian");
+    p.length[0] = p.length[1] = p.length[2] = 1e4;
+    expect_make(m, &p, TBRF_ERR_SIZE, "kmax beyond |m| = 511");
+    tbrf_driver_default_params(&p);
+    p.length[0] = p.length[1] = p.length[2] = 0.1;
+    expect_make(m, &p, TBRF_ERR_SIZE, "band below the fundamental");
+    tbrf_driver_default_params(&p);
+    p.normalization = TBRF_DRIVE_INJECTION;
+    expect_make(m, &p, TBRF_ERR_INVALID, "injection 0");
+    tbrf_driver_default_params(&p);
+    tbrf_driver *d = make(m, 1, &p);
+    double x[3] = {0, 0, 0}, f[3];
+    CHECK(tbrf_driver_points(d, NAN, 1, x, f) == TBRF_ERR_INVALID, "t NaN");
+    CHECK(tbrf_driver_points(d, -1.0, 1, x, f) == TBRF_ERR_INVALID, "t negative");
+    CHECK(tbrf_driver_points(d, 1e300, 1, x, f) == TBRF_ERR_INVALID, "t beyond 2^31 updates");
+    x[1] = NAN;
+    CHECK(tbrf_driver_points(d, 0.0, 1, x, f) == TBRF_ERR_INVALID, "NaN position");
+    CHECK(tbrf_driver_points(d, 0.0, -1, x, f) == TBRF_ERR_SIZE, "n < 0");
+    char junk[64] = "not a state";
+    CHECK(tbrf_driver_save(d, junk, 8) == TBRF_ERR_SIZE, "save into a small buffer");
+    CHECK(tbrf_driver_load(d, junk, sizeof junk) == TBRF_ERR_INVALID, "load garbage");
+    tbrf_driver_destroy(d);
+    tbrf_driver_default_params(&p);
+    tbrf_driver *e = make(m, 1, &p);
+    void *buf = tu_malloc((size_t)tbrf_driver_state_size(e));
+    CHECK(tbrf_driver_save(e, buf, tbrf_driver_state_size(e)) == TBRF_ERR_NO_GEOMETRY, "save before any time");
+    free(buf);
+    tbrf_driver_destroy(e);
+    tbrf_model_destroy(m);
+    tbrf_model_destroy(g);
+}
+
+int main(void)
+{
+    test_models();
+    test_autocorrelation();
+    test_solenoidal_fraction();
+    test_spectrum_and_rms();
+    test_div_curl();
+    test_exact_rms_and_mean();
+    test_restart();
+    test_interpolation();
+    test_2d();
+    test_threads();
+    test_injection();
+    test_bad_input();
+    return check_report("test_driving");
+}
