@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cpu/cpu_kernels.h"
 #include "core/parallel.h"
 #include "methods/turning_bands/directions.h"
 #include "methods/turning_bands/lines.h"
@@ -31,8 +32,9 @@
 #include "tbrf.h"
 
 /* Points per tile: a tile's positions and accumulators stay in L1 while
- * every line is applied to them in order. */
-enum { INFLOW_TILE = 256 };
+ * every line is applied to them in order (a multiple of 8, the SIMD
+ * kernels' step). */
+enum { INFLOW_TILE = 512 };
 /* Samples of margin beyond each end of a window, for positions that
  * round across a sample boundary (the plan's domain tolerance is already
  * in the window's extent). */
@@ -50,8 +52,9 @@ struct tbrf_inflow {
     double rho_w, sigma, rho_floor;
     double *axis;            /* 3 L: u_l / delta */
     double *off;             /* L: offset + shift_l */
-    int64_t *first, *count, *base; /* per line: first sample kept, how many, where */
-    int64_t nsamples;
+    int64_t *first, *count, *base; /* per line: first sample kept, how many, and where
+                                      sample j of the line is: samples + base[l] + j */
+    int64_t nsamples;        /* allocated, the leading pad included */
     void *samples;
 };
 
@@ -173,12 +176,20 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
     tbrfi_lines_shifts(in->v.seed, realization, L, in->axis + 3 * (size_t)L);
     for (int l = 0; l < L; l++)
         in->off[l] = in->v.spec->offset + in->axis[3 * (size_t)L + l];
-    int64_t total = 0;
+    /* Window l is stored at pad + (the windows before it); base[l] = that
+     * - first[l], so that samples + base[l] is line l's sample 0 and the
+     * CPU kernels index it as they index a whole line. The pad (at most
+     * first[0] samples, never touched) keeps every base[l] >= 0. */
+    int64_t total = 0, pad = 0;
     for (int l = 0; l < L; l++) {
         line_window(in, l, &in->first[l], &in->count[l]);
-        in->base[l] = total;
+        if (in->first[l] - total > pad)
+            pad = in->first[l] - total;
         total += in->count[l];
     }
+    for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
+        in->base[l] = at - in->first[l];
+    total += pad;
     const size_t esize = line_precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
     const double bytes = (double)total * (double)esize;
     const double budget = tbrfi_plan_memory_budget();
@@ -192,9 +203,15 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
     in->samples = malloc((size_t)bytes > 0 ? (size_t)bytes : 1);
     if (!in->samples)
         return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %.3g MiB of line windows", bytes / 1048576.0);
+    int64_t *at = malloc(sizeof(int64_t) * (size_t)L);
+    if (!at)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    for (int l = 0; l < L; l++)
+        at[l] = in->base[l] + in->first[l];
     st = tbrfi_lines_synthesize_windows(in->v.spec, in->v.fft, in->v.seed, realization, L,
-                                        in->v.threads, in->first, in->count, in->base,
+                                        in->v.threads, in->first, in->count, at,
                                         line_precision, in->samples);
+    free(at);
     if (st)
         return fail(in, st, "no memory for the line synthesis buffers");
     return TBRF_OK;
@@ -297,17 +314,16 @@ static void position(const tbrf_inflow *in, const source *s, int64_t i, double t
         x[2] = 0.0;
 }
 
-static double sample(const tbrf_inflow *in, int l, double t)
+/* Float windows: the portable kernel's arithmetic on float samples. */
+static void add_float_line(const float *y, double ax, double ay, double az, double off, int n,
+                           const double *dx, const double *dy, const double *dz, double *acc)
 {
-    const int64_t j = (int64_t)t - in->first[l];
-    const double f = t - (double)(int64_t)t;
-    if (in->precision == TBRF_FLOAT) {
-        const float *y = (const float *)in->samples + in->base[l];
-        const double y0 = y[j], y1 = y[j + 1];
-        return fma(f, y1 - y0, y0);
+    for (int i = 0; i < n; i++) {
+        const double t = fma(dz[i], az, fma(dy[i], ay, dx[i] * ax)) + off;
+        const int64_t j = (int64_t)t;
+        const double f = t - (double)j, y0 = y[j], y1 = y[j + 1];
+        acc[i] += fma(f, y1 - y0, y0);
     }
-    const double *y = (const double *)in->samples + in->base[l];
-    return fma(f, y[j + 1] - y[j], y[j]);
 }
 
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
@@ -323,25 +339,33 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     const int L = in->v.L, dim = in->v.dim;
     const double norm = 1.0 / sqrt((double)L);
     const double *c = in->v.center;
+    const double *shift = in->axis + 3 * (size_t)L;
+    const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
     const int64_t ntiles = (n + INFLOW_TILE - 1) / INFLOW_TILE;
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(in->v.threads)) if (ntiles > 1)
     for (int64_t w = 0; w < ntiles; w++) {
         double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
         const int64_t p0 = w * INFLOW_TILE;
         const int np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
-        for (int i = 0; i < np; i++) {
+        const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
+        for (int i = 0; i < npad; i++) {
             double x[3];
-            position(in, s, p0 + i, t, x);
+            position(in, s, p0 + (i < np ? i : np - 1), t, x);
             dx[i] = x[0] - c[0];
             dy[i] = x[1] - c[1];
             dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
             acc[i] = 0.0;
         }
+        /* Line by line in order 0..L-1, through the CPU backend's point
+         * kernel (the same bits as tbrf_execute's) on each line's window. */
         for (int l = 0; l < L; l++) {
-            const double ax = in->axis[3 * (size_t)l], ay = in->axis[3 * (size_t)l + 1],
-                         az = in->axis[3 * (size_t)l + 2], off = in->off[l];
-            for (int i = 0; i < np; i++)
-                acc[i] += sample(in, l, fma(dz[i], az, fma(dy[i], ay, dx[i] * ax)) + off);
+            const double *a = in->axis + 3 * (size_t)l;
+            if (in->precision == TBRF_FLOAT)
+                add_float_line((const float *)in->samples + in->base[l], a[0], a[1], a[2], in->off[l],
+                               np, dx, dy, dz, acc);
+            else
+                kernel((const double *)in->samples + in->base[l], 0, a, in->v.spec->offset, shift + l, 1,
+                       npad, dx, dy, dz, acc);
         }
         for (int i = 0; i < np; i++)
             values[p0 + i] = transform(in, norm * acc[i]);
