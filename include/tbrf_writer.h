@@ -1,6 +1,7 @@
 /*
- * tbrf_writer.h — writing grids larger than memory to HDF5 (+ XDMF) or
- * netCDF-4 (CF) files: the installed face of tbrf's file writer, in the
+ * tbrf_writer.h — writing grids larger than memory to HDF5 (+ XDMF) files
+ * (netCDF-4 is not offered here yet: `tbrf generate --format netcdf` writes
+ * it): the installed face of tbrf's file writer, in the
  * library libtbrf_writer (pkg-config tbrf-writer, CMake tbrf::tbrf_writer).
  *
  * A grid is written in chunks of consecutive cells as they come, x fastest,
@@ -51,7 +52,9 @@ enum tbrf_writer_flags {
  * temporary file next to it. *writer is set even on failure (NULL only on
  * TBRF_ERR_NO_MEMORY), so tbrf_writer_message can say why; close it in
  * every case. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown
- * flags), TBRF_ERR_FILE (the directory cannot be written), TBRF_ERR_NO_MEMORY. */
+ * flags), TBRF_ERR_UNSUPPORTED (TBRF_WRITER_NETCDF: not offered yet),
+ * TBRF_ERR_FILE (the directory cannot be written, PATH is a directory or
+ * exists and is not a regular file), TBRF_ERR_NO_MEMORY. */
 TBRF_API int tbrf_writer_create(const char *path, int flags, tbrf_writer **writer);
 
 /* Declares the grid: n[0] x n[1] x n[2] cells (dim 2: n[2] = 1), cell
@@ -60,8 +63,9 @@ TBRF_API int tbrf_writer_create(const char *path, int flags, tbrf_writer **write
  * checked against the free space only by the file system; the writer's
  * own memory is one HDF5 chunk cache (16 MiB) whatever the grid. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (dim, precision, spacing not
- * finite and > 0, origin not finite, a grid already declared), TBRF_ERR_SIZE
- * (counts < 1 or overflowing), TBRF_ERR_FILE. */
+ * finite and > 0, origin not finite, a grid already declared, a writer whose
+ * create failed), TBRF_ERR_SIZE (counts < 1 or overflowing), TBRF_ERR_FILE
+ * (the dataset cannot be made). */
 TBRF_API int tbrf_writer_grid_begin(tbrf_writer *writer, int dim, const double origin[3],
                                     const double spacing[3], const int64_t n[3], int precision);
 
