@@ -31,7 +31,7 @@ cc -std=c11 $(pkg-config --cflags tbrf) -c "$tmp/dev.c" -o "$tmp/dev.o"
 # doc/streaming.md's example through pkg-config, a tube written and published
 writer_example=""
 if [ -f "$tmp/prefix/include/tbrf_writer.h" ]; then
-    writer_example="$src/../../io/example_writer.c"
+    writer_example="$(cd "$src/../../io" && pwd)/example_writer.c"
     test -f "$writer_example"
     cc -std=c11 $(pkg-config --cflags tbrf-writer) "$writer_example" -o "$tmp/writer_pc" \
        $(pkg-config --libs tbrf-writer) ${SANITIZE_FLAGS:-}
