@@ -98,13 +98,14 @@ int main(int argc, char **argv)
 
     /* per-step cost at the longest tube */
     const double lo[3] = {0, 0, 0}, hi[3] = {255, 255, (double)(nzmax - 1)};
-    tbrf_inflow *in = NULL;
-    if (tbrf_inflow_create(m, 3, lo, hi, 1.0, 7, 0, &o, v, TBRF_DOUBLE, &in) != TBRF_OK)
+    tbrf_inflow *in = NULL, *inf = NULL;
+    if (tbrf_inflow_create(m, 3, lo, hi, 1.0, 7, 0, &o, v, TBRF_DOUBLE, &in) != TBRF_OK ||
+        tbrf_inflow_create(m, 3, lo, hi, 1.0, 7, 0, &o, v, TBRF_FLOAT, &inf) != TBRF_OK)
         return 1;
     const double rss_inflow = peak_mib();
     struct { int64_t w, g; } cases[] = {{16, 1}, {64, 1}, {256, 1}, {256, 2}, {256, 4}};
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
-    double tin[8];
+    double tin[8], tinf[8];
     for (int c = 0; c < ncases; c++) {
         int64_t n;
         double *xyz = ghosts(cases[c].w, cases[c].g, (double)(nzmax - cases[c].g), &n);
@@ -120,10 +121,19 @@ int main(int argc, char **argv)
             best = fmin(best, now() - t0);
         }
         tin[c] = best;
+        best = INFINITY;
+        for (int s = 0; s < steps; s++) {
+            double t0 = now();
+            if (tbrf_inflow_fill(inf, 0.5 * s, n, xyz, rho) != TBRF_OK)
+                return 1;
+            best = fmin(best, now() - t0);
+        }
+        tinf[c] = best;
         free(xyz);
         free(rho);
     }
     tbrf_inflow_destroy(in);
+    tbrf_inflow_destroy(inf);
 
     /* the baseline: a plan of the same tube at the same shifted positions */
     tbrf_plan *plan = NULL;
@@ -133,8 +143,8 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("\n## one step against ghost cells (tube 256 x 256 x %lld, best of 5-20 steps)\n", (long long)nzmax);
-    printf("%10s %12s %12s %14s %12s %8s\n", "cells", "inflow ms", "ns/cell", "ns/(cell*line)",
-           "plan ms", "plan/inflow");
+    printf("%10s %12s %14s %12s %12s %8s %8s\n", "cells", "inflow ms", "ns/(cell*line)", "float ms",
+           "plan ms", "plan/in", "plan/flt");
     int first = 1;
     double first_dt = 0.0;
     for (int c = 0; c < ncases; c++) {
@@ -162,14 +172,14 @@ int main(int argc, char **argv)
                 best = fmin(best, dt);
             first = 0;
         }
-        printf("%10lld %12.3f %12.1f %14.3f %12.3f %8.2f\n", (long long)n, 1e3 * tin[c], 1e9 * tin[c] / (double)n,
-               1e9 * tin[c] / (double)n / 1024.0, 1e3 * best, best / tin[c]);
+        printf("%10lld %12.3f %14.3f %12.3f %12.3f %8.2f %8.2f\n", (long long)n, 1e3 * tin[c],
+               1e9 * tin[c] / (double)n / 1024.0, 1e3 * tinf[c], 1e3 * best, best / tin[c], best / tinf[c]);
         free(xyz);
         free(sh);
         free(val);
     }
     printf("\nplan: made and first step (its lines synthesised) in %.2f s\n", first_dt);
-    printf("peak RSS: %.0f MiB after the samplers (line memory table, then the double one), "
+    printf("peak RSS: %.0f MiB after the samplers (line memory table, then a double and a float one), "
            "%.0f MiB after the plan as well\n", rss_inflow, peak_mib());
     tbrf_destroy(plan);
     tbrf_model_destroy(m);

@@ -55,6 +55,7 @@ struct tbrf_inflow {
     int64_t *first, *count, *base; /* per line: first sample kept, how many, and where
                                       sample j of the line is: samples + base[l] + j */
     int64_t nsamples;        /* allocated, the leading pad included */
+    int64_t maxcount;        /* the longest window */
     void *samples;
 };
 
@@ -186,6 +187,8 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
         if (in->first[l] - total > pad)
             pad = in->first[l] - total;
         total += in->count[l];
+        if (in->count[l] > in->maxcount)
+            in->maxcount = in->count[l];
     }
     for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
         in->base[l] = at - in->first[l];
@@ -314,16 +317,31 @@ static void position(const tbrf_inflow *in, const source *s, int64_t i, double t
         x[2] = 0.0;
 }
 
-/* Float windows: the portable kernel's arithmetic on float samples. */
-static void add_float_line(const float *y, double ax, double ay, double az, double off, int n,
-                           const double *dx, const double *dy, const double *dz, double *acc)
+/* Float windows: the samples a tile can read (from its bounding box
+ * [bmin, bmax] relative to the centre) converted to double into scratch,
+ * then the SIMD point kernel on them with the offset shifted by the first
+ * sample converted. t is then computed relative to that sample, so it may
+ * round differently from the double path's in the last bit: float windows
+ * are not bitwise the plan's anyway (their samples are rounded). */
+static void add_float_line(const tbrf_inflow *in, int l, cpu_points_fn kernel, const double bmin[3],
+                           const double bmax[3], int npad, const double *dx, const double *dy,
+                           const double *dz, double *scratch, double *acc)
 {
-    for (int i = 0; i < n; i++) {
-        const double t = fma(dz[i], az, fma(dy[i], ay, dx[i] * ax)) + off;
-        const int64_t j = (int64_t)t;
-        const double f = t - (double)j, y0 = y[j], y1 = y[j + 1];
-        acc[i] += fma(f, y1 - y0, y0);
+    const double *a = in->axis + 3 * (size_t)l;
+    double tmin = in->off[l], tmax = in->off[l];
+    for (int d = 0; d < 3; d++) {
+        tmin += fmin(a[d] * bmin[d], a[d] * bmax[d]);
+        tmax += fmax(a[d] * bmin[d], a[d] * bmax[d]);
     }
+    const int64_t first = in->first[l], last = first + in->count[l] - 1;
+    int64_t j0 = (int64_t)floor(tmin) - WINDOW_MARGIN, j1 = (int64_t)floor(tmax) + 1 + WINDOW_MARGIN;
+    j0 = j0 < first ? first : j0;
+    j1 = j1 > last ? last : j1;
+    const float *y = (const float *)in->samples + in->base[l];
+    for (int64_t j = j0; j <= j1; j++)
+        scratch[j - j0] = (double)y[j];
+    const double shift = in->axis[3 * (size_t)in->v.L + l];
+    kernel(scratch, 0, a, in->v.spec->offset - (double)j0, &shift, 1, npad, dx, dy, dz, acc);
 }
 
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
@@ -342,12 +360,24 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     const double *shift = in->axis + 3 * (size_t)L;
     const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
     const int64_t ntiles = (n + INFLOW_TILE - 1) / INFLOW_TILE;
-#pragma omp parallel for schedule(static) num_threads(tbrf_threads(in->v.threads)) if (ntiles > 1)
+    int failed = 0;
+#pragma omp parallel num_threads(tbrf_threads(in->v.threads)) if (ntiles > 1)
+    {
+    /* float windows: one window's samples in double, per thread */
+    double *scratch = in->precision == TBRF_FLOAT ? malloc(sizeof(double) * (size_t)in->maxcount) : NULL;
+    if (in->precision == TBRF_FLOAT && !scratch) {
+#pragma omp atomic write
+        failed = 1;
+    }
+#pragma omp for schedule(static)
     for (int64_t w = 0; w < ntiles; w++) {
+        if (in->precision == TBRF_FLOAT && !scratch)
+            continue;
         double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
         const int64_t p0 = w * INFLOW_TILE;
         const int np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
         const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
+        double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (int i = 0; i < npad; i++) {
             double x[3];
             position(in, s, p0 + (i < np ? i : np - 1), t, x);
@@ -355,14 +385,16 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
             dy[i] = x[1] - c[1];
             dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
             acc[i] = 0.0;
+            bmin[0] = fmin(bmin[0], dx[i]), bmax[0] = fmax(bmax[0], dx[i]);
+            bmin[1] = fmin(bmin[1], dy[i]), bmax[1] = fmax(bmax[1], dy[i]);
+            bmin[2] = fmin(bmin[2], dz[i]), bmax[2] = fmax(bmax[2], dz[i]);
         }
         /* Line by line in order 0..L-1, through the CPU backend's point
          * kernel (the same bits as tbrf_execute's) on each line's window. */
         for (int l = 0; l < L; l++) {
             const double *a = in->axis + 3 * (size_t)l;
             if (in->precision == TBRF_FLOAT)
-                add_float_line((const float *)in->samples + in->base[l], a[0], a[1], a[2], in->off[l],
-                               np, dx, dy, dz, acc);
+                add_float_line(in, l, kernel, bmin, bmax, npad, dx, dy, dz, scratch, acc);
             else
                 kernel((const double *)in->samples + in->base[l], 0, a, in->v.spec->offset, shift + l, 1,
                        npad, dx, dy, dz, acc);
@@ -370,6 +402,11 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         for (int i = 0; i < np; i++)
             values[p0 + i] = transform(in, norm * acc[i]);
     }
+    free(scratch);
+    }
+    if (failed)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for a window's scratch (%lld samples)",
+                    (long long)in->maxcount);
     return TBRF_OK;
 }
 
