@@ -7,10 +7,11 @@ set -euo pipefail
 # draws the command's pictures, in DejaVu Sans through fontconfig.
 # python3-meshio and python3-h5py read the XDMF side files (io_xdmf_read).
 # libqhull-dev: periodic Voronoi volumes of AREPO gas ICs (src/io/voronoi.c).
+# python3-numpy (with python3-h5py): examples/nebula/check.py (example_nebula).
 packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev
           libnetcdf-dev netcdf-bin libpng-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core libxml2-utils
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder python3-meshio python3-h5py
-          libqhull-dev)
+          libqhull-dev python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
