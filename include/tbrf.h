@@ -634,7 +634,9 @@ TBRF_API int tbrf_model_eisenstein_hu(double omega_m, double omega_b, double h, 
  * cells at x - v t. The sampler holds, of every line, only the window of
  * samples that the tube's projection on that line's direction reaches, in
  * double or float; its values are bitwise those of tbrf_execute on a plan
- * made with the same arguments, at the positions x - v t (double lines). */
+ * made with the same arguments, at the positions x - v t (double lines).
+ * Like a plan, a sampler is used by one thread at a time (its OpenMP team,
+ * opts.threads, works inside each call). */
 typedef struct tbrf_inflow tbrf_inflow;
 
 /* What tbrf_inflow_fill writes, set by tbrf_inflow_set_density (delta is
