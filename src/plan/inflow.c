@@ -359,7 +359,19 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     const double *c = in->v.center;
     const double *shift = in->axis + 3 * (size_t)L;
     const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
-    const int64_t ntiles = (n + INFLOW_TILE - 1) / INFLOW_TILE;
+    /* Tiles: INFLOW_TILE points in the caller's order, or blocks of
+     * 16 x 16 x 2 cells of a grid, whose line coordinates span few
+     * samples, so that the window segments a tile reads stay in cache
+     * (a strip of whole rows would read hundreds of samples per line).
+     * Values do not depend on the tiling. */
+    enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
+    int64_t tiles[3] = {1, 1, 1};
+    if (!s->xyz) {
+        tiles[0] = (s->n[0] + BX - 1) / BX;
+        tiles[1] = (s->n[1] + BY - 1) / BY;
+        tiles[2] = (s->n[2] + BZ - 1) / BZ;
+    }
+    const int64_t ntiles = s->xyz ? (n + INFLOW_TILE - 1) / INFLOW_TILE : tiles[0] * tiles[1] * tiles[2];
     int failed = 0;
 #pragma omp parallel num_threads(tbrf_threads(in->v.threads)) if (ntiles > 1)
     {
@@ -374,13 +386,26 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         if (in->precision == TBRF_FLOAT && !scratch)
             continue;
         double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
-        const int64_t p0 = w * INFLOW_TILE;
-        const int np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
+        int64_t idx[INFLOW_TILE];
+        int np = 0;
+        if (s->xyz) {
+            const int64_t p0 = w * INFLOW_TILE;
+            np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
+            for (int i = 0; i < np; i++)
+                idx[i] = p0 + i;
+        } else {
+            const int64_t i0 = (w % tiles[0]) * BX, j0 = (w / tiles[0] % tiles[1]) * BY,
+                          k0 = w / (tiles[0] * tiles[1]) * BZ;
+            for (int64_t k = k0; k < k0 + BZ && k < s->n[2]; k++)
+                for (int64_t j = j0; j < j0 + BY && j < s->n[1]; j++)
+                    for (int64_t i = i0; i < i0 + BX && i < s->n[0]; i++)
+                        idx[np++] = i + s->n[0] * (j + s->n[1] * k);
+        }
         const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
         double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (int i = 0; i < npad; i++) {
             double x[3];
-            position(in, s, p0 + (i < np ? i : np - 1), t, x);
+            position(in, s, idx[i < np ? i : np - 1], t, x);
             dx[i] = x[0] - c[0];
             dy[i] = x[1] - c[1];
             dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
@@ -400,7 +425,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
                        npad, dx, dy, dz, acc);
         }
         for (int i = 0; i < np; i++)
-            values[p0 + i] = transform(in, norm * acc[i]);
+            values[idx[i]] = transform(in, norm * acc[i]);
     }
     free(scratch);
     }
