@@ -28,7 +28,9 @@ static void usage(void)
            "of the grid in FILE as a PNG: red positive, blue negative, white zero, on a\n"
            "scale symmetric about zero (+-max|value| of the plane), with a colour bar.\n"
            "Cells are drawn with their spacing, on axes in the file's coordinates; the\n"
-           "first in-plane axis runs to the right, the second upwards. A 2D file has\n"
+           "first in-plane axis runs to the right, the second upwards (a grid written by\n"
+           "another program through libtbrf_writer, without tbrf's attributes: cell\n"
+           "indices). A 2D file has\n"
            "only the plane --axis z --index 0. stderr gets one line 'wrote SLICE.png:\n"
            "PNG WxH pixels' unless --quiet.\n");
 }

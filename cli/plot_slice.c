@@ -282,12 +282,40 @@ int plot_slice(const char *path, const plot_slice_in *in, char *err, size_t errl
 
 /* ------------------------------------------------ where the plane lies */
 
+/* A grid written by another program through tbrf's writer (libtbrf_writer,
+ * a simulation's snapshots): /field and no tbrf attributes at all (neither
+ * model_kind nor geometry). Drawn on axes of cell indices (origin 0,
+ * spacing 1); 1 if the file is such a grid (m filled), else 0. */
+static int plain_grid(const char *file, tbrf_io_meta *m)
+{
+    char err[1024], probe[16];
+    tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+    if (!f)
+        return 0;
+    const int tbrf_attrs = tbrf_io_attr_str(f, "model_kind", probe, sizeof probe) != 0 ||
+                           tbrf_io_attr_str(f, "geometry", probe, sizeof probe) != 0 ||
+                           tbrf_io_attr_str(f, "tbrf_geometry", probe, sizeof probe) != 0;
+    tbrf_io_file_close(f);
+    int64_t n[3];
+    if (tbrf_attrs || tbrf_io_field_shape(file, n, err, sizeof err))
+        return 0;
+    tbrf_io_meta_init(m);
+    m->is_grid = 1;
+    m->dim = n[2] == 1 ? 2 : 3;
+    for (int d = 0; d < 3; d++) {
+        m->n[d] = n[d];
+        m->origin[d] = 0.0;
+        m->spacing[d] = 1.0;
+    }
+    return 1;
+}
+
 int plot_slice_geometry(const char *file, int axis, int64_t *index, plot_slice_in *in)
 {
     char err[1024];
     tbrf_io_meta m;
     tbrf_io_meta_init(&m);
-    if (tbrf_io_read_meta(file, &m, err, sizeof err)) {
+    if (tbrf_io_read_meta(file, &m, err, sizeof err) && !plain_grid(file, &m)) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }

@@ -42,6 +42,8 @@ module tbrf
     private :: exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
     private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
     private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
+    private :: inflow_assign, inflow_final, finish_inflow, inflow_create_i4, inflow_create_i8
+    private :: inflow_fill_grid_2, inflow_fill_grid_3
 
     !> A model (the C tbrf_model). Not copyable.
     type :: tbrf_model
@@ -83,6 +85,30 @@ module tbrf
     interface tbrf_driver_make
         module procedure make_driver_i4, make_driver_i8
     end interface tbrf_driver_make
+
+    !> An inflow-boundary sampler (the C tbrf_inflow; doc/streaming.md,
+    !> "Inflow boundaries"). Not copyable.
+    type :: tbrf_inflow
+        type(c_ptr) :: ptr = c_null_ptr
+        integer(c_int) :: dim = 0
+    contains
+        procedure, private :: inflow_assign
+        generic :: assignment(=) => inflow_assign
+        final :: inflow_final
+    end type tbrf_inflow
+
+    !> tbrf_inflow_create(inflow, model, dim, lo, hi, resolution, seed,
+    !> realization, velocity[, line_precision][, opts][, stat])
+    interface tbrf_inflow_create
+        module procedure inflow_create_i4, inflow_create_i8
+    end interface tbrf_inflow_create
+
+    !> tbrf_inflow_fill_grid(inflow, t, origin, spacing, values[, stat]):
+    !> values(nx, ny) in 2D, values(nx, ny, nz) in 3D; the block's size is
+    !> the array's shape.
+    interface tbrf_inflow_fill_grid
+        module procedure inflow_fill_grid_2, inflow_fill_grid_3
+    end interface tbrf_inflow_fill_grid
 
     !> tbrf_make_periodic_plan(plan, model, dim, origin, length, n, seed[, opts][, stat]):
     !> a field periodic over the box [origin, origin + length) with the FFT
@@ -1481,5 +1507,208 @@ contains
         driver%ptr = c_null_ptr
         driver%dim = 0
     end subroutine tbrf_driver_destroy
+
+    ! ------------------------------------------------- inflow boundaries
+
+    subroutine inflow_assign(to, from)
+        class(tbrf_inflow), intent(inout) :: to
+        type(tbrf_inflow), intent(in) :: from
+        if (c_associated(from%ptr) .or. c_associated(to%ptr)) then
+            write(error_unit, '(a)') 'tbrf: a tbrf_inflow cannot be copied (it owns a C object)'
+            error stop 1
+        end if
+    end subroutine inflow_assign
+
+    subroutine inflow_final(inflow)
+        type(tbrf_inflow), intent(inout) :: inflow
+        call tbrf_inflow_destroy(inflow)
+    end subroutine inflow_final
+
+    subroutine finish_inflow(st, where, inflow, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where
+        type(tbrf_inflow), intent(in) :: inflow
+        integer, intent(out), optional :: stat
+        if (st == TBRF_OK .or. present(stat)) then
+            call finish(st, where, "", stat)
+        else
+            call finish(st, where, tbrf_inflow_message(inflow), stat)
+        end if
+    end subroutine finish_inflow
+
+    !> The tube [lo, hi] that ghost cells in [ghost_lo, ghost_hi] sample up
+    !> to t_end (arrays of at least dim values; lo and hi get 3).
+    subroutine tbrf_inflow_tube(dim, ghost_lo, ghost_hi, velocity, t_end, lo, hi, stat)
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: ghost_lo(:), ghost_hi(:), velocity(:), t_end
+        real(c_double), intent(out) :: lo(3), hi(3)
+        integer, intent(out), optional :: stat
+        real(c_double) :: a(3), b(3), v(3)
+        integer :: d
+        a = 0
+        b = 0
+        v = 0
+        lo = 0
+        hi = 0
+        d = max(0, min(dim, 3))
+        if (size(ghost_lo) < d .or. size(ghost_hi) < d .or. size(velocity) < d) then
+            call finish(TBRF_ERR_SIZE, "tbrf_inflow_tube", "ghost_lo, ghost_hi and velocity need dim values", &
+                        stat)
+            return
+        end if
+        a(1:d) = ghost_lo(1:d)
+        b(1:d) = ghost_hi(1:d)
+        v(1:d) = velocity(1:d)
+        call finish(c_tbrf_inflow_tube(int(dim, c_int), a, b, v, t_end, lo, hi), "tbrf_inflow_tube", "", stat)
+    end subroutine tbrf_inflow_tube
+
+    subroutine inflow_create_i4(inflow, model, dim, lo, hi, resolution, seed, realization, velocity, &
+                                line_precision, opts, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), resolution, velocity(:)
+        integer(c_int32_t), intent(in) :: seed, realization
+        integer, intent(in), optional :: line_precision
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        call inflow_create_i8(inflow, model, dim, lo, hi, resolution, int(seed, c_int64_t), &
+                              int(realization, c_int64_t), velocity, line_precision, opts, stat)
+    end subroutine inflow_create_i4
+
+    !> Makes the sampler (destroying what `inflow` held): the field of
+    !> tbrf_make_plan(model, dim, lo, hi, resolution, seed, opts) at
+    !> `realization`, carried by `velocity`; line_precision TBRF_DOUBLE (the
+    !> default) or TBRF_FLOAT. On failure `inflow` holds the C object with
+    !> its message, to be destroyed.
+    subroutine inflow_create_i8(inflow, model, dim, lo, hi, resolution, seed, realization, velocity, &
+                                line_precision, opts, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), resolution, velocity(:)
+        integer(c_int64_t), intent(in) :: seed, realization
+        integer, intent(in), optional :: line_precision
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        real(c_double) :: lo3(3), hi3(3), v3(3)
+        type(c_ptr) :: po
+        integer(c_int) :: prec
+        integer :: d
+        call tbrf_inflow_destroy(inflow)
+        lo3 = 0
+        hi3 = 0
+        v3 = 0
+        d = max(0, min(dim, 3))
+        if (size(lo) < d .or. size(hi) < d .or. size(velocity) < d) then
+            call finish(TBRF_ERR_SIZE, "tbrf_inflow_create", "lo, hi and velocity need one value per "// &
+                        "dimension", stat)
+            return
+        end if
+        lo3(1:d) = lo(1:d)
+        hi3(1:d) = hi(1:d)
+        v3(1:d) = velocity(1:d)
+        prec = TBRF_DOUBLE
+        if (present(line_precision)) prec = int(line_precision, c_int)
+        po = c_null_ptr
+        if (present(opts)) po = c_loc(opts)
+        inflow%dim = int(dim, c_int)
+        call finish_inflow(c_tbrf_inflow_create(model%ptr, int(dim, c_int), lo3, hi3, resolution, seed, &
+                                                realization, po, v3, prec, inflow%ptr), &
+                           "tbrf_inflow_create", inflow, stat)
+    end subroutine inflow_create_i8
+
+    !> What fill writes: TBRF_DENSITY_FIELD, _LOGNORMAL (rho_w exp(sigma
+    !> delta - sigma^2/2)) or _LINEAR (rho_w max(1 + sigma delta, rho_floor)).
+    subroutine tbrf_inflow_set_density(inflow, kind, rho_w, sigma, rho_floor, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        integer, intent(in) :: kind
+        real(c_double), intent(in) :: rho_w, sigma
+        real(c_double), intent(in), optional :: rho_floor
+        integer, intent(out), optional :: stat
+        real(c_double) :: fl
+        fl = 0
+        if (present(rho_floor)) fl = rho_floor
+        call finish_inflow(c_tbrf_inflow_set_density(inflow%ptr, int(kind, c_int), rho_w, sigma, fl), &
+                           "tbrf_inflow_set_density", inflow, stat)
+    end subroutine tbrf_inflow_set_density
+
+    !> One step at positions xyz(dim, n): values(i) at xyz(:, i) - velocity t.
+    subroutine tbrf_inflow_fill(inflow, t, xyz, values, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        real(c_double), intent(in) :: t
+        real(c_double), intent(in), contiguous :: xyz(:, :)
+        real(c_double), intent(out), contiguous :: values(:)
+        integer, intent(out), optional :: stat
+        if (size(xyz, 1) /= inflow%dim .or. size(values) < size(xyz, 2)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_inflow_fill", "xyz must be (dim, n) and values hold n", stat)
+            return
+        end if
+        call finish_inflow(c_tbrf_inflow_fill(inflow%ptr, t, size(xyz, 2, kind=c_int64_t), xyz, values), &
+                           "tbrf_inflow_fill", inflow, stat)
+    end subroutine tbrf_inflow_fill
+
+    subroutine inflow_fill_grid_2(inflow, t, origin, spacing, values, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), contiguous :: values(:, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: n(3)
+        if (inflow%dim /= 2 .or. size(origin) < 2 .or. size(spacing) < 2) then
+            call finish(TBRF_ERR_SIZE, "tbrf_inflow_fill_grid", "a 2D sampler, origin(2), spacing(2)", stat)
+            return
+        end if
+        o = 0
+        h = 0
+        o(1:2) = origin(1:2)
+        h(1:2) = spacing(1:2)
+        n = [size(values, 1, kind=c_int64_t), size(values, 2, kind=c_int64_t), 1_c_int64_t]
+        call finish_inflow(c_tbrf_inflow_fill_grid(inflow%ptr, t, o, h, n, values), "tbrf_inflow_fill_grid", &
+                           inflow, stat)
+    end subroutine inflow_fill_grid_2
+
+    subroutine inflow_fill_grid_3(inflow, t, origin, spacing, values, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), contiguous :: values(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: n(3)
+        if (inflow%dim /= 3 .or. size(origin) < 3 .or. size(spacing) < 3) then
+            call finish(TBRF_ERR_SIZE, "tbrf_inflow_fill_grid", "a 3D sampler, origin(3), spacing(3)", stat)
+            return
+        end if
+        o = origin(1:3)
+        h = spacing(1:3)
+        n = [size(values, 1, kind=c_int64_t), size(values, 2, kind=c_int64_t), size(values, 3, kind=c_int64_t)]
+        call finish_inflow(c_tbrf_inflow_fill_grid(inflow%ptr, t, o, h, n, values), "tbrf_inflow_fill_grid", &
+                           inflow, stat)
+    end subroutine inflow_fill_grid_3
+
+    !> Bytes of line samples held (full = .false.) or that a plan holds.
+    function tbrf_inflow_line_bytes(inflow, full) result(b)
+        type(tbrf_inflow), intent(in) :: inflow
+        logical, intent(in), optional :: full
+        integer(c_int64_t) :: b
+        integer(c_int) :: f
+        f = 0
+        if (present(full)) then
+            if (full) f = 1
+        end if
+        b = c_tbrf_inflow_line_bytes(inflow%ptr, f)
+    end function tbrf_inflow_line_bytes
+
+    function tbrf_inflow_message(inflow) result(s)
+        type(tbrf_inflow), intent(in) :: inflow
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_inflow_message(inflow%ptr))
+    end function tbrf_inflow_message
+
+    subroutine tbrf_inflow_destroy(inflow)
+        type(tbrf_inflow), intent(inout) :: inflow
+        call c_tbrf_inflow_destroy(inflow%ptr)
+        inflow%ptr = c_null_ptr
+    end subroutine tbrf_inflow_destroy
 
 end module tbrf

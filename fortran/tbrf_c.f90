@@ -72,6 +72,9 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_DRIVE_AUTO = 0
     integer(c_int), parameter :: TBRF_DRIVE_DIRECT = 1
     integer(c_int), parameter :: TBRF_DRIVE_NUFFT = 2
+    integer(c_int), parameter :: TBRF_DENSITY_FIELD = 0
+    integer(c_int), parameter :: TBRF_DENSITY_LOGNORMAL = 1
+    integer(c_int), parameter :: TBRF_DENSITY_LINEAR = 2
 
     type, bind(C) :: tbrf_opts
         integer(c_int32_t) :: lines
@@ -849,5 +852,86 @@ module tbrf_c
         import
         type(c_ptr), value :: driver
     end subroutine c_tbrf_driver_destroy
+
+    function c_tbrf_inflow_tube(dim, ghost_lo, ghost_hi, velocity, t_end, lo, hi) &
+        bind(C, name="tbrf_inflow_tube")
+        import
+        integer(c_int) :: c_tbrf_inflow_tube
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: ghost_lo(3)
+        real(c_double), intent(in) :: ghost_hi(3)
+        real(c_double), intent(in) :: velocity(3)
+        real(c_double), value :: t_end
+        real(c_double), intent(inout) :: lo(3)
+        real(c_double), intent(inout) :: hi(3)
+    end function c_tbrf_inflow_tube
+
+    function c_tbrf_inflow_create(model, dim, lo, hi, resolution, seed, realization, opts, &
+        velocity, line_precision, inflow) bind(C, name="tbrf_inflow_create")
+        import
+        integer(c_int) :: c_tbrf_inflow_create
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: lo(3)
+        real(c_double), intent(in) :: hi(3)
+        real(c_double), value :: resolution
+        integer(c_int64_t), value :: seed
+        integer(c_int64_t), value :: realization
+        type(c_ptr), value :: opts
+        real(c_double), intent(in) :: velocity(3)
+        integer(c_int), value :: line_precision
+        type(c_ptr) :: inflow
+    end function c_tbrf_inflow_create
+
+    function c_tbrf_inflow_set_density(inflow, kind, rho_w, sigma, rho_floor) &
+        bind(C, name="tbrf_inflow_set_density")
+        import
+        integer(c_int) :: c_tbrf_inflow_set_density
+        type(c_ptr), value :: inflow
+        integer(c_int), value :: kind
+        real(c_double), value :: rho_w
+        real(c_double), value :: sigma
+        real(c_double), value :: rho_floor
+    end function c_tbrf_inflow_set_density
+
+    function c_tbrf_inflow_fill(inflow, t, n, xyz, values) bind(C, name="tbrf_inflow_fill")
+        import
+        integer(c_int) :: c_tbrf_inflow_fill
+        type(c_ptr), value :: inflow
+        real(c_double), value :: t
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double) :: values(*)
+    end function c_tbrf_inflow_fill
+
+    function c_tbrf_inflow_fill_grid(inflow, t, origin, spacing, n, values) &
+        bind(C, name="tbrf_inflow_fill_grid")
+        import
+        integer(c_int) :: c_tbrf_inflow_fill_grid
+        type(c_ptr), value :: inflow
+        real(c_double), value :: t
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double) :: values(*)
+    end function c_tbrf_inflow_fill_grid
+
+    function c_tbrf_inflow_line_bytes(inflow, full) bind(C, name="tbrf_inflow_line_bytes")
+        import
+        integer(c_int64_t) :: c_tbrf_inflow_line_bytes
+        type(c_ptr), value :: inflow
+        integer(c_int), value :: full
+    end function c_tbrf_inflow_line_bytes
+
+    function c_tbrf_inflow_message(inflow) bind(C, name="tbrf_inflow_message")
+        import
+        type(c_ptr) :: c_tbrf_inflow_message
+        type(c_ptr), value :: inflow
+    end function c_tbrf_inflow_message
+
+    subroutine c_tbrf_inflow_destroy(inflow) bind(C, name="tbrf_inflow_destroy")
+        import
+        type(c_ptr), value :: inflow
+    end subroutine c_tbrf_inflow_destroy
     end interface
 end module tbrf_c

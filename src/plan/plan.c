@@ -16,6 +16,7 @@
 #include "methods/turning_bands/lines.h"
 #include "methods/turning_bands/vector.h"
 #include "core/model.h"
+#include "plan/plan_internal.h"
 #include "tbrf.h"
 
 enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
@@ -45,6 +46,7 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 
 struct tbrf_plan {
     int status;        /* status of the last call */
+    int lineless;      /* made by tbrfi_plan_make_lineless: spec and FFT plan, no line storage */
     int broken;        /* make_plan failed: every later call returns BAD_PLAN */
     char message[640];
     tbrf_model *model;
@@ -307,6 +309,13 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         return fail(p, TBRF_ERR_INVALID, "domain coordinates up to %g cannot be resolved to the "
                     "line spacing %g in double precision: shift the origin or coarsen the "
                     "resolution", maxabs, p->spec.delta);
+    if (p->lineless) { /* the caller (the inflow sampler) stores its own windows of the lines */
+        p->fft = tbrfi_lines_fft_plan(p->spec.M);
+        if (!p->fft)
+            return fail(p, TBRF_ERR_FFT, "FFTW could not plan a c2r transform of size %lld",
+                        (long long)p->spec.M);
+        return TBRF_OK;
+    }
     const double bytes = 8.0 * (double)p->opts.lines * (double)p->spec.M;
     if (bytes > MAX_LINE_BYTES)
         return fail(p, TBRF_ERR_SIZE, "%d lines of %lld samples would need %.3g GiB",
@@ -357,6 +366,44 @@ int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const d
     if (st)
         p->broken = 1;
     return st;
+}
+
+int tbrfi_plan_make_lineless(const tbrf_model *model, int dim, const double lo[3],
+                             const double hi[3], double resolution, uint64_t seed,
+                             const tbrf_opts *opts, tbrf_plan **plan)
+{
+    if (!plan)
+        return TBRF_ERR_NULL;
+    tbrf_plan *p = calloc(1, sizeof *p);
+    *plan = p;
+    if (!p)
+        return TBRF_ERR_NO_MEMORY;
+    p->lineless = 1;
+    int st = setup(p, model, dim, lo, hi, resolution, seed, opts);
+    if (st)
+        p->broken = 1;
+    return st;
+}
+
+void tbrfi_plan_view_of(const tbrf_plan *p, tbrfi_plan_view *v)
+{
+    v->dim = p->dim;
+    v->L = p->opts.lines;
+    v->threads = p->opts.threads;
+    v->seed = p->seed;
+    v->spec = &p->spec;
+    v->fft = p->fft;
+    v->tolerance = p->tolerance;
+    for (int d = 0; d < 3; d++) {
+        v->lo[d] = p->lo[d];
+        v->hi[d] = p->hi[d];
+        v->center[d] = p->center[d];
+    }
+}
+
+double tbrfi_plan_memory_budget(void)
+{
+    return memory_budget();
 }
 
 /* The memory budget: $TBRF_MEMORY_BUDGET (bytes, with an optional K, M,

@@ -27,9 +27,24 @@ cc -std=c11 $(pkg-config --cflags tbrf) "$src/consumer.c" -o "$tmp/consumer_pc" 
 # a user kernel's host build against the installed device headers
 printf '#include <tbrf/rng/philox.h>\n#include <tbrf/rng/tea.h>\nint main(void){return 0;}\n' >"$tmp/dev.c"
 cc -std=c11 $(pkg-config --cflags tbrf) -c "$tmp/dev.c" -o "$tmp/dev.o"
+# the streaming writer (libtbrf_writer, shared builds with the io library):
+# doc/streaming.md's example through pkg-config, a tube written and published
+writer_example=""
+if [ -f "$tmp/prefix/include/tbrf_writer.h" ]; then
+    writer_example="$(cd "$src/../../io" && pwd)/example_writer.c"
+    test -f "$writer_example"
+    cc -std=c11 $(pkg-config --cflags tbrf-writer) "$writer_example" -o "$tmp/writer_pc" \
+       $(pkg-config --libs tbrf-writer) ${SANITIZE_FLAGS:-}
+    "$tmp/writer_pc" "$tmp/tube.h5" 16 16 100
+    test -s "$tmp/tube.h5" && test -s "$tmp/tube.xmf"
+fi
 # find_package
 cmake -S "$src" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
-      -DCMAKE_C_FLAGS="${SANITIZE_FLAGS:-}" >/dev/null
+      -DCMAKE_C_FLAGS="${SANITIZE_FLAGS:-}" ${writer_example:+-DWRITER_EXAMPLE="$writer_example"} >/dev/null
 cmake --build "$tmp/cmake-build" >/dev/null
 "$tmp/cmake-build/consumer"
+if [ -n "$writer_example" ]; then
+    "$tmp/cmake-build/example_writer" "$tmp/tube2.h5" 16 16 100
+    cmp "$tmp/tube.xmf" "$tmp/tube2.xmf" >/dev/null || { sed 's/tube2/tube/' "$tmp/tube2.xmf" | cmp - "$tmp/tube.xmf"; }
+fi
 echo "install test passed"

@@ -322,6 +322,36 @@ void tbrfi_lines_shifts(uint64_t seed, uint64_t realization, int L, double *shif
     }
 }
 
+/* The modes of line l of (seed, realization) into X (M/2 + 1 values) and
+ * their c2r transform into out (M samples): one line of
+ * tbrfi_lines_synthesize, which both callers share so that a windowed line
+ * holds bitwise the samples of the full one. */
+static void synthesize_one(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t realization,
+                           int l, fftw_complex *X, double *out)
+{
+    const int64_t half = s->M / 2;
+    /* Modes 2b and 2b+1 take the four normals of counter b. */
+    for (int64_t b = 0; 2 * b <= half; b++) {
+        double g[4];
+        tbrf_philox_normal4(seed, realization, (uint32_t)b, (uint32_t)l, g);
+        for (int h = 0; h < 2; h++) {
+            int64_t m = 2 * b + h;
+            if (m > half)
+                break;
+            double v = s->mode_var[m];
+            if (m == 0 || m == half) { /* real modes */
+                X[m][0] = sqrt(v) * g[2 * h];
+                X[m][1] = 0.0;
+            } else {
+                double a = sqrt(0.5 * v);
+                X[m][0] = a * g[2 * h];
+                X[m][1] = a * g[2 * h + 1];
+            }
+        }
+    }
+    fftw_execute_dft_c2r((fftw_plan)fft_plan, X, out);
+}
+
 int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t realization,
                      int L, int threads, double *lines)
 {
@@ -338,28 +368,43 @@ int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, ui
         for (int l = 0; l < L; l++) {
             if (!X)
                 continue;
-            /* Modes 2b and 2b+1 take the four normals of counter b. */
-            for (int64_t b = 0; 2 * b <= half; b++) {
-                double g[4];
-                tbrf_philox_normal4(seed, realization, (uint32_t)b, (uint32_t)l, g);
-                for (int h = 0; h < 2; h++) {
-                    int64_t m = 2 * b + h;
-                    if (m > half)
-                        break;
-                    double v = s->mode_var[m];
-                    if (m == 0 || m == half) { /* real modes */
-                        X[m][0] = sqrt(v) * g[2 * h];
-                        X[m][1] = 0.0;
-                    } else {
-                        double a = sqrt(0.5 * v);
-                        X[m][0] = a * g[2 * h];
-                        X[m][1] = a * g[2 * h + 1];
-                    }
-                }
-            }
-            fftw_execute_dft_c2r((fftw_plan)fft_plan, X, lines + (size_t)l * (size_t)M);
+            synthesize_one(s, fft_plan, seed, realization, l, X, lines + (size_t)l * (size_t)M);
         }
         fftw_free(X);
+    }
+    return failed ? TBRF_ERR_NO_MEMORY : TBRF_OK;
+}
+
+int tbrfi_lines_synthesize_windows(const line_spec *s, void *fft_plan, uint64_t seed,
+                                   uint64_t realization, int L, int threads, const int64_t *first,
+                                   const int64_t *count, const int64_t *base, int precision,
+                                   void *out)
+{
+    const int64_t M = s->M, half = M / 2;
+    int failed = 0;
+#pragma omp parallel num_threads(tbrf_threads(threads))
+    {
+        fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)(half + 1));
+        double *y = fftw_malloc(sizeof(double) * (size_t)M);
+        if (!X || !y) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp for schedule(dynamic, 4)
+        for (int l = 0; l < L; l++) {
+            if (!X || !y)
+                continue;
+            synthesize_one(s, fft_plan, seed, realization, l, X, y);
+            if (precision == TBRF_FLOAT) {
+                float *w = (float *)out + base[l];
+                for (int64_t j = 0; j < count[l]; j++)
+                    w[j] = (float)y[first[l] + j];
+            } else {
+                memcpy((double *)out + base[l], y + first[l], sizeof(double) * (size_t)count[l]);
+            }
+        }
+        fftw_free(X);
+        fftw_free(y);
     }
     return failed ? TBRF_ERR_NO_MEMORY : TBRF_OK;
 }

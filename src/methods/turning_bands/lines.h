@@ -49,6 +49,17 @@ void tbrfi_lines_shifts(uint64_t seed, uint64_t realization, int L, double *shif
 int tbrfi_lines_synthesize(const line_spec *s, void *fft_plan, uint64_t seed, uint64_t realization,
                      int L, int threads, double *lines);
 
+/* Synthesises the same L lines as tbrfi_lines_synthesize but keeps only a
+ * window of each: samples first[l] .. first[l] + count[l] - 1 of line l go
+ * to out + base[l] (doubles, or floats rounded from the double samples when
+ * precision is TBRF_FLOAT). The kept samples are bitwise those of the full
+ * lines; the memory is sum(count) values plus one line of M samples per
+ * thread. Returns TBRF_OK or TBRF_ERR_NO_MEMORY. */
+int tbrfi_lines_synthesize_windows(const line_spec *s, void *fft_plan, uint64_t seed,
+                                   uint64_t realization, int L, int threads, const int64_t *first,
+                                   const int64_t *count, const int64_t *base, int precision,
+                                   void *out);
+
 /* Makes / destroys the c2r plan under a lock: FFTW's planner is not
  * thread-safe, and separate tbrf plans may be made from several threads. */
 void *tbrfi_lines_fft_plan(int64_t M);
