@@ -735,7 +735,8 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
     if (d->eval == TBRF_DRIVE_NUFFT) {
         if ((st = ensure_fine(d)) != TBRF_OK)
             return st;
-        tbrfi_nufft_interp_grid(&d->ns, d->fine, dim, origin, spacing, n, 0, total, TBRF_DOUBLE,
+        const int64_t whole[3] = {0, 0, 0}; /* the driver's grid is whole: cells from its own corner */
+        tbrfi_nufft_interp_grid(&d->ns, d->fine, dim, origin, spacing, n, whole, 0, total, TBRF_DOUBLE,
                                 d->p.threads, out);
         return ok(d);
     }
