@@ -230,44 +230,54 @@ static int linear_pk(const cosmo_req *q, tbrf_model **p0)
     return 0;
 }
 
-/* Psi on the particle lattice (3 per particle, x fastest) by the periodic
- * plan's FFT method. */
-static int displacement(const cosmo_req *q, const tbrf_model *p0, double *psi, double *d)
+/* The plan of Psi: the periodic plan over the box whose box lattice is
+ * the particle lattice, evaluated by the FFT method. */
+static int psi_plan(const cosmo_req *q, psi_spec *spec, double *d, tbrf_model **m,
+                    tbrf_plan **plan)
 {
     if (tbrf_cosmo_growth(q->om, q->ol, q->z, d) != TBRF_OK) {
         cli_errline("arepo cosmo: no growth factor for this cosmology at z = %g", q->z);
         return EXIT_USAGE;
     }
-    psi_spec spec = {p0, (*d) * (*d), q->mpc};
-    tbrf_model *m = NULL;
-    tbrf_plan *plan = NULL;
+    spec->d2 = (*d) * (*d); /* the model keeps spec: it lives as long as the plan */
+    spec->mpc = q->mpc;
     const double kn = PI * (double)q->g / q->box;
-    int st = tbrf_model_callback(psi_spectrum, &spec, 0.0, kn, &m);
+    int st = tbrf_model_callback(psi_spectrum, spec, 0.0, kn, m);
     if (st == TBRF_OK)
-        st = tbrf_model_set_amplitude(m, 1.0);
-    const double origin[3] = {0, 0, 0}, length[3] = {q->box, q->box, q->box},
-                 spacing[3] = {q->box / (double)q->g, q->box / (double)q->g, q->box / (double)q->g};
+        st = tbrf_model_set_amplitude(*m, 1.0);
+    const double origin[3] = {0, 0, 0}, length[3] = {q->box, q->box, q->box};
     const int64_t n[3] = {q->g, q->g, q->g};
     tbrf_opts o;
     tbrf_default_opts(&o);
     o.vector = TBRF_VECTOR_COMPRESSIVE;
     if (st == TBRF_OK)
-        st = tbrf_make_periodic_plan(m, 3, origin, length, n, q->seed, &o, &plan);
-    if (st == TBRF_OK)
-        st = tbrf_set_grid(plan, origin, spacing, n);
-    if (st == TBRF_OK)
-        st = tbrf_execute(plan, 0, psi);
+        st = tbrf_make_periodic_plan(*m, 3, origin, length, n, q->seed, &o, plan);
     if (st != TBRF_OK)
-        cli_errline("arepo cosmo: %s",
-                    plan ? cli_plan_msg(plan, st) : m ? tbrf_model_message(m) : tbrf_strerror(st));
-    tbrf_destroy(plan);
-    tbrf_model_destroy(m);
+        cli_errline("arepo cosmo: %s", *plan ? cli_plan_msg(*plan, st)
+                                       : *m  ? tbrf_model_message(*m)
+                                             : tbrf_strerror(st));
     return st == TBRF_OK ? 0 : EXIT_FAIL;
 }
 
-/* Positions q + Psi (wrapped into the box) and Gadget velocities
- * sqrt(a) f H Psi, H in km/s per length unit (100 E(a) km/s per Mpc/h). */
-static int particles(const cosmo_req *q, double *psi, double *pos, double *vfac)
+/* Psi at the lattice planes z0 .. z0 + nz - 1 (3 per particle, x
+ * fastest): a box of the whole lattice (tbrf_set_subgrid), bitwise the
+ * values of the whole lattice, so any --files gives the same particles. */
+static int psi_planes(const cosmo_req *q, tbrf_plan *plan, int64_t z0, int64_t nz, double *psi)
+{
+    const double dx = q->box / (double)q->g;
+    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+    const int64_t n[3] = {q->g, q->g, q->g}, start[3] = {0, 0, z0}, count[3] = {q->g, q->g, nz};
+    int st = tbrf_set_subgrid(plan, origin, spacing, n, start, count);
+    if (st == TBRF_OK)
+        st = tbrf_execute(plan, 0, psi);
+    if (st != TBRF_OK)
+        cli_errline("arepo cosmo: %s", cli_plan_msg(plan, st));
+    return st == TBRF_OK ? 0 : EXIT_FAIL;
+}
+
+/* Gadget's velocity per displacement, sqrt(a) f H, H in km/s per length
+ * unit (100 E(a) km/s per Mpc/h). */
+static int velocity_factor(const cosmo_req *q, double *vfac)
 {
     double a = 1.0 / (1.0 + q->z), e, f;
     if (tbrf_cosmo_hubble(q->om, q->ol, a, &e) != TBRF_OK ||
@@ -276,26 +286,36 @@ static int particles(const cosmo_req *q, double *psi, double *pos, double *vfac)
         return EXIT_USAGE;
     }
     *vfac = sqrt(a) * f * 100.0 * e / q->mpc;
-    const double dx = q->box / (double)q->g;
-    const int64_t n = q->g * q->g * q->g;
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
-        for (int c = 0; c < 3; c++) {
-            double x = fmod((double)ix[c] * dx + psi[3 * i + c], q->box);
-            x = x < 0 ? x + q->box : x;
-            pos[3 * i + c] = x >= q->box ? 0.0 : x;
-            psi[3 * i + c] *= *vfac;
-        }
-    }
     return 0;
 }
 
-static int write_cosmo(const cosmo_req *q, const double *pos, const double *vel, double d,
-                       double vfac)
+/* Particles first .. first + count - 1 from psi (planes from z0 on):
+ * positions q + Psi wrapped into the box, and velocities vfac Psi written
+ * over psi from its start (row i's Psi lies at or after row i's slot). */
+static void particles(const cosmo_req *q, double *psi, int64_t z0, int64_t first, int64_t count,
+                      double vfac, double *pos)
 {
-    char seed[24], err[1024];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)q->seed);
-    const tbrf_arepo_param par[] = {
+    const double dx = q->box / (double)q->g;
+    const int64_t off = first - z0 * q->g * q->g;
+    for (int64_t r = 0; r < count; r++) {
+        const int64_t i = first + r, l = off + r;
+        const int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
+        for (int c = 0; c < 3; c++) {
+            double p = psi[3 * l + c];
+            double x = fmod((double)ix[c] * dx + p, q->box);
+            x = x < 0 ? x + q->box : x;
+            pos[3 * r + c] = x >= q->box ? 0.0 : x;
+            psi[3 * r + c] = p * vfac;
+        }
+    }
+}
+
+/* Every parameter of the run, for /tbrf (tbrf info shows them). */
+static size_t cosmo_params(const cosmo_req *q, double d, double vfac, char seed[24],
+                           tbrf_arepo_param *par)
+{
+    snprintf(seed, 24, "%llu", (unsigned long long)q->seed);
+    const tbrf_arepo_param p[] = {
         {"command", q->command ? q->command : "tbrf arepo cosmo", 0},
         {"kind", "arepo cosmological initial conditions (Zel'dovich)", 0},
         {"particles_per_axis", NULL, (double)q->g}, {"box", NULL, q->box},
@@ -306,39 +326,113 @@ static int write_cosmo(const cosmo_req *q, const double *pos, const double *vel,
                                                               "eisenstein_hu_nowiggle", 0},
         {"length_unit_per_mpc_h", NULL, q->mpc}, {"mass_unit_msun_h", NULL, q->mass_unit},
         {"seed", seed, 0}, {"mode_cut", "sphere at the particle Nyquist pi G / L", 0}};
-    tbrf_arepo_particles t[6];
-    memset(t, 0, sizeof t);
-    t[1] = (tbrf_arepo_particles){q->g * q->g * q->g, pos, vel, NULL, NULL, 1};
-    if (tbrf_arepo_write(q->out, &q->hd, t, par, sizeof par / sizeof par[0], err, sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
-        return EXIT_FAIL;
+    memcpy(par, p, sizeof p);
+    return sizeof p / sizeof p[0];
+}
+
+/* The periodic plan's memory as its own budget rule counts it: the
+ * half-complex oversampled grids (2G per axis) of the three components
+ * and the FFT method's grid (src/plan/plan.c, periodic_setup) — about 200
+ * bytes a particle, for the whole lattice whatever --files is. */
+static double plan_bytes(int64_t g)
+{
+    const double gg = (double)g;
+    return 3.0 * 16.0 * (gg + 1) * (2 * gg) * (2 * gg) + 16.0 * (double)(g / 2 + 1) * gg * gg;
+}
+
+/* The most rows a file holds, and the bytes a run holds at once: the plan
+ * plus one file's Psi planes (its rows and up to two partial planes, 24
+ * bytes a particle, reused for the velocities) and positions (24). */
+static double cosmo_bytes(int64_t n, int64_t g, int files, int64_t *rows)
+{
+    *rows = n / files + (n % files != 0);
+    return plan_bytes(g) + 48.0 * (double)*rows + 48.0 * (double)(g * g);
+}
+
+/* The budget check before anything is allocated: 0, or EXIT_FAIL with a
+ * message that says how many --files would fit (if any would). */
+static int cosmo_budget(const cosmo_req *q, int64_t *rows)
+{
+    char err[1024];
+    const int64_t n = q->g * q->g * q->g;
+    double bytes = cosmo_bytes(n, q->g, q->hd.num_files, rows);
+    if (tbrf_io_budget_check(NULL, "the particles", bytes, err, sizeof err) == 0)
+        return 0;
+    double spare = (double)tbrf_io_budget() - plan_bytes(q->g) - 48.0 * (double)(q->g * q->g);
+    double need = spare >= 48.0 ? ceil((double)n / floor(spare / 48.0)) : INFINITY;
+    if (need <= 65536 && need > q->hd.num_files)
+        cli_errline("arepo cosmo: %lld particles in %d file%s: %s; --files %.0f or more holds "
+                    "one file's particles at a time", (long long)n, q->hd.num_files,
+                    q->hd.num_files > 1 ? "s" : "", err, need);
+    else
+        cli_errline("arepo cosmo: %lld particles: %s (the displacement's periodic plan alone "
+                    "needs %.3g MiB: no --files helps)", (long long)n, err, plan_bytes(q->g) / 1048576.0);
+    return EXIT_FAIL;
+}
+
+/* File by file: Psi on the planes that hold the file's rows, positions
+ * and velocities, written, then the next file reuses the buffers. */
+static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *psi, double *pos)
+{
+    char err[1024] = "", seed[24];
+    tbrf_arepo_param par[24];
+    double vfac = NAN;
+    int rc = velocity_factor(q, &vfac);
+    size_t np = cosmo_params(q, d, vfac, seed, par);
+    const int64_t n = q->g * q->g * q->g, plane = q->g * q->g;
+    int64_t counts[6] = {0, n, 0, 0, 0, 0};
+    uint64_t ids[6] = {1, 1, 1, 1, 1, 1};
+    tbrf_arepo_set *set = NULL;
+    if (rc == 0 && tbrf_arepo_set_open(q->out, &q->hd, counts, ids, &set, err, sizeof err))
+        rc = EXIT_FAIL;
+    for (int f = 0; rc == 0 && f < q->hd.num_files; f++) {
+        int64_t first, count;
+        tbrf_arepo_file_rows(n, q->hd.num_files, f, &first, &count);
+        tbrf_arepo_particles t[6];
+        memset(t, 0, sizeof t);
+        if (count > 0) {
+            const int64_t z0 = first / plane, z1 = (first + count - 1) / plane + 1;
+            rc = psi_planes(q, plan, z0, z1 - z0, psi);
+            if (rc)
+                break;
+            particles(q, psi, z0, first, count, vfac, pos);
+            t[1] = (tbrf_arepo_particles){count, pos, psi, NULL, NULL, 1 + (uint64_t)first};
+        }
+        if (tbrf_arepo_set_write_file(set, f, t, par, np, err, sizeof err))
+            rc = EXIT_FAIL;
     }
-    return 0;
+    if (rc == 0 && tbrf_arepo_set_commit(set, err, sizeof err))
+        rc = EXIT_FAIL;
+    if (rc == EXIT_FAIL && err[0])
+        cli_errline("arepo cosmo: %s", err);
+    tbrf_arepo_set_close(set);
+    return rc;
 }
 
 static int run_cosmo(cosmo_req *q)
 {
-    char err[1024];
-    const int64_t n = q->g * q->g * q->g;
-    /* Psi/velocities and positions, and the plan's half-complex grid */
-    double bytes = (double)n * (48.0 + 3 * 16.0);
-    if (tbrf_io_budget_check(NULL, "the particles", bytes, err, sizeof err)) {
-        cli_errline("arepo cosmo: %lld particles: %s", (long long)n, err);
+    int64_t rows;
+    if (cosmo_budget(q, &rows))
         return EXIT_FAIL;
-    }
-    tbrf_model *p0 = NULL;
-    double *buf = malloc((size_t)n * 6 * sizeof *buf), d = NAN, vfac = NAN;
-    int rc = buf ? linear_pk(q, &p0) : EXIT_FAIL;
-    if (!buf)
-        cli_errline("arepo cosmo: out of memory for %lld particles", (long long)n);
+    const int64_t n = q->g * q->g * q->g, plane = q->g * q->g;
+    int64_t slab = rows + 2 * plane < n ? rows + 2 * plane : n;
+    tbrf_model *p0 = NULL, *m = NULL;
+    tbrf_plan *plan = NULL;
+    double *psi = malloc((size_t)slab * 3 * sizeof *psi), *pos = malloc((size_t)rows * 3 * 8);
+    double d = NAN;
+    int rc = psi && pos ? linear_pk(q, &p0) : EXIT_FAIL;
+    if (!psi || !pos)
+        cli_errline("arepo cosmo: out of memory for %lld particles", (long long)rows);
+    psi_spec spec = {p0, 0, 0};
     if (rc == 0)
-        rc = displacement(q, p0, buf, &d);
+        rc = psi_plan(q, &spec, &d, &m, &plan);
     if (rc == 0)
-        rc = particles(q, buf, buf + 3 * n, &vfac);
-    if (rc == 0)
-        rc = write_cosmo(q, buf + 3 * n, buf, d, vfac);
+        rc = write_files(q, plan, d, psi, pos);
+    tbrf_destroy(plan);
+    tbrf_model_destroy(m);
     tbrf_model_destroy(p0);
-    free(buf);
+    free(psi);
+    free(pos);
     return rc;
 }
 
