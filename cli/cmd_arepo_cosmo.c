@@ -58,7 +58,10 @@ static void usage_cosmo(void)
            "  --length-unit U   kpc (default, Gadget's kpc/h) or mpc\n"
            "  --mass-unit M     in M_sun/h (default 1e10)\n"
            "  --seed S          random seed (default 1)\n"
-           "  --precision P, --long-ids, --files F   as for tbrf arepo gas\n");
+           "  --precision P, --long-ids   as for tbrf arepo gas\n"
+           "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
+           "                    displacement's plan plus one file's particles (checked\n"
+           "                    against TBRF_MEMORY_BUDGET before anything is allocated)\n");
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,

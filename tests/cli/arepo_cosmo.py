@@ -25,6 +25,14 @@ Cases:
             lattice has no shot noise), against the same; sigma8 of the
             realised linear field (top-hat 8 Mpc/h over the box's modes)
             against the same modes' expectation. Tolerances below.
+  files     --files bounds memory (doc/arepo.md, "Memory and --files"):
+            under a TBRF_MEMORY_BUDGET of 7.5 MB (the 32^3 displacement's
+            periodic plan takes 6.77 MB of it) one file is refused with a
+            message naming the --files F that fits, and no file; F files
+            are accepted, F - 1 refused; the F files concatenated equal the
+            single file written under the default budget (Coordinates,
+            Velocities, ParticleIDs bit for bit, IDs 1..N in order), with
+            NumPart_ThisFile summing to NumPart_Total
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -248,6 +256,40 @@ def case_pk():
     check(abs(s2 - e2) < 4 * se, "sigma8^2 %g vs %g (SE %g)" % (s2, e2, se))
 
 
+def case_files():
+    import re
+    run(*BASE, "--out", "one")
+    small = {"TBRF_MEMORY_BUDGET": "7500000"}
+    p = run(*BASE, "--out", "set", env=small, want=1)
+    m = re.search(r"--files (\d+) or more", p.stderr)
+    check(m is not None and p.stderr.count("\n") == 1, "refusal names --files: %r" % p.stderr)
+    check(sorted(os.listdir(".")) == ["one.hdf5"], "refused: no file left: %s" % os.listdir("."))
+    nf = int(m.group(1)) if m else 4
+    check(nf > 1, "a 7.5 MB budget needs more than one file (got %d)" % nf)
+    if nf > 2:
+        run(*BASE, "--out", "set", "--files", str(nf - 1), env=small, want=1)
+        check(sorted(os.listdir(".")) == ["one.hdf5"], "F - 1 refused: no file left")
+    run(*BASE, "--out", "set", "--files", str(nf), env=small)
+    names = ["set.%d.hdf5" % i for i in range(nf)]
+    check(sorted(os.listdir(".")) == sorted(["one.hdf5"] + names), "files: %s" % os.listdir("."))
+    with h5py.File("one.hdf5", "r") as a:
+        parts = [h5py.File(n, "r") for n in names]
+        for key in ("Coordinates", "Velocities", "ParticleIDs"):
+            c = np.concatenate([f["PartType1/" + key][...] for f in parts])
+            check(c.dtype == a["PartType1/" + key].dtype and
+                  np.array_equal(c, a["PartType1/" + key][...]), "%s differs" % key)
+        ids = np.concatenate([f["PartType1/ParticleIDs"][...] for f in parts])
+        check(np.array_equal(ids, np.arange(1, G ** 3 + 1)), "IDs not 1..N in order")
+        this = [int(f["Header"].attrs["NumPart_ThisFile"][1]) for f in parts]
+        check(sum(this) == G ** 3 and
+              all(int(f["Header"].attrs["NumPart_Total"][1]) == G ** 3 and
+                  int(f["Header"].attrs["NumFilesPerSnapshot"]) == nf for f in parts),
+              "header counts %s" % this)
+        for f in parts:
+            f.close()
+    print("files: %d files under a 7.5 MB budget equal the single file" % nf)
+
+
 def case_bad():
     with open("short.txt", "w") as f:
         f.write("0.01 1000\n0.1 2000\n1 100\n")
@@ -269,7 +311,8 @@ def case_bad():
     check(sorted(os.listdir(".")) == ["short.txt"], "no file left: %s" % os.listdir("."))
 
 
-{"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad}[CASE]()
+{"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
+ "files": case_files}[CASE]()
 if FAILS:
     sys.exit(1)
 print(CASE + ": ok")
