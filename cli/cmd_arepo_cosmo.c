@@ -38,7 +38,7 @@ static void usage_cosmo(void)
     printf("usage: tbrf arepo cosmo --out BASE --box L --particles G --redshift Z\n"
            "                        --omega-m W --omega-b W --hubble H --sigma8 S [options]\n"
            "\n"
-           "Dark-matter initial conditions for AREPO/Gadget by the Zel'dovich approximation:\n"
+           "Dark-matter (and gas) initial conditions for AREPO/Gadget by the Zel'dovich approximation:\n"
            "G^3 particles on the lattice q = (i, j, k) L/G, displaced by Psi, a periodic\n"
            "curl-free Gaussian field with |Psi_k|^2 = P(k) D(z)^2 / k^2 (Psi_k = i k delta_k\n"
            "/ k^2), modes cut at the particle Nyquist frequency pi G / L (a sphere), and\n"
@@ -57,6 +57,19 @@ static void usage_cosmo(void)
            "  --no-wiggles      Eisenstein & Hu's no-wiggle form\n"
            "  --length-unit U   kpc (default, Gadget's kpc/h) or mpc\n"
            "  --mass-unit M     in M_sun/h (default 1e10)\n"
+           "  --unit-velocity V the velocity unit in cm/s (default 1e5: km/s); velocities\n"
+           "                    and u are written in it. The units go into the Header as\n"
+           "                    UnitLength_in_cm, UnitMass_in_g, UnitVelocity_in_cm_per_s\n"
+           "                    (AREPO reads its units from param.txt: set them the same)\n"
+           "  --gas             gas too (PartType0): each lattice site splits into a gas and\n"
+           "                    a dark-matter particle, masses in the ratio omega-b : omega-m\n"
+           "                    - omega-b, shifted as N-GenIC does: gas by -(1/2)(1 - omega-b/\n"
+           "                    omega-m) L/G and dark matter by +(1/2)(omega-b/omega-m) L/G on\n"
+           "                    each axis, same displacement and velocity; gas IDs follow\n"
+           "                    the dark matter's (N+1 .. 2N)\n"
+           "  --temperature T   the gas's initial temperature in K (default 2.7255 (1 + z)):\n"
+           "                    u = k_B T / ((gamma - 1) mu m_p) in the velocity unit squared,\n"
+           "                    --mu (default 1.22, neutral primordial gas), --gamma (5/3)\n"
            "  --seed S          random seed (default 1)\n"
            "  --precision P, --long-ids   as for tbrf arepo gas\n"
            "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
@@ -65,21 +78,25 @@ static void usage_cosmo(void)
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
-       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_HELP, C_COUNT };
+       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_HELP,
+       C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
     {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
     {"--omega-m", 1},    {"--omega-lambda", 1}, {"--omega-b", 1},  {"--hubble", 1},
     {"--ns", 1},         {"--sigma8", 1},    {"--table", 1},       {"--no-wiggles", 0},
     {"--length-unit", 1}, {"--mass-unit", 1}, {"--seed", 1},       {"--precision", 1},
-    {"--long-ids", 0},   {"--files", 1},     {"--help", 0}};
+    {"--long-ids", 0},   {"--files", 1},     {"--gas", 0},         {"--temperature", 1},
+    {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--help", 0}};
 
 typedef struct cosmo_req {
     const char *out, *table;
     char *command;
     double box, z, om, ol, ob, h, ns, s8, mpc; /* mpc: length units per Mpc/h */
     double mass_unit;
+    double unit_v;              /* velocity unit in cm/s (1e5: km/s) */
+    double temp, mu, gamma, u;  /* gas: temperature, mu, gamma, u in unit_v^2 */
     int64_t g;
-    int wiggles;
+    int wiggles, gas;
     uint64_t seed;
     tbrf_arepo_header hd;
 } cosmo_req;
@@ -165,6 +182,36 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     return 0;
 }
 
+/* CODATA 2018, cgs (as tbrf arepo gas): u = k_B T / ((gamma - 1) mu m_p). */
+#define K_BOLTZMANN 1.380649e-16
+#define M_PROTON 1.67262192369e-24
+
+/* --unit-velocity, and --gas with its temperature: default T_CMB (1 + z),
+ * the gas still coupled to the radiation; mu 1.22, neutral primordial
+ * gas (Y = 0.24: 4 / (4 - 3Y)). */
+static int parse_gas(const char *const *val, cosmo_req *q)
+{
+    q->unit_v = 1e5;
+    q->temp = 2.7255 * (1.0 + q->z);
+    q->mu = 1.22;
+    q->gamma = 5.0 / 3.0;
+    if (opt_num(val, C_UNITV, &q->unit_v, 1) || opt_num(val, C_TEMP, &q->temp, 1) ||
+        opt_num(val, C_GMU, &q->mu, 1) || opt_num(val, C_GAMMA, &q->gamma, 1))
+        return -1;
+    q->gas = val[C_GAS] != NULL;
+    if (!q->gas && (val[C_TEMP] || val[C_GMU] || val[C_GAMMA])) {
+        cli_errline("arepo cosmo: --temperature, --mu and --gamma need --gas");
+        return -1;
+    }
+    if (!(q->gamma > 1) || !(q->unit_v < 1e11)) {
+        cli_errline("arepo cosmo: need --gamma > 1 and --unit-velocity below 1e11 cm/s (got %g, "
+                    "%g)", q->gamma, q->unit_v);
+        return -1;
+    }
+    q->u = K_BOLTZMANN * q->temp / ((q->gamma - 1) * q->mu * M_PROTON) / (q->unit_v * q->unit_v);
+    return 0;
+}
+
 /* The header of the set: Time = a, the cosmology, the particle mass in
  * MassTable[1] (Omega_m rho_crit L^3 / G^3). */
 static int cosmo_header(const char *const *val, cosmo_req *q)
@@ -182,8 +229,14 @@ static int cosmo_header(const char *const *val, cosmo_req *q)
     h->omega_baryon = q->ob;
     h->hubble_param = q->h;
     double side = q->box / q->mpc; /* Mpc/h */
-    h->mass_table[1] = q->om * RHO_CRIT_MPC * 1e10 / q->mass_unit * side * side * side /
-                       ((double)q->g * (double)q->g * (double)q->g);
+    double m = q->om * RHO_CRIT_MPC * 1e10 / q->mass_unit * side * side * side /
+               ((double)q->g * (double)q->g * (double)q->g);
+    /* with gas, each lattice site's mass splits by Omega_b / Omega_m */
+    h->mass_table[0] = q->gas ? m * (q->ob / q->om) : 0.0;
+    h->mass_table[1] = q->gas ? m * ((q->om - q->ob) / q->om) : m;
+    h->unit_length_cm = 3.085677581491367e24 / q->mpc; /* 1 Mpc (IAU 2015) per unit */
+    h->unit_mass_g = 1.988409870698051e33 * q->mass_unit; /* M_sun (IAU 2015) */
+    h->unit_velocity_cm_s = q->unit_v;
     int64_t files = 1;
     char err[512];
     if (val[C_FILES] && args_int64("--files", val[C_FILES], 1, 65536, &files, err, sizeof err)) {
@@ -288,26 +341,39 @@ static int velocity_factor(const cosmo_req *q, double *vfac)
         cli_errline("arepo cosmo: no H(a) or f(a) for this cosmology at z = %g", q->z);
         return EXIT_USAGE;
     }
-    *vfac = sqrt(a) * f * 100.0 * e / q->mpc;
+    *vfac = sqrt(a) * f * 100.0 * e / q->mpc / (q->unit_v / 1e5);
     return 0;
+}
+
+static double wrap(double x, double box)
+{
+    x = fmod(x, box);
+    x = x < 0 ? x + box : x;
+    return x >= box ? 0.0 : x;
 }
 
 /* Particles first .. first + count - 1 from psi (planes from z0 on):
  * positions q + Psi wrapped into the box, and velocities vfac Psi written
- * over psi from its start (row i's Psi lies at or after row i's slot). */
+ * over psi from its start (row i's Psi lies at or after row i's slot).
+ * With gas (gpos), N-GenIC's split of each lattice site: the gas at
+ * q + Psi - (1/2)(Omega_dm/Omega_m) d and the dark matter at q + Psi +
+ * (1/2)(Omega_b/Omega_m) d on every axis (d = L/G), half a cell apart
+ * along the diagonal with their centre of mass at q + Psi; both move
+ * with the site's velocity. */
 static void particles(const cosmo_req *q, double *psi, int64_t z0, int64_t first, int64_t count,
-                      double vfac, double *pos)
+                      double vfac, double *pos, double *gpos)
 {
     const double dx = q->box / (double)q->g;
+    const double sdm = 0.5 * q->ob / q->om * dx, sgas = -0.5 * (q->om - q->ob) / q->om * dx;
     const int64_t off = first - z0 * q->g * q->g;
     for (int64_t r = 0; r < count; r++) {
         const int64_t i = first + r, l = off + r;
         const int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
         for (int c = 0; c < 3; c++) {
-            double p = psi[3 * l + c];
-            double x = fmod((double)ix[c] * dx + p, q->box);
-            x = x < 0 ? x + q->box : x;
-            pos[3 * r + c] = x >= q->box ? 0.0 : x;
+            double p = psi[3 * l + c], x = (double)ix[c] * dx + p;
+            pos[3 * r + c] = wrap(gpos ? x + sdm : x, q->box);
+            if (gpos)
+                gpos[3 * r + c] = wrap(x + sgas, q->box);
             psi[3 * r + c] = p * vfac;
         }
     }
@@ -328,9 +394,18 @@ static size_t cosmo_params(const cosmo_req *q, double d, double vfac, char seed[
         {"power_spectrum", q->table ? q->table : q->wiggles ? "eisenstein_hu" :
                                                               "eisenstein_hu_nowiggle", 0},
         {"length_unit_per_mpc_h", NULL, q->mpc}, {"mass_unit_msun_h", NULL, q->mass_unit},
-        {"seed", seed, 0}, {"mode_cut", "sphere at the particle Nyquist pi G / L", 0}};
+        {"seed", seed, 0}, {"mode_cut", "sphere at the particle Nyquist pi G / L", 0},
+        {"unit_velocity_cm_s", NULL, q->unit_v}};
     memcpy(par, p, sizeof p);
-    return sizeof p / sizeof p[0];
+    size_t k = sizeof p / sizeof p[0];
+    if (q->gas) {
+        par[k++] = (tbrf_arepo_param){"gas", "PartType0 split by omega_b (N-GenIC's shifts)", 0};
+        par[k++] = (tbrf_arepo_param){"gas_temperature", NULL, q->temp};
+        par[k++] = (tbrf_arepo_param){"mu", NULL, q->mu};
+        par[k++] = (tbrf_arepo_param){"gamma", NULL, q->gamma};
+        par[k++] = (tbrf_arepo_param){"internal_energy", NULL, q->u};
+    }
+    return k;
 }
 
 /* The periodic plan's memory as its own budget rule counts it: the
@@ -346,10 +421,10 @@ static double plan_bytes(int64_t g)
 /* The most rows a file holds, and the bytes a run holds at once: the plan
  * plus one file's Psi planes (its rows and up to two partial planes, 24
  * bytes a particle, reused for the velocities) and positions (24). */
-static double cosmo_bytes(int64_t n, int64_t g, int files, int64_t *rows)
+static double cosmo_bytes(int64_t n, int64_t g, int files, int gas, int64_t *rows)
 {
     *rows = n / files + (n % files != 0);
-    return plan_bytes(g) + 48.0 * (double)*rows + 48.0 * (double)(g * g);
+    return plan_bytes(g) + (gas ? 80.0 : 48.0) * (double)*rows + 48.0 * (double)(g * g);
 }
 
 /* The budget check before anything is allocated: 0, or EXIT_FAIL with a
@@ -358,11 +433,12 @@ static int cosmo_budget(const cosmo_req *q, int64_t *rows)
 {
     char err[1024];
     const int64_t n = q->g * q->g * q->g;
-    double bytes = cosmo_bytes(n, q->g, q->hd.num_files, rows);
+    double bytes = cosmo_bytes(n, q->g, q->hd.num_files, q->gas, rows);
     if (tbrf_io_budget_check(NULL, "the particles", bytes, err, sizeof err) == 0)
         return 0;
     double spare = (double)tbrf_io_budget() - plan_bytes(q->g) - 48.0 * (double)(q->g * q->g);
-    double need = spare >= 48.0 ? ceil((double)n / floor(spare / 48.0)) : INFINITY;
+    const double row = q->gas ? 80.0 : 48.0; /* a file's bytes per row */
+    double need = spare >= row ? ceil((double)n / floor(spare / row)) : INFINITY;
     if (need <= 65536 && need > q->hd.num_files)
         cli_errline("arepo cosmo: %lld particles in %d file%s: %s; --files %.0f or more holds "
                     "one file's particles at a time", (long long)n, q->hd.num_files,
@@ -375,16 +451,17 @@ static int cosmo_budget(const cosmo_req *q, int64_t *rows)
 
 /* File by file: Psi on the planes that hold the file's rows, positions
  * and velocities, written, then the next file reuses the buffers. */
-static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *psi, double *pos)
+static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *psi, double *pos,
+                       double *gas)
 {
     char err[1024] = "", seed[24];
-    tbrf_arepo_param par[24];
+    tbrf_arepo_param par[32];
     double vfac = NAN;
     int rc = velocity_factor(q, &vfac);
     size_t np = cosmo_params(q, d, vfac, seed, par);
     const int64_t n = q->g * q->g * q->g, plane = q->g * q->g;
-    int64_t counts[6] = {0, n, 0, 0, 0, 0};
-    uint64_t ids[6] = {1, 1, 1, 1, 1, 1};
+    int64_t counts[6] = {q->gas ? n : 0, n, 0, 0, 0, 0};
+    uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1}; /* gas after the dark matter */
     tbrf_arepo_set *set = NULL;
     if (rc == 0 && tbrf_arepo_set_open(q->out, &q->hd, counts, ids, &set, err, sizeof err))
         rc = EXIT_FAIL;
@@ -398,8 +475,13 @@ static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *ps
             rc = psi_planes(q, plan, z0, z1 - z0, psi);
             if (rc)
                 break;
-            particles(q, psi, z0, first, count, vfac, pos);
+            particles(q, psi, z0, first, count, vfac, pos, gas);
             t[1] = (tbrf_arepo_particles){count, pos, psi, NULL, NULL, 1 + (uint64_t)first};
+            if (gas)
+                t[0] = (tbrf_arepo_particles){count, gas, psi, NULL, gas + 3 * count,
+                                              1 + (uint64_t)(n + first)};
+            for (int64_t r = 0; gas && r < count; r++)
+                gas[3 * count + r] = q->u;
         }
         if (tbrf_arepo_set_write_file(set, f, t, par, np, err, sizeof err))
             rc = EXIT_FAIL;
@@ -422,20 +504,23 @@ static int run_cosmo(cosmo_req *q)
     tbrf_model *p0 = NULL, *m = NULL;
     tbrf_plan *plan = NULL;
     double *psi = malloc((size_t)slab * 3 * sizeof *psi), *pos = malloc((size_t)rows * 3 * 8);
+    double *gas = q->gas ? malloc((size_t)rows * 4 * 8) : NULL; /* positions and u */
     double d = NAN;
-    int rc = psi && pos ? linear_pk(q, &p0) : EXIT_FAIL;
-    if (!psi || !pos)
+    int ok = psi && pos && (gas || !q->gas);
+    int rc = ok ? linear_pk(q, &p0) : EXIT_FAIL;
+    if (!ok)
         cli_errline("arepo cosmo: out of memory for %lld particles", (long long)rows);
     psi_spec spec = {p0, 0, 0};
     if (rc == 0)
         rc = psi_plan(q, &spec, &d, &m, &plan);
     if (rc == 0)
-        rc = write_files(q, plan, d, psi, pos);
+        rc = write_files(q, plan, d, psi, pos, gas);
     tbrf_destroy(plan);
     tbrf_model_destroy(m);
     tbrf_model_destroy(p0);
     free(psi);
     free(pos);
+    free(gas);
     return rc;
 }
 
@@ -451,7 +536,7 @@ int cmd_arepo_cosmo(int argc, char **argv)
         return EXIT_USAGE;
     cosmo_req q;
     memset(&q, 0, sizeof q);
-    if (parse_cosmo(val, &q) || cosmo_header(val, &q))
+    if (parse_cosmo(val, &q) || parse_gas(val, &q) || cosmo_header(val, &q))
         return EXIT_USAGE;
     q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
     int rc = run_cosmo(&q);

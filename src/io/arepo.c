@@ -241,6 +241,12 @@ static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo
     rc |= attr_i(g, "Flag_Feedback", h->flag_feedback);
     rc |= attr_i(g, "Flag_DoublePrecision", h->double_precision);
     rc |= attr_i(g, "Flag_Entropy_ICs", 0); /* InternalEnergy is u, not entropy */
+    if (h->unit_length_cm > 0)
+        rc |= attr_d(g, "UnitLength_in_cm", h->unit_length_cm);
+    if (h->unit_mass_g > 0)
+        rc |= attr_d(g, "UnitMass_in_g", h->unit_mass_g);
+    if (h->unit_velocity_cm_s > 0)
+        rc |= attr_d(g, "UnitVelocity_in_cm_per_s", h->unit_velocity_cm_s);
     H5Gclose(g);
     return rc;
 }

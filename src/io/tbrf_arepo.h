@@ -29,6 +29,11 @@ typedef struct tbrf_arepo_header {
     int long_ids;                 /* 1: uint64 ParticleIDs (AREPO's LONGIDS); 0: uint32 */
     int num_files;                /* NumFilesPerSnapshot >= 1 */
     int flag_sfr, flag_cooling, flag_stellarage, flag_metals, flag_feedback;
+    /* The units, written as Header attributes UnitLength_in_cm,
+     * UnitMass_in_g and UnitVelocity_in_cm_per_s when > 0 (AREPO takes
+     * its units from the parameter file and ignores them; they make the
+     * file self-describing for other readers); 0: not written. */
+    double unit_length_cm, unit_mass_g, unit_velocity_cm_s;
 } tbrf_arepo_header;
 
 /* Fills *h with a non-cosmological single-file set: time 0, redshift 0,

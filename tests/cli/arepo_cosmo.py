@@ -33,6 +33,23 @@ Cases:
             single file written under the default budget (Coordinates,
             Velocities, ParticleIDs bit for bit, IDs 1..N in order), with
             NumPart_ThisFile summing to NumPart_Total
+  gas       --gas (N-GenIC's split): NumPart_Total [N, N], the MassTable
+            entries in the ratio Omega_b : Omega_m - Omega_b summing to
+            Omega_m rho_crit L^3 / N (so both types' masses sum to
+            Omega_m rho_crit V), gas IDs N+1..2N after the dark matter's;
+            gas - dark matter = -d/2 on every axis (minimal image, d = L/G)
+            and the dark matter = the dark-matter-only run's particles +
+            (Omega_b/Omega_m) d/2 (the same displacement), both types'
+            velocities bit for bit the dark-matter-only run's;
+            InternalEnergy = k_B T / ((gamma - 1) mu m_p) / (1e5 cm/s)^2
+            at the default T = 2.7255 (1 + z), mu 1.22, and at --temperature
+            1e4 --mu 0.6; --temperature without --gas refused, no file.
+            Tolerances: 1e-12 relative (rounding of one expression), the
+            positions 1e-9 L (sums of numbers of size L)
+  units     --unit-velocity 1e3 (10 m/s): velocities 100 times the km/s
+            run's (1e-12 relative), positions bit for bit, the gas u 1e4
+            times; Header UnitLength_in_cm (kpc and Mpc with
+            --length-unit mpc), UnitMass_in_g, UnitVelocity_in_cm_per_s
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -290,6 +307,82 @@ def case_files():
     print("files: %d files under a 7.5 MB budget equal the single file" % nf)
 
 
+K_B, M_P = 1.380649e-16, 1.67262192369e-24  # CODATA 2018, cgs
+
+
+def case_gas():
+    run(*BASE, "--out", "dm")
+    run(*BASE, "--out", "gas", "--gas")
+    run(*BASE, "--out", "hot", "--gas", "--temperature", "1e4", "--mu", "0.6")
+    N, d = G ** 3, L / G
+    rho_crit = 27.7536627  # 10^10 M_sun/h per (Mpc/h)^3, as case_file
+    total = OM * rho_crit * (L / 1000) ** 3
+    with h5py.File("dm.hdf5", "r") as f:
+        xd0, vd0 = f["PartType1/Coordinates"][...], f["PartType1/Velocities"][...]
+    with h5py.File("gas.hdf5", "r") as f:
+        h = f["Header"].attrs
+        mt = h["MassTable"]
+        check(list(h["NumPart_Total"]) == [N, N, 0, 0, 0, 0], "NumPart_Total %s" %
+              list(h["NumPart_Total"]))
+        check(abs((mt[0] + mt[1]) * N / total - 1) < 1e-12, "masses sum %r vs Omega_m rho_crit V "
+              "%r" % ((mt[0] + mt[1]) * N, total))
+        check(abs(mt[0] / mt[1] / (OB / (OM - OB)) - 1) < 1e-12, "MassTable ratio %r" %
+              (mt[0] / mt[1]))
+        g, dm = f["PartType0"], f["PartType1"]
+        check("Masses" not in g and "Masses" not in dm, "no Masses datasets")
+        ids = np.concatenate([dm["ParticleIDs"][...], g["ParticleIDs"][...]])
+        check(np.array_equal(ids, np.arange(1, 2 * N + 1)), "IDs: dark matter 1..N, gas N+1..2N")
+        xg, xd = g["Coordinates"][...], dm["Coordinates"][...]
+        sep = xg - xd
+        sep -= L * np.round(sep / L)
+        check(np.max(np.abs(sep + d / 2)) < 1e-9 * L, "gas - dark matter != -d/2: %g" %
+              np.max(np.abs(sep + d / 2)))
+        sh = xd - xd0
+        sh -= L * np.round(sh / L)
+        want = 0.5 * OB / OM * d
+        check(np.max(np.abs(sh - want)) < 1e-9 * L, "dark matter shift %g vs %g" %
+              (np.max(np.abs(sh - want)), want))
+        check(np.array_equal(g["Velocities"][...], vd0) and
+              np.array_equal(dm["Velocities"][...], vd0), "velocities are the dark matter's")
+        u = g["InternalEnergy"][...]
+        want_u = K_B * 2.7255 * (1 + Z) / ((5 / 3 - 1) * 1.22 * M_P) / 1e10
+        check(np.all(np.abs(u / want_u - 1) < 1e-12), "u %r vs %r" % (u[0], want_u))
+    with h5py.File("hot.hdf5", "r") as f:
+        u = f["PartType0/InternalEnergy"][...]
+        want_u = K_B * 1e4 / ((5 / 3 - 1) * 0.6 * M_P) / 1e10
+        check(np.all(np.abs(u / want_u - 1) < 1e-12), "hot u %r vs %r" % (u[0], want_u))
+    print("gas: MassTable %r, u %.6g (km/s)^2 at T = %.1f K" % (list(mt[:2]), u[0], 2.7255 * 128))
+    before = sorted(os.listdir("."))
+    p = run(*BASE, "--out", "bad", "--temperature", "100", want=2)
+    check("--gas" in p.stderr and sorted(os.listdir(".")) == before, "--temperature alone")
+
+
+def case_units():
+    run(*BASE, "--out", "kms", "--gas")
+    run(*BASE, "--out", "slow", "--gas", "--unit-velocity", "1e3")
+    mpc = list(BASE)
+    mpc[mpc.index("--box") + 1] = str(L / 1000)
+    run(*mpc, "--out", "mpc", "--length-unit", "mpc")
+    with h5py.File("kms.hdf5", "r") as a, h5py.File("slow.hdf5", "r") as b:
+        for t in ("PartType0", "PartType1"):
+            check(np.array_equal(a[t + "/Coordinates"][...], b[t + "/Coordinates"][...]),
+                  t + " positions change with the velocity unit")
+            va, vb = a[t + "/Velocities"][...], b[t + "/Velocities"][...]
+            check(np.max(np.abs(vb - 100 * va)) <= 1e-12 * np.max(np.abs(100 * va)),
+                  t + " velocities not 100 times")
+        ua, ub = a["PartType0/InternalEnergy"][...], b["PartType0/InternalEnergy"][...]
+        check(np.all(np.abs(ub / (1e4 * ua) - 1) < 1e-12), "u not 1e4 times")
+        ha, hb = a["Header"].attrs, b["Header"].attrs
+        check(ha["UnitVelocity_in_cm_per_s"] == 1e5 and hb["UnitVelocity_in_cm_per_s"] == 1e3,
+              "UnitVelocity_in_cm_per_s")
+        check(abs(ha["UnitLength_in_cm"] / 3.0856775814913673e21 - 1) < 1e-15, "kpc in cm")
+        check(abs(ha["UnitMass_in_g"] / 1.988409870698051e43 - 1) < 1e-15, "1e10 M_sun in g")
+    with h5py.File("mpc.hdf5", "r") as f:
+        check(abs(f["Header"].attrs["UnitLength_in_cm"] / 3.0856775814913673e24 - 1) < 1e-15,
+              "Mpc in cm")
+    print("units: ok")
+
+
 def case_bad():
     with open("short.txt", "w") as f:
         f.write("0.01 1000\n0.1 2000\n1 100\n")
@@ -312,7 +405,7 @@ def case_bad():
 
 
 {"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
- "files": case_files}[CASE]()
+ "files": case_files, "gas": case_gas, "units": case_units}[CASE]()
 if FAILS:
     sys.exit(1)
 print(CASE + ": ok")
