@@ -57,6 +57,12 @@ static void usage_cosmo(void)
            "  --no-wiggles      Eisenstein & Hu's no-wiggle form\n"
            "  --length-unit U   kpc (default, Gadget's kpc/h) or mpc\n"
            "  --mass-unit M     in M_sun/h (default 1e10)\n"
+           "  --glass FILE      particles on a glass instead of the lattice (N-GenIC's\n"
+           "                    GlassFile): a Gadget/AREPO HDF5 file's PartType1 (else\n"
+           "                    PartType0) Coordinates in its BoxSize, or HDF5 /points or\n"
+           "                    text rows in the unit box; tiled T times per axis with\n"
+           "                    G^3 = (glass particles) T^3 (GlassTileFac), Psi evaluated at\n"
+           "                    the glass sites by the periodic plan's non-uniform FFT\n"
            "  --unit-velocity V the velocity unit in cm/s (default 1e5: km/s); velocities\n"
            "                    and u are written in it. The units go into the Header as\n"
            "                    UnitLength_in_cm, UnitMass_in_g, UnitVelocity_in_cm_per_s\n"
@@ -78,15 +84,16 @@ static void usage_cosmo(void)
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
-       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_HELP,
-       C_COUNT };
+       C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_GLASS,
+       C_HELP, C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
     {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
     {"--omega-m", 1},    {"--omega-lambda", 1}, {"--omega-b", 1},  {"--hubble", 1},
     {"--ns", 1},         {"--sigma8", 1},    {"--table", 1},       {"--no-wiggles", 0},
     {"--length-unit", 1}, {"--mass-unit", 1}, {"--seed", 1},       {"--precision", 1},
     {"--long-ids", 0},   {"--files", 1},     {"--gas", 0},         {"--temperature", 1},
-    {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--help", 0}};
+    {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--glass", 1},
+    {"--help", 0}};
 
 typedef struct cosmo_req {
     const char *out, *table;
@@ -97,6 +104,9 @@ typedef struct cosmo_req {
     double temp, mu, gamma, u;  /* gas: temperature, mu, gamma, u in unit_v^2 */
     int64_t g;
     int wiggles, gas;
+    const char *glass; /* --glass FILE: ng points gx in [0, gbox)^3, tiled tile^3 times */
+    double *gx, gbox;
+    int64_t ng, tile;
     uint64_t seed;
     tbrf_arepo_header hd;
 } cosmo_req;
@@ -176,6 +186,7 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     }
     q->out = val[C_OUT];
     q->table = val[C_TABLE];
+    q->glass = val[C_GLASS];
     q->wiggles = val[C_NOWIG] == NULL;
     q->hd.double_precision = p;
     q->hd.long_ids = val[C_LONGIDS] != NULL;
@@ -286,6 +297,70 @@ static int linear_pk(const cosmo_req *q, tbrf_model **p0)
     return 0;
 }
 
+/* The tile factor T with G^3 = ng T^3 (N-GenIC's GlassTileFac: the same
+ * on every axis), or -1 with a message: counts that do not tile, or a
+ * quotient that is no cube. */
+static int64_t glass_tile(const cosmo_req *q)
+{
+    const int64_t n = q->g * q->g * q->g;
+    if (n % q->ng != 0) {
+        cli_errline("arepo cosmo: --particles %lld (%lld particles) does not tile the glass %s "
+                    "of %lld particles: G^3 must be a multiple of it", (long long)q->g,
+                    (long long)n, q->glass, (long long)q->ng);
+        return -1;
+    }
+    int64_t t = llround(cbrt((double)(n / q->ng)));
+    if (t < 1 || t * t * t != n / q->ng) {
+        cli_errline("arepo cosmo: %lld particles are %lld copies of the glass %s, not T^3 for an "
+                    "integer T: the tiling must be cubic (the same factor on every axis)",
+                    (long long)n, (long long)(n / q->ng), q->glass);
+        return -1;
+    }
+    return t;
+}
+
+/* Reads the glass (a Gadget/AREPO file's PartType1 or PartType0
+ * Coordinates in its BoxSize, else /points or text in a unit box) and
+ * checks it: 3D, every point inside its box, a cubic tiling. */
+static int load_glass(cosmo_req *q)
+{
+    char err[1024];
+    int dim = 3;
+    int rc = tbrf_arepo_read_glass(q->glass, &q->ng, &q->gx, &q->gbox, err, sizeof err);
+    if (rc == 1) {
+        q->gbox = 1.0;
+        rc = tbrf_io_read_points(q->glass, &dim, &q->ng, &q->gx, err, sizeof err);
+    }
+    if (rc || dim != 3) {
+        cli_errline("arepo cosmo: %s", rc ? err : "the glass must have 3 coordinates a point");
+        return EXIT_USAGE;
+    }
+    for (int64_t i = 0; i < 3 * q->ng; i++)
+        if (!(q->gx[i] >= 0 && q->gx[i] < q->gbox)) {
+            cli_errline("arepo cosmo: glass %s point %lld: coordinate %g is outside [0, %g) (its "
+                        "BoxSize, or the unit box without one)", q->glass, (long long)(i / 3),
+                        q->gx[i], q->gbox);
+            return EXIT_USAGE;
+        }
+    q->tile = glass_tile(q);
+    return q->tile < 1 ? EXIT_USAGE : 0;
+}
+
+/* The glass sites of rows first .. first + count - 1: row j + ng (a + T
+ * (b + T c)) is glass point j in tile (a, b, c), scaled to L/T. */
+static void glass_sites(const cosmo_req *q, int64_t first, int64_t count, double *site)
+{
+    const double cell = q->box / (double)q->tile;
+    for (int64_t r = 0; r < count; r++) {
+        const int64_t i = first + r, j = i % q->ng, t = i / q->ng;
+        const int64_t tc[3] = {t % q->tile, t / q->tile % q->tile, t / (q->tile * q->tile)};
+        for (int c = 0; c < 3; c++) {
+            double x = (q->gx[3 * j + c] / q->gbox + (double)tc[c]) * cell;
+            site[3 * r + c] = x < q->box ? x : 0.0;
+        }
+    }
+}
+
 /* The plan of Psi: the periodic plan over the box whose box lattice is
  * the particle lattice, evaluated by the FFT method. */
 static int psi_plan(const cosmo_req *q, psi_spec *spec, double *d, tbrf_model **m,
@@ -331,6 +406,17 @@ static int psi_planes(const cosmo_req *q, tbrf_plan *plan, int64_t z0, int64_t n
     return st == TBRF_OK ? 0 : EXIT_FAIL;
 }
 
+/* Psi at count glass sites (the plan's non-uniform FFT, to 1e-12). */
+static int psi_points(tbrf_plan *plan, int64_t count, const double *site, double *psi)
+{
+    int st = tbrf_set_points(plan, count, site);
+    if (st == TBRF_OK)
+        st = tbrf_execute(plan, 0, psi);
+    if (st != TBRF_OK)
+        cli_errline("arepo cosmo: %s", cli_plan_msg(plan, st));
+    return st == TBRF_OK ? 0 : EXIT_FAIL;
+}
+
 /* Gadget's velocity per displacement, sqrt(a) f H, H in km/s per length
  * unit (100 E(a) km/s per Mpc/h). */
 static int velocity_factor(const cosmo_req *q, double *vfac)
@@ -360,17 +446,17 @@ static double wrap(double x, double box)
  * (1/2)(Omega_b/Omega_m) d on every axis (d = L/G), half a cell apart
  * along the diagonal with their centre of mass at q + Psi; both move
  * with the site's velocity. */
-static void particles(const cosmo_req *q, double *psi, int64_t z0, int64_t first, int64_t count,
-                      double vfac, double *pos, double *gpos)
+static void particles(const cosmo_req *q, double *psi, int64_t off, int64_t first, int64_t count,
+                      double vfac, double *pos, double *gpos, const double *site)
 {
     const double dx = q->box / (double)q->g;
     const double sdm = 0.5 * q->ob / q->om * dx, sgas = -0.5 * (q->om - q->ob) / q->om * dx;
-    const int64_t off = first - z0 * q->g * q->g;
     for (int64_t r = 0; r < count; r++) {
         const int64_t i = first + r, l = off + r;
         const int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
         for (int c = 0; c < 3; c++) {
-            double p = psi[3 * l + c], x = (double)ix[c] * dx + p;
+            double p = psi[3 * l + c];
+            double x = (site ? site[3 * r + c] : (double)ix[c] * dx) + p;
             pos[3 * r + c] = wrap(gpos ? x + sdm : x, q->box);
             if (gpos)
                 gpos[3 * r + c] = wrap(x + sgas, q->box);
@@ -398,6 +484,12 @@ static size_t cosmo_params(const cosmo_req *q, double d, double vfac, char seed[
         {"unit_velocity_cm_s", NULL, q->unit_v}};
     memcpy(par, p, sizeof p);
     size_t k = sizeof p / sizeof p[0];
+    if (q->glass) {
+        par[k++] = (tbrf_arepo_param){"glass_file", q->glass, 0};
+        par[k++] = (tbrf_arepo_param){"glass_particles", NULL, (double)q->ng};
+        par[k++] = (tbrf_arepo_param){"glass_box", NULL, q->gbox};
+        par[k++] = (tbrf_arepo_param){"glass_tile", NULL, (double)q->tile};
+    }
     if (q->gas) {
         par[k++] = (tbrf_arepo_param){"gas", "PartType0 split by omega_b (N-GenIC's shifts)", 0};
         par[k++] = (tbrf_arepo_param){"gas_temperature", NULL, q->temp};
@@ -418,13 +510,21 @@ static double plan_bytes(int64_t g)
     return 3.0 * 16.0 * (gg + 1) * (2 * gg) * (2 * gg) + 16.0 * (double)(g / 2 + 1) * gg * gg;
 }
 
+/* A file's bytes per particle: Psi (reused for the velocities) and the
+ * positions, the gas's positions and u, the glass sites. */
+static double cosmo_row_bytes(const cosmo_req *q)
+{
+    return 48.0 + (q->gas ? 32.0 : 0.0) + (q->glass ? 24.0 : 0.0);
+}
+
 /* The most rows a file holds, and the bytes a run holds at once: the plan
- * plus one file's Psi planes (its rows and up to two partial planes, 24
- * bytes a particle, reused for the velocities) and positions (24). */
-static double cosmo_bytes(int64_t n, int64_t g, int files, int gas, int64_t *rows)
+ * and the glass (24 bytes a glass point), plus one file's rows
+ * (cosmo_row_bytes) and up to two partial lattice planes of Psi. */
+static double cosmo_bytes(const cosmo_req *q, int64_t n, int files, int64_t *rows)
 {
     *rows = n / files + (n % files != 0);
-    return plan_bytes(g) + (gas ? 80.0 : 48.0) * (double)*rows + 48.0 * (double)(g * g);
+    return plan_bytes(q->g) + 24.0 * (double)q->ng + cosmo_row_bytes(q) * (double)*rows +
+           48.0 * (double)(q->g * q->g);
 }
 
 /* The budget check before anything is allocated: 0, or EXIT_FAIL with a
@@ -433,11 +533,12 @@ static int cosmo_budget(const cosmo_req *q, int64_t *rows)
 {
     char err[1024];
     const int64_t n = q->g * q->g * q->g;
-    double bytes = cosmo_bytes(n, q->g, q->hd.num_files, q->gas, rows);
+    double bytes = cosmo_bytes(q, n, q->hd.num_files, rows);
     if (tbrf_io_budget_check(NULL, "the particles", bytes, err, sizeof err) == 0)
         return 0;
-    double spare = (double)tbrf_io_budget() - plan_bytes(q->g) - 48.0 * (double)(q->g * q->g);
-    const double row = q->gas ? 80.0 : 48.0; /* a file's bytes per row */
+    double spare = (double)tbrf_io_budget() - plan_bytes(q->g) - 24.0 * (double)q->ng -
+                   48.0 * (double)(q->g * q->g);
+    const double row = cosmo_row_bytes(q);
     double need = spare >= row ? ceil((double)n / floor(spare / row)) : INFINITY;
     if (need <= 65536 && need > q->hd.num_files)
         cli_errline("arepo cosmo: %lld particles in %d file%s: %s; --files %.0f or more holds "
@@ -451,15 +552,30 @@ static int cosmo_budget(const cosmo_req *q, int64_t *rows)
 
 /* File by file: Psi on the planes that hold the file's rows, positions
  * and velocities, written, then the next file reuses the buffers. */
+/* Psi of file rows first .. first + count - 1 into psi, row r at off + r:
+ * the lattice planes that hold them, or the glass sites. */
+static int file_psi(const cosmo_req *q, tbrf_plan *plan, int64_t first, int64_t count,
+                    double *psi, double *site, int64_t *off)
+{
+    if (q->glass) {
+        glass_sites(q, first, count, site);
+        *off = 0;
+        return psi_points(plan, count, site, psi);
+    }
+    const int64_t plane = q->g * q->g, z0 = first / plane, z1 = (first + count - 1) / plane + 1;
+    *off = first - z0 * plane;
+    return psi_planes(q, plan, z0, z1 - z0, psi);
+}
+
 static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *psi, double *pos,
-                       double *gas)
+                       double *gas, double *site)
 {
     char err[1024] = "", seed[24];
     tbrf_arepo_param par[32];
     double vfac = NAN;
     int rc = velocity_factor(q, &vfac);
     size_t np = cosmo_params(q, d, vfac, seed, par);
-    const int64_t n = q->g * q->g * q->g, plane = q->g * q->g;
+    const int64_t n = q->g * q->g * q->g;
     int64_t counts[6] = {q->gas ? n : 0, n, 0, 0, 0, 0};
     uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1}; /* gas after the dark matter */
     tbrf_arepo_set *set = NULL;
@@ -471,11 +587,11 @@ static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *ps
         tbrf_arepo_particles t[6];
         memset(t, 0, sizeof t);
         if (count > 0) {
-            const int64_t z0 = first / plane, z1 = (first + count - 1) / plane + 1;
-            rc = psi_planes(q, plan, z0, z1 - z0, psi);
+            int64_t off = 0;
+            rc = file_psi(q, plan, first, count, psi, site, &off);
             if (rc)
                 break;
-            particles(q, psi, z0, first, count, vfac, pos, gas);
+            particles(q, psi, off, first, count, vfac, pos, gas, q->glass ? site : NULL);
             t[1] = (tbrf_arepo_particles){count, pos, psi, NULL, NULL, 1 + (uint64_t)first};
             if (gas)
                 t[0] = (tbrf_arepo_particles){count, gas, psi, NULL, gas + 3 * count,
@@ -505,8 +621,9 @@ static int run_cosmo(cosmo_req *q)
     tbrf_plan *plan = NULL;
     double *psi = malloc((size_t)slab * 3 * sizeof *psi), *pos = malloc((size_t)rows * 3 * 8);
     double *gas = q->gas ? malloc((size_t)rows * 4 * 8) : NULL; /* positions and u */
+    double *site = q->glass ? malloc((size_t)rows * 3 * 8) : NULL;
     double d = NAN;
-    int ok = psi && pos && (gas || !q->gas);
+    int ok = psi && pos && (gas || !q->gas) && (site || !q->glass);
     int rc = ok ? linear_pk(q, &p0) : EXIT_FAIL;
     if (!ok)
         cli_errline("arepo cosmo: out of memory for %lld particles", (long long)rows);
@@ -514,13 +631,14 @@ static int run_cosmo(cosmo_req *q)
     if (rc == 0)
         rc = psi_plan(q, &spec, &d, &m, &plan);
     if (rc == 0)
-        rc = write_files(q, plan, d, psi, pos, gas);
+        rc = write_files(q, plan, d, psi, pos, gas, site);
     tbrf_destroy(plan);
     tbrf_model_destroy(m);
     tbrf_model_destroy(p0);
     free(psi);
     free(pos);
     free(gas);
+    free(site);
     return rc;
 }
 
@@ -538,8 +656,11 @@ int cmd_arepo_cosmo(int argc, char **argv)
     memset(&q, 0, sizeof q);
     if (parse_cosmo(val, &q) || parse_gas(val, &q) || cosmo_header(val, &q))
         return EXIT_USAGE;
+    int rc = q.glass ? load_glass(&q) : 0;
     q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
-    int rc = run_cosmo(&q);
+    if (rc == 0)
+        rc = run_cosmo(&q);
     free(q.command);
+    free(q.gx);
     return rc;
 }

@@ -578,9 +578,13 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
     return rc ? -1 : 0;
 }
 
-int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
-                                size_t errlen)
+/* GROUP/Coordinates (N, 3) of path into *xyz, and /Header's BoxSize into
+ * *box when box is not NULL (1 when the file has none). */
+static int read_coords(const char *path, const char *group, int64_t *n, double **xyz,
+                       double *box, char *err, size_t errlen)
 {
+    char dset[32];
+    snprintf(dset, sizeof dset, "%s/Coordinates", group);
     *n = 0;
     *xyz = NULL;
     if (io_stat_input(path, "points", err, errlen))
@@ -590,10 +594,9 @@ int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char
     int rc = 1;
     hid_t f = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
     hid_t d = -1, sp = -1;
-    if (f < 0 || H5Lexists(f, "PartType0", H5P_DEFAULT) <= 0 ||
-        H5Lexists(f, "PartType0/Coordinates", H5P_DEFAULT) <= 0)
-        goto done; /* not an AREPO gas file: the caller reads /points or text */
-    d = H5Dopen2(f, "PartType0/Coordinates", H5P_DEFAULT);
+    if (f < 0 || H5Lexists(f, group, H5P_DEFAULT) <= 0 || H5Lexists(f, dset, H5P_DEFAULT) <= 0)
+        goto done; /* not an AREPO file with that type: the caller reads /points or text */
+    d = H5Dopen2(f, dset, H5P_DEFAULT);
     sp = d < 0 ? -1 : H5Dget_space(d);
     hsize_t dims[2] = {0, 0};
     hid_t ty = d < 0 ? -1 : H5Dget_type(d);
@@ -604,23 +607,42 @@ int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char
         H5Tclose(ty);
     rc = -1;
     if (!ok) {
-        io_setf(err, errlen, "%s: /PartType0/Coordinates is not a float (N, 3) dataset", path);
+        io_setf(err, errlen, "%s: /%s is not a float (N, 3) dataset", path, dset);
         goto done;
     }
     char what[64];
     snprintf(what, sizeof what, "%llu coordinates", (unsigned long long)dims[0]);
-    if (io_check_storage(d, path, "PartType0/Coordinates", 24.0 * (double)dims[0], err, errlen) ||
+    if (io_check_storage(d, path, dset, 24.0 * (double)dims[0], err, errlen) ||
         tbrf_io_budget_check(path, what, 24.0 * (double)dims[0], err, errlen))
         goto done;
     *xyz = malloc((size_t)dims[0] * 3 * sizeof **xyz);
     if (!*xyz || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *xyz) < 0) {
-        io_setf(err, errlen, "%s: cannot read /PartType0/Coordinates", path);
+        io_setf(err, errlen, "%s: cannot read /%s", path, dset);
         free(*xyz);
         *xyz = NULL;
         goto done;
     }
     *n = (int64_t)dims[0];
     rc = 0;
+    if (box) {
+        *box = 1.0;
+        if (H5Aexists_by_name(f, "Header", "BoxSize", H5P_DEFAULT) > 0) {
+            hid_t a = H5Aopen_by_name(f, "Header", "BoxSize", H5P_DEFAULT, H5P_DEFAULT);
+            hid_t as = a < 0 ? -1 : H5Aget_space(a);
+            if (as < 0 || H5Sget_simple_extent_npoints(as) != 1 ||
+                H5Aread(a, H5T_NATIVE_DOUBLE, box) < 0 || !(isfinite(*box) && *box > 0)) {
+                io_setf(err, errlen, "%s: /Header BoxSize is not one positive number", path);
+                free(*xyz);
+                *xyz = NULL;
+                *n = 0;
+                rc = -1;
+            }
+            if (as >= 0)
+                H5Sclose(as);
+            if (a >= 0)
+                H5Aclose(a);
+        }
+    }
 done:
     if (sp >= 0)
         H5Sclose(sp);
@@ -630,6 +652,19 @@ done:
         H5Fclose(f);
     io_quiet_end(&q);
     return rc;
+}
+
+int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
+                                size_t errlen)
+{
+    return read_coords(path, "PartType0", n, xyz, NULL, err, errlen);
+}
+
+int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
+                          size_t errlen)
+{
+    int rc = read_coords(path, "PartType1", n, xyz, box, err, errlen);
+    return rc == 1 ? read_coords(path, "PartType0", n, xyz, box, err, errlen) : rc;
 }
 
 int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen)

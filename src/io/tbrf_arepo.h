@@ -126,6 +126,15 @@ int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen);
 int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
                                 size_t errlen);
 
+/* A glass for particle loads (N-GenIC's GlassFile): /PartType1/Coordinates
+ * of a Gadget/AREPO HDF5 file (else /PartType0/Coordinates) with its
+ * /Header BoxSize in *box (1 when the file has none), read as
+ * tbrf_arepo_read_coordinates reads. Returns 0; 1 when path has neither
+ * dataset (read /points or text, in a unit box, instead); -1 with a
+ * message in err (a BoxSize that is not one positive number, say). */
+int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
+                          size_t errlen);
+
 /* The volume of the Voronoi cell of each of n points xyz (3n, inside
  * [0, box)^3) in the periodic box, into vol[n], computed with Qhull on
  * the points and their periodic images within a margin of the faces

@@ -50,6 +50,20 @@ Cases:
             run's (1e-12 relative), positions bit for bit, the gas u 1e4
             times; Header UnitLength_in_cm (kpc and Mpc with
             --length-unit mpc), UnitMass_in_g, UnitVelocity_in_cm_per_s
+  glass     --glass: a jittered 8^3 "glass" made here (PartType1 in its own
+            BoxSize 1000, and the same points over 1000 as HDF5 /points in
+            the unit box) tiled 4 times per axis to 32^3: IDs 1..N, the
+            particles' displacements from the tiled sites (row j + ng (a +
+            T (b + T c)) = glass point j in tile (a, b, c)) equal the
+            lattice run's field trigonometrically interpolated to those
+            sites (the same modes: the periodic plan's NUFFT at 1e-12;
+            tolerance 1e-7 kpc/h against displacements of order 100
+            kpc/h, far above the 1e-11 rounding of positions of size L and
+            far below any error of a wrong mode or site), velocities the
+            same sqrt(a) f H times them; both glass formats give the same
+            particles (1e-9 L); a 256-point glass for 16^3 (16 copies, not
+            a cube), 20^3 for 512 (no whole number of copies) and a point
+            outside the glass box are refused with one message, no file
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -383,6 +397,83 @@ def case_units():
     print("units: ok")
 
 
+def glass_points(g, box, seed):
+    rng = np.random.default_rng(seed)
+    i = np.arange(g ** 3)
+    u = np.stack([i % g, i // g % g, i // (g * g)], axis=1) + 0.5 + 0.2 * rng.uniform(-1, 1, (g ** 3, 3))
+    return u * (box / g)
+
+
+def write_glass(name, x, box=None, points=False):
+    with h5py.File(name, "w") as f:
+        if points:
+            f["points"] = x
+        else:
+            f.create_group("Header").attrs["BoxSize"] = box
+            f["PartType1/Coordinates"] = x
+
+
+def trig_interp(psi_lat, sites):
+    """Psi(x) = sum_k Psi_k e^{i k x} from the lattice values (G^3, 3)."""
+    pk = [np.fft.fftn(psi_lat[:, c].reshape(G, G, G)) / G ** 3 for c in range(3)]  # (z, y, x)
+    m = np.fft.fftfreq(G, 1.0 / G) * (2 * np.pi / L)
+    out = np.zeros((len(sites), 3))
+    for s0 in range(0, len(sites), 64):
+        x = sites[s0:s0 + 64]
+        ex, ey, ez = (np.exp(1j * np.outer(x[:, c], m)) for c in range(3))
+        for c in range(3):
+            out[s0:s0 + 64, c] = np.einsum("zyx,nz,ny,nx->n", pk[c], ez, ey, ex,
+                                           optimize=True).real
+    return out
+
+
+def case_glass():
+    ng, T = 8, 4
+    gx = glass_points(ng, 1000.0, 5)
+    write_glass("glass.hdf5", gx, box=1000.0)
+    write_glass("glass_unit.h5", gx / 1000.0, points=True)
+    run(*BASE, "--out", "lat")
+    run(*BASE, "--out", "gl", "--glass", "glass.hdf5")
+    run(*BASE, "--out", "gu", "--glass", "glass_unit.h5")
+    i = np.arange(G ** 3)
+    j, t = i % ng ** 3, i // ng ** 3
+    tiles = np.stack([t % T, t // T % T, t // (T * T)], axis=1)
+    sites = (gx[j] / 1000.0 + tiles) * (L / T)
+    with h5py.File("lat.hdf5", "r") as f:
+        psi_lat = displacements(f["PartType1/Coordinates"][...])
+    with h5py.File("gl.hdf5", "r") as f, h5py.File("gu.hdf5", "r") as u:
+        x, v = f["PartType1/Coordinates"][...], f["PartType1/Velocities"][...]
+        check(np.array_equal(f["PartType1/ParticleIDs"][...], np.arange(1, G ** 3 + 1)), "IDs")
+        check(f["tbrf"].attrs["glass_tile"] == T, "glass_tile recorded")
+        dxu = u["PartType1/Coordinates"][...] - x
+        dxu -= L * np.round(dxu / L)
+        check(np.max(np.abs(dxu)) < 1e-9 * L, "unit-box /points glass differs: %g" %
+              np.max(np.abs(dxu)))
+    psi = x - sites
+    psi -= L * np.round(psi / L)
+    pick = np.random.default_rng(0).choice(G ** 3, 1024, replace=False)
+    want = trig_interp(psi_lat, sites[pick])
+    err = np.max(np.abs(psi[pick] - want))
+    print("glass: displacements vs the lattice field interpolated: max |diff| %.2e kpc/h "
+          "(max |Psi| %.1f)" % (err, np.max(np.abs(want))))
+    check(err < 1e-7, "glass displacements differ from the lattice field: %g" % err)
+    ratio = np.sum(v * psi) / np.sum(psi * psi)
+    check(np.max(np.abs(v - ratio * psi)) < 1e-9 * np.max(np.abs(v)), "velocities not ~ Psi")
+    with h5py.File("lat.hdf5", "r") as f:
+        vl, pl = f["PartType1/Velocities"][...], psi_lat
+    check(abs(ratio / (np.sum(vl * pl) / np.sum(pl * pl)) - 1) < 1e-9, "velocity factor")
+    write_glass("g256.hdf5", glass_points(8, 1000.0, 6)[:256], box=1000.0)
+    write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
+    before = sorted(os.listdir("."))
+    small = list(BASE)
+    for g, name, text in ((16, "g256.hdf5", "cubic"), (20, "glass.hdf5", "does not tile"),
+                          (32, "out.hdf5", "outside")):
+        small[small.index("--particles") + 1] = str(g)
+        p = run(*small, "--out", "bad", "--glass", name, want=2)
+        check(text in p.stderr and p.stderr.count("\n") == 1, "%s: %r" % (name, p.stderr))
+    check(sorted(os.listdir(".")) == before, "refused glass: no file left")
+
+
 def case_bad():
     with open("short.txt", "w") as f:
         f.write("0.01 1000\n0.1 2000\n1 100\n")
@@ -405,7 +496,7 @@ def case_bad():
 
 
 {"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
- "files": case_files, "gas": case_gas, "units": case_units}[CASE]()
+ "files": case_files, "gas": case_gas, "units": case_units, "glass": case_glass}[CASE]()
 if FAILS:
     sys.exit(1)
 print(CASE + ": ok")
