@@ -61,7 +61,7 @@ Cases:
             kpc/h, far above the 1e-11 rounding of positions of size L and
             far below any error of a wrong mode or site), velocities the
             same sqrt(a) f H times them; both glass formats give the same
-            particles (1e-9 L); a 256-point glass for 16^3 (16 copies, not
+            particles (1e-9 L); regenerate --check remakes it bit for bit; a 256-point glass for 16^3 (16 copies, not
             a cube), 20^3 for 512 (no whole number of copies) and a point
             outside the glass box are refused with one message, no file
   bad       a negative box, Omega_m out of range, a table not covering the
@@ -462,6 +462,8 @@ def case_glass():
     with h5py.File("lat.hdf5", "r") as f:
         vl, pl = f["PartType1/Velocities"][...], psi_lat
     check(abs(ratio / (np.sum(vl * pl) / np.sum(pl * pl)) - 1) < 1e-9, "velocity factor")
+    out = run("regenerate", "gl.hdf5", "--out", "gl2", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check of a glass file: %r" % out)
     write_glass("g256.hdf5", glass_points(8, 1000.0, 6)[:256], box=1000.0)
     write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
     before = sorted(os.listdir("."))
