@@ -390,22 +390,6 @@ static int psi_plan(const cosmo_req *q, psi_spec *spec, double *d, tbrf_model **
     return st == TBRF_OK ? 0 : EXIT_FAIL;
 }
 
-/* Psi at the lattice planes z0 .. z0 + nz - 1 (3 per particle, x
- * fastest): a box of the whole lattice (tbrf_set_subgrid), bitwise the
- * values of the whole lattice, so any --files gives the same particles. */
-static int psi_planes(const cosmo_req *q, tbrf_plan *plan, int64_t z0, int64_t nz, double *psi)
-{
-    const double dx = q->box / (double)q->g;
-    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
-    const int64_t n[3] = {q->g, q->g, q->g}, start[3] = {0, 0, z0}, count[3] = {q->g, q->g, nz};
-    int st = tbrf_set_subgrid(plan, origin, spacing, n, start, count);
-    if (st == TBRF_OK)
-        st = tbrf_execute(plan, 0, psi);
-    if (st != TBRF_OK)
-        cli_errline("arepo cosmo: %s", cli_plan_msg(plan, st));
-    return st == TBRF_OK ? 0 : EXIT_FAIL;
-}
-
 /* Psi at count glass sites (the plan's non-uniform FFT, to 1e-12). */
 static int psi_points(tbrf_plan *plan, int64_t count, const double *site, double *psi)
 {
@@ -552,61 +536,125 @@ static int cosmo_budget(const cosmo_req *q, int64_t *rows)
 
 /* File by file: Psi on the planes that hold the file's rows, positions
  * and velocities, written, then the next file reuses the buffers. */
-/* Psi of file rows first .. first + count - 1 into psi, row r at off + r:
- * the lattice planes that hold them, or the glass sites. */
-static int file_psi(const cosmo_req *q, tbrf_plan *plan, int64_t first, int64_t count,
-                    double *psi, double *site, int64_t *off)
+/* The set being written file by file: the current file f, its rows
+ * first .. first + count - 1, how many of their Psi have arrived, and the
+ * buffers of one file. */
+typedef struct cosmo_out {
+    const cosmo_req *q;
+    tbrf_arepo_set *set;
+    const tbrf_arepo_param *par;
+    size_t np;
+    double *psi, *pos, *gas, *site, vfac;
+    int f;
+    int64_t first, count, have;
+    char err[1024];
+} cosmo_out;
+
+/* File o->f from its rows' Psi (o->psi, row r at r): positions and
+ * velocities, written; then the next file's rows, files with none written
+ * empty at once. 0 or EXIT_FAIL. */
+static int emit_file(cosmo_out *o)
 {
-    if (q->glass) {
-        glass_sites(q, first, count, site);
-        *off = 0;
-        return psi_points(plan, count, site, psi);
+    const cosmo_req *q = o->q;
+    const int64_t n = q->g * q->g * q->g;
+    do {
+        tbrf_arepo_particles t[6];
+        memset(t, 0, sizeof t);
+        if (o->count > 0) {
+            particles(q, o->psi, 0, o->first, o->count, o->vfac, o->pos, o->gas,
+                      q->glass ? o->site : NULL);
+            t[1] = (tbrf_arepo_particles){o->count, o->pos, o->psi, NULL, NULL,
+                                          1 + (uint64_t)o->first};
+            if (o->gas)
+                t[0] = (tbrf_arepo_particles){o->count, o->gas, o->psi, NULL, o->gas + 3 * o->count,
+                                              1 + (uint64_t)(n + o->first)};
+            for (int64_t r = 0; o->gas && r < o->count; r++)
+                o->gas[3 * o->count + r] = q->u;
+        }
+        if (tbrf_arepo_set_write_file(o->set, o->f, t, o->par, o->np, o->err, sizeof o->err))
+            return EXIT_FAIL;
+        o->have = 0;
+        if (++o->f < q->hd.num_files)
+            tbrf_arepo_file_rows(n, q->hd.num_files, o->f, &o->first, &o->count);
+    } while (o->f < q->hd.num_files && o->count == 0);
+    return 0;
+}
+
+/* Push callback of the lattice's grid stream: Psi rows, in order, into the
+ * current file's buffer; a full buffer is written as that file. */
+static int push_rows(void *user, int64_t first, int64_t count, const void *values)
+{
+    cosmo_out *o = user;
+    const double *v = values;
+    (void)first; /* rows come in order: first is o->first + o->have */
+    while (count > 0 && o->f < o->q->hd.num_files) {
+        int64_t take = count < o->count - o->have ? count : o->count - o->have;
+        memcpy(o->psi + 3 * o->have, v, (size_t)take * 3 * sizeof *v);
+        o->have += take;
+        v += 3 * take;
+        count -= take;
+        if (o->have == o->count && emit_file(o))
+            return 1;
     }
-    const int64_t plane = q->g * q->g, z0 = first / plane, z1 = (first + count - 1) / plane + 1;
-    *off = first - z0 * plane;
-    return psi_planes(q, plan, z0, z1 - z0, psi);
+    return 0;
+}
+
+/* Psi for every file: the lattice in one streamed pass of the plan's FFT
+ * (cells pushed in x-fastest order, which is the particle order; one file
+ * takes the whole grid directly), or the glass sites file by file by the
+ * plan's non-uniform FFT. */
+static int stream_psi(cosmo_out *o, tbrf_plan *plan)
+{
+    const cosmo_req *q = o->q;
+    if (q->glass) {
+        int rc = 0;
+        while (rc == 0 && o->f < q->hd.num_files) {
+            glass_sites(q, o->first, o->count, o->site);
+            rc = psi_points(plan, o->count, o->site, o->psi);
+            if (rc == 0 && emit_file(o))
+                rc = EXIT_FAIL;
+        }
+        return rc;
+    }
+    const double dx = q->box / (double)q->g;
+    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+    const int64_t n[3] = {q->g, q->g, q->g};
+    int st = tbrf_set_grid(plan, origin, spacing, n);
+    /* one file: straight into its buffer (a stream would copy the grid) */
+    if (st == TBRF_OK && q->hd.num_files == 1) {
+        st = tbrf_execute(plan, 0, o->psi);
+        if (st == TBRF_OK && emit_file(o))
+            return EXIT_FAIL;
+    } else if (st == TBRF_OK)
+        st = tbrf_execute_grid_stream(plan, 0, push_rows, o);
+    if (st != TBRF_OK && st != TBRF_ERR_CALLBACK) /* a callback's error is in o->err */
+        cli_errline("arepo cosmo: %s", cli_plan_msg(plan, st));
+    return st == TBRF_OK ? 0 : EXIT_FAIL;
 }
 
 static int write_files(const cosmo_req *q, tbrf_plan *plan, double d, double *psi, double *pos,
                        double *gas, double *site)
 {
-    char err[1024] = "", seed[24];
+    char seed[24];
     tbrf_arepo_param par[32];
-    double vfac = NAN;
-    int rc = velocity_factor(q, &vfac);
-    size_t np = cosmo_params(q, d, vfac, seed, par);
+    cosmo_out o = {q, NULL, par, 0, psi, pos, gas, site, NAN, 0, 0, 0, 0, ""};
+    int rc = velocity_factor(q, &o.vfac);
+    o.np = cosmo_params(q, d, o.vfac, seed, par);
     const int64_t n = q->g * q->g * q->g;
     int64_t counts[6] = {q->gas ? n : 0, n, 0, 0, 0, 0};
     uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1}; /* gas after the dark matter */
-    tbrf_arepo_set *set = NULL;
-    if (rc == 0 && tbrf_arepo_set_open(q->out, &q->hd, counts, ids, &set, err, sizeof err))
+    if (rc == 0 && tbrf_arepo_set_open(q->out, &q->hd, counts, ids, &o.set, o.err, sizeof o.err))
         rc = EXIT_FAIL;
-    for (int f = 0; rc == 0 && f < q->hd.num_files; f++) {
-        int64_t first, count;
-        tbrf_arepo_file_rows(n, q->hd.num_files, f, &first, &count);
-        tbrf_arepo_particles t[6];
-        memset(t, 0, sizeof t);
-        if (count > 0) {
-            int64_t off = 0;
-            rc = file_psi(q, plan, first, count, psi, site, &off);
-            if (rc)
-                break;
-            particles(q, psi, off, first, count, vfac, pos, gas, q->glass ? site : NULL);
-            t[1] = (tbrf_arepo_particles){count, pos, psi, NULL, NULL, 1 + (uint64_t)first};
-            if (gas)
-                t[0] = (tbrf_arepo_particles){count, gas, psi, NULL, gas + 3 * count,
-                                              1 + (uint64_t)(n + first)};
-            for (int64_t r = 0; gas && r < count; r++)
-                gas[3 * count + r] = q->u;
-        }
-        if (tbrf_arepo_set_write_file(set, f, t, par, np, err, sizeof err))
-            rc = EXIT_FAIL;
-    }
-    if (rc == 0 && tbrf_arepo_set_commit(set, err, sizeof err))
+    tbrf_arepo_file_rows(n, q->hd.num_files, 0, &o.first, &o.count);
+    if (rc == 0 && o.count == 0 && emit_file(&o)) /* a first file with no rows */
         rc = EXIT_FAIL;
-    if (rc == EXIT_FAIL && err[0])
-        cli_errline("arepo cosmo: %s", err);
-    tbrf_arepo_set_close(set);
+    if (rc == 0)
+        rc = stream_psi(&o, plan);
+    if (rc == 0 && tbrf_arepo_set_commit(o.set, o.err, sizeof o.err))
+        rc = EXIT_FAIL;
+    if (rc == EXIT_FAIL && o.err[0])
+        cli_errline("arepo cosmo: %s", o.err);
+    tbrf_arepo_set_close(o.set);
     return rc;
 }
 
@@ -615,11 +663,9 @@ static int run_cosmo(cosmo_req *q)
     int64_t rows;
     if (cosmo_budget(q, &rows))
         return EXIT_FAIL;
-    const int64_t n = q->g * q->g * q->g, plane = q->g * q->g;
-    int64_t slab = rows + 2 * plane < n ? rows + 2 * plane : n;
     tbrf_model *p0 = NULL, *m = NULL;
     tbrf_plan *plan = NULL;
-    double *psi = malloc((size_t)slab * 3 * sizeof *psi), *pos = malloc((size_t)rows * 3 * 8);
+    double *psi = malloc((size_t)rows * 3 * sizeof(double)), *pos = malloc((size_t)rows * 3 * 8);
     double *gas = q->gas ? malloc((size_t)rows * 4 * 8) : NULL; /* positions and u */
     double *site = q->glass ? malloc((size_t)rows * 3 * 8) : NULL;
     double d = NAN;
