@@ -2,7 +2,7 @@
  * (issue #17 item 1): the file's /tbrf group records the command that
  * wrote it with every parameter, so the same command with another --out
  * remakes it, and --check compares every particle dataset bit for bit.
- * File arguments of that command (--points, --table) are read as recorded:
+ * File arguments of that command (--points, --table, --glass) are read as recorded:
  * relative to the folder regenerate runs in. */
 #define _POSIX_C_SOURCE 200809L
 

@@ -84,7 +84,7 @@ int tbrf_arepo_check_header(const tbrf_arepo_header *h, char *err, size_t errlen
 
 /* The first bad value of a type, named by its row. */
 static int check_type(const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p,
-                      char *err, size_t errlen)
+                      int whole, char *err, size_t errlen)
 {
     if (p->n == 0)
         return 0;
@@ -122,7 +122,7 @@ static int check_type(const tbrf_arepo_header *h, int t, const tbrf_arepo_partic
             return -1;
         }
     }
-    if (t == 0 && h->mass_table[0] == 0 && !(total > 0)) {
+    if (whole && t == 0 && h->mass_table[0] == 0 && !(total > 0)) {
         io_setf(err, errlen, "PartType0: the gas mass is zero (AREPO aborts on that)");
         return -1;
     }
@@ -241,6 +241,12 @@ static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo
     rc |= attr_i(g, "Flag_Feedback", h->flag_feedback);
     rc |= attr_i(g, "Flag_DoublePrecision", h->double_precision);
     rc |= attr_i(g, "Flag_Entropy_ICs", 0); /* InternalEnergy is u, not entropy */
+    if (h->unit_length_cm > 0)
+        rc |= attr_d(g, "UnitLength_in_cm", h->unit_length_cm);
+    if (h->unit_mass_g > 0)
+        rc |= attr_d(g, "UnitMass_in_g", h->unit_mass_g);
+    if (h->unit_velocity_cm_s > 0)
+        rc |= attr_d(g, "UnitVelocity_in_cm_per_s", h->unit_velocity_cm_s);
     H5Gclose(g);
     return rc;
 }
@@ -302,11 +308,9 @@ static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, cons
 
 /* Zeros for a missing Velocities or InternalEnergy: AREPO would fill them
  * itself, but an explicit dataset makes the file self-describing. */
-static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p,
-                      int f)
+static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p)
 {
-    int64_t first, count;
-    file_rows(p->n, f, h->num_files, &first, &count);
+    const int64_t first = 0, count = p->n; /* p is this file's rows */
     if (count == 0)
         return 0;
     char name[16];
@@ -344,14 +348,15 @@ static int write_params(hid_t file, const tbrf_arepo_param *params, size_t n)
 
 /* One file into its writer's temporary. */
 static int write_file(tbrf_io_writer *w, const tbrf_arepo_header *h,
-                      const tbrf_arepo_particles *types, const tbrf_arepo_param *params,
+                      const tbrf_arepo_particles *totals, const tbrf_arepo_particles *types,
+                      const tbrf_arepo_param *params,
                       size_t nparams, int f, char *err, size_t errlen)
 {
     io_quiet q;
     io_quiet_begin(&q);
-    int rc = write_header(w->file, h, types, f);
+    int rc = write_header(w->file, h, totals, f);
     for (int t = 0; t < 6 && rc == 0; t++)
-        rc = write_type(w->file, h, t, &types[t], f);
+        rc = write_type(w->file, h, t, &types[t]);
     if (rc == 0)
         rc = write_params(w->file, params, nparams);
     if (rc) {
@@ -370,7 +375,7 @@ static int check_all(const tbrf_arepo_header *h, const tbrf_arepo_particles *typ
         return -1;
     int64_t any = 0;
     for (int t = 0; t < 6; t++) {
-        if (check_type(h, t, &types[t], err, errlen))
+        if (check_type(h, t, &types[t], 1, err, errlen))
             return -1;
         any += types[t].n;
         if (types[t].n / h->num_files > INT32_MAX) {
@@ -387,6 +392,154 @@ static int check_all(const tbrf_arepo_header *h, const tbrf_arepo_particles *typ
     return check_ids(h, types, err, errlen);
 }
 
+/* A set written file by file (tbrf_arepo_set_open). */
+struct tbrf_arepo_set {
+    tbrf_arepo_header h;
+    tbrf_arepo_particles totals[6]; /* n and first_id of the whole set; no data */
+    tbrf_io_writer **w;
+    int written; /* files written so far (in order) */
+};
+
+int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                        const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
+                        size_t errlen)
+{
+    *set = NULL;
+    if (!base || !base[0] || !h || !n || !first_id) {
+        io_setf(err, errlen, "no output name, header or particle counts given");
+        return -1;
+    }
+    if (tbrf_arepo_check_header(h, err, errlen))
+        return -1;
+    tbrf_arepo_set *s = calloc(1, sizeof *s);
+    if (!s) {
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->h = *h;
+    int64_t any = 0;
+    for (int t = 0; t < 6; t++) {
+        s->totals[t].n = n[t];
+        s->totals[t].first_id = first_id[t];
+        any += n[t] > 0 ? n[t] : 0;
+        int bad = n[t] < 0 || (n[t] > 0 && first_id[t] < 1);
+        if (bad || n[t] / h->num_files > INT32_MAX) {
+            io_setf(err, errlen, bad ? "PartType%d: %lld particles need IDs from 1 or more"
+                                     : "PartType%d: %lld particles in %d files exceed the 2^31 "
+                                       "rows NumPart_ThisFile can count: use more files",
+                    t, (long long)n[t], h->num_files);
+            free(s);
+            return -1;
+        }
+    }
+    if (any == 0 || check_ids(h, s->totals, err, errlen)) {
+        if (any == 0)
+            io_setf(err, errlen, "no particles to write");
+        free(s);
+        return -1;
+    }
+    /* AREPO looks for BASE.0.hdf5 before BASE.hdf5 (read_ic.c,
+     * find_files): a set left there would be read instead of this file. */
+    if (h->num_files == 1) {
+        char *set0 = tbrf_arepo_file_name(base, 2, 0);
+        int stale = set0 && access(set0, F_OK) == 0;
+        if (stale)
+            io_setf(err, errlen, "%s exists: AREPO would read that set instead of a single "
+                    "file; remove it or write a set (--files)", set0);
+        free(set0);
+        if (stale) {
+            free(s);
+            return -1;
+        }
+    }
+    s->w = calloc((size_t)h->num_files, sizeof *s->w);
+    for (int f = 0; s->w && f < h->num_files; f++) {
+        char *name = tbrf_arepo_file_name(base, h->num_files, f);
+        s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
+        if (!name)
+            io_setf(err, errlen, "out of memory");
+        free(name);
+        if (!s->w[f]) {
+            tbrf_arepo_set_close(s);
+            return -1;
+        }
+    }
+    if (!s->w) {
+        io_setf(err, errlen, "out of memory");
+        free(s);
+        return -1;
+    }
+    *set = s;
+    return 0;
+}
+
+void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count)
+{
+    file_rows(n, f, num_files, first, count);
+}
+
+int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particles part[6],
+                              const tbrf_arepo_param *params, size_t nparams, char *err,
+                              size_t errlen)
+{
+    if (!s || f != s->written || f >= s->h.num_files || !part) {
+        io_setf(err, errlen, "AREPO files must be written in order, once each");
+        return -1;
+    }
+    /* The whole set's counts for the header; this file's rows for the data,
+     * checked as they come (a bad value leaves every file unpublished). */
+    tbrf_arepo_particles t[6];
+    for (int k = 0; k < 6; k++) {
+        int64_t first, count;
+        file_rows(s->totals[k].n, f, s->h.num_files, &first, &count);
+        if (part[k].n != count ||
+            (count > 0 && part[k].first_id != s->totals[k].first_id + (uint64_t)first)) {
+            io_setf(err, errlen, "PartType%d: file %d holds rows %lld.. (%lld of them), given "
+                    "%lld", k, f, (long long)first, (long long)count, (long long)part[k].n);
+            return -1;
+        }
+        if (check_type(&s->h, k, &part[k], 0, err, errlen))
+            return -1;
+        t[k] = part[k];
+    }
+    if (write_file(s->w[f], &s->h, s->totals, t, params, nparams, f, err, errlen))
+        return -1;
+    s->written++;
+    return 0;
+}
+
+int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
+{
+    if (!s || s->written != s->h.num_files) {
+        io_setf(err, errlen, "the AREPO set is incomplete: %d of %d files written",
+                s ? s->written : 0, s ? s->h.num_files : 0);
+        return -1;
+    }
+    /* All complete: publish. A failed rename unpublishes the others. */
+    int done = 0, rc = 0;
+    for (int f = 0; f < s->h.num_files && rc == 0; f++) {
+        if (tbrf_io_commit(s->w[f])) {
+            io_setf(err, errlen, "%s", tbrf_io_message(s->w[f]));
+            rc = -1;
+        } else
+            done++;
+    }
+    if (rc)
+        for (int f = 0; f < done; f++)
+            unlink(s->w[f]->path);
+    return rc;
+}
+
+void tbrf_arepo_set_close(tbrf_arepo_set *s)
+{
+    if (!s)
+        return;
+    for (int f = 0; s->w && f < s->h.num_files; f++)
+        tbrf_io_close(s->w[f]);
+    free(s->w);
+    free(s);
+}
+
 int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen)
@@ -397,52 +550,41 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
     }
     if (check_all(h, types, err, errlen))
         return -1;
-    /* AREPO looks for BASE.0.hdf5 before BASE.hdf5 (read_ic.c,
-     * find_files): a set left there would be read instead of this file. */
-    if (h->num_files == 1) {
-        char *set0 = tbrf_arepo_file_name(base, 2, 0);
-        int stale = set0 && access(set0, F_OK) == 0;
-        if (stale)
-            io_setf(err, errlen, "%s exists: AREPO would read that set instead of a single "
-                    "file; remove it or write a set (--files)", set0);
-        free(set0);
-        if (stale)
-            return -1;
+    int64_t n[6];
+    uint64_t id[6];
+    for (int t = 0; t < 6; t++) {
+        n[t] = types[t].n;
+        id[t] = types[t].first_id;
     }
-    int nf = h->num_files, rc = 0, done = 0;
-    tbrf_io_writer **w = calloc((size_t)nf, sizeof *w);
-    if (!w) {
-        io_setf(err, errlen, "out of memory");
-        return -1;
+    tbrf_arepo_set *s = NULL;
+    int rc = tbrf_arepo_set_open(base, h, n, id, &s, err, errlen);
+    for (int f = 0; rc == 0 && f < h->num_files; f++) {
+        tbrf_arepo_particles part[6];
+        for (int t = 0; t < 6; t++) {
+            int64_t first, count;
+            file_rows(types[t].n, f, h->num_files, &first, &count);
+            const tbrf_arepo_particles *p = &types[t];
+            part[t] = (tbrf_arepo_particles){count, p->pos ? p->pos + 3 * first : NULL,
+                                             p->vel ? p->vel + 3 * first : NULL,
+                                             p->mass ? p->mass + first : NULL,
+                                             p->u ? p->u + first : NULL,
+                                             p->first_id + (uint64_t)first};
+        }
+        rc = tbrf_arepo_set_write_file(s, f, part, params, nparams, err, errlen);
     }
-    for (int f = 0; f < nf && rc == 0; f++) {
-        char *name = tbrf_arepo_file_name(base, nf, f);
-        w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
-        if (!name)
-            io_setf(err, errlen, "out of memory");
-        free(name);
-        rc = !w[f] || write_file(w[f], h, types, params, nparams, f, err, errlen);
-    }
-    /* All complete: publish. A failed rename unpublishes the others. */
-    for (int f = 0; f < nf && rc == 0; f++) {
-        if (tbrf_io_commit(w[f])) {
-            io_setf(err, errlen, "%s", tbrf_io_message(w[f]));
-            rc = -1;
-        } else
-            done++;
-    }
-    if (rc)
-        for (int f = 0; f < done; f++)
-            unlink(w[f]->path);
-    for (int f = 0; f < nf; f++)
-        tbrf_io_close(w[f]);
-    free(w);
+    if (rc == 0)
+        rc = tbrf_arepo_set_commit(s, err, errlen);
+    tbrf_arepo_set_close(s);
     return rc ? -1 : 0;
 }
 
-int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
-                                size_t errlen)
+/* GROUP/Coordinates (N, 3) of path into *xyz, and /Header's BoxSize into
+ * *box when box is not NULL (1 when the file has none). */
+static int read_coords(const char *path, const char *group, int64_t *n, double **xyz,
+                       double *box, char *err, size_t errlen)
 {
+    char dset[32];
+    snprintf(dset, sizeof dset, "%s/Coordinates", group);
     *n = 0;
     *xyz = NULL;
     if (io_stat_input(path, "points", err, errlen))
@@ -452,10 +594,9 @@ int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char
     int rc = 1;
     hid_t f = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
     hid_t d = -1, sp = -1;
-    if (f < 0 || H5Lexists(f, "PartType0", H5P_DEFAULT) <= 0 ||
-        H5Lexists(f, "PartType0/Coordinates", H5P_DEFAULT) <= 0)
-        goto done; /* not an AREPO gas file: the caller reads /points or text */
-    d = H5Dopen2(f, "PartType0/Coordinates", H5P_DEFAULT);
+    if (f < 0 || H5Lexists(f, group, H5P_DEFAULT) <= 0 || H5Lexists(f, dset, H5P_DEFAULT) <= 0)
+        goto done; /* not an AREPO file with that type: the caller reads /points or text */
+    d = H5Dopen2(f, dset, H5P_DEFAULT);
     sp = d < 0 ? -1 : H5Dget_space(d);
     hsize_t dims[2] = {0, 0};
     hid_t ty = d < 0 ? -1 : H5Dget_type(d);
@@ -466,23 +607,42 @@ int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char
         H5Tclose(ty);
     rc = -1;
     if (!ok) {
-        io_setf(err, errlen, "%s: /PartType0/Coordinates is not a float (N, 3) dataset", path);
+        io_setf(err, errlen, "%s: /%s is not a float (N, 3) dataset", path, dset);
         goto done;
     }
     char what[64];
     snprintf(what, sizeof what, "%llu coordinates", (unsigned long long)dims[0]);
-    if (io_check_storage(d, path, "PartType0/Coordinates", 24.0 * (double)dims[0], err, errlen) ||
+    if (io_check_storage(d, path, dset, 24.0 * (double)dims[0], err, errlen) ||
         tbrf_io_budget_check(path, what, 24.0 * (double)dims[0], err, errlen))
         goto done;
     *xyz = malloc((size_t)dims[0] * 3 * sizeof **xyz);
     if (!*xyz || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *xyz) < 0) {
-        io_setf(err, errlen, "%s: cannot read /PartType0/Coordinates", path);
+        io_setf(err, errlen, "%s: cannot read /%s", path, dset);
         free(*xyz);
         *xyz = NULL;
         goto done;
     }
     *n = (int64_t)dims[0];
     rc = 0;
+    if (box) {
+        *box = 1.0;
+        if (H5Aexists_by_name(f, "Header", "BoxSize", H5P_DEFAULT) > 0) {
+            hid_t a = H5Aopen_by_name(f, "Header", "BoxSize", H5P_DEFAULT, H5P_DEFAULT);
+            hid_t as = a < 0 ? -1 : H5Aget_space(a);
+            if (as < 0 || H5Sget_simple_extent_npoints(as) != 1 ||
+                H5Aread(a, H5T_NATIVE_DOUBLE, box) < 0 || !(isfinite(*box) && *box > 0)) {
+                io_setf(err, errlen, "%s: /Header BoxSize is not one positive number", path);
+                free(*xyz);
+                *xyz = NULL;
+                *n = 0;
+                rc = -1;
+            }
+            if (as >= 0)
+                H5Sclose(as);
+            if (a >= 0)
+                H5Aclose(a);
+        }
+    }
 done:
     if (sp >= 0)
         H5Sclose(sp);
@@ -492,6 +652,19 @@ done:
         H5Fclose(f);
     io_quiet_end(&q);
     return rc;
+}
+
+int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
+                                size_t errlen)
+{
+    return read_coords(path, "PartType0", n, xyz, NULL, err, errlen);
+}
+
+int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
+                          size_t errlen)
+{
+    int rc = read_coords(path, "PartType1", n, xyz, box, err, errlen);
+    return rc == 1 ? read_coords(path, "PartType0", n, xyz, box, err, errlen) : rc;
 }
 
 int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen)

@@ -29,6 +29,11 @@ typedef struct tbrf_arepo_header {
     int long_ids;                 /* 1: uint64 ParticleIDs (AREPO's LONGIDS); 0: uint32 */
     int num_files;                /* NumFilesPerSnapshot >= 1 */
     int flag_sfr, flag_cooling, flag_stellarage, flag_metals, flag_feedback;
+    /* The units, written as Header attributes UnitLength_in_cm,
+     * UnitMass_in_g and UnitVelocity_in_cm_per_s when > 0 (AREPO takes
+     * its units from the parameter file and ignores them; they make the
+     * file self-describing for other readers); 0: not written. */
+    double unit_length_cm, unit_mass_g, unit_velocity_cm_s;
 } tbrf_arepo_header;
 
 /* Fills *h with a non-cosmological single-file set: time 0, redshift 0,
@@ -75,6 +80,32 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen);
 
+/* A set written one file at a time, so that a caller holds one file's
+ * particles, not all of them (issue #17: --files bounds memory). open
+ * checks the header, the counts n[t] of the whole set and their IDs
+ * first_id[t] .. first_id[t] + n[t] - 1 (as tbrf_arepo_write), refuses a
+ * single file beside BASE.0.hdf5, and creates every file's temporary;
+ * write_file(f) takes file f's rows of each type (part[t].n = the count
+ * and part[t].first_id = the ID of the first row that
+ * tbrf_arepo_file_rows gives; positions inside the box, finite values),
+ * in order f = 0, 1, ...; commit publishes the set when every file is
+ * written (a failed rename removes the files already published); close
+ * frees the set and removes unpublished temporaries, so an error at any
+ * step leaves no file. Each returns 0, or -1 with one line in err. */
+typedef struct tbrf_arepo_set tbrf_arepo_set;
+int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                        const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
+                        size_t errlen);
+int tbrf_arepo_set_write_file(tbrf_arepo_set *set, int f, const tbrf_arepo_particles part[6],
+                              const tbrf_arepo_param *params, size_t nparams, char *err,
+                              size_t errlen);
+int tbrf_arepo_set_commit(tbrf_arepo_set *set, char *err, size_t errlen);
+void tbrf_arepo_set_close(tbrf_arepo_set *set);
+
+/* Rows [*first, *first + *count) of n that file f of a set of num_files
+ * holds: [n f / F, n (f + 1) / F). */
+void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count);
+
 /* The command that wrote an AREPO file, from its /tbrf group ("tbrf
  * arepo gas ..."), as a malloc'ed string in *command: 0; 1 when the file
  * is no AREPO file of tbrf (no /Header, /tbrf or command: *command NULL);
@@ -94,6 +125,15 @@ int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen);
  * text instead); -1 with a message in err. */
 int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
                                 size_t errlen);
+
+/* A glass for particle loads (N-GenIC's GlassFile): /PartType1/Coordinates
+ * of a Gadget/AREPO HDF5 file (else /PartType0/Coordinates) with its
+ * /Header BoxSize in *box (1 when the file has none), read as
+ * tbrf_arepo_read_coordinates reads. Returns 0; 1 when path has neither
+ * dataset (read /points or text, in a unit box, instead); -1 with a
+ * message in err (a BoxSize that is not one positive number, say). */
+int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
+                          size_t errlen);
 
 /* The volume of the Voronoi cell of each of n points xyz (3n, inside
  * [0, box)^3) in the periodic box, into vol[n], computed with Qhull on

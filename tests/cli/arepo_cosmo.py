@@ -25,6 +25,45 @@ Cases:
             lattice has no shot noise), against the same; sigma8 of the
             realised linear field (top-hat 8 Mpc/h over the box's modes)
             against the same modes' expectation. Tolerances below.
+  files     --files bounds memory (doc/arepo.md, "Memory and --files"):
+            under a TBRF_MEMORY_BUDGET of 7.5 MB (the 32^3 displacement's
+            periodic plan takes 6.77 MB of it) one file is refused with a
+            message naming the --files F that fits, and no file; F files
+            are accepted, F - 1 refused; the F files concatenated equal the
+            single file written under the default budget (Coordinates,
+            Velocities, ParticleIDs bit for bit, IDs 1..N in order), with
+            NumPart_ThisFile summing to NumPart_Total
+  gas       --gas (N-GenIC's split): NumPart_Total [N, N], the MassTable
+            entries in the ratio Omega_b : Omega_m - Omega_b summing to
+            Omega_m rho_crit L^3 / N (so both types' masses sum to
+            Omega_m rho_crit V), gas IDs N+1..2N after the dark matter's;
+            gas - dark matter = -d/2 on every axis (minimal image, d = L/G)
+            and the dark matter = the dark-matter-only run's particles +
+            (Omega_b/Omega_m) d/2 (the same displacement), both types'
+            velocities bit for bit the dark-matter-only run's;
+            InternalEnergy = k_B T / ((gamma - 1) mu m_p) / (1e5 cm/s)^2
+            at the default T = 2.7255 (1 + z), mu 1.22, and at --temperature
+            1e4 --mu 0.6; --temperature without --gas refused, no file.
+            Tolerances: 1e-12 relative (rounding of one expression), the
+            positions 1e-9 L (sums of numbers of size L)
+  units     --unit-velocity 1e3 (10 m/s): velocities 100 times the km/s
+            run's (1e-12 relative), positions bit for bit, the gas u 1e4
+            times; Header UnitLength_in_cm (kpc and Mpc with
+            --length-unit mpc), UnitMass_in_g, UnitVelocity_in_cm_per_s
+  glass     --glass: a jittered 8^3 "glass" made here (PartType1 in its own
+            BoxSize 1000, and the same points over 1000 as HDF5 /points in
+            the unit box) tiled 4 times per axis to 32^3: IDs 1..N, the
+            particles' displacements from the tiled sites (row j + ng (a +
+            T (b + T c)) = glass point j in tile (a, b, c)) equal the
+            lattice run's field trigonometrically interpolated to those
+            sites (the same modes: the periodic plan's NUFFT at 1e-12;
+            tolerance 1e-7 kpc/h against displacements of order 100
+            kpc/h, far above the 1e-11 rounding of positions of size L and
+            far below any error of a wrong mode or site), velocities the
+            same sqrt(a) f H times them; both glass formats give the same
+            particles (1e-9 L); regenerate --check remakes it bit for bit; a 256-point glass for 16^3 (16 copies, not
+            a cube), 20^3 for 512 (no whole number of copies) and a point
+            outside the glass box are refused with one message, no file
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -252,6 +291,195 @@ def case_pk():
     check(abs(s2 - e2) < 4 * se, "sigma8^2 %g vs %g (SE %g)" % (s2, e2, se))
 
 
+def case_files():
+    import re
+    run(*BASE, "--out", "one")
+    small = {"TBRF_MEMORY_BUDGET": "7500000"}
+    p = run(*BASE, "--out", "set", env=small, want=1)
+    m = re.search(r"--files (\d+) or more", p.stderr)
+    check(m is not None and p.stderr.count("\n") == 1, "refusal names --files: %r" % p.stderr)
+    check(sorted(os.listdir(".")) == ["one.hdf5"], "refused: no file left: %s" % os.listdir("."))
+    nf = int(m.group(1)) if m else 4
+    check(nf > 1, "a 7.5 MB budget needs more than one file (got %d)" % nf)
+    if nf > 2:
+        run(*BASE, "--out", "set", "--files", str(nf - 1), env=small, want=1)
+        check(sorted(os.listdir(".")) == ["one.hdf5"], "F - 1 refused: no file left")
+    run(*BASE, "--out", "set", "--files", str(nf), env=small)
+    names = ["set.%d.hdf5" % i for i in range(nf)]
+    check(sorted(os.listdir(".")) == sorted(["one.hdf5"] + names), "files: %s" % os.listdir("."))
+    with h5py.File("one.hdf5", "r") as a:
+        parts = [h5py.File(n, "r") for n in names]
+        for key in ("Coordinates", "Velocities", "ParticleIDs"):
+            c = np.concatenate([f["PartType1/" + key][...] for f in parts])
+            check(c.dtype == a["PartType1/" + key].dtype and
+                  np.array_equal(c, a["PartType1/" + key][...]), "%s differs" % key)
+        ids = np.concatenate([f["PartType1/ParticleIDs"][...] for f in parts])
+        check(np.array_equal(ids, np.arange(1, G ** 3 + 1)), "IDs not 1..N in order")
+        this = [int(f["Header"].attrs["NumPart_ThisFile"][1]) for f in parts]
+        check(sum(this) == G ** 3 and
+              all(int(f["Header"].attrs["NumPart_Total"][1]) == G ** 3 and
+                  int(f["Header"].attrs["NumFilesPerSnapshot"]) == nf for f in parts),
+              "header counts %s" % this)
+        for f in parts:
+            f.close()
+    print("files: %d files under a 7.5 MB budget equal the single file" % nf)
+
+
+K_B, M_P = 1.380649e-16, 1.67262192369e-24  # CODATA 2018, cgs
+
+
+def case_gas():
+    run(*BASE, "--out", "dm")
+    run(*BASE, "--out", "gas", "--gas")
+    run(*BASE, "--out", "hot", "--gas", "--temperature", "1e4", "--mu", "0.6")
+    N, d = G ** 3, L / G
+    rho_crit = 27.7536627  # 10^10 M_sun/h per (Mpc/h)^3, as case_file
+    total = OM * rho_crit * (L / 1000) ** 3
+    with h5py.File("dm.hdf5", "r") as f:
+        xd0, vd0 = f["PartType1/Coordinates"][...], f["PartType1/Velocities"][...]
+    with h5py.File("gas.hdf5", "r") as f:
+        h = f["Header"].attrs
+        mt = h["MassTable"]
+        check(list(h["NumPart_Total"]) == [N, N, 0, 0, 0, 0], "NumPart_Total %s" %
+              list(h["NumPart_Total"]))
+        check(abs((mt[0] + mt[1]) * N / total - 1) < 1e-12, "masses sum %r vs Omega_m rho_crit V "
+              "%r" % ((mt[0] + mt[1]) * N, total))
+        check(abs(mt[0] / mt[1] / (OB / (OM - OB)) - 1) < 1e-12, "MassTable ratio %r" %
+              (mt[0] / mt[1]))
+        g, dm = f["PartType0"], f["PartType1"]
+        check("Masses" not in g and "Masses" not in dm, "no Masses datasets")
+        ids = np.concatenate([dm["ParticleIDs"][...], g["ParticleIDs"][...]])
+        check(np.array_equal(ids, np.arange(1, 2 * N + 1)), "IDs: dark matter 1..N, gas N+1..2N")
+        xg, xd = g["Coordinates"][...], dm["Coordinates"][...]
+        sep = xg - xd
+        sep -= L * np.round(sep / L)
+        check(np.max(np.abs(sep + d / 2)) < 1e-9 * L, "gas - dark matter != -d/2: %g" %
+              np.max(np.abs(sep + d / 2)))
+        sh = xd - xd0
+        sh -= L * np.round(sh / L)
+        want = 0.5 * OB / OM * d
+        check(np.max(np.abs(sh - want)) < 1e-9 * L, "dark matter shift %g vs %g" %
+              (np.max(np.abs(sh - want)), want))
+        check(np.array_equal(g["Velocities"][...], vd0) and
+              np.array_equal(dm["Velocities"][...], vd0), "velocities are the dark matter's")
+        u = g["InternalEnergy"][...]
+        want_u = K_B * 2.7255 * (1 + Z) / ((5 / 3 - 1) * 1.22 * M_P) / 1e10
+        check(np.all(np.abs(u / want_u - 1) < 1e-12), "u %r vs %r" % (u[0], want_u))
+    with h5py.File("hot.hdf5", "r") as f:
+        u = f["PartType0/InternalEnergy"][...]
+        want_u = K_B * 1e4 / ((5 / 3 - 1) * 0.6 * M_P) / 1e10
+        check(np.all(np.abs(u / want_u - 1) < 1e-12), "hot u %r vs %r" % (u[0], want_u))
+    print("gas: MassTable %r, u %.6g (km/s)^2 at T = %.1f K" % (list(mt[:2]), u[0], 2.7255 * 128))
+    before = sorted(os.listdir("."))
+    p = run(*BASE, "--out", "bad", "--temperature", "100", want=2)
+    check("--gas" in p.stderr and sorted(os.listdir(".")) == before, "--temperature alone")
+
+
+def case_units():
+    run(*BASE, "--out", "kms", "--gas")
+    run(*BASE, "--out", "slow", "--gas", "--unit-velocity", "1e3")
+    mpc = list(BASE)
+    mpc[mpc.index("--box") + 1] = str(L / 1000)
+    run(*mpc, "--out", "mpc", "--length-unit", "mpc")
+    with h5py.File("kms.hdf5", "r") as a, h5py.File("slow.hdf5", "r") as b:
+        for t in ("PartType0", "PartType1"):
+            check(np.array_equal(a[t + "/Coordinates"][...], b[t + "/Coordinates"][...]),
+                  t + " positions change with the velocity unit")
+            va, vb = a[t + "/Velocities"][...], b[t + "/Velocities"][...]
+            check(np.max(np.abs(vb - 100 * va)) <= 1e-12 * np.max(np.abs(100 * va)),
+                  t + " velocities not 100 times")
+        ua, ub = a["PartType0/InternalEnergy"][...], b["PartType0/InternalEnergy"][...]
+        check(np.all(np.abs(ub / (1e4 * ua) - 1) < 1e-12), "u not 1e4 times")
+        ha, hb = a["Header"].attrs, b["Header"].attrs
+        check(ha["UnitVelocity_in_cm_per_s"] == 1e5 and hb["UnitVelocity_in_cm_per_s"] == 1e3,
+              "UnitVelocity_in_cm_per_s")
+        check(abs(ha["UnitLength_in_cm"] / 3.0856775814913673e21 - 1) < 1e-15, "kpc in cm")
+        check(abs(ha["UnitMass_in_g"] / 1.988409870698051e43 - 1) < 1e-15, "1e10 M_sun in g")
+    with h5py.File("mpc.hdf5", "r") as f:
+        check(abs(f["Header"].attrs["UnitLength_in_cm"] / 3.0856775814913673e24 - 1) < 1e-15,
+              "Mpc in cm")
+    print("units: ok")
+
+
+def glass_points(g, box, seed):
+    rng = np.random.default_rng(seed)
+    i = np.arange(g ** 3)
+    u = np.stack([i % g, i // g % g, i // (g * g)], axis=1) + 0.5 + 0.2 * rng.uniform(-1, 1, (g ** 3, 3))
+    return u * (box / g)
+
+
+def write_glass(name, x, box=None, points=False):
+    with h5py.File(name, "w") as f:
+        if points:
+            f["points"] = x
+        else:
+            f.create_group("Header").attrs["BoxSize"] = box
+            f["PartType1/Coordinates"] = x
+
+
+def trig_interp(psi_lat, sites):
+    """Psi(x) = sum_k Psi_k e^{i k x} from the lattice values (G^3, 3)."""
+    pk = [np.fft.fftn(psi_lat[:, c].reshape(G, G, G)) / G ** 3 for c in range(3)]  # (z, y, x)
+    m = np.fft.fftfreq(G, 1.0 / G) * (2 * np.pi / L)
+    out = np.zeros((len(sites), 3))
+    for s0 in range(0, len(sites), 64):
+        x = sites[s0:s0 + 64]
+        ex, ey, ez = (np.exp(1j * np.outer(x[:, c], m)) for c in range(3))
+        for c in range(3):
+            out[s0:s0 + 64, c] = np.einsum("zyx,nz,ny,nx->n", pk[c], ez, ey, ex,
+                                           optimize=True).real
+    return out
+
+
+def case_glass():
+    ng, T = 8, 4
+    gx = glass_points(ng, 1000.0, 5)
+    write_glass("glass.hdf5", gx, box=1000.0)
+    write_glass("glass_unit.h5", gx / 1000.0, points=True)
+    run(*BASE, "--out", "lat")
+    run(*BASE, "--out", "gl", "--glass", "glass.hdf5")
+    run(*BASE, "--out", "gu", "--glass", "glass_unit.h5")
+    i = np.arange(G ** 3)
+    j, t = i % ng ** 3, i // ng ** 3
+    tiles = np.stack([t % T, t // T % T, t // (T * T)], axis=1)
+    sites = (gx[j] / 1000.0 + tiles) * (L / T)
+    with h5py.File("lat.hdf5", "r") as f:
+        psi_lat = displacements(f["PartType1/Coordinates"][...])
+    with h5py.File("gl.hdf5", "r") as f, h5py.File("gu.hdf5", "r") as u:
+        x, v = f["PartType1/Coordinates"][...], f["PartType1/Velocities"][...]
+        check(np.array_equal(f["PartType1/ParticleIDs"][...], np.arange(1, G ** 3 + 1)), "IDs")
+        check(f["tbrf"].attrs["glass_tile"] == T, "glass_tile recorded")
+        dxu = u["PartType1/Coordinates"][...] - x
+        dxu -= L * np.round(dxu / L)
+        check(np.max(np.abs(dxu)) < 1e-9 * L, "unit-box /points glass differs: %g" %
+              np.max(np.abs(dxu)))
+    psi = x - sites
+    psi -= L * np.round(psi / L)
+    pick = np.random.default_rng(0).choice(G ** 3, 1024, replace=False)
+    want = trig_interp(psi_lat, sites[pick])
+    err = np.max(np.abs(psi[pick] - want))
+    print("glass: displacements vs the lattice field interpolated: max |diff| %.2e kpc/h "
+          "(max |Psi| %.1f)" % (err, np.max(np.abs(want))))
+    check(err < 1e-7, "glass displacements differ from the lattice field: %g" % err)
+    ratio = np.sum(v * psi) / np.sum(psi * psi)
+    check(np.max(np.abs(v - ratio * psi)) < 1e-9 * np.max(np.abs(v)), "velocities not ~ Psi")
+    with h5py.File("lat.hdf5", "r") as f:
+        vl, pl = f["PartType1/Velocities"][...], psi_lat
+    check(abs(ratio / (np.sum(vl * pl) / np.sum(pl * pl)) - 1) < 1e-9, "velocity factor")
+    out = run("regenerate", "gl.hdf5", "--out", "gl2", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check of a glass file: %r" % out)
+    write_glass("g256.hdf5", glass_points(8, 1000.0, 6)[:256], box=1000.0)
+    write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
+    before = sorted(os.listdir("."))
+    small = list(BASE)
+    for g, name, text in ((16, "g256.hdf5", "cubic"), (20, "glass.hdf5", "does not tile"),
+                          (32, "out.hdf5", "outside")):
+        small[small.index("--particles") + 1] = str(g)
+        p = run(*small, "--out", "bad", "--glass", name, want=2)
+        check(text in p.stderr and p.stderr.count("\n") == 1, "%s: %r" % (name, p.stderr))
+    check(sorted(os.listdir(".")) == before, "refused glass: no file left")
+
+
 def case_bad():
     with open("short.txt", "w") as f:
         f.write("0.01 1000\n0.1 2000\n1 100\n")
@@ -273,7 +501,8 @@ def case_bad():
     check(sorted(os.listdir(".")) == ["short.txt"], "no file left: %s" % os.listdir("."))
 
 
-{"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad}[CASE]()
+{"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
+ "files": case_files, "gas": case_gas, "units": case_units, "glass": case_glass}[CASE]()
 if FAILS:
     sys.exit(1)
 print(CASE + ": ok")
