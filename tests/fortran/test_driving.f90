@@ -85,5 +85,6 @@ program test_driving
     call tbrf_driver_destroy(other)
     call tbrf_model_destroy(band)
     call tbrf_model_destroy(para)
+    deallocate(m, coef, state)  ! main-program variables are never freed for us (LeakSanitizer)
     call finish('fortran_driving')
 end program test_driving
