@@ -117,7 +117,8 @@ static int par_access(tbrf_io_writer *w, int var)
  * probes for optional attributes fail by design). Initialised inside an
  * io_quiet window, that setting would be undone by io_quiet_end and a
  * host program's own netCDF calls would then print HDF5 diagnostics, so
- * tbrf_io_create initialises it first. */
+ * tbrf_io_create initialises it first: the host's HDF5 printing is then
+ * off, as after its own first netCDF call (tbrf_io.h, "Errors"). */
 void io_nc_initialize(void)
 {
     nc_initialize();

@@ -29,7 +29,12 @@
  * file) is in tbrf_io_message() or in the caller's err buffer for the
  * functions that have no object. HDF5's automatic error printing is
  * switched off inside every call and restored on return, so a host
- * program keeps its own setting and stderr gets nothing from HDF5.
+ * program keeps its own setting and stderr gets nothing from HDF5 — with
+ * one exception: the first netCDF writer initialises netCDF (before that
+ * window), which switches HDF5's printing off for good exactly as a
+ * program's own first netCDF call would; inside the window the switch
+ * would be undone and the host's later netCDF calls would print HDF5's
+ * diagnostics of netCDF's expected misses.
  *
  * Not thread-safe (HDF5 serial builds are not); the core library
  * (include/tbrf.h) never includes this header.
