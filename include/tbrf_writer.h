@@ -66,11 +66,11 @@ TBRF_API int tbrf_writer_create(const char *path, int flags, tbrf_writer **write
 
 /* Declares the grid: n[0] x n[1] x n[2] cells (dim 2: n[2] = 1), cell
  * (i, j, k) at origin + spacing (i, j, k) (for the XDMF and CF
- * coordinates, which netCDF files get here, n[0] + n[1] + n[2] values
- * each with their bounds), values TBRF_DOUBLE or TBRF_FLOAT. The file's
- * size is checked against the free space only by the file system; the
- * writer's own memory is one chunk cache (16 MiB) whatever the grid
- * (and, in netCDF, the coordinates while they are written). Statuses:
+ * coordinates, which netCDF files get here with their bounds), values
+ * TBRF_DOUBLE or TBRF_FLOAT. The file's size is checked against the free
+ * space only by the file system; the writer's own memory is one chunk
+ * cache (16 MiB) whatever the grid (netCDF: and a 1.5 MiB block of
+ * coordinates while they are written, whatever an axis's length). Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (dim, precision, spacing not
  * finite and > 0, origin not finite, a grid already declared, a writer whose
  * create failed), TBRF_ERR_SIZE (counts < 1 or overflowing), TBRF_ERR_FILE

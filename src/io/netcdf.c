@@ -472,42 +472,51 @@ static int nc_u64(void *ctx, const char *name, uint64_t v)
 }
 
 /* Fills x, x_bnds, ... from the grid's origin and spacing, with the
- * same expression the library uses for cell positions. */
+ * same expression the library uses for cell positions, in blocks of
+ * NC_COORD_BLOCK cells, so that an axis of any length (a tube of 10^9
+ * cells) costs a fixed 1.5 MiB. */
+#define NC_COORD_BLOCK ((int64_t)1 << 16)
 static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
 {
-    for (int c = 0; c < w->nc_dim; c++) {
+    double *v = malloc((size_t)NC_COORD_BLOCK * 3 * sizeof *v);
+    if (!v) {
+        IO_FAIL(w, "out of memory");
+        return -1;
+    }
+    double *bnd = v + NC_COORD_BLOCK;
+    int st = NC_NOERR;
+    for (int c = 0; st == NC_NOERR && c < w->nc_dim; c++) {
         int var, bvar;
         char bname[16];
         snprintf(bname, sizeof bname, "%s_bnds", AXES[c]);
-        NC_TRY(w, "writing coordinates", nc_inq_varid(w->ncid, AXES[c], &var));
-        NC_TRY(w, "writing coordinates", nc_inq_varid(w->ncid, bname, &bvar));
-        int64_t n = w->n[c];
-        double *v = malloc((size_t)n * 3 * sizeof *v);
-        if (!v) {
-            IO_FAIL(w, "out of memory");
-            return -1;
-        }
-        double *bnd = v + n;
-        for (int64_t i = 0; i < n; i++) {
-            v[i] = m->origin[c] + m->spacing[c] * (double)i;
-            bnd[2 * i] = v[i] - 0.5 * m->spacing[c];
-            bnd[2 * i + 1] = v[i] + 0.5 * m->spacing[c];
-        }
         errno = 0;
-        /* rank 0 alone on an MPI writer (the others: empty collective writes) */
-        const size_t s0[2] = {0, 0}, c1[1] = {nc_follower(w) ? 0 : (size_t)n},
-                     c2[2] = {nc_follower(w) ? 0 : (size_t)n, 2};
-        int st = par_access(w, var);
+        st = nc_inq_varid(w->ncid, AXES[c], &var);
+        if (st == NC_NOERR)
+            st = nc_inq_varid(w->ncid, bname, &bvar);
+        if (st == NC_NOERR)
+            st = par_access(w, var);
         if (st == NC_NOERR)
             st = par_access(w, bvar);
-        if (st == NC_NOERR)
+        /* every rank makes the same calls; rank 0 alone writes (the
+         * others: empty collective writes) */
+        for (int64_t i0 = 0; st == NC_NOERR && i0 < w->n[c]; i0 += NC_COORD_BLOCK) {
+            const int64_t nb = w->n[c] - i0 < NC_COORD_BLOCK ? w->n[c] - i0 : NC_COORD_BLOCK;
+            for (int64_t k = 0; k < nb; k++) {
+                v[k] = m->origin[c] + m->spacing[c] * (double)(i0 + k);
+                bnd[2 * k] = v[k] - 0.5 * m->spacing[c];
+                bnd[2 * k + 1] = v[k] + 0.5 * m->spacing[c];
+            }
+            const size_t s0[2] = {(size_t)i0, 0}, c1[1] = {nc_follower(w) ? 0 : (size_t)nb},
+                         c2[2] = {nc_follower(w) ? 0 : (size_t)nb, 2};
+            errno = 0;
             st = nc_put_vara_double(w->ncid, var, s0, c1, v);
-        if (st == NC_NOERR)
-            st = nc_put_vara_double(w->ncid, bvar, s0, c2, bnd);
-        free(v);
-        if (st != NC_NOERR)
-            return nc_fail(w, "writing coordinates", st);
+            if (st == NC_NOERR)
+                st = nc_put_vara_double(w->ncid, bvar, s0, c2, bnd);
+        }
     }
+    free(v);
+    if (st != NC_NOERR)
+        return nc_fail(w, "writing coordinates", st);
     return 0;
 }
 

@@ -9,7 +9,9 @@
  *     (double and float, 3D and 2D, pushed in order or backwards),
  *     on dimensions (z, y, x) with coordinates x, y, z = origin +
  *     spacing * i and bounds x_bnds..., Conventions = "CF-1.8",
- *     tbrf_complete = "yes", and no XDMF side file;
+ *     tbrf_complete = "yes", and no XDMF side file; an axis of 2^16 + 3
+ *     cells (longer than the coordinate writer's block) keeps exact
+ *     coordinates and bounds;
  *  3. failures leave no file, in HDF5 and netCDF: a missing chunk at
  *     commit, closing without commit, an unwritable directory; bad
  *     arguments get clean statuses and messages (NULLs, flags, dim,
@@ -141,10 +143,9 @@ static double *read_netcdf(const char *path, int dim, const int64_t n[3], const 
         char bname[16], bounds[32] = "", axis[8] = "";
         snprintf(bname, sizeof bname, "%s_bnds", names[a]);
         int cv, bv;
-        double c[64], b[128];
-        REQUIRE(n[a] <= 64 && nc_inq_varid(ncid, names[a], &cv) == NC_NOERR &&
-                nc_inq_varid(ncid, bname, &bv) == NC_NOERR,
+        REQUIRE(nc_inq_varid(ncid, names[a], &cv) == NC_NOERR && nc_inq_varid(ncid, bname, &bv) == NC_NOERR,
                 (nc_close(ncid), NULL), "coordinate %s and %s", names[a], bname);
+        double *c = malloc(3 * sizeof *c * (size_t)n[a]), *b = c + n[a];
         nc_get_att_text(ncid, cv, "bounds", bounds);
         nc_get_att_text(ncid, cv, "axis", axis);
         CHECK(strcmp(bounds, bname) == 0 && axis[0] == 'X' + a, "%s: bounds %s, axis %s", names[a], bounds, axis);
@@ -153,6 +154,7 @@ static double *read_netcdf(const char *path, int dim, const int64_t n[3], const 
             ok = c[i] == origin[a] + spacing[a] * (double)i && b[2 * i] == c[i] - 0.5 * spacing[a] &&
                  b[2 * i + 1] == c[i] + 0.5 * spacing[a];
         CHECK(ok, "%s = origin + spacing i, bounds at +- spacing / 2", names[a]);
+        free(c);
     }
     char conv[16] = "", mark[8] = "";
     size_t len = 0;
@@ -240,6 +242,30 @@ static void roundtrip_netcdf(const char *dir, int dim, int precision)
     free(ref);
     tbrf_destroy(plan);
     tbrf_model_destroy(m);
+}
+
+/* An axis longer than the coordinate writer's block (2^16 cells): every
+ * coordinate and bound is still origin + spacing i (+- spacing / 2), and
+ * the values are those pushed. */
+static void long_axis(const char *dir)
+{
+    const int64_t n[3] = {(1 << 16) + 3, 2, 1}, cells = n[0] * n[1];
+    const double origin[3] = {-7, 3, 0}, spacing[3] = {0.1, 2, 1};
+    double *v = malloc(sizeof *v * (size_t)cells);
+    for (int64_t i = 0; i < cells; i++)
+        v[i] = (double)i / 3.0;
+    char path[600];
+    snprintf(path, sizeof path, "%s/long.nc", dir);
+    tbrf_writer *w = NULL;
+    CHECK(tbrf_writer_create(path, TBRF_WRITER_NETCDF, &w) == TBRF_OK &&
+          tbrf_writer_grid_begin(w, 2, origin, spacing, n, TBRF_DOUBLE) == TBRF_OK &&
+          tbrf_writer_push(w, 0, cells, v) == TBRF_OK && tbrf_writer_commit(w) == TBRF_OK,
+          "%s: %s", path, tbrf_writer_message(w));
+    tbrf_writer_close(w);
+    double *back = read_netcdf(path, 2, n, origin, spacing, TBRF_DOUBLE);
+    CHECK(back && memcmp(back, v, sizeof *v * (size_t)cells) == 0, "long axis: the values pushed");
+    free(back);
+    free(v);
 }
 
 static void failures(const char *dir)
@@ -353,6 +379,7 @@ int main(int argc, char **argv)
     roundtrip_netcdf(rt, 3, TBRF_DOUBLE);
     roundtrip_netcdf(rt, 3, TBRF_FLOAT);
     roundtrip_netcdf(rt, 2, TBRF_DOUBLE);
+    long_axis(rt);
     failures(fl);
     return check_report("test_writer");
 }
