@@ -1,7 +1,6 @@
 /*
- * tbrf_writer.h — writing grids larger than memory to HDF5 (+ XDMF) files
- * (netCDF-4 is not offered here yet: `tbrf generate --format netcdf` writes
- * it): the installed face of tbrf's file writer, in the
+ * tbrf_writer.h — writing grids larger than memory to HDF5 (+ XDMF) or
+ * netCDF-4 (CF-1.8) files: the installed face of tbrf's file writer, in the
  * library libtbrf_writer (pkg-config tbrf-writer, CMake tbrf::tbrf_writer).
  *
  * A grid is written in chunks of consecutive cells as they come, x fastest,
@@ -14,20 +13,27 @@
  * Files are written safely: to a temporary next to PATH, renamed to PATH
  * only by tbrf_writer_commit once complete, synced and marked
  * (tbrf_complete = "yes"), with the XDMF side file PATH.xmf published
- * together (HDF5, unless TBRF_WRITER_NO_XDMF); closing an uncommitted
+ * together (HDF5 only, unless TBRF_WRITER_NO_XDMF); closing an uncommitted
  * writer removes the temporary, so a failed run never leaves a file that
  * looks valid (doc/guarantees-outputs.md). The layout is the tbrf
  * command's (doc/design.md, "Files"): /field (nz, ny, nx), float64 or
  * float32, chunked in ~1 MiB slabs of whole rows, so writing in order
- * touches every chunk once. The file records the grid (XDMF, and the CF
- * coordinates in netCDF) and tbrf_complete = "yes", not how the values
- * were made: `tbrf generate` records a field's generating parameters,
- * which this writer does not know.
+ * touches every chunk once. With TBRF_WRITER_NETCDF the same calls write
+ * the command's netCDF-4 layout instead: field(z, y, x) with the CF
+ * coordinate variables x, y, z and their bounds x_bnds..., Conventions =
+ * "CF-1.8", and no XDMF side file (doc/streaming.md lists it). The file
+ * records the grid (XDMF in HDF5; the CF coordinates and grid_origin,
+ * grid_spacing, grid_counts in netCDF) and tbrf_complete = "yes", not how
+ * the values were made: `tbrf generate` records a field's generating
+ * parameters, which this writer does not know.
  *
  * Every function returns a tbrf_status; tbrf_writer_message says why a
- * call failed. HDF5's own error printing is off inside every call. Not
- * thread-safe (serial HDF5 is not): one thread per writer, one writer at
- * a time.
+ * call failed. HDF5's own error printing is off inside every call and
+ * restored after it; a netCDF writer first initialises netCDF, which
+ * turns HDF5's printing off for the process as a program's own first
+ * netCDF call would (so that call and later ones print nothing). Not
+ * thread-safe (serial HDF5 and netCDF are not): one thread per writer,
+ * one writer at a time.
  */
 #ifndef TBRF_WRITER_H
 #define TBRF_WRITER_H
@@ -44,24 +50,27 @@ typedef struct tbrf_writer tbrf_writer;
 /* tbrf_writer_create flags (or-ed). */
 enum tbrf_writer_flags {
     TBRF_WRITER_COMPRESS = 1, /* shuffle + deflate (level 4) */
-    TBRF_WRITER_NETCDF = 2,   /* netCDF-4 with CF-1.8 conventions instead of plain HDF5 */
+    TBRF_WRITER_NETCDF = 2,   /* netCDF-4 with CF-1.8 conventions instead of plain HDF5
+                                 (CF coordinates, no XDMF side file) */
     TBRF_WRITER_NO_XDMF = 4   /* no PATH.xmf side file (HDF5 only writes one) */
 };
 
-/* Starts writing PATH (flags: enum tbrf_writer_flags): creates the
- * temporary file next to it. *writer is set even on failure (NULL only on
+/* Starts writing PATH (flags: enum tbrf_writer_flags; TBRF_WRITER_NETCDF
+ * for netCDF-4, whatever PATH's extension): creates the temporary file next
+ * to it. *writer is set even on failure (NULL only on
  * TBRF_ERR_NO_MEMORY), so tbrf_writer_message can say why; close it in
  * every case. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown
- * flags), TBRF_ERR_UNSUPPORTED (TBRF_WRITER_NETCDF: not offered yet),
- * TBRF_ERR_FILE (the directory cannot be written, PATH is a directory or
- * exists and is not a regular file), TBRF_ERR_NO_MEMORY. */
+ * flags), TBRF_ERR_FILE (the directory cannot be written, PATH is a
+ * directory or exists and is not a regular file), TBRF_ERR_NO_MEMORY. */
 TBRF_API int tbrf_writer_create(const char *path, int flags, tbrf_writer **writer);
 
 /* Declares the grid: n[0] x n[1] x n[2] cells (dim 2: n[2] = 1), cell
  * (i, j, k) at origin + spacing (i, j, k) (for the XDMF and CF
- * coordinates), values TBRF_DOUBLE or TBRF_FLOAT. The file's size is
- * checked against the free space only by the file system; the writer's
- * own memory is one HDF5 chunk cache (16 MiB) whatever the grid. Statuses:
+ * coordinates, which netCDF files get here with their bounds), values
+ * TBRF_DOUBLE or TBRF_FLOAT. The file's size is checked against the free
+ * space only by the file system; the writer's own memory is one chunk
+ * cache (16 MiB) whatever the grid (netCDF: and a 1.5 MiB block of
+ * coordinates while they are written, whatever an axis's length). Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (dim, precision, spacing not
  * finite and > 0, origin not finite, a grid already declared, a writer whose
  * create failed), TBRF_ERR_SIZE (counts < 1 or overflowing), TBRF_ERR_FILE

@@ -186,6 +186,13 @@ typedef struct io_format_ops {
 extern const io_format_ops io_hdf5_ops;   /* writer.c */
 extern const io_format_ops io_netcdf_ops; /* netcdf.c */
 
+/* netCDF: the CF globals and the grid alone (no generating parameters),
+ * the field's neutral long_name and comment, and the coordinate variables
+ * and bounds filled (tbrf_io_write_grid_record, netcdf.c). 0 or -1. */
+int io_nc_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m);
+/* Initialises netCDF outside any io_quiet window (netcdf.c says why). */
+void io_nc_initialize(void);
+
 /* The grid's cells [first, first + count) in x-fastest order as at most
  * five boxes (z, y, x) + (cz, cy, cx): a partial row, whole rows to the
  * end of a plane, whole planes, whole rows, a partial row. Calls box()

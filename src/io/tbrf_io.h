@@ -29,7 +29,12 @@
  * file) is in tbrf_io_message() or in the caller's err buffer for the
  * functions that have no object. HDF5's automatic error printing is
  * switched off inside every call and restored on return, so a host
- * program keeps its own setting and stderr gets nothing from HDF5.
+ * program keeps its own setting and stderr gets nothing from HDF5 — with
+ * one exception: the first netCDF writer initialises netCDF (before that
+ * window), which switches HDF5's printing off for good exactly as a
+ * program's own first netCDF call would; inside the window the switch
+ * would be undone and the host's later netCDF calls would print HDF5's
+ * diagnostics of netCDF's expected misses.
  *
  * Not thread-safe (HDF5 serial builds are not); the core library
  * (include/tbrf.h) never includes this header.
@@ -181,6 +186,17 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
 
 /* Writes the attributes of *meta on the root group (and /model_table). */
 int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *meta);
+
+/* Records a grid written without generating parameters (the installed
+ * writer, tbrf_writer.h, does not know them), in place of
+ * tbrf_io_write_meta, after tbrf_io_grid_begin: in netCDF the CF globals
+ * (Conventions, title, source), tbrf_version, tbrf_geometry = "grid",
+ * precision, grid_origin, grid_spacing and grid_counts, the coordinate
+ * variables x, y[, z] and their bounds filled from m's origin and spacing
+ * (dim, origin, spacing and n are used), and a neutral long_name and
+ * comment on the field; in HDF5 nothing (its XDMF side file describes
+ * the grid). Returns 0 or -1. */
+int tbrf_io_write_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m);
 
 /* Checks that the grid (if any) is complete, closes and syncs the
  * temporary file and renames it to the final name. On failure the

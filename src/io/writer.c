@@ -142,6 +142,8 @@ static int make_temp(tbrf_io_writer *w, char *err, size_t errlen)
 static int open_format(tbrf_io_writer *w, char *err, size_t errlen)
 {
     w->ops = (w->flags & TBRF_IO_NETCDF) ? &io_netcdf_ops : &io_hdf5_ops;
+    if (w->flags & TBRF_IO_NETCDF)
+        io_nc_initialize(); /* before the quiet window: netcdf.c says why */
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->create(w);
@@ -975,6 +977,23 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->write_meta(w, m);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_io_write_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m)
+{
+    if (!usable(w))
+        return -1;
+    if (!m || w->rank == 0 || m->dim != w->rank) {
+        FAIL(w, "%s: record the grid after tbrf_io_grid_begin, with its dim", w->path);
+        return -1;
+    }
+    if (w->ops != &io_netcdf_ops)
+        return 0; /* HDF5: the XDMF side file holds the grid */
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = io_nc_grid_record(w, m);
     io_quiet_end(&q);
     return rc;
 }

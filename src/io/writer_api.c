@@ -1,6 +1,7 @@
 /* writer_api.c — tbrf_writer_* (include/tbrf_writer.h), the installed
  * streaming writer: a thin, status-returning face of the io library's
- * grid writer (writer.c, xdmf.c), which it uses unchanged. Built into
+ * grid writer (writer.c, xdmf.c; netcdf.c for TBRF_WRITER_NETCDF, whose
+ * files record the grid through tbrf_io_write_grid_record). Built into
  * libtbrf_writer, which exports only these functions (the io library's
  * own symbols are hidden with --exclude-libs). */
 #include <math.h>
@@ -47,12 +48,11 @@ int tbrf_writer_create(const char *path, int flags, tbrf_writer **writer)
     if (flags & ~(TBRF_WRITER_COMPRESS | TBRF_WRITER_NETCDF | TBRF_WRITER_NO_XDMF))
         return fail(w, TBRF_ERR_INVALID, "flags = %d: unknown bits (TBRF_WRITER_COMPRESS, "
                     "_NETCDF, _NO_XDMF)", flags);
-    if (flags & TBRF_WRITER_NETCDF)
-        return fail(w, TBRF_ERR_UNSUPPORTED, "%s: netCDF output is not offered by the library "
-                    "writer yet (HDF5 is; `tbrf generate --format netcdf` writes netCDF-4)", path);
     w->flags = flags;
     char err[600] = "";
-    w->w = tbrf_io_create(path, flags & TBRF_WRITER_COMPRESS ? TBRF_IO_COMPRESS : 0, err, sizeof err);
+    w->w = tbrf_io_create(path, (flags & TBRF_WRITER_COMPRESS ? TBRF_IO_COMPRESS : 0) |
+                                    (flags & TBRF_WRITER_NETCDF ? TBRF_IO_NETCDF : 0),
+                          err, sizeof err);
     if (!w->w)
         return fail(w, TBRF_ERR_FILE, "%s", err);
     return TBRF_OK;
@@ -96,9 +96,10 @@ int tbrf_writer_grid_begin(tbrf_writer *w, int dim, const double origin[3], cons
         m->spacing[d] = d < dim ? spacing[d] : 1.0;
         m->n[d] = d < dim ? n[d] : 1;
     }
-    if (!(w->flags & TBRF_WRITER_NO_XDMF) && tbrf_io_attach_xdmf(w->w, m))
+    /* netCDF is described by its CF coordinates, as the command's (no side file) */
+    if (!(w->flags & (TBRF_WRITER_NO_XDMF | TBRF_WRITER_NETCDF)) && tbrf_io_attach_xdmf(w->w, m))
         return io_failed(w);
-    if (tbrf_io_grid_begin(w->w, dim, m->n, precision))
+    if (tbrf_io_grid_begin(w->w, dim, m->n, precision) || tbrf_io_write_grid_record(w->w, m))
         return io_failed(w);
     w->begun = 1;
     w->message[0] = '\0';

@@ -1,15 +1,18 @@
 /* example_writer.c — the example of doc/streaming.md, "Grids larger than
- * memory": a field streamed to an HDF5 file (+ XDMF) chunk by chunk with the
- * installed writer (tbrf_writer.h), never whole in memory. Compiled and run
- * by ctest (writer_example; writer_doc_in_sync checks the page shows this
- * file) and built against the installed library by install_consumer.
+ * memory": a field streamed to an HDF5 file (+ XDMF), or to netCDF-4 (CF)
+ * when OUT ends in .nc, chunk by chunk with the installed writer
+ * (tbrf_writer.h), never whole in memory. Compiled and run by ctest
+ * (writer_example, writer_example_netcdf; writer_doc_in_sync checks the
+ * page shows this file) and built against the installed library by
+ * install_consumer.
  *
- *   example_writer OUT.h5 [NX NY NZ]      (default 64 x 64 x 1000)
+ *   example_writer OUT.h5|OUT.nc [NX NY NZ]      (default 64 x 64 x 1000)
  *
  * Build it against an installed tbrf with
  *   cc example_writer.c $(pkg-config --cflags --libs tbrf-writer) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tbrf.h"
 #include "tbrf_writer.h"
@@ -17,7 +20,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 5) {
-        fprintf(stderr, "usage: example_writer OUT.h5 [NX NY NZ]\n");
+        fprintf(stderr, "usage: example_writer OUT.h5|OUT.nc [NX NY NZ]\n");
         return 2;
     }
     const int64_t n[3] = {argc == 5 ? atoll(argv[2]) : 64, argc == 5 ? atoll(argv[3]) : 64,
@@ -42,8 +45,11 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    /* The writer: a temporary file until commit, then OUT.h5 and OUT.xmf. */
-    st = tbrf_writer_create(argv[1], TBRF_WRITER_COMPRESS, &w);
+    /* The writer: a temporary file until commit, then OUT.h5 and OUT.xmf,
+     * or OUT.nc with its CF coordinates (x, y, z and their bounds). */
+    const size_t len = strlen(argv[1]);
+    const int netcdf = len > 3 && strcmp(argv[1] + len - 3, ".nc") == 0;
+    st = tbrf_writer_create(argv[1], TBRF_WRITER_COMPRESS | (netcdf ? TBRF_WRITER_NETCDF : 0), &w);
     if (st == TBRF_OK)
         st = tbrf_writer_grid_begin(w, 3, origin, spacing, n, TBRF_FLOAT);
     if (st == TBRF_OK) /* chunks of whole rows go straight into the file */

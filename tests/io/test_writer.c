@@ -4,13 +4,26 @@
  *     w), in double and float, reads back bitwise equal to tbrf_execute, with
  *     its XDMF side file and the completeness mark; chunks pushed in any
  *     order and size give the same file contents;
- *  2. failures leave no file: a missing chunk at commit, closing without
- *     commit, an unwritable directory; bad arguments get clean statuses
- *     and messages (NULLs, flags, netCDF not offered, dim, precision,
- *     spacing, counts, a second grid_begin, push before begin, commit twice).
- * Usage: test_writer DIR (a scratch directory). */
+ *  2. TBRF_WRITER_NETCDF: the same calls write a netCDF-4 CF file whose
+ *     field, read back with the netCDF API, is tbrf_execute's bit for bit
+ *     (double and float, 3D and 2D, pushed in order or backwards),
+ *     on dimensions (z, y, x) with coordinates x, y, z = origin +
+ *     spacing * i and bounds x_bnds..., Conventions = "CF-1.8",
+ *     tbrf_complete = "yes", and no XDMF side file; an axis of 2^16 + 3
+ *     cells (longer than the coordinate writer's block) keeps exact
+ *     coordinates and bounds;
+ *  3. failures leave no file, in HDF5 and netCDF: a missing chunk at
+ *     commit, closing without commit, an unwritable directory; bad
+ *     arguments get clean statuses and messages (NULLs, flags, dim,
+ *     precision, spacing, counts, a second grid_begin, push before begin,
+ *     commit twice).
+ * Usage: test_writer DIR (a scratch directory). The files of DIR/roundtrip
+ * stay for writer_netcdf_xarray.py: nDP.nc (streamed) and bDP.nc (pushed
+ * backwards, compressed) beside hDP.h5, the same values in HDF5 (D the
+ * dimension, P the precision: 30, 31, 20). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +117,157 @@ static void roundtrip(const char *dir, int precision)
     tbrf_model_destroy(m);
 }
 
+/* The field of netCDF file `path` as doubles (float values widened,
+ * exactly), after checking its CF layout against the grid; NULL when a
+ * check that the rest depends on failed. */
+static double *read_netcdf(const char *path, int dim, const int64_t n[3], const double origin[3],
+                           const double spacing[3], int precision)
+{
+    int ncid, var, ndims, dimids[3], type;
+    REQUIRE(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR, NULL, "nc_open %s", path);
+    REQUIRE(nc_inq_varid(ncid, "field", &var) == NC_NOERR &&
+            nc_inq_var(ncid, var, NULL, &type, &ndims, dimids, NULL) == NC_NOERR && ndims == dim,
+            (nc_close(ncid), NULL), "%s: variable field of rank %d", path, dim);
+    CHECK(type == (precision == TBRF_FLOAT ? NC_FLOAT : NC_DOUBLE), "field type %d", type);
+    const char *names[3] = {"x", "y", "z"};
+    size_t cells = 1;
+    for (int i = 0; i < dim; i++) { /* slowest first: (z, y, x) */
+        char name[NC_MAX_NAME + 1];
+        size_t len;
+        const int a = dim - 1 - i;
+        nc_inq_dim(ncid, dimids[i], name, &len);
+        CHECK(strcmp(name, names[a]) == 0 && len == (size_t)n[a], "dimension %d: %s of %zu", i, name, len);
+        cells *= (size_t)n[a];
+    }
+    for (int a = 0; a < dim; a++) { /* coordinates and CF bounds */
+        char bname[16], bounds[32] = "", axis[8] = "";
+        snprintf(bname, sizeof bname, "%s_bnds", names[a]);
+        int cv, bv;
+        REQUIRE(nc_inq_varid(ncid, names[a], &cv) == NC_NOERR && nc_inq_varid(ncid, bname, &bv) == NC_NOERR,
+                (nc_close(ncid), NULL), "coordinate %s and %s", names[a], bname);
+        double *c = malloc(3 * sizeof *c * (size_t)n[a]), *b = c + n[a];
+        nc_get_att_text(ncid, cv, "bounds", bounds);
+        nc_get_att_text(ncid, cv, "axis", axis);
+        CHECK(strcmp(bounds, bname) == 0 && axis[0] == 'X' + a, "%s: bounds %s, axis %s", names[a], bounds, axis);
+        int ok = nc_get_var_double(ncid, cv, c) == NC_NOERR && nc_get_var_double(ncid, bv, b) == NC_NOERR;
+        for (int64_t i = 0; ok && i < n[a]; i++)
+            ok = c[i] == origin[a] + spacing[a] * (double)i && b[2 * i] == c[i] - 0.5 * spacing[a] &&
+                 b[2 * i + 1] == c[i] + 0.5 * spacing[a];
+        CHECK(ok, "%s = origin + spacing i, bounds at +- spacing / 2", names[a]);
+        free(c);
+    }
+    char conv[16] = "", mark[8] = "";
+    size_t len = 0;
+    CHECK(nc_inq_attlen(ncid, NC_GLOBAL, "Conventions", &len) == NC_NOERR && len < sizeof conv &&
+          nc_get_att_text(ncid, NC_GLOBAL, "Conventions", conv) == NC_NOERR && strcmp(conv, "CF-1.8") == 0,
+          "Conventions = CF-1.8: %s", conv);
+    CHECK(nc_inq_attlen(ncid, NC_GLOBAL, "tbrf_complete", &len) == NC_NOERR && len < sizeof mark &&
+          nc_get_att_text(ncid, NC_GLOBAL, "tbrf_complete", mark) == NC_NOERR && strcmp(mark, "yes") == 0,
+          "tbrf_complete = yes");
+    double *v = malloc(cells * sizeof *v);
+    float *f = malloc(cells * sizeof *f);
+    int st = precision == TBRF_FLOAT ? nc_get_var_float(ncid, var, f) : nc_get_var_double(ncid, var, v);
+    for (size_t i = 0; precision == TBRF_FLOAT && i < cells; i++)
+        v[i] = f[i];
+    free(f);
+    nc_close(ncid);
+    REQUIRE(st == NC_NOERR, (free(v), NULL), "reading field: %s", nc_strerror(st));
+    return v;
+}
+
+/* A plan's field streamed to netCDF (forward) and pushed backwards in
+ * odd chunks (compressed): both files hold tbrf_execute's values. */
+static void roundtrip_netcdf(const char *dir, int dim, int precision)
+{
+    const int64_t n[3] = {20, 9, dim == 3 ? 31 : 1};
+    const int64_t cells = n[0] * n[1] * n[2];
+    const double origin[3] = {1.5, -2, 0.25}, spacing[3] = {0.5, 0.25, 0.75};
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = origin[a];
+        hi[a] = origin[a] + spacing[a] * (double)(n[a] - 1);
+    }
+    tbrf_model *m = NULL;
+    tbrf_model_powerlaw(-3.9, 0.05, 2.0, &m);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.lines = 64;
+    o.precision = precision;
+    o.chunk = 7 * n[0]; /* several pushes */
+    tbrf_plan *plan = NULL;
+    REQUIRE(tbrf_make_plan(m, dim, lo, hi, 0.25, 3, &o, &plan) == TBRF_OK, , "plan");
+    REQUIRE(tbrf_set_grid(plan, origin, spacing, n) == TBRF_OK, , "grid");
+    const size_t vs = precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    char *ref = malloc(vs * (size_t)cells);
+    REQUIRE(tbrf_execute(plan, 2, ref) == TBRF_OK, , "execute");
+    for (int backwards = 0; backwards < 2; backwards++) {
+        char path[512], side[512];
+        snprintf(path, sizeof path, "%s/%s%d%d.nc", dir, backwards ? "b" : "n", dim, precision);
+        snprintf(side, sizeof side, "%s/%s%d%d.xmf", dir, backwards ? "b" : "n", dim, precision);
+        tbrf_writer *w = NULL;
+        const int flags = TBRF_WRITER_NETCDF | (backwards ? TBRF_WRITER_COMPRESS : 0);
+        REQUIRE(tbrf_writer_create(path, flags, &w) == TBRF_OK, , "create: %s", tbrf_writer_message(w));
+        REQUIRE(tbrf_writer_grid_begin(w, dim, origin, spacing, n, precision) == TBRF_OK, , "begin: %s",
+                tbrf_writer_message(w));
+        int st = TBRF_OK;
+        if (!backwards)
+            st = tbrf_execute_grid_stream(plan, 2, tbrf_writer_push, w);
+        for (int64_t end = cells; backwards && st == TBRF_OK && end > 0; end -= 37) {
+            const int64_t c = end >= 37 ? 37 : end;
+            st = tbrf_writer_push(w, end - c, c, ref + vs * (size_t)(end - c));
+        }
+        REQUIRE(st == TBRF_OK, , "push: %s", tbrf_writer_message(w));
+        CHECK(!exists(path), "nothing is published before commit");
+        REQUIRE(tbrf_writer_commit(w) == TBRF_OK, , "commit: %s", tbrf_writer_message(w));
+        tbrf_writer_close(w);
+        CHECK(exists(path) && !exists(side), "%s exists, with no XDMF side file", path);
+        double *back = read_netcdf(path, dim, n, origin, spacing, precision);
+        int same = back != NULL;
+        for (int64_t i = 0; same && i < cells; i++)
+            same = precision == TBRF_FLOAT ? (float)back[i] == ((float *)ref)[i]
+                                           : back[i] == ((double *)ref)[i];
+        CHECK(same, "netCDF dim %d precision %d%s: tbrf_execute's values bit for bit", dim, precision,
+              backwards ? " (pushed backwards, compressed)" : "");
+        free(back);
+    }
+    /* the same values to HDF5 (one push), for writer_netcdf_xarray.py */
+    char path[512];
+    snprintf(path, sizeof path, "%s/h%d%d.h5", dir, dim, precision);
+    tbrf_writer *w = NULL;
+    CHECK(tbrf_writer_create(path, TBRF_WRITER_NO_XDMF, &w) == TBRF_OK &&
+          tbrf_writer_grid_begin(w, dim, origin, spacing, n, precision) == TBRF_OK &&
+          tbrf_writer_push(w, 0, cells, ref) == TBRF_OK && tbrf_writer_commit(w) == TBRF_OK,
+          "%s: %s", path, tbrf_writer_message(w));
+    tbrf_writer_close(w);
+    free(ref);
+    tbrf_destroy(plan);
+    tbrf_model_destroy(m);
+}
+
+/* An axis longer than the coordinate writer's block (2^16 cells): every
+ * coordinate and bound is still origin + spacing i (+- spacing / 2), and
+ * the values are those pushed. */
+static void long_axis(const char *dir)
+{
+    const int64_t n[3] = {(1 << 16) + 3, 2, 1}, cells = n[0] * n[1];
+    const double origin[3] = {-7, 3, 0}, spacing[3] = {0.1, 2, 1};
+    double *v = malloc(sizeof *v * (size_t)cells);
+    for (int64_t i = 0; i < cells; i++)
+        v[i] = (double)i / 3.0;
+    char path[600];
+    snprintf(path, sizeof path, "%s/long.nc", dir);
+    tbrf_writer *w = NULL;
+    CHECK(tbrf_writer_create(path, TBRF_WRITER_NETCDF, &w) == TBRF_OK &&
+          tbrf_writer_grid_begin(w, 2, origin, spacing, n, TBRF_DOUBLE) == TBRF_OK &&
+          tbrf_writer_push(w, 0, cells, v) == TBRF_OK && tbrf_writer_commit(w) == TBRF_OK,
+          "%s: %s", path, tbrf_writer_message(w));
+    tbrf_writer_close(w);
+    double *back = read_netcdf(path, 2, n, origin, spacing, TBRF_DOUBLE);
+    CHECK(back && memcmp(back, v, sizeof *v * (size_t)cells) == 0, "long axis: the values pushed");
+    free(back);
+    free(v);
+}
+
 static void failures(const char *dir)
 {
     const int64_t n[3] = {4, 4, 4}, bad[3] = {4, 0, 4}, flat[3] = {4, 4, 2};
@@ -117,10 +281,6 @@ static void failures(const char *dir)
     tbrf_writer_close(w);
     CHECK(tbrf_writer_create(path, 64, &w) == TBRF_ERR_INVALID, "unknown flags");
     tbrf_writer_close(w);
-    CHECK(tbrf_writer_create(path, TBRF_WRITER_NETCDF, &w) == TBRF_ERR_UNSUPPORTED &&
-          strstr(tbrf_writer_message(w), "netCDF"), "netCDF: %s", tbrf_writer_message(w));
-    CHECK(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_DOUBLE) == TBRF_ERR_INVALID, "begin on a failed writer");
-    tbrf_writer_close(w);
     /* a directory that cannot exist: its parent is a regular file */
     char nodir[700];
     snprintf(nodir, sizeof nodir, "%s/plain", dir);
@@ -130,6 +290,11 @@ static void failures(const char *dir)
     snprintf(nodir, sizeof nodir, "%s/plain/x.h5", dir);
     CHECK(tbrf_writer_create(nodir, 0, &w) == TBRF_ERR_FILE && strstr(tbrf_writer_message(w), "plain/x.h5"),
           "unwritable: %s", tbrf_writer_message(w));
+    CHECK(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_DOUBLE) == TBRF_ERR_INVALID, "begin on a failed writer");
+    tbrf_writer_close(w);
+    snprintf(nodir, sizeof nodir, "%s/plain/x.nc", dir);
+    CHECK(tbrf_writer_create(nodir, TBRF_WRITER_NETCDF, &w) == TBRF_ERR_FILE &&
+          strstr(tbrf_writer_message(w), "plain/x.nc"), "netCDF, unwritable: %s", tbrf_writer_message(w));
     tbrf_writer_close(w);
     snprintf(nodir, sizeof nodir, "%s/plain", dir);
     remove(nodir);
@@ -170,6 +335,27 @@ static void failures(const char *dir)
           "commit twice, push after commit");
     tbrf_writer_close(w);
     CHECK(exists(path), "committed");
+    /* netCDF: an incomplete grid, an uncommitted writer, bad arguments */
+    char ncpath[600];
+    snprintf(ncpath, sizeof ncpath, "%s/fail.nc", dir);
+    REQUIRE(tbrf_writer_create(ncpath, TBRF_WRITER_NETCDF, &w) == TBRF_OK, , "create: %s", tbrf_writer_message(w));
+    CHECK(tbrf_writer_push(w, 0, 4, v) == TBRF_ERR_INVALID, "netCDF: push before begin");
+    CHECK(tbrf_writer_grid_begin(w, 3, o, h0, n, TBRF_DOUBLE) == TBRF_ERR_INVALID, "netCDF: spacing 0");
+    CHECK(tbrf_writer_grid_begin(w, 3, o, h, bad, TBRF_DOUBLE) == TBRF_ERR_SIZE, "netCDF: n = 0");
+    REQUIRE(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_FLOAT) == TBRF_OK, , "begin: %s", tbrf_writer_message(w));
+    CHECK(tbrf_writer_push(w, 0, 32, v) == TBRF_OK, "netCDF: half the grid");
+    CHECK(tbrf_writer_push(w, 60, 8, v) != TBRF_OK && tbrf_writer_message(w)[0], "netCDF: past the end: %s",
+          tbrf_writer_message(w));
+    CHECK(tbrf_writer_commit(w) == TBRF_ERR_FILE && strstr(tbrf_writer_message(w), "32 of 64"),
+          "netCDF: commit of an incomplete grid: %s", tbrf_writer_message(w));
+    tbrf_writer_close(w);
+    CHECK(!exists(ncpath), "netCDF: nothing published");
+    REQUIRE(tbrf_writer_create(ncpath, TBRF_WRITER_NETCDF, &w) == TBRF_OK, , "create");
+    REQUIRE(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_DOUBLE) == TBRF_OK, , "begin");
+    CHECK(tbrf_writer_push(w, 0, 64, v) == TBRF_OK, "netCDF: whole grid");
+    tbrf_writer_close(w); /* no commit */
+    CHECK(!exists(ncpath), "netCDF: closing without commit publishes nothing");
+
     CHECK(tbrf_writer_commit(NULL) == TBRF_ERR_NULL && tbrf_writer_push(NULL, 0, 0, v) == TBRF_ERR_NULL &&
           tbrf_writer_message(NULL)[0], "NULL writer");
     tbrf_writer_close(NULL);
@@ -190,6 +376,10 @@ int main(int argc, char **argv)
     mkdir(fl, 0755);
     roundtrip(rt, TBRF_DOUBLE);
     roundtrip(rt, TBRF_FLOAT);
+    roundtrip_netcdf(rt, 3, TBRF_DOUBLE);
+    roundtrip_netcdf(rt, 3, TBRF_FLOAT);
+    roundtrip_netcdf(rt, 2, TBRF_DOUBLE);
+    long_axis(rt);
     failures(fl);
     return check_report("test_writer");
 }
