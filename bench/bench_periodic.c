@@ -7,6 +7,7 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "tbrf.h"
 
