@@ -6,6 +6,7 @@
  * on a shared machine with one thread).
  * Usage: bench_periodic [M [n [threads]]] (defaults 1e5 points, 64^3 box
  * modes, OpenMP's default threads). Prints figures; asserts nothing. */
+#define _POSIX_C_SOURCE 200809L
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
