@@ -274,9 +274,10 @@ typedef void (*sum_fn)(const nufft_setup *s, double *const *u, int ncomp, const 
  * nothing (masked) and stay zero. A row crossing the x face is two masked
  * loads, the part before the face and the part after it, OR-ed (the
  * masked-out lanes are +0, all bits clear, so the OR is exact). */
-NU_AVX2 static void sum_avx2(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
-                             double *res)
+NU_AVX2 static inline __attribute__((always_inline)) void
+sum_avx2_nc(const nufft_setup *s, double *const *u, const int NC, const point_weights *W, double *res)
 {
+    const int ncomp = NC;
     const int w = W->w;
     const int64_t Nx = s->N[0], Sx = 2 * (Nx / 2 + 1), Ny = s->N[1], x0 = W->x0;
     const int64_t before = Nx - x0; /* lanes before the face */
@@ -331,10 +332,24 @@ NU_AVX2 static void sum_avx2(const nufft_setup *s, double *const *u, int ncomp, 
     }
 }
 
-/* The same with two 8-lane vectors and mask registers. */
-NU_AVX512 static void sum_avx512(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
-                                 double *res)
+NU_AVX2 static void sum_avx2(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
+                             double *res)
 {
+    if (ncomp == 1)
+        sum_avx2_nc(s, u, 1, W, res);
+    else if (ncomp == 2)
+        sum_avx2_nc(s, u, 2, W, res);
+    else
+        sum_avx2_nc(s, u, 3, W, res);
+}
+
+/* The same with two 8-lane vectors and mask registers; NC (the number of
+ * components) is a constant in each inlined copy, so that the 4 NC
+ * accumulators stay in registers. */
+NU_AVX512 static inline __attribute__((always_inline)) void
+sum_avx512_nc(const nufft_setup *s, double *const *u, const int NC, const point_weights *W, double *res)
+{
+    const int ncomp = NC;
     const int w = W->w;
     const int64_t Nx = s->N[0], Sx = 2 * (Nx / 2 + 1), Ny = s->N[1], x0 = W->x0;
     const int64_t before = Nx - x0;
@@ -382,6 +397,17 @@ NU_AVX512 static void sum_avx512(const nufft_setup *s, double *const *u, int nco
             r = fma(W->kx[j], l[j], r);
         res[c] = r;
     }
+}
+
+NU_AVX512 static void sum_avx512(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
+                                 double *res)
+{
+    if (ncomp == 1)
+        sum_avx512_nc(s, u, 1, W, res);
+    else if (ncomp == 2)
+        sum_avx512_nc(s, u, 2, W, res);
+    else
+        sum_avx512_nc(s, u, 3, W, res);
 }
 #endif
 
