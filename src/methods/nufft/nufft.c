@@ -173,8 +173,17 @@ int tbrfi_nufft_fine(const nufft_setup *s, const fftw_complex *C, int threads, d
 
 #define WMAX 16
 
-/* Kernel weights along one axis for coordinate x: the first fine index
- * (wrapped) in *i0 and w weights; positions are wrapped into the box. */
+/* The weights of one position: per axis the first fine index (wrapped) and
+ * w kernel values; along y and z also every wrapped index. */
+typedef struct point_weights {
+    int w, wz;
+    int64_t x0; /* fine x index of weight 0, in [0, N_x) */
+    int64_t iy[WMAX], iz[WMAX];
+    double kx[WMAX], ky[WMAX], kz[WMAX];
+} point_weights;
+
+/* Kernel weights along one axis for coordinate x: the fine indices
+ * (wrapped) in idx and w weights; positions are wrapped into the box. */
 static void axis_weights(const nufft_setup *s, int d, double x, int64_t *idx, double *k)
 {
     const int64_t N = s->N[d];
@@ -194,67 +203,244 @@ static void axis_weights(const nufft_setup *s, int d, double x, int64_t *idx, do
     }
 }
 
-/* The w^dim weighted sum around x for each component. Along x the w
- * weights are padded with zeros to a multiple of 4 and summed in four
- * interleaved partial sums (independent chains the processor overlaps);
- * the order is fixed, so the bits do not depend on threads or chunks (the
- * zero-weight terms add +-0, which changes no sum). */
-static void eval_point(const nufft_setup *s, double *const *u, int ncomp, const double *x, double *res)
+static void point_weights_at(const nufft_setup *s, const double *x, point_weights *W)
 {
-    const int w = s->w, wp = (w + 3) & ~3;
-    const int64_t Sx = 2 * (s->N[0] / 2 + 1), Ny = s->N[1];
-    int64_t ix[WMAX], iy[WMAX], iz[WMAX];
-    double kx[WMAX], ky[WMAX], kz[WMAX];
-    axis_weights(s, 0, x[0], ix, kx);
-    for (int j = w; j < wp; j++) {
-        ix[j] = ix[0];
-        kx[j] = 0.0;
-    }
-    axis_weights(s, 1, x[1], iy, ky);
-    int wz = 1;
-    iz[0] = 0;
-    kz[0] = 1.0;
+    int64_t ix[WMAX];
+    W->w = s->w;
+    axis_weights(s, 0, x[0], ix, W->kx);
+    W->x0 = ix[0];
+    axis_weights(s, 1, x[1], W->iy, W->ky);
+    W->wz = 1;
+    W->iz[0] = 0;
+    W->kz[0] = 1.0;
     if (s->dim == 3) {
-        axis_weights(s, 2, x[2], iz, kz);
-        wz = w;
+        axis_weights(s, 2, x[2], W->iz, W->kz);
+        W->wz = s->w;
     }
-    /* no wrap along x: the w values are contiguous */
-    const int contiguous = ix[w - 1] == ix[0] + w - 1;
-    for (int c = 0; c < ncomp; c++) {
-        const double *g = u[c];
-        double total = 0.0;
-        for (int a = 0; a < wz; a++) {
-            double plane = 0.0;
-            for (int b = 0; b < w; b++) {
-                const double *row = g + (iz[a] * Ny + iy[b]) * Sx;
-                /* lane j % 4 takes term j on both paths, so a point gives
-                 * the same bits whether or not its weights wrap */
-                double r[4] = {0.0, 0.0, 0.0, 0.0};
-                if (contiguous) {
-                    const double *q = row + ix[0];
-                    int j = 0;
-                    for (; j + 4 <= w; j += 4) {
-                        r[0] += kx[j] * q[j];
-                        r[1] += kx[j + 1] * q[j + 1];
-                        r[2] += kx[j + 2] * q[j + 2];
-                        r[3] += kx[j + 3] * q[j + 3];
-                    }
-                    for (; j < w; j++)
-                        r[j & 3] += kx[j] * q[j];
-                } else {
-                    for (int j = 0; j < wp; j += 4) {
-                        r[0] += kx[j] * row[ix[j]];
-                        r[1] += kx[j + 1] * row[ix[j + 1]];
-                        r[2] += kx[j + 2] * row[ix[j + 2]];
-                        r[3] += kx[j + 3] * row[ix[j + 3]];
-                    }
-                }
-                plane += ky[b] * ((r[0] + r[1]) + (r[2] + r[3]));
+}
+
+/* The w^dim weighted sum around a position, for each component, in one
+ * fixed order of IEEE operations that every version below performs lane
+ * by lane (a fused multiply-add where the portable one calls fma()):
+ *   plane_a[j] = fma(ky[b], u(z_a, y_b, x_j), plane_a[j])  for b = 0..w-1,
+ *   line[j]    = fma(kz[a], plane_a[j], line[j])           for a = 0..wz-1,
+ *   value      = fma(kx[j], line[j], value)                for j = 0..w-1,
+ * all starting from +0. The x weights are applied last, once per point,
+ * so the w^dim loop is w^(dim-1) rows of w contiguous values (two wrapped
+ * segments when the kernel crosses the periodic x face) times one
+ * broadcast weight: vector fused multiply-adds. The order never depends
+ * on threads, chunks, other points or the CPU, so neither do the bits. */
+static void sum_portable(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
+                         double *res)
+{
+    const int w = W->w;
+    const int64_t Nx = s->N[0], Sx = 2 * (Nx / 2 + 1), Ny = s->N[1];
+    int64_t ix[WMAX];
+    for (int j = 0; j < w; j++)
+        ix[j] = W->x0 + j < Nx ? W->x0 + j : W->x0 + j - Nx;
+    double line[3][WMAX] = {{0}};
+    for (int a = 0; a < W->wz; a++) {
+        double plane[3][WMAX] = {{0}};
+        for (int b = 0; b < w; b++) {
+            const int64_t off = (W->iz[a] * Ny + W->iy[b]) * Sx;
+            for (int c = 0; c < ncomp; c++) {
+                const double *row = u[c] + off;
+                for (int j = 0; j < w; j++)
+                    plane[c][j] = fma(W->ky[b], row[ix[j]], plane[c][j]);
             }
-            total += kz[a] * plane;
         }
-        res[c] = total;
+        for (int c = 0; c < ncomp; c++)
+            for (int j = 0; j < w; j++)
+                line[c][j] = fma(W->kz[a], plane[c][j], line[c][j]);
     }
+    for (int c = 0; c < ncomp; c++) {
+        double v = 0.0;
+        for (int j = 0; j < w; j++)
+            v = fma(W->kx[j], line[c][j], v);
+        res[c] = v;
+    }
+}
+
+typedef void (*sum_fn)(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
+                       double *res);
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NUFFT_X86 1
+#define NU_AVX2 __attribute__((target("avx2,fma")))
+#define NU_AVX512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
+
+/* Rows of up to 16 values as four 4-lane vectors; lanes at or past w load
+ * nothing (masked) and stay zero. A row crossing the x face is two masked
+ * loads, the part before the face and the part after it, OR-ed (the
+ * masked-out lanes are +0, all bits clear, so the OR is exact). */
+NU_AVX2 static inline __attribute__((always_inline)) void
+sum_avx2_nc(const nufft_setup *s, double *const *u, const int NC, const point_weights *W, double *res)
+{
+    const int ncomp = NC;
+    const int w = W->w;
+    const int64_t Nx = s->N[0], Sx = 2 * (Nx / 2 + 1), Ny = s->N[1], x0 = W->x0;
+    const int64_t before = Nx - x0; /* lanes before the face */
+    const int nv = (w + 3) / 4;
+    __m256i mlo[4], mhi[4];
+    for (int v = 0; v < 4; v++) {
+        long long lo[4], hi[4];
+        for (int l = 0; l < 4; l++) {
+            const int j = 4 * v + l;
+            lo[l] = j < w && j < before ? -1 : 0;
+            hi[l] = j < w && j >= before ? -1 : 0;
+        }
+        mlo[v] = _mm256_setr_epi64x(lo[0], lo[1], lo[2], lo[3]);
+        mhi[v] = _mm256_setr_epi64x(hi[0], hi[1], hi[2], hi[3]);
+    }
+    const int wraps = before < w;
+    __m256d line[3][4];
+    for (int c = 0; c < 3; c++)
+        for (int v = 0; v < 4; v++)
+            line[c][v] = _mm256_setzero_pd();
+    for (int a = 0; a < W->wz; a++) {
+        __m256d plane[3][4];
+        for (int c = 0; c < 3; c++)
+            for (int v = 0; v < 4; v++)
+                plane[c][v] = _mm256_setzero_pd();
+        for (int b = 0; b < w; b++) {
+            const int64_t off = (W->iz[a] * Ny + W->iy[b]) * Sx;
+            const __m256d kb = _mm256_set1_pd(W->ky[b]);
+            for (int c = 0; c < ncomp; c++) {
+                const double *row = u[c] + off;
+                for (int v = 0; v < nv; v++) {
+                    __m256d q = _mm256_maskload_pd(row + x0 + 4 * v, mlo[v]);
+                    if (wraps)
+                        q = _mm256_or_pd(q, _mm256_maskload_pd(row + x0 - Nx + 4 * v, mhi[v]));
+                    plane[c][v] = _mm256_fmadd_pd(kb, q, plane[c][v]);
+                }
+            }
+        }
+        const __m256d ka = _mm256_set1_pd(W->kz[a]);
+        for (int c = 0; c < ncomp; c++)
+            for (int v = 0; v < nv; v++)
+                line[c][v] = _mm256_fmadd_pd(ka, plane[c][v], line[c][v]);
+    }
+    for (int c = 0; c < ncomp; c++) {
+        double l[16];
+        for (int v = 0; v < 4; v++)
+            _mm256_storeu_pd(l + 4 * v, line[c][v]);
+        double r = 0.0;
+        for (int j = 0; j < w; j++)
+            r = fma(W->kx[j], l[j], r);
+        res[c] = r;
+    }
+}
+
+NU_AVX2 static void sum_avx2(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
+                             double *res)
+{
+    if (ncomp == 1)
+        sum_avx2_nc(s, u, 1, W, res);
+    else if (ncomp == 2)
+        sum_avx2_nc(s, u, 2, W, res);
+    else
+        sum_avx2_nc(s, u, 3, W, res);
+}
+
+/* The same with two 8-lane vectors and mask registers; NC (the number of
+ * components) is a constant in each inlined copy, so that the 4 NC
+ * accumulators stay in registers. */
+NU_AVX512 static inline __attribute__((always_inline)) void
+sum_avx512_nc(const nufft_setup *s, double *const *u, const int NC, const point_weights *W, double *res)
+{
+    const int ncomp = NC;
+    const int w = W->w;
+    const int64_t Nx = s->N[0], Sx = 2 * (Nx / 2 + 1), Ny = s->N[1], x0 = W->x0;
+    const int64_t before = Nx - x0;
+    const unsigned all = (1u << w) - 1u;
+    const unsigned lo = before >= w ? all : all & ((1u << before) - 1u), hi = all & ~lo;
+    const __mmask8 lo0 = (__mmask8)(lo & 0xff), lo1 = (__mmask8)(lo >> 8);
+    const __mmask8 hi0 = (__mmask8)(hi & 0xff), hi1 = (__mmask8)(hi >> 8);
+    const int two = w > 8, wraps = hi != 0;
+    __m512d line[3][2];
+    for (int c = 0; c < 3; c++)
+        line[c][0] = line[c][1] = _mm512_setzero_pd();
+    for (int a = 0; a < W->wz; a++) {
+        __m512d plane[3][2];
+        for (int c = 0; c < 3; c++)
+            plane[c][0] = plane[c][1] = _mm512_setzero_pd();
+        for (int b = 0; b < w; b++) {
+            const int64_t off = (W->iz[a] * Ny + W->iy[b]) * Sx;
+            const __m512d kb = _mm512_set1_pd(W->ky[b]);
+            for (int c = 0; c < ncomp; c++) {
+                const double *row = u[c] + off + x0;
+                __m512d q0 = _mm512_maskz_loadu_pd(lo0, row);
+                if (wraps)
+                    q0 = _mm512_mask_loadu_pd(q0, hi0, row - Nx);
+                plane[c][0] = _mm512_fmadd_pd(kb, q0, plane[c][0]);
+                if (two) {
+                    __m512d q1 = _mm512_maskz_loadu_pd(lo1, row + 8);
+                    if (wraps)
+                        q1 = _mm512_mask_loadu_pd(q1, hi1, row - Nx + 8);
+                    plane[c][1] = _mm512_fmadd_pd(kb, q1, plane[c][1]);
+                }
+            }
+        }
+        const __m512d ka = _mm512_set1_pd(W->kz[a]);
+        for (int c = 0; c < ncomp; c++) {
+            line[c][0] = _mm512_fmadd_pd(ka, plane[c][0], line[c][0]);
+            line[c][1] = _mm512_fmadd_pd(ka, plane[c][1], line[c][1]);
+        }
+    }
+    for (int c = 0; c < ncomp; c++) {
+        double l[16];
+        _mm512_storeu_pd(l, line[c][0]);
+        _mm512_storeu_pd(l + 8, line[c][1]);
+        double r = 0.0;
+        for (int j = 0; j < w; j++)
+            r = fma(W->kx[j], l[j], r);
+        res[c] = r;
+    }
+}
+
+NU_AVX512 static void sum_avx512(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
+                                 double *res)
+{
+    if (ncomp == 1)
+        sum_avx512_nc(s, u, 1, W, res);
+    else if (ncomp == 2)
+        sum_avx512_nc(s, u, 2, W, res);
+    else
+        sum_avx512_nc(s, u, 3, W, res);
+}
+#endif
+
+/* The best version this CPU runs; TBRF_CPU_ISA (portable, avx2, avx512)
+ * may lower it, as for the projection kernels (backends/cpu), for the
+ * tests that check all versions agree bitwise. Read, never stored. */
+static sum_fn pick_sum(void)
+{
+#ifdef NUFFT_X86
+    __builtin_cpu_init();
+    int best = 0;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        best = 1;
+    if (best && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+        best = 2;
+    const char *env = getenv("TBRF_CPU_ISA");
+    if (env) {
+        const int want = !strcmp(env, "portable") ? 0 : !strcmp(env, "avx2") ? 1 : 2;
+        if (want < best)
+            best = want;
+    }
+    return best == 2 ? sum_avx512 : best == 1 ? sum_avx2 : sum_portable;
+#else
+    return sum_portable;
+#endif
+}
+
+static void eval_point(const nufft_setup *s, double *const *u, int ncomp, const double *x, sum_fn sum,
+                       double *res)
+{
+    point_weights W;
+    point_weights_at(s, x, &W);
+    sum(s, u, ncomp, &W, res);
 }
 
 static void store(void *out, int precision, int64_t at, int ncomp, const double *res)
@@ -326,13 +512,14 @@ void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64
         }
         free(start);
     }
+    const sum_fn sum = pick_sum();
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
     for (int64_t k = 0; k < npts; k++) {
         const int64_t i = order ? order[k] : k;
         double x[3] = {0, 0, 0}, res[3];
         for (int d = 0; d < dim; d++)
             x[d] = xyz[(size_t)dim * (size_t)i + (size_t)d];
-        eval_point(s, u, ncomp, x, res);
+        eval_point(s, u, ncomp, x, sum, res);
         store(out, precision, i, ncomp, res);
     }
     free(order);
@@ -342,6 +529,7 @@ void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, 
                              const double spacing[3], const int64_t n[3], const int64_t start[3],
                              int64_t first, int64_t count, int precision, int threads, void *out)
 {
+    const sum_fn sum = pick_sum();
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
     for (int64_t i = 0; i < count; i++) {
         const int64_t cell = first + i;
@@ -350,7 +538,7 @@ void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, 
         const double x[3] = {origin[0] + spacing[0] * (double)jx, origin[1] + spacing[1] * (double)jy,
                              origin[2] + spacing[2] * (double)jz};
         double res[3];
-        eval_point(s, u, ncomp, x, res);
+        eval_point(s, u, ncomp, x, sum, res);
         store(out, precision, i, ncomp, res);
     }
 }

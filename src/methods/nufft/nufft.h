@@ -47,7 +47,9 @@ int tbrfi_nufft_fine(const nufft_setup *s, const fftw_complex *C, int threads, d
 /* Interpolates ncomp fine grids u[c] at npts positions xyz (dim doubles
  * each, wrapped into the box) into out (double, or float if precision is
  * TBRF_FLOAT), value of component c of point i at out[ncomp*i + c]. Each
- * point is computed alone: bitwise the same for any thread count. */
+ * point is computed alone: bitwise the same for any thread count. The sum
+ * runs as AVX-512 or AVX2 vector code where the CPU has it (TBRF_CPU_ISA
+ * lowers the choice), with the portable version's bits. */
 void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64_t npts,
                         const double *xyz, int precision, int threads, void *out);
 
