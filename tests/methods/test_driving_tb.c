@@ -15,7 +15,8 @@
  *    a percent, where zeta = 0 gives order one;
  *  - restart and variable dt: any sequence of times, fresh drivers, a
  *    saved and loaded state, streaming: bitwise the same force, with and
- *    without time interpolation; grids equal points bitwise;
+ *    without time interpolation; grids equal points to rounding, 3D and
+ *    2D; threads 1 and 2 give the same bits;
  *  - bad input: the exact-rms option, the NUFFT, rms and modes refused as
  *    unsupported, positions outside the domain refused. */
 #include <string.h>
@@ -230,6 +231,194 @@ static void test_divergence(void)
     tbrf_model_destroy(m);
 }
 
+typedef struct pts { const double *x; int64_t n; double *out; } pts;
+static int pull(void *u, int64_t first, int64_t max, double *xyz, int64_t *count)
+{
+    pts *p = u;
+    int64_t c = p->n - first < 7 ? p->n - first : 7;
+    c = c < max ? c : max;
+    memcpy(xyz, p->x + 3 * first, sizeof(double) * 3 * (size_t)c);
+    *count = c;
+    return 0;
+}
+static int push(void *u, int64_t first, int64_t count, const void *v)
+{
+    pts *p = u;
+    memcpy(p->out + 3 * first, v, sizeof(double) * 3 * (size_t)count);
+    return 0;
+}
+
+/* Restart, variable dt, save/load, streaming: bitwise. */
+static void test_restart(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 2.5, &m);
+    for (int interp = 0; interp <= 1; interp++) {
+        tbrf_driver_params p = tb_params();
+        p.zeta = 0.7;
+        p.tcorr = 0.5;
+        p.interpolate = interp;
+        enum { NP = 50, NT = 30 };
+        double x[3 * NP], ts[NT];
+        for (int i = 0; i < NP; i++)
+            for (int c = 0; c < 3; c++)
+                x[3 * i + c] = p.origin[c] + fmod(0.137 * i + 0.31 * c, 1.0);
+        double t = 0.0;
+        for (int k = 0; k < NT; k++) { /* variable steps: 0.001 .. 0.09 */
+            t += 0.001 + 0.089 * fabs(sin(3.7 * k));
+            ts[k] = t;
+        }
+        tbrf_driver *a = make(m, 77, &p);
+        double *va = tu_malloc(sizeof(double) * 3 * NP * NT), v[3 * NP];
+        void *state = NULL;
+        const int64_t ssize = tbrf_driver_state_size(a);
+        CHECK(ssize > 40, "state size %lld", (long long)ssize);
+        for (int k = 0; k < NT; k++) {
+            CHECK(tbrf_driver_points(a, ts[k], NP, x, va + 3 * NP * k) == TBRF_OK, "points: %s",
+                  tbrf_driver_message(a));
+            if (k == NT / 2) {
+                state = tu_malloc((size_t)ssize);
+                CHECK(tbrf_driver_save(a, state, ssize) == TBRF_OK, "save: %s", tbrf_driver_message(a));
+            }
+        }
+        tbrf_driver *b = make(m, 77, &p);
+        int same = 1;
+        for (int k = NT - 1; k >= 0; k--) {
+            tbrf_driver_points(b, ts[k], NP, x, v);
+            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
+        }
+        CHECK(same, "tb: times in reverse order (replays) give bitwise the same force (interp %d)", interp);
+        same = 1;
+        for (int k = 0; k < NT; k += 7) {
+            tbrf_driver *c = make(m, 77, &p);
+            tbrf_driver_points(c, ts[k], NP, x, v);
+            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
+            tbrf_driver_destroy(c);
+        }
+        CHECK(same, "tb: a fresh driver at any time gives bitwise the same force (interp %d)", interp);
+        tbrf_driver *r = make(m, 77, &p);
+        CHECK(tbrf_driver_load(r, state, ssize) == TBRF_OK, "load: %s", tbrf_driver_message(r));
+        same = 1;
+        for (int k = NT / 2 + 1; k < NT; k++) {
+            tbrf_driver_points(r, ts[k], NP, x, v);
+            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
+        }
+        CHECK(same, "tb: a loaded state continues bitwise (interp %d)", interp);
+        double vs[3 * NP];
+        pts pp = {x, NP, vs};
+        CHECK(tbrf_driver_stream(r, ts[NT - 1], pull, push, &pp) == TBRF_OK, "stream");
+        CHECK(memcmp(vs, va + 3 * NP * (NT - 1), sizeof vs) == 0, "tb: stream equals points bitwise");
+        /* another seed's state, and a periodic driver's, are refused */
+        tbrf_driver *o = make(m, 78, &p);
+        CHECK(tbrf_driver_load(o, state, ssize) == TBRF_ERR_INVALID, "another seed's state refused");
+        tbrf_driver_destroy(o);
+        tbrf_driver_params pb;
+        tbrf_driver_default_params(&pb);
+        tbrf_driver *box = make(m, 77, &pb);
+        CHECK(tbrf_driver_load(box, state, ssize) == TBRF_ERR_INVALID, "a box driver refuses it");
+        tbrf_driver_destroy(box);
+        tbrf_driver_destroy(a);
+        tbrf_driver_destroy(b);
+        tbrf_driver_destroy(r);
+        free(state);
+        free(va);
+    }
+    tbrf_model_destroy(m);
+}
+
+/* Grids equal points bitwise (same projection of the same lines), 3D and
+ * 2D; threads 1 and 2 give the same bits. */
+static void test_grid_points(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    for (int dim = 2; dim <= 3; dim++) {
+        tbrf_driver_params p = tb_params();
+        p.dim = dim;
+        p.zeta = 0.3;
+        tbrf_driver *d = make(m, 9, &p);
+        const double o[3] = {p.origin[0] + 0.01, p.origin[1] + 0.02, dim == 3 ? p.origin[2] + 0.03 : 0};
+        const double h[3] = {0.07, 0.09, 0.11};
+        const int64_t n[3] = {13, 11, dim == 3 ? 9 : 1};
+        const int64_t total = n[0] * n[1] * n[2];
+        double *g = tu_malloc(sizeof(double) * 3 * (size_t)total);
+        double *q = tu_malloc(sizeof(double) * 3 * (size_t)total);
+        double *x = tu_malloc(sizeof(double) * 3 * (size_t)total);
+        for (int64_t c = 0; c < total; c++) {
+            const int64_t ijk[3] = {c % n[0], (c / n[0]) % n[1], c / (n[0] * n[1])};
+            for (int k = 0; k < dim; k++)
+                x[dim * c + k] = o[k] + h[k] * (double)ijk[k];
+        }
+        CHECK(tbrf_driver_grid(d, 1.234, o, h, n, g) == TBRF_OK, "grid: %s", tbrf_driver_message(d));
+        CHECK(tbrf_driver_points(d, 1.234, total, x, q) == TBRF_OK, "points: %s", tbrf_driver_message(d));
+        double worst = 0.0, big = 0.0;
+        for (int64_t i = 0; i < dim * total; i++) {
+            worst = fmax(worst, fabs(g[i] - q[i]));
+            big = fmax(big, fabs(q[i]));
+        }
+        CHECK(worst <= 1e-13 * big, "tb %dD: grid and points agree to rounding (%.3g of %.3g)", dim,
+              worst, big);
+        p.threads = 1;
+        tbrf_driver *d1 = make(m, 9, &p);
+        p.threads = 2;
+        tbrf_driver *d2 = make(m, 9, &p);
+        tbrf_driver_points(d1, 1.234, total, x, g);
+        tbrf_driver_points(d2, 1.234, total, x, q);
+        CHECK(memcmp(g, q, sizeof(double) * (size_t)(dim * total)) == 0, "tb %dD: threads 1 and 2 bitwise", dim);
+        tbrf_driver_destroy(d);
+        tbrf_driver_destroy(d1);
+        tbrf_driver_destroy(d2);
+        free(g);
+        free(q);
+        free(x);
+    }
+    tbrf_model_destroy(m);
+}
+
+static void test_bad_input(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    tbrf_driver_params p = tb_params();
+    tbrf_driver *d = NULL;
+    p.normalization = TBRF_DRIVE_RMS_EXACT;
+    CHECK(tbrf_driver_make(m, 1, &p, &d) == TBRF_ERR_UNSUPPORTED, "exact rms over a domain refused");
+    CHECK(strstr(tbrf_driver_message(d), "Parseval") != NULL, "message: %s", tbrf_driver_message(d));
+    tbrf_driver_destroy(d);
+    p = tb_params();
+    p.eval = TBRF_DRIVE_NUFFT;
+    CHECK(tbrf_driver_make(m, 1, &p, &d) == TBRF_ERR_UNSUPPORTED, "NUFFT over a domain refused");
+    tbrf_driver_destroy(d);
+    p = tb_params();
+    p.periodic = 2;
+    CHECK(tbrf_driver_make(m, 1, &p, &d) == TBRF_ERR_INVALID, "periodic = 2 refused");
+    tbrf_driver_destroy(d);
+    p = tb_params();
+    p.length[0] = 1e9; /* 3e9 wavelengths: lines far beyond the memory budget */
+    CHECK(tbrf_driver_make(m, 1, &p, &d) == TBRF_ERR_SIZE, "a huge domain refused: %s",
+          tbrf_driver_message(d));
+    tbrf_driver_destroy(d);
+    p = tb_params();
+    d = make(m, 1, &p);
+    double f[3], rms;
+    int64_t n = 0;
+    const double out[3] = {p.origin[0] - 0.01, 0.0, 0.5};
+    CHECK(tbrf_driver_points(d, 0.0, 1, out, f) == TBRF_ERR_OUT_OF_DOMAIN, "a point outside refused");
+    const double nan3[3] = {NAN, 0.0, 0.5};
+    CHECK(tbrf_driver_points(d, 0.0, 1, nan3, f) == TBRF_ERR_OUT_OF_DOMAIN, "a NaN point refused");
+    const double go[3] = {0.0, 0.0, 0.0}, gh[3] = {0.1, 0.1, 0.1};
+    const int64_t gn[3] = {10, 3, 3};
+    double gv[3 * 90];
+    CHECK(tbrf_driver_grid(d, 0.0, go, gh, gn, gv) == TBRF_ERR_OUT_OF_DOMAIN, "a grid outside refused");
+    CHECK(tbrf_driver_rms(d, 0.0, &rms) == TBRF_ERR_UNSUPPORTED, "rms by Parseval refused");
+    CHECK(tbrf_driver_modes(d, 0.0, &n, NULL, NULL) == TBRF_ERR_UNSUPPORTED, "modes refused");
+    tbrf_driver_info info;
+    CHECK(tbrf_driver_get_info(d, &info) == TBRF_OK && info.modes > 0 && info.rms_ensemble == 1.0,
+          "info: %lld line modes", (long long)info.modes);
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
 static double seconds(void)
 {
     struct timespec t;
@@ -249,5 +438,8 @@ int main(void)
     TIMED(test_divergence);
     TIMED(test_autocorrelation);
     TIMED(test_variance);
+    TIMED(test_restart);
+    TIMED(test_grid_points);
+    TIMED(test_bad_input);
     return check_report("test_driving_tb");
 }
