@@ -119,8 +119,8 @@ static void test_autocorrelation(void)
  * seed (independent realizations at t = 0) the mean of f_c^2 over a
  * 12^3 grid of the domain; over NS = 40 seeds the mean has the standard
  * error sd / sqrt(NS) with sd the sample deviation of the per-seed means
- * (independent replicates): 4 of them, plus the spread of the expectation
- * itself over the seeds' direction sets (it is averaged the same way). */
+ * (independent replicates): 4 of them. The expectation depends on the
+ * seed's directions (by 3e-4 here) and is averaged over the same seeds. */
 static void test_variance(void)
 {
     tbrf_model *m = NULL;
