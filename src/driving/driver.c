@@ -825,14 +825,19 @@ static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
     int st = ensure_lines(d);
     if (st != TBRF_OK || n == 0)
         return st;
-    double *v = malloc(sizeof(double) * (size_t)n);
+    /* in chunks, so the scratch stays bounded (a point's value does not
+     * depend on the chunk) */
+    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
     if (!v)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %lld values", (long long)n);
-    for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-        const projection p = tb_projection(d, c);
-        st = tbrf_backend_cpu.project_points(&p, n, xyz, v);
-        for (int64_t i = 0; st == TBRF_OK && i < n; i++)
-            out[(size_t)d->dim * (size_t)i + (size_t)c] = v[i];
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
+    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
+        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
+            const projection p = tb_projection(d, c);
+            st = tbrf_backend_cpu.project_points(&p, count, xyz + (size_t)d->dim * (size_t)first, v);
+            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
+                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
+        }
     }
     free(v);
     return st == TBRF_OK ? TBRF_OK : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
@@ -858,14 +863,17 @@ static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[
         g.spacing[c] = c < d->dim ? spacing[c] : 0.0;
         g.n[c] = c < d->dim ? n[c] : 1;
     }
-    double *v = malloc(sizeof(double) * (size_t)total);
+    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
     if (!v)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %lld values", (long long)total);
-    for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-        const projection p = tb_projection(d, c);
-        st = tbrf_backend_cpu.project_grid(&p, &g, 0, total, v);
-        for (int64_t i = 0; st == TBRF_OK && i < total; i++)
-            out[(size_t)d->dim * (size_t)i + (size_t)c] = v[i];
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
+    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
+            const projection p = tb_projection(d, c);
+            st = tbrf_backend_cpu.project_grid(&p, &g, first, count, v);
+            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
+                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
+        }
     }
     free(v);
     return st == TBRF_OK ? ok(d) : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
