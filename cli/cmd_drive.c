@@ -15,7 +15,7 @@
 enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
     D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
-    D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_HELP, D_COUNT
+    D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_HELP, D_COUNT
 };
 
 static const args_opt OPTS[D_COUNT] = {
@@ -28,7 +28,7 @@ static const args_opt OPTS[D_COUNT] = {
     [D_EXACT] = {"--exact-rms", 0}, [D_INTERP] = {"--interpolate", 0},
     [D_INJECTION] = {"--injection", 1}, [D_DENSITY] = {"--density", 1}, [D_EVAL] = {"--eval", 1},
     [D_ACCURACY] = {"--accuracy", 1}, [D_THREADS] = {"--threads", 1}, [D_QUIET] = {"--quiet", 0},
-    [D_HELP] = {"--help", 0},
+    [D_DOMAIN] = {"--domain", 1},   [D_HELP] = {"--help", 0},
 };
 
 /* Most time steps a series holds. */
@@ -36,7 +36,8 @@ static const args_opt OPTS[D_COUNT] = {
 
 static void usage(void)
 {
-    printf("usage: tbrf drive --box L|LX,LY[,LZ] --model band|parabola|powerlaw|... [--kmin K]\n"
+    printf("usage: tbrf drive (--box L|LX,LY[,LZ] | --domain X0,Y0[,Z0]:X1,Y1[,Z1])\n"
+           "                  --model band|parabola|powerlaw|... [--kmin K]\n"
            "                  --kmax K --zeta Z --tcorr T --rms A [--seed S] --times T0:T1:DT\n"
            "                  (--grid NXxNY[xNZ] [--spacing D|DX,DY[,DZ]] | --points FILE)\n"
            "                  --out SERIES.h5 [options]\n"
@@ -47,6 +48,9 @@ static void usage(void)
            "units: 2 pi / L is the box's fundamental), updated every --dt-update. The\n"
            "force at a time depends on nothing else, so a run started at T0 > 0 gives\n"
            "bitwise the values a run from 0 gives at the same times.\n"
+           "  --domain LO:HI a non-periodic domain instead of a box: turning bands, each\n"
+           "                 line's modes an OU process (--exact-rms and --eval nufft\n"
+           "                 need a box); a grid starts at LO, spacing default (HI-LO)/N\n"
            "  --model M      band, parabola (shell spectra, TurbGen's), powerlaw (--index),\n"
            "                 or any generate model with --kmin/--kmax as its band\n"
            "  --zeta Z       solenoidal weight, 0 (compressive) .. 1 (solenoidal)\n"
@@ -154,14 +158,56 @@ static int parse_model(const char *const *val, drive_run *d)
     return 0;
 }
 
+/* --domain X0,Y0[,Z0]:X1,Y1[,Z1] (as generate's) into origin and length,
+ * periodic = 0; *nb the number of values per side. */
+static int parse_domain(const char *s, tbrf_driver_params *p, int *nb)
+{
+    char err[512], half[256];
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    const char *colon = strchr(s, ':');
+    int k1 = 0;
+    if (!colon || strchr(colon + 1, ':') || (size_t)(colon - s) >= sizeof half) {
+        cli_errline("drive: --domain '%.60s' is not X0,Y0[,Z0]:X1,Y1[,Z1]", s);
+        return -1;
+    }
+    snprintf(half, sizeof half, "%.*s", (int)(colon - s), s);
+    if (args_doubles("--domain", half, 3, lo, nb, err, sizeof err) ||
+        args_doubles("--domain", colon + 1, 3, hi, &k1, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    if (*nb != k1 || *nb < 2) {
+        cli_errline("drive: --domain '%.60s' needs 2 or 3 values on each side of ':', as many on "
+                    "both", s);
+        return -1;
+    }
+    for (int c = 0; c < *nb; c++) {
+        if (!(hi[c] > lo[c])) {
+            cli_errline("drive: --domain '%.60s': axis %d has X1 <= X0", s, c);
+            return -1;
+        }
+        p->origin[c] = lo[c];
+        p->length[c] = hi[c] - lo[c];
+    }
+    p->periodic = 0;
+    return 0;
+}
+
 /* The driver's parameters: box, zeta, tcorr, amplitude, options. */
 static int parse_params(const char *const *val, drive_run *d)
 {
     tbrf_driver_params *p = &d->p;
     char err[512];
     int nb = 0;
-    if (!val[D_BOX] || args_doubles("--box", val[D_BOX], 3, p->length, &nb, err, sizeof err)) {
-        cli_errline("%s", val[D_BOX] ? err : "drive: --box L|LX,LY[,LZ] is required");
+    if (!val[D_BOX] == !val[D_DOMAIN]) {
+        cli_errline("drive: give --box L|LX,LY[,LZ] (periodic) or --domain X0,Y0[,Z0]:X1,Y1[,Z1], "
+                    "one of them");
+        return -1;
+    }
+    if (val[D_DOMAIN] ? parse_domain(val[D_DOMAIN], p, &nb)
+                      : args_doubles("--box", val[D_BOX], 3, p->length, &nb, err, sizeof err)) {
+        if (!val[D_DOMAIN])
+            cli_errline("%s", err);
         return -1;
     }
     if (!val[D_TCORR] || !val[D_ZETA]) {
@@ -256,7 +302,8 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
             tbrf_io_series_attr_str(w, "model_kind", d->m.model_kind) |
             tbrf_io_series_attr_str(w, "seed", seed) |
             tbrf_io_series_attr_i64(w, "dim", &dim, 1) |
-            tbrf_io_series_attr_f64(w, "box_length", d->p.length, d->dim) |
+            tbrf_io_series_attr_f64(w, d->p.periodic ? "box_length" : "domain_length", d->p.length, d->dim) |
+            tbrf_io_series_attr_f64(w, "origin", d->p.origin, d->dim) |
             tbrf_io_series_attr_f64(w, "zeta", &d->p.zeta, 1) |
             tbrf_io_series_attr_f64(w, "tcorr", &d->p.tcorr, 1) |
             tbrf_io_series_attr_f64(w, "dt_update", &info.dt_update, 1) |
@@ -291,7 +338,7 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
     cli_guard_temp(tbrf_io_temp_path(w));
     int rc = tbrf_io_series_begin(w, d->dim, d->nt, d->is_grid ? d->n : NULL, d->npts, d->xyz) ||
              write_attrs(w, d, drv, model, command);
-    const double origin[3] = {0, 0, 0};
+    const double *origin = d->p.origin; /* the box's or the domain's lower corner */
     for (int64_t i = 0; i < d->nt && rc == 0; i++) {
         const double t = d->t0 + (double)i * d->dt;
         int st = d->is_grid ? tbrf_driver_grid(drv, t, origin, d->spacing, d->n, v)

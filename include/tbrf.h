@@ -678,9 +678,10 @@ enum tbrf_drive_eval { TBRF_DRIVE_AUTO = 0, TBRF_DRIVE_DIRECT = 1, TBRF_DRIVE_NU
 /* Driver parameters; fill with tbrf_driver_default_params(). */
 typedef struct tbrf_driver_params {
     int32_t dim;           /* 3 (default) or 2: positions and force components */
-    int32_t periodic;      /* 1 (default): Fourier modes of the box; 0 (turning bands over a
-                              non-periodic domain) is not offered yet: TBRF_ERR_UNSUPPORTED */
-    double origin[3];      /* the periodic box [origin, origin + length), default 0 */
+    int32_t periodic;      /* 1 (default): Fourier modes of the box; 0: the non-periodic domain
+                              [origin, origin + length] by turning bands (OU line modes;
+                              doc/driving.md, "Non-periodic domains") */
+    double origin[3];      /* the box [origin, origin + length) (or the domain), default 0 */
     double length[3];      /* default 1 */
     double zeta;           /* solenoidal weight 0 <= zeta <= 1 of zeta P_perp + (1 - zeta)
                               P_par, default 1 (divergence-free) */
@@ -712,10 +713,17 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
  * rms sets that); its support must be bounded (a covariance model needs
  * tbrf_model_set_band) and hold at most 2^20 modes with |m_d| <= 511.
  * The model is read during the call only (the driver keeps its modes).
+ * With periodic = 0 the modes are those of 512 fixed turning-bands lines
+ * over the domain instead (line modes with P1 > 0, dim OU processes
+ * each), positions must lie in the domain, and the exact rms, the NUFFT,
+ * tbrf_driver_rms and tbrf_driver_modes are TBRF_ERR_UNSUPPORTED: they
+ * need the box's Fourier modes.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter NaN or
- * out of range, a failed model), TBRF_ERR_UNSUPPORTED (periodic = 0, an
- * unbounded spectrum), TBRF_ERR_SIZE (too many modes, none in the box, or
- * eval = TBRF_DRIVE_NUFFT with fine grids above 1 GiB), TBRF_ERR_NO_MEMORY.
+ * out of range, a failed model), TBRF_ERR_UNSUPPORTED (an unbounded
+ * spectrum; periodic = 0 with TBRF_DRIVE_RMS_EXACT or TBRF_DRIVE_NUFFT),
+ * TBRF_ERR_SIZE (too many modes, none in the box, eval = TBRF_DRIVE_NUFFT
+ * with fine grids above 1 GiB, or lines above 1 GiB), TBRF_ERR_FFT,
+ * TBRF_ERR_NO_MEMORY.
  * On any status but TBRF_ERR_NO_MEMORY *driver is set (read
  * tbrf_driver_message, then destroy). */
 TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
@@ -727,8 +735,9 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * later time advances it, an earlier one replays from update 0 (cost
  * O(updates x modes)); values never depend on the history of calls.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t NaN, negative, or
- * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_SIZE (n < 0 or
- * n dim overflowing),
+ * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_OUT_OF_DOMAIN
+ * (periodic = 0: a position outside the domain, or NaN), TBRF_ERR_SIZE (n
+ * < 0 or n dim overflowing),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
  * failed). */
 TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const double *xyz,
@@ -754,7 +763,7 @@ TBRF_API int tbrf_driver_stream(tbrf_driver *driver, double t, tbrf_pull_fn pull
 
 /* The rms of the force over the box at time t, sqrt((1/V) ∫ |f|^2), from
  * the modes by Parseval (no cell is evaluated). Statuses as
- * tbrf_driver_points. */
+ * tbrf_driver_points, and TBRF_ERR_UNSUPPORTED for periodic = 0. */
 TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, double *rms);
 
 /* The modes at time t: on entry *n is the room in m and coef (modes), on
@@ -762,12 +771,14 @@ TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, double *rms);
  * complex coefficients (2 dim doubles per mode: re, im of each component)
  * are written only if they fit. The force is f(x) = sum over these modes
  * of 2 Re(coef e^{i k.(x - origin)}), k = 2 pi m / length (one member of
- * each +-m pair is listed). Statuses as tbrf_driver_points. */
+ * each +-m pair is listed). Statuses as tbrf_driver_points, and
+ * TBRF_ERR_UNSUPPORTED for periodic = 0 (line modes, not box modes). */
 TBRF_API int tbrf_driver_modes(tbrf_driver *driver, double t, int64_t *n, int32_t *m, double *coef);
 
 /* What a driver decided. */
 typedef struct tbrf_driver_info {
-    int64_t modes;       /* driven modes (one of each +-m pair) */
+    int64_t modes;       /* driven modes (one of each +-m pair); periodic = 0: line modes,
+                            lines x modes per line */
     int32_t eval;        /* TBRF_DRIVE_DIRECT or _NUFFT: what AUTO chose */
     int32_t reserved;    /* 0 */
     double dt_update;    /* the driving interval */

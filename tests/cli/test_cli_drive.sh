@@ -7,6 +7,10 @@
 #            /time, the shapes and the recorded command are checked
 #   bad      bad arguments exit 2 with one "tbrf: " line, an unwritable
 #            output exits 1, and neither leaves a file; --help exits 0
+#   domain   --domain X0,Y0,Z0:X1,Y1,Z1 (no --box: turning bands): a
+#            series started at T0 = 1 holds bitwise the values of the
+#            series from 0, grid and points; points outside the domain,
+#            --exact-rms, and --box with --domain are refused
 #   models   generate --model band|parabola files regenerate bit for bit
 #            (the model's attributes read back: model_kind, kmin, kmax)
 set -euo pipefail
@@ -72,6 +76,39 @@ bad)
     expect 1 'out.h5' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out nodir/out.h5
     "$tbrf" drive --help | grep -q 'usage: tbrf drive'
     echo "drive: bad input refused with one message, nothing written"
+    ;;
+domain)
+    dom=(--domain -0.5,0,0.25:0.5,1,1.75 --model band --kmin $K1 --kmax 12.566370614359172 --zeta 1
+         --tcorr 0.5 --rms 2 --seed 9 --interpolate)
+    "$tbrf" drive "${dom[@]}" --times 0:2:0.125 --grid 6x5x4 --out a.h5 --quiet
+    "$tbrf" drive "${dom[@]}" --times 1:2:0.125 --grid 6x5x4 --out b.h5 --quiet
+    "$h5dump" -H a.h5 | grep -q 'DATASPACE  SIMPLE { ( 17, 4, 5, 6, 3 )'
+    "$h5dump" -a domain_length a.h5 | grep -q '1, 1, 1.5'
+    raw a.h5 /field "8,0,0,0,0" "9,4,5,6,3" a.raw
+    raw b.h5 /field "0,0,0,0,0" "9,4,5,6,3" b.raw
+    cmp a.raw b.raw
+    raw a.h5 /field "0,0,0,0,0" "1,4,5,6,3" a0.raw
+    raw a.h5 /field "1,0,0,0,0" "1,4,5,6,3" a1.raw
+    if cmp -s a0.raw a1.raw; then echo 'the force does not change in time'; exit 1; fi
+    printf -- '-0.4 0.2 0.3\n0.45 0.9 1.7\n0 0.5 1\n' > pts.txt
+    "$tbrf" drive "${dom[@]}" --times 0:1:0.125 --points pts.txt --out p.h5 --quiet
+    "$tbrf" drive "${dom[@]}" --times 0.5:1:0.125 --points pts.txt --out q.h5 --quiet
+    raw p.h5 /value "4,0,0" "5,3,3" p.raw
+    raw q.h5 /value "0,0,0" "5,3,3" q.raw
+    cmp p.raw q.raw
+    refuse() { # pattern args...
+        local pat=$1 rc=0
+        shift
+        "$tbrf" drive "$@" 2>err.txt >/dev/null || rc=$?
+        [ "$rc" -ne 0 ] && grep -q "^tbrf: .*$pat" err.txt || { echo "not refused: $*"; cat err.txt; exit 1; }
+        ! ls -A | grep -q 'out\.h5'
+    }
+    printf '0.6 0.5 1\n' > outside.txt
+    refuse 'outside the domain' "${dom[@]}" --times 0:1:0.5 --points outside.txt --out out.h5
+    refuse 'Parseval' "${dom[@]}" --exact-rms --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    refuse 'one of them' "${dom[@]}" --box 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    refuse 'X1 <= X0' --domain 0,0,0:1,0,1 --model band --kmin $K1 --kmax 12.57 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    echo "drive --domain: later starts give bitwise the values of a run from 0; bad input refused"
     ;;
 models)
     for m in band parabola; do

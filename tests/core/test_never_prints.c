@@ -415,6 +415,24 @@ static void drivers(void)
         want(tbrf_driver_rms(d, 0.3, NULL), TBRF_ERR_NULL, "driver rms NULL");
     }
     tbrf_driver_destroy(d);
+    /* a non-periodic domain (turning bands): 1024 threads, outside points,
+     * an overflowing grid, a box driver's state */
+    tbrf_driver_default_params(&p);
+    p.periodic = 0;
+    p.threads = 1024;
+    if (want(tbrf_driver_make(m, 1, &p, &d), TBRF_OK, "domain driver with 1024 threads")) {
+        double x[3 * 5000] = {0}, f[3 * 5000];
+        want(tbrf_driver_points(d, 0.3, 5000, x, f), TBRF_OK, "domain driver points, 1024 threads");
+        x[0] = 2.0;
+        want(tbrf_driver_points(d, 0.3, 1, x, f), TBRF_ERR_OUT_OF_DOMAIN, "domain driver outside");
+        const double o[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+        const int64_t big[3] = {INT64_MAX, INT64_MAX, 2};
+        want(tbrf_driver_grid(d, 0.3, o, h, big, f), TBRF_ERR_SIZE, "domain driver overflowing grid");
+        char junk[64] = {0};
+        want(tbrf_driver_load(d, junk, sizeof junk), TBRF_ERR_INVALID, "domain driver garbage state");
+        want(tbrf_driver_rms(d, 0.3, f), TBRF_ERR_UNSUPPORTED, "domain driver rms");
+    }
+    tbrf_driver_destroy(d);
     tbrf_model_destroy(m);
 }
 

@@ -11,7 +11,7 @@ rank() {
     src/core/*) echo 1 ;;
     src/methods/*) echo 2 ;;
     src/backends/*) echo 3 ;;
-    src/plan/* | src/rng/* | src/mc/*) echo 4 ;;
+    src/plan/* | src/rng/* | src/mc/* | src/driving/*) echo 4 ;;
     src/io/* | src/analysis/* | src/mpi/*) echo 5 ;;
     cli/* | fortran/*) echo 6 ;;
     *) echo 99 ;;
@@ -23,7 +23,7 @@ while IFS= read -r f; do
     while IFS= read -r inc; do
         case $inc in
         tbrf.h | tbrf_version.h | tbrf_mpi.h | tbrf/*) target=include/x ;;
-        core/* | methods/* | backends/* | plan/* | rng/* | mc/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
+        core/* | methods/* | backends/* | plan/* | rng/* | mc/* | driving/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
         *) continue ;; # a file of the same folder, or a system header
         esac
         n=$((n + 1))

@@ -721,8 +721,12 @@ static void test_bad_input(void)
     p.tcorr = 0.0;
     expect_make(m, &p, TBRF_ERR_INVALID, "tcorr 0");
     tbrf_driver_default_params(&p);
-    p.periodic = 0;
-    expect_make(m, &p, TBRF_ERR_UNSUPPORTED, "non-periodic");
+    p.periodic = 0; /* a non-periodic domain is test_driving_tb's; its exact rms is refused */
+    p.normalization = TBRF_DRIVE_RMS_EXACT;
+    expect_make(m, &p, TBRF_ERR_UNSUPPORTED, "non-periodic with the exact rms");
+    tbrf_driver_default_params(&p);
+    p.periodic = 2;
+    expect_make(m, &p, TBRF_ERR_INVALID, "periodic = 2");
     tbrf_driver_default_params(&p);
     p.length[1] = -1.0;
     expect_make(m, &p, TBRF_ERR_INVALID, "negative length");

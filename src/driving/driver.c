@@ -15,7 +15,7 @@
  * j + 1. The force is f(x) = sum over the listed modes of 2 Re(c_m e^{i
  * k.(x - o)}): the listed modes are one of each +-m pair (m_x > 0, or m_x = 0
  * and the first non-zero of m_y, m_z positive), and m = 0 is never one. */
-#include "methods/driving/driver.h"
+#include "driving/driver.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -23,9 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/backend.h"
 #include "core/model.h"
 #include "core/parallel.h"
 #include "methods/nufft/nufft.h"
+#include "methods/turning_bands/directions.h"
+#include "methods/turning_bands/lines.h"
 #include "tbrf.h"
 #include "tbrf/rng/philox.h"
 
@@ -69,6 +72,20 @@ struct tbrf_driver {
     double *fine[3];
     fftw_complex *C;
     int fine_valid;
+    /* turning bands (periodic = 0): process i = l K + k is line l's mode
+     * lm[k], dim complex components; s[i] = sqrt(E|X_m|^2) */
+    int tb, L;
+    int64_t K;
+    int32_t *lm;
+    line_spec spec;
+    void *fftp;
+    double *u;         /* unit directions, 3 per line */
+    double *axis;      /* u / delta (3 per line), then the L shifts */
+    double *raw;       /* dim line sets Z_c (c L M samples each) */
+    double *lines;     /* the mixed sets W_c = P_zeta(u) Z, projected per component */
+    double lo[3], hi[3], center[3], tol;
+    uint64_t generation;
+    int lines_valid;
 };
 
 static int fail(tbrf_driver *d, int status, const char *fmt, ...)
@@ -109,11 +126,20 @@ static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
 {
     if (p->dim != 2 && p->dim != 3)
         return fail(d, TBRF_ERR_INVALID, "driver: dim=%d must be 2 or 3", (int)p->dim);
-    if (p->periodic != 1)
-        return fail(d, p->periodic == 0 ? TBRF_ERR_UNSUPPORTED : TBRF_ERR_INVALID,
-                    "driver: periodic=%d: only periodic boxes (1) are offered; driving over a "
-                    "non-periodic domain by turning bands is not implemented yet",
-                    (int)p->periodic);
+    if (p->periodic != 0 && p->periodic != 1)
+        return fail(d, TBRF_ERR_INVALID, "driver: periodic=%d must be 1 (a periodic box) or 0 (a "
+                    "non-periodic domain, turning bands)", (int)p->periodic);
+    /* Turning bands have no box modes: no Parseval sum over the domain
+     * (the lines' power spreads beyond it), no NUFFT of modes. */
+    if (p->periodic == 0 && p->normalization == TBRF_DRIVE_RMS_EXACT)
+        return fail(d, TBRF_ERR_UNSUPPORTED,
+                    "driver: normalization=TBRF_DRIVE_RMS_EXACT needs the Fourier modes of a "
+                    "periodic box (Parseval); a non-periodic domain (turning bands) offers the "
+                    "ensemble rms (TBRF_DRIVE_RMS_ENSEMBLE) or TBRF_DRIVE_INJECTION");
+    if (p->periodic == 0 && p->eval == TBRF_DRIVE_NUFFT)
+        return fail(d, TBRF_ERR_UNSUPPORTED,
+                    "driver: eval=TBRF_DRIVE_NUFFT sums the modes of a periodic box; a non-periodic "
+                    "domain projects turning-bands lines (use TBRF_DRIVE_AUTO)");
     for (int c = 0; c < p->dim; c++)
         if (!isfinite(p->origin[c]) || !(isfinite(p->length[c]) && p->length[c] > 0.0))
             return fail(d, TBRF_ERR_INVALID,
@@ -319,6 +345,126 @@ static int setup_eval(tbrf_driver *d)
     return TBRF_OK;
 }
 
+/* --------------------------------------------- turning bands: setup */
+
+/* Turning bands over a non-periodic domain: TB_LINES fixed lines
+ * (directions and sub-sample shifts of realization 0 of the seed), each
+ * line's modes X_m with P1(kappa_m) > 0 an OU process per force
+ * component, the lines sampled at delta = 2 pi / (TB_SAMPLES kmax). */
+#define TB_LINES 512
+#define TB_SAMPLES 32
+#define TB_BYTES (1024.0 * 1024.0 * 1024.0) /* line samples at most */
+
+static int setup_tb(tbrf_driver *d, const tbrf_model *model)
+{
+    if (!support(model, &d->kmin, &d->kmax))
+        return fail(d, TBRF_ERR_UNSUPPORTED,
+                    "driver: the model's spectrum (%s) has no upper bound: cut it with "
+                    "tbrf_model_set_band", tbrf_model_describe(model));
+    const int dim = d->dim;
+    double e2 = 0.0, maxabs = 0.0;
+    for (int c = 0; c < dim; c++) {
+        d->lo[c] = d->p.origin[c];
+        d->hi[c] = d->p.origin[c] + d->p.length[c];
+        d->center[c] = d->p.origin[c] + 0.5 * d->p.length[c];
+        e2 += d->p.length[c] * d->p.length[c];
+        maxabs = fmax(maxabs, fmax(fabs(d->lo[c]), fabs(d->hi[c])));
+    }
+    const double extent = sqrt(e2);
+    if (!isfinite(extent) || !isfinite(maxabs))
+        return fail(d, TBRF_ERR_INVALID, "driver: the domain's extent is not finite");
+    /* the shape alone, amplitude 1: the driver's rms sets the amplitude */
+    tbrf_model *shape = tbrfi_model_copy(model);
+    if (!shape)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory to copy the model");
+    tbrf_model_set_amplitude(shape, 1.0);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.line_method = TBRF_LINES_SPECTRAL;
+    const double resolution = 2.0 * PI / d->kmax * (double)o.oversampling / TB_SAMPLES;
+    char msg[256];
+    int st = tbrfi_lines_spec_build(&d->spec, shape, dim, extent, resolution, &o, msg, sizeof msg);
+    tbrf_model_destroy(shape);
+    if (st != TBRF_OK)
+        return fail(d, st, "driver: lines: %s", msg);
+    d->tol = 1e-10 * extent + 8.0 * 2.220446049250313e-16 * maxabs;
+    if (8.0 * 2.220446049250313e-16 * maxabs > 0.25 * d->spec.delta)
+        return fail(d, TBRF_ERR_INVALID, "driver: domain coordinates up to %g cannot be resolved to "
+                    "the line spacing %g in double precision: shift the origin", maxabs,
+                    d->spec.delta);
+    const int64_t M = d->spec.M, half = M / 2;
+    d->L = TB_LINES;
+    const double bytes = 2.0 * 8.0 * (double)dim * (double)d->L * (double)M;
+    if (bytes > TB_BYTES)
+        return fail(d, TBRF_ERR_SIZE,
+                    "driver: %d lines of %lld samples per component would need %.3g bytes, above "
+                    "%.3g (the domain spans %.3g wavelengths 2 pi / kmax: shrink it or lower kmax)",
+                    d->L, (long long)M, bytes, TB_BYTES, extent * d->kmax / (2.0 * PI));
+    int64_t K = 0;
+    for (int64_t m = 1; m <= half; m++)
+        K += d->spec.mode_var[m] > 0.0;
+    if (K == 0)
+        return fail(d, TBRF_ERR_SIZE, "driver: no line mode has P(k) > 0 in [%g, %g]", d->kmin,
+                    d->kmax);
+    if (K * d->L > TBRF_DRIVE_MAX_MODES)
+        return fail(d, TBRF_ERR_SIZE, "driver: %lld line modes (%d lines x %lld), above 2^20: "
+                    "narrow the band or shrink the domain", (long long)(K * d->L), d->L, (long long)K);
+    d->K = K;
+    d->nm = K * d->L;
+    const int64_t n = d->nm;
+    const int nc = 2 * dim;
+    const size_t LM = (size_t)d->L * (size_t)M;
+    d->lm = malloc(sizeof(int32_t) * (size_t)K);
+    d->s = malloc(sizeof(double) * (size_t)n);
+    d->a = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->a1 = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->coef = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->cj = malloc(sizeof(double) * (size_t)nc * (size_t)n);
+    d->u = malloc(sizeof(double) * 3 * (size_t)d->L);
+    d->axis = malloc(sizeof(double) * 4 * (size_t)d->L);
+    d->raw = malloc(sizeof(double) * (size_t)dim * LM);
+    d->lines = malloc(sizeof(double) * (size_t)dim * LM);
+    if (!d->lm || !d->s || !d->a || !d->a1 || !d->coef || !d->cj || !d->u || !d->axis || !d->raw ||
+        !d->lines)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %d lines of %lld samples", d->L,
+                    (long long)M);
+    if (!(d->fftp = tbrfi_lines_fft_plan(M)))
+        return fail(d, TBRF_ERR_FFT, "driver: FFTW could not plan a real FFT of size %lld",
+                    (long long)M);
+    /* sigma_Z^2: a line's variance averaged over sub-sample positions
+     * (mode_var is compensated for the interpolation's mean gain) */
+    double var = 0.0;
+    K = 0;
+    for (int64_t m = 1; m <= half; m++) {
+        const double v = d->spec.mode_var[m];
+        if (!(v > 0.0))
+            continue;
+        d->lm[K++] = (int32_t)m;
+        var += (m == half ? 1.0 : 2.0) * v * tbrfi_lines_interp_gain(2.0 * PI * (double)m / (double)M);
+    }
+    for (int l = 0; l < d->L; l++)
+        for (int64_t k = 0; k < K; k++)
+            d->s[(int64_t)l * K + k] = sqrt(d->spec.mode_var[d->lm[k]]);
+    tbrfi_directions_make(dim, d->L, d->seed, 0, d->u);
+    for (int l = 0; l < d->L; l++)
+        for (int c = 0; c < 3; c++)
+            d->axis[3 * l + c] = c < dim ? d->u[3 * l + c] / d->spec.delta : 0.0;
+    tbrfi_lines_shifts(d->seed, 0, d->L, d->axis + 3 * d->L);
+    /* E|f|^2 = A^2 (zeta^2 (dim - 1) + (1 - zeta)^2) sigma_Z^2 (doc/driving.md) */
+    const double z = d->p.zeta, proj = z * z * (double)(dim - 1) + (1.0 - z) * (1.0 - z);
+    d->amp = d->rms_ensemble / sqrt(proj * var);
+    d->eval = TBRF_DRIVE_DIRECT;
+    uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
+    h = fnv(h, &d->seed, sizeof d->seed);
+    h = fnv(h, &d->p, sizeof d->p);
+    h = fnv(h, &n, sizeof n);
+    h = fnv(h, &d->spec.M, sizeof d->spec.M);
+    h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
+    h = fnv(h, d->s, sizeof(double) * (size_t)n);
+    d->fingerprint = h;
+    return TBRF_OK;
+}
+
 int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_params *params,
                      tbrf_driver **driver)
 {
@@ -351,9 +497,14 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
         } else {
             d->rms_ensemble = params->rms;
         }
-        st = setup_modes(d, model);
-        if (st == TBRF_OK)
-            st = setup_eval(d);
+        d->tb = params->periodic == 0;
+        if (d->tb) {
+            st = setup_tb(d, model);
+        } else {
+            st = setup_modes(d, model);
+            if (st == TBRF_OK)
+                st = setup_eval(d);
+        }
     }
     d->status = st == TBRF_OK ? TBRF_OK : TBRF_ERR_BAD_PLAN;
     d->last = st;
@@ -366,6 +517,15 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
  * complex component with E|xi_c|^2 = 1. */
 static void draw(const tbrf_driver *d, int64_t i, int64_t j, double *xi)
 {
+    if (d->tb) { /* line modes: word 0 the process index, blocks 2 and 3 */
+        double g[8];
+        tbrf_philox_normal4(d->seed, (uint64_t)j, (uint32_t)i, TBRF_STREAM_DRIVE | 2u, g);
+        if (d->dim == 3)
+            tbrf_philox_normal4(d->seed, (uint64_t)j, (uint32_t)i, TBRF_STREAM_DRIVE | 3u, g + 4);
+        for (int c = 0; c < 2 * d->dim; c++)
+            xi[c] = g[c] * 0.70710678118654752440;
+        return;
+    }
     const int32_t *m = d->m + 3 * i;
     const uint32_t w0 = (uint32_t)(m[0] + 512) | ((uint32_t)(m[1] + 512) << 10) |
                         ((uint32_t)(m[2] + 512) << 20);
@@ -408,6 +568,12 @@ static void coefficients(const tbrf_driver *d, const double *a, double *out)
 {
     const int dim = d->dim, nc = 2 * dim;
     const double z = d->p.zeta;
+    if (d->tb) { /* A s a: the projection acts on the synthesised lines */
+        for (int64_t i = 0; i < d->nm; i++)
+            for (int c = 0; c < nc; c++)
+                out[i * nc + c] = d->amp * d->s[i] * a[i * nc + c];
+        return;
+    }
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (d->nm >= PAR_MODES)
     for (int64_t i = 0; i < d->nm; i++) {
         const double *h = d->khat + 3 * i, *g = a + i * nc;
@@ -462,6 +628,7 @@ static int at_time(tbrf_driver *d, double t)
     d->coef_j = j;
     d->coef_w = w;
     d->fine_valid = 0;
+    d->lines_valid = 0;
     return TBRF_OK;
 }
 
@@ -551,8 +718,171 @@ static int ensure_fine(tbrf_driver *d)
     return TBRF_OK;
 }
 
+/* ------------------------------------- turning bands: lines, projection */
+
+/* W_c(line l) = P_zeta(u_l) Z(line l) sample by sample: the line's
+ * contribution W(x . u_l) then has divergence u_l . W' = 0 (zeta = 1) or
+ * curl u_l x W' = 0 (zeta = 0) identically. Gram-Schmidt twice, as
+ * methods/turning_bands/vector.c, so u_l . W is zero to rounding. */
+static void tb_mix(tbrf_driver *d)
+{
+    const int dim = d->dim, L = d->L;
+    const int64_t M = d->spec.M;
+    const size_t LM = (size_t)L * (size_t)M;
+    const double z = d->p.zeta;
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (L * M >= 65536)
+    for (int l = 0; l < L; l++) {
+        const double *u = d->u + 3 * l;
+        for (int64_t j = 0; j < M; j++) {
+            const size_t at = (size_t)l * (size_t)M + (size_t)j;
+            double g[3] = {0, 0, 0}, gd = 0.0, pd = 0.0, perp[3] = {0, 0, 0};
+            for (int c = 0; c < dim; c++) {
+                g[c] = d->raw[(size_t)c * LM + at];
+                gd += g[c] * u[c];
+            }
+            for (int c = 0; c < dim; c++) {
+                perp[c] = g[c] - gd * u[c];
+                pd += perp[c] * u[c];
+            }
+            for (int c = 0; c < dim; c++)
+                d->lines[(size_t)c * LM + at] = z * (perp[c] - pd * u[c]) + (1.0 - z) * gd * u[c];
+        }
+    }
+}
+
+/* Synthesises the lines of the current coefficients: one inverse real
+ * FFT per line and component of X_m = coef (the real Nyquist mode
+ * sqrt(2) Re coef, so that its variance is E|X|^2 too), then the mixing. */
+static int ensure_lines(tbrf_driver *d)
+{
+    if (d->lines_valid)
+        return TBRF_OK;
+    const int dim = d->dim, nc = 2 * dim, L = d->L;
+    const int64_t M = d->spec.M, half = M / 2, K = d->K;
+    int nomem = 0;
+#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (L * M >= 65536)
+    {
+        fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)(half + 1));
+        nomem = !X;
+#pragma omp for schedule(static)
+        for (int lc = 0; lc < L * dim; lc++) {
+            if (!X)
+                continue;
+            const int l = lc / dim, c = lc % dim;
+            memset(X, 0, sizeof(fftw_complex) * (size_t)(half + 1));
+            for (int64_t k = 0; k < K; k++) {
+                const int64_t m = d->lm[k];
+                const double *cf = d->coef + ((int64_t)l * K + k) * nc + 2 * c;
+                if (m == half) {
+                    X[m][0] = 1.41421356237309504880 * cf[0];
+                } else {
+                    X[m][0] = cf[0];
+                    X[m][1] = cf[1];
+                }
+            }
+            fftw_execute_dft_c2r((fftw_plan)d->fftp, X,
+                                 d->raw + ((size_t)c * (size_t)L + (size_t)l) * (size_t)M);
+        }
+        fftw_free(X);
+    }
+    if (nomem)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a line's modes");
+    tb_mix(d);
+    d->generation++;
+    d->lines_valid = 1;
+    return TBRF_OK;
+}
+
+/* The projection of component c's line set. */
+static projection tb_projection(const tbrf_driver *d, int c)
+{
+    projection p;
+    memset(&p, 0, sizeof p);
+    p.dim = d->dim;
+    p.L = d->L;
+    p.M = d->spec.M;
+    p.lines = d->lines + (size_t)c * (size_t)d->L * (size_t)d->spec.M;
+    p.axis = d->axis;
+    p.offset = d->spec.offset;
+    for (int k = 0; k < 3; k++)
+        p.center[k] = d->center[k];
+    p.norm = 1.0 / sqrt((double)d->L);
+    p.precision = TBRF_DOUBLE;
+    p.threads = d->p.threads;
+    p.generation = d->generation * 4u + (uint64_t)c;
+    return p;
+}
+
+static int tb_inside(const tbrf_driver *d, int c, double x)
+{
+    return x >= d->lo[c] - d->tol && x <= d->hi[c] + d->tol;
+}
+
+/* n points through the CPU backend, one component at a time into scratch,
+ * then interleaved into out[dim i + c]. */
+static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
+{
+    int st = ensure_lines(d);
+    if (st != TBRF_OK || n == 0)
+        return st;
+    /* in chunks, so the scratch stays bounded (a point's value does not
+     * depend on the chunk) */
+    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
+    if (!v)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
+    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
+        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
+            const projection p = tb_projection(d, c);
+            st = tbrf_backend_cpu.project_points(&p, count, xyz + (size_t)d->dim * (size_t)first, v);
+            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
+                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
+        }
+    }
+    free(v);
+    return st == TBRF_OK ? TBRF_OK : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
+}
+
+static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[3],
+                   const int64_t n[3], int64_t total, double *out)
+{
+    for (int c = 0; c < d->dim; c++) {
+        const double a = origin[c], b = origin[c] + spacing[c] * (double)(n[c] - 1);
+        if (!tb_inside(d, c, a) || !tb_inside(d, c, b))
+            return fail(d, TBRF_ERR_OUT_OF_DOMAIN,
+                        "driver: grid axis %d spans [%.17g, %.17g], outside the domain [%.17g, "
+                        "%.17g]", c, fmin(a, b), fmax(a, b), d->lo[c], d->hi[c]);
+    }
+    int st = ensure_lines(d);
+    if (st != TBRF_OK)
+        return st;
+    grid_geom g;
+    memset(&g, 0, sizeof g);
+    for (int c = 0; c < 3; c++) {
+        g.origin[c] = c < d->dim ? origin[c] : 0.0;
+        g.spacing[c] = c < d->dim ? spacing[c] : 0.0;
+        g.n[c] = c < d->dim ? n[c] : 1;
+    }
+    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
+    if (!v)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
+    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
+            const projection p = tb_projection(d, c);
+            st = tbrf_backend_cpu.project_grid(&p, &g, first, count, v);
+            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
+                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
+        }
+    }
+    free(v);
+    return st == TBRF_OK ? ok(d) : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
+}
+
 static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
 {
+    if (d->tb)
+        return tb_points(d, n, xyz, out);
     if (d->eval == TBRF_DRIVE_NUFFT) {
         const int st = ensure_fine(d);
         if (st != TBRF_OK)
@@ -578,6 +908,18 @@ static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out
 
 static int check_positions(tbrf_driver *d, int64_t n, const double *xyz)
 {
+    if (d->tb) {
+        for (int64_t i = 0; i < n * d->dim; i++)
+            if (!tb_inside(d, (int)(i % d->dim), xyz[i])) {
+                const double *x = xyz + (i / d->dim) * d->dim;
+                return fail(d, TBRF_ERR_OUT_OF_DOMAIN,
+                            "driver: point %lld at (%.17g, %.17g, %.17g) lies outside the domain "
+                            "[%g, %g] x [%g, %g] x [%g, %g] (or is NaN)", (long long)(i / d->dim),
+                            x[0], x[1], d->dim == 3 ? x[2] : 0.0, d->lo[0], d->hi[0], d->lo[1],
+                            d->hi[1], d->dim == 3 ? d->lo[2] : 0.0, d->dim == 3 ? d->hi[2] : 0.0);
+            }
+        return TBRF_OK;
+    }
     for (int64_t i = 0; i < n * d->dim; i++)
         if (!isfinite(xyz[i]))
             return fail(d, TBRF_ERR_INVALID, "driver: position %lld has a non-finite coordinate",
@@ -725,6 +1067,8 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
     int st = at_time(d, t);
     if (st != TBRF_OK)
         return st;
+    if (d->tb)
+        return tb_grid(d, origin, spacing, n, total, out);
     /* Axis by axis costs (M_x + 1) products per cell, below the NUFFT's
      * w^dim whenever its dense array fits: AUTO takes it for any grid. */
     if (d->p.eval != TBRF_DRIVE_NUFFT) {
@@ -811,6 +1155,9 @@ int tbrf_driver_rms(tbrf_driver *d, double t, double *rms)
     int st = at_time(d, t);
     if (st != TBRF_OK)
         return st;
+    if (d->tb)
+        return fail(d, TBRF_ERR_UNSUPPORTED, "driver: rms: a non-periodic domain (turning bands) "
+                    "has no box modes to sum by Parseval; its ensemble rms is in tbrf_driver_info");
     double sum = 0.0;
     for (int64_t i = 0; i < d->nm * 2 * d->dim; i++)
         sum += d->coef[i] * d->coef[i];
@@ -827,6 +1174,9 @@ int tbrf_driver_modes(tbrf_driver *d, double t, int64_t *n, int32_t *m, double *
     int st = at_time(d, t);
     if (st != TBRF_OK)
         return st;
+    if (d->tb)
+        return fail(d, TBRF_ERR_UNSUPPORTED, "driver: modes: a non-periodic domain (turning bands) "
+                    "has line modes, not the Fourier modes of a box");
     const int64_t room = *n;
     *n = d->nm;
     if (room >= d->nm) {
@@ -918,6 +1268,7 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     d->j = j;
     d->coef_valid = 0;
     d->fine_valid = 0;
+    d->lines_valid = 0;
     return ok(d);
 }
 
@@ -947,5 +1298,12 @@ void tbrf_driver_destroy(tbrf_driver *d)
             fftw_free(d->fine[c]);
     if (d->C)
         fftw_free(d->C);
+    free(d->lm);
+    free(d->u);
+    free(d->axis);
+    free(d->raw);
+    free(d->lines);
+    tbrfi_lines_spec_free(&d->spec);
+    tbrfi_lines_fft_destroy(d->fftp);
     free(d);
 }
