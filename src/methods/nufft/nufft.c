@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu_isa.h"
 #include "core/parallel.h"
 #include "methods/turning_bands/lines.h"
 #include "tbrf.h"
@@ -411,25 +412,15 @@ NU_AVX512 static void sum_avx512(const nufft_setup *s, double *const *u, int nco
 }
 #endif
 
-/* The best version this CPU runs; TBRF_CPU_ISA (portable, avx2, avx512)
- * may lower it, as for the projection kernels (backends/cpu), for the
- * tests that check all versions agree bitwise. Read, never stored. */
+/* The best version this CPU runs (core/cpu_isa.c: TBRF_CPU_ISA may lower
+ * it, as for the projection kernels, for the tests that check all versions
+ * agree bitwise). The gather level of the projection has no NUFFT
+ * counterpart: it runs the AVX-512 sum. */
 static sum_fn pick_sum(void)
 {
 #ifdef NUFFT_X86
-    __builtin_cpu_init();
-    int best = 0;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        best = 1;
-    if (best && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
-        best = 2;
-    const char *env = getenv("TBRF_CPU_ISA");
-    if (env) {
-        const int want = !strcmp(env, "portable") ? 0 : !strcmp(env, "avx2") ? 1 : 2;
-        if (want < best)
-            best = want;
-    }
-    return best == 2 ? sum_avx512 : best == 1 ? sum_avx2 : sum_portable;
+    const int isa = tbrfi_cpu_isa();
+    return isa >= CPU_ISA_AVX512 ? sum_avx512 : isa == CPU_ISA_AVX2 ? sum_avx2 : sum_portable;
 #else
     return sum_portable;
 #endif
