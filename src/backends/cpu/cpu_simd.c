@@ -199,13 +199,17 @@ AVX512 static void grid_avx512(const double *lines, int64_t M, const double *rb,
     }
 }
 
-AVX512 static inline __m512d point512(const double *y, const double *u, __m512d x, __m512d yy,
-                                      __m512d z, __m512d off)
+AVX512 static inline __m512d point_t512(const double *u, __m512d x, __m512d yy, __m512d z, __m512d off)
 {
     __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(u[0]));
     t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
     t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
-    t = _mm512_add_pd(t, off);
+    return _mm512_add_pd(t, off);
+}
+
+/* interp(y, t) for 8 points' coordinates t on one line. */
+AVX512 static inline __m512d pairs512(const double *y, __m512d t)
+{
     const __m512i j = _mm512_cvttpd_epi64(t);
     const __m512d f = _mm512_sub_pd(t, _mm512_cvtepi64_pd(j)); /* as sample512 */
     /* each lane's sample pair (y[j], y[j+1]) is one 16-byte load: 8 loads
@@ -221,39 +225,6 @@ AVX512 static inline __m512d point512(const double *y, const double *u, __m512d 
     const __m512d y0 = _mm512_permutex2var_pd(lo, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), hi);
     const __m512d y1 = _mm512_permutex2var_pd(lo, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), hi);
     return _mm512_fmadd_pd(f, _mm512_sub_pd(y1, y0), y0);
-}
-
-AVX512 static void points_avx512(const double *lines, int64_t M, const double *axis, double offset,
-                                 const double *shift, int nl, int64_t n, const double *dx, const double *dy,
-                                 const double *dz, double *acc)
-{
-    int64_t v = 0;
-    /* two vectors per pass: twice the gathers in flight */
-    for (; v + 16 <= n; v += 16) {
-        const __m512d x0 = _mm512_loadu_pd(dx + v), y0 = _mm512_loadu_pd(dy + v),
-                      z0 = _mm512_loadu_pd(dz + v);
-        const __m512d x1 = _mm512_loadu_pd(dx + v + 8), y1 = _mm512_loadu_pd(dy + v + 8),
-                      z1 = _mm512_loadu_pd(dz + v + 8);
-        __m512d a0 = _mm512_loadu_pd(acc + v), a1 = _mm512_loadu_pd(acc + v + 8);
-        for (int l = 0; l < nl; l++) {
-            const double *y = lines + (size_t)l * (size_t)M;
-            const double *u = axis + 3 * l;
-            const __m512d off = _mm512_set1_pd(offset + shift[l]);
-            a0 = _mm512_add_pd(a0, point512(y, u, x0, y0, z0, off));
-            a1 = _mm512_add_pd(a1, point512(y, u, x1, y1, z1, off));
-        }
-        _mm512_storeu_pd(acc + v, a0);
-        _mm512_storeu_pd(acc + v + 8, a1);
-    }
-    for (; v < n; v += 8) {
-        const __m512d x = _mm512_loadu_pd(dx + v), yy = _mm512_loadu_pd(dy + v),
-                      z = _mm512_loadu_pd(dz + v);
-        __m512d a = _mm512_loadu_pd(acc + v);
-        for (int l = 0; l < nl; l++)
-            a = _mm512_add_pd(a, point512(lines + (size_t)l * (size_t)M, axis + 3 * l, x, yy, z,
-                                          _mm512_set1_pd(offset + shift[l])));
-        _mm512_storeu_pd(acc + v, a);
-    }
 }
 
 /* ------------------------------------------- AVX-512 with gathers */
@@ -304,19 +275,17 @@ AVX512 static void grid_avx512g(const double *lines, int64_t M, const double *rb
     }
 }
 
-AVX512 static inline __m512d point_t512(const double *u, __m512d x, __m512d yy, __m512d z, __m512d off)
-{
-    __m512d t = _mm512_mul_pd(x, _mm512_set1_pd(u[0]));
-    t = _mm512_fmadd_pd(yy, _mm512_set1_pd(u[1]), t);
-    t = _mm512_fmadd_pd(z, _mm512_set1_pd(u[2]), t);
-    return _mm512_add_pd(t, off);
-}
 
-AVX512 static void points_avx512g(const double *lines, int64_t M, const double *axis, double offset,
-                                  const double *shift, int nl, int64_t n, const double *dx,
-                                  const double *dy, const double *dz, double *acc)
+/* The points of both AVX-512 levels: `gathered` (a constant in each
+ * caller, so the branch is compiled away) picks the samples' fetch, the
+ * pair loads of pairs512 or the gathers of gather512. */
+AVX512 static inline __attribute__((always_inline)) void
+points_loop512(const double *lines, int64_t M, const double *axis, double offset, const double *shift,
+               int nl, int64_t n, const double *dx, const double *dy, const double *dz, double *acc,
+               const int gathered)
 {
     int64_t v = 0;
+    /* two vectors per pass: twice the loads in flight */
     for (; v + 16 <= n; v += 16) {
         const __m512d x0 = _mm512_loadu_pd(dx + v), y0 = _mm512_loadu_pd(dy + v),
                       z0 = _mm512_loadu_pd(dz + v);
@@ -327,8 +296,9 @@ AVX512 static void points_avx512g(const double *lines, int64_t M, const double *
             const double *y = lines + (size_t)l * (size_t)M;
             const double *u = axis + 3 * l;
             const __m512d off = _mm512_set1_pd(offset + shift[l]);
-            a0 = _mm512_add_pd(a0, gather512(y, point_t512(u, x0, y0, z0, off)));
-            a1 = _mm512_add_pd(a1, gather512(y, point_t512(u, x1, y1, z1, off)));
+            const __m512d t0 = point_t512(u, x0, y0, z0, off), t1 = point_t512(u, x1, y1, z1, off);
+            a0 = _mm512_add_pd(a0, gathered ? gather512(y, t0) : pairs512(y, t0));
+            a1 = _mm512_add_pd(a1, gathered ? gather512(y, t1) : pairs512(y, t1));
         }
         _mm512_storeu_pd(acc + v, a0);
         _mm512_storeu_pd(acc + v + 8, a1);
@@ -337,11 +307,27 @@ AVX512 static void points_avx512g(const double *lines, int64_t M, const double *
         const __m512d x = _mm512_loadu_pd(dx + v), yy = _mm512_loadu_pd(dy + v),
                       z = _mm512_loadu_pd(dz + v);
         __m512d a = _mm512_loadu_pd(acc + v);
-        for (int l = 0; l < nl; l++)
-            a = _mm512_add_pd(a, gather512(lines + (size_t)l * (size_t)M,
-                                           point_t512(axis + 3 * l, x, yy, z, _mm512_set1_pd(offset + shift[l]))));
+        for (int l = 0; l < nl; l++) {
+            const double *y = lines + (size_t)l * (size_t)M;
+            const __m512d t = point_t512(axis + 3 * l, x, yy, z, _mm512_set1_pd(offset + shift[l]));
+            a = _mm512_add_pd(a, gathered ? gather512(y, t) : pairs512(y, t));
+        }
         _mm512_storeu_pd(acc + v, a);
     }
+}
+
+AVX512 static void points_avx512(const double *lines, int64_t M, const double *axis, double offset,
+                                 const double *shift, int nl, int64_t n, const double *dx, const double *dy,
+                                 const double *dz, double *acc)
+{
+    points_loop512(lines, M, axis, offset, shift, nl, n, dx, dy, dz, acc, 0);
+}
+
+AVX512 static void points_avx512g(const double *lines, int64_t M, const double *axis, double offset,
+                                  const double *shift, int nl, int64_t n, const double *dx,
+                                  const double *dy, const double *dz, double *acc)
+{
+    points_loop512(lines, M, axis, offset, shift, nl, n, dx, dy, dz, acc, 1);
 }
 
 #endif /* TBRF_X86 */
