@@ -484,6 +484,41 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
     }
     /* per-plane sums in parallel, added in plane order: the same bits for
      * any thread count */
+    if (e.table) {
+        /* Eight planes at a time: each plane's sum is still one chain in
+         * (iy, ix) order (the same bits as the loop below), but eight
+         * independent chains hide the adds' latency, which bounded it. */
+        enum { G = 8 };
+        const int64_t groups = (nz + G - 1) / G;
+#pragma omp parallel for schedule(static)
+        for (int64_t gi = 0; gi < groups; gi++) {
+            const int64_t z0 = gi * G, gn = nz - z0 < G ? nz - z0 : G;
+            double acc[G] = {0, 0, 0, 0, 0, 0, 0, 0};
+            int64_t mz2[G];
+            int live[G];
+            for (int64_t g = 0; g < G; g++) {
+                const int64_t mz = g < gn && dim == 3 ? idx_to_m(z0 + g, nz) : 0;
+                mz2[g] = mz * mz;
+                live[g] = g < gn && !(dim == 3 && is_nyquist(mz, nz));
+            }
+            for (int64_t iy = 0; iy < ny; iy++) {
+                const int64_t my = idx_to_m(iy, ny);
+                if (is_nyquist(my, ny))
+                    continue;
+                for (int64_t ix = 0; ix < nx; ix++) {
+                    const int64_t mx = idx_to_m(ix, nx);
+                    if (is_nyquist(mx, nx))
+                        continue;
+                    const int64_t s = mx * mx + my * my;
+                    for (int64_t g = 0; g < G; g++)
+                        if (live[g] && (s != 0 || mz2[g] != 0))
+                            acc[g] += e.table[s + mz2[g]];
+                }
+            }
+            for (int64_t g = 0; g < gn; g++)
+                planes[z0 + g] = live[g] ? acc[g] : 0.0;
+        }
+    } else
 #pragma omp parallel for schedule(static)
     for (int64_t iz = 0; iz < nz; iz++) {
         const int64_t mz = dim == 3 ? idx_to_m(iz, nz) : 0;
@@ -591,18 +626,34 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
             const int64_t r1 = xend - x0 < nb ? (xend - x0 > r0 ? xend - x0 : r0) : nb;
             if (comp < 0 && r1 > r0) {
                 double amp[NORMAL_BLOCK];
-                normals_row(&rp, seed, realization, x0 + r0, my, mz, (int)(r1 - r0), bre + r0,
-                            bim + r0);
                 for (int64_t b = r0; b < r1; b++)
                     amp[b] = spec_value(&e, x0 + b, my, mz);
-                rp.store((int)(r1 - r0), amp + r0, bre + r0, bim + r0, phx + 2 * (x0 + r0), pyz_re,
-                         pyz_im, (double *)(c + x0 + r0));
+                /* Modes of zero power (beyond k_max, below k_min: half of
+                 * a cube's modes lie outside the inscribed sphere) are not
+                 * drawn: each mode has its own counter, so skipping one
+                 * changes no other, and its value is zero either way. */
+                int64_t lo = r0, hi = r1;
+                while (lo < hi && amp[lo] == 0.0)
+                    c[x0 + lo][0] = c[x0 + lo][1] = 0.0, lo++;
+                while (hi > lo && amp[hi - 1] == 0.0)
+                    hi--, c[x0 + hi][0] = c[x0 + hi][1] = 0.0;
+                if (hi > lo) {
+                    normals_row(&rp, seed, realization, x0 + lo, my, mz, (int)(hi - lo), bre + lo,
+                                bim + lo);
+                    rp.store((int)(hi - lo), amp + lo, bre + lo, bim + lo, phx + 2 * (x0 + lo), pyz_re,
+                             pyz_im, (double *)(c + x0 + lo));
+                }
             }
             for (int64_t b = 0; b < nb; b++) {
                 const int64_t ix = x0 + b, mx = ix;
                 if (comp < 0 && b >= r0 && b < r1)
                     continue; /* stored above */
                 if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
+                    c[ix][0] = c[ix][1] = 0.0;
+                    continue;
+                }
+                const double amp = spec_value(&e, mx, my, mz);
+                if (amp == 0.0) { /* not drawn, as above */
                     c[ix][0] = c[ix][1] = 0.0;
                     continue;
                 }
@@ -627,7 +678,6 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
                 }
                 if (!canonical) /* a_-m = conj(a_m), projection included (P is even in k) */
                     im = -im;
-                const double amp = spec_value(&e, mx, my, mz);
                 /* times e^{i k.o} = phx * pyz */
                 const double p_re = phx[2 * ix] * pyz_re - phx[2 * ix + 1] * pyz_im;
                 const double p_im = phx[2 * ix] * pyz_im + phx[2 * ix + 1] * pyz_re;
@@ -641,6 +691,34 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
     return TBRF_OK;
 }
 
+/* The transform's array and its plan (in place, or out of place into R),
+ * made under the library's FFTW lock. */
+static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fftw_complex **C,
+                     fftw_plan *plan)
+{
+    const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
+    const int64_t nh = nx / 2 + 1;
+    *C = fftw_malloc(sizeof(fftw_complex) * (size_t)(nh * ny * nz));
+    if (!*C)
+        return TBRF_ERR_NO_MEMORY;
+    tbrfi_lines_fftw_lock();
+    static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
+    if (!threads_ready)
+        threads_ready = fftw_init_threads();
+    fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
+    if (!R)
+        R = (double *)*C;
+    *plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, *C, R, FFTW_ESTIMATE)
+                     : fftw_plan_dft_c2r_2d((int)ny, (int)nx, *C, R, FFTW_ESTIMATE);
+    fftw_plan_with_nthreads(1);
+    tbrfi_lines_fftw_unlock();
+    if (!*plan) {
+        fftw_free(*C);
+        return TBRF_ERR_FFT;
+    }
+    return TBRF_OK;
+}
+
 int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                         uint64_t realization, int threads, int precision, int vector, double zeta,
                         void *out)
@@ -649,28 +727,15 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
     const int64_t nh = nx / 2 + 1;
     const int nthreads = tbrf_threads(threads);
     const int ncomp = vector ? dim : 1;
-    fftw_complex *C = fftw_malloc(sizeof(fftw_complex) * (size_t)(nh * ny * nz));
-    if (!C)
-        return TBRF_ERR_NO_MEMORY;
-
-    tbrfi_lines_fftw_lock();
-    static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
-    if (!threads_ready)
-        threads_ready = fftw_init_threads();
-    fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
     /* scalar double output: out of place, straight into the caller's array;
      * float or vector: in place, then rounded or interleaved row by row */
     const int direct = precision == TBRF_DOUBLE && ncomp == 1;
-    double *R = direct ? (double *)out : (double *)C;
-    fftw_plan plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, C, R, FFTW_ESTIMATE)
-                              : fftw_plan_dft_c2r_2d((int)ny, (int)nx, C, R, FFTW_ESTIMATE);
-    fftw_plan_with_nthreads(1);
-    tbrfi_lines_fftw_unlock();
-    if (!plan) {
-        fftw_free(C);
-        return TBRF_ERR_FFT;
-    }
-    int st = TBRF_OK;
+    fftw_complex *C;
+    fftw_plan plan;
+    int st = fft_setup(dim, g, nthreads, direct ? (double *)out : NULL, &C, &plan);
+    if (st)
+        return st;
+    const double *R = direct ? (const double *)out : (const double *)C;
     for (int c = 0; c < ncomp && !st; c++) {
         st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, zeta, vector ? c : -1, C);
         if (st)
@@ -689,6 +754,68 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
                 double *dst = (double *)out + row * nx * ncomp + c;
                 for (int64_t i = 0; i < nx; i++)
                     dst[i * ncomp] = src[i];
+            }
+        }
+    }
+    tbrfi_lines_fft_destroy(plan);
+    fftw_free(C);
+    return st;
+}
+
+/* Row `row` of the in-place transform R (padded rows of 2 nh doubles)
+ * rounded into row `row` of the float array F that overlays it. Through a
+ * small buffer: the first row's floats overlap its own doubles. */
+static void round_row(const double *R, float *F, int64_t nh, int64_t nx, int64_t row)
+{
+    float buf[512];
+    const double *src = R + row * 2 * nh;
+    float *dst = F + row * nx;
+    for (int64_t i0 = 0; i0 < nx; i0 += 512) {
+        const int64_t m = nx - i0 < 512 ? nx - i0 : 512;
+        for (int64_t i = 0; i < m; i++)
+            buf[i] = (float)src[i0 + i];
+        memcpy(dst + i0, buf, sizeof(float) * (size_t)m);
+    }
+}
+
+int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                                   uint64_t realization, int threads, int64_t step,
+                                   int (*push)(void *, int64_t, int64_t, const void *), void *user,
+                                   int64_t *failed_at, int *push_rc)
+{
+    const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
+    const int64_t nh = nx / 2 + 1, rows = ny * nz, total = nx * rows;
+    const int nthreads = tbrf_threads(threads);
+    fftw_complex *C;
+    fftw_plan plan;
+    int st = fft_setup(dim, g, nthreads, NULL, &C, &plan);
+    if (st)
+        return st;
+    st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, C);
+    if (!st) {
+        fftw_execute(plan);
+        /* Float row r lies at bytes [4 r nx, 4 (r + 1) nx), inside the
+         * doubles of rows below r / 2 (a padded row is 8 (nx + 2) bytes):
+         * rows [R, 2R) overwrite only rows < R, so they are rounded in
+         * parallel once those are done, in waves 1, 2, 4, ... No second
+         * whole-grid array is needed (the doubles are 2.1x the floats). */
+        const double *R = (const double *)C;
+        float *F = (float *)C;
+        round_row(R, F, nh, nx, 0);
+        for (int64_t lo = 1; lo < rows; lo *= 2) {
+            const int64_t hi = 2 * lo < rows ? 2 * lo : rows;
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (hi - lo >= 64)
+            for (int64_t row = lo; row < hi; row++)
+                round_row(R, F, nh, nx, row);
+        }
+        for (int64_t first = 0; first < total; first += step) {
+            const int64_t count = total - first < step ? total - first : step;
+            const int rc = push(user, first, count, F + first);
+            if (rc) {
+                *failed_at = first;
+                *push_rc = rc;
+                st = TBRF_ERR_CALLBACK;
+                break;
             }
         }
     }
