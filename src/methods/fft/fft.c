@@ -9,6 +9,9 @@
 
 #include <fftw3.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -778,6 +781,26 @@ static void round_row(const double *R, float *F, int64_t nh, int64_t nx, int64_t
     }
 }
 
+/* The rounding of an in-place transform's rows, in row order, by a
+ * thread of its own: `done` rows are ready to push. */
+typedef struct rounding {
+    const double *R;
+    float *F;
+    int64_t nh, nx, rows;
+    atomic_llong done;
+    atomic_int stop;
+} rounding;
+
+static void *round_rows(void *arg)
+{
+    rounding *rd = arg;
+    for (int64_t row = 0; row < rd->rows && !atomic_load_explicit(&rd->stop, memory_order_relaxed); row++) {
+        round_row(rd->R, rd->F, rd->nh, rd->nx, row);
+        atomic_store_explicit(&rd->done, (long long)row + 1, memory_order_release);
+    }
+    return NULL;
+}
+
 int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                                    uint64_t realization, int threads, int64_t step,
                                    int (*push)(void *, int64_t, int64_t, const void *), void *user,
@@ -794,23 +817,33 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
     st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, C);
     if (!st) {
         fftw_execute(plan);
-        /* Float row r lies at bytes [4 r nx, 4 (r + 1) nx), inside the
-         * doubles of rows below r / 2 (a padded row is 8 (nx + 2) bytes):
-         * rows [R, 2R) overwrite only rows < R, so they are rounded in
-         * parallel once those are done, in waves 1, 2, 4, ... No second
-         * whole-grid array is needed (the doubles are 2.1x the floats). */
-        const double *R = (const double *)C;
-        float *F = (float *)C;
-        round_row(R, F, nh, nx, 0);
-        for (int64_t lo = 1; lo < rows; lo *= 2) {
-            const int64_t hi = 2 * lo < rows ? 2 * lo : rows;
-#pragma omp parallel for schedule(static) num_threads(nthreads) if (hi - lo >= 64)
-            for (int64_t row = lo; row < hi; row++)
-                round_row(R, F, nh, nx, row);
-        }
+        /* Float row r lies at bytes [4 r nx, 4 (r + 1) nx), over doubles of
+         * rows below r: rounded in row order, each row overwrites only rows
+         * already rounded, so no second whole-grid array is needed (the
+         * doubles are 2.1x the floats). With two or more threads one
+         * thread rounds while the caller's thread pushes the pieces
+         * already rounded (the push, an HDF5 write, is serial and as long
+         * as the rounding); with one, each piece is pushed while it is
+         * still in cache. */
+        rounding rd = {(const double *)C, (float *)C, nh, nx, rows, 0, 0};
+        atomic_init(&rd.done, 0);
+        atomic_init(&rd.stop, 0);
+        pthread_t rounder;
+        /* a thread of our own, not an OpenMP team: push runs outside any
+         * parallel region, so the caller's own OpenMP inside it keeps its
+         * threads */
+        const int two = nthreads >= 2 && pthread_create(&rounder, NULL, round_rows, &rd) == 0;
         for (int64_t first = 0; first < total; first += step) {
             const int64_t count = total - first < step ? total - first : step;
-            const int rc = push(user, first, count, F + first);
+            const int64_t need = (first + count) / nx;
+            if (!two)
+                for (int64_t row = first / nx; row < need; row++)
+                    round_row(rd.R, rd.F, nh, nx, row);
+            else
+                for (int spins = 0; atomic_load_explicit(&rd.done, memory_order_acquire) < need; spins++)
+                    if (spins > 64)
+                        sched_yield(); /* a share of a busy machine: let the rounder run */
+            const int rc = push(user, first, count, rd.F + first);
             if (rc) {
                 *failed_at = first;
                 *push_rc = rc;
@@ -818,6 +851,9 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
                 break;
             }
         }
+        atomic_store(&rd.stop, 1);
+        if (two)
+            pthread_join(rounder, NULL);
     }
     tbrfi_lines_fft_destroy(plan);
     fftw_free(C);
