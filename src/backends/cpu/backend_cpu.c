@@ -25,7 +25,7 @@
 #include "core/parallel.h"
 #include "tbrf.h"
 
-enum { TILE_ROWS = 64, TILE_COLS = 256, TILE_POINTS = 2048, LINE_BLOCK = 32 };
+enum { TILE_ROWS = 64, TILE_COLS = 256, TILE_POINTS = 2048, LINE_BLOCK = 16 };
 
 static int cpu_available(void)
 {
@@ -184,31 +184,46 @@ static uint32_t spread2(uint32_t v) /* 15 bits -> every second bit */
 /* The permutation that sorts the points by Morton key (30 bits: 10 per
  * axis in 3D, 15 in 2D, over the points' bounding box), by a stable LSD
  * radix sort; NULL if memory is short (then points go in caller order). */
-static int64_t *morton_order(int dim, int64_t n, const double *xyz)
+static int64_t *morton_order(int dim, int64_t n, const double *xyz, int threads)
 {
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int d = 0; d < dim; d++)
         lo[d] = hi[d] = xyz[d];
-    for (int64_t i = 1; i < n; i++)
-        for (int d = 0; d < dim; d++) {
-            const double x = xyz[(size_t)dim * (size_t)i + (size_t)d];
-            lo[d] = x < lo[d] ? x : lo[d];
-            hi[d] = x > hi[d] ? x : hi[d];
+    /* min and max are exact: any split gives the same box */
+    double lo0 = lo[0], lo1 = lo[1], lo2 = lo[2], hi0 = hi[0], hi1 = hi[1], hi2 = hi[2];
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : lo0, lo1, lo2) \
+    reduction(max : hi0, hi1, hi2)
+    for (int64_t i = 1; i < n; i++) {
+        const double *x = xyz + (size_t)dim * (size_t)i;
+        lo0 = x[0] < lo0 ? x[0] : lo0;
+        hi0 = x[0] > hi0 ? x[0] : hi0;
+        lo1 = x[1] < lo1 ? x[1] : lo1;
+        hi1 = x[1] > hi1 ? x[1] : hi1;
+        if (dim == 3) {
+            lo2 = x[2] < lo2 ? x[2] : lo2;
+            hi2 = x[2] > hi2 ? x[2] : hi2;
         }
+    }
+    lo[0] = lo0, lo[1] = lo1, lo[2] = lo2, hi[0] = hi0, hi[1] = hi1, hi[2] = hi2;
     const int bits = dim == 3 ? 10 : 15;
     const double cells = (double)(1 << bits);
     double scale[3];
     for (int d = 0; d < 3; d++)
         scale[d] = hi[d] > lo[d] ? (cells - 0.5) / (hi[d] - lo[d]) : 0.0;
+    enum { MAX_SORT_THREADS = 64 };
+    const int nt = threads < MAX_SORT_THREADS ? threads : MAX_SORT_THREADS;
     uint32_t *const kbuf = malloc(sizeof(uint32_t) * 2 * (size_t)n);
     int64_t *const ibuf = malloc(sizeof(int64_t) * 2 * (size_t)n);
-    if (!kbuf || !ibuf) {
+    int64_t (*cnt)[1024] = malloc(sizeof(int64_t) * 1024 * (size_t)nt);
+    if (!kbuf || !ibuf || !cnt) {
         free(kbuf);
         free(ibuf);
+        free(cnt);
         return NULL;
     }
     uint32_t *key = kbuf, *k2 = kbuf + n;
     int64_t *idx = ibuf, *i2 = ibuf + n;
+#pragma omp parallel for schedule(static) num_threads(threads)
     for (int64_t i = 0; i < n; i++) {
         uint32_t q[3] = {0, 0, 0};
         for (int d = 0; d < dim; d++)
@@ -217,21 +232,41 @@ static int64_t *morton_order(int dim, int64_t n, const double *xyz)
                           : spread2(q[0]) | (spread2(q[1]) << 1);
         idx[i] = i;
     }
+    /* Stable LSD radix sort, 10 bits a pass: each of nt fixed slices of
+     * the points counts its keys, slice t's bucket b starts after every
+     * slice's smaller buckets and the earlier slices' bucket b, so each
+     * slice scatters its own points in order (the permutation does not
+     * depend on the thread count; values never depend on the order). */
     for (int pass = 0; pass < 3; pass++) {
         const int shift = 10 * pass;
-        int64_t cnt[1024] = {0};
-        for (int64_t i = 0; i < n; i++)
-            cnt[(key[i] >> shift) & 1023u]++;
-        int64_t sum = 0;
-        for (int b = 0; b < 1024; b++) {
-            int64_t c = cnt[b];
-            cnt[b] = sum;
-            sum += c;
-        }
-        for (int64_t i = 0; i < n; i++) {
-            const int64_t to = cnt[(key[i] >> shift) & 1023u]++;
-            k2[to] = key[i];
-            i2[to] = idx[i];
+#pragma omp parallel num_threads(nt)
+        {
+#pragma omp for schedule(static)
+            for (int t = 0; t < nt; t++) {
+                const int64_t b0 = n * t / nt, b1 = n * (t + 1) / nt;
+                memset(cnt[t], 0, sizeof cnt[t]);
+                for (int64_t i = b0; i < b1; i++)
+                    cnt[t][(key[i] >> shift) & 1023u]++;
+            }
+#pragma omp single
+            {
+                int64_t sum = 0;
+                for (int b = 0; b < 1024; b++)
+                    for (int t = 0; t < nt; t++) {
+                        const int64_t c = cnt[t][b];
+                        cnt[t][b] = sum;
+                        sum += c;
+                    }
+            }
+#pragma omp for schedule(static)
+            for (int t = 0; t < nt; t++) {
+                const int64_t b0 = n * t / nt, b1 = n * (t + 1) / nt;
+                for (int64_t i = b0; i < b1; i++) {
+                    const int64_t to = cnt[t][(key[i] >> shift) & 1023u]++;
+                    k2[to] = key[i];
+                    i2[to] = idx[i];
+                }
+            }
         }
         uint32_t *tk = key; key = k2; k2 = tk;
         int64_t *ti = idx; idx = i2; i2 = ti;
@@ -239,6 +274,7 @@ static int64_t *morton_order(int dim, int64_t n, const double *xyz)
     if (idx != ibuf)
         memmove(ibuf, idx, sizeof(int64_t) * (size_t)n);
     free(kbuf);
+    free(cnt);
     return ibuf;
 }
 
@@ -250,7 +286,7 @@ static int cpu_project_points(const projection *p, int64_t n, const double *xyz,
     const int dim = p->dim, L = p->L;
     const int64_t M = p->M;
     const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
-    int64_t *order = n >= MORTON_MIN ? morton_order(dim, n, xyz) : NULL;
+    int64_t *order = n >= MORTON_MIN ? morton_order(dim, n, xyz, tbrf_threads(p->threads)) : NULL;
     int failed = 0;
 
 #pragma omp parallel num_threads(tbrf_threads(p->threads)) if (ntiles > 1)
