@@ -766,13 +766,21 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
 }
 
 /* Row `row` of the in-place transform R (padded rows of 2 nh doubles)
- * rounded into row `row` of the float array F that overlays it. Through a
- * small buffer: the first row's floats overlap its own doubles. */
+ * rounded into row `row` of the float array F that overlays it. Rows
+ * from 1 on end below their own doubles (4 (r + 1) nx <= 8 r (nx + 2)
+ * bytes); row 0 overlaps its own and goes through a small buffer. */
 static void round_row(const double *R, float *F, int64_t nh, int64_t nx, int64_t row)
 {
-    float buf[512];
     const double *src = R + row * 2 * nh;
     float *dst = F + row * nx;
+    if (row > 0) {
+        const double *restrict s = src;
+        float *restrict d = dst;
+        for (int64_t i = 0; i < nx; i++)
+            d[i] = (float)s[i];
+        return;
+    }
+    float buf[512];
     for (int64_t i0 = 0; i0 < nx; i0 += 512) {
         const int64_t m = nx - i0 < 512 ? nx - i0 : 512;
         for (int64_t i = 0; i < m; i++)
