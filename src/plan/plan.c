@@ -935,7 +935,7 @@ static int ensure_fine(tbrf_plan *p, uint64_t r, double *const **u)
         int st = TBRF_OK;
         for (int c = 0; c < p->ncomp && !st; c++) {
             st = tbrfi_fft_method_modes(p->model, p->dim, b, p->seed, r, p->opts.threads, p->zeta,
-                                        p->opts.vector ? c : -1, C);
+                                        p->opts.vector ? c : -1, 0, C);
             if (!st)
                 st = tbrfi_nufft_fine(&p->nu, C, p->opts.threads, use->u[c]);
         }

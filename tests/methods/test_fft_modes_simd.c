@@ -87,7 +87,7 @@ static fftw_complex *fill(const tbrf_model *m, int dim, const int64_t n[3], doub
     const int64_t nh = g.n[0] / 2 + 1;
     fftw_complex *C = fftw_malloc(sizeof(fftw_complex) * (size_t)(nh * g.n[1] * g.n[2]));
     REQUIRE(C != NULL, NULL, "memory");
-    const int st = tbrfi_fft_method_modes(m, dim, &g, seed, r, 2, 0.7, comp, C);
+    const int st = tbrfi_fft_method_modes(m, dim, &g, seed, r, 2, 0.7, comp, 0, C);
     CHECK(st == TBRF_OK, "tbrfi_fft_method_modes: status %d", st);
     unsetenv("TBRF_CPU_ISA");
     return C;

@@ -5,12 +5,15 @@
  * in parallel, each mode from its own Philox counter, transformed in place
  * by a threaded FFTW c2r plan and copied row by row into the caller's
  * array. FFTW's planner is called under the library's FFTW lock. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
 #include "methods/fft/fft.h"
 
 #include <fftw3.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,7 +577,8 @@ static void project_mode(int dim, const double k[3], const double g[3][2], doubl
 }
 
 int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
-                           uint64_t realization, int threads, double zeta, int comp, fftw_complex *C)
+                           uint64_t realization, int threads, double zeta, int comp, int zeroed,
+                           fftw_complex *C)
 {
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1;
@@ -618,7 +622,8 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
         const double pyz_re = phy[2 * iy] * phz[2 * iz] - phy[2 * iy + 1] * phz[2 * iz + 1];
         const double pyz_im = phy[2 * iy] * phz[2 * iz + 1] + phy[2 * iy + 1] * phz[2 * iz];
         if (row_zero) {
-            memset(c, 0, sizeof(fftw_complex) * (size_t)nh);
+            if (!zeroed)
+                memset(c, 0, sizeof(fftw_complex) * (size_t)nh);
             continue;
         }
         for (int64_t x0 = 0; x0 < nh; x0 += NORMAL_BLOCK) {
@@ -637,9 +642,13 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
                  * changes no other, and its value is zero either way. */
                 int64_t lo = r0, hi = r1;
                 while (lo < hi && amp[lo] == 0.0)
-                    c[x0 + lo][0] = c[x0 + lo][1] = 0.0, lo++;
+                    lo++;
                 while (hi > lo && amp[hi - 1] == 0.0)
-                    hi--, c[x0 + hi][0] = c[x0 + hi][1] = 0.0;
+                    hi--;
+                if (!zeroed)
+                    for (int64_t b = r0; b < r1; b++)
+                        if (b < lo || b >= hi)
+                            c[x0 + b][0] = c[x0 + b][1] = 0.0;
                 if (hi > lo) {
                     normals_row(&rp, seed, realization, x0 + lo, my, mz, (int)(hi - lo), bre + lo,
                                 bim + lo);
@@ -652,12 +661,14 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
                 if (comp < 0 && b >= r0 && b < r1)
                     continue; /* stored above */
                 if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
-                    c[ix][0] = c[ix][1] = 0.0;
+                    if (!zeroed)
+                        c[ix][0] = c[ix][1] = 0.0;
                     continue;
                 }
                 const double amp = spec_value(&e, mx, my, mz);
                 if (amp == 0.0) { /* not drawn, as above */
-                    c[ix][0] = c[ix][1] = 0.0;
+                    if (!zeroed)
+                        c[ix][0] = c[ix][1] = 0.0;
                     continue;
                 }
                 /* canonical member of the pair: first non-zero of (mx, my, mz) > 0 */
@@ -694,16 +705,64 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
     return TBRF_OK;
 }
 
+/* The transform's array: fresh anonymous pages, which the kernel hands
+ * out zeroed, so the fill writes only the modes it draws (half of a cube's
+ * modes are zero). Its pages are made present up front by threads in
+ * parallel (MADV_POPULATE_WRITE, Linux 5.14; else one write per page),
+ * which costs less than a fault per page taken one at a time by the fill
+ * (a third of its time at 256^3). fftw_malloc'd, and then not known to be
+ * zero, where mmap fails. */
+typedef struct fft_array {
+    fftw_complex *C;
+    size_t bytes; /* of the mapping; 0 for fftw_malloc */
+} fft_array;
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+static int fft_array_alloc(fft_array *a, size_t bytes, int nthreads)
+{
+    a->bytes = 0;
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        a->C = fftw_malloc(bytes);
+        return a->C ? TBRF_OK : TBRF_ERR_NO_MEMORY;
+    }
+    a->C = m;
+    a->bytes = bytes;
+    const size_t page = 4096, pages = (bytes + page - 1) / page;
+#pragma omp parallel num_threads(nthreads) if (pages >= 1024)
+    {
+        const size_t t = (size_t)omp_get_thread_num(), T = (size_t)omp_get_num_threads();
+        const size_t p0 = pages * t / T, p1 = pages * (t + 1) / T;
+        char *base = (char *)m + p0 * page;
+        const size_t len = (p1 - p0) * page < bytes - p0 * page ? (p1 - p0) * page : bytes - p0 * page;
+        if (p1 > p0 && madvise(base, len, MADV_POPULATE_WRITE) != 0)
+            for (size_t q = 0; q < len; q += page)
+                ((volatile char *)base)[q] = 0; /* still zero: a write of zero */
+    }
+    return TBRF_OK;
+}
+
+static void fft_array_free(fft_array *a)
+{
+    if (a->bytes)
+        munmap(a->C, a->bytes);
+    else
+        fftw_free(a->C);
+}
+
 /* The transform's array and its plan (in place, or out of place into R),
  * made under the library's FFTW lock. */
-static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fftw_complex **C,
+static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fft_array *A,
                      fftw_plan *plan)
 {
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1;
-    *C = fftw_malloc(sizeof(fftw_complex) * (size_t)(nh * ny * nz));
-    if (!*C)
+    if (fft_array_alloc(A, sizeof(fftw_complex) * (size_t)(nh * ny * nz), nthreads))
         return TBRF_ERR_NO_MEMORY;
+    fftw_complex **C = &A->C;
     tbrfi_lines_fftw_lock();
     static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
     if (!threads_ready)
@@ -716,7 +775,7 @@ static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fftw_
     fftw_plan_with_nthreads(1);
     tbrfi_lines_fftw_unlock();
     if (!*plan) {
-        fftw_free(*C);
+        fft_array_free(A);
         return TBRF_ERR_FFT;
     }
     return TBRF_OK;
@@ -733,14 +792,18 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
     /* scalar double output: out of place, straight into the caller's array;
      * float or vector: in place, then rounded or interleaved row by row */
     const int direct = precision == TBRF_DOUBLE && ncomp == 1;
-    fftw_complex *C;
+    fft_array A;
     fftw_plan plan;
-    int st = fft_setup(dim, g, nthreads, direct ? (double *)out : NULL, &C, &plan);
+    int st = fft_setup(dim, g, nthreads, direct ? (double *)out : NULL, &A, &plan);
     if (st)
         return st;
+    fftw_complex *C = A.C;
     const double *R = direct ? (const double *)out : (const double *)C;
     for (int c = 0; c < ncomp && !st; c++) {
-        st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, zeta, vector ? c : -1, C);
+        /* the array is zero before the first component only (the in-place
+         * transform overwrites it) */
+        st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, zeta, vector ? c : -1,
+                                    c == 0 && A.bytes != 0, C);
         if (st)
             break;
         fftw_execute(plan);
@@ -761,7 +824,7 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
         }
     }
     tbrfi_lines_fft_destroy(plan);
-    fftw_free(C);
+    fft_array_free(&A);
     return st;
 }
 
@@ -817,12 +880,13 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1, rows = ny * nz, total = nx * rows;
     const int nthreads = tbrf_threads(threads);
-    fftw_complex *C;
+    fft_array A;
     fftw_plan plan;
-    int st = fft_setup(dim, g, nthreads, NULL, &C, &plan);
+    int st = fft_setup(dim, g, nthreads, NULL, &A, &plan);
     if (st)
         return st;
-    st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, C);
+    fftw_complex *C = A.C;
+    st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, A.bytes != 0, C);
     if (!st) {
         fftw_execute(plan);
         /* Float row r lies at bytes [4 r nx, 4 (r + 1) nx), over doubles of
@@ -864,6 +928,6 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
             pthread_join(rounder, NULL);
     }
     tbrfi_lines_fft_destroy(plan);
-    fftw_free(C);
+    fft_array_free(&A);
     return st;
 }

@@ -61,8 +61,10 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
 /* Fills the half-complex array C (n_z x n_y x (n_x/2+1), FFTW's c2r input)
  * with the modes of realization r times e^{i k.origin}: the scalar field's
  * (comp < 0) or component comp of the vector field projected with zeta.
+ * zeroed: C is known to hold zeros, and the zero modes are not written.
  * Returns TBRF_OK or TBRF_ERR_NO_MEMORY. */
 int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
-                           uint64_t realization, int threads, double zeta, int comp, fftw_complex *C);
+                           uint64_t realization, int threads, double zeta, int comp, int zeroed,
+                           fftw_complex *C);
 
 #endif
