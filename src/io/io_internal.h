@@ -202,6 +202,12 @@ typedef int (*io_box_fn)(tbrf_io_writer *w, void *ctx, int64_t offset, const int
                          const int64_t count[3]);
 int io_grid_boxes(tbrf_io_writer *w, int64_t first, int64_t count, io_box_fn box, void *ctx);
 
+/* Starts the writeback of file descriptor fd's dirty pages without
+ * waiting for it (writeback.c; a no-op off Linux): called after each
+ * piece of a grid, so the data goes to disk while later pieces are made
+ * and the commit's fsync has only the tail left to wait for. */
+void io_start_writeback(int fd);
+
 /* Temporaries (common.c). io_temp_name: "DIR/.NAME.tmp-PID" for path
  * DIR/NAME, or "DIR/.tbrf-HASH.tmp-PID" when NAME is too long for that
  * to fit a file name (malloc'ed, NULL if out of memory); io_temp_prefix

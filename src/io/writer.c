@@ -338,6 +338,17 @@ static void xfer_close(hid_t x)
         H5Pclose(x);
 }
 
+/* 1 for a writer of tbrf_io_create_mpi (its file is parallel HDF5's). */
+static int is_parallel(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    return w->comm != MPI_COMM_NULL;
+#else
+    (void)w;
+    return 0;
+#endif
+}
+
 /* 1 on the ranks but 0 of an MPI writer: data every rank holds alike
  * (tables, /connectivity) is written by rank 0 alone, the others taking
  * part in the collective write with an empty selection. */
@@ -639,6 +650,14 @@ static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const
                  count > 0 ? values : (const void *)&rc) < 0) {
         fail_h5(w, "writing /field");
         goto done;
+    }
+    if (!is_parallel(w) && !(w->flags & TBRF_IO_COMPRESS)) {
+        /* unfiltered chunks went straight to the file (no chunk cache):
+         * let the disk start on them (the default sec2 driver's handle is
+         * its file descriptor) */
+        void *h = NULL;
+        if (H5Fget_vfd_handle(w->file, H5P_DEFAULT, &h) >= 0 && h)
+            io_start_writeback(*(int *)h);
     }
     rc = 0;
 done:
