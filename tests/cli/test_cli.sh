@@ -388,18 +388,26 @@ case_bad_points() {
     expect_fail "$TOOL" "${GA[@]}" --points ''
 }
 
-# interrupt_generate OUT [CHECK...]: a 192^3 generate into OUT, killed
+# interrupt_generate OUT [CHECK...]: a 256^3 generate into OUT, killed
 # mid-run with SIGTERM and then SIGINT, must remove its temporary; if it
 # finished first the file must be complete (CHECK OUT, when given, must
 # read it).
 interrupt_generate() {
-    local out=$1 sig
+    local out=$1 sig defsig=
+    env --default-signal true 2>/dev/null && defsig="env --default-signal"
     shift
     for sig in TERM INT; do
-        "$TOOL" generate --model gaussian --length 4 --grid 192x192x192 --out "$out" \
+        # (a background job of a script starts with SIGINT ignored: restore
+        # the default where env can, so SIGINT really interrupts it)
+        $defsig "$TOOL" generate --model gaussian --length 4 --lines 2048 --grid 256x256x256 --out "$out" \
             >/dev/null 2>&1 &
-        local pid=$!
-        sleep 0.4
+        local pid=$! waited=0 base
+        base=$(basename "$out")
+        # signalled once its temporary exists (mid-run on any machine)
+        while [ -z "$(ls -A "$(dirname "$out")" | grep "^\.$base\.tmp-" || true)" ] && [ $waited -lt 200 ]; do
+            sleep 0.05
+            waited=$((waited + 1))
+        done
         kill -s "$sig" "$pid" 2>/dev/null
         wait "$pid"
         local rc=$?

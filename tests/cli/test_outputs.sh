@@ -239,10 +239,15 @@ case_stale_side_file() {
 # temporary either way; a finished file is complete.
 killed_run() {
     local sig=$1 o=$2
-    env --default-signal "$TOOL" generate --model gaussian --length 4 --lines 512 --quiet \
-        --grid 160x160x160 --out "$o" >/dev/null 2>&1 &
-    local pid=$!
-    sleep 0.5
+    env --default-signal "$TOOL" generate --model gaussian --length 4 --lines 2048 --quiet \
+        --grid 256x256x256 --out "$o" >/dev/null 2>&1 &
+    local pid=$! waited=0
+    # signalled once its temporary exists: mid-run on any machine (a run
+    # of many seconds), not after a fixed sleep that a fast run outlives
+    while [ -z "$(ls -A | grep "^\.$o\.tmp-" || true)" ] && [ $waited -lt 200 ]; do
+        sleep 0.05
+        waited=$((waited + 1))
+    done
     kill -s "$sig" "$pid" 2>/dev/null
     wait "$pid"
     local rc=$?
@@ -277,10 +282,16 @@ case_stale_temp() {
     local fmt o tmp
     for fmt in h5 nc; do
         o=big.$fmt
-        "$TOOL" generate --model gaussian --length 4 --lines 512 --quiet --grid 160x160x160 \
+        # a run of many seconds, killed once its temporary exists (a fixed
+        # sleep raced with the run once the projection got faster)
+        "$TOOL" generate --model gaussian --length 4 --lines 2048 --quiet --grid 256x256x256 \
             --out "$o" >/dev/null 2>&1 &
-        local pid=$!
-        sleep 0.7
+        local pid=$! waited=0
+        while [ -z "$(ls -A | grep "^\.$o\.tmp-" || true)" ] && [ $waited -lt 200 ]; do
+            sleep 0.05
+            waited=$((waited + 1))
+        done
+        sleep 0.2 # into the run: the temporary holds some of the field
         kill -9 "$pid"
         wait "$pid" 2>/dev/null
         tmp=$(ls -A | grep "^\.$o\.tmp-" || true)
