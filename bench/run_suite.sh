@@ -2,7 +2,7 @@
 # bench/run_suite.sh — the speed suite of doc/benchmarks.md in one command: turning
 # bands vs the FFT method on grids, points, lines, the projection against
 # straightforward loops, the FFT method end to end against FFTW + an HDF5
-# write by hand, and peers from PyPI (gstools, FINUFFT) in a throw-away
+# write by hand, the core's limits for the projection (bench_limits), and peers from PyPI (gstools, FINUFFT) in a throw-away
 # virtual environment. Prints tables and, last, the summary of issue #16's
 # ratios for every SIMD path this CPU runs (TBRF_CPU_ISA forces the
 # lower ones: on an AVX-512 machine the AVX2 row is the AVX2 path on that
@@ -24,7 +24,7 @@ grep -q -w avx512f /proc/cpuinfo && grep -q -w avx512dq /proc/cpuinfo && isas="a
 grep -q -w avx512_fp16 /proc/cpuinfo && case $isas in avx512*) isas="avx512-gather $isas" ;; esac
 echo "# machine: $cpu, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# CPU kernels: $isas (best first)"
-cmake --build "$build" --target bench_suite bench_projection bench_fft_write tbrf_cli >/dev/null
+cmake --build "$build" --target bench_suite bench_projection bench_fft_write bench_limits tbrf_cli >/dev/null
 if [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     "$build/bench/bench_suite" "$mode" "$reps"
     echo
@@ -69,6 +69,9 @@ echo "# at 128^3 random points over the grid's. core ...: the same on one thread
 echo "# (not inflated by waiting for a core on a shared machine). FFT/hand: tbrf generate --method"
 echo "# fft (256^3 float, to HDF5) over FFTW c2r + fill + HDF5 write by hand (+ fsync), wall clock;"
 echo "# FFT core: the same on one thread, CPU seconds (user + system)."
+echo
+echo "## the projection's ceiling on this core (samples in L1; compare the core cl/s above)"
+"$build/bench/bench_limits" "$reps" | grep -v '^LIMIT'
 
 if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     venv=${TBRF_PEERS_VENV:-/tmp/tbrf-peers-venv}
