@@ -3,8 +3,9 @@
 # bands vs the FFT method on grids, points, lines, the projection against
 # straightforward loops, the FFT method end to end against FFTW + an HDF5
 # write by hand, the core's limits for the projection (bench_limits), and
-# peers from PyPI (gstools, FINUFFT) in a throw-away virtual environment. Prints tables and, last, the summary of issue #16's
-# ratios for every SIMD path this CPU runs (TBRF_CPU_ISA forces the
+# peers from PyPI (gstools, FINUFFT) in a throw-away virtual environment.
+# Prints tables and, last, the summary of issue #16's ratios for every SIMD
+# path this CPU runs (TBRF_CPU_ISA forces the
 # lower ones: on an AVX-512 machine the AVX2 row is the AVX2 path on that
 # machine, not an AVX2-only CPU). Asserts nothing.
 # Usage: bench/run_suite.sh [BUILD_DIR=build] [quick|full] [REPEATS=3]
