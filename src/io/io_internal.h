@@ -54,6 +54,7 @@ struct tbrf_io_writer {
     int64_t n[3];    /* grid counts, x fastest */
     int64_t total;   /* cells in /field */
     int64_t written; /* cells pushed so far */
+    double unsynced; /* bytes of /field written since writeback was last started */
     int committed;
     char message[1024];
     /* netCDF-4 output (flags & TBRF_IO_NETCDF): ids, -1 when unused. */

@@ -651,13 +651,17 @@ static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const
         fail_h5(w, "writing /field");
         goto done;
     }
-    if (!is_parallel(w) && !(w->flags & TBRF_IO_COMPRESS)) {
+    w->unsynced += (double)count * (double)(w->ncomp > 1 ? w->ncomp : 1) *
+                   (w->precision == TBRF_FLOAT ? 4.0 : 8.0);
+    if (!is_parallel(w) && !(w->flags & TBRF_IO_COMPRESS) && w->unsynced >= 8.0 * 1048576.0) {
         /* unfiltered chunks went straight to the file (no chunk cache):
          * let the disk start on them (the default sec2 driver's handle is
-         * its file descriptor) */
+         * its file descriptor), every 8 MiB so that small pushes do not
+         * send pages still being filled to disk over and over */
         void *h = NULL;
         if (H5Fget_vfd_handle(w->file, H5P_DEFAULT, &h) >= 0 && h)
             io_start_writeback(*(int *)h);
+        w->unsynced = 0.0;
     }
     rc = 0;
 done:
