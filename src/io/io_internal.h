@@ -90,6 +90,18 @@ struct tbrf_io_writer {
 #endif
 };
 
+/* 1 for a writer of tbrf_io_create_mpi: every rank makes every call and
+ * the data calls are collective (tbrf_io_mpi.h). */
+static inline int io_is_parallel(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    return w->comm != MPI_COMM_NULL;
+#else
+    (void)w;
+    return 0;
+#endif
+}
+
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
 
 /* A destination for the metadata attributes, so that the HDF5 and netCDF

@@ -83,12 +83,7 @@ static int put_text(int ncid, int var, const char *name, const char *s)
  * the table). */
 static int nc_mpi(const tbrf_io_writer *w)
 {
-#ifdef TBRF_IO_MPI
-    return w->comm != MPI_COMM_NULL;
-#else
-    (void)w;
-    return 0;
-#endif
+    return io_is_parallel(w);
 }
 
 static int nc_follower(const tbrf_io_writer *w)

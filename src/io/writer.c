@@ -338,17 +338,6 @@ static void xfer_close(hid_t x)
         H5Pclose(x);
 }
 
-/* 1 for a writer of tbrf_io_create_mpi (its file is parallel HDF5's). */
-static int is_parallel(const tbrf_io_writer *w)
-{
-#ifdef TBRF_IO_MPI
-    return w->comm != MPI_COMM_NULL;
-#else
-    (void)w;
-    return 0;
-#endif
-}
-
 /* 1 on the ranks but 0 of an MPI writer: data every rank holds alike
  * (tables, /connectivity) is written by rank 0 alone, the others taking
  * part in the collective write with an empty selection. */
@@ -653,7 +642,7 @@ static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const
     }
     w->unsynced += (double)count * (double)(w->ncomp > 1 ? w->ncomp : 1) *
                    (w->precision == TBRF_FLOAT ? 4.0 : 8.0);
-    if (!is_parallel(w) && !(w->flags & TBRF_IO_COMPRESS) && w->unsynced >= 8.0 * 1048576.0) {
+    if (!io_is_parallel(w) && !(w->flags & TBRF_IO_COMPRESS) && w->unsynced >= 8.0 * 1048576.0) {
         /* unfiltered chunks went straight to the file (no chunk cache):
          * let the disk start on them (the default sec2 driver's handle is
          * its file descriptor), every 8 MiB so that small pushes do not
