@@ -1125,14 +1125,15 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
     if (check_realization(p, realization))
         return p->status;
     const int64_t nx = p->grid.n[0], total = tbrf_plan_count(p);
-    if (p->fft_run && !p->opts.vector && p->opts.precision == TBRF_FLOAT && !is_subgrid(&p->grid)) {
-        /* a scalar float field is pushed from the transform's own memory */
+    if (p->fft_run && !p->opts.vector && !is_subgrid(&p->grid)) {
+        /* a scalar field is pushed from the transform's own memory */
         const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
         const int64_t step = (want / nx > 0 ? want / nx : 1) * nx;
         int64_t at = 0;
         int rc = 0;
         int st = tbrfi_fft_method_generate_push(p->model, p->dim, &p->grid, p->seed, realization,
-                                                p->opts.threads, step, push, user, &at, &rc);
+                                                p->opts.threads, p->opts.precision, step, push, user,
+                                                &at, &rc);
         if (st == TBRF_ERR_CALLBACK)
             return fail(p, st, "push callback returned %d at cell %lld", rc, (long long)at);
         if (st == TBRF_ERR_NO_MEMORY)

@@ -8,9 +8,10 @@
  *    sqrt(sum over pairs (2P/V)^2): checked within 4.5 of those, in 3D and
  *    2D, for a Gaussian covariance and a power law;
  *  - determinism: bitwise equal for threads 1, 2, 3; grid stream equals
- *    execute, and a scalar float field's stream (rounded in place, pushed
- *    while a second thread rounds) equals execute for 1-3 threads and any
- *    piece size, a failing push stopping it; float is the double rounded; two grids over the same box
+ *    execute, and a scalar field's stream (float: rounded in place, pushed
+ *    while a second thread rounds; double) equals execute for 1-3 threads
+ *    and any piece size, a failing push stopping it; float is the double
+ *    rounded; two grids over the same box
  *    (32^3 at spacing 1, 64^3 at spacing 0.5) have the same a_m at every
  *    shared wavevector to rounding (a mode's value does not depend on the
  *    grid size); a shifted origin only rotates phases;
@@ -219,39 +220,42 @@ static void check_stream(const tbrf_model *m)
     tbrf_destroy(p);
 }
 
-/* A float sink that can fail at a given cell. */
-typedef struct { float *out; int64_t next, fail_at, pieces; int ok; } fsink;
+/* A sink of float or double values that can fail at a given cell. */
+typedef struct { char *out; size_t size; int64_t next, fail_at, pieces; int ok; } fsink;
 static int fpush(void *user, int64_t first, int64_t count, const void *values)
 {
     fsink *s = user;
     if (first != s->next) s->ok = 0;
     if (s->fail_at >= 0 && first + count > s->fail_at) return 7;
-    memcpy(s->out + first, values, sizeof(float) * (size_t)count);
+    memcpy(s->out + s->size * (size_t)first, values, s->size * (size_t)count);
     s->next = first + count;
     s->pieces++;
     return 0;
 }
 
-/* A scalar float field is streamed from the transform's own memory (its
- * rows rounded in place, by a second thread while the caller's thread
- * pushes): bitwise tbrf_execute's for 1-3 threads, pieces of one row, of
- * several and of the whole grid, in 3D and 2D, odd and even n_x; a push
- * that fails stops the run with TBRF_ERR_CALLBACK at that piece. */
-static void check_stream_float(const tbrf_model *m)
+/* A scalar field is streamed from the transform's own memory (float: its
+ * rows rounded in place by a second thread while the caller's thread
+ * pushes; double: the out-of-place output): bitwise tbrf_execute's for
+ * 1-3 threads, pieces of one row, of several and of the whole grid, in 3D
+ * and 2D, odd and even n_x, float and double; a push that fails stops the
+ * run with TBRF_ERR_CALLBACK at that piece. */
+static void check_stream_scalar(const tbrf_model *m)
 {
     const int64_t shapes[3][3] = {{24, 20, 18}, {17, 9, 5}, {40, 33, 1}};
+    for (int prec = 0; prec < 2; prec++)
     for (int sh = 0; sh < 3; sh++) {
         const int dim = shapes[sh][2] > 1 ? 3 : 2;
         const int64_t *n = shapes[sh];
         const int64_t N = n[0] * n[1] * n[2];
+        const size_t size = prec ? sizeof(double) : sizeof(float);
         const int64_t chunks[3] = {n[0], 5 * n[0], N};
-        float *ref = tu_malloc(sizeof(float) * (size_t)N), *got = tu_malloc(sizeof(float) * (size_t)N);
+        char *ref = tu_malloc(size * (size_t)N), *got = tu_malloc(size * (size_t)N);
         for (int threads = 1; threads <= 3; threads++)
             for (int c = 0; c < 3; c++) {
                 tbrf_opts o;
                 tbrf_default_opts(&o);
                 o.method = TBRF_METHOD_FFT;
-                o.precision = TBRF_FLOAT;
+                o.precision = prec ? TBRF_DOUBLE : TBRF_FLOAT;
                 o.threads = threads;
                 o.chunk = chunks[c];
                 const double lo[3] = {0, 0, 0}, hi[3] = {(double)n[0], (double)n[1], (double)n[2]};
@@ -260,17 +264,18 @@ static void check_stream_float(const tbrf_model *m)
                 if (!p) continue;
                 tbrf_set_grid(p, origin, sp, n);
                 CHECK(tbrf_execute(p, 2, ref) == TBRF_OK, "execute: %s", tbrf_plan_message(p));
-                memset(got, 0, sizeof(float) * (size_t)N);
-                fsink s = {got, 0, -1, 0, 1};
-                CHECK(tbrf_execute_grid_stream(p, 2, fpush, &s) == TBRF_OK, "float stream: %s",
+                memset(got, 0, size * (size_t)N);
+                fsink s = {got, size, 0, -1, 0, 1};
+                CHECK(tbrf_execute_grid_stream(p, 2, fpush, &s) == TBRF_OK, "scalar stream: %s",
                       tbrf_plan_message(p));
-                CHECK(s.ok && s.next == N && !memcmp(ref, got, sizeof(float) * (size_t)N),
-                      "FFT float stream differs from execute (%lld x %lld x %lld, %d threads, chunk %lld)",
-                      (long long)n[0], (long long)n[1], (long long)n[2], threads, (long long)chunks[c]);
+                CHECK(s.ok && s.next == N && !memcmp(ref, got, size * (size_t)N),
+                      "FFT %s stream differs from execute (%lld x %lld x %lld, %d threads, chunk %lld)",
+                      prec ? "double" : "float", (long long)n[0], (long long)n[1], (long long)n[2],
+                      threads, (long long)chunks[c]);
                 CHECK(s.pieces == (N + chunks[c] - 1) / chunks[c], "%lld pieces, expected %lld",
                       (long long)s.pieces, (long long)((N + chunks[c] - 1) / chunks[c]));
                 if (c == 1) {
-                    fsink f = {got, 0, 2 * chunks[c] + 1, 0, 1};
+                    fsink f = {got, size, 0, 2 * chunks[c] + 1, 0, 1};
                     const int st = tbrf_execute_grid_stream(p, 2, fpush, &f);
                     CHECK(st == TBRF_ERR_CALLBACK && f.pieces == 2 &&
                               strstr(tbrf_plan_message(p), "returned 7") != NULL,
@@ -498,7 +503,7 @@ int main(void)
     check_statistics(gauss, "gaussian", 2, 256, 1.0);
     check_determinism(pl);
     check_stream(pl);
-    check_stream_float(pl);
+    check_stream_scalar(pl);
     check_shared_modes(pl);
     check_seed_pairs();
     check_choice(gauss);

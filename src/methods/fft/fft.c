@@ -872,11 +872,56 @@ static void *round_rows(void *arg)
     return NULL;
 }
 
+/* The scalar double field, out of place into a second fresh array whose
+ * pages are made present in parallel (as the transform's): pushed from it
+ * in pieces once the transform is done. */
+static int generate_push_double(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                                uint64_t realization, int threads, int64_t step,
+                                int (*push)(void *, int64_t, int64_t, const void *), void *user,
+                                int64_t *failed_at, int *push_rc)
+{
+    const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
+    const int64_t total = nx * ny * nz;
+    const int nthreads = tbrf_threads(threads);
+    fft_array O;
+    if (fft_array_alloc(&O, sizeof(double) * (size_t)total, nthreads))
+        return TBRF_ERR_NO_MEMORY;
+    fft_array A;
+    fftw_plan plan;
+    int st = fft_setup(dim, g, nthreads, (double *)O.C, &A, &plan);
+    if (st) {
+        fft_array_free(&O);
+        return st;
+    }
+    st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, A.bytes != 0, A.C);
+    if (!st) {
+        fftw_execute(plan);
+        const double *F = (const double *)O.C;
+        for (int64_t first = 0; first < total; first += step) {
+            const int64_t count = total - first < step ? total - first : step;
+            const int rc = push(user, first, count, F + first);
+            if (rc) {
+                *failed_at = first;
+                *push_rc = rc;
+                st = TBRF_ERR_CALLBACK;
+                break;
+            }
+        }
+    }
+    tbrfi_lines_fft_destroy(plan);
+    fft_array_free(&A);
+    fft_array_free(&O);
+    return st;
+}
+
 int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
-                                   uint64_t realization, int threads, int64_t step,
+                                   uint64_t realization, int threads, int precision, int64_t step,
                                    int (*push)(void *, int64_t, int64_t, const void *), void *user,
                                    int64_t *failed_at, int *push_rc)
 {
+    if (precision == TBRF_DOUBLE)
+        return generate_push_double(model, dim, g, seed, realization, threads, step, push, user,
+                                    failed_at, push_rc);
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1, rows = ny * nz, total = nx * rows;
     const int nthreads = tbrf_threads(threads);

@@ -45,16 +45,16 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
                         uint64_t realization, int threads, int precision, int vector, double zeta,
                         void *out);
 
-/* The scalar float field of realization r on the whole grid g, as
- * tbrfi_fft_method_generate makes it (the same bits), handed to
+/* The scalar field of realization r on the whole grid g in `precision`,
+ * as tbrfi_fft_method_generate makes it (the same bits), handed to
  * push(user, first, count, values) in pieces of `step` cells (a multiple
- * of n_x) straight from the transform's own memory: the floats are
+ * of n_x). Float: straight from the transform's own memory, the floats
  * rounded in place over the doubles, so no second grid-sized array is
- * allocated. Returns TBRF_OK, TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, or
+ * allocated; double: from the out-of-place output. Returns TBRF_OK, TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, or
  * TBRF_ERR_CALLBACK with the piece's first cell in *failed_at and the
  * callback's value in *push_rc. */
 int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
-                                   uint64_t realization, int threads, int64_t step,
+                                   uint64_t realization, int threads, int precision, int64_t step,
                                    int (*push)(void *, int64_t, int64_t, const void *), void *user,
                                    int64_t *failed_at, int *push_rc);
 
