@@ -968,6 +968,18 @@ static int is_subgrid(const grid_geom *g)
     return 0;
 }
 
+/* The plan's status and message for what the FFT method on grid g
+ * returned (TBRF_OK, TBRF_ERR_NO_MEMORY or TBRF_ERR_FFT). */
+static int fft_status(tbrf_plan *p, int st, const grid_geom *g)
+{
+    if (st == TBRF_ERR_NO_MEMORY)
+        return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
+                    tbrfi_fft_method_bytes(p->dim, g) / 1073741824.0);
+    if (st)
+        return fail(p, st, "FFT method: FFTW could not plan the transform");
+    return TBRF_OK;
+}
+
 /* The FFT method on the current grid (methods/fft/fft.c). A sub-box is
  * cut out of the whole grid's transform: the transform mixes every cell,
  * and only the whole one gives the whole grid's bits (each caller then
@@ -996,12 +1008,7 @@ static int fft_execute(tbrf_plan *p, uint64_t realization, void *values)
     }
     if (sub)
         free(all);
-    if (st == TBRF_ERR_NO_MEMORY)
-        return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
-                    tbrfi_fft_method_bytes(p->dim, &whole) / 1073741824.0);
-    if (st)
-        return fail(p, st, "FFT method: FFTW could not plan the transform");
-    return TBRF_OK;
+    return fft_status(p, st, &whole);
 }
 
 int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
@@ -1125,10 +1132,10 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
     if (check_realization(p, realization))
         return p->status;
     const int64_t nx = p->grid.n[0], total = tbrf_plan_count(p);
+    const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
+    const int64_t rows = want / nx > 0 ? want / nx : 1, step = rows * nx;
     if (p->fft_run && !p->opts.vector && !is_subgrid(&p->grid)) {
         /* a scalar field is pushed from the transform's own memory */
-        const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
-        const int64_t step = (want / nx > 0 ? want / nx : 1) * nx;
         int64_t at = 0;
         int rc = 0;
         int st = tbrfi_fft_method_generate_push(p->model, p->dim, &p->grid, p->seed, realization,
@@ -1136,12 +1143,7 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
                                                 &at, &rc);
         if (st == TBRF_ERR_CALLBACK)
             return fail(p, st, "push callback returned %d at cell %lld", rc, (long long)at);
-        if (st == TBRF_ERR_NO_MEMORY)
-            return fail(p, st, "FFT method: no memory for the %.3g GiB transform",
-                        tbrfi_fft_method_bytes(p->dim, &p->grid) / 1073741824.0);
-        if (st)
-            return fail(p, st, "FFT method: FFTW could not plan the transform");
-        return TBRF_OK;
+        return fft_status(p, st, &p->grid);
     }
     if (p->fft_run) {
         /* one transform of the whole grid, pushed in chunks of rows */
@@ -1149,8 +1151,6 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
         if (!all)
             return fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %lld-cell FFT field", (long long)total);
         int st = fft_execute(p, realization, all);
-        const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
-        const int64_t step = (want / nx > 0 ? want / nx : 1) * nx;
         for (int64_t first = 0; !st && first < total; first += step) {
             int64_t count = total - first < step ? total - first : step;
             int rc = push(user, first, count, (const char *)all + point_size(p) * (size_t)first);
@@ -1160,8 +1160,6 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
         free(all);
         return st;
     }
-    const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
-    const int64_t rows = want / nx > 0 ? want / nx : 1;
     if ((double)rows * (double)nx * (double)point_size(p) > 1e12)
         return fail(p, TBRF_ERR_SIZE, "a chunk of %lld rows of %lld cells is too large to buffer",
                     (long long)rows, (long long)nx);

@@ -762,16 +762,15 @@ static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fft_a
     const int64_t nh = nx / 2 + 1;
     if (fft_array_alloc(A, sizeof(fftw_complex) * (size_t)(nh * ny * nz), nthreads))
         return TBRF_ERR_NO_MEMORY;
-    fftw_complex **C = &A->C;
     tbrfi_lines_fftw_lock();
     static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
     if (!threads_ready)
         threads_ready = fftw_init_threads();
     fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
     if (!R)
-        R = (double *)*C;
-    *plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, *C, R, FFTW_ESTIMATE)
-                     : fftw_plan_dft_c2r_2d((int)ny, (int)nx, *C, R, FFTW_ESTIMATE);
+        R = (double *)A->C;
+    *plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, A->C, R, FFTW_ESTIMATE)
+                     : fftw_plan_dft_c2r_2d((int)ny, (int)nx, A->C, R, FFTW_ESTIMATE);
     fftw_plan_with_nthreads(1);
     tbrfi_lines_fftw_unlock();
     if (!*plan) {
@@ -872,6 +871,19 @@ static void *round_rows(void *arg)
     return NULL;
 }
 
+/* push(user, first, count, values); a non-zero return is kept in
+ * *failed_at, *push_rc and makes TBRF_ERR_CALLBACK. */
+static int push_piece(int (*push)(void *, int64_t, int64_t, const void *), void *user, int64_t first,
+                      int64_t count, const void *values, int64_t *failed_at, int *push_rc)
+{
+    const int rc = push(user, first, count, values);
+    if (!rc)
+        return TBRF_OK;
+    *failed_at = first;
+    *push_rc = rc;
+    return TBRF_ERR_CALLBACK;
+}
+
 /* The scalar double field, out of place into a second fresh array whose
  * pages are made present in parallel (as the transform's): pushed from it
  * in pieces once the transform is done. */
@@ -897,16 +909,9 @@ static int generate_push_double(const tbrf_model *model, int dim, const grid_geo
     if (!st) {
         fftw_execute(plan);
         const double *F = (const double *)O.C;
-        for (int64_t first = 0; first < total; first += step) {
-            const int64_t count = total - first < step ? total - first : step;
-            const int rc = push(user, first, count, F + first);
-            if (rc) {
-                *failed_at = first;
-                *push_rc = rc;
-                st = TBRF_ERR_CALLBACK;
-                break;
-            }
-        }
+        for (int64_t first = 0; first < total && !st; first += step)
+            st = push_piece(push, user, first, total - first < step ? total - first : step, F + first,
+                            failed_at, push_rc);
     }
     tbrfi_lines_fft_destroy(plan);
     fft_array_free(&A);
@@ -950,7 +955,7 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
          * parallel region, so the caller's own OpenMP inside it keeps its
          * threads */
         const int two = nthreads >= 2 && pthread_create(&rounder, NULL, round_rows, &rd) == 0;
-        for (int64_t first = 0; first < total; first += step) {
+        for (int64_t first = 0; first < total && !st; first += step) {
             const int64_t count = total - first < step ? total - first : step;
             const int64_t need = (first + count) / nx;
             if (!two)
@@ -960,13 +965,7 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
                 for (int spins = 0; atomic_load_explicit(&rd.done, memory_order_acquire) < need; spins++)
                     if (spins > 64)
                         sched_yield(); /* a share of a busy machine: let the rounder run */
-            const int rc = push(user, first, count, rd.F + first);
-            if (rc) {
-                *failed_at = first;
-                *push_rc = rc;
-                st = TBRF_ERR_CALLBACK;
-                break;
-            }
+            st = push_piece(push, user, first, count, rd.F + first, failed_at, push_rc);
         }
         atomic_store(&rd.stop, 1);
         if (two)
