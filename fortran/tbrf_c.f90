@@ -332,6 +332,12 @@ module tbrf_c
         type(tbrf_opts) :: opts
     end subroutine c_tbrf_default_opts
 
+    function c_tbrf_memory_budget(bytes) bind(C, name="tbrf_memory_budget")
+        import
+        integer(c_int) :: c_tbrf_memory_budget
+        integer(c_int64_t), intent(out) :: bytes
+    end function c_tbrf_memory_budget
+
     function c_tbrf_make_plan(model, dim, lo, hi, resolution, seed, opts, plan) bind(C, name="tbrf_make_plan")
         import
         integer(c_int) :: c_tbrf_make_plan

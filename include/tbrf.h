@@ -255,6 +255,15 @@ typedef struct tbrf_opts {
 /* Fills *opts with the defaults listed in tbrf_opts. */
 TBRF_API void tbrf_default_opts(tbrf_opts *opts);
 
+/* The memory budget that every tbrf object (plans, drivers and their
+ * caches, inflow samplers, readers and writers) checks a size against
+ * before allocating it: $TBRF_MEMORY_BUDGET in bytes, an integer with an
+ * optional binary suffix K, M, G or T, optionally followed by iB or B
+ * ("4G", "512MiB"); else half the physical memory, at least 256 MiB.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL (bytes NULL); TBRF_ERR_INVALID (the
+ * variable is set but is not such a size, or is 0: *bytes = 0). */
+TBRF_API int tbrf_memory_budget(uint64_t *bytes);
+
 /* ------------------------------------------------------------------- plan */
 
 typedef struct tbrf_plan tbrf_plan;

@@ -327,16 +327,14 @@ int tbrf_model_normalize_sigma(tbrf_model *model, double r, double sigma)
     if (!model)
         return TBRF_ERR_NULL;
     if (model->status != TBRF_OK || !(isfinite(r) && r > 0) || !(isfinite(sigma) && sigma > 0)) {
-        snprintf(model->message, sizeof model->message,
-                 "sigma normalisation needs a usable model, R > 0 and sigma > 0 (got R = %g, "
+        return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
+                          "sigma normalisation needs a usable model, R > 0 and sigma > 0 (got R = %g, "
                  "sigma = %g)", r, sigma);
-        return TBRF_ERR_INVALID;
     }
     double s2 = sigma2_shape(model, r);
     if (!(isfinite(s2) && s2 > 0)) {
-        snprintf(model->message, sizeof model->message,
-                 "sigma(R = %g) of the model's shape is %g: nothing to normalise", r, sqrt(s2));
-        return TBRF_ERR_DIVERGENT;
+        return tbrfi_fail(&model->msg, TBRF_ERR_DIVERGENT,
+                          "sigma(R = %g) of the model's shape is %g: nothing to normalise", r, sqrt(s2));
     }
     return tbrf_model_set_amplitude(model, sigma * sigma / s2);
 }
@@ -367,7 +365,7 @@ int tbrf_model_eisenstein_hu(double omega_m, double omega_b, double h, double n_
             (*model)->status = TBRF_ERR_INVALID;
             snprintf((*model)->description, sizeof (*model)->description,
                      "eisenstein_hu (invalid)");
-            snprintf((*model)->message, sizeof (*model)->message,
+            tbrfi_fail(&(*model)->msg, TBRF_ERR_INVALID,
                      "eisenstein_hu: need 0 < omega_b < omega_m <= 10, 0.1 < h <= 2, 0 < t_cmb <= "
                      "100, -3 < n_s < 5, wiggles 0 or 1, 0 < kmin < kmax <= 1e12 kmin (got "
                      "omega_m=%g omega_b=%g h=%g n_s=%g t_cmb=%g wiggles=%d kmin=%g kmax=%g)",

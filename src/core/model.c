@@ -151,7 +151,7 @@ static int fail(tbrf_model *m, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m->message, sizeof m->message, fmt, ap);
+    tbrfi_failv(&m->msg, status, fmt, ap);
     va_end(ap);
     m->status = status;
     snprintf(m->description, sizeof m->description, "%s (invalid)", kind_name(m->kind));
@@ -581,9 +581,8 @@ int tbrf_model_set_variance(tbrf_model *model, double variance)
     if (model->status != TBRF_OK)
         return model->status;
     if (!(isfinite(variance) && variance > 0.0)) {
-        snprintf(model->message, sizeof model->message,
-                 "set_variance: variance=%s must be finite and > 0", NUM(variance));
-        return TBRF_ERR_INVALID;
+        return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
+                          "set_variance: variance=%s must be finite and > 0", NUM(variance));
     }
     model->by_variance = 1;
     model->variance = variance;
@@ -598,9 +597,8 @@ int tbrf_model_set_amplitude(tbrf_model *model, double amplitude)
     if (model->status != TBRF_OK)
         return model->status;
     if (!(isfinite(amplitude) && amplitude > 0.0)) {
-        snprintf(model->message, sizeof model->message,
-                 "set_amplitude: amplitude=%s must be finite and > 0", NUM(amplitude));
-        return TBRF_ERR_INVALID;
+        return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
+                          "set_amplitude: amplitude=%s must be finite and > 0", NUM(amplitude));
     }
     model->by_variance = 0;
     model->amplitude = amplitude;
@@ -653,10 +651,9 @@ int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax)
     if (model->status != TBRF_OK)
         return model->status;
     if (!(kmin >= 0.0 && isfinite(kmin)) || isnan(kmax) || !(kmax > kmin)) {
-        snprintf(model->message, sizeof model->message,
-                 "set_band: kmin=%s, kmax=%s: need 0 <= kmin < kmax (kmin finite, kmax may be "
+        return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
+                          "set_band: kmin=%s, kmax=%s: need 0 <= kmin < kmax (kmin finite, kmax may be "
                  "inf)", NUM(kmin), NUM(kmax));
-        return TBRF_ERR_INVALID;
     }
     /* Intersect with the model's own range (power law, callback, table)
      * or an earlier band; the covariance models start from [0, inf). */
@@ -664,10 +661,9 @@ int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax)
     double lo = ranged && model->kmin > kmin ? model->kmin : kmin;
     double hi = ranged && model->kmax < kmax ? model->kmax : kmax;
     if (!(hi > lo)) {
-        snprintf(model->message, sizeof model->message,
-                 "set_band: [%s, %s] leaves no power: the model's spectrum is [%s, %s]",
+        return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
+                          "set_band: [%s, %s] leaves no power: the model's spectrum is [%s, %s]",
                  NUM(kmin), NUM(kmax), NUM(model->kmin), NUM(model->kmax));
-        return TBRF_ERR_INVALID;
     }
     tbrf_model save = *model;
     model->band = 1;
@@ -678,9 +674,8 @@ int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax)
     if (model->kind != MODEL_POWERLAW && model->kind != MODEL_CALLBACK &&
         model->kind != MODEL_BAND && model->kind != MODEL_PARABOLA && !(model->band_var[0] > 0.0 && model->band_var[1] > 0.0)) {
         *model = save;
-        snprintf(model->message, sizeof model->message,
-                 "set_band: [%s, %s] leaves no power of the model", NUM(kmin), NUM(kmax));
-        return TBRF_ERR_INVALID;
+        return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
+                          "set_band: [%s, %s] leaves no power of the model", NUM(kmin), NUM(kmax));
     }
     describe_band(model);
     return TBRF_OK;
@@ -693,7 +688,7 @@ const char *tbrf_model_describe(const tbrf_model *model)
 
 const char *tbrf_model_message(const tbrf_model *model)
 {
-    return model ? model->message : "the model is NULL";
+    return model ? tbrfi_message_text(&model->msg) : "the model is NULL";
 }
 
 int tbrf_model_status(const tbrf_model *model)

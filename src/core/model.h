@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "tbrf.h"
+#include "core/message.h"
 
 enum model_kind {
     MODEL_POWERLAW = 0,
@@ -18,12 +19,10 @@ enum model_kind {
     MODEL_PARABOLA = 8  /* P0 = (1 - u^2) k^(1-d), u = (2k - kmin - kmax)/(kmax - kmin) */
 };
 
-#define MODEL_MESSAGE_SIZE 512
-
 struct tbrf_model {
     int kind;
     int status;                       /* constructor's status */
-    char message[MODEL_MESSAGE_SIZE]; /* last failure */
+    tbrfi_message msg;                /* last failure */
     char description[512];            /* tbrf_model_describe */
     double index, kmin, kmax;         /* powerlaw; kmin/kmax also callback, band, parabola and table range */
     double length, nu;                /* gaussian, exponential, matern, vonkarman */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "core/message.h"
 #include "core/model.h"
 #include "core/parallel.h"
 #include "methods/nufft/nufft.h"
@@ -45,8 +46,8 @@ static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
 #define STATE_HEADER 40
 
 struct tbrf_driver {
-    int status, last;
-    char message[512];
+    int status;        /* TBRF_OK, or BAD_PLAN once the make failed */
+    tbrfi_message msg; /* the last call's status and message */
     tbrf_driver_params p;
     uint64_t seed, fingerprint;
     int dim, eval;
@@ -92,16 +93,14 @@ static int fail(tbrf_driver *d, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    tbrfi_failv(&d->msg, status, fmt, ap);
     va_end(ap);
-    d->last = status;
     return status;
 }
 
 static int ok(tbrf_driver *d)
 {
-    d->message[0] = '\0';
-    d->last = TBRF_OK;
+    tbrfi_message_clear(&d->msg);
     return TBRF_OK;
 }
 
@@ -507,7 +506,7 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
         }
     }
     d->status = st == TBRF_OK ? TBRF_OK : TBRF_ERR_BAD_PLAN;
-    d->last = st;
+    d->msg.status = st;
     return st;
 }
 
@@ -603,7 +602,7 @@ static void coefficients(const tbrf_driver *d, const double *a, double *out)
 static int at_time(tbrf_driver *d, double t)
 {
     if (d->status != TBRF_OK)
-        return d->last = TBRF_ERR_BAD_PLAN; /* the make's message stays */
+        return d->msg.status = TBRF_ERR_BAD_PLAN; /* the make's message stays */
     if (!(t >= 0.0) || !isfinite(t))
         return fail(d, TBRF_ERR_INVALID, "driver: time t=%g must be finite and >= 0", t);
     const double u = t / d->dt;
@@ -1219,7 +1218,7 @@ int tbrf_driver_save(const tbrf_driver *dc, void *buf, int64_t size)
     if (!d)
         return TBRF_ERR_NULL;
     if (d->status != TBRF_OK)
-        return d->last = TBRF_ERR_BAD_PLAN;
+        return d->msg.status = TBRF_ERR_BAD_PLAN;
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: save: buf is NULL");
     if (size < tbrf_driver_state_size(d))
@@ -1243,7 +1242,7 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     if (!d)
         return TBRF_ERR_NULL;
     if (d->status != TBRF_OK)
-        return d->last = TBRF_ERR_BAD_PLAN;
+        return d->msg.status = TBRF_ERR_BAD_PLAN;
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: load: buf is NULL");
     if (size < STATE_HEADER || memcmp(buf, MAGIC, 8) != 0)
@@ -1274,12 +1273,12 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
 
 int tbrf_driver_status(const tbrf_driver *d)
 {
-    return d ? d->last : TBRF_ERR_NULL;
+    return d ? d->msg.status : TBRF_ERR_NULL;
 }
 
 const char *tbrf_driver_message(const tbrf_driver *d)
 {
-    return d ? d->message : "the driver is NULL";
+    return d ? tbrfi_message_text(&d->msg) : "the driver is NULL";
 }
 
 void tbrf_driver_destroy(tbrf_driver *d)

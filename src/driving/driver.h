@@ -11,7 +11,7 @@
  * index. The lines (word 1 < 2^24), the rotation (0xFFFFFFFF), the line
  * shifts (0x40000000 | l), the vector amplitudes (0x20000000 | l) and the
  * FFT modes (bit 31) never use it. */
-#define TBRF_STREAM_DRIVE 0x10000000u
+#include "core/streams.h" /* TBRF_STREAM_DRIVE */
 
 /* Largest |m_d| of a driven mode (10 bits per axis in the counter). */
 #define TBRF_DRIVE_MMAX 511

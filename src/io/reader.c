@@ -171,40 +171,10 @@ static void shape_str(char *buf, size_t n, int rank, const hsize_t *dims)
 
 /* A size with an optional binary suffix (K, M, G, T; an optional "iB"
  * or "B" after it): bytes, or 0 if s is not such a size. */
-static uint64_t parse_size(const char *s)
-{
-    if (!s || !isdigit((unsigned char)*s))
-        return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno == ERANGE || v == 0)
-        return 0;
-    int shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    default: break;
-    }
-    if (shift && (end[0] == 'i' || end[0] == 'I') && (end[1] == 'B' || end[1] == 'b'))
-        end += 2;
-    else if (end[0] == 'B' || end[0] == 'b')
-        end++;
-    if (*end != '\0' || v > (UINT64_MAX >> shift))
-        return 0;
-    return (uint64_t)v << shift;
-}
-
 uint64_t tbrf_io_budget(void)
 {
-    const char *env = getenv(TBRF_IO_BUDGET_ENV);
-    if (env && env[0])
-        return parse_size(env);
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t half = pages > 0 && page > 0 ? (uint64_t)pages / 2 * (uint64_t)page : 0;
-    return half > TBRF_IO_BUDGET_MIN ? half : TBRF_IO_BUDGET_MIN;
+    uint64_t b;
+    return tbrf_memory_budget(&b) == TBRF_OK ? b : 0;
 }
 
 int tbrf_io_budget_check(const char *path, const char *what, double bytes, char *err,

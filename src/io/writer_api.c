@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/message.h"
 #include "io/tbrf_io.h"
 #include "tbrf_writer.h"
 
@@ -17,22 +18,21 @@ struct tbrf_writer {
     tbrf_io_writer *w;
     tbrf_io_meta meta;
     int flags, begun, committed;
-    char message[640];
+    tbrfi_message msg; /* the last call's status and message */
 };
 
 static int fail(tbrf_writer *w, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    tbrfi_failv(&w->msg, status, fmt, ap);
     va_end(ap);
     return status;
 }
 
 static int io_failed(tbrf_writer *w)
 {
-    snprintf(w->message, sizeof w->message, "%s", tbrf_io_message(w->w));
-    return TBRF_ERR_FILE;
+    return tbrfi_fail(&w->msg, TBRF_ERR_FILE, "%s", tbrf_io_message(w->w));
 }
 
 int tbrf_writer_create(const char *path, int flags, tbrf_writer **writer)
@@ -102,7 +102,7 @@ int tbrf_writer_grid_begin(tbrf_writer *w, int dim, const double origin[3], cons
     if (tbrf_io_grid_begin(w->w, dim, m->n, precision) || tbrf_io_write_grid_record(w->w, m))
         return io_failed(w);
     w->begun = 1;
-    w->message[0] = '\0';
+    tbrfi_message_clear(&w->msg);
     return TBRF_OK;
 }
 
@@ -131,13 +131,13 @@ int tbrf_writer_commit(tbrf_writer *w)
     if (tbrf_io_commit(w->w))
         return io_failed(w);
     w->committed = 1;
-    w->message[0] = '\0';
+    tbrfi_message_clear(&w->msg);
     return TBRF_OK;
 }
 
 const char *tbrf_writer_message(const tbrf_writer *w)
 {
-    return w ? w->message : "writer is NULL";
+    return w ? tbrfi_message_text(&w->msg) : "writer is NULL";
 }
 
 void tbrf_writer_close(tbrf_writer *w)

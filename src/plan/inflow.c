@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu_kernels.h"
+#include "core/message.h"
 #include "core/parallel.h"
 #include "methods/turning_bands/directions.h"
 #include "methods/turning_bands/lines.h"
@@ -41,8 +42,8 @@ enum { INFLOW_TILE = 512 };
 enum { WINDOW_MARGIN = 2 };
 
 struct tbrf_inflow {
-    int status, broken;
-    char message[640];
+    int broken;
+    tbrfi_message msg; /* the last call's status and message */
     tbrf_plan *plan;
     tbrfi_plan_view v;
     uint64_t realization;
@@ -63,20 +64,18 @@ static int fail(tbrf_inflow *in, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(in->message, sizeof in->message, fmt, ap);
+    tbrfi_failv(&in->msg, status, fmt, ap);
     va_end(ap);
-    in->status = status;
     return status;
 }
 
 static int begin(tbrf_inflow *in)
 {
     if (in->broken) { /* the message of the failed create stays */
-        in->status = TBRF_ERR_BAD_PLAN;
+        in->msg.status = TBRF_ERR_BAD_PLAN;
         return TBRF_ERR_BAD_PLAN;
     }
-    in->status = TBRF_OK;
-    in->message[0] = '\0';
+    tbrfi_message_clear(&in->msg);
     return TBRF_OK;
 }
 
@@ -235,7 +234,7 @@ int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], con
     int st = build(in, model, dim, lo, hi, resolution, seed, realization, opts, velocity, line_precision);
     if (st) {
         in->broken = 1;
-        in->status = st;
+        in->msg.status = st;
     }
     return st;
 }
@@ -245,7 +244,7 @@ int tbrf_inflow_set_density(tbrf_inflow *in, int kind, double rho_w, double sigm
     if (!in)
         return TBRF_ERR_NULL;
     if (begin(in))
-        return in->status;
+        return in->msg.status;
     if (kind != TBRF_DENSITY_FIELD && kind != TBRF_DENSITY_LOGNORMAL && kind != TBRF_DENSITY_LINEAR)
         return fail(in, TBRF_ERR_INVALID, "density kind %d: must be TBRF_DENSITY_FIELD, _LOGNORMAL "
                     "or _LINEAR", kind);
@@ -440,7 +439,7 @@ int tbrf_inflow_fill(tbrf_inflow *in, double t, int64_t n, const double *xyz, do
     if (!in)
         return TBRF_ERR_NULL;
     if (begin(in))
-        return in->status;
+        return in->msg.status;
     if (n < 0)
         return fail(in, TBRF_ERR_INVALID, "n = %lld: must be >= 0", (long long)n);
     if (n > 0 && (!xyz || !values))
@@ -455,7 +454,7 @@ int tbrf_inflow_fill_grid(tbrf_inflow *in, double t, const double origin[3], con
     if (!in)
         return TBRF_ERR_NULL;
     if (begin(in))
-        return in->status;
+        return in->msg.status;
     if (!origin || !spacing || !n || !values)
         return fail(in, TBRF_ERR_NULL, "fill_grid: origin, spacing, n or values is NULL");
     source s = {.xyz = NULL};
@@ -489,7 +488,7 @@ const char *tbrf_inflow_message(const tbrf_inflow *in)
 {
     if (!in)
         return "inflow sampler is NULL";
-    return in->message;
+    return tbrfi_message_text(&in->msg);
 }
 
 void tbrf_inflow_destroy(tbrf_inflow *in)

@@ -15,6 +15,8 @@
 #include "methods/nufft/nufft.h"
 #include "methods/turning_bands/lines.h"
 #include "methods/turning_bands/vector.h"
+#include "core/message.h"
+#include "core/streams.h"
 #include "core/model.h"
 #include "plan/plan_internal.h"
 #include "tbrf.h"
@@ -24,6 +26,7 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 /* Hard limits on options: beyond them a run could not finish in memory or
  * in any useful time, so they are rejected up front with a message. */
 #define MAX_LINES (1 << 24)
+_Static_assert(MAX_LINES <= TBRF_STREAM_LINES_END, "line indices stay in their stream range");
 #define MAX_OVERSAMPLING 1024
 #define MAX_PADDING 16
 #define MAX_LINE_LENGTH_FACTOR 1024
@@ -45,10 +48,9 @@ enum geometry { GEOM_NONE = 0, GEOM_GRID = 1, GEOM_POINTS = 2 };
 #define MAX_VECTOR_REALIZATION ((uint64_t)1 << 62)
 
 struct tbrf_plan {
-    int status;        /* status of the last call */
     int lineless;      /* made by tbrfi_plan_make_lineless: spec and FFT plan, no line storage */
     int broken;        /* make_plan failed: every later call returns BAD_PLAN */
-    char message[640];
+    tbrfi_message msg; /* the last call's status and message */
     tbrf_model *model;
     int dim;
     double lo[3], hi[3], center[3], extent, resolution, tolerance;
@@ -106,9 +108,8 @@ static int fail(tbrf_plan *p, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->message, sizeof p->message, fmt, ap);
+    tbrfi_failv(&p->msg, status, fmt, ap);
     va_end(ap);
-    p->status = status;
     return status;
 }
 
@@ -116,11 +117,10 @@ static int fail(tbrf_plan *p, int status, const char *fmt, ...)
 static int begin(tbrf_plan *p)
 {
     if (p->broken) {
-        p->status = TBRF_ERR_BAD_PLAN;
+        p->msg.status = TBRF_ERR_BAD_PLAN;
         return TBRF_ERR_BAD_PLAN;
     }
-    p->status = TBRF_OK;
-    p->message[0] = '\0';
+    tbrfi_message_clear(&p->msg);
     return TBRF_OK;
 }
 
@@ -201,7 +201,7 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     if (!lo || !hi)
         return fail(p, TBRF_ERR_NULL, "domain bounds lo/hi are NULL");
     if (model->status != TBRF_OK)
-        return fail(p, TBRF_ERR_INVALID, "the model failed to build: %s", model->message);
+        return fail(p, TBRF_ERR_INVALID, "the model failed to build: %s", tbrfi_message_text(&model->msg));
     if (dim != 2 && dim != 3)
         return fail(p, TBRF_ERR_INVALID, "dim = %d: must be 2 or 3", dim);
     for (int d = 0; d < dim; d++)
@@ -221,9 +221,9 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
         const char *name = tbrf_backend_name(p->opts.backend);
         return fail(p, st, "backend %s: %s", name ? name : "(unknown id)", tbrf_strerror(st));
     }
-    st = p->backend->init(&p->opts, &p->backend_state, p->message, sizeof p->message);
+    st = p->backend->init(&p->opts, &p->backend_state, p->msg.text, sizeof p->msg.text);
     if (st) {
-        p->status = st; /* init wrote the message */
+        p->msg.status = st; /* init wrote the message */
         return st;
     }
     if (p->opts.line_method == TBRF_LINES_CIRCULANT && (dim != 3 || !tbrfi_model_is_covariance(model)))
@@ -296,10 +296,10 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
      * plan builds no line structures (spec, lines, axis, FFTW line plan). */
     if (p->opts.method == TBRF_METHOD_FFT)
         return TBRF_OK;
-    st = tbrfi_lines_spec_build(&p->spec, p->model, dim, p->extent, resolution, &p->opts, p->message,
-                          sizeof p->message);
+    st = tbrfi_lines_spec_build(&p->spec, p->model, dim, p->extent, resolution, &p->opts, p->msg.text,
+                          sizeof p->msg.text);
     if (st) {
-        p->status = st; /* tbrfi_lines_spec_build wrote the message */
+        p->msg.status = st; /* tbrfi_lines_spec_build wrote the message */
         return st;
     }
     /* Coordinates so large that double precision cannot place a position
@@ -406,36 +406,11 @@ double tbrfi_plan_memory_budget(void)
     return memory_budget();
 }
 
-/* The memory budget: $TBRF_MEMORY_BUDGET (bytes, with an optional K, M,
- * G or T binary suffix, as the io library reads it), else half the
- * physical memory; 0 for a malformed variable. */
+/* The memory budget (tbrf_memory_budget); 0 for a malformed variable. */
 static double memory_budget(void)
 {
-    const char *e = getenv("TBRF_MEMORY_BUDGET");
-    if (e && e[0]) {
-        if (!isdigit((unsigned char)e[0]))
-            return 0.0;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(e, &end, 10);
-        if (errno == ERANGE)
-            return 0.0;
-        double f = 1.0;
-        switch (*end) {
-        case 'k': case 'K': f = 1024.0; end++; break;
-        case 'm': case 'M': f = 1048576.0; end++; break;
-        case 'g': case 'G': f = 1073741824.0; end++; break;
-        case 't': case 'T': f = 1099511627776.0; end++; break;
-        default: break;
-        }
-        if (f > 1.0 && (end[0] == 'i' || end[0] == 'I') && (end[1] == 'B' || end[1] == 'b'))
-            end += 2;
-        else if (end[0] == 'B' || end[0] == 'b')
-            end++;
-        return *end ? 0.0 : (double)v * f;
-    }
-    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    return mem > 0 ? 0.5 * mem : 0.0;
+    uint64_t b;
+    return tbrf_memory_budget(&b) == TBRF_OK ? (double)b : 0.0;
 }
 
 static int periodic_setup(tbrf_plan *p, const tbrf_model *model, int dim, const double origin[3],
@@ -583,7 +558,7 @@ int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3],
     if (!p)
         return TBRF_ERR_NULL;
     if (begin(p))
-        return p->status;
+        return p->msg.status;
     if (!origin || !spacing || !n)
         return fail(p, TBRF_ERR_NULL, "set_grid: origin, spacing or n is NULL");
     const int64_t zero[3] = {0, 0, 0};
@@ -596,7 +571,7 @@ int tbrf_set_subgrid(tbrf_plan *p, const double origin[3], const double spacing[
     if (!p)
         return TBRF_ERR_NULL;
     if (begin(p))
-        return p->status;
+        return p->msg.status;
     if (!origin || !spacing || !n || !start || !count)
         return fail(p, TBRF_ERR_NULL, "set_subgrid: origin, spacing, n, start or count is NULL");
     return set_grid_box(p, origin, spacing, n, start, count);
@@ -624,7 +599,7 @@ static int set_grid_box(tbrf_plan *p, const double origin[3], const double spaci
         return fail(p, TBRF_ERR_SIZE, "grid %lld x %lld x %lld: the cell count overflows 64 bits",
                     (long long)n[0], (long long)n[1], (long long)n[2]);
     if (check_box(p, n, start, count))
-        return p->status;
+        return p->msg.status;
     for (int d = 0; d < p->dim && !p->periodic_box; d++) {
         /* the box's own extent: a rank's sub-box needs only its part inside */
         double beg = origin[d] + spacing[d] * (double)start[d];
@@ -707,7 +682,7 @@ int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
     if (!p)
         return TBRF_ERR_NULL;
     if (begin(p))
-        return p->status;
+        return p->msg.status;
     p->geom = GEOM_NONE;
     if (n < 0)
         return fail(p, TBRF_ERR_SIZE, "set_points: n = %lld is negative", (long long)n);
@@ -1016,7 +991,7 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
     if (!p)
         return TBRF_ERR_NULL;
     if (begin(p))
-        return p->status;
+        return p->msg.status;
     if (p->geom == GEOM_NONE)
         return fail(p, TBRF_ERR_NO_GEOMETRY, "execute: call tbrf_set_grid or tbrf_set_points first");
     int64_t count = tbrf_plan_count(p);
@@ -1029,13 +1004,13 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
             return bad_point(p, bad, p->xyz + (size_t)p->dim * (size_t)bad);
     }
     if (check_realization(p, realization))
-        return p->status;
+        return p->msg.status;
     if (p->geom == GEOM_GRID && p->fft_run)
         return fft_execute(p, realization, values);
     if (p->periodic_box) {
         double *const *u;
         if (ensure_fine(p, realization, &u))
-            return p->status;
+            return p->msg.status;
         if (p->geom == GEOM_GRID)
             tbrfi_nufft_interp_grid(&p->nu, u, p->ncomp, p->grid.origin, p->grid.spacing, p->grid.n,
                                     p->grid.start, 0, count, p->opts.precision, p->opts.threads, values);
@@ -1059,14 +1034,14 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
     if (!p)
         return TBRF_ERR_NULL;
     if (begin(p))
-        return p->status;
+        return p->msg.status;
     if (!pull || !push)
         return fail(p, TBRF_ERR_NULL, "execute_stream: pull or push callback is NULL");
     if (p->opts.method == TBRF_METHOD_FFT && !p->periodic_box)
         return fail(p, TBRF_ERR_UNSUPPORTED, "execute_stream: the FFT method needs a regular grid "
                     "(use method TB or AUTO for points, or tbrf_make_periodic_plan)");
     if (check_realization(p, realization))
-        return p->status;
+        return p->msg.status;
     int64_t chunk = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_POINTS;
     if ((double)chunk * (double)(p->dim * sizeof(double) + point_size(p)) > 1e12)
         return fail(p, TBRF_ERR_SIZE, "opts.chunk = %lld points is too large to buffer", (long long)chunk);
@@ -1124,13 +1099,13 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
     if (!p)
         return TBRF_ERR_NULL;
     if (begin(p))
-        return p->status;
+        return p->msg.status;
     if (!push)
         return fail(p, TBRF_ERR_NULL, "execute_grid_stream: push callback is NULL");
     if (p->geom != GEOM_GRID)
         return fail(p, TBRF_ERR_NO_GEOMETRY, "execute_grid_stream: no grid set (call tbrf_set_grid)");
     if (check_realization(p, realization))
-        return p->status;
+        return p->msg.status;
     const int64_t nx = p->grid.n[0], total = tbrf_plan_count(p);
     const int64_t want = p->opts.chunk > 0 ? p->opts.chunk : AUTO_CHUNK_CELLS;
     const int64_t rows = want / nx > 0 ? want / nx : 1, step = rows * nx;
@@ -1230,10 +1205,10 @@ int tbrf_plan_method(const tbrf_plan *p)
 
 int tbrf_plan_status(const tbrf_plan *p)
 {
-    return p ? p->status : TBRF_ERR_NULL;
+    return p ? p->msg.status : TBRF_ERR_NULL;
 }
 
 const char *tbrf_plan_message(const tbrf_plan *p)
 {
-    return p ? p->message : "plan is NULL";
+    return p ? tbrfi_message_text(&p->msg) : "plan is NULL";
 }

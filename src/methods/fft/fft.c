@@ -21,6 +21,7 @@
 #include "methods/turning_bands/lines.h"
 #include "core/cpu_isa.h"
 #include "core/parallel.h"
+#include "core/streams.h"
 #include "tbrf/rng/philox.h"
 
 static const double PI = 3.14159265358979323846;
@@ -30,7 +31,7 @@ static const double PI = 3.14159265358979323846;
 /* Philox word1 flag of the FFT modes' stream: the lines use word1 < 2^24
  * (line index) and 0xFFFFFFFF (rotation); FFT words1 are 0x80000000 | x
  * with x < 2^31 - 1, so the streams never share a counter. */
-#define FFT_STREAM_BIT 0x80000000u
+#define FFT_STREAM_BIT TBRF_STREAM_FFT
 
 static int64_t idx_to_m(int64_t i, int64_t n)
 {

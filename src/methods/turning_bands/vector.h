@@ -14,7 +14,7 @@
 /* Philox word 1 of the amplitudes' counters: 0x20000000 | line (lines
  * < 2^24), a stream the lines (line index, 0x40000000 | line, 0xFFFFFFFF)
  * and the FFT modes (bit 31 set) never use. */
-#define TBRF_STREAM_VECTOR 0x20000000u
+#include "core/streams.h" /* TBRF_STREAM_VECTOR */
 
 /* The normalisation of every component to the scalar field's variance:
  * sqrt(dim / (zeta^2 (dim - 1) + (1 - zeta)^2)). */

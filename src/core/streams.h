@@ -1,0 +1,62 @@
+/* streams.h — the registry of random-stream key words. Every random number
+ * tbrf draws is philox4x32-10(ctr = (w0, w1, r lo, r hi), key = seed)
+ * (include/tbrf/rng/philox.h); what drew it is told apart by word 1 alone,
+ * so each use owns one half-open range of w1 below. The compile-time
+ * checks at the end fail the build when two ranges overlap, which is what
+ * keeps a field, a driver, an initial condition's point placement and the
+ * public tbrf_rng_* stream of the same seed from ever sharing a counter
+ * (doc/design.md, "Random streams"). A new use takes a free range here and
+ * adds it to the checks. Not installed. */
+#ifndef TBRF_CORE_STREAMS_H
+#define TBRF_CORE_STREAMS_H
+
+#include "tbrf/rng/philox.h" /* TBRF_STREAM_ROTATION, TBRF_STREAM_SHIFT (device code uses them) */
+
+/* Turning-bands line modes: w0 = mode block, w1 = line index l < 2^24
+ * (plan.c's MAX_LINES). */
+#define TBRF_STREAM_LINES 0x00000000u
+#define TBRF_STREAM_LINES_END 0x01000000u
+
+/* The public Philox stream of tbrf_rng_u32/_double/_float: word k of
+ * stream s is word k%4 of ctr = (b lo, TBRF_STREAM_RNG | b >> 32, s lo,
+ * s hi), b = k/4, so b < 2^59 (words < 2^61). */
+#define TBRF_STREAM_RNG 0x08000000u
+#define TBRF_STREAM_RNG_END 0x10000000u
+
+/* Turbulence driving: w0 = mode (or line mode), r = update index,
+ * w1 = TBRF_STREAM_DRIVE | 0..3 (src/driving). */
+#define TBRF_STREAM_DRIVE 0x10000000u
+#define TBRF_STREAM_DRIVE_END 0x10000004u
+
+/* Initial conditions: point placement (jittered lattice, random points,
+ * glass tiling) and any other draw of the IC physics; w1 =
+ * TBRF_STREAM_IC | purpose << 16 | (index >> 32), purpose < 256. */
+#define TBRF_STREAM_IC 0x18000000u
+#define TBRF_STREAM_IC_END 0x19000000u
+
+/* Vector line amplitudes: w1 = TBRF_STREAM_VECTOR | l. */
+#define TBRF_STREAM_VECTOR 0x20000000u
+#define TBRF_STREAM_VECTOR_END 0x21000000u
+
+/* The lines' sub-sample shifts: w1 = TBRF_STREAM_SHIFT | l. */
+#define TBRF_STREAM_SHIFT_END 0x41000000u
+
+/* The FFT method's modes: w1 = TBRF_STREAM_FFT | (K >> 32), K < 2^63 - 2^32. */
+#define TBRF_STREAM_FFT 0x80000000u
+#define TBRF_STREAM_FFT_END 0xFFFFFFFFu
+
+/* The line directions' rotation: w1 = TBRF_STREAM_ROTATION (the last
+ * value, which the FFT range stops short of). */
+
+/* Disjoint and in increasing order, so no two uses share a counter. */
+_Static_assert(TBRF_STREAM_LINES_END <= TBRF_STREAM_RNG, "lines overlap the public RNG");
+_Static_assert(TBRF_STREAM_RNG_END <= TBRF_STREAM_DRIVE, "public RNG overlaps driving");
+_Static_assert(TBRF_STREAM_DRIVE_END <= TBRF_STREAM_IC, "driving overlaps initial conditions");
+_Static_assert(TBRF_STREAM_IC_END <= TBRF_STREAM_VECTOR, "initial conditions overlap vector lines");
+_Static_assert(TBRF_STREAM_VECTOR_END <= TBRF_STREAM_SHIFT, "vector lines overlap shifts");
+_Static_assert(TBRF_STREAM_SHIFT_END <= TBRF_STREAM_FFT, "shifts overlap the FFT modes");
+_Static_assert(TBRF_STREAM_FFT_END <= TBRF_STREAM_ROTATION, "FFT modes overlap the rotation");
+_Static_assert(TBRF_STREAM_RNG + (0xFFFFFFFFu >> 5) < TBRF_STREAM_RNG_END,
+               "the public RNG's block bits fit its range");
+
+#endif
