@@ -39,6 +39,8 @@ enum { INFLOW_TILE = 512 };
  * round across a sample boundary (the plan's domain tolerance is already
  * in the window's extent). */
 enum { WINDOW_MARGIN = 2 };
+/* A grid's tiles: blocks of BX x BY x BZ cells (fill). */
+enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
 
 struct tbrf_inflow {
     int broken;
@@ -125,6 +127,72 @@ static void line_window(const tbrf_inflow *in, int l, int64_t *first, int64_t *c
     *count = j1 - j0 + 1;
 }
 
+/* The total samples of the windows (the pad included) allocated within
+ * the memory budget, and synthesised. */
+static int store_windows(tbrf_inflow *in, int64_t total)
+{
+    const int L = in->v->L;
+    const size_t esize = in->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    const double bytes = (double)total * (double)esize;
+    const double budget = tbrfi_engine_memory_budget();
+    if (!(budget > 0.0))
+        return fail(in, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET is not a size in bytes (such as 4G or 512M)");
+    if (bytes > budget)
+        return fail(in, TBRF_ERR_SIZE, "the line windows of the tube need %.3g MiB, more than the "
+                    "memory budget of %.3g MiB (set TBRF_MEMORY_BUDGET, coarsen the resolution or "
+                    "shorten the tube)", bytes / 1048576.0, budget / 1048576.0);
+    in->nsamples = total;
+    in->samples = malloc((size_t)bytes > 0 ? (size_t)bytes : 1);
+    if (!in->samples)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %.3g MiB of line windows", bytes / 1048576.0);
+    int64_t *at = malloc(sizeof(int64_t) * (size_t)L);
+    if (!at)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    for (int l = 0; l < L; l++)
+        at[l] = in->base[l] + in->first[l];
+    int st = tbrfi_engine_windows(in->engine, in->realization, in->first, in->count, at, in->precision,
+                                  in->samples);
+    free(at);
+    if (st)
+        return fail(in, st, "no memory for the line synthesis buffers");
+    return TBRF_OK;
+}
+
+/* The axes, offsets and windows of the L lines, and their samples of
+ * in->realization. */
+static int make_windows(tbrf_inflow *in)
+{
+    const int L = in->v->L;
+    in->axis = malloc(sizeof(double) * 4 * (size_t)L);
+    in->off = malloc(sizeof(double) * (size_t)L);
+    in->first = malloc(sizeof(int64_t) * 3 * (size_t)L);
+    if (!in->axis || !in->off || !in->first)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    in->count = in->first + L;
+    in->base = in->first + 2 * (size_t)L;
+    /* the plan's axes: u/delta, then the shifts */
+    tbrfi_engine_axes(in->engine, in->realization, in->axis);
+    for (int l = 0; l < L; l++)
+        in->off[l] = in->v->spec.offset + in->axis[3 * (size_t)L + l];
+    /* Window l is stored at pad + (the windows before it); base[l] = that
+     * - first[l], so that samples + base[l] is line l's sample 0 and the
+     * CPU kernels index it as they index a whole line. The pad (at most
+     * first[0] samples, never touched) keeps every base[l] >= 0. */
+    int64_t total = 0, pad = 0;
+    for (int l = 0; l < L; l++) {
+        line_window(in, l, &in->first[l], &in->count[l]);
+        if (in->first[l] - total > pad)
+            pad = in->first[l] - total;
+        total += in->count[l];
+        if (in->count[l] > in->maxcount)
+            in->maxcount = in->count[l];
+    }
+    for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
+        in->base[l] = at - in->first[l];
+    total += pad;
+    return store_windows(in, total);
+}
+
 static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double lo[3],
                  const double hi[3], double resolution, uint64_t seed, uint64_t realization,
                  const tbrf_opts *opts, const double velocity[3], int line_precision)
@@ -160,58 +228,7 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
     in->precision = line_precision;
     for (int d = 0; d < 3; d++)
         in->velocity[d] = d < dim ? velocity[d] : 0.0;
-    const int L = in->v->L;
-    in->axis = malloc(sizeof(double) * 4 * (size_t)L);
-    in->off = malloc(sizeof(double) * (size_t)L);
-    in->first = malloc(sizeof(int64_t) * 3 * (size_t)L);
-    if (!in->axis || !in->off || !in->first)
-        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
-    in->count = in->first + L;
-    in->base = in->first + 2 * (size_t)L;
-    /* the plan's axes: u/delta, then the shifts */
-    tbrfi_engine_axes(in->engine, realization, in->axis);
-    for (int l = 0; l < L; l++)
-        in->off[l] = in->v->spec.offset + in->axis[3 * (size_t)L + l];
-    /* Window l is stored at pad + (the windows before it); base[l] = that
-     * - first[l], so that samples + base[l] is line l's sample 0 and the
-     * CPU kernels index it as they index a whole line. The pad (at most
-     * first[0] samples, never touched) keeps every base[l] >= 0. */
-    int64_t total = 0, pad = 0;
-    for (int l = 0; l < L; l++) {
-        line_window(in, l, &in->first[l], &in->count[l]);
-        if (in->first[l] - total > pad)
-            pad = in->first[l] - total;
-        total += in->count[l];
-        if (in->count[l] > in->maxcount)
-            in->maxcount = in->count[l];
-    }
-    for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
-        in->base[l] = at - in->first[l];
-    total += pad;
-    const size_t esize = line_precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
-    const double bytes = (double)total * (double)esize;
-    const double budget = tbrfi_engine_memory_budget();
-    if (!(budget > 0.0))
-        return fail(in, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET is not a size in bytes (such as 4G or 512M)");
-    if (bytes > budget)
-        return fail(in, TBRF_ERR_SIZE, "the line windows of the tube need %.3g MiB, more than the "
-                    "memory budget of %.3g MiB (set TBRF_MEMORY_BUDGET, coarsen the resolution or "
-                    "shorten the tube)", bytes / 1048576.0, budget / 1048576.0);
-    in->nsamples = total;
-    in->samples = malloc((size_t)bytes > 0 ? (size_t)bytes : 1);
-    if (!in->samples)
-        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %.3g MiB of line windows", bytes / 1048576.0);
-    int64_t *at = malloc(sizeof(int64_t) * (size_t)L);
-    if (!at)
-        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
-    for (int l = 0; l < L; l++)
-        at[l] = in->base[l] + in->first[l];
-    st = tbrfi_engine_windows(in->engine, realization, in->first, in->count, at, line_precision,
-                              in->samples);
-    free(at);
-    if (st)
-        return fail(in, st, "no memory for the line synthesis buffers");
-    return TBRF_OK;
+    return make_windows(in);
 }
 
 int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
@@ -338,6 +355,57 @@ static void add_float_line(const tbrf_inflow *in, int l, cpu_points_fn kernel, c
     kernel(scratch, 0, a, in->v->spec.offset - (double)j0, &shift, 1, npad, dx, dy, dz, acc);
 }
 
+/* Tile w of fill: its positions' values, line by line. */
+static void fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t n, int64_t w,
+                      const int64_t tiles[3], cpu_points_fn kernel, double *scratch, double *values)
+{
+    const int L = in->v->L, dim = in->v->dim;
+    const double norm = 1.0 / sqrt((double)L);
+    const double *c = in->v->center;
+    const double *shift = in->axis + 3 * (size_t)L;
+    double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
+    int64_t idx[INFLOW_TILE];
+    int np = 0;
+    if (s->xyz) {
+        const int64_t p0 = w * INFLOW_TILE;
+        np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
+        for (int i = 0; i < np; i++)
+            idx[i] = p0 + i;
+    } else {
+        const int64_t i0 = (w % tiles[0]) * BX, j0 = (w / tiles[0] % tiles[1]) * BY,
+                      k0 = w / (tiles[0] * tiles[1]) * BZ;
+        for (int64_t k = k0; k < k0 + BZ && k < s->n[2]; k++)
+            for (int64_t j = j0; j < j0 + BY && j < s->n[1]; j++)
+                for (int64_t i = i0; i < i0 + BX && i < s->n[0]; i++)
+                    idx[np++] = i + s->n[0] * (j + s->n[1] * k);
+    }
+    const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
+    double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < npad; i++) {
+        double x[3];
+        position(in, s, idx[i < np ? i : np - 1], t, x);
+        dx[i] = x[0] - c[0];
+        dy[i] = x[1] - c[1];
+        dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
+        acc[i] = 0.0;
+        bmin[0] = fmin(bmin[0], dx[i]), bmax[0] = fmax(bmax[0], dx[i]);
+        bmin[1] = fmin(bmin[1], dy[i]), bmax[1] = fmax(bmax[1], dy[i]);
+        bmin[2] = fmin(bmin[2], dz[i]), bmax[2] = fmax(bmax[2], dz[i]);
+    }
+    /* Line by line in order 0..L-1, through the CPU backend's point
+     * kernel (the same bits as tbrf_execute's) on each line's window. */
+    for (int l = 0; l < L; l++) {
+        const double *a = in->axis + 3 * (size_t)l;
+        if (in->precision == TBRF_FLOAT)
+            add_float_line(in, l, kernel, bmin, bmax, npad, dx, dy, dz, scratch, acc);
+        else
+            kernel((const double *)in->samples + in->base[l], 0, a, in->v->spec.offset, shift + l, 1,
+                   npad, dx, dy, dz, acc);
+    }
+    for (int i = 0; i < np; i++)
+        values[idx[i]] = transform(in, norm * acc[i]);
+}
+
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
 {
     if (!isfinite(t))
@@ -348,17 +416,12 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         if (!inside(in, x))
             return out_of_tube(in, i, x, t);
     }
-    const int L = in->v->L, dim = in->v->dim;
-    const double norm = 1.0 / sqrt((double)L);
-    const double *c = in->v->center;
-    const double *shift = in->axis + 3 * (size_t)L;
     const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
     /* Tiles: INFLOW_TILE points in the caller's order, or blocks of
      * 16 x 16 x 2 cells of a grid, whose line coordinates span few
      * samples, so that the window segments a tile reads stay in cache
      * (a strip of whole rows would read hundreds of samples per line).
-     * Values do not depend on the tiling. */
-    enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
+     * Values do not depend on the tiling (fill_tile). */
     int64_t tiles[3] = {1, 1, 1};
     if (!s->xyz) {
         tiles[0] = (s->n[0] + BX - 1) / BX;
@@ -379,47 +442,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     for (int64_t w = 0; w < ntiles; w++) {
         if (in->precision == TBRF_FLOAT && !scratch)
             continue;
-        double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
-        int64_t idx[INFLOW_TILE];
-        int np = 0;
-        if (s->xyz) {
-            const int64_t p0 = w * INFLOW_TILE;
-            np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
-            for (int i = 0; i < np; i++)
-                idx[i] = p0 + i;
-        } else {
-            const int64_t i0 = (w % tiles[0]) * BX, j0 = (w / tiles[0] % tiles[1]) * BY,
-                          k0 = w / (tiles[0] * tiles[1]) * BZ;
-            for (int64_t k = k0; k < k0 + BZ && k < s->n[2]; k++)
-                for (int64_t j = j0; j < j0 + BY && j < s->n[1]; j++)
-                    for (int64_t i = i0; i < i0 + BX && i < s->n[0]; i++)
-                        idx[np++] = i + s->n[0] * (j + s->n[1] * k);
-        }
-        const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
-        double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (int i = 0; i < npad; i++) {
-            double x[3];
-            position(in, s, idx[i < np ? i : np - 1], t, x);
-            dx[i] = x[0] - c[0];
-            dy[i] = x[1] - c[1];
-            dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
-            acc[i] = 0.0;
-            bmin[0] = fmin(bmin[0], dx[i]), bmax[0] = fmax(bmax[0], dx[i]);
-            bmin[1] = fmin(bmin[1], dy[i]), bmax[1] = fmax(bmax[1], dy[i]);
-            bmin[2] = fmin(bmin[2], dz[i]), bmax[2] = fmax(bmax[2], dz[i]);
-        }
-        /* Line by line in order 0..L-1, through the CPU backend's point
-         * kernel (the same bits as tbrf_execute's) on each line's window. */
-        for (int l = 0; l < L; l++) {
-            const double *a = in->axis + 3 * (size_t)l;
-            if (in->precision == TBRF_FLOAT)
-                add_float_line(in, l, kernel, bmin, bmax, npad, dx, dy, dz, scratch, acc);
-            else
-                kernel((const double *)in->samples + in->base[l], 0, a, in->v->spec.offset, shift + l, 1,
-                       npad, dx, dy, dz, acc);
-        }
-        for (int i = 0; i < np; i++)
-            values[idx[i]] = transform(in, norm * acc[i]);
+        fill_tile(in, s, t, n, w, tiles, kernel, scratch, values);
     }
     free(scratch);
     }
