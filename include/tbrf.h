@@ -950,7 +950,7 @@ typedef struct tbrf_ic_cosmo_params {
     double length_per_mpc; /* length units per Mpc/h: 1000 (default: kpc/h) or 1 (Mpc/h) */
     double mass_unit;      /* the mass unit in M_sun/h (default 1e10) */
     double velocity_unit;  /* the velocity unit in cm/s (default 1e5: km/s), < 1e11 */
-    int32_t wiggles;       /* Eisenstein & Hu with baryon wiggles (1, default) or the no-wiggle fit */
+    int32_t wiggles;       /* Eisenstein & Hu with baryon wiggles (1, default) or without (0) */
     int32_t gas;           /* 1: every site splits into a gas and a dark-matter particle,
                               masses in the ratio omega_b : omega_m - omega_b, shifted as
                               N-GenIC does; 0 (default): dark matter only */

@@ -102,9 +102,10 @@ TBRF_API int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, c
                         const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
                         size_t errlen);
 /* Writes file f of the set (see above). */
-TBRF_API int tbrf_arepo_set_write_file(tbrf_arepo_set *set, int f, const tbrf_arepo_particles part[6],
-                              const tbrf_arepo_param *params, size_t nparams, char *err,
-                              size_t errlen);
+TBRF_API int tbrf_arepo_set_write_file(tbrf_arepo_set *set, int f,
+                                       const tbrf_arepo_particles part[6],
+                                       const tbrf_arepo_param *params, size_t nparams, char *err,
+                                       size_t errlen);
 /* Publishes the set when every file is written (see above). */
 TBRF_API int tbrf_arepo_set_commit(tbrf_arepo_set *set, char *err, size_t errlen);
 /* Frees the set, removing unpublished temporaries; NULL is ignored. */
@@ -140,8 +141,8 @@ TBRF_API int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **
  * tbrf_arepo_read_coordinates reads. Returns 0; 1 when path has neither
  * dataset (read /points or text, in a unit box, instead); -1 with a
  * message in err (a BoxSize that is not one positive number, say). */
-TBRF_API int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
-                          size_t errlen);
+TBRF_API int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box,
+                                   char *err, size_t errlen);
 
 /* A cosmological initial condition (tbrf.h's tbrf_ic_cosmo) written as
  * the set `base` as `tbrf arepo cosmo` writes it: PartType1 (IDs 1 .. N)

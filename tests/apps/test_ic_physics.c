@@ -377,7 +377,8 @@ static void test_density(void)
         vol[i] = 0.5 + (double)(s >> 11) * 0x1p-53;
         vt += vol[i];
     }
-    REQUIRE(tbrf_ic_density_volumes(&p, n, g, vol, vt, rho, msg, sizeof msg) == TBRF_OK, , "%s", msg);
+    REQUIRE(tbrf_ic_density_volumes(&p, n, g, vol, vt, rho, msg, sizeof msg) == TBRF_OK, , "%s",
+            msg);
     double mass = 0;
     for (int64_t i = 0; i < n; i++)
         mass += rho[i] * vol[i];

@@ -464,7 +464,7 @@ static void initial_conditions(void)
     tbrf_ic_default_cosmo(&p);
     p.particles = 4;
     if (want(tbrf_ic_cosmo_make(&p, &ic), TBRF_OK, "IC 4^3")) {
-        want(tbrf_ic_cosmo_generate(ic, 3, stop_chunk, NULL), TBRF_ERR_CALLBACK, "IC stopping push");
+        want(tbrf_ic_cosmo_generate(ic, 3, stop_chunk, NULL), TBRF_ERR_CALLBACK, "IC stop");
         want(tbrf_ic_cosmo_generate(ic, 0, stop_chunk, NULL), TBRF_ERR_INVALID, "IC 0 chunks");
         want(tbrf_ic_cosmo_displacements(ic, NULL), TBRF_ERR_NULL, "IC psi NULL");
     }

@@ -29,10 +29,10 @@ int tbrfi_ic_budget(double bytes, const char *what, char *message, size_t messag
     int st = tbrf_memory_budget(&budget);
     if (st != TBRF_OK)
         return tbrfi_ic_fail(message, message_size, st, "%s: TBRF_MEMORY_BUDGET is not a size (a "
-                       "number of bytes with an optional K, M, G or T)", what);
+                             "number of bytes with an optional K, M, G or T)", what);
     if (bytes <= (double)budget)
         return TBRF_OK;
     return tbrfi_ic_fail(message, message_size, TBRF_ERR_SIZE, "%s would need %.1f MiB, more than "
-                   "the memory budget of %.1f MiB (TBRF_MEMORY_BUDGET)", what,
-                   bytes / 1048576.0, (double)budget / 1048576.0);
+                         "the memory budget of %.1f MiB (TBRF_MEMORY_BUDGET)", what,
+                         bytes / 1048576.0, (double)budget / 1048576.0);
 }

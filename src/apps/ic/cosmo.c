@@ -294,8 +294,8 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
     if (st == TBRF_OK) {
         char why[TBRFI_MESSAGE_SIZE];
         /* the plan and the glass; chunks add theirs in generate */
-        st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS), "cosmological IC: the plan of Psi",
-                       why, sizeof why);
+        st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS),
+                             "cosmological IC: the plan of Psi", why, sizeof why);
         if (st != TBRF_OK)
             tbrfi_fail(&ic->msg, st, "%s", why);
     }

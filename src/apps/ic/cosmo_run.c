@@ -186,8 +186,8 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: %lld chunks: need 1 "
                           "to %d", (long long)chunks, TBRF_IC_MAX_CHUNKS);
     char why[TBRFI_MESSAGE_SIZE];
-    st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, chunks), "cosmological IC: one chunk's particles and the "
-                   "plan", why, sizeof why);
+    st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, chunks),
+                         "cosmological IC: one chunk's particles and the plan", why, sizeof why);
     if (st != TBRF_OK)
         return tbrfi_fail(&ic->msg, st, "%s", why);
     icc_out o = {ic, push, user, n, chunks, 0, 0, 0, 0, NULL, NULL, NULL, NULL};
@@ -221,7 +221,7 @@ int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
     } else {
         char why[TBRFI_MESSAGE_SIZE];
         st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS) + 24.0 * (double)n,
-                       "cosmological IC: the glass sites", why, sizeof why);
+                             "cosmological IC: the glass sites", why, sizeof why);
         if (st != TBRF_OK)
             return tbrfi_fail(&ic->msg, st, "%s", why);
         double *site = malloc((size_t)n * 3 * sizeof *site);

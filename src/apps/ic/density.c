@@ -23,15 +23,15 @@ static int density_check(const tbrf_ic_density_params *p, char *msg, size_t size
     if (p->kind != TBRF_DENSITY_FIELD && p->kind != TBRF_DENSITY_LOGNORMAL &&
         p->kind != TBRF_DENSITY_LINEAR)
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density kind %d: must be "
-                       "TBRF_DENSITY_FIELD, _LOGNORMAL or _LINEAR", (int)p->kind);
+                             "TBRF_DENSITY_FIELD, _LOGNORMAL or _LINEAR", (int)p->kind);
     if (!(p->rho_mean > 0 && isfinite(p->rho_mean)) || !(p->sigma >= 0 && isfinite(p->sigma)) ||
         !(p->rho_floor >= 0 && p->rho_floor < 1) || p->reserved != 0)
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density: rho_mean = %g must be finite "
-                       "and > 0, sigma = %g finite and >= 0, rho_floor = %g in [0, 1)",
+                             "and > 0, sigma = %g finite and >= 0, rho_floor = %g in [0, 1)",
                        p->rho_mean, p->sigma, p->rho_floor);
     if (p->kind == TBRF_DENSITY_LOGNORMAL && !isfinite(exp(0.5 * p->sigma * p->sigma)))
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density: sigma = %g overflows "
-                       "exp(sigma^2/2)", p->sigma);
+                             "exp(sigma^2/2)", p->sigma);
     return TBRF_OK;
 }
 
@@ -68,13 +68,13 @@ static int normalised(const tbrf_ic_density_params *p, int64_t n, const double *
         double f = shape(p, g ? g[i] : 0.0);
         if (!(f > 0 && isfinite(f)))
             return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "1 + delta = %g at point %lld: lower "
-                           "sigma or use the lognormal density", f, (long long)i);
+                                 "sigma or use the lognormal density", f, (long long)i);
         rho[i] = f;
         total += f * vol[i];
     }
     if (!(total > 0 && isfinite(total)))
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density: the volumes sum to mass %g: "
-                       "need positive, finite volumes", total);
+                             "need positive, finite volumes", total);
     double c = p->rho_mean * box_volume / total;
     for (int64_t i = 0; i < n; i++)
         rho[i] *= c;
@@ -107,9 +107,10 @@ int tbrf_ic_density_volumes(const tbrf_ic_density_params *p, int64_t n, const do
     if (st != TBRF_OK)
         return st;
     if (n < 0 || p->kind == TBRF_DENSITY_FIELD || !(box_volume > 0 && isfinite(box_volume)))
-        return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density with volumes: need n = %lld >= 0, "
-                       "the kind lognormal or linear and box_volume = %g finite and > 0",
-                       (long long)n, box_volume);
+        return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density with volumes: need n = %lld "
+                             ">= 0, the kind lognormal or linear and box_volume = %g finite "
+                             "and > 0",
+                             (long long)n, box_volume);
     st = normalised(p, n, g, vol, box_volume, rho, msg, size);
     if (st == TBRF_OK)
         tbrfi_ic_ok(msg, size);

@@ -32,21 +32,21 @@ static int64_t points_check(const tbrf_ic_points_params *p, char *msg, size_t si
     if (!(p->box > 0 && isfinite(p->box)) || p->kind < TBRF_IC_LATTICE ||
         p->kind > TBRF_IC_RANDOM || p->reserved != 0) {
         tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "points: kind %d must be TBRF_IC_LATTICE, "
-                "_JITTERED or _RANDOM and the box %g finite and > 0", (int)p->kind, p->box);
+                      "_JITTERED or _RANDOM and the box %g finite and > 0", (int)p->kind, p->box);
         return -1;
     }
     if (p->kind == TBRF_IC_RANDOM) {
         if (p->n >= 1 && p->n < TBRF_IC_INDEX_LIMIT)
             return p->n;
         tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "points: n = %lld must lie in 1 .. 2^48 - 1",
-                (long long)p->n);
+                      (long long)p->n);
         return -1;
     }
     /* G^3 < 2^48: G below 2^16 */
     if (!(p->per_axis >= 1 && p->per_axis < 65536) ||
         !(p->jitter >= 0 && p->jitter < 0.5)) {
         tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "points: per_axis = %lld must lie in 1 .. 65535 "
-                "and jitter = %g in [0, 0.5)", (long long)p->per_axis, p->jitter);
+                      "and jitter = %g in [0, 0.5)", (long long)p->per_axis, p->jitter);
         return -1;
     }
     return p->per_axis * p->per_axis * p->per_axis;
@@ -107,9 +107,9 @@ int tbrf_ic_points(const tbrf_ic_points_params *p, int64_t first, int64_t count,
     if (n < 0)
         return TBRF_ERR_INVALID;
     if (first < 0 || count < 0 || count > n - first)
-        return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "points: rows %lld .. %lld + %lld are not "
-                       "within the %lld points", (long long)first, (long long)first,
-                       (long long)count, (long long)n);
+        return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "points: rows %lld .. %lld + %lld "
+                             "are not within the %lld points", (long long)first, (long long)first,
+                             (long long)count, (long long)n);
     if (p->kind == TBRF_IC_RANDOM)
         random_rows(p, first, count, xyz);
     else
@@ -126,22 +126,24 @@ int tbrf_ic_glass_tile(int64_t glass_n, const double *glass, double glass_box, i
     if (glass_n < 1 || !(glass_box > 0 && isfinite(glass_box)) || particles < 1 ||
         particles > 2097152)
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "glass: %lld points in a box of %g for "
-                       "%lld particles per axis: need >= 1 point, a box > 0 and 1 .. 2^21 "
-                       "particles", (long long)glass_n, glass_box, (long long)particles);
+                             "%lld particles per axis: need >= 1 point, a box > 0 and 1 .. 2^21 "
+                             "particles", (long long)glass_n, glass_box, (long long)particles);
     for (int64_t i = 0; i < 3 * glass_n; i++)
         if (!(glass[i] >= 0 && glass[i] < glass_box))
-            return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "glass point %lld: coordinate %g is "
-                           "outside [0, %g) (its box)", (long long)(i / 3), glass[i], glass_box);
+            return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "glass point %lld: coordinate %g "
+                                 "is outside [0, %g) (its box)", (long long)(i / 3), glass[i],
+                                 glass_box);
     const int64_t n = particles * particles * particles;
     if (n % glass_n != 0)
-        return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "%lld particles per axis (%lld particles) "
-                       "does not tile the glass of %lld particles: G^3 must be a multiple of it",
-                       (long long)particles, (long long)n, (long long)glass_n);
+        return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "%lld particles per axis (%lld "
+                             "particles) does not tile the glass of %lld particles: G^3 must be "
+                             "a multiple of it",
+                             (long long)particles, (long long)n, (long long)glass_n);
     int64_t t = llround(cbrt((double)(n / glass_n)));
     if (t < 1 || t * t * t != n / glass_n)
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "%lld particles are %lld copies of the "
-                       "glass, not T^3 for an integer T: the tiling must be cubic (the same "
-                       "factor on every axis)", (long long)n, (long long)(n / glass_n));
+                             "glass, not T^3 for an integer T: the tiling must be cubic (the same "
+                             "factor on every axis)", (long long)n, (long long)(n / glass_n));
     *tile = t;
     tbrfi_ic_ok(msg, size);
     return TBRF_OK;

@@ -217,16 +217,16 @@ static int find_duplicate(int64_t n, const double *xyz, char *err, size_t errlen
     const double **p = malloc((size_t)n * sizeof *p);
     if (!p)
         return tbrfi_ic_fail(err, errlen, TBRF_ERR_NO_MEMORY, "Voronoi volumes: out of memory for "
-                       "%lld points", (long long)n);
+                             "%lld points", (long long)n);
     for (int64_t i = 0; i < n; i++)
         p[i] = xyz + 3 * i;
     qsort(p, (size_t)n, sizeof *p, cmp_point);
     int rc = TBRF_OK;
     for (int64_t i = 1; i < n && rc == TBRF_OK; i++)
         if (cmp_point(&p[i - 1], &p[i]) == 0)
-            rc = tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: points %lld and %lld "
-                         "coincide", (long long)((p[i - 1] - xyz) / 3),
-                         (long long)((p[i] - xyz) / 3));
+            rc = tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: points %lld "
+                               "and %lld coincide", (long long)((p[i - 1] - xyz) / 3),
+                               (long long)((p[i] - xyz) / 3));
     free(p);
     return rc;
 }
@@ -245,8 +245,9 @@ static int grow_margin(int64_t n, const double *xyz, double box, double *vol, ch
              * resolves: it has no cell of its own. */
             for (int64_t i = 0; i < n; i++)
                 if (!(vol[i] > 0))
-                    return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: point %lld "
-                                   "is too close to another for a cell of its own", (long long)i);
+                    return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: "
+                                         "point %lld is too close to another for a cell of "
+                                         "its own", (long long)i);
             tbrfi_ic_ok(err, errlen);
             return TBRF_OK;
         }
@@ -254,7 +255,7 @@ static int grow_margin(int64_t n, const double *xyz, double box, double *vol, ch
             return rc == -2 ? TBRF_ERR_NO_MEMORY : TBRF_ERR_INVALID;
         if (m >= box)
             return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: a cell reaches "
-                           "beyond the periodic images of the whole box (too few points?)");
+                                 "beyond the periodic images of the whole box (too few points?)");
         m *= 2;
     }
 }
@@ -265,12 +266,13 @@ int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, double *vo
     if (!xyz || !vol)
         return tbrfi_ic_fail(err, errlen, TBRF_ERR_NULL, "Voronoi volumes: xyz or vol is NULL");
     if (n < 2 || n > INT32_MAX / 27 || !(isfinite(box) && box > 0))
-        return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes need 2 <= n <= 2^31/27 "
-                       "points (got %lld) and a box > 0 (got %g)", (long long)n, box);
+        return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes need 2 <= n <= "
+                             "2^31/27 points (got %lld) and a box > 0 (got %g)", (long long)n,
+                             box);
     for (int64_t i = 0; i < 3 * n; i++)
         if (!(isfinite(xyz[i]) && xyz[i] >= 0 && xyz[i] < box))
             return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: point %lld is "
-                           "outside [0, %g)", (long long)(i / 3), box);
+                                 "outside [0, %g)", (long long)(i / 3), box);
     /* the images and Qhull's Delaunay and Voronoi structures */
     int st = tbrfi_ic_budget(2048.0 * (double)n, "Voronoi volumes", err, errlen);
     if (st == TBRF_OK)
@@ -288,8 +290,9 @@ int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, double *vo
                             size_t errlen)
 {
     (void)n, (void)xyz, (void)box, (void)vol;
-    return tbrfi_ic_fail(err, errlen, TBRF_ERR_NOT_BUILT, "Voronoi volumes need Qhull (libqhull-dev), "
-                   "absent when libtbrf was built: use the mean volume L^3/N instead");
+    return tbrfi_ic_fail(err, errlen, TBRF_ERR_NOT_BUILT, "Voronoi volumes need Qhull "
+                         "(libqhull-dev), absent when libtbrf was built: use the mean volume "
+                         "L^3/N instead");
 }
 
 #endif
