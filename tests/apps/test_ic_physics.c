@@ -16,8 +16,9 @@
  *  - density transforms: moments of the lognormal and linear forms, the
  *    volume-normalised mean exact;
  *  - placement: pieces equal the whole, points inside the box, uniform
- *    moments, and no jitter number equal to the public RNG's words of the
- *    same seed (the field lines' words) or of seed XOR the old key;
+ *    moments, and no jitter number equal to a word of the field lines of
+ *    the same seed or of seed XOR 0.4.0's key (where 0.4.0 drew them), nor
+ *    of the public RNG;
  *  - the memory budget refuses a plan that does not fit. */
 #define _POSIX_C_SOURCE 200809L
 #include <complex.h>
@@ -394,6 +395,27 @@ static void test_density(void)
     free(vol);
 }
 
+/* Word k of turning-bands line l of `seed` (realization 0) as tbrf_s11. */
+static void line_words(uint64_t seed, uint32_t l, int64_t n, double *w)
+{
+    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    for (int64_t k = 0; k < n; k += 4) {
+        uint32_t ctr[4] = {(uint32_t)(k / 4), l, 0, 0}, out[4];
+        tbrf_rng_philox4x32(ctr, key, out);
+        for (int j = 0; j < 4 && k + j < n; j++)
+            w[k + j] = ((double)out[j] - 2147483648.0) * 0x1p-31;
+    }
+}
+
+/* How many of a[i], b[i] agree to 1e-9 (the offsets are s11 words). */
+static int64_t count_equal(const double *a, const double *b, int64_t n)
+{
+    int64_t same = 0;
+    for (int64_t i = 0; i < n; i++)
+        same += fabs(a[i] - b[i]) < 1e-9;
+    return same;
+}
+
 /* Pieces equal the whole; inside the box; moments; streams apart. */
 static void test_placement(void)
 {
@@ -422,17 +444,31 @@ static void test_placement(void)
             CHECK(x[3 * i + c] >= 0 && x[3 * i + c] < p.box && fabs(u[3 * i + c]) <= 1 + 1e-9,
                   "jittered point %lld inside the box and its cell", (long long)i);
         }
-    /* the public stream of this seed (the field lines' words) and of the
-     * seed XOR the old key: no triple of offsets is theirs */
+    /* the field lines' words of this seed and of seed XOR 0.4.0's key
+     * (word k of line l: word k%4 of philox(key = seed, ctr = (k/4, l, 0,
+     * 0))), and the public stream: no offset is one of them. The 0.4.0
+     * placement (line 0 of seed XOR the key) is found by the same count. */
     const uint64_t seeds[2] = {42, 42 ^ 0x9E3779B97F4A7C15ULL};
     for (int k = 0; k < 2; k++) {
+        for (uint32_t l = 0; l < 3; l++) {
+            line_words(seeds[k], l, 3 * n, w);
+            CHECK(count_equal(u, w, 3 * n) == 0, "jitter apart from line %u of seed %d", l, k);
+        }
         tbrf_rng_double(TBRF_GEN_PHILOX, seeds[k], 0, 0, 3 * n, TBRF_DIST_S11, w);
-        int64_t same = 0;
-        for (int64_t i = 0; i < 3 * n; i++)
-            same += fabs(u[i] - w[i]) < 1e-9;
-        CHECK(same < 8, "placement numbers apart from the public RNG of seed %d: %lld equal",
-              k, (long long)same);
+        CHECK(count_equal(u, w, 3 * n) == 0, "jitter apart from the public RNG of seed %d", k);
     }
+    /* control: points placed with 0.4.0's numbers, read back the same
+     * way, are found */
+    line_words(seeds[1], 0, 3 * n, w);
+    double *uo = malloc((size_t)n * 24);
+    for (int64_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            int64_t ix = c == 0 ? i % 16 : c == 1 ? i / 16 % 16 : i / 256;
+            double xo = fmod((ix + 0.5 + p.jitter * w[3 * i + c]) * dx + p.box, p.box);
+            uo[3 * i + c] = dwrap(xo - (ix + 0.5) * dx, p.box) / dx / p.jitter;
+        }
+    CHECK(count_equal(uo, w, 3 * n) == 3 * n, "the count finds 0.4.0's placement numbers");
+    free(uo);
     p.kind = TBRF_IC_RANDOM;
     p.n = 50000;
     double *r = malloc(3 * 50000 * sizeof *r), mean = 0;
