@@ -24,7 +24,7 @@
 
 #include "args.h"
 #include "cli.h"
-#include "io/tbrf_arepo.h"
+#include "tbrf_arepo.h"
 #include "io/tbrf_io.h"
 #include "request.h"
 #include "tbrf.h"
@@ -303,23 +303,24 @@ static int parse_header(const char *const *val, gas_req *q)
 
 /* ------------------------------------------------------------ the run */
 
-/* Random numbers of the points: a Philox key apart from the field's. */
-#define POINTS_KEY 0x9E3779B97F4A7C15ULL
-
-static int points_lattice(const gas_req *q, double *xyz)
+/* Lattice, jittered or random points from the library (tbrf_ic_points:
+ * its own Philox stream, apart from every field's). */
+static int points_placed(const gas_req *q, double *xyz)
 {
-    const double dx = q->box / (double)q->g;
-    double off[3] = {0, 0, 0};
-    for (int64_t i = 0; i < q->n; i++) {
-        int64_t ix[3] = {i % q->g, i / q->g % q->g, i / (q->g * q->g)};
-        if (q->points == PTS_JITTERED &&
-            tbrf_rng_double(TBRF_GEN_PHILOX, q->seed ^ POINTS_KEY, q->realization,
-                            (uint64_t)(3 * i), 3, TBRF_DIST_S11, off) != TBRF_OK)
-            return -1;
-        for (int c = 0; c < 3; c++) {
-            double x = (ix[c] + 0.5 + q->jitter * off[c]) * dx;
-            xyz[3 * i + c] = x >= q->box ? x - q->box : (x < 0 ? x + q->box : x);
-        }
+    static const int KIND[] = {TBRF_IC_LATTICE, TBRF_IC_JITTERED, TBRF_IC_RANDOM};
+    tbrf_ic_points_params p;
+    tbrf_ic_default_points(&p);
+    p.kind = KIND[q->points];
+    p.per_axis = q->g;
+    p.n = q->n;
+    p.box = q->box;
+    p.jitter = q->jitter;
+    p.seed = q->seed;
+    p.realization = q->realization;
+    char err[1024];
+    if (tbrf_ic_points(&p, 0, q->n, xyz, err, sizeof err) != TBRF_OK) {
+        cli_errline("arepo gas: %s", err);
+        return -1;
     }
     return 0;
 }
@@ -354,18 +355,7 @@ static int make_points(gas_req *q, double **xyz)
         cli_errline("arepo gas: out of memory for %lld points", (long long)q->n);
         return EXIT_FAIL;
     }
-    if (q->points == PTS_RANDOM) {
-        if (tbrf_rng_double(TBRF_GEN_PHILOX, q->seed ^ POINTS_KEY, q->realization, 0, 3 * q->n,
-                            TBRF_DIST_U01, *xyz) != TBRF_OK)
-            return EXIT_FAIL;
-        for (int64_t i = 0; i < 3 * q->n; i++)
-            (*xyz)[i] *= q->box; /* u < 1 - 2^-53: x < box after rounding too */
-        for (int64_t i = 0; i < 3 * q->n; i++)
-            if ((*xyz)[i] >= q->box)
-                (*xyz)[i] = 0;
-        return 0;
-    }
-    return points_lattice(q, *xyz) ? EXIT_FAIL : 0;
+    return points_placed(q, *xyz) ? EXIT_FAIL : 0;
 }
 
 /* The plan of a field periodic over the box (AREPO's box is periodic: a
@@ -429,27 +419,21 @@ static int field_at(gas_req *q, const double *xyz, int vector, double *g, double
 }
 
 /* rho[i] from g (NULL: uniform) and the volumes, rescaled so that
- * sum rho V = rho_mean box^3: the volume-weighted mean is exact. */
+ * sum rho V = rho_mean box^3: the volume-weighted mean is exact
+ * (tbrf_ic_density_volumes). */
 static int densities(const gas_req *q, const double *g, const double *vol, double *rho)
 {
-    double total = 0;
-    for (int64_t i = 0; i < q->n; i++) {
-        double f = 1;
-        if (q->density == DENS_LINEAR)
-            f = 1 + q->sigma * g[i];
-        else if (q->density == DENS_LOGNORMAL)
-            f = exp(q->sigma * g[i]);
-        if (!(f > 0 && isfinite(f))) {
-            cli_errline("arepo gas: 1 + delta = %g at point %lld: lower --sigma or use "
-                        "--density lognormal", f, (long long)i);
-            return EXIT_FAIL;
-        }
-        rho[i] = f;
-        total += f * vol[i];
+    tbrf_ic_density_params p;
+    tbrf_ic_default_density(&p);
+    p.kind = q->density == DENS_LOGNORMAL ? TBRF_DENSITY_LOGNORMAL : TBRF_DENSITY_LINEAR;
+    p.rho_mean = q->rho;
+    p.sigma = q->density == DENS_UNIFORM ? 0.0 : q->sigma;
+    char err[1024];
+    if (tbrf_ic_density_volumes(&p, q->n, g, vol, q->box * q->box * q->box, rho, err,
+                                sizeof err)) {
+        cli_errline("arepo gas: %s", err);
+        return EXIT_FAIL;
     }
-    double c = q->rho * q->box * q->box * q->box / total;
-    for (int64_t i = 0; i < q->n; i++)
-        rho[i] *= c;
     return 0;
 }
 
@@ -461,7 +445,7 @@ static int volumes(const gas_req *q, const double *xyz, double *vol)
         return 0;
     }
     char err[1024];
-    if (tbrf_voronoi_periodic_volumes(q->n, xyz, q->box, vol, err, sizeof err)) {
+    if (tbrf_ic_voronoi_volumes(q->n, xyz, q->box, vol, err, sizeof err) != TBRF_OK) {
         cli_errline("arepo gas: %s", err);
         return EXIT_FAIL;
     }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "io/tbrf_arepo.h"
+#include "tbrf_arepo.h"
 
 #define MAX_ARGS 256
 

@@ -328,7 +328,7 @@ BEGIN {
     # Non-const number pointers that are one value, not an array.
     SCALAR_OUT["count"] = 1; SCALAR_OUT["exact"] = 1; SCALAR_OUT["beta"] = 1; SCALAR_OUT["s"] = 1
     SCALAR_OUT["hubble"] = 1; SCALAR_OUT["growth"] = 1; SCALAR_OUT["rate"] = 1; SCALAR_OUT["transfer"] = 1; SCALAR_OUT["sigma"] = 1
-    SCALAR_OUT["rms"] = 1; SCALAR_OUT["bytes"] = 1
+    SCALAR_OUT["rms"] = 1; SCALAR_OUT["bytes"] = 1; SCALAR_OUT["fewest"] = 1; SCALAR_OUT["tile"] = 1
     text = ""
 }
 

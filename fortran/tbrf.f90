@@ -44,6 +44,7 @@ module tbrf
     private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
     private :: inflow_assign, inflow_final, finish_inflow, inflow_create_i4, inflow_create_i8
     private :: inflow_fill_grid_2, inflow_fill_grid_3
+    private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, finish_msg, msg_buffer
 
     !> A model (the C tbrf_model). Not copyable.
     type :: tbrf_model
@@ -109,6 +110,16 @@ module tbrf
     interface tbrf_inflow_fill_grid
         module procedure inflow_fill_grid_2, inflow_fill_grid_3
     end interface tbrf_inflow_fill_grid
+
+    !> A cosmological initial condition (the C tbrf_ic_cosmo; doc/ic.md).
+    !> Not copyable.
+    type :: tbrf_ic_cosmo
+        type(c_ptr) :: ptr = c_null_ptr
+    contains
+        procedure, private :: ic_cosmo_assign
+        generic :: assignment(=) => ic_cosmo_assign
+        final :: ic_cosmo_final
+    end type tbrf_ic_cosmo
 
     !> tbrf_make_periodic_plan(plan, model, dim, origin, length, n, seed[, opts][, stat]):
     !> a field periodic over the box [origin, origin + length) with the FFT
@@ -1718,5 +1729,296 @@ contains
         call c_tbrf_inflow_destroy(inflow%ptr)
         inflow%ptr = c_null_ptr
     end subroutine tbrf_inflow_destroy
+
+    ! ------------------------------------------------- initial conditions
+
+    subroutine ic_cosmo_assign(to, from)
+        class(tbrf_ic_cosmo), intent(inout) :: to
+        type(tbrf_ic_cosmo), intent(in) :: from
+        if (c_associated(from%ptr) .or. c_associated(to%ptr)) then
+            write(error_unit, '(a)') 'tbrf: a tbrf_ic_cosmo cannot be copied (it owns a C object)'
+            error stop 1
+        end if
+    end subroutine ic_cosmo_assign
+
+    subroutine ic_cosmo_final(ic)
+        type(tbrf_ic_cosmo), intent(inout) :: ic
+        call tbrf_ic_cosmo_destroy(ic)
+    end subroutine ic_cosmo_final
+
+    subroutine finish_ic(st, where, ic, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where
+        type(tbrf_ic_cosmo), intent(in) :: ic
+        integer, intent(out), optional :: stat
+        if (st == TBRF_OK .or. present(stat)) then
+            call finish(st, where, "", stat)
+        else
+            call finish(st, where, tbrf_ic_cosmo_message(ic), stat)
+        end if
+    end subroutine finish_ic
+
+    !> The text of a C message buffer (up to its NUL).
+    function msg_buffer(buf) result(s)
+        character(kind=c_char), intent(in) :: buf(:)
+        character(len=:), allocatable :: s
+        integer :: i, n
+        n = 0
+        do while (n < size(buf))
+            if (buf(n + 1) == c_null_char) exit
+            n = n + 1
+        end do
+        allocate(character(len=n) :: s)
+        do i = 1, n
+            s(i:i) = buf(i)
+        end do
+    end function msg_buffer
+
+    !> A free function's status: into stat when present, else a failure is
+    !> reported with the message and stops. (The callers copy the message
+    !> into their own `message` argument: gfortran loses the length of a
+    !> deferred-length dummy handed on to another procedure.)
+    subroutine finish_msg(st, where, buf, stat)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where
+        character(kind=c_char), intent(in) :: buf(:)
+        integer, intent(out), optional :: stat
+        call finish(st, where, msg_buffer(buf), stat)
+    end subroutine finish_msg
+
+    !> The defaults of tbrf_ic_cosmo_params (AREPO's cosmo_box_gravity_only_3d).
+    subroutine tbrf_ic_default_cosmo(params)
+        type(tbrf_ic_cosmo_params), intent(out) :: params
+        call c_tbrf_ic_default_cosmo(params)
+    end subroutine tbrf_ic_default_cosmo
+
+    !> Bytes held with `chunks` chunks, and the fewest chunks that fit the
+    !> memory budget (0: none).
+    subroutine tbrf_ic_cosmo_bytes(params, chunks, bytes, fewest, stat)
+        type(tbrf_ic_cosmo_params), intent(in), target :: params
+        integer(c_int64_t), intent(in) :: chunks
+        real(c_double), intent(out) :: bytes
+        integer(c_int64_t), intent(out) :: fewest
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_ic_cosmo_bytes(c_loc(params), chunks, bytes, fewest), "tbrf_ic_cosmo_bytes", &
+                    "", stat)
+    end subroutine tbrf_ic_cosmo_bytes
+
+    !> Makes the initial condition (destroying what `ic` held): params with,
+    !> optionally, glass(3, n) points in [0, params%glass_box) and a z = 0
+    !> P(k) table `power` (k in h/Mpc), both copied. On failure `ic` keeps
+    !> the C object for tbrf_ic_cosmo_message.
+    subroutine tbrf_ic_cosmo_make(ic, params, glass, power, stat)
+        type(tbrf_ic_cosmo), intent(inout) :: ic
+        type(tbrf_ic_cosmo_params), intent(in) :: params
+        real(c_double), intent(in), target, contiguous, optional :: glass(:, :)
+        type(tbrf_model), intent(in), optional :: power
+        integer, intent(out), optional :: stat
+        type(tbrf_ic_cosmo_params), target :: p
+        call tbrf_ic_cosmo_destroy(ic)
+        p = params
+        if (present(glass)) then
+            if (size(glass, 1) /= 3) then
+                call finish(TBRF_ERR_SIZE, "tbrf_ic_cosmo_make", "glass must be (3, n)", stat)
+                return
+            end if
+            p%glass = c_loc(glass)
+            p%glass_n = size(glass, 2, kind=c_int64_t)
+        end if
+        if (present(power)) p%power = power%ptr
+        call finish_ic(c_tbrf_ic_cosmo_make(c_loc(p), ic%ptr), "tbrf_ic_cosmo_make", ic, stat)
+    end subroutine tbrf_ic_cosmo_make
+
+    !> The parameters ic was made with (glass pointing to its copy).
+    subroutine tbrf_ic_cosmo_get_params(ic, params, stat)
+        type(tbrf_ic_cosmo), intent(in) :: ic
+        type(tbrf_ic_cosmo_params), intent(out) :: params
+        integer, intent(out), optional :: stat
+        call finish_ic(c_tbrf_ic_cosmo_get_params(ic%ptr, params), "tbrf_ic_cosmo_get_params", ic, stat)
+    end subroutine tbrf_ic_cosmo_get_params
+
+    !> What ic derived: growth, velocity factor, masses, shifts, tile.
+    subroutine tbrf_ic_cosmo_get_info(ic, info, stat)
+        type(tbrf_ic_cosmo), intent(in) :: ic
+        type(tbrf_ic_cosmo_info), intent(out) :: info
+        integer, intent(out), optional :: stat
+        call finish_ic(c_tbrf_ic_cosmo_get_info(ic%ptr, info), "tbrf_ic_cosmo_get_info", ic, stat)
+    end subroutine tbrf_ic_cosmo_get_info
+
+    !> Generates the particles in `chunks` chunks, calling push(user, chunk)
+    !> for each in order (a bind(C) function with the interface
+    !> tbrf_ic_push_fn; chunk points to a type(tbrf_ic_chunk): c_f_pointer
+    !> it, then its pos, vel, gas_pos as (3, count) arrays).
+    subroutine tbrf_ic_cosmo_generate(ic, chunks, push, user, stat)
+        type(tbrf_ic_cosmo), intent(inout) :: ic
+        integer(c_int64_t), intent(in) :: chunks
+        procedure(tbrf_ic_push_fn) :: push
+        type(c_ptr), intent(in), optional :: user
+        integer, intent(out), optional :: stat
+        type(c_ptr) :: u
+        u = c_null_ptr
+        if (present(user)) u = user
+        call finish_ic(c_tbrf_ic_cosmo_generate(ic%ptr, chunks, c_funloc(push), u), &
+                       "tbrf_ic_cosmo_generate", ic, stat)
+    end subroutine tbrf_ic_cosmo_generate
+
+    !> Psi of every particle into psi(3, G^3), particle order.
+    subroutine tbrf_ic_cosmo_displacements(ic, psi, stat)
+        type(tbrf_ic_cosmo), intent(inout) :: ic
+        real(c_double), intent(out), contiguous :: psi(:, :)
+        integer, intent(out), optional :: stat
+        type(tbrf_ic_cosmo_info) :: info
+        integer(c_int) :: st
+        st = c_tbrf_ic_cosmo_get_info(ic%ptr, info)
+        if (st == TBRF_OK .and. (size(psi, 1) /= 3 .or. size(psi, 2, kind=c_int64_t) /= info%particles)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_ic_cosmo_displacements", "psi must be (3, G**3)", stat)
+            return
+        end if
+        if (st == TBRF_OK) st = c_tbrf_ic_cosmo_displacements(ic%ptr, psi)
+        call finish_ic(st, "tbrf_ic_cosmo_displacements", ic, stat)
+    end subroutine tbrf_ic_cosmo_displacements
+
+    function tbrf_ic_cosmo_status(ic) result(st)
+        type(tbrf_ic_cosmo), intent(in) :: ic
+        integer :: st
+        st = int(c_tbrf_ic_cosmo_status(ic%ptr))
+    end function tbrf_ic_cosmo_status
+
+    function tbrf_ic_cosmo_message(ic) result(s)
+        type(tbrf_ic_cosmo), intent(in) :: ic
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_ic_cosmo_message(ic%ptr))
+    end function tbrf_ic_cosmo_message
+
+    subroutine tbrf_ic_cosmo_destroy(ic)
+        type(tbrf_ic_cosmo), intent(inout) :: ic
+        call c_tbrf_ic_cosmo_destroy(ic%ptr)
+        ic%ptr = c_null_ptr
+    end subroutine tbrf_ic_cosmo_destroy
+
+    !> The tile factor T with particles**3 = n T**3 of glass(3, n).
+    subroutine tbrf_ic_glass_tile(glass, glass_box, particles, tile, stat, message)
+        real(c_double), intent(in), contiguous :: glass(:, :)
+        real(c_double), intent(in) :: glass_box
+        integer(c_int64_t), intent(in) :: particles
+        integer(c_int64_t), intent(out) :: tile
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        buf(1) = c_null_char
+        call finish_msg(c_tbrf_ic_glass_tile(size(glass, 2, kind=c_int64_t), glass, glass_box, particles, &
+                                             tile, buf, size(buf, kind=c_size_t)), &
+                        "tbrf_ic_glass_tile", buf, stat)
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_glass_tile
+
+    !> sites(3, count): rows first .. first + count - 1 (counted from 0, as
+    !> in C) of glass(3, n) tiled tile**3 times in [0, box)**3.
+    subroutine tbrf_ic_glass_sites(glass, glass_box, tile, box, first, sites, stat)
+        real(c_double), intent(in), contiguous :: glass(:, :)
+        real(c_double), intent(in) :: glass_box, box
+        integer(c_int64_t), intent(in) :: tile, first
+        real(c_double), intent(out), contiguous :: sites(:, :)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_ic_glass_sites(size(glass, 2, kind=c_int64_t), glass, glass_box, tile, box, &
+                                          first, size(sites, 2, kind=c_int64_t), sites), &
+                    "tbrf_ic_glass_sites", "", stat)
+    end subroutine tbrf_ic_glass_sites
+
+    !> The defaults of tbrf_ic_points_params.
+    subroutine tbrf_ic_default_points(params)
+        type(tbrf_ic_points_params), intent(out) :: params
+        call c_tbrf_ic_default_points(params)
+    end subroutine tbrf_ic_default_points
+
+    !> G**3 or n; -1 for bad parameters.
+    function tbrf_ic_points_count(params) result(n)
+        type(tbrf_ic_points_params), intent(in), target :: params
+        integer(c_int64_t) :: n
+        n = c_tbrf_ic_points_count(c_loc(params))
+    end function tbrf_ic_points_count
+
+    !> Points first .. first + count - 1 (from 0) into xyz(3, count).
+    subroutine tbrf_ic_points(params, first, xyz, stat, message)
+        type(tbrf_ic_points_params), intent(in), target :: params
+        integer(c_int64_t), intent(in) :: first
+        real(c_double), intent(out), contiguous :: xyz(:, :)
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        buf(1) = c_null_char
+        if (size(xyz, 1) /= 3) then
+            call finish(TBRF_ERR_SIZE, "tbrf_ic_points", "xyz must be (3, count)", stat)
+            return
+        end if
+        call finish_msg(c_tbrf_ic_points(c_loc(params), first, size(xyz, 2, kind=c_int64_t), xyz, buf, &
+                                         size(buf, kind=c_size_t)), "tbrf_ic_points", buf, stat)
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_points
+
+    !> The defaults of tbrf_ic_density_params.
+    subroutine tbrf_ic_default_density(params)
+        type(tbrf_ic_density_params), intent(out) :: params
+        call c_tbrf_ic_default_density(params)
+    end subroutine tbrf_ic_default_density
+
+    !> rho(i) from g(i), pointwise (the mean rho_mean in expectation).
+    subroutine tbrf_ic_density(params, g, rho, stat, message)
+        type(tbrf_ic_density_params), intent(in), target :: params
+        real(c_double), intent(in), contiguous :: g(:)
+        real(c_double), intent(out), contiguous :: rho(:)
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        buf(1) = c_null_char
+        if (size(rho) /= size(g)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_ic_density", "g and rho differ in size", stat)
+            return
+        end if
+        call finish_msg(c_tbrf_ic_density(c_loc(params), size(g, kind=c_int64_t), g, rho, buf, &
+                                          size(buf, kind=c_size_t)), "tbrf_ic_density", buf, stat)
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_density
+
+    !> rho(i) from g(i) for cells of volumes vol, sum rho vol = rho_mean
+    !> box_volume exactly.
+    subroutine tbrf_ic_density_volumes(params, g, vol, box_volume, rho, stat, message)
+        type(tbrf_ic_density_params), intent(in), target :: params
+        real(c_double), intent(in), contiguous :: g(:), vol(:)
+        real(c_double), intent(in) :: box_volume
+        real(c_double), intent(out), contiguous :: rho(:)
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        buf(1) = c_null_char
+        if (size(rho) /= size(g) .or. size(vol) /= size(g)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_ic_density_volumes", "g, vol and rho differ in size", stat)
+            return
+        end if
+        call finish_msg(c_tbrf_ic_density_volumes(c_loc(params), size(g, kind=c_int64_t), g, vol, box_volume, &
+                                                  rho, buf, size(buf, kind=c_size_t)), &
+                        "tbrf_ic_density_volumes", buf, stat)
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_density_volumes
+
+    !> The periodic Voronoi volumes vol(n) of xyz(3, n) in [0, box)**3
+    !> (TBRF_ERR_NOT_BUILT without Qhull).
+    subroutine tbrf_ic_voronoi_volumes(xyz, box, vol, stat, message)
+        real(c_double), intent(in), contiguous :: xyz(:, :)
+        real(c_double), intent(in) :: box
+        real(c_double), intent(out), contiguous :: vol(:)
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        buf(1) = c_null_char
+        if (size(xyz, 1) /= 3 .or. size(vol) /= size(xyz, 2)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_ic_voronoi_volumes", "xyz must be (3, n) and vol hold n", stat)
+            return
+        end if
+        call finish_msg(c_tbrf_ic_voronoi_volumes(size(xyz, 2, kind=c_int64_t), xyz, box, vol, buf, &
+                                                  size(buf, kind=c_size_t)), &
+                        "tbrf_ic_voronoi_volumes", buf, stat)
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_voronoi_volumes
 
 end module tbrf

@@ -75,6 +75,9 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_DENSITY_FIELD = 0
     integer(c_int), parameter :: TBRF_DENSITY_LOGNORMAL = 1
     integer(c_int), parameter :: TBRF_DENSITY_LINEAR = 2
+    integer(c_int), parameter :: TBRF_IC_LATTICE = 0
+    integer(c_int), parameter :: TBRF_IC_JITTERED = 1
+    integer(c_int), parameter :: TBRF_IC_RANDOM = 2
 
     type, bind(C) :: tbrf_opts
         integer(c_int32_t) :: lines
@@ -134,6 +137,72 @@ module tbrf_c
         real(c_double) :: rms_ensemble
         integer(c_int64_t) :: update
     end type tbrf_driver_info
+    type, bind(C) :: tbrf_ic_cosmo_params
+        real(c_double) :: box
+        integer(c_int64_t) :: particles
+        real(c_double) :: redshift
+        real(c_double) :: omega_m
+        real(c_double) :: omega_lambda
+        real(c_double) :: omega_b
+        real(c_double) :: hubble
+        real(c_double) :: n_s
+        real(c_double) :: sigma8
+        real(c_double) :: t_cmb
+        real(c_double) :: length_per_mpc
+        real(c_double) :: mass_unit
+        real(c_double) :: velocity_unit
+        integer(c_int32_t) :: wiggles
+        integer(c_int32_t) :: gas
+        integer(c_int64_t) :: seed
+        type(c_ptr) :: power
+        type(c_ptr) :: glass
+        integer(c_int64_t) :: glass_n
+        real(c_double) :: glass_box
+        real(c_double) :: gas_temperature
+        real(c_double) :: gas_mu
+        real(c_double) :: gas_gamma
+    end type tbrf_ic_cosmo_params
+    type, bind(C) :: tbrf_ic_cosmo_info
+        integer(c_int64_t) :: particles
+        integer(c_int64_t) :: glass_tile
+        real(c_double) :: scale_factor
+        real(c_double) :: growth
+        real(c_double) :: growth_rate
+        real(c_double) :: hubble
+        real(c_double) :: velocity_factor
+        real(c_double) :: mass_dm
+        real(c_double) :: mass_gas
+        real(c_double) :: shift_dm
+        real(c_double) :: shift_gas
+        real(c_double) :: gas_temperature
+        real(c_double) :: internal_energy
+    end type tbrf_ic_cosmo_info
+    type, bind(C) :: tbrf_ic_chunk
+        integer(c_int64_t) :: chunk
+        integer(c_int64_t) :: first
+        integer(c_int64_t) :: count
+        type(c_ptr) :: pos
+        type(c_ptr) :: vel
+        type(c_ptr) :: gas_pos
+        type(c_ptr) :: gas_u
+    end type tbrf_ic_chunk
+    type, bind(C) :: tbrf_ic_points_params
+        integer(c_int32_t) :: kind
+        integer(c_int32_t) :: reserved
+        integer(c_int64_t) :: per_axis
+        integer(c_int64_t) :: n
+        real(c_double) :: box
+        real(c_double) :: jitter
+        integer(c_int64_t) :: seed
+        integer(c_int64_t) :: realization
+    end type tbrf_ic_points_params
+    type, bind(C) :: tbrf_ic_density_params
+        integer(c_int32_t) :: kind
+        integer(c_int32_t) :: reserved
+        real(c_double) :: rho_mean
+        real(c_double) :: sigma
+        real(c_double) :: rho_floor
+    end type tbrf_ic_density_params
 
     abstract interface
     function tbrf_spectrum_fn(k, dim, user) bind(C)
@@ -172,6 +241,13 @@ module tbrf_c
         real(c_double), intent(in) :: x(*)
         real(c_double) :: f(*)
     end function tbrf_mc_fn
+
+    function tbrf_ic_push_fn(user, chunk) bind(C)
+        import
+        integer(c_int) :: tbrf_ic_push_fn
+        type(c_ptr), value :: user
+        type(c_ptr), value :: chunk
+    end function tbrf_ic_push_fn
     end interface
 
     interface
@@ -939,5 +1015,164 @@ module tbrf_c
         import
         type(c_ptr), value :: inflow
     end subroutine c_tbrf_inflow_destroy
+
+    subroutine c_tbrf_ic_default_cosmo(params) bind(C, name="tbrf_ic_default_cosmo")
+        import
+        type(tbrf_ic_cosmo_params) :: params
+    end subroutine c_tbrf_ic_default_cosmo
+
+    function c_tbrf_ic_cosmo_bytes(params, chunks, bytes, fewest) bind(C, name="tbrf_ic_cosmo_bytes")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_bytes
+        type(c_ptr), value :: params
+        integer(c_int64_t), value :: chunks
+        real(c_double), intent(out) :: bytes
+        integer(c_int64_t), intent(out) :: fewest
+    end function c_tbrf_ic_cosmo_bytes
+
+    function c_tbrf_ic_cosmo_make(params, ic) bind(C, name="tbrf_ic_cosmo_make")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_make
+        type(c_ptr), value :: params
+        type(c_ptr) :: ic
+    end function c_tbrf_ic_cosmo_make
+
+    function c_tbrf_ic_cosmo_get_params(ic, params) bind(C, name="tbrf_ic_cosmo_get_params")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_get_params
+        type(c_ptr), value :: ic
+        type(tbrf_ic_cosmo_params) :: params
+    end function c_tbrf_ic_cosmo_get_params
+
+    function c_tbrf_ic_cosmo_get_info(ic, info) bind(C, name="tbrf_ic_cosmo_get_info")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_get_info
+        type(c_ptr), value :: ic
+        type(tbrf_ic_cosmo_info) :: info
+    end function c_tbrf_ic_cosmo_get_info
+
+    function c_tbrf_ic_cosmo_generate(ic, chunks, push, user) bind(C, name="tbrf_ic_cosmo_generate")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_generate
+        type(c_ptr), value :: ic
+        integer(c_int64_t), value :: chunks
+        type(c_funptr), value :: push
+        type(c_ptr), value :: user
+    end function c_tbrf_ic_cosmo_generate
+
+    function c_tbrf_ic_cosmo_displacements(ic, psi) bind(C, name="tbrf_ic_cosmo_displacements")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_displacements
+        type(c_ptr), value :: ic
+        real(c_double) :: psi(*)
+    end function c_tbrf_ic_cosmo_displacements
+
+    function c_tbrf_ic_cosmo_status(ic) bind(C, name="tbrf_ic_cosmo_status")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_status
+        type(c_ptr), value :: ic
+    end function c_tbrf_ic_cosmo_status
+
+    function c_tbrf_ic_cosmo_message(ic) bind(C, name="tbrf_ic_cosmo_message")
+        import
+        type(c_ptr) :: c_tbrf_ic_cosmo_message
+        type(c_ptr), value :: ic
+    end function c_tbrf_ic_cosmo_message
+
+    subroutine c_tbrf_ic_cosmo_destroy(ic) bind(C, name="tbrf_ic_cosmo_destroy")
+        import
+        type(c_ptr), value :: ic
+    end subroutine c_tbrf_ic_cosmo_destroy
+
+    function c_tbrf_ic_glass_tile(glass_n, glass, glass_box, particles, tile, message, message_size) &
+        bind(C, name="tbrf_ic_glass_tile")
+        import
+        integer(c_int) :: c_tbrf_ic_glass_tile
+        integer(c_int64_t), value :: glass_n
+        real(c_double), intent(in) :: glass(*)
+        real(c_double), value :: glass_box
+        integer(c_int64_t), value :: particles
+        integer(c_int64_t), intent(out) :: tile
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_glass_tile
+
+    function c_tbrf_ic_glass_sites(glass_n, glass, glass_box, tile, box, first, count, sites) &
+        bind(C, name="tbrf_ic_glass_sites")
+        import
+        integer(c_int) :: c_tbrf_ic_glass_sites
+        integer(c_int64_t), value :: glass_n
+        real(c_double), intent(in) :: glass(*)
+        real(c_double), value :: glass_box
+        integer(c_int64_t), value :: tile
+        real(c_double), value :: box
+        integer(c_int64_t), value :: first
+        integer(c_int64_t), value :: count
+        real(c_double) :: sites(*)
+    end function c_tbrf_ic_glass_sites
+
+    subroutine c_tbrf_ic_default_points(params) bind(C, name="tbrf_ic_default_points")
+        import
+        type(tbrf_ic_points_params) :: params
+    end subroutine c_tbrf_ic_default_points
+
+    function c_tbrf_ic_points_count(params) bind(C, name="tbrf_ic_points_count")
+        import
+        integer(c_int64_t) :: c_tbrf_ic_points_count
+        type(c_ptr), value :: params
+    end function c_tbrf_ic_points_count
+
+    function c_tbrf_ic_points(params, first, count, xyz, message, message_size) bind(C, name="tbrf_ic_points")
+        import
+        integer(c_int) :: c_tbrf_ic_points
+        type(c_ptr), value :: params
+        integer(c_int64_t), value :: first
+        integer(c_int64_t), value :: count
+        real(c_double) :: xyz(*)
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_points
+
+    subroutine c_tbrf_ic_default_density(params) bind(C, name="tbrf_ic_default_density")
+        import
+        type(tbrf_ic_density_params) :: params
+    end subroutine c_tbrf_ic_default_density
+
+    function c_tbrf_ic_density(params, n, g, rho, message, message_size) bind(C, name="tbrf_ic_density")
+        import
+        integer(c_int) :: c_tbrf_ic_density
+        type(c_ptr), value :: params
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: g(*)
+        real(c_double) :: rho(*)
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_density
+
+    function c_tbrf_ic_density_volumes(params, n, g, vol, box_volume, rho, message, message_size) &
+        bind(C, name="tbrf_ic_density_volumes")
+        import
+        integer(c_int) :: c_tbrf_ic_density_volumes
+        type(c_ptr), value :: params
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: g(*)
+        real(c_double), intent(in) :: vol(*)
+        real(c_double), value :: box_volume
+        real(c_double) :: rho(*)
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_density_volumes
+
+    function c_tbrf_ic_voronoi_volumes(n, xyz, box, vol, message, message_size) &
+        bind(C, name="tbrf_ic_voronoi_volumes")
+        import
+        integer(c_int) :: c_tbrf_ic_voronoi_volumes
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double), value :: box
+        real(c_double) :: vol(*)
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_voronoi_volumes
     end interface
 end module tbrf_c

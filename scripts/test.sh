@@ -26,6 +26,7 @@ elif [ "${1:-}" = "--core" ]; then
   dir=build-core
   flags=(-DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DTBRF_BUILD_BENCH=OFF
          -DTBRF_IO=AUTO -DTBRF_CLI=AUTO -DTBRF_OPENCL=AUTO -DTBRF_CUDA=OFF -DTBRF_FORTRAN=OFF
+         -DTBRF_QHULL=OFF
          -DCMAKE_DISABLE_FIND_PACKAGE_HDF5=ON -DCMAKE_DISABLE_FIND_PACKAGE_PNG=ON
          -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON)
   # the statistical tests run in the other builds

@@ -5,8 +5,12 @@
 #                   solenoidal Mach-2 velocities (README.md, "Gas box")
 #   cosmo_ics.hdf5  AREPO's cosmo_box_gravity_only_3d setting: 32^3 dark
 #                   matter particles, 50 Mpc/h, z = 127, Zel'dovich
-# then checks both (check.py). GAS_CELLS and PARTICLES (per axis) scale
-# them down or up.
+# then checks both (check.py); then builds ic_from_c.c and ic_from_fortran.f90
+# against the installed libraries (pkg-config tbrf, tbrf-writer,
+# tbrf-fortran; PKG_CONFIG_PATH=P/lib/pkgconfig for a prefix P), runs each
+# in an empty folder and checks that its cosmo_ics.hdf5 is the command's,
+# byte for byte (IC_EXAMPLES=require: fail when they cannot be built;
+# off: skip them). GAS_CELLS and PARTICLES (per axis) scale them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tbrf=${TBRF:-tbrf}
@@ -29,3 +33,26 @@ command -v "$tbrf" >/dev/null || { echo "run.sh: tbrf not found: install tbrf or
     --sigma8 0.831 --seed 1
 
 "$python" "$here/check.py" turb_ics.hdf5 cosmo_ics.hdf5
+
+# (c) the same IC from a C and a Fortran program on the installed libraries
+ic_example() { # NAME SOURCE COMPILER PKGS...
+    local name=$1 src=$2 cc=$3
+    shift 3
+    if ! pkg-config --exists "$@" 2>/dev/null || ! command -v "$cc" >/dev/null; then
+        echo "run.sh: $name skipped: no $cc or pkg-config finds no $*"
+        [ "${IC_EXAMPLES:-auto}" != require ] || exit 1
+        return 0
+    fi
+    mkdir -p ic-bin
+    rm -rf "ic-$name" && mkdir "ic-$name"
+    # shellcheck disable=SC2046 # pkg-config's flags are words
+    "$cc" -O2 "$here/$src" $(pkg-config --cflags --libs "$@") \
+        -Wl,-rpath,"$(pkg-config --variable=libdir tbrf)" -o "ic-bin/$name"
+    (cd "ic-$name" && "../ic-bin/$name" "$parts")
+    cmp cosmo_ics.hdf5 "ic-$name/cosmo_ics.hdf5"
+    echo "$name: cosmo_ics.hdf5 is the command's, byte for byte"
+}
+if [ "${IC_EXAMPLES:-auto}" != off ]; then
+    ic_example ic_from_c ic_from_c.c "${CC:-cc}" tbrf-writer tbrf
+    ic_example ic_from_fortran ic_from_fortran.f90 "${FC:-gfortran}" tbrf-fortran tbrf-writer
+fi

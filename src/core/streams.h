@@ -31,6 +31,14 @@
  * TBRF_STREAM_IC | purpose << 16 | (index >> 32), purpose < 256. */
 #define TBRF_STREAM_IC 0x18000000u
 #define TBRF_STREAM_IC_END 0x19000000u
+/* The purposes of the IC range (src/apps/ic/points.c): the jittered
+ * lattice's offsets and the random points' coordinates, w0 = point index
+ * (low 32 bits), index < 2^48 so that index >> 32 fits below the purpose. */
+#define TBRF_IC_PURPOSE_JITTER 1u
+#define TBRF_IC_PURPOSE_RANDOM 2u
+#define TBRF_IC_INDEX_LIMIT ((int64_t)1 << 48)
+#define TBRF_IC_STREAM(purpose, index) \
+    (TBRF_STREAM_IC | (purpose) << 16 | (uint32_t)((uint64_t)(index) >> 32))
 
 /* Vector line amplitudes: w1 = TBRF_STREAM_VECTOR | l. */
 #define TBRF_STREAM_VECTOR 0x20000000u
@@ -50,6 +58,11 @@
 _Static_assert(TBRF_STREAM_LINES_END <= TBRF_STREAM_RNG, "lines overlap the public RNG");
 _Static_assert(TBRF_STREAM_RNG_END <= TBRF_STREAM_DRIVE, "public RNG overlaps driving");
 _Static_assert(TBRF_STREAM_DRIVE_END <= TBRF_STREAM_IC, "driving overlaps initial conditions");
+_Static_assert(TBRF_IC_PURPOSE_JITTER < 256 && TBRF_IC_PURPOSE_RANDOM < 256 &&
+               TBRF_IC_PURPOSE_JITTER != TBRF_IC_PURPOSE_RANDOM,
+               "IC purposes are distinct and fit 8 bits");
+_Static_assert(TBRF_IC_STREAM(255u, TBRF_IC_INDEX_LIMIT - 1) < TBRF_STREAM_IC_END,
+               "the IC words of every purpose and index stay in the IC range");
 _Static_assert(TBRF_STREAM_IC_END <= TBRF_STREAM_VECTOR, "initial conditions overlap vector lines");
 _Static_assert(TBRF_STREAM_VECTOR_END <= TBRF_STREAM_SHIFT, "vector lines overlap shifts");
 _Static_assert(TBRF_STREAM_SHIFT_END <= TBRF_STREAM_FFT, "shifts overlap the FFT modes");

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "io/io_internal.h"
-#include "io/tbrf_arepo.h"
+#include "tbrf_arepo.h"
 #include "io/tbrf_io.h"
 
 /* Rows converted and written per HDF5 call: bounded memory whatever n. */
@@ -157,12 +157,17 @@ static int check_ids(const tbrf_arepo_header *h, const tbrf_arepo_particles *typ
     return 0;
 }
 
-/* A group whose attributes `tbrf info` lists in the order written. */
+/* A group whose attributes `tbrf info` lists in the order written. No
+ * object of the file records a time, so the same initial condition is
+ * the same file, byte for byte, whoever writes it and when
+ * (examples/arepo/run.sh cmp's the command's and the examples' files). */
 static hid_t ordered_group(hid_t file, const char *name)
 {
     hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (gcpl >= 0)
+    if (gcpl >= 0) {
         H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+        H5Pset_obj_track_times(gcpl, 0);
+    }
     hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, gcpl >= 0 ? gcpl : H5P_DEFAULT, H5P_DEFAULT);
     if (gcpl >= 0)
         H5Pclose(gcpl);
@@ -263,7 +268,13 @@ static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, cons
     hid_t ftype = src ? (dbl ? H5T_IEEE_F64LE : H5T_IEEE_F32LE)
                       : (long_ids ? H5T_STD_U64LE : H5T_STD_U32LE);
     hid_t sp = H5Screate_simple(cols == 1 ? 1 : 2, dims, NULL);
-    hid_t d = sp < 0 ? -1 : H5Dcreate2(g, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl >= 0)
+        H5Pset_obj_track_times(dcpl, 0); /* no times: see ordered_group */
+    hid_t d = sp < 0 ? -1 : H5Dcreate2(g, name, ftype, sp, H5P_DEFAULT,
+                                       dcpl >= 0 ? dcpl : H5P_DEFAULT, H5P_DEFAULT);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
     int rc = d < 0 ? -1 : 0;
     size_t esize = 8;
     void *buf = rc ? NULL : malloc((size_t)AREPO_BLOCK * (size_t)cols * esize);
@@ -315,7 +326,7 @@ static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_
         return 0;
     char name[16];
     snprintf(name, sizeof name, "PartType%d", t);
-    hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = ordered_group(file, name); /* no times (attributes: none) */
     if (g < 0)
         return -1;
     const int dbl = h->double_precision;

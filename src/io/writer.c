@@ -271,8 +271,11 @@ static int h5w_create(tbrf_io_writer *w)
     /* Track attribute creation order so `tbrf info` lists them in the
      * order written (model, options, geometry, plan) rather than by name. */
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-    if (fcpl >= 0)
+    if (fcpl >= 0) {
         H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+        /* no time in the root group: the same content is the same file */
+        H5Pset_obj_track_times(fcpl, 0);
+    }
     w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, fcpl >= 0 ? fcpl : H5P_DEFAULT,
                         fapl >= 0 ? fapl : H5P_DEFAULT);
     if (fapl >= 0)

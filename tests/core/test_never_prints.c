@@ -436,6 +436,65 @@ static void drivers(void)
     tbrf_model_destroy(m);
 }
 
+/* The initial conditions (apps/ic): bad parameters, a glass outside its
+ * box, a failed object used, a stopping callback, 1024 plan threads not
+ * involved; Qhull on degenerate input (its messages must stay inside). */
+static int stop_chunk(void *user, const tbrf_ic_chunk *chunk)
+{
+    (void)user, (void)chunk;
+    return 1;
+}
+
+static void initial_conditions(void)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_default_cosmo(&p);
+    tbrf_ic_cosmo *ic = NULL;
+    p.omega_b = 0.5;
+    want(tbrf_ic_cosmo_make(&p, &ic), TBRF_ERR_INVALID, "IC omega_b > omega_m");
+    want(tbrf_ic_cosmo_generate(ic, 1, stop_chunk, NULL), TBRF_ERR_BAD_PLAN, "IC failed, generate");
+    tbrf_ic_cosmo_destroy(ic);
+    tbrf_ic_default_cosmo(&p);
+    double glass[6] = {0.5, 0.5, 0.5, 0.2, 0.2, 2.0};
+    p.glass = glass;
+    p.glass_n = 2;
+    p.particles = 4;
+    want(tbrf_ic_cosmo_make(&p, &ic), TBRF_ERR_INVALID, "IC glass outside its box");
+    tbrf_ic_cosmo_destroy(ic);
+    tbrf_ic_default_cosmo(&p);
+    p.particles = 4;
+    if (want(tbrf_ic_cosmo_make(&p, &ic), TBRF_OK, "IC 4^3")) {
+        want(tbrf_ic_cosmo_generate(ic, 3, stop_chunk, NULL), TBRF_ERR_CALLBACK, "IC stop");
+        want(tbrf_ic_cosmo_generate(ic, 0, stop_chunk, NULL), TBRF_ERR_INVALID, "IC 0 chunks");
+        want(tbrf_ic_cosmo_displacements(ic, NULL), TBRF_ERR_NULL, "IC psi NULL");
+    }
+    tbrf_ic_cosmo_destroy(ic);
+    want(tbrf_ic_cosmo_make(NULL, &ic), TBRF_ERR_NULL, "IC NULL params");
+    tbrf_ic_cosmo_destroy(ic);
+    tbrf_ic_points_params pp;
+    tbrf_ic_default_points(&pp);
+    double xyz[3 * 8], vol[8], rho[8];
+    pp.kind = 7;
+    want(tbrf_ic_points(&pp, 0, 8, xyz, NULL, 0), TBRF_ERR_INVALID, "points kind 7");
+    tbrf_ic_density_params dp;
+    tbrf_ic_default_density(&dp);
+    dp.kind = TBRF_DENSITY_LOGNORMAL;
+    dp.sigma = 1e200;
+    want(tbrf_ic_density(&dp, 8, NULL, rho, NULL, 0), TBRF_ERR_INVALID, "density sigma 1e200");
+    /* 8 points on one plane of the box, and two that coincide */
+    for (int i = 0; i < 8; i++) {
+        xyz[3 * i] = (i % 4) * 0.25;
+        xyz[3 * i + 1] = (i / 4) * 0.5;
+        xyz[3 * i + 2] = 0.5;
+    }
+    int st = tbrf_ic_voronoi_volumes(8, xyz, 1.0, vol, NULL, 0);
+    CHECK(st == TBRF_OK || st == TBRF_ERR_INVALID || st == TBRF_ERR_NOT_BUILT,
+          "Voronoi of a plane of points: status %d", st);
+    xyz[3] = xyz[0], xyz[4] = xyz[1], xyz[5] = xyz[2];
+    st = tbrf_ic_voronoi_volumes(8, xyz, 1.0, vol, NULL, 0);
+    CHECK(st == TBRF_ERR_INVALID || st == TBRF_ERR_NOT_BUILT, "Voronoi coincident: %d", st);
+}
+
 static int child(const char *path)
 {
     int fd = open(path, O_WRONLY | O_TRUNC);
@@ -446,6 +505,7 @@ static int child(const char *path)
     plans();
     rng_and_mc();
     drivers();
+    initial_conditions();
     fflush(stdout);
     fflush(stderr);
     _exit(check_failures ? CHILD_FAILED : CHILD_DONE);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_abi.sh HEADER LIBTBRF INTERNAL_ARCHIVE — the library's ABI is what
-# its header documents, nothing more:
+# test_abi.sh HEADER[,HEADER...] LIBTBRF INTERNAL_ARCHIVE — the library's
+# ABI is what its headers document, nothing more:
 #  1. `nm -D` of libtbrf lists exactly the functions tbrf.h declares with
 #     TBRF_API (no internal function, no variable leaks out);
 #  2. every TBRF_API declaration follows a comment (its documentation);
@@ -8,24 +8,25 @@
 #     static link would carry into a user's program) starts with tbrf, so
 #     none can clash with the symbols of the simulation codes tbrf lives in.
 set -euo pipefail
-header=$1 lib=$2 archive=$3
+IFS=, read -ra headers <<<"$1"
+lib=$2 archive=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 # the declared names: a line `TBRF_API <type> name(...`
-grep '^TBRF_API ' "$header" | sed -E 's/^[^(]*[ *]([A-Za-z_0-9]+)\(.*/\1/' | sort -u >"$tmp/declared"
+grep -h '^TBRF_API ' "${headers[@]}" | sed -E 's/^[^(]*[ *]([A-Za-z_0-9]+)\(.*/\1/' | sort -u >"$tmp/declared"
 nm -D --defined-only "$lib" | awk '{print $NF}' | sort -u >"$tmp/exported"
 test -s "$tmp/declared"
 if ! diff -u "$tmp/declared" "$tmp/exported" >"$tmp/diff"; then
-    echo "exported symbols differ from the TBRF_API functions of $(basename "$header"):"
+    echo "exported symbols differ from the TBRF_API functions of $1:"
     grep '^[-+][^-+]' "$tmp/diff" | sed 's/^-/  declared, not exported: /; s/^+/  exported, not declared: /'
     fail=1
 fi
 
 # the line before each TBRF_API declaration ends a comment
 awk '/^TBRF_API / && prev !~ /\*\/[ \t]*$/ { print "  no comment before: " $0; bad = 1 }
-     { prev = $0 } END { exit bad }' "$header" || fail=1
+     { prev = $0 } END { exit bad }' "${headers[@]}" || fail=1
 
 # strong global symbols of the objects (T, D, B, R: weak ones are C++
 # template and inline instantiations, merged by the linker): tbrf*, or
@@ -39,4 +40,4 @@ if [ -s "$tmp/unprefixed" ]; then
     fail=1
 fi
 [ "$fail" -eq 0 ] || exit 1
-echo "$(wc -l <"$tmp/exported") exported functions, all declared and documented in $(basename "$header"); every global symbol prefixed"
+echo "$(wc -l <"$tmp/exported") exported functions, all declared and documented in $1; every global symbol prefixed"

@@ -13,8 +13,9 @@ rank() {
     src/backends/*) echo 3 ;;
     src/engine/*) echo 4 ;;
     src/plan/* | src/rng/* | src/mc/* | src/driving/*) echo 5 ;;
-    src/io/* | src/analysis/* | src/mpi/*) echo 6 ;;
-    cli/* | fortran/*) echo 7 ;;
+    src/apps/*) echo 6 ;;
+    src/io/* | src/analysis/* | src/mpi/*) echo 7 ;;
+    cli/* | fortran/*) echo 8 ;;
     *) echo 99 ;;
     esac
 }
@@ -23,8 +24,8 @@ bad=0 n=0
 while IFS= read -r f; do
     while IFS= read -r inc; do
         case $inc in
-        tbrf.h | tbrf_version.h | tbrf_mpi.h | tbrf/*) target=include/x ;;
-        core/* | methods/* | backends/* | engine/* | plan/* | rng/* | mc/* | driving/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
+        tbrf.h | tbrf_version.h | tbrf_mpi.h | tbrf_arepo.h | tbrf_writer.h | tbrf/*) target=include/x ;;
+        core/* | methods/* | backends/* | engine/* | plan/* | rng/* | mc/* | driving/* | apps/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
         *) continue ;; # a file of the same folder, or a system header
         esac
         n=$((n + 1))

@@ -1,4 +1,5 @@
-/* voronoi.c — periodic Voronoi cell volumes with Qhull (tbrf_arepo.h).
+/* voronoi.c — periodic Voronoi cell volumes with Qhull
+ * (tbrf_ic_voronoi_volumes, tbrf.h "initial conditions").
  *
  * AREPO's gas density is mass / Voronoi volume of the mesh-generating
  * point, so masses that give an intended density need each cell's volume
@@ -18,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io_internal.h"
-#include "io/tbrf_arepo.h"
+#include "tbrf.h"
+#include "apps/ic/ic_internal.h"
 
 #ifdef TBRF_HAVE_QHULL
 #include <libqhull_r/qhull_ra.h>
@@ -111,8 +112,46 @@ static double hull_volume(int k, double *pts, FILE *null)
     return v;
 }
 
+/* Every original point's cell from the Voronoi diagram in qh: its volume
+ * into vol. 1 done, 0 a cell is unbounded or reaches beyond the margin m
+ * (retry wider), -1 a degenerate cell (message set). cell: room for 4096
+ * vertices. */
+static int cell_volumes(qhT *qh, int64_t n, const double *pts, double box, double m,
+                        double *cell, double *vol, FILE *log, char *err, size_t errlen)
+{
+    vertexT *vertex;
+    FORALLvertices {
+        int id = qh_pointid(qh, vertex->point);
+        if (id < 0 || id >= n)
+            continue;
+        facetT *neighbor, **neighborp;
+        int nv = 0;
+        FOREACHneighbor_(vertex) {
+            if (neighbor->upperdelaunay || nv >= 4096)
+                return 0; /* unbounded or absurd cell: images missing */
+            double *c = neighbor->center, r2 = 0;
+            for (int d = 0; d < 3; d++) {
+                double dd = c[d] - pts[3 * id + d];
+                r2 += dd * dd;
+            }
+            double r = sqrt(r2);
+            for (int d = 0; d < 3; d++)
+                if (c[d] - r < -m || c[d] + r > box + m)
+                    return 0; /* the empty sphere leaves the replicated region */
+            memcpy(cell + 3 * nv++, c, 3 * sizeof(double));
+        }
+        vol[id] = nv >= 4 ? hull_volume(nv, cell, log) : NAN;
+        if (!(vol[id] > 0)) {
+            tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: cell of point %d is "
+                          "degenerate (coincident points?)", id);
+            return -1;
+        }
+    }
+    return 1;
+}
+
 /* One attempt at margin m: 1 done, 0 a cell reaches beyond the margin
- * (retry wider), -1 Qhull failed (message set). */
+ * (retry wider), -1 Qhull failed, -2 out of memory (message set). */
 static int volumes_at(int64_t n, const double *xyz, double box, double m, double *vol,
                       char *err, size_t errlen)
 {
@@ -131,59 +170,25 @@ static int volumes_at(int64_t n, const double *xyz, double box, double m, double
     qh_log log;
     log_open(&log);
     qh_zero(qh, log.f);
-    /* Qhull writes to stderr when given no stream: never from tbrf_io. */
+    /* Qhull writes to stderr when given no stream: never from the library. */
     int64_t k = (pts && orig && cell && log.f) ? replicate(n, xyz, box, m, pts, orig, room) : -2;
     if (k == -2 || k > INT32_MAX) {
-        io_setf(err, errlen, "Voronoi volumes: out of memory for %lld points", (long long)n);
-        goto out;
-    }
-    if (k < 0) {
+        tbrfi_ic_fail(err, errlen, TBRF_ERR_NO_MEMORY, "Voronoi volumes: out of memory for %lld "
+                      "points", (long long)n);
+        rc = -2;
+    } else if (k < 0) {
         rc = 0; /* more images than expected: widen and count again */
-        goto out;
-    }
-    started = 1; /* from here on Qhull holds memory, even when it fails */
-    if (qh_new_qhull(qh, 3, (int)k, pts, False, "qhull v Qbb", NULL, log.f)) {
-        io_setf(err, errlen, "Voronoi volumes: Qhull failed: %s (coincident points?)",
-                log_text(&log));
-        goto out;
-    }
-    qh_setvoronoi_all(qh);
-    qh_vertexneighbors(qh);
-    rc = 1;
-    vertexT *vertex;
-    FORALLvertices {
-        int id = qh_pointid(qh, vertex->point);
-        if (id < 0 || id >= n)
-            continue;
-        facetT *neighbor, **neighborp;
-        int nv = 0;
-        FOREACHneighbor_(vertex) {
-            if (neighbor->upperdelaunay || nv >= 4096) {
-                rc = 0; /* unbounded or absurd cell: images missing */
-                break;
-            }
-            double *c = neighbor->center, r2 = 0;
-            for (int d = 0; d < 3; d++) {
-                double dd = c[d] - pts[3 * id + d];
-                r2 += dd * dd;
-            }
-            double r = sqrt(r2);
-            for (int d = 0; d < 3; d++)
-                if (c[d] - r < -m || c[d] + r > box + m)
-                    rc = 0;
-            memcpy(cell + 3 * nv++, c, 3 * sizeof(double));
-        }
-        if (rc == 0)
-            break;
-        vol[id] = nv >= 4 ? hull_volume(nv, cell, log.f) : NAN;
-        if (!(vol[id] > 0)) {
-            io_setf(err, errlen, "Voronoi volumes: cell of point %d is degenerate "
-                    "(coincident points?)", id);
-            rc = -1;
-            break;
+    } else {
+        started = 1; /* from here on Qhull holds memory, even when it fails */
+        if (qh_new_qhull(qh, 3, (int)k, pts, False, "qhull v Qbb", NULL, log.f)) {
+            tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: Qhull failed: %s "
+                          "(coincident points?)", log_text(&log));
+        } else {
+            qh_setvoronoi_all(qh);
+            qh_vertexneighbors(qh);
+            rc = cell_volumes(qh, n, pts, box, m, cell, vol, log.f, err, errlen);
         }
     }
-out:
     if (started) {
         int curlong, totlong;
         qh_freeqhull(qh, !qh_ALL);
@@ -210,42 +215,26 @@ static int cmp_point(const void *a, const void *b)
 static int find_duplicate(int64_t n, const double *xyz, char *err, size_t errlen)
 {
     const double **p = malloc((size_t)n * sizeof *p);
-    if (!p) {
-        io_setf(err, errlen, "Voronoi volumes: out of memory for %lld points", (long long)n);
-        return -1;
-    }
+    if (!p)
+        return tbrfi_ic_fail(err, errlen, TBRF_ERR_NO_MEMORY, "Voronoi volumes: out of memory for "
+                             "%lld points", (long long)n);
     for (int64_t i = 0; i < n; i++)
         p[i] = xyz + 3 * i;
     qsort(p, (size_t)n, sizeof *p, cmp_point);
-    int rc = 0;
-    for (int64_t i = 1; i < n && rc == 0; i++)
-        if (cmp_point(&p[i - 1], &p[i]) == 0) {
-            io_setf(err, errlen, "Voronoi volumes: points %lld and %lld coincide",
-                    (long long)((p[i - 1] - xyz) / 3), (long long)((p[i] - xyz) / 3));
-            rc = -1;
-        }
+    int rc = TBRF_OK;
+    for (int64_t i = 1; i < n && rc == TBRF_OK; i++)
+        if (cmp_point(&p[i - 1], &p[i]) == 0)
+            rc = tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: points %lld "
+                               "and %lld coincide", (long long)((p[i - 1] - xyz) / 3),
+                               (long long)((p[i] - xyz) / 3));
     free(p);
     return rc;
 }
 
-int tbrf_voronoi_periodic_volumes(int64_t n, const double *xyz, double box, double *vol,
-                                  char *err, size_t errlen)
+/* The margins m, 2m, 4m ... up to the whole box until every cell closes. */
+static int grow_margin(int64_t n, const double *xyz, double box, double *vol, char *err,
+                       size_t errlen)
 {
-    if (!xyz || !vol || n < 2 || !(isfinite(box) && box > 0)) {
-        io_setf(err, errlen, "Voronoi volumes need n >= 2 points (got %lld) and a box > 0 "
-                "(got %g)", (long long)n, box);
-        return -1;
-    }
-    for (int64_t i = 0; i < 3 * n; i++)
-        if (!(isfinite(xyz[i]) && xyz[i] >= 0 && xyz[i] < box)) {
-            io_setf(err, errlen, "Voronoi volumes: point %lld is outside [0, %g)",
-                    (long long)(i / 3), box);
-            return -1;
-        }
-    if (find_duplicate(n, xyz, err, errlen))
-        return -1;
-    for (int64_t i = 0; i < n; i++)
-        vol[i] = NAN;
     /* Start at three mean spacings: a Poisson cell's vertices rarely lie
      * farther than that from its point. */
     double m = 3 * cbrt(box * box * box / (double)n);
@@ -255,33 +244,55 @@ int tbrf_voronoi_periodic_volumes(int64_t n, const double *xyz, double box, doub
             /* Qhull drops a point closer to another than its precision
              * resolves: it has no cell of its own. */
             for (int64_t i = 0; i < n; i++)
-                if (!(vol[i] > 0)) {
-                    io_setf(err, errlen, "Voronoi volumes: point %lld is too close to another "
-                            "for a cell of its own", (long long)i);
-                    return -1;
-                }
-            return 0;
+                if (!(vol[i] > 0))
+                    return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: "
+                                         "point %lld is too close to another for a cell of "
+                                         "its own", (long long)i);
+            tbrfi_ic_ok(err, errlen);
+            return TBRF_OK;
         }
         if (rc < 0)
-            return -1;
-        if (m >= box) {
-            io_setf(err, errlen, "Voronoi volumes: a cell reaches beyond the periodic images of "
-                    "the whole box (too few points?)");
-            return -1;
-        }
+            return rc == -2 ? TBRF_ERR_NO_MEMORY : TBRF_ERR_INVALID;
+        if (m >= box)
+            return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: a cell reaches "
+                                 "beyond the periodic images of the whole box (too few points?)");
         m *= 2;
     }
 }
 
+int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, double *vol, char *err,
+                            size_t errlen)
+{
+    if (!xyz || !vol)
+        return tbrfi_ic_fail(err, errlen, TBRF_ERR_NULL, "Voronoi volumes: xyz or vol is NULL");
+    if (n < 2 || n > INT32_MAX / 27 || !(isfinite(box) && box > 0))
+        return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes need 2 <= n <= "
+                             "2^31/27 points (got %lld) and a box > 0 (got %g)", (long long)n,
+                             box);
+    for (int64_t i = 0; i < 3 * n; i++)
+        if (!(isfinite(xyz[i]) && xyz[i] >= 0 && xyz[i] < box))
+            return tbrfi_ic_fail(err, errlen, TBRF_ERR_INVALID, "Voronoi volumes: point %lld is "
+                                 "outside [0, %g)", (long long)(i / 3), box);
+    /* the images and Qhull's Delaunay and Voronoi structures */
+    int st = tbrfi_ic_budget(2048.0 * (double)n, "Voronoi volumes", err, errlen);
+    if (st == TBRF_OK)
+        st = find_duplicate(n, xyz, err, errlen);
+    if (st != TBRF_OK)
+        return st;
+    for (int64_t i = 0; i < n; i++)
+        vol[i] = NAN;
+    return grow_margin(n, xyz, box, vol, err, errlen);
+}
+
 #else
 
-int tbrf_voronoi_periodic_volumes(int64_t n, const double *xyz, double box, double *vol,
-                                  char *err, size_t errlen)
+int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, double *vol, char *err,
+                            size_t errlen)
 {
     (void)n, (void)xyz, (void)box, (void)vol;
-    io_setf(err, errlen, "Voronoi volumes need Qhull (libqhull-dev), absent when tbrf was "
-            "built: use the mean-volume fallback");
-    return -1;
+    return tbrfi_ic_fail(err, errlen, TBRF_ERR_NOT_BUILT, "Voronoi volumes need Qhull "
+                         "(libqhull-dev), absent when libtbrf was built: use the mean volume "
+                         "L^3/N instead");
 }
 
 #endif

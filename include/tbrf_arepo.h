@@ -1,5 +1,8 @@
 /* tbrf_arepo.h — AREPO / Gadget "format 3" HDF5 initial-condition files
- * and periodic Voronoi cell volumes, in the tbrf_io library (doc/arepo.md).
+ * (doc/arepo.md, doc/ic.md): in the tbrf_io library of the command and,
+ * installed, in libtbrf_writer (pkg-config tbrf-writer), so that a
+ * program that makes its initial conditions with tbrf.h's tbrf_ic_*
+ * writes the command's files.
  *
  * The file layout is what AREPO's reader demands (doc/arepo.md, "What
  * AREPO reads"): /Header with every attribute it opens, /PartType<t> with
@@ -12,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "tbrf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,7 +42,7 @@ typedef struct tbrf_arepo_header {
 
 /* Fills *h with a non-cosmological single-file set: time 0, redshift 0,
  * box 1, Omega 0, h 1, float64, uint32 IDs, every flag 0. */
-void tbrf_arepo_header_init(tbrf_arepo_header *h);
+TBRF_API void tbrf_arepo_header_init(tbrf_arepo_header *h);
 
 /* One particle type's data (all files together): n rows, positions xyz
  * (3n), velocities (3n, NULL: zeros), masses (n; required when the
@@ -60,7 +64,7 @@ typedef struct tbrf_arepo_param {
 
 /* 0 if the header's values are in range (what tbrf_arepo_write checks
  * first), else -1 with the reason in err. */
-int tbrf_arepo_check_header(const tbrf_arepo_header *h, char *err, size_t errlen);
+TBRF_API int tbrf_arepo_check_header(const tbrf_arepo_header *h, char *err, size_t errlen);
 
 /* The name of file `index` of the set `base`: BASE.hdf5 for one file,
  * BASE.INDEX.hdf5 for several (a trailing ".hdf5" of base is dropped
@@ -76,7 +80,7 @@ char *tbrf_arepo_file_name(const char *base, int num_files, int index);
  * temporary; the names are published only when all are complete (if a
  * rename fails, the files already published are removed). Returns 0, or
  * -1 with one line naming the file or the bad value in err. */
-int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
+TBRF_API int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen);
 
@@ -93,37 +97,42 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
  * frees the set and removes unpublished temporaries, so an error at any
  * step leaves no file. Each returns 0, or -1 with one line in err. */
 typedef struct tbrf_arepo_set tbrf_arepo_set;
-int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+/* Opens the set (see above). */
+TBRF_API int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
                         const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
                         size_t errlen);
-int tbrf_arepo_set_write_file(tbrf_arepo_set *set, int f, const tbrf_arepo_particles part[6],
-                              const tbrf_arepo_param *params, size_t nparams, char *err,
-                              size_t errlen);
-int tbrf_arepo_set_commit(tbrf_arepo_set *set, char *err, size_t errlen);
-void tbrf_arepo_set_close(tbrf_arepo_set *set);
+/* Writes file f of the set (see above). */
+TBRF_API int tbrf_arepo_set_write_file(tbrf_arepo_set *set, int f,
+                                       const tbrf_arepo_particles part[6],
+                                       const tbrf_arepo_param *params, size_t nparams, char *err,
+                                       size_t errlen);
+/* Publishes the set when every file is written (see above). */
+TBRF_API int tbrf_arepo_set_commit(tbrf_arepo_set *set, char *err, size_t errlen);
+/* Frees the set, removing unpublished temporaries; NULL is ignored. */
+TBRF_API void tbrf_arepo_set_close(tbrf_arepo_set *set);
 
 /* Rows [*first, *first + *count) of n that file f of a set of num_files
  * holds: [n f / F, n (f + 1) / F). */
-void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count);
+TBRF_API void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count);
 
 /* The command that wrote an AREPO file, from its /tbrf group ("tbrf
  * arepo gas ..."), as a malloc'ed string in *command: 0; 1 when the file
  * is no AREPO file of tbrf (no /Header, /tbrf or command: *command NULL);
  * -1 with the reason in err (unreadable, not one string). */
-int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen);
+TBRF_API int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen);
 
 /* Compares the particle datasets (Coordinates, Velocities, ParticleIDs,
  * Masses, InternalEnergy of every PartType<t>) of two AREPO files bit for
  * bit: their presence, shape, stored type and bytes. 0 equal, 1 different
  * (err names the dataset), -1 unreadable or over the memory budget. */
-int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen);
+TBRF_API int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen);
 
 /* Reads /PartType0/Coordinates (N, 3), any float type, of an AREPO or
  * Gadget HDF5 file (one file of a set) as doubles into malloc'ed *xyz,
  * after the storage and memory-budget checks of tbrf_io.h. Returns 0; 1
  * when path is no HDF5 file with that dataset (read it as /points or
  * text instead); -1 with a message in err. */
-int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
+TBRF_API int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char *err,
                                 size_t errlen);
 
 /* A glass for particle loads (N-GenIC's GlassFile): /PartType1/Coordinates
@@ -132,17 +141,37 @@ int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char
  * tbrf_arepo_read_coordinates reads. Returns 0; 1 when path has neither
  * dataset (read /points or text, in a unit box, instead); -1 with a
  * message in err (a BoxSize that is not one positive number, say). */
-int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
-                          size_t errlen);
+TBRF_API int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box,
+                                   char *err, size_t errlen);
 
-/* The volume of the Voronoi cell of each of n points xyz (3n, inside
- * [0, box)^3) in the periodic box, into vol[n], computed with Qhull on
- * the points and their periodic images within a margin of the faces
- * (the margin grows until every cell is bounded by original points'
- * neighbours; at most the whole box). The volumes sum to box^3. n >= 2;
- * coincident points are refused. Returns 0, or -1 with a message in err. */
-int tbrf_voronoi_periodic_volumes(int64_t n, const double *xyz, double box, double *vol,
-                                  char *err, size_t errlen);
+/* A cosmological initial condition (tbrf.h's tbrf_ic_cosmo) written as
+ * the set `base` as `tbrf arepo cosmo` writes it: PartType1 (IDs 1 .. N)
+ * and, with gas, PartType0 (IDs N + 1 .. 2N, InternalEnergy), the Header
+ * (Time = a, the cosmology, MassTable from the IC's masses, the units),
+ * every parameter in /tbrf. Generates file by file (one file's particles
+ * in memory: tbrf_ic_cosmo_generate with num_files chunks). */
+typedef struct tbrf_arepo_cosmo_file {
+    int32_t num_files;        /* NumFilesPerSnapshot, 1 .. 65536 (default 1) */
+    int32_t double_precision; /* 1: float64 (default); 0: float32 */
+    int32_t long_ids;         /* 1: uint64 ParticleIDs; 0: uint32 (default) */
+    int32_t reserved;         /* 0 */
+    const char *command;      /* recorded as /tbrf command (what `tbrf arepo regen` reruns);
+                                 NULL (default): "tbrf arepo cosmo" */
+    const char *power_name;   /* recorded as power_spectrum: the P(k) table's file when the IC
+                                 was made with params.power; NULL (default): the Eisenstein &
+                                 Hu fit's name */
+    const char *glass_name;   /* recorded as glass_file with a glass; NULL: "(glass)" */
+} tbrf_arepo_cosmo_file;
+
+/* Fills *file with the defaults listed in tbrf_arepo_cosmo_file. */
+TBRF_API void tbrf_arepo_default_cosmo_file(tbrf_arepo_cosmo_file *file);
+
+/* Writes the set (published only when complete, as tbrf_arepo_set_*).
+ * Returns 0, or -1 with one line in err (the IC's message when it
+ * failed). */
+TBRF_API int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic,
+                                    const tbrf_arepo_cosmo_file *file, char *err,
+                                    size_t errlen);
 
 #ifdef __cplusplus
 }

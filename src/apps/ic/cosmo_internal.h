@@ -1,0 +1,34 @@
+/* cosmo_internal.h — the cosmological initial condition object, shared by
+ * its making (cosmo.c) and its generation (cosmo_run.c). Not installed. */
+#ifndef TBRF_APPS_IC_COSMO_INTERNAL_H
+#define TBRF_APPS_IC_COSMO_INTERNAL_H
+
+#include "tbrf.h"
+#include "core/message.h"
+
+/* The most chunks generate splits a set into (AREPO's file count limit,
+ * and what keeps n c / chunks free of overflow). */
+#define TBRF_IC_MAX_CHUNKS 65536
+
+/* The spectrum per component of Psi in the run's units: P(k) D^2 / (3 k^2),
+ * P from the sigma8-normalised z = 0 model in h/Mpc. */
+typedef struct icc_spec {
+    const tbrf_model *p0;
+    double d2, mpc;
+} icc_spec;
+
+struct tbrf_ic_cosmo {
+    tbrfi_message msg;
+    int made;                  /* make succeeded */
+    tbrf_ic_cosmo_params p;    /* as made; p.glass points to glass, p.power NULL */
+    double *glass;             /* the copy of the glass (3 glass_n) */
+    tbrf_ic_cosmo_info info;
+    icc_spec spec;             /* the model's callback data: lives as long as the plan */
+    tbrf_model *p0, *m;        /* P(k) at z = 0 (h/Mpc), and Psi's spectrum */
+    tbrf_plan *plan;
+};
+
+/* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */
+double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks);
+
+#endif

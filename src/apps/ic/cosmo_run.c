@@ -1,0 +1,241 @@
+/* cosmo_run.c — generating a cosmological initial condition chunk by
+ * chunk (tbrf_ic_cosmo_generate) and its displacements. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbrf.h"
+#include "apps/ic/cosmo_internal.h"
+#include "apps/ic/ic_internal.h"
+
+/* The chunks being generated: the current chunk c, its rows first ..
+ * first + count - 1, how many of their Psi have arrived, and the buffers
+ * of one chunk. */
+typedef struct icc_out {
+    tbrf_ic_cosmo *ic;
+    tbrf_ic_push_fn push;
+    void *user;
+    int64_t n, chunks, c, first, count, have;
+    double *psi, *pos, *gas, *site;
+} icc_out;
+
+/* Rows [n c / C, n (c + 1) / C) without overflow (C <= 2^16). */
+static void chunk_rows(int64_t n, int64_t c, int64_t nc, int64_t *first, int64_t *count)
+{
+    int64_t a = (n / nc) * c + (n % nc) * c / nc;
+    int64_t b = (n / nc) * (c + 1) + (n % nc) * (c + 1) / nc;
+    *first = a;
+    *count = b - a;
+}
+
+static double wrap(double x, double box)
+{
+    x = fmod(x, box);
+    x = x < 0 ? x + box : x;
+    return x >= box ? 0.0 : x;
+}
+
+/* The chunk's particles from psi: positions q + Psi (plus N-GenIC's shift
+ * with gas) wrapped into the box, and velocities vfac Psi written over
+ * psi. With gas each lattice site splits into the gas at q + Psi - (1/2)
+ * (Omega_dm/Omega_m) d and the dark matter at q + Psi + (1/2)
+ * (Omega_b/Omega_m) d on every axis (d = L/G), their centre of mass at
+ * q + Psi; both move with the site's velocity. */
+static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
+{
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    const int64_t g = p->particles;
+    const double dx = p->box / (double)g, vfac = ic->info.velocity_factor;
+    const double sdm = ic->info.shift_dm, sgas = ic->info.shift_gas;
+    for (int64_t r = 0; r < o->count; r++) {
+        const int64_t i = o->first + r;
+        const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
+        for (int c = 0; c < 3; c++) {
+            double s = o->psi[3 * r + c];
+            double x = (o->site ? o->site[3 * r + c] : (double)ix[c] * dx) + s;
+            o->pos[3 * r + c] = wrap(o->gas ? x + sdm : x, p->box);
+            if (o->gas)
+                o->gas[3 * r + c] = wrap(x + sgas, p->box);
+            o->psi[3 * r + c] = s * vfac;
+        }
+    }
+    for (int64_t r = 0; o->gas && r < o->count; r++)
+        o->gas[3 * o->count + r] = ic->info.internal_energy;
+}
+
+/* Chunk o->c from its rows' Psi: the particles, pushed; then the next
+ * chunk's rows, empty chunks pushed at once. */
+static int emit(icc_out *o)
+{
+    do {
+        tbrf_ic_chunk ch = {o->c, o->first, o->count, o->pos, o->psi, NULL, NULL};
+        if (o->count > 0) {
+            particles(o->ic, o);
+            if (o->gas) {
+                ch.gas_pos = o->gas;
+                ch.gas_u = o->gas + 3 * o->count;
+            }
+        }
+        if (o->push(o->user, &ch))
+            return tbrfi_fail(&o->ic->msg, TBRF_ERR_CALLBACK, "cosmological IC: the chunk "
+                              "callback stopped the run at chunk %lld", (long long)o->c);
+        o->have = 0;
+        if (++o->c < o->chunks)
+            chunk_rows(o->n, o->c, o->chunks, &o->first, &o->count);
+    } while (o->c < o->chunks && o->count == 0);
+    return TBRF_OK;
+}
+
+/* Push callback of the lattice's grid stream: Psi rows, in order, into the
+ * current chunk's buffer; a full buffer is emitted. */
+static int push_rows(void *user, int64_t first, int64_t count, const void *values)
+{
+    icc_out *o = user;
+    const double *v = values;
+    (void)first; /* rows come in order: first is o->first + o->have */
+    while (count > 0 && o->c < o->chunks) {
+        int64_t take = count < o->count - o->have ? count : o->count - o->have;
+        memcpy(o->psi + 3 * o->have, v, (size_t)take * 3 * sizeof *v);
+        o->have += take;
+        v += 3 * take;
+        count -= take;
+        if (o->have == o->count && emit(o))
+            return 1;
+    }
+    return 0;
+}
+
+/* The plan's status as the object's, its message copied. */
+static int plan_fail(tbrf_ic_cosmo *ic, int st)
+{
+    if (st == TBRF_OK || st == TBRF_ERR_CALLBACK) /* a callback's error is already set */
+        return st;
+    return tbrfi_fail(&ic->msg, st, "%s", tbrf_plan_message(ic->plan));
+}
+
+/* Psi for every chunk: the lattice in one streamed pass of the plan's FFT
+ * (cells pushed in x-fastest order, which is the particle order; one
+ * chunk takes the whole grid directly), or the glass sites chunk by chunk
+ * by the plan's non-uniform FFT. */
+static int stream_psi(icc_out *o)
+{
+    tbrf_ic_cosmo *ic = o->ic;
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    int st = TBRF_OK;
+    if (p->glass_n > 0) {
+        while (st == TBRF_OK && o->c < o->chunks) {
+            tbrf_ic_glass_sites(p->glass_n, p->glass, p->glass_box, ic->info.glass_tile, p->box,
+                                o->first, o->count, o->site);
+            st = tbrf_set_points(ic->plan, o->count, o->site);
+            if (st == TBRF_OK)
+                st = tbrf_execute(ic->plan, 0, o->psi);
+            st = st == TBRF_OK ? emit(o) : plan_fail(ic, st);
+        }
+        return st;
+    }
+    const double dx = p->box / (double)p->particles;
+    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+    const int64_t n[3] = {p->particles, p->particles, p->particles};
+    st = tbrf_set_grid(ic->plan, origin, spacing, n);
+    /* one chunk: straight into its buffer (a stream would copy the grid) */
+    if (st == TBRF_OK && o->chunks == 1) {
+        st = tbrf_execute(ic->plan, 0, o->psi);
+        if (st == TBRF_OK)
+            return emit(o);
+    } else if (st == TBRF_OK)
+        st = tbrf_execute_grid_stream(ic->plan, 0, push_rows, o);
+    return plan_fail(ic, st);
+}
+
+/* The chunk buffers: Psi, positions, gas positions and energies, glass
+ * sites, rows each (the budget was checked). */
+static int alloc_chunk(icc_out *o, int64_t rows)
+{
+    const tbrf_ic_cosmo_params *p = &o->ic->p;
+    const size_t r = (size_t)rows;
+    o->psi = malloc(r * 3 * sizeof(double));
+    o->pos = malloc(r * 3 * sizeof(double));
+    o->gas = p->gas ? malloc(r * 4 * sizeof(double)) : NULL;
+    o->site = p->glass_n > 0 ? malloc(r * 3 * sizeof(double)) : NULL;
+    if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || p->glass_n == 0))
+        return TBRF_OK;
+    return tbrfi_fail(&o->ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory for "
+                      "%lld particles", (long long)rows);
+}
+
+/* 0 when ic can run; the status (and message) otherwise. */
+static int usable(tbrf_ic_cosmo *ic)
+{
+    if (!ic)
+        return TBRF_ERR_NULL;
+    if (!ic->made)
+        return TBRF_ERR_BAD_PLAN;
+    tbrfi_message_clear(&ic->msg);
+    return TBRF_OK;
+}
+
+int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push, void *user)
+{
+    int st = usable(ic);
+    if (st != TBRF_OK)
+        return st;
+    if (!push)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push is NULL");
+    const int64_t n = ic->info.particles;
+    if (chunks < 1 || chunks > TBRF_IC_MAX_CHUNKS)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: %lld chunks: need 1 "
+                          "to %d", (long long)chunks, TBRF_IC_MAX_CHUNKS);
+    char why[TBRFI_MESSAGE_SIZE];
+    st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, chunks),
+                         "cosmological IC: one chunk's particles and the plan", why, sizeof why);
+    if (st != TBRF_OK)
+        return tbrfi_fail(&ic->msg, st, "%s", why);
+    icc_out o = {ic, push, user, n, chunks, 0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    st = alloc_chunk(&o, n / chunks + (n % chunks != 0));
+    chunk_rows(n, 0, chunks, &o.first, &o.count);
+    if (st == TBRF_OK && o.count == 0) /* a first chunk with no rows */
+        st = emit(&o);
+    if (st == TBRF_OK)
+        st = stream_psi(&o);
+    free(o.psi);
+    free(o.pos);
+    free(o.gas);
+    free(o.site);
+    return st;
+}
+
+int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
+{
+    int st = usable(ic);
+    if (st != TBRF_OK)
+        return st;
+    if (!psi)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: psi is NULL");
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    const int64_t n = ic->info.particles;
+    if (p->glass_n == 0) {
+        const double dx = p->box / (double)p->particles;
+        const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+        const int64_t g[3] = {p->particles, p->particles, p->particles};
+        st = tbrf_set_grid(ic->plan, origin, spacing, g);
+    } else {
+        char why[TBRFI_MESSAGE_SIZE];
+        st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS) + 24.0 * (double)n,
+                             "cosmological IC: the glass sites", why, sizeof why);
+        if (st != TBRF_OK)
+            return tbrfi_fail(&ic->msg, st, "%s", why);
+        double *site = malloc((size_t)n * 3 * sizeof *site);
+        if (!site)
+            return tbrfi_fail(&ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory");
+        tbrf_ic_glass_sites(p->glass_n, p->glass, p->glass_box, ic->info.glass_tile, p->box, 0,
+                            n, site);
+        st = tbrf_set_points(ic->plan, n, site); /* not copied: kept until executed */
+        if (st == TBRF_OK)
+            st = tbrf_execute(ic->plan, 0, psi);
+        free(site);
+        return plan_fail(ic, st);
+    }
+    if (st == TBRF_OK)
+        st = tbrf_execute(ic->plan, 0, psi);
+    return plan_fail(ic, st);
+}

@@ -1,0 +1,141 @@
+/* arepo_cosmo.c — a cosmological initial condition (tbrf_ic_cosmo, the
+ * library's physics) written as an AREPO/Gadget set, file by file
+ * (tbrf_arepo_write_cosmo, tbrf_arepo.h): the one writer of `tbrf arepo
+ * cosmo` and of programs built on the installed libraries, so both write
+ * the same bytes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "io/io_internal.h"
+#include "tbrf_arepo.h"
+
+void tbrf_arepo_default_cosmo_file(tbrf_arepo_cosmo_file *file)
+{
+    if (!file)
+        return;
+    memset(file, 0, sizeof *file);
+    file->num_files = 1;
+    file->double_precision = 1;
+}
+
+/* The header of the set: Time = a, the cosmology, the particle masses in
+ * MassTable (gas 0, dark matter 1), the units. */
+static void cosmo_header(const tbrf_ic_cosmo_params *p, const tbrf_ic_cosmo_info *f,
+                         const tbrf_arepo_cosmo_file *file, tbrf_arepo_header *h)
+{
+    tbrf_arepo_header_init(h);
+    h->double_precision = file->double_precision != 0;
+    h->long_ids = file->long_ids != 0;
+    h->num_files = file->num_files;
+    h->time = f->scale_factor;
+    h->redshift = p->redshift;
+    h->box_size = p->box;
+    h->omega0 = p->omega_m;
+    h->omega_lambda = p->omega_lambda;
+    h->omega_baryon = p->omega_b;
+    h->hubble_param = p->hubble;
+    h->mass_table[0] = f->mass_gas;
+    h->mass_table[1] = f->mass_dm;
+    h->unit_length_cm = 3.085677581491367e24 / p->length_per_mpc; /* 1 Mpc (IAU 2015) a unit */
+    h->unit_mass_g = 1.988409870698051e33 * p->mass_unit;         /* M_sun (IAU 2015) */
+    h->unit_velocity_cm_s = p->velocity_unit;
+}
+
+/* Every parameter of the run, for /tbrf (tbrf info shows them); seed is
+ * written as text (a double would round seeds above 2^53). */
+static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_info *f,
+                           const tbrf_arepo_cosmo_file *file, char seed[24],
+                           tbrf_arepo_param *par)
+{
+    snprintf(seed, 24, "%llu", (unsigned long long)q->seed);
+    const tbrf_arepo_param p[] = {
+        {"command", file->command ? file->command : "tbrf arepo cosmo", 0},
+        {"kind", "arepo cosmological initial conditions (Zel'dovich)", 0},
+        {"particles_per_axis", NULL, (double)q->particles}, {"box", NULL, q->box},
+        {"redshift", NULL, q->redshift}, {"omega_m", NULL, q->omega_m},
+        {"omega_lambda", NULL, q->omega_lambda}, {"omega_b", NULL, q->omega_b},
+        {"hubble", NULL, q->hubble}, {"n_s", NULL, q->n_s}, {"sigma8", NULL, q->sigma8},
+        {"growth_factor", NULL, f->growth}, {"velocity_factor", NULL, f->velocity_factor},
+        {"power_spectrum", file->power_name ? file->power_name
+                           : q->wiggles    ? "eisenstein_hu"
+                                           : "eisenstein_hu_nowiggle", 0},
+        {"length_unit_per_mpc_h", NULL, q->length_per_mpc},
+        {"mass_unit_msun_h", NULL, q->mass_unit}, {"seed", seed, 0},
+        {"mode_cut", "sphere at the particle Nyquist pi G / L", 0},
+        {"unit_velocity_cm_s", NULL, q->velocity_unit}};
+    memcpy(par, p, sizeof p);
+    size_t k = sizeof p / sizeof p[0];
+    if (q->glass_n > 0) {
+        par[k++] = (tbrf_arepo_param){"glass_file", file->glass_name ? file->glass_name
+                                                                     : "(glass)", 0};
+        par[k++] = (tbrf_arepo_param){"glass_particles", NULL, (double)q->glass_n};
+        par[k++] = (tbrf_arepo_param){"glass_box", NULL, q->glass_box};
+        par[k++] = (tbrf_arepo_param){"glass_tile", NULL, (double)f->glass_tile};
+    }
+    if (q->gas) {
+        par[k++] = (tbrf_arepo_param){"gas", "PartType0 split by omega_b (N-GenIC's shifts)", 0};
+        par[k++] = (tbrf_arepo_param){"gas_temperature", NULL, f->gas_temperature};
+        par[k++] = (tbrf_arepo_param){"mu", NULL, q->gas_mu};
+        par[k++] = (tbrf_arepo_param){"gamma", NULL, q->gas_gamma};
+        par[k++] = (tbrf_arepo_param){"internal_energy", NULL, f->internal_energy};
+    }
+    return k;
+}
+
+/* The set being written: chunk c of the IC is file c. */
+typedef struct cosmo_write {
+    tbrf_arepo_set *set;
+    const tbrf_arepo_param *par;
+    size_t np;
+    int64_t n;
+    char *err;
+    size_t errlen;
+} cosmo_write;
+
+static int write_chunk(void *user, const tbrf_ic_chunk *ch)
+{
+    cosmo_write *w = user;
+    tbrf_arepo_particles t[6];
+    memset(t, 0, sizeof t);
+    if (ch->count > 0) {
+        t[1] = (tbrf_arepo_particles){ch->count, ch->pos, ch->vel, NULL, NULL,
+                                      1 + (uint64_t)ch->first};
+        if (ch->gas_pos) /* gas IDs after the dark matter's */
+            t[0] = (tbrf_arepo_particles){ch->count, ch->gas_pos, ch->vel, NULL, ch->gas_u,
+                                          1 + (uint64_t)(w->n + ch->first)};
+    }
+    return tbrf_arepo_set_write_file(w->set, (int)ch->chunk, t, w->par, w->np, w->err,
+                                     w->errlen);
+}
+
+int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic, const tbrf_arepo_cosmo_file *file,
+                           char *err, size_t errlen)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_cosmo_info f;
+    int st = tbrf_ic_cosmo_get_params(ic, &p);
+    if (st == TBRF_OK)
+        st = tbrf_ic_cosmo_get_info(ic, &f);
+    if (!base || !file || st != TBRF_OK) {
+        io_setf(err, errlen, "AREPO cosmological IC: %s", !base || !file ? "base or file is NULL"
+                : ic ? tbrf_ic_cosmo_message(ic) : "ic is NULL");
+        return -1;
+    }
+    tbrf_arepo_header h;
+    cosmo_header(&p, &f, file, &h);
+    char seed[24];
+    tbrf_arepo_param par[32];
+    const int64_t n = f.particles;
+    cosmo_write w = {NULL, par, cosmo_params(&p, &f, file, seed, par), n, err, errlen};
+    int64_t counts[6] = {p.gas ? n : 0, n, 0, 0, 0, 0};
+    uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1};
+    if (tbrf_arepo_check_header(&h, err, errlen) ||
+        tbrf_arepo_set_open(base, &h, counts, ids, &w.set, err, errlen))
+        return -1;
+    st = tbrf_ic_cosmo_generate(ic, h.num_files, write_chunk, &w);
+    if (st != TBRF_OK && st != TBRF_ERR_CALLBACK) /* a callback's error is in err */
+        io_setf(err, errlen, "%s", tbrf_ic_cosmo_message(ic));
+    int rc = st == TBRF_OK ? tbrf_arepo_set_commit(w.set, err, errlen) : -1;
+    tbrf_arepo_set_close(w.set);
+    return rc;
+}

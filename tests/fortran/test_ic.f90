@@ -1,0 +1,107 @@
+! test_ic.f90 — the initial-condition wrappers reach C with their arguments
+! in place: a 8^3 Zel'dovich IC whose chunks (pushed to a Fortran
+! callback) carry velocities vfac * Psi bitwise and positions q + Psi in
+! the box; the glass tile count; placement in pieces equal to the whole;
+! the lognormal transform's formula; Voronoi volumes of a lattice (or
+! TBRF_ERR_NOT_BUILT with its message); stat and message on bad input.
+module test_ic_push
+    use tbrf
+    implicit none
+    real(c_double), allocatable :: got_vel(:, :), got_pos(:, :)
+    integer(c_int64_t) :: rows = 0
+contains
+    !> Copies each chunk's positions and velocities into got_*.
+    integer(c_int) function push(user, chunk) bind(C)
+        type(c_ptr), value :: user, chunk
+        type(tbrf_ic_chunk), pointer :: ch
+        real(c_double), pointer :: pos(:, :), vel(:, :)
+        call c_f_pointer(chunk, ch)
+        push = 0
+        if (ch%first /= rows .or. c_associated(user)) push = 1
+        if (ch%count > 0) then
+            call c_f_pointer(ch%pos, pos, [3_c_int64_t, ch%count])
+            call c_f_pointer(ch%vel, vel, [3_c_int64_t, ch%count])
+            got_pos(:, ch%first + 1:ch%first + ch%count) = pos
+            got_vel(:, ch%first + 1:ch%first + ch%count) = vel
+        end if
+        rows = rows + ch%count
+    end function push
+end module test_ic_push
+
+program test_ic
+    use tbrf
+    use test_support
+    use test_ic_push
+    implicit none
+    type(tbrf_ic_cosmo) :: ic
+    type(tbrf_ic_cosmo_params) :: p
+    type(tbrf_ic_cosmo_info) :: info
+    type(tbrf_ic_points_params) :: pp
+    type(tbrf_ic_density_params) :: dp
+    real(c_double), allocatable :: psi(:, :), xyz(:, :), part(:, :), vol(:), g(:), rho(:)
+    real(c_double) :: bytes, glass(3, 8)
+    integer(c_int64_t) :: fewest, tile, i
+    integer :: st
+    character(len=:), allocatable :: msg, msg2
+
+    call tbrf_ic_default_cosmo(p)
+    p%particles = 8
+    call tbrf_ic_cosmo_bytes(p, 2_c_int64_t, bytes, fewest)
+    call check(bytes > 0 .and. fewest >= 1, "bytes and fewest chunks")
+    call tbrf_ic_cosmo_make(ic, p)
+    call tbrf_ic_cosmo_get_info(ic, info)
+    call check(info%particles == 512, "8^3 particles")
+    allocate(psi(3, 512), got_vel(3, 512), got_pos(3, 512))
+    call tbrf_ic_cosmo_displacements(ic, psi)
+    call tbrf_ic_cosmo_generate(ic, 3_c_int64_t, push)
+    call check(rows == 512, "three chunks, every row once")
+    call check(all(abs(got_vel - psi * info%velocity_factor) <= 0), "velocities vfac * Psi bitwise")
+    call check(all(got_pos >= 0 .and. got_pos < p%box), "positions inside the box")
+    call check(abs(got_pos(1, 2) - modulo(p%box / 8 + psi(1, 2), p%box)) < 1e-9_c_double * p%box, &
+               "row 2 at q + Psi (x fastest)")
+    call tbrf_ic_cosmo_destroy(ic)
+
+    p%omega_b = 0.5_c_double  ! > omega_m: refused, the message says why
+    call tbrf_ic_cosmo_make(ic, p, stat=st)
+    msg = tbrf_ic_cosmo_message(ic)
+    call check(st == TBRF_ERR_INVALID .and. index(msg, "omega_b") > 0, &
+               "bad omega_b refused with a message")
+    call tbrf_ic_cosmo_destroy(ic)
+
+    glass = 0.5_c_double
+    call tbrf_ic_glass_tile(glass, 1.0_c_double, 4_c_int64_t, tile)
+    call check(tile == 2, "8 glass points tile 4^3 twice per axis")
+    call tbrf_ic_glass_tile(glass, 1.0_c_double, 3_c_int64_t, tile, stat=st, message=msg2)
+    call check(st == TBRF_ERR_INVALID .and. index(msg2, "does not tile") > 0, "27 does not tile 8")
+
+    call tbrf_ic_default_points(pp)
+    pp%kind = TBRF_IC_JITTERED
+    pp%per_axis = 4
+    allocate(xyz(3, tbrf_ic_points_count(pp)), part(3, 40))
+    call tbrf_ic_points(pp, 0_c_int64_t, xyz)
+    call tbrf_ic_points(pp, 10_c_int64_t, part)
+    call check(all(abs(part - xyz(:, 11:50)) <= 0), "points 10 .. 49 equal the whole placement's")
+
+    call tbrf_ic_default_density(dp)
+    dp%kind = TBRF_DENSITY_LOGNORMAL
+    dp%sigma = 0.5_c_double
+    g = [(real(i, c_double) / 10, i = -5, 5)]
+    allocate(rho(size(g)))
+    call tbrf_ic_density(dp, g, rho)
+    call check(all(abs(rho - exp(0.5_c_double * g - 0.125_c_double)) <= 1e-15_c_double), &
+               "lognormal rho_mean exp(sigma g - sigma^2/2)")
+    call tbrf_ic_density_volumes(dp, g, [(1.0_c_double, i = 1, 11)], 11.0_c_double, rho)
+    call check(abs(sum(rho) - 11) < 1e-12_c_double, "volume-weighted mean exact")
+
+    pp%kind = TBRF_IC_LATTICE
+    call tbrf_ic_points(pp, 0_c_int64_t, xyz)
+    allocate(vol(64))
+    call tbrf_ic_voronoi_volumes(xyz, pp%box, vol, stat=st, message=msg)
+    if (st == TBRF_ERR_NOT_BUILT) then
+        call check(index(msg, "Qhull") > 0, "without Qhull the message says so")
+    else
+        call check(st == TBRF_OK .and. all(abs(vol - 1.0_c_double / 64) < 1e-12_c_double), &
+                   "lattice cells of volume L^3 / n")
+    end if
+    call finish("test_ic")
+end program test_ic
