@@ -293,6 +293,29 @@ static void print_filters(FILE *out, hid_t dcpl)
     }
 }
 
+/* The axes of /field (grid) or /value (points), slowest first: a
+ * series (`tbrf drive`, a /time dataset) has time first and its vector
+ * components last; a single field has its components last when the root
+ * attribute "components" says it is a vector. */
+static void print_axes(FILE *out, hid_t obj, hid_t space, int grid)
+{
+    int rank = H5Sget_simple_extent_ndims(space), vec = 0, series = 0;
+    hid_t file = H5Iget_file_id(obj);
+    if (file >= 0) {
+        vec = H5Aexists_by_name(file, "/", "components", H5P_DEFAULT) > 0;
+        series = H5Lexists(file, "time", H5P_DEFAULT) > 0;
+        H5Fclose(file);
+    }
+    vec = vec || series; /* a series always holds vectors */
+    int space_axes = rank - series - vec;
+    const char *grid_axes = space_axes == 3 ? "nz, ny, nx" : space_axes == 2 ? "ny, nx" : NULL;
+    if (!grid)
+        grid_axes = space_axes == 1 ? "point" : NULL;
+    if (!grid_axes)
+        return; /* a shape tbrf does not write: no label rather than a wrong one */
+    fprintf(out, "  [%s%s%s]", series ? "time, " : "", grid_axes, vec ? ", component" : "");
+}
+
 static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *name)
 {
     hid_t t = H5Dget_type(obj), space = H5Dget_space(obj), dcpl = H5Dget_create_plist(obj);
@@ -313,19 +336,8 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
         }
         print_filters(out, dcpl);
     }
-    if (strcmp(lname, "field") == 0 && space >= 0) {
-        /* a vector's components are the last dimension (attribute
-         * "components" > 1 on the root group) */
-        int rank = H5Sget_simple_extent_ndims(space), vec = 0;
-        hid_t file = H5Iget_file_id(obj);
-        if (file >= 0) {
-            vec = H5Aexists_by_name(file, "/", "components", H5P_DEFAULT) > 0;
-            H5Fclose(file);
-        }
-        fputs(vec ? (rank == 4 ? "  [nz, ny, nx, component]" : "  [ny, nx, component]")
-                  : (rank == 3 ? "  [nz, ny, nx]" : "  [ny, nx]"),
-              out);
-    }
+    if ((strcmp(lname, "field") == 0 || strcmp(lname, "value") == 0) && space >= 0)
+        print_axes(out, obj, space, strcmp(lname, "field") == 0);
     char nm[80];
     attr_text(obj, "NAME", nm, sizeof nm);
     if (strncmp(nm, "This is a netCDF dimension but not a netCDF variable", 52) == 0)
