@@ -1339,7 +1339,11 @@ static int publish(tbrf_io_writer *w)
      * between the two renames is the second rename itself. */
     if (w->has_xmf) {
         char err[1024];
-        if (io_xdmf_write_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta, err, sizeof err)) {
+        if (w->series_times ? io_xdmf_write_series_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta,
+                                                        w->series_nt, w->series_times, err,
+                                                        sizeof err)
+                            : io_xdmf_write_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta, err,
+                                                 sizeof err)) {
             FAIL(w, "%s", err);
             return commit_failed(w);
         }
@@ -1422,5 +1426,6 @@ void tbrf_io_close(tbrf_io_writer *w)
     free(w->tmp);
     free(w->xmf);
     free(w->xmf_tmp);
+    free(w->series_times);
     free(w);
 }
