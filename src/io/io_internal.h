@@ -254,6 +254,11 @@ int io_xdmf_write_series_temp(const char *h5path, const char *xmf, const char *t
                               const tbrf_io_meta *m, int64_t nt, const double *t, char *err,
                               size_t errlen);
 
+/* Writes yt's Grid Data Format layout of the grid *m describes into
+ * w's HDF5 file (gdf.c), pointing at /field: 0, or -1 (HDF5's reason on
+ * its error stack). Points and 2D/3D checks: nothing for a non-grid. */
+int io_gdf_write(tbrf_io_writer *w, const tbrf_io_meta *m);
+
 /* Removes NAME.xmf beside path if it is a regular file that an earlier
  * run wrote for path (an XDMF file referring to path's base name): a run
  * that publishes path without a side file must not leave one describing
