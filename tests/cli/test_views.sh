@@ -6,7 +6,8 @@
 #             --component is refused naming the valid ones; components are
 #             drawn diverging (red and blue), the magnitude in a sequential
 #             map; the HDF5 and netCDF files of one field give the same
-#             plane pixel for pixel
+#             plane pixel for pixel; a netCDF vector's wrote line names
+#             field_x, field_y, field_z
 #   series    `tbrf drive` series, 3D and 2D: --frame or --time required
 #             (the refusal names both and the range), --time T and the
 #             --frame at T give the same PNG byte for byte, times outside
@@ -66,6 +67,11 @@ vector)
     done
     "$tbrf" preview v3.nc --component magnitude --out nm.png --quiet
     "$check" png-seq nm.png || fail "png-seq nm.png"
+    # the wrote line names the netCDF variables that hold the components
+    "$tbrf" generate --model powerlaw --index -3 --kmin 0.2 --kmax 3 --grid 8x6x4 \
+        --vector solenoidal --out w.nc 2>err.txt
+    grep -qx 'wrote w.nc: field_x, field_y, field_z 8x6x4 float64, 4.5 KiB' err.txt ||
+        fail "netCDF vector wrote line: $(cat err.txt)"
     # another component draws another plane
     if "$check" png-plane hx.png hy.png 2>/dev/null; then fail "components x and y drew alike"; fi
     ;;
