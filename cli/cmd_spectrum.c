@@ -223,6 +223,8 @@ static int load(spec *sp, const char *file, const pick_args *pa)
         cli_errline("%s holds values at points; the spectrum needs a grid", file);
         return -1;
     }
+    if (pick_points_series("spectrum", file))
+        return -1;
     int rc = pick_resolve("spectrum", file, pa, 1, 0, &sp->pk);
     if (rc)
         return rc;

@@ -169,3 +169,18 @@ int pick_resolve(const char *cmd, const char *file, const pick_args *a, int all,
     describe(file, p);
     return 0;
 }
+
+int pick_points_series(const char *cmd, const char *file)
+{
+    char err[1024];
+    int64_t nt = 0;
+    double *t = NULL;
+    tbrf_io_layout L;
+    int yes = tbrf_io_read_times(file, &nt, &t, err, sizeof err) == 0 &&
+              tbrf_io_grid_layout(file, &L, err, sizeof err) != 0;
+    free(t);
+    if (yes)
+        cli_errline("%s: %s is a series at points (/value (time, point, component)); %s needs a "
+                    "grid", cmd, file, cmd);
+    return yes;
+}

@@ -37,6 +37,11 @@ typedef struct pick {
 int pick_resolve(const char *cmd, const char *file, const pick_args *a, int all, int magnitude,
                  pick *p);
 
+/* 1 when file is a `tbrf drive` series at points (/time, /value, no
+ * /field grid): then one line "CMD: FILE is a series at points ...;
+ * CMD needs a grid" has been printed. Else 0, nothing printed. */
+int pick_points_series(const char *cmd, const char *file);
+
 /* The option words pick_args takes: fills the slot of option o and
  * returns it, or NULL when o is none of them. */
 const char **pick_slot(pick_args *a, const char *o);

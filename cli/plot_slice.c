@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "io/tbrf_io.h"
+#include "pick.h"
 #include "plot.h"
 
 #ifndef M_PI
@@ -384,6 +385,8 @@ int plot_slice_geometry(const char *file, int axis, int64_t *index, plot_slice_i
     tbrf_io_meta_init(&m);
     if (tbrf_io_read_meta(file, &m, err, sizeof err) && !plain_grid(file, &m) &&
         !series_grid(file, &m, model_buf, sizeof model_buf)) {
+        if (pick_points_series("preview", file))
+            return EXIT_FAIL;
         cli_errline("%s", err);
         return EXIT_FAIL;
     }

@@ -12,7 +12,8 @@
 #             (the refusal names both and the range), --time T and the
 #             --frame at T give the same PNG byte for byte, times outside
 #             the series and frames past the last refused, and --frame on
-#             a single field refused
+#             a single field refused; a series at points refused by both
+#             commands as such
 #   spectrum  the spectrum of a vector field: P_sol and P_comp columns; a
 #             field periodic over the grid (generate --box on its lattice)
 #             measured without a window, so a solenoidal field's
@@ -97,6 +98,10 @@ series)
     if "$check" png-plane f.png f5.png 2>/dev/null; then fail "frames 4 and 5 drew alike"; fi
     "$tbrf" preview s2.h5 --component magnitude --frame 8 --out m2.png --quiet
     "$check" png-seq m2.png || fail "png-seq m2.png"
+    printf '0.1 0.2 0.3\n0.5 0.5 0.5\n' >pts.txt
+    "$tbrf" drive --box $L "${common[@]}" --points pts.txt --out sp.h5
+    refused 1 'sp.h5 is a series at points .*preview needs a grid' preview sp.h5 --out x.png
+    refused 1 'sp.h5 is a series at points .*spectrum needs a grid' spectrum sp.h5
     "$tbrf" info s3.h5 | grep -q '/field .*(9, 16, 16, 16, 3).*\[time, nz, ny, nx, component\]' ||
         fail "info labels the series' axes: $("$tbrf" info s3.h5 | grep /field)"
     ;;
