@@ -355,7 +355,38 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
 typedef struct visit_ctx {
     FILE *out;
     long shown, more;
+    int gdf; /* the file carries tbrf's yt layout (gdf.c): listed as one line */
 } visit_ctx;
+
+/* 1 for an object of the Grid Data Format layout tbrf writes for yt
+ * (gdf.c), which the listing folds into one line. */
+static int gdf_object(const char *lname)
+{
+    static const char *const TOP[] = {"data", "field_types", "gridded_data_format",
+                                      "simulation_parameters", "grid_dimensions",
+                                      "grid_left_index", "grid_level", "grid_parent_id",
+                                      "grid_particle_count"};
+    for (size_t i = 0; i < sizeof TOP / sizeof *TOP; i++) {
+        size_t n = strlen(TOP[i]);
+        if (strncmp(lname, TOP[i], n) == 0 && (lname[n] == '\0' || lname[n] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when the file's /gridded_data_format says tbrf wrote it. */
+static int tbrf_gdf(hid_t f)
+{
+    char sw[16] = "";
+    if (H5Lexists(f, "gridded_data_format", H5P_DEFAULT) <= 0)
+        return 0;
+    hid_t g = H5Gopen2(f, "gridded_data_format", H5P_DEFAULT);
+    if (g < 0)
+        return 0;
+    attr_text(g, "data_software", sw, sizeof sw);
+    H5Gclose(g);
+    return strcmp(sw, "tbrf") == 0;
+}
 
 /* Every object of the file, groups with their attributes and datasets
  * with shape, type and attributes; at most INFO_MAX_OBJECTS. */
@@ -363,6 +394,8 @@ static herr_t visit_cb(hid_t g, const char *lname, const H5L_info_t *info, void 
 {
     visit_ctx *ctx = data;
     FILE *out = ctx->out;
+    if (ctx->gdf && gdf_object(lname))
+        return 0;
     if (ctx->shown >= INFO_MAX_OBJECTS) {
         ctx->more++;
         return 0;
@@ -418,8 +451,11 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
     put_escaped(out, path);
     fputc('\n', out);
     fputs("objects:\n", out);
-    visit_ctx vc = {out, 0, 0};
+    visit_ctx vc = {out, 0, 0, tbrf_gdf(f)};
     H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &vc);
+    if (vc.gdf)
+        fputs("  (and yt's Grid Data Format layout over /field: /gridded_data_format, "
+              "/simulation_parameters, /grid_*, /field_types, /data/; doc/cli.md)\n", out);
     if (vc.more > 0)
         fprintf(out, "  ... %ld more objects\n", vc.more);
     hid_t root = H5Gopen2(f, "/", H5P_DEFAULT);
