@@ -1,12 +1,16 @@
-/* preview.c — `tbrf preview FILE --axis z --index K --out slice.png`.
+/* preview.c — `tbrf preview FILE --out slice.png [--axis z] [--index K]`.
  *
- * Draws one plane of a grid file (HDF5 or netCDF-4) with a diverging
- * colour map symmetric about zero: red positive, blue negative, white
- * zero, saturating at +-max|value| of the plane, so the sign and the
- * relative amplitude read off at a glance and two slices of one field
- * compare fairly only when their scales (printed on the bar) agree. Only
- * the plane is read, so files larger than memory preview fine. The
- * picture (physical aspect, axes, title, bar) is drawn by plot_slice.c. */
+ * Draws one plane of a grid file (HDF5 or netCDF-4; a scalar grid, a
+ * vector grid's component or magnitude, a frame of a `tbrf drive`
+ * series; pick.c chooses the part). Signed data gets a diverging colour
+ * map symmetric about zero (red positive, blue negative, white zero,
+ * saturating at +-max|value| of the plane), so the sign and the relative
+ * amplitude read off at a glance; positive data (a magnitude, a density)
+ * a sequential map over its range, which a diverging one would spend
+ * half of on values that do not occur. --vmin/--vmax, --cmap and --log
+ * override. Only the plane is read, so files larger than memory preview
+ * fine. The picture (physical aspect, axes, title, labelled bar) is
+ * drawn by plot_slice.c. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -17,40 +21,62 @@
 #include "args.h"
 #include "cli.h"
 #include "io/tbrf_io.h"
+#include "pick.h"
 #include "plot.h"
 
 static void usage(void)
 {
     printf("usage: tbrf preview FILE --out SLICE.png [--axis x|y|z] [--index K]\n"
-           "                    [--quiet]\n"
+           "                    [--component x|y|z|magnitude] [--frame N | --time T]\n"
+           "                    [--vmin A] [--vmax B] [--cmap MAP] [--log] [--quiet]\n"
            "\n"
            "Draws the plane K (default: the middle one) across the given axis (default z)\n"
-           "of the grid in FILE as a PNG: red positive, blue negative, white zero, on a\n"
-           "scale symmetric about zero (+-max|value| of the plane), with a colour bar.\n"
+           "of the grid in FILE as a PNG with a colour bar labelled with the quantity\n"
+           "(and its units when the file records them). Signed data: red positive, blue\n"
+           "negative, white zero, on a scale symmetric about zero (+-max|value| of the\n"
+           "plane); positive data (a magnitude, a density): the sequential viridis from\n"
+           "the plane's smallest to largest value.\n"
            "Cells are drawn with their spacing, on axes in the file's coordinates; the\n"
            "first in-plane axis runs to the right, the second upwards (a grid written by\n"
            "another program through libtbrf_writer, without tbrf's attributes: cell\n"
-           "indices). A 2D file has\n"
-           "only the plane --axis z --index 0. stderr gets one line 'wrote SLICE.png:\n"
-           "PNG WxH pixels' unless --quiet.\n");
+           "indices). A 2D file has only the plane --axis z --index 0.\n"
+           "  --component C  of a vector file (required there): x, y, z (3D) or magnitude\n"
+           "  --frame N      of a `tbrf drive` series (required there, or --time): frame N\n"
+           "  --time T       ... the frame at time T (the nearest, within half a step)\n"
+           "  --vmin A, --vmax B  the colour range (values beyond saturate)\n"
+           "  --cmap MAP     rdbu (diverging; white mid-range), viridis, magma or gray\n"
+           "  --log          colours by log10 of the value (a sequential map; values <= 0\n"
+           "                 take the lowest colour)\n"
+           "stderr gets one line 'wrote SLICE.png: PNG WxH pixels' unless --quiet.\n");
 }
 
-/* The command line: FILE, --out, --axis, --index (-1: the middle). */
+/* The command line. */
 typedef struct preview_args {
     const char *file, *out;
     int axis;
-    int64_t index;
-    int quiet;
+    int64_t index; /* -1: the middle */
+    int quiet, log, cmap;
+    double vmin, vmax; /* NaN: from the data */
+    pick_args pick;
 } preview_args;
 
+/* The value options' words. */
+typedef struct preview_words {
+    const char *out, *axis, *index, *vmin, *vmax, *cmap;
+} preview_words;
+
 /* The value options' slot, or NULL. */
-static const char **value_slot(const char *o, const char **out, const char **axis_s,
-                               const char **index_s)
+static const char **value_slot(const char *o, preview_words *w, preview_args *a)
 {
-    return strcmp(o, "--out") == 0     ? out
-           : strcmp(o, "--axis") == 0  ? axis_s
-           : strcmp(o, "--index") == 0 ? index_s
-                                       : NULL;
+    const char **p = pick_slot(&a->pick, o);
+    return p                              ? p
+           : strcmp(o, "--out") == 0      ? &w->out
+           : strcmp(o, "--axis") == 0     ? &w->axis
+           : strcmp(o, "--index") == 0    ? &w->index
+           : strcmp(o, "--vmin") == 0     ? &w->vmin
+           : strcmp(o, "--vmax") == 0     ? &w->vmax
+           : strcmp(o, "--cmap") == 0     ? &w->cmap
+                                          : NULL;
 }
 
 /* Checks the axis and index words into *a. */
@@ -73,19 +99,47 @@ static int axis_index(const char *axis_s, const char *index_s, preview_args *a)
     return 0;
 }
 
+/* Checks the colour options into *a. */
+static int colours(const preview_words *w, preview_args *a)
+{
+    char err[1024], esc[2048];
+    a->vmin = a->vmax = NAN;
+    if ((w->vmin && args_double("--vmin", w->vmin, &a->vmin, err, sizeof err)) ||
+        (w->vmax && args_double("--vmax", w->vmax, &a->vmax, err, sizeof err))) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_USAGE;
+    }
+    if (w->vmin && w->vmax && !(a->vmin < a->vmax)) {
+        cli_errline("preview: --vmin %g is not below --vmax %g", a->vmin, a->vmax);
+        return EXIT_USAGE;
+    }
+    a->cmap = -1;
+    if (w->cmap && (a->cmap = plot_cmap_by_name(w->cmap)) < 0) {
+        cli_errline("preview: --cmap '%s' is not one of %s", tbrf_io_escape(w->cmap, esc, 64),
+                    plot_cmap_names());
+        return EXIT_USAGE;
+    }
+    if (a->log && a->cmap == PLOT_CMAP_RDBU) {
+        cli_errline("preview: --log needs a sequential map (--cmap viridis, magma or gray), "
+                    "not the diverging rdbu");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* 0, 1 after --help, or EXIT_USAGE after one message. */
 static int parse_preview(int argc, char **argv, preview_args *a)
 {
-    const char *out = NULL, *axis_s = NULL, *index_s = NULL;
+    preview_words w = {0};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
             usage();
             return 1;
         }
-        const char **dst = value_slot(o, &out, &axis_s, &index_s);
-        if (strcmp(o, "--quiet") == 0) {
-            a->quiet = 1;
+        const char **dst = value_slot(o, &w, a);
+        if (strcmp(o, "--quiet") == 0 || strcmp(o, "--log") == 0) {
+            *(o[2] == 'q' ? &a->quiet : &a->log) = 1;
         } else if (dst) {
             if (i + 1 >= argc) {
                 cli_errline("preview: %s needs a value", o);
@@ -100,38 +154,27 @@ static int parse_preview(int argc, char **argv, preview_args *a)
             return EXIT_USAGE;
         }
     }
-    if (!a->file || !out || !out[0]) {
+    if (!a->file || !w.out || !w.out[0]) {
         cli_errline("preview: usage: tbrf preview FILE --out SLICE.png [--axis z] [--index K]");
         return EXIT_USAGE;
     }
-    a->out = out;
-    return axis_index(axis_s, index_s, a);
-}
-
-/* The middle plane by default: needs the size first, from the dataset
- * (the attributes may disagree with it). */
-static int middle_plane(preview_args *a)
-{
-    char err[1024], esc[2048];
-    int64_t n[3];
-    if (tbrf_io_field_shape(a->file, n, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-        return EXIT_FAIL;
-    }
-    a->index = n[a->axis] / 2;
-    return 0;
+    a->out = w.out;
+    int rc = axis_index(w.axis, w.index, a);
+    return rc ? rc : colours(&w, a);
 }
 
 /* The largest plane side read and drawn: a plane is checked against it
  * before a byte of it is read. */
 #define PREVIEW_MAX_SIDE 16000
 
-/* Draws the w x h plane v where *in places it (plot_slice.c), writes the PNG. */
+/* Scales and draws the w x h plane v where *in places it (plot_slice.c),
+ * writes the PNG. */
 static int draw(const preview_args *a, plot_slice_in *in, const double *v, int64_t w, int64_t h)
 {
     in->v = v, in->w = w, in->h = h;
+    in->cmap = a->cmap, in->log = a->log, in->vmin = a->vmin, in->vmax = a->vmax;
     char err[1024], esc[2048];
-    if (plot_slice(a->out, in, err, sizeof err)) {
+    if (plot_scale(in, err, sizeof err) || plot_slice(a->out, in, err, sizeof err)) {
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
@@ -140,45 +183,49 @@ static int draw(const preview_args *a, plot_slice_in *in, const double *v, int64
     return 0;
 }
 
+/* Reads the plane the pick and *a name and draws it. */
+static int read_and_draw(const preview_args *a, const pick *p, plot_slice_in *in)
+{
+    const int64_t *n = p->L.n;
+    int64_t w = a->axis == 0 ? n[1] : n[0], h = a->axis == 2 ? n[1] : n[2];
+    if (w > PREVIEW_MAX_SIDE || h > PREVIEW_MAX_SIDE) {
+        cli_errline("preview: a %lld x %lld slice is too large for an image (at most %d pixels "
+                    "a side)", (long long)w, (long long)h, PREVIEW_MAX_SIDE);
+        return EXIT_FAIL;
+    }
+    double *v = NULL;
+    char err[1024], esc[2048];
+    /* A 2D grid's one plane is the whole grid (no z axis to fix). */
+    int axis = p->L.dim == 2 ? -1 : a->axis;
+    if (tbrf_io_read_grid_part(a->file, &p->L, p->frame, axis, a->index, p->comp, &v, err,
+                               sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    in->what = p->what[0] ? p->what : NULL;
+    in->label = p->label;
+    int rc = draw(a, in, v, w, h);
+    free(v);
+    return rc;
+}
+
 int cmd_preview(int argc, char **argv)
 {
-    preview_args a = {NULL, NULL, 2, -1, 0};
+    preview_args a;
+    memset(&a, 0, sizeof a);
+    a.index = -1;
     int rc = parse_preview(argc, argv, &a);
     if (rc)
         return rc == 1 ? 0 : rc;
-    if (a.index < 0 && (rc = middle_plane(&a)) != 0)
-        return rc;
-    /* Where the plane lies, and whether the file has it at all. */
+    /* Which part of the file (component, frame), then where the plane
+     * lies and whether the file has it at all. */
     plot_slice_in in;
     memset(&in, 0, sizeof in);
     if ((rc = plot_slice_geometry(a.file, a.axis, &a.index, &in)) != 0)
         return rc;
-    int64_t w, h;
-    double *v = NULL;
-    char err[1024], esc[2048];
-    /* The plane's size from the dataset itself, refused before it is read
-     * when it is too large to draw. */
-    int64_t n[3];
-    if (tbrf_io_field_shape(a.file, n, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-        plot_slice_geometry_free(&in);
-        return EXIT_FAIL;
-    }
-    w = a.axis == 0 ? n[1] : n[0];
-    h = a.axis == 2 ? n[1] : n[2];
-    if (w > PREVIEW_MAX_SIDE || h > PREVIEW_MAX_SIDE) {
-        cli_errline("preview: a %lld x %lld slice is too large for an image (at most %d pixels "
-                    "a side)", (long long)w, (long long)h, PREVIEW_MAX_SIDE);
-        plot_slice_geometry_free(&in);
-        return EXIT_FAIL;
-    }
-    if (tbrf_io_read_slice(a.file, a.axis, a.index, &w, &h, &v, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-        plot_slice_geometry_free(&in);
-        return EXIT_FAIL;
-    }
-    rc = draw(&a, &in, v, w, h);
-    free(v);
+    pick p;
+    if ((rc = pick_resolve("preview", a.file, &a.pick, 0, 1, &p)) == 0)
+        rc = read_and_draw(&a, &p, &in);
     plot_slice_geometry_free(&in);
     return rc;
 }

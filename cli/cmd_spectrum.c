@@ -8,7 +8,18 @@
  * slopes of both over the clean range (above 4 fundamentals, where the
  * window's bias is small; below half the grid Nyquist, where aliasing is
  * small; inside a power law's cut-offs). --plot draws both curves on
- * log-log axes into a PNG (plot_spectrum.c). */
+ * log-log axes into a PNG (plot_spectrum.c).
+ *
+ * A vector field is measured whole by default: the mean of its
+ * components' spectra (each component has the model's spectrum) split
+ * into solenoidal and compressive parts, whose share of the power is
+ * compared with the one the recorded zeta gives; --component measures
+ * one component. A `tbrf drive` series is measured one frame at a time
+ * (--frame or --time); its model (band, parabola, ...) is the driver's,
+ * which this table does not rebuild, so only the measurement is shown.
+ * A field periodic over the grid (a drive series, `generate --box` on
+ * the box's lattice) is measured without a window, which keeps the
+ * solenoidal and compressive parts exactly apart. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -21,6 +32,7 @@
 #include "analysis/measure.h"
 #include "tbrf.h"
 #include "io/tbrf_io.h"
+#include "pick.h"
 #include "plot.h"
 #include "request.h"
 
@@ -33,7 +45,8 @@
 
 static void usage(void)
 {
-    printf("usage: tbrf spectrum FILE [--plot SPECTRUM.png] [--quiet]\n"
+    printf("usage: tbrf spectrum FILE [--plot SPECTRUM.png] [--component x|y|z]\n"
+           "                     [--frame N | --time T] [--quiet]\n"
            "\n"
            "Measures the shell-averaged power spectrum P(k) of the grid in FILE (HDF5 or\n"
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
@@ -42,6 +55,12 @@ static void usage(void)
            "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG,\n"
            "with the fit range, the grid Nyquist and the slopes marked, and says on\n"
            "stderr 'wrote SPECTRUM.png: PNG WxH pixels' (not with --quiet).\n"
+           "A vector file: the mean of the components' spectra with its solenoidal and\n"
+           "compressive parts (columns P_sol, P_comp; the plot draws them too) and a\n"
+           "line comparing the solenoidal share of the power with the one the recorded\n"
+           "zeta gives; --component x|y|z measures one component instead. A `tbrf drive`\n"
+           "series: one frame, --frame N or --time T (required), without a model.\n"
+           "A field periodic over the grid is measured without a window.\n"
            "The grid is read whole, so it must fit in memory.\n");
 }
 
@@ -65,9 +84,9 @@ static tbrf_model *file_model(tbrf_io_meta *meta, const char *file)
     return m;
 }
 
-/* FILE and --plot PNG; 0, 1 after --help, or EXIT_USAGE. */
+/* FILE, --plot PNG and the part (pick.h); 0, 1 after --help, or EXIT_USAGE. */
 static int parse_spectrum(int argc, char **argv, const char **file, const char **png,
-                          int *quiet)
+                          int *quiet, pick_args *pa)
 {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -87,6 +106,13 @@ static int parse_spectrum(int argc, char **argv, const char **file, const char *
             *png = argv[++i];
         } else if (strcmp(o, "--quiet") == 0) {
             *quiet = 1;
+        } else if (pick_slot(pa, o)) {
+            const char **dst = pick_slot(pa, o);
+            if (i + 1 >= argc || *dst) {
+                cli_errline("spectrum: %s %s", o, *dst ? "given twice" : "needs a value");
+                return EXIT_USAGE;
+            }
+            *dst = argv[++i];
         } else if (args_file("spectrum", o, file)) {
             return EXIT_USAGE;
         }
@@ -101,10 +127,15 @@ static int parse_spectrum(int argc, char **argv, const char **file, const char *
 /* The measured spectrum of a file's grid and its model beside it. */
 typedef struct spec {
     tbrf_io_meta meta;
-    tbrf_model *model;
+    tbrf_model *model;  /* NULL for a series (no model rebuilt) */
     double *field, *model_p;
     int64_t n[3];
     tbrf_spectrum s;
+    tbrf_spectrum sol, comp; /* a whole vector's parts (nbins 0 otherwise) */
+    pick pk;            /* the part of the file measured */
+    int window;         /* TBRF_WINDOW_HANN, or NONE for a field periodic over the grid */
+    double zeta;        /* the recorded zeta (NaN: none) */
+    char model_desc[512]; /* a series' recorded model */
     int mdim;           /* the dimension measured */
     double klo, khi, knyq; /* fit range; grid Nyquist */
 } spec;
@@ -112,14 +143,55 @@ typedef struct spec {
 static void spec_free(spec *sp)
 {
     tbrf_spectrum_free(&sp->s);
+    tbrf_spectrum_free(&sp->sol);
+    tbrf_spectrum_free(&sp->comp);
     tbrf_model_destroy(sp->model);
     tbrf_io_meta_free(&sp->meta);
     free(sp->field);
     free(sp->model_p);
 }
 
-/* Reads the file's parameters and grid, rebuilds its model. */
-static int load(spec *sp, const char *file)
+/* A `tbrf drive` series' geometry and zeta from its attributes
+ * (doc/driving.md); its model is recorded by name only. 0 or -1. */
+static int series_meta(spec *sp, const char *file)
+{
+    char err[1024], esc[2048];
+    tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+    if (!f) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return -1;
+    }
+    tbrf_io_meta *m = &sp->meta;
+    int dim = sp->pk.L.dim, ok = 1;
+    double box[3];
+    m->is_grid = 1, m->dim = dim;
+    for (int d = 0; d < 3; d++)
+        m->n[d] = sp->pk.L.n[d], m->spacing[d] = 1.0;
+    ok = tbrf_io_attr_f64(f, "grid_spacing", m->spacing, dim) == dim;
+    if (tbrf_io_attr_f64(f, "zeta", &sp->zeta, 1) != 1)
+        sp->zeta = NAN;
+    /* Periodic over the grid: the box is the grid's extent. */
+    m->box = tbrf_io_attr_f64(f, "box_length", box, dim) == dim;
+    for (int d = 0; m->box && d < dim; d++)
+        m->box_length[d] = box[d];
+    if (tbrf_io_attr_str(f, "model", sp->model_desc, sizeof sp->model_desc) != 1)
+        sp->model_desc[0] = '\0';
+    tbrf_io_file_close(f);
+    if (!ok) {
+        cli_errline("%s: the series records no grid_spacing", file);
+        return -1;
+    }
+    return 0;
+}
+
+/* The solenoidal share of the power zeta gives (doc/cli.md, --vector). */
+static double zeta_fraction(double z, int dim)
+{
+    return dim == 3 ? 2 * z * z / (1 - 2 * z + 3 * z * z) : z * z / (z * z + (1 - z) * (1 - z));
+}
+
+/* A generated file's parameters and model. 0 or -1. */
+static int field_meta(spec *sp, const char *file)
 {
     char err[1024], esc[2048];
     tbrf_io_meta *m = &sp->meta;
@@ -131,15 +203,36 @@ static int load(spec *sp, const char *file)
         cli_errline("%s holds values at points; the spectrum needs a grid", file);
         return -1;
     }
-    if (!(sp->model = file_model(m, file)))
+    sp->zeta = m->zeta;
+    if (m->vector_kind && isnan(sp->zeta))
+        sp->zeta = strcmp(m->vector_kind, "solenoidal") == 0    ? 1.0
+                   : strcmp(m->vector_kind, "compressive") == 0 ? 0.0
+                                                                : NAN;
+    return (sp->model = file_model(m, file)) ? 0 : -1;
+}
+
+/* Reads the file's parameters and grid, rebuilds its model. */
+static int load(spec *sp, const char *file, const pick_args *pa)
+{
+    char err[1024], esc[2048];
+    tbrf_io_meta *m = &sp->meta;
+    /* A points file has no grid to pick from: say so first. */
+    int points = tbrf_io_read_meta(file, m, err, sizeof err) == 0 && !m->is_grid;
+    tbrf_io_meta_free(m);
+    if (points) {
+        cli_errline("%s holds values at points; the spectrum needs a grid", file);
+        return -1;
+    }
+    if (pick_points_series("spectrum", file))
+        return -1;
+    int rc = pick_resolve("spectrum", file, pa, 1, 0, &sp->pk);
+    if (rc)
+        return rc;
+    if (sp->pk.L.nt > 0 ? series_meta(sp, file) : field_meta(sp, file))
         return -1;
     /* The attributes may lie: the dataset's own shape must agree with
      * them, and fit the budgets, before a byte of it is read. */
-    int64_t shape[3];
-    if (tbrf_io_field_shape(file, shape, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
-        return -1;
-    }
+    const int64_t *shape = sp->pk.L.n;
     if (shape[0] != m->n[0] || shape[1] != m->n[1] || shape[2] != m->n[2]) {
         cli_errline("%s: /field is %lldx%lldx%lld but the attribute grid_counts says "
                     "%lldx%lldx%lld", file, (long long)shape[0], (long long)shape[1],
@@ -147,25 +240,36 @@ static int load(spec *sp, const char *file)
                     (long long)m->n[2]);
         return -1;
     }
+    int per = sp->pk.comp == TBRF_IO_ALL_COMPONENTS ? sp->pk.L.ncomp : 1;
     double cells = (double)shape[0] * (double)shape[1] * (double)shape[2];
-    if (cells > (double)SPECTRUM_MAX_CELLS) {
+    if (cells * per > (double)SPECTRUM_MAX_CELLS) {
         cli_errline("%s: %.3g cells are too many to read into memory for a spectrum (at most %lld)",
-                    file, cells, (long long)SPECTRUM_MAX_CELLS);
+                    file, cells * per, (long long)SPECTRUM_MAX_CELLS);
         return -1;
     }
     /* The field, its transform (about as large again) and the shells. */
-    if (tbrf_io_budget_check(file, "the spectrum of /field", 24.0 * cells, err, sizeof err)) {
+    if (tbrf_io_budget_check(file, "the spectrum of /field", 24.0 * cells * per, err,
+                             sizeof err)) {
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
-    if (tbrf_io_read_field(file, sp->n, &sp->field, err, sizeof err)) {
+    if (tbrf_io_read_grid_part(file, &sp->pk.L, sp->pk.frame, -1, 0, sp->pk.comp, &sp->field,
+                               err, sizeof err)) {
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }
+    for (int d = 0; d < 3; d++)
+        sp->n[d] = shape[d];
     if (sp->n[0] < 2 || sp->n[1] < 2) {
         cli_errline("%s: the grid is too thin for a spectrum", file);
         return -1;
     }
+    /* A field periodic over exactly the grid needs no window. */
+    int periodic = m->box;
+    for (int d = 0; periodic && d < m->dim; d++)
+        periodic = fabs((double)sp->n[d] * m->spacing[d] - m->box_length[d]) <=
+                   1e-9 * m->box_length[d];
+    sp->window = periodic ? TBRF_WINDOW_NONE : TBRF_WINDOW_HANN;
     return 0;
 }
 
@@ -175,7 +279,11 @@ static int measure(spec *sp, const char *file)
 {
     const tbrf_io_meta *m = &sp->meta;
     const double *spacing = m->spacing;
-    if (tbrf_measure_spectrum(sp->field, sp->n, spacing, TBRF_WINDOW_HANN, &sp->s)) {
+    int failed = sp->pk.comp == TBRF_IO_ALL_COMPONENTS
+                     ? tbrf_measure_helmholtz(sp->field, sp->pk.L.ncomp, sp->n, spacing,
+                                              sp->window, &sp->s, &sp->sol, &sp->comp)
+                     : tbrf_measure_spectrum(sp->field, sp->n, spacing, sp->window, &sp->s);
+    if (failed) {
         cli_errline("%s: measuring the spectrum failed (memory or FFTW)", file);
         return -1;
     }
@@ -189,8 +297,9 @@ static int measure(spec *sp, const char *file)
      * only when they agree. */
     sp->mdim = sp->n[2] > 1 ? 3 : 2;
     for (int b = 0; b < sp->s.nbins; b++)
-        sp->model_p[b] =
-            sp->mdim == m->dim ? tbrf_model_spectrum(sp->model, m->dim, sp->s.k[b]) : NAN;
+        sp->model_p[b] = sp->model && sp->mdim == m->dim
+                             ? tbrf_model_spectrum(sp->model, m->dim, sp->s.k[b])
+                             : NAN;
     double kf = 0;
     sp->knyq = INFINITY;
     for (int c = 0; c < sp->mdim; c++) {
@@ -202,21 +311,85 @@ static int measure(spec *sp, const char *file)
     double kmin = isnan(m->kmin) ? 0.0 : m->kmin, kmax = isnan(m->kmax) ? INFINITY : m->kmax;
     sp->klo = fmax(4 * kf, 1.25 * kmin);
     sp->khi = fmin(0.5 * sp->knyq, kmax / 1.25);
+    if (!sp->model) /* a series: its band is not known here, so no range to fit */
+        sp->klo = sp->khi = NAN;
     return 0;
+}
+
+/* The solenoidal share of a whole vector's power over the shells from
+ * *klo (4 fundamentals with a window, whose gradient mixes the parts
+ * below; all without) to the Nyquist: 0 with *f set, or -1 (no power). */
+static int sol_fraction(const spec *sp, double *f, double *klo)
+{
+    const tbrf_spectrum *s = &sp->s;
+    *klo = sp->window == TBRF_WINDOW_NONE ? 0.0 : 4 * s->dk;
+    double ps = 0, pt = 0;
+    for (int b = 0; b < s->nbins; b++)
+        if (s->k[b] >= *klo && s->k[b] <= sp->knyq * (1 + 1e-12))
+            ps += s->modes[b] * sp->sol.p[b], pt += s->modes[b] * s->p[b];
+    *f = pt > 0 ? ps / pt : NAN;
+    return pt > 0 ? 0 : -1;
+}
+
+/* The table's header lines. */
+static void print_header(const spec *sp, const char *file, const char *desc, int parts)
+{
+    printf("# tbrf spectrum %s%s%s%s\n", file, sp->pk.what[0] ? " (" : "", sp->pk.what,
+           sp->pk.what[0] ? ")" : "");
+    if (sp->model)
+        printf("# model: %s\n", desc);
+    else
+        printf("# model: %s (a series: the driver's model is not rebuilt here, P_model is nan)\n",
+               desc);
+    printf("# shell-averaged P(k)%s, %s, bins of dk = %.6g; cosmology convention\n",
+           parts ? " per component (the mean of the components' spectra)" : "",
+           sp->window == TBRF_WINDOW_NONE ? "no window (periodic over the grid)" : "Hann window",
+           sp->s.dk);
+    if (parts)
+        printf("# %-12s %-13s %-13s %-9s %-13s %-13s %s\n", "k", "P_measured", "P_model",
+               "ratio", "P_sol", "P_comp", "modes");
+    else
+        printf("# %-12s %-13s %-13s %-9s %s\n", "k", "P_measured", "P_model", "ratio", "modes");
+}
+
+/* The solenoidal share against the recorded zeta's. */
+static void print_parts(const spec *sp)
+{
+    double f, klo;
+    if (sol_fraction(sp, &f, &klo)) {
+        printf("solenoidal fraction: not measured (no power)\n");
+        return;
+    }
+    printf("solenoidal fraction: measured %.4f over %.4g <= k <= %.4g", f, klo, sp->knyq);
+    if (isfinite(sp->zeta))
+        printf(", zeta = %.4g gives %.4f (%s)\n", sp->zeta, zeta_fraction(sp->zeta, sp->mdim),
+               sp->mdim == 3 ? "2 zeta^2 / (1 - 2 zeta + 3 zeta^2)"
+                             : "zeta^2 / (zeta^2 + (1 - zeta)^2)");
+    else
+        printf(" (the file records no zeta)\n");
 }
 
 static void print_spectrum(const spec *sp, const char *file, const char *desc)
 {
     const tbrf_spectrum *s = &sp->s;
     const double *model_p = sp->model_p;
-    printf("# tbrf spectrum %s\n# model: %s\n", file, desc);
-    printf("# shell-averaged P(k), Hann window, bins of dk = %.6g; cosmology convention\n", s->dk);
-    printf("# %-12s %-13s %-13s %-9s %s\n", "k", "P_measured", "P_model", "ratio", "modes");
-    for (int b = 0; b < s->nbins; b++)
-        printf("  %-12.6g %-13.6g %-13.6g %-9.4g %.0f\n", s->k[b], s->p[b], model_p[b],
-               model_p[b] > 0 ? s->p[b] / model_p[b] : NAN, s->modes[b]);
+    int parts = sp->sol.nbins > 0;
+    print_header(sp, file, desc, parts);
+    for (int b = 0; b < s->nbins; b++) {
+        printf("  %-12.6g %-13.6g %-13.6g %-9.4g ", s->k[b], s->p[b], model_p[b],
+               model_p[b] > 0 ? s->p[b] / model_p[b] : NAN);
+        if (parts)
+            printf("%-13.6g %-13.6g ", sp->sol.p[b], sp->comp.p[b]);
+        printf("%.0f\n", s->modes[b]);
+    }
+    if (parts)
+        print_parts(sp);
     double slope, serr, mslope;
     int used;
+    if (!sp->model) {
+        printf("slope: not fitted (a series: its model is not rebuilt here)\n");
+        return;
+    }
     if (!(sp->klo < sp->khi) ||
         tbrf_spectrum_fit(s, sp->klo, sp->khi, &slope, &serr, NULL, &used)) {
         printf("slope: not measured (fewer than 3 shells in %.4g <= k <= %.4g)\n", sp->klo,
@@ -225,7 +398,8 @@ static void print_spectrum(const spec *sp, const char *file, const char *desc)
     }
     tbrf_spectrum ms = *s;
     ms.p = sp->model_p;
-    if (sp->mdim != sp->meta.dim || tbrf_spectrum_fit(&ms, sp->klo, sp->khi, &mslope, NULL, NULL, NULL))
+    if (!sp->model || sp->mdim != sp->meta.dim ||
+        tbrf_spectrum_fit(&ms, sp->klo, sp->khi, &mslope, NULL, NULL, NULL))
         mslope = NAN;
     printf("slope: measured %.4f +- %.4f, model %.4f over %.4g <= k <= %.4g (%d shells)\n", slope,
            serr, mslope, sp->klo, sp->khi, used);
@@ -236,8 +410,27 @@ static void print_spectrum(const spec *sp, const char *file, const char *desc)
 static int plot(const spec *sp, const char *file, const char *png)
 {
     const tbrf_spectrum *s = &sp->s;
-    plot_spectrum_in in = {file, sp->meta.model, NULL, sp->mdim, s->k, s->p, sp->model_p, 0,
-                           sp->knyq, sp->klo, sp->khi, NAN, NAN, NAN};
+    plot_spectrum_in in = {.file = file,
+                           .model = sp->model ? sp->meta.model : sp->model_desc,
+                           .dim = sp->mdim,
+                           .k = s->k,
+                           .p = s->p,
+                           .model_p = sp->model_p,
+                           .knyq = sp->knyq,
+                           .klo = sp->klo,
+                           .khi = sp->khi,
+                           .slope = NAN,
+                           .slope_err = NAN,
+                           .model_slope = NAN,
+                           .what = sp->pk.what[0] ? sp->pk.what : NULL,
+                           .sol_frac = NAN,
+                           .sol_expected = NAN};
+    double klo;
+    if (sp->sol.nbins > 0 && sol_fraction(sp, &in.sol_frac, &klo) == 0) {
+        in.sol_p = sp->sol.p, in.comp_p = sp->comp.p;
+        if (isfinite(sp->zeta))
+            in.sol_expected = zeta_fraction(sp->zeta, sp->mdim);
+    }
     while (in.n < s->nbins && s->k[in.n] <= sp->knyq * (1 + 1e-12))
         in.n++;
     tbrf_spectrum ms = *s;
@@ -245,7 +438,7 @@ static int plot(const spec *sp, const char *file, const char *png)
     if (!(sp->klo < sp->khi) ||
         tbrf_spectrum_fit(s, sp->klo, sp->khi, &in.slope, &in.slope_err, NULL, NULL))
         in.slope = NAN; /* no slope measured: none for the model either */
-    else if (sp->mdim != sp->meta.dim ||
+    else if (!sp->model || sp->mdim != sp->meta.dim ||
              tbrf_spectrum_fit(&ms, sp->klo, sp->khi, &in.model_slope, NULL, NULL, NULL))
         in.model_slope = NAN;
     char *unit = plot_file_unit(file), err[1024], esc[2048];
@@ -263,14 +456,19 @@ int cmd_spectrum(int argc, char **argv)
 {
     const char *file = NULL, *png = NULL;
     int quiet = 0;
-    int rc = parse_spectrum(argc, argv, &file, &png, &quiet);
+    pick_args pa = {NULL, NULL, NULL};
+    int rc = parse_spectrum(argc, argv, &file, &png, &quiet, &pa);
     if (rc)
         return rc == 1 ? 0 : rc;
     spec sp;
     memset(&sp, 0, sizeof sp);
     tbrf_io_meta_init(&sp.meta);
-    rc = EXIT_FAIL;
-    if (load(&sp, file) == 0 && measure(&sp, file) == 0) {
+    rc = load(&sp, file, &pa);
+    if (rc < 0)
+        rc = EXIT_FAIL;
+    if (rc == 0 && measure(&sp, file) != 0)
+        rc = EXIT_FAIL;
+    if (rc == 0) {
         rc = 0;
         /* The image first: if it cannot be written, nothing went to stdout. */
         if (png)
@@ -278,7 +476,8 @@ int cmd_spectrum(int argc, char **argv)
         if (png && rc == 0 && !quiet)
             plot_say_wrote(png);
         if (rc == 0)
-            print_spectrum(&sp, file, sp.meta.model ? sp.meta.model : "");
+            print_spectrum(&sp, file, sp.model ? (sp.meta.model ? sp.meta.model : "")
+                                               : sp.model_desc);
     }
     spec_free(&sp);
     return rc;

@@ -35,6 +35,113 @@ void plot_diverging(double t, double rgb[3])
         rgb[c] = (stops[i][c] + f * (stops[i + 1][c] - stops[i][c])) / 255.0;
 }
 
+/* Nine stops of a map at t = 0, 1/8, ..., 1, interpolated linearly. */
+static void stops9(const unsigned char st[9][3], double t, double rgb[3])
+{
+    double u = t * 8.0;
+    int i = (int)floor(u);
+    if (i >= 8)
+        i = 7;
+    double f = u - i;
+    for (int c = 0; c < 3; c++)
+        rgb[c] = (st[i][c] + f * (st[i + 1][c] - st[i][c])) / 255.0;
+}
+
+void plot_cmap(int map, double t, double rgb[3])
+{
+    /* viridis and magma (van der Walt and Smith, matplotlib): sampled at
+     * nine points, which keeps them monotonic in lightness. */
+    static const unsigned char viridis[9][3] = {
+        {68, 1, 84},    {71, 45, 123},  {59, 82, 139},  {44, 114, 142}, {33, 145, 140},
+        {40, 174, 128}, {94, 201, 98},  {173, 220, 48}, {253, 231, 37}};
+    static const unsigned char magma[9][3] = {
+        {0, 0, 4},       {28, 16, 68},   {79, 18, 123},   {129, 37, 129}, {181, 54, 122},
+        {229, 80, 100},  {251, 135, 97}, {254, 194, 135}, {252, 253, 191}};
+    if (!(t >= 0.0))
+        t = 0.0; /* also NaN */
+    if (t > 1.0)
+        t = 1.0;
+    switch (map) {
+    case PLOT_CMAP_VIRIDIS:
+        stops9(viridis, t, rgb);
+        break;
+    case PLOT_CMAP_MAGMA:
+        stops9(magma, t, rgb);
+        break;
+    case PLOT_CMAP_GRAY:
+        rgb[0] = rgb[1] = rgb[2] = 0.08 + 0.9 * t; /* black and white stay apart from the frame */
+        break;
+    default:
+        plot_diverging(2.0 * t - 1.0, rgb);
+    }
+}
+
+static const char *const CMAP_NAMES[PLOT_CMAP_COUNT] = {"rdbu", "viridis", "magma", "gray"};
+
+int plot_cmap_by_name(const char *name)
+{
+    for (int i = 0; i < PLOT_CMAP_COUNT; i++)
+        if (strcmp(name, CMAP_NAMES[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *plot_cmap_names(void) { return "rdbu, viridis, magma, gray"; }
+
+int plot_scale(plot_slice_in *in, char *err, size_t errlen)
+{
+    double lo = INFINITY, hi = -INFINITY, pos = INFINITY, amax = 0;
+    for (int64_t i = 0; i < in->w * in->h; i++) {
+        double v = in->v[i];
+        if (!isfinite(v))
+            continue;
+        lo = fmin(lo, v), hi = fmax(hi, v), amax = fmax(amax, fabs(v));
+        if (v > 0)
+            pos = fmin(pos, v);
+    }
+    if (in->cmap < 0)
+        in->cmap = lo < 0 && !in->log ? PLOT_CMAP_RDBU : PLOT_CMAP_VIRIDIS;
+    if (in->log && in->cmap == PLOT_CMAP_RDBU) {
+        snprintf(err, errlen, "preview: --log needs a sequential map (--cmap viridis, magma "
+                              "or gray), not the diverging rdbu");
+        return -1;
+    }
+    if (in->cmap == PLOT_CMAP_RDBU && !in->log) {
+        /* Symmetric about zero unless told otherwise: white is zero. */
+        double m = amax > 0 ? amax : 1.0; /* an all-zero plane: white, a bar that reads */
+        if (isnan(in->vmin))
+            in->vmin = isnan(in->vmax) ? -m : -fabs(in->vmax);
+        if (isnan(in->vmax))
+            in->vmax = fabs(in->vmin);
+    } else {
+        if (isnan(in->vmin))
+            in->vmin = in->log ? pos : lo;
+        if (isnan(in->vmax))
+            in->vmax = hi;
+        if (!isfinite(in->vmin) || !isfinite(in->vmax)) {
+            snprintf(err, errlen, "preview: the plane holds no %svalue to scale the colours by",
+                     in->log ? "positive " : "finite ");
+            return -1;
+        }
+        if (in->vmin == in->vmax) { /* a constant plane: a range around it */
+            double d = in->vmin != 0 ? 0.5 * fabs(in->vmin) : 1.0;
+            in->vmin -= in->log ? 0.5 * in->vmin : d;
+            in->vmax += d;
+        }
+    }
+    if (!(in->vmin < in->vmax)) {
+        snprintf(err, errlen, "preview: the colour range %g .. %g is empty or inverted", in->vmin,
+                 in->vmax);
+        return -1;
+    }
+    if (in->log && !(in->vmin > 0)) {
+        snprintf(err, errlen, "preview: --log needs a positive range, not %g .. %g", in->vmin,
+                 in->vmax);
+        return -1;
+    }
+    return 0;
+}
+
 static void set_font(cairo_t *cr, double size, int bold)
 {
     cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,

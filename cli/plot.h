@@ -22,7 +22,31 @@ typedef struct plot_slice_in {
     double coord;
     int64_t index;
     int dim; /* 2: the plane is the whole file (no slice coordinate) */
+    /* What is drawn and how (plot_scale fills the NaN/-1 entries). */
+    const char *what;  /* the quantity in the title, e.g. "field x, t = 0.5" (NULL: none) */
+    const char *label; /* the colour bar's label (NULL: "field value") */
+    int cmap;          /* PLOT_CMAP_*, or -1: diverging for signed data, sequential else */
+    int log;           /* 1: colours by log10 of the value (the range must be positive) */
+    double vmin, vmax; /* the range of the colours (NaN: from the data) */
 } plot_slice_in;
+
+/* The colour maps: diverging red/blue about zero, and sequential ones for
+ * positive data (viridis and magma are perceptually uniform, grey for
+ * print). */
+enum { PLOT_CMAP_RDBU = 0, PLOT_CMAP_VIRIDIS, PLOT_CMAP_MAGMA, PLOT_CMAP_GRAY, PLOT_CMAP_COUNT };
+
+/* The map called name ("rdbu", "viridis", "magma", "gray"), or -1. */
+int plot_cmap_by_name(const char *name);
+/* The names of the maps, comma-separated, for messages. */
+const char *plot_cmap_names(void);
+
+/* Completes in's colour scale from its values: the map (-1: diverging
+ * when a finite value is negative, else viridis), and each NaN end of
+ * the range (a diverging map: symmetric, +-max|v|; a sequential one: the
+ * smallest and largest finite values, the smallest positive one with
+ * log). Returns 0, or -1 with a message in err when the range is empty
+ * or inverted, or log has no positive range. */
+int plot_scale(plot_slice_in *in, char *err, size_t errlen);
 
 /* Writes the slice as a PNG at `path` (temporary + rename). 0, or -1 with
  * a message in err. */
@@ -38,6 +62,10 @@ typedef struct plot_spectrum_in {
     double klo, khi;            /* the fit range (klo >= khi: none) */
     double slope, slope_err;    /* the fitted slope of the measurement (NaN: none) */
     double model_slope;         /* ... of the model over the same range (NaN: none) */
+    const char *what;           /* the part measured, for the title (NULL: the field) */
+    const double *sol_p, *comp_p; /* a vector's solenoidal and compressive parts (NULL: none) */
+    double sol_frac, sol_expected; /* the solenoidal fraction measured, and the one the
+                                      recorded zeta gives (NaN: none) */
 } plot_spectrum_in;
 
 int plot_spectrum(const char *path, const plot_spectrum_in *in, char *err, size_t errlen);
@@ -65,6 +93,8 @@ void plot_say_wrote(const char *path);
 /* ColorBrewer RdBu for t in [-1, 1] (NaN and beyond clamp): blue
  * negative, near-white zero, red positive; rgb in [0, 1]. */
 void plot_diverging(double t, double rgb[3]);
+/* Colour map `map` at t in [0, 1] (beyond and NaN clamp). */
+void plot_cmap(int map, double t, double rgb[3]);
 /* Text at (x, y) aligned by ax (0 left, 0.5 centre, 1 right) and ay (0 top,
  * 0.5 middle, 1 baseline); size in pixels; bold or not. Returns the width. */
 double plot_text(cairo_t *cr, double x, double y, const char *s, double size, int bold,

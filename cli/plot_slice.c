@@ -2,9 +2,10 @@
  * physical units (each cell drawn with its spacing, so the aspect is the
  * grid's), axes with ticks in the file's coordinates, the plane's
  * position in the title, the file and the model named, and a colour bar
- * with values. The colour map is diverging and symmetric about zero (red
- * positive, blue negative, white zero, saturating at +-max|value| of the
- * plane); cells that are not finite are grey. */
+ * with values and the quantity's name. The colours follow in's scale
+ * (plot_scale: diverging red/blue symmetric about zero for signed data,
+ * sequential viridis for positive data, or as asked, linear or log);
+ * values beyond the range saturate, cells that are not finite are grey. */
 #define _POSIX_C_SOURCE 200809L
 #define PLOT_INTERNAL
 
@@ -15,6 +16,7 @@
 
 #include "cli.h"
 #include "io/tbrf_io.h"
+#include "pick.h"
 #include "plot.h"
 
 #ifndef M_PI
@@ -64,8 +66,17 @@ static void layout(const plot_slice_in *in, double title_w, slice_layout *L)
     L->by = TOP + (body_h - L->bh) / 2;
 }
 
+/* Where value v falls on in's colour scale: 0 at vmin, 1 at vmax (a
+ * value log cannot place, v <= 0, at the low end). */
+static double scale_t(const plot_slice_in *in, double v)
+{
+    if (in->log)
+        return v > 0 ? log(v / in->vmin) / log(in->vmax / in->vmin) : 0.0;
+    return (v - in->vmin) / (in->vmax - in->vmin);
+}
+
 /* The plane as a w x h image, row h-1 at the top (the second axis up). */
-static cairo_surface_t *plane_image(const plot_slice_in *in, double vmax)
+static cairo_surface_t *plane_image(const plot_slice_in *in)
 {
     cairo_surface_t *img =
         cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)in->w, (int)in->h);
@@ -78,7 +89,7 @@ static cairo_surface_t *plane_image(const plot_slice_in *in, double vmax)
         for (int64_t i = 0; i < in->w; i++) {
             double v = in->v[j * in->w + i], c[3] = {0.6, 0.6, 0.6};
             if (isfinite(v))
-                plot_diverging(v / vmax, c);
+                plot_cmap(in->cmap, scale_t(in, v), c);
             row[i] = (uint32_t)lround(c[0] * 255) << 16 | (uint32_t)lround(c[1] * 255) << 8 |
                      (uint32_t)lround(c[2] * 255);
         }
@@ -89,9 +100,9 @@ static cairo_surface_t *plane_image(const plot_slice_in *in, double vmax)
 
 /* The plane scaled into the plot area: sharp cells when magnified,
  * filtered when shrunk. */
-static int draw_plane(cairo_t *cr, const plot_slice_in *in, const slice_layout *L, double vmax)
+static int draw_plane(cairo_t *cr, const plot_slice_in *in, const slice_layout *L)
 {
-    cairo_surface_t *img = plane_image(in, vmax);
+    cairo_surface_t *img = plane_image(in);
     if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(img);
         return -1;
@@ -170,15 +181,45 @@ static void draw_axes(cairo_t *cr, const plot_slice_in *in, const slice_layout *
     cairo_restore(cr);
 }
 
-/* The colour bar: +vmax at the top, -vmax at the bottom, ticks at nice
- * values between. */
-static void draw_bar(cairo_t *cr, const slice_layout *L, double vmax)
+/* One tick of the bar at value t, labelled lab. */
+static void bar_tick(cairo_t *cr, const slice_layout *L, const plot_slice_in *in, double t,
+                     const char *lab)
+{
+    double y = floor(L->by + L->bh * (1.0 - scale_t(in, t))) + 0.5;
+    cairo_move_to(cr, L->bx + BAR_W, y);
+    cairo_line_to(cr, L->bx + BAR_W + 5, y);
+    cairo_stroke(cr);
+    plot_text(cr, L->bx + BAR_W + 8, y, lab, 12, 0, 0, 0.5);
+}
+
+/* Ticks of a log bar: the powers of ten inside the range, with 2 and 5
+ * times them when fewer than three powers fit. */
+static void bar_log_ticks(cairo_t *cr, const slice_layout *L, const plot_slice_in *in)
+{
+    int e0 = (int)floor(log10(in->vmin)), e1 = (int)ceil(log10(in->vmax));
+    int decades = e1 - e0, step = decades > 8 ? (decades + 7) / 8 : 1;
+    static const double M[3] = {1, 2, 5};
+    int nm = log10(in->vmax / in->vmin) < 2.5 ? 3 : 1;
+    for (int e = e0; e <= e1; e += step)
+        for (int k = 0; k < nm; k++) {
+            double t = M[k] * pow(10.0, e);
+            if (t < in->vmin * (1 - 1e-9) || t > in->vmax * (1 + 1e-9))
+                continue;
+            char lab[64];
+            snprintf(lab, sizeof lab, "%g", t);
+            bar_tick(cr, L, in, t, lab);
+        }
+}
+
+/* The colour bar: vmax at the top, vmin at the bottom, ticks at nice
+ * values between, the quantity's label beside it. */
+static void draw_bar(cairo_t *cr, const slice_layout *L, const plot_slice_in *in)
 {
     cairo_pattern_t *g = cairo_pattern_create_linear(0, L->by + L->bh, 0, L->by);
-    for (int s = 0; s <= 6; s++) { /* the map is linear between its 7 stops */
+    for (int s = 0; s <= 32; s++) { /* the maps are smooth at 32 steps */
         double c[3];
-        plot_diverging(s / 3.0 - 1.0, c);
-        cairo_pattern_add_color_stop_rgb(g, s / 6.0, c[0], c[1], c[2]);
+        plot_cmap(in->cmap, s / 32.0, c);
+        cairo_pattern_add_color_stop_rgb(g, s / 32.0, c[0], c[1], c[2]);
     }
     cairo_rectangle(cr, L->bx, L->by, BAR_W, L->bh);
     cairo_set_source(cr, g);
@@ -188,22 +229,24 @@ static void draw_bar(cairo_t *cr, const slice_layout *L, double vmax)
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, L->bx - 0.5, L->by - 0.5, BAR_W + 1, L->bh + 1);
     cairo_stroke(cr);
-    double first, step;
-    int dec;
-    plot_ticks(-vmax, vmax, 6, &first, &step, &dec);
-    for (double t = first; t <= vmax * (1 + 1e-12); t += step) {
-        double y = floor(L->by + L->bh * (1.0 - (t + vmax) / (2 * vmax))) + 0.5;
-        char lab[64];
-        plot_tick_label(lab, sizeof lab, t, step, dec);
-        cairo_move_to(cr, L->bx + BAR_W, y);
-        cairo_line_to(cr, L->bx + BAR_W + 5, y);
-        cairo_stroke(cr);
-        plot_text(cr, L->bx + BAR_W + 8, y, lab, 12, 0, 0, 0.5);
+    if (in->log) {
+        bar_log_ticks(cr, L, in);
+    } else {
+        double first, step;
+        int dec;
+        plot_ticks(in->vmin, in->vmax, 6, &first, &step, &dec);
+        for (double t = first; t <= in->vmax + 1e-12 * (in->vmax - in->vmin); t += step) {
+            char lab[64];
+            plot_tick_label(lab, sizeof lab, t, step, dec);
+            bar_tick(cr, L, in, t, lab);
+        }
     }
     cairo_save(cr);
     cairo_translate(cr, L->bx + BAR_W + 66, L->by + 0.5 * L->bh);
     cairo_rotate(cr, -M_PI / 2);
-    plot_text(cr, 0, 0, "field value", 13, 0, 0.5, 0.5);
+    char lab[256];
+    plot_ellipsize(cr, in->label ? in->label : "field value", 13, L->bh + 100, lab, sizeof lab);
+    plot_text(cr, 0, 0, lab, 13, 0, 0.5, 0.5);
     cairo_restore(cr);
 }
 
@@ -211,11 +254,14 @@ static void draw_bar(cairo_t *cr, const slice_layout *L, double vmax)
 static void title_text(const plot_slice_in *in, char *buf, size_t n)
 {
     const char *base = strrchr(in->file, '/') ? strrchr(in->file, '/') + 1 : in->file;
+    char file[600];
+    snprintf(file, sizeof file, "%s%s%s%s", base, in->what ? " (" : "", in->what ? in->what : "",
+             in->what ? ")" : "");
     if (in->dim == 2)
-        snprintf(buf, n, "%s: the 2D grid (%lld \xc3\x97 %lld cells)", base, (long long)in->w,
+        snprintf(buf, n, "%s: the 2D grid (%lld \xc3\x97 %lld cells)", file, (long long)in->w,
                  (long long)in->h);
     else
-        snprintf(buf, n, "%s: %c = %.6g%s%s (index %lld)", base, in->sname, in->coord,
+        snprintf(buf, n, "%s: %c = %.6g%s%s (index %lld)", file, in->sname, in->coord,
                  in->unit ? " " : "", in->unit ? in->unit : "", (long long)in->index);
 }
 
@@ -241,13 +287,7 @@ static int slice_picture(const char *path, const plot_slice_in *in, char *err, s
                  (long long)in->w, (long long)in->h);
         return -1;
     }
-    double vmax = 0.0;
-    for (int64_t i = 0; i < in->w * in->h; i++)
-        if (isfinite(in->v[i]) && fabs(in->v[i]) > vmax)
-            vmax = fabs(in->v[i]);
-    if (!(vmax > 0))
-        vmax = 1.0; /* an all-zero plane: white, and a bar that still reads */
-    char title[512];
+    char title[1200];
     title_text(in, title, sizeof title);
     cairo_surface_t *probe = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
     cairo_t *pc = cairo_create(probe);
@@ -258,14 +298,14 @@ static int slice_picture(const char *path, const plot_slice_in *in, char *err, s
     layout(in, tw, &L);
     cairo_surface_t *s;
     cairo_t *cr;
-    if (plot_begin(L.W, L.H, &s, &cr) || draw_plane(cr, in, &L, vmax)) {
+    if (plot_begin(L.W, L.H, &s, &cr) || draw_plane(cr, in, &L)) {
         if (s)
             cairo_destroy(cr), cairo_surface_destroy(s);
         snprintf(err, errlen, "preview: out of memory");
         return -1;
     }
     draw_axes(cr, in, &L);
-    draw_bar(cr, &L, vmax);
+    draw_bar(cr, &L, in);
     draw_titles(cr, in, &L, title);
     cairo_destroy(cr);
     int rc = plot_write_png(s, path, err, errlen);
@@ -310,12 +350,43 @@ static int plain_grid(const char *file, tbrf_io_meta *m)
     return 1;
 }
 
-int plot_slice_geometry(const char *file, int axis, int64_t *index, plot_slice_in *in)
+/* A `tbrf drive` series on a grid (a /time dataset; attributes dim,
+ * grid_counts, grid_spacing, origin and model, doc/driving.md): 1 with m
+ * filled (its model in model_buf), else 0. */
+static int series_grid(const char *file, tbrf_io_meta *m, char *model_buf, size_t len)
 {
     char err[1024];
+    tbrf_io_layout L;
+    if (tbrf_io_grid_layout(file, &L, err, sizeof err) || L.nt < 1)
+        return 0;
+    tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+    if (!f)
+        return 0;
+    tbrf_io_meta_init(m);
+    m->is_grid = 1;
+    m->dim = L.dim;
+    for (int d = 0; d < 3; d++)
+        m->n[d] = L.n[d], m->origin[d] = 0.0, m->spacing[d] = 1.0;
+    /* Without the attributes (another writer): cell indices, as plain_grid. */
+    if (tbrf_io_attr_f64(f, "grid_spacing", m->spacing, L.dim) != L.dim ||
+        tbrf_io_attr_f64(f, "origin", m->origin, L.dim) != L.dim)
+        for (int d = 0; d < 3; d++)
+            m->origin[d] = 0.0, m->spacing[d] = 1.0;
+    if (tbrf_io_attr_str(f, "model", model_buf, len) == 1)
+        m->model = model_buf;
+    tbrf_io_file_close(f);
+    return 1;
+}
+
+int plot_slice_geometry(const char *file, int axis, int64_t *index, plot_slice_in *in)
+{
+    char err[1024], model_buf[512];
     tbrf_io_meta m;
     tbrf_io_meta_init(&m);
-    if (tbrf_io_read_meta(file, &m, err, sizeof err) && !plain_grid(file, &m)) {
+    if (tbrf_io_read_meta(file, &m, err, sizeof err) && !plain_grid(file, &m) &&
+        !series_grid(file, &m, model_buf, sizeof model_buf)) {
+        if (pick_points_series("preview", file))
+            return EXIT_FAIL;
         cli_errline("%s", err);
         return EXIT_FAIL;
     }

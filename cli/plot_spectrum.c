@@ -1,6 +1,8 @@
 /* plot_spectrum.c — the picture of `tbrf spectrum --plot`: the measured
- * shell-averaged P(k) (blue, with a marker per shell) over the model
- * (red) on log-log axes whose decades are all labelled alike (10^n, and
+ * shell-averaged P(k) (blue, with a marker per shell) under the model
+ * (red, dashed, on a white edge so that it shows where the two agree,
+ * which is where it matters), a vector's solenoidal (orange) and
+ * compressive (purple) parts, on log-log axes whose decades are all labelled alike (10^n, and
  * m×10^n at 2 and 5 when fewer than two decades show), the fit range
  * shaded, the grid's Nyquist wavenumber marked, the fitted slopes in the
  * legend and the file and model in the title. */
@@ -23,6 +25,8 @@ static const double C_MEAS[3] = {31 / 255.0, 119 / 255.0, 180 / 255.0};
 static const double C_MODEL[3] = {214 / 255.0, 39 / 255.0, 40 / 255.0};
 static const double C_NYQ[3] = {44 / 255.0, 160 / 255.0, 44 / 255.0};
 static const double C_FIT[3] = {255 / 255.0, 236 / 255.0, 179 / 255.0};
+static const double C_SOL[3] = {255 / 255.0, 127 / 255.0, 14 / 255.0};
+static const double C_COMP[3] = {148 / 255.0, 103 / 255.0, 189 / 255.0};
 
 enum { W = 860, H = 620 };
 
@@ -63,6 +67,10 @@ static int ranges(const plot_spectrum_in *in, axes *a)
     }
     if (!(pmax > 0) || !(kmax > kmin) || !isfinite(kmax))
         return -1;
+    /* Shells beyond a band's edge hold rounding noise (1e-30 of the peak
+     * and less), which would spread the axis over tens of decades: the
+     * axis stops ten decades below the peak, their points off it. */
+    pmin = fmax(pmin, 1e-10 * pmax);
     double lk = log10(kmax / kmin), lp = log10(pmax / pmin);
     a->lk0 = log10(kmin) - 0.04 * lk;
     a->lk1 = log10(kmax) + 0.08 * lk; /* the Nyquist mark off the frame */
@@ -78,12 +86,13 @@ static void log_axis(cairo_t *cr, const axes *a, int horizontal)
 {
     double l0 = horizontal ? a->lk0 : a->lp0, l1 = horizontal ? a->lk1 : a->lp1;
     int decades = (int)floor(l1) - (int)ceil(l0) + 1; /* labelled decades */
+    int every = decades > 8 ? (decades + 7) / 8 : 1;  /* at most about 8 labels */
     for (int e = (int)floor(l0); e <= (int)ceil(l1); e++)
         for (int m = 1; m <= 9; m++) {
             double v = m * pow(10.0, e), l = log10(v);
             if (l < l0 || l > l1)
                 continue;
-            int label = m == 1 || (decades < 2 && (m == 2 || m == 5));
+            int label = (m == 1 && e % every == 0) || (decades < 2 && (m == 2 || m == 5));
             double pos = horizontal ? floor(ax_x(a, v)) + 0.5 : floor(ax_y(a, v)) + 0.5;
             cairo_set_line_width(cr, 1);
             cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
@@ -114,7 +123,7 @@ static void log_axis(cairo_t *cr, const axes *a, int horizontal)
 static void marks(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
 {
     double lo = fmax(in->klo, pow(10.0, a->lk0)), hi = fmin(in->khi, pow(10.0, a->lk1));
-    if (lo < hi) {
+    if (in->klo < in->khi && lo < hi) { /* (fmax and fmin pass a NaN range by) */
         rgb(cr, C_FIT);
         cairo_rectangle(cr, ax_x(a, lo), a->y0, ax_x(a, hi) - ax_x(a, lo), a->y1 - a->y0);
         cairo_fill(cr);
@@ -166,6 +175,16 @@ static void curve(cairo_t *cr, const axes *a, const plot_spectrum_in *in, const 
         }
 }
 
+/* The model: dashed over a white edge, drawn over the measurement. */
+static void model_curve(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
+{
+    static const double white[3] = {1, 1, 1}, dash[2] = {9, 5};
+    curve(cr, a, in, in->model_p, white, 4.4, 0);
+    cairo_set_dash(cr, dash, 2, 0);
+    curve(cr, a, in, in->model_p, C_MODEL, 2.2, 0);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
 /* Points of the curves inside a box. */
 static int covered(const axes *a, const plot_spectrum_in *in, double bx, double by, double bw,
                    double bh)
@@ -203,26 +222,61 @@ static void signed_num(char *buf, size_t n, double v, int decimals)
     snprintf(buf, n, "%s%.*f", v < 0 ? "\xe2\x88\x92" : "", decimals, fabs(v));
 }
 
-/* The legend's four lines, in a corner of the plot. */
-static void legend(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
+/* One legend row: its text, colour and sample (0 line with a marker,
+ * 1 dashed line, 2 a filled box, 3 a plain line). */
+typedef struct legend_row {
+    char text[160];
+    const double *c;
+    int style;
+} legend_row;
+
+/* The rows: the measurement, the model, the vector's parts, the fit
+ * range and the Nyquist mark, as they apply. Returns the count. */
+static int legend_rows(const plot_spectrum_in *in, legend_row r[6])
 {
-    char t[4][160], a1[32], a2[32];
+    char a1[32], a2[32];
+    int n = 0;
     signed_num(a1, sizeof a1, in->slope, 3);
     signed_num(a2, sizeof a2, in->model_slope, 3);
+    r[n] = (legend_row){"measured", C_MEAS, 0};
     if (isfinite(in->slope))
-        snprintf(t[0], sizeof t[0], "measured (slope %s \xc2\xb1 %.3f)", a1, in->slope_err);
-    else
-        snprintf(t[0], sizeof t[0], "measured");
+        snprintf(r[n].text, sizeof r[n].text, "measured (slope %s \xc2\xb1 %.3f)", a1,
+                 in->slope_err);
+    n++;
+    int model = 0;
+    for (int b = 0; b < in->n; b++)
+        model |= in->model_p[b] > 0 && isfinite(in->model_p[b]);
+    r[n] = (legend_row){"model", C_MODEL, 1};
     if (isfinite(in->model_slope))
-        snprintf(t[1], sizeof t[1], "model (slope %s)", a2);
-    else
-        snprintf(t[1], sizeof t[1], "model");
-    snprintf(t[2], sizeof t[2], "fit range %.3g \xe2\x89\xa4 k \xe2\x89\xa4 %.3g", in->klo, in->khi);
-    snprintf(t[3], sizeof t[3], "grid Nyquist");
-    int rows = in->klo < in->khi ? 4 : 3;
+        snprintf(r[n].text, sizeof r[n].text, "model (slope %s)", a2);
+    n += model;
+    if (in->sol_p && in->comp_p) {
+        r[n] = (legend_row){"", C_SOL, 3};
+        snprintf(r[n].text, sizeof r[n].text, "solenoidal part (%.1f%% of the power%s", 100 * in->sol_frac,
+                 isfinite(in->sol_expected) ? "" : ")");
+        if (isfinite(in->sol_expected))
+            snprintf(r[n].text + strlen(r[n].text), sizeof r[n].text - strlen(r[n].text),
+                     "; \xce\xb6 gives %.1f%%)", 100 * in->sol_expected);
+        n++;
+        r[n++] = (legend_row){"compressive part", C_COMP, 3};
+    }
+    if (in->klo < in->khi) {
+        r[n] = (legend_row){"", C_FIT, 2};
+        snprintf(r[n++].text, sizeof r[0].text, "fit range %.3g \xe2\x89\xa4 k \xe2\x89\xa4 %.3g",
+                 in->klo, in->khi);
+    }
+    r[n++] = (legend_row){"grid Nyquist", C_NYQ, 1};
+    return n;
+}
+
+/* The legend, in a corner of the plot. */
+static void legend(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
+{
+    legend_row r[6];
+    int rows = legend_rows(in, r);
     double tw = 0;
-    for (int i = 0; i < 4; i++)
-        tw = fmax(tw, plot_text_width(cr, t[i], 13, 0));
+    for (int i = 0; i < rows; i++)
+        tw = fmax(tw, plot_text_width(cr, r[i].text, 13, 0));
     double bw = 48 + tw + 12, bh = rows * 22 + 10, bx, by;
     legend_place(a, in, bw, bh, &bx, &by);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.92);
@@ -231,26 +285,23 @@ static void legend(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
     cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
     cairo_set_line_width(cr, 1);
     cairo_stroke(cr);
-    for (int r = 0, i = 0; i < 4; i++) {
-        if (i == 2 && rows == 3)
-            continue;
-        double y = by + 16 + 22 * r++, dash[2] = {7, 4};
-        const double *c = i == 0 ? C_MEAS : i == 1 ? C_MODEL : i == 2 ? C_FIT : C_NYQ;
-        rgb(cr, c);
-        if (i == 2) {
+    for (int i = 0; i < rows; i++) {
+        double y = by + 16 + 22 * i, dash[2] = {7, 4};
+        rgb(cr, r[i].c);
+        if (r[i].style == 2) {
             cairo_rectangle(cr, bx + 8, y - 7, 32, 14);
             cairo_fill(cr);
         } else {
             cairo_set_line_width(cr, 2);
-            cairo_set_dash(cr, dash, i == 3 ? 2 : 0, 0);
+            cairo_set_dash(cr, dash, r[i].style == 1 ? 2 : 0, 0);
             cairo_move_to(cr, bx + 8, y), cairo_line_to(cr, bx + 40, y);
             cairo_stroke(cr);
             cairo_set_dash(cr, NULL, 0, 0);
-            if (i == 0)
+            if (r[i].style == 0)
                 cairo_arc(cr, bx + 24, y, 3.2, 0, 2 * M_PI), cairo_fill(cr);
         }
         cairo_set_source_rgb(cr, 0, 0, 0);
-        plot_text(cr, bx + 48, y, t[i], 13, 0, 0, 0.5);
+        plot_text(cr, bx + 48, y, r[i].text, 13, 0, 0, 0.5);
     }
 }
 
@@ -259,7 +310,8 @@ static void labels(cairo_t *cr, const axes *a, const plot_spectrum_in *in)
 {
     const char *base = strrchr(in->file, '/') ? strrchr(in->file, '/') + 1 : in->file;
     char buf[600], m[512];
-    snprintf(buf, sizeof buf, "Power spectrum of %s", base);
+    snprintf(buf, sizeof buf, "Power spectrum of %s%s%s%s", base, in->what ? " (" : "",
+             in->what ? in->what : "", in->what ? ")" : "");
     cairo_set_source_rgb(cr, 0, 0, 0);
     plot_text(cr, W / 2.0, 14, buf, 17, 1, 0.5, 0);
     if (in->model && in->model[0]) {
@@ -308,8 +360,12 @@ static int picture(const char *path, const plot_spectrum_in *in, char *err, size
     cairo_save(cr);
     cairo_rectangle(cr, a.x0, a.y0, a.x1 - a.x0, a.y1 - a.y0);
     cairo_clip(cr);
-    curve(cr, &a, in, in->model_p, C_MODEL, 2.2, 0);
+    if (in->sol_p && in->comp_p) {
+        curve(cr, &a, in, in->sol_p, C_SOL, 1.4, 0);
+        curve(cr, &a, in, in->comp_p, C_COMP, 1.4, 0);
+    }
     curve(cr, &a, in, in->p, C_MEAS, 1.5, 1);
+    model_curve(cr, &a, in);
     cairo_restore(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1);

@@ -538,7 +538,16 @@ static void say_wrote(const request *r)
         count = (double)m->npoints;
         snprintf(shape, sizeof shape, "%svalue %lld", slash, (long long)m->npoints);
     }
-    if (m->ncomp > 1) {
+    if (m->ncomp > 1 && r->netcdf) {
+        /* netCDF holds one variable per component: name them */
+        const char *base = m->is_grid ? "field" : "value", *dims = strchr(shape, ' ');
+        char named[96];
+        snprintf(named, sizeof named, "%s_x, %s_y%s%s%s", base, base,
+                 m->ncomp == 3 ? ", " : "", m->ncomp == 3 ? base : "", m->ncomp == 3 ? "_z" : "");
+        size_t len = strlen(named);
+        snprintf(named + len, sizeof named - len, "%s", dims ? dims : "");
+        snprintf(shape, sizeof shape, "%s", named);
+    } else if (m->ncomp > 1) {
         size_t len = strlen(shape);
         snprintf(shape + len, sizeof shape - len, "x%d", m->ncomp);
     }

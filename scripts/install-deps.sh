@@ -9,6 +9,10 @@ set -euo pipefail
 # libqhull-dev: periodic Voronoi volumes of AREPO gas ICs (src/io/voronoi.c).
 # python3-xarray and python3-netcdf4 open the netCDF outputs (io_netcdf_xarray).
 # python3-numpy (with python3-h5py): examples/nebula/check.py (example_nebula).
+# paraview and python3-paraview (ParaView 5.11, about 120 MB, 3-5 minutes on
+# a fresh machine): pvpython opens the outputs as a user would (io_paraview,
+# skipped without them); it runs headless, no X server needed. python3-yt
+# (yt 4.1): yt.load on the HDF5 grids (io_yt, skipped without it).
 # Open MPI with the MPI builds of HDF5 and netCDF: the optional MPI layer
 # (doc/mpi.md). Installing libhdf5-openmpi-dev makes update-alternatives
 # point hdf5.pc at the MPI flavour (higher priority); the serial build must
@@ -17,7 +21,8 @@ set -euo pipefail
 packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-tools librandom123-dev
           libnetcdf-dev netcdf-bin libpng-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core libxml2-utils
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder python3-meshio python3-h5py
-          libqhull-dev python3-xarray python3-netcdf4 python3-numpy
+          libqhull-dev python3-xarray python3-netcdf4 python3-numpy paraview python3-paraview
+          python3-yt
           libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libnetcdf-mpi-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -14,7 +14,26 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tbrf=${TBRF:-tbrf}
-python=${PYTHON:-python3}
+# A Python with numpy and h5py for the check, found before the run: $PYTHON
+# when set (only it), else the first of python3 and /usr/bin/python3
+# (Debian's, to which scripts/install-deps.sh gives python3-h5py) that
+# imports both. A pyenv or conda python3 without h5py is passed over.
+find_python() {
+    local p
+    for p in ${PYTHON:-python3 /usr/bin/python3}; do
+        if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy, h5py' 2>/dev/null; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
+python=$(find_python) || {
+    echo "run.sh: no Python that imports numpy and h5py (tried ${PYTHON:-python3 /usr/bin/python3}):" \
+         "install them (Debian: python3-numpy python3-h5py; pip: numpy h5py) or set" \
+         "PYTHON=/path/to/python that has them" >&2
+    exit 1
+}
 gas=${GAS_CELLS:-32}
 parts=${PARTICLES:-32}
 command -v "$tbrf" >/dev/null || { echo "run.sh: tbrf not found: install tbrf or set TBRF" >&2; exit 1; }

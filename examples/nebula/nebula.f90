@@ -26,6 +26,7 @@
 ! Usage: nebula [NX NY NZ [CROSSINGS]]   (default 48 48 96 1)
 program nebula
     use tbrf
+    use iso_fortran_env, only: output_unit
     implicit none
 
     interface
@@ -112,6 +113,7 @@ program nebula
     call tbrf_inflow_set_density(wind, TBRF_DENSITY_LOGNORMAL, rho_w, sigma)
     write(*, '(a, i0, a, i0, a, i0, a, f0.2, a, f0.1, a)') 'nebula: ', nx, ' x ', ny, ' x ', nz, &
         ' cells, t_end = ', t_end, ', wind lines ', tbrf_inflow_line_bytes(wind) / 1048576._c_double, ' MiB'
+    flush(output_unit)
 
     ! --- state u(var, i, j, k), var = rho, mx, my, mz; two ghost layers
     allocate(u(4, -1:nx + 2, -1:ny + 2, -1:nz + 2))
@@ -186,6 +188,10 @@ program nebula
         if (snap < nsnap .and. t >= (snap + 1) * t_end / nsnap * (1 - 1e-12_c_double)) then
             snap = snap + 1
             call write_snapshot(u, snap)
+            ! a line per snapshot, so a run of a minute or two says how far it is
+            write(*, '(a, i0, a, i0, a, f0.3, a, f0.3, a, i0, a)') 'nebula: snapshot ', snap, ' of ', &
+                nsnap, ' at t = ', t, ' of ', t_end, ' (', step, ' steps)'
+            flush(output_unit)
         end if
     end do
     close(unit)

@@ -260,3 +260,158 @@ int tbrf_measure_grid(const double *field, const int64_t n[3], const double spac
     }
     return 0;
 }
+
+/* ------------------------------------------------- vector fields */
+
+/* Component c of the ncomp-interleaved v, its window-weighted mean
+ * subtracted, times the window, into the padded r2c buffer dst (rows of
+ * 2*nxh). Returns sum(w^2). */
+static double window_component(const double *v, int ncomp, int c, const int64_t n[3],
+                               double *const w[3], int64_t nxh, double *dst)
+{
+    long double sw = 0.0L, swz = 0.0L, sw2 = 0.0L;
+    for (int64_t k = 0; k < n[2]; k++)
+        for (int64_t j = 0; j < n[1]; j++) {
+            double wjk = w[1][j] * w[2][k];
+            const double *row = v + (k * n[1] + j) * n[0] * ncomp + c;
+            for (int64_t i = 0; i < n[0]; i++) {
+                double ww = w[0][i] * wjk;
+                sw += ww;
+                swz += (long double)ww * row[i * ncomp];
+                sw2 += (long double)ww * ww;
+            }
+        }
+    double wmean = (double)(swz / sw);
+    for (int64_t k = 0; k < n[2]; k++)
+        for (int64_t j = 0; j < n[1]; j++) {
+            double wjk = w[1][j] * w[2][k];
+            const double *row = v + (k * n[1] + j) * n[0] * ncomp + c;
+            double *d = dst + (k * n[1] + j) * 2 * nxh;
+            for (int64_t i = 0; i < n[0]; i++) d[i] = (row[i * ncomp] - wmean) * w[0][i] * wjk;
+            for (int64_t i = n[0]; i < 2 * nxh; i++) d[i] = 0.0;
+        }
+    return (double)sw2;
+}
+
+/* Shell sums of the Helmholtz parts: acc[0..3] per bin are sum |k|, the
+ * total, the compressive (longitudinal) power and the mode count. */
+static void helmholtz_shells(fftw_complex *const *F, int ncomp, const int64_t n[3],
+                             const double kf[3], double dk, int nbins, double norm, double *ksum,
+                             double *tsum, double *csum, double *msum)
+{
+    int64_t nxh = n[0] / 2 + 1;
+    for (int64_t k = 0; k < n[2]; k++) {
+        double kz = kf[2] * (double)freq_index(k, n[2]);
+        for (int64_t j = 0; j < n[1]; j++) {
+            double ky = kf[1] * (double)freq_index(j, n[1]);
+            for (int64_t i = 0; i < nxh; i++) {
+                double kv[3] = {kf[0] * (double)i, ky, kz};
+                double kk = sqrt(kv[0] * kv[0] + kv[1] * kv[1] + kv[2] * kv[2]);
+                int b = (int)floor(kk / dk + 0.5) - 1;
+                if (b < 0 || b >= nbins) continue;
+                double mult = (i == 0 || (n[0] % 2 == 0 && i == n[0] / 2)) ? 1.0 : 2.0;
+                int64_t at = (k * n[1] + j) * nxh + i;
+                double tot = 0, lre = 0, lim = 0;
+                for (int c = 0; c < ncomp; c++) {
+                    double re = F[c][at][0], im = F[c][at][1];
+                    tot += re * re + im * im;
+                    lre += kv[c] * re, lim += kv[c] * im;
+                }
+                double lon = (lre * lre + lim * lim) / (kk * kk);
+                ksum[b] += mult * kk;
+                tsum[b] += mult * tot * norm / ncomp;
+                csum[b] += mult * lon * norm / ncomp;
+                msum[b] += mult;
+            }
+        }
+    }
+}
+
+/* An empty spectrum of nbins shells; 0 or -1 (memory). */
+static int spectrum_alloc(tbrf_spectrum *s, int nbins, double dk)
+{
+    s->nbins = nbins;
+    s->dk = dk;
+    s->k = calloc((size_t)nbins, sizeof *s->k);
+    s->p = calloc((size_t)nbins, sizeof *s->p);
+    s->p2 = calloc((size_t)nbins, sizeof *s->p2);
+    s->modes = calloc((size_t)nbins, sizeof *s->modes);
+    return s->k && s->p && s->p2 && s->modes ? 0 : -1;
+}
+
+int tbrf_measure_helmholtz(const double *v, int ncomp, const int64_t n_in[3],
+                           const double spacing[3], int window, tbrf_spectrum *total,
+                           tbrf_spectrum *sol, tbrf_spectrum *comp)
+{
+    if (total) memset(total, 0, sizeof *total);
+    if (sol) memset(sol, 0, sizeof *sol);
+    if (comp) memset(comp, 0, sizeof *comp);
+    if (!v || !n_in || !spacing || !total || !sol || !comp) return -1;
+    if (window != TBRF_WINDOW_NONE && window != TBRF_WINDOW_HANN) return -1;
+    int64_t n[3] = {n_in[0], n_in[1], n_in[2]};
+    int dim = n[2] == 1 ? 2 : 3;
+    if (ncomp != dim || n[0] < 2 || n[1] < 2 || n[2] < 1) return -1;
+    for (int c = 0; c < dim; c++)
+        if (n[c] > INT_MAX / 2 || !(spacing[c] > 0.0) || !isfinite(spacing[c])) return -1;
+    if ((double)n[0] * (double)n[1] * (double)n[2] * ncomp > 1e12) return -1;
+    int64_t nxh = n[0] / 2 + 1;
+    size_t padded = (size_t)(2 * nxh) * (size_t)n[1] * (size_t)n[2];
+    double *buf[3] = {NULL, NULL, NULL};
+    double *w[3] = {window_1d(n[0], window), window_1d(n[1], window),
+                    window_1d(n[2], dim == 3 ? window : TBRF_WINDOW_NONE)};
+    int status = -1;
+    fftw_plan plan = NULL;
+    for (int c = 0; c < ncomp; c++)
+        if (!(buf[c] = fftw_malloc(padded * sizeof(double)))) goto done;
+    if (!w[0] || !w[1] || !w[2]) goto done;
+    if (dim == 3)
+        plan = fftw_plan_dft_r2c_3d((int)n[2], (int)n[1], (int)n[0], buf[0],
+                                    (fftw_complex *)buf[0], FFTW_ESTIMATE);
+    else
+        plan = fftw_plan_dft_r2c_2d((int)n[1], (int)n[0], buf[0], (fftw_complex *)buf[0],
+                                    FFTW_ESTIMATE);
+    if (!plan) goto done;
+    double sw2 = 0;
+    for (int c = 0; c < ncomp; c++) {
+        sw2 = window_component(v, ncomp, c, n, w, nxh, buf[c]);
+        fftw_execute_dft_r2c(plan, buf[c], (fftw_complex *)buf[c]);
+    }
+    double kf[3] = {0, 0, 0}, knyq = INFINITY, dk = 0.0, vcell = 1.0;
+    for (int c = 0; c < dim; c++) {
+        kf[c] = 2.0 * M_PI / ((double)n[c] * spacing[c]);
+        dk = fmax(dk, kf[c]);
+        knyq = fmin(knyq, M_PI / spacing[c]);
+        vcell *= spacing[c];
+    }
+    int nbins = (int)floor(knyq / dk - 0.5);
+    if (nbins < 1 || spectrum_alloc(total, nbins, dk) || spectrum_alloc(sol, nbins, dk) ||
+        spectrum_alloc(comp, nbins, dk))
+        goto done;
+    fftw_complex *F[3] = {(fftw_complex *)buf[0], (fftw_complex *)buf[1],
+                          (fftw_complex *)buf[2]};
+    helmholtz_shells(F, ncomp, n, kf, dk, nbins, vcell / sw2, total->k, total->p, comp->p,
+                     total->modes);
+    for (int b = 0; b < nbins; b++) {
+        double m = total->modes[b];
+        total->k[b] = m > 0 ? total->k[b] / m : (b + 1) * dk;
+        total->p[b] = m > 0 ? total->p[b] / m : 0.0;
+        comp->p[b] = m > 0 ? comp->p[b] / m : 0.0;
+        /* the rest of the power is transverse; rounding may leave -0 */
+        sol->p[b] = fmax(total->p[b] - comp->p[b], 0.0);
+        sol->k[b] = comp->k[b] = total->k[b];
+        sol->modes[b] = comp->modes[b] = m;
+    }
+    status = 0;
+done:
+    if (plan) fftw_destroy_plan(plan);
+    for (int c = 0; c < 3; c++) {
+        fftw_free(buf[c]);
+        free(w[c]);
+    }
+    if (status) {
+        tbrf_spectrum_free(total);
+        tbrf_spectrum_free(sol);
+        tbrf_spectrum_free(comp);
+    }
+    return status;
+}

@@ -94,6 +94,21 @@ void tbrf_spectrum_free(tbrf_spectrum *s);
 int tbrf_spectrum_fit(const tbrf_spectrum *s, double klo, double khi, double *slope,
                       double *slope_stderr, double *intercept, int *bins_used);
 
+/* The spectra of a vector field v of ncomp = dim components interleaved
+ * per cell (x fastest, n[2] == 1: 2D), each component windowed and
+ * transformed like tbrf_measure_spectrum's field: *total is the mean
+ * of the components' spectra (for an isotropic field with the model's
+ * variance per component, the model's P(k)); *sol and *comp split it
+ * into the solenoidal (transverse, |F - k(k.F)/k^2|^2) and compressive
+ * (longitudinal, |k.F|^2/k^2) parts, sol->p + comp->p = total->p per
+ * shell. The window mixes the parts near the fundamental (its gradient
+ * is of order k_f/k of the field). p2 is left 0. Returns 0, or -1 on
+ * bad arguments (ncomp != dim) or allocation/FFTW failure (all three
+ * then empty); free each with tbrf_spectrum_free. */
+int tbrf_measure_helmholtz(const double *v, int ncomp, const int64_t n[3], const double spacing[3],
+                           int window, tbrf_spectrum *total, tbrf_spectrum *sol,
+                           tbrf_spectrum *comp);
+
 /* Sample mean and variance (about the mean, divided by count). */
 void tbrf_measure_moments(const double *field, int64_t count, double *mean, double *variance);
 

@@ -293,6 +293,29 @@ static void print_filters(FILE *out, hid_t dcpl)
     }
 }
 
+/* The axes of /field (grid) or /value (points), slowest first: a
+ * series (`tbrf drive`, a /time dataset) has time first and its vector
+ * components last; a single field has its components last when the root
+ * attribute "components" says it is a vector. */
+static void print_axes(FILE *out, hid_t obj, hid_t space, int grid)
+{
+    int rank = H5Sget_simple_extent_ndims(space), vec = 0, series = 0;
+    hid_t file = H5Iget_file_id(obj);
+    if (file >= 0) {
+        vec = H5Aexists_by_name(file, "/", "components", H5P_DEFAULT) > 0;
+        series = H5Lexists(file, "time", H5P_DEFAULT) > 0;
+        H5Fclose(file);
+    }
+    vec = vec || series; /* a series always holds vectors */
+    int space_axes = rank - series - vec;
+    const char *grid_axes = space_axes == 3 ? "nz, ny, nx" : space_axes == 2 ? "ny, nx" : NULL;
+    if (!grid)
+        grid_axes = space_axes == 1 ? "point" : NULL;
+    if (!grid_axes)
+        return; /* a shape tbrf does not write: no label rather than a wrong one */
+    fprintf(out, "  [%s%s%s]", series ? "time, " : "", grid_axes, vec ? ", component" : "");
+}
+
 static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *name)
 {
     hid_t t = H5Dget_type(obj), space = H5Dget_space(obj), dcpl = H5Dget_create_plist(obj);
@@ -313,19 +336,8 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
         }
         print_filters(out, dcpl);
     }
-    if (strcmp(lname, "field") == 0 && space >= 0) {
-        /* a vector's components are the last dimension (attribute
-         * "components" > 1 on the root group) */
-        int rank = H5Sget_simple_extent_ndims(space), vec = 0;
-        hid_t file = H5Iget_file_id(obj);
-        if (file >= 0) {
-            vec = H5Aexists_by_name(file, "/", "components", H5P_DEFAULT) > 0;
-            H5Fclose(file);
-        }
-        fputs(vec ? (rank == 4 ? "  [nz, ny, nx, component]" : "  [ny, nx, component]")
-                  : (rank == 3 ? "  [nz, ny, nx]" : "  [ny, nx]"),
-              out);
-    }
+    if ((strcmp(lname, "field") == 0 || strcmp(lname, "value") == 0) && space >= 0)
+        print_axes(out, obj, space, strcmp(lname, "field") == 0);
     char nm[80];
     attr_text(obj, "NAME", nm, sizeof nm);
     if (strncmp(nm, "This is a netCDF dimension but not a netCDF variable", 52) == 0)
@@ -343,7 +355,38 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
 typedef struct visit_ctx {
     FILE *out;
     long shown, more;
+    int gdf; /* the file carries tbrf's yt layout (gdf.c): listed as one line */
 } visit_ctx;
+
+/* 1 for an object of the Grid Data Format layout tbrf writes for yt
+ * (gdf.c), which the listing folds into one line. */
+static int gdf_object(const char *lname)
+{
+    static const char *const TOP[] = {"data", "field_types", "gridded_data_format",
+                                      "simulation_parameters", "grid_dimensions",
+                                      "grid_left_index", "grid_level", "grid_parent_id",
+                                      "grid_particle_count"};
+    for (size_t i = 0; i < sizeof TOP / sizeof *TOP; i++) {
+        size_t n = strlen(TOP[i]);
+        if (strncmp(lname, TOP[i], n) == 0 && (lname[n] == '\0' || lname[n] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when the file's /gridded_data_format says tbrf wrote it. */
+static int tbrf_gdf(hid_t f)
+{
+    char sw[16] = "";
+    if (H5Lexists(f, "gridded_data_format", H5P_DEFAULT) <= 0)
+        return 0;
+    hid_t g = H5Gopen2(f, "gridded_data_format", H5P_DEFAULT);
+    if (g < 0)
+        return 0;
+    attr_text(g, "data_software", sw, sizeof sw);
+    H5Gclose(g);
+    return strcmp(sw, "tbrf") == 0;
+}
 
 /* Every object of the file, groups with their attributes and datasets
  * with shape, type and attributes; at most INFO_MAX_OBJECTS. */
@@ -351,6 +394,8 @@ static herr_t visit_cb(hid_t g, const char *lname, const H5L_info_t *info, void 
 {
     visit_ctx *ctx = data;
     FILE *out = ctx->out;
+    if (ctx->gdf && gdf_object(lname))
+        return 0;
     if (ctx->shown >= INFO_MAX_OBJECTS) {
         ctx->more++;
         return 0;
@@ -406,8 +451,11 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
     put_escaped(out, path);
     fputc('\n', out);
     fputs("objects:\n", out);
-    visit_ctx vc = {out, 0, 0};
+    visit_ctx vc = {out, 0, 0, tbrf_gdf(f)};
     H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &vc);
+    if (vc.gdf)
+        fputs("  (and yt's Grid Data Format layout over /field: /gridded_data_format, "
+              "/simulation_parameters, /grid_*, /field_types, /data/; doc/cli.md)\n", out);
     if (vc.more > 0)
         fprintf(out, "  ... %ld more objects\n", vc.more);
     hid_t root = H5Gopen2(f, "/", H5P_DEFAULT);

@@ -67,6 +67,11 @@ struct tbrf_io_writer {
     char *xmf, *xmf_tmp;
     int has_xmf;
     tbrf_io_meta xmf_meta; /* numbers only: strings and table unset */
+    /* A series' side file (series.c): its frames' times (NULL: not a
+     * series), the origin and spacing its attributes give the grid. */
+    double *series_times;
+    int64_t series_nt;
+    double series_origin[3], series_spacing[3];
     /* Streamed points: count, dimension, precision, rows written;
      * HDF5 datasets (-1 when none). */
     int64_t pts_n, pts_written;
@@ -241,6 +246,18 @@ int io_same_file(const char *a, const char *b);
  * in err. */
 int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
                        const tbrf_io_meta *m, char *err, size_t errlen);
+
+/* The same for a `tbrf drive` series of nt frames at times t: a temporal
+ * collection of m's grid or points, frame i taking row i of /field or
+ * /value through a HyperSlab. */
+int io_xdmf_write_series_temp(const char *h5path, const char *xmf, const char *tmp,
+                              const tbrf_io_meta *m, int64_t nt, const double *t, char *err,
+                              size_t errlen);
+
+/* Writes yt's Grid Data Format layout of the grid *m describes into
+ * w's HDF5 file (gdf.c), pointing at /field: 0, or -1 (HDF5's reason on
+ * its error stack). Points and 2D/3D checks: nothing for a non-grid. */
+int io_gdf_write(tbrf_io_writer *w, const tbrf_io_meta *m);
 
 /* Removes NAME.xmf beside path if it is a regular file that an earlier
  * run wrote for path (an XDMF file referring to path's base name): a run

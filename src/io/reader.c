@@ -1228,3 +1228,251 @@ int tbrf_io_read_vector(const char *path, int *ncomp, int64_t *npos, double **va
     *values = all;
     return 0;
 }
+
+/* ------------------------------------------------- grids of every kind */
+
+/* The dataset of component c: /field, or field_x/_y/_z when split. */
+static const char *part_name(const tbrf_io_layout *L, int c)
+{
+    static const char *const SPLIT[3] = {"field_x", "field_y", "field_z"};
+    return L->split ? SPLIT[c] : "field";
+}
+
+/* Opens the dataset of component c and checks its shape against *L (the
+ * split components must all have the grid's shape). */
+static int part_open(h5ds *h, const char *path, const tbrf_io_layout *L, int c, char *err,
+                     size_t errlen)
+{
+    const char *name = part_name(L, c);
+    if (h5ds_open(h, path, "grid", name, err, errlen))
+        return -1;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = space_dims(h->space, dims);
+    int want = L->dim + (L->nt > 0) + (!L->split && L->ncomp > 1);
+    int ok = rank == want;
+    for (int a = 0; ok && a < L->dim; a++)
+        ok = dims[(L->nt > 0) + L->dim - 1 - a] == (hsize_t)L->n[a];
+    if (!ok) {
+        char s[128];
+        shape_str(s, sizeof s, rank < 0 ? 0 : rank, dims);
+        io_setf(err, errlen, "%s: /%s is %s, not the grid of /%s", path, name, s,
+                part_name(L, 0));
+        return -1;
+    }
+    return check_float(h->d, path, name, err, errlen) ||
+           io_check_storage(h->d, path, name, io_declared_bytes(h->d, h->space), err, errlen);
+}
+
+int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t errlen)
+{
+    if (!L) {
+        io_setf(err, errlen, "tbrf_io_grid_layout: NULL argument");
+        return -1;
+    }
+    memset(L, 0, sizeof *L);
+    int64_t comps = 1;
+    char e2[256];
+    tbrf_io_file *f = tbrf_io_open(path, e2, sizeof e2);
+    if (f) {
+        if (tbrf_io_attr_i64(f, "components", &comps, 1) != 1)
+            comps = 1;
+        tbrf_io_file_close(f);
+    }
+    int series = has_dataset(path, "time");
+    L->split = !has_dataset(path, "field") && has_dataset(path, "field_x");
+    h5ds h;
+    int rc = -1;
+    if (h5ds_open(&h, path, "grid", L->split ? "field_x" : "field", err, errlen))
+        goto done;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = space_dims(h.space, dims);
+    if (check_float(h.d, path, L->split ? "field_x" : "field", err, errlen))
+        goto done;
+    /* A series (`tbrf drive`) always holds vectors of its dimension; a
+     * single field is a vector when its "components" attribute says so. */
+    int vec_axis = !L->split && (series || comps > 1);
+    L->dim = rank - series - vec_axis;
+    L->ncomp = vec_axis ? (int)(rank > 0 ? dims[rank - 1] : 0) : L->split ? (int)comps : 1;
+    if (L->dim < 2 || L->dim > 3 || (vec_axis && L->ncomp != L->dim) ||
+        (!vec_axis && comps > 1 && !L->split) || (L->split && (comps < 2 || comps > 3))) {
+        char s[128];
+        shape_str(s, sizeof s, rank < 0 ? 0 : rank, dims);
+        io_setf(err, errlen, "%s: /%s is %s, not a 2D or 3D grid%s", path,
+                L->split ? "field_x" : "field", s,
+                series ? " series (time, [nz,] ny, nx, component)"
+                : comps > 1 ? " of vectors ([nz,] ny, nx, component)" : "");
+        goto done;
+    }
+    L->nt = series ? (int64_t)dims[0] : 0;
+    L->n[2] = 1;
+    for (int a = 0; a < L->dim; a++) {
+        hsize_t d = dims[series + L->dim - 1 - a];
+        if (d < 1 || d > (hsize_t)INT32_MAX) {
+            io_setf(err, errlen, "%s: /field has an empty or huge dimension", path);
+            goto done;
+        }
+        L->n[a] = (int64_t)d;
+    }
+    if (series && L->nt < 1) {
+        io_setf(err, errlen, "%s: the series holds no frames", path);
+        goto done;
+    }
+    rc = 0;
+done:
+    h5ds_close(&h);
+    return rc;
+}
+
+/* Reads the selection of component dataset c into buf (count values
+ * per cell: ncomp for /field of a vector unless one component is
+ * picked, else 1). */
+static int read_part(const char *path, const tbrf_io_layout *L, int c, int one, int64_t frame,
+                     int axis, int64_t index, int64_t cells, double *buf, char *err,
+                     size_t errlen)
+{
+    h5ds h;
+    hid_t mspace = -1;
+    int rc = -1;
+    if (part_open(&h, path, L, c, err, errlen))
+        goto done;
+    hsize_t dims[H5S_MAX_RANK], start[H5S_MAX_RANK] = {0}, count[H5S_MAX_RANK];
+    int rank = space_dims(h.space, dims), t = L->nt > 0;
+    for (int i = 0; i < rank; i++)
+        count[i] = dims[i];
+    if (t)
+        start[0] = (hsize_t)frame, count[0] = 1;
+    if (axis >= 0)
+        start[t + L->dim - 1 - axis] = (hsize_t)index, count[t + L->dim - 1 - axis] = 1;
+    int per = 1;
+    if (!L->split && L->ncomp > 1) {
+        if (one)
+            start[rank - 1] = (hsize_t)c, count[rank - 1] = 1;
+        else
+            per = L->ncomp;
+    }
+    hsize_t m = (hsize_t)cells * (hsize_t)per;
+    mspace = H5Screate_simple(1, &m, NULL);
+    if (mspace < 0 ||
+        H5Sselect_hyperslab(h.space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+        H5Dread(h.d, H5T_NATIVE_DOUBLE, mspace, h.space, H5P_DEFAULT, buf) < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "%s: cannot read /%s%s%s", path, part_name(L, c), why[0] ? ": " : "",
+                why);
+        goto done;
+    }
+    rc = 0;
+done:
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    h5ds_close(&h);
+    return rc;
+}
+
+/* Folds n interleaved vectors of nc components in v into their magnitudes
+ * (in place, front to back). */
+static void to_magnitude(double *v, int64_t n, int nc)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double s = 0;
+        for (int c = 0; c < nc; c++)
+            s += v[i * nc + c] * v[i * nc + c];
+        v[i] = sqrt(s);
+    }
+}
+
+int tbrf_io_read_grid_part(const char *path, const tbrf_io_layout *L, int64_t frame, int axis,
+                           int64_t index, int comp, double **values, char *err, size_t errlen)
+{
+    if (!L || !values || axis < -1 || axis > 2 || (axis >= L->dim) ||
+        (comp != TBRF_IO_ALL_COMPONENTS && comp != TBRF_IO_MAGNITUDE &&
+         (comp < 0 || comp >= L->ncomp))) {
+        io_setf(err, errlen, "tbrf_io_read_grid_part: bad arguments");
+        return -1;
+    }
+    *values = NULL;
+    if (L->nt > 0 ? (frame < 0 || frame >= L->nt) : frame != 0) {
+        io_setf(err, errlen, "%s: frame %lld is not one of the file's %lld", path,
+                (long long)frame, (long long)(L->nt > 0 ? L->nt : 1));
+        return -1;
+    }
+    if (axis >= 0 && (index < 0 || index >= L->n[axis])) {
+        io_setf(err, errlen, "%s: --index %lld is outside 0..%lld along %c", path,
+                (long long)index, (long long)(L->n[axis] - 1), 'x' + axis);
+        return -1;
+    }
+    int64_t cells = 1;
+    for (int a = 0; a < 3; a++)
+        cells *= a == axis ? 1 : L->n[a];
+    int per = comp >= 0 ? 1 : L->ncomp;
+    double bytes = 8.0 * (double)cells * per * (L->split && per > 1 ? 2 : 1);
+    if ((double)cells * per > (double)(SIZE_MAX / sizeof(double) / 2) ||
+        tbrf_io_budget_check(path, "reading the grid", bytes, err, errlen))
+        return -1;
+    double *buf = malloc((size_t)(cells * per) * sizeof *buf);
+    if (!buf) {
+        io_setf(err, errlen, "%s: not enough memory to read the grid", path);
+        return -1;
+    }
+    int rc = 0;
+    if (!L->split || comp >= 0) {
+        rc = read_part(path, L, comp >= 0 ? comp : 0, comp >= 0, frame, axis, index, cells, buf,
+                       err, errlen);
+    } else { /* netCDF: one variable per component, interleaved here */
+        double *col = malloc((size_t)cells * sizeof *col);
+        rc = col ? 0 : -1;
+        if (!col)
+            io_setf(err, errlen, "%s: not enough memory to read the grid", path);
+        for (int c = 0; rc == 0 && c < L->ncomp; c++) {
+            rc = read_part(path, L, c, 1, frame, axis, index, cells, col, err, errlen);
+            for (int64_t i = 0; rc == 0 && i < cells; i++)
+                buf[i * L->ncomp + c] = col[i];
+        }
+        free(col);
+    }
+    if (rc) {
+        free(buf);
+        return -1;
+    }
+    if (comp == TBRF_IO_MAGNITUDE)
+        to_magnitude(buf, cells, L->ncomp);
+    *values = buf;
+    return 0;
+}
+
+int tbrf_io_read_times(const char *path, int64_t *nt, double **t, char *err, size_t errlen)
+{
+    int64_t last;
+    if (!nt || !t) {
+        io_setf(err, errlen, "tbrf_io_read_times: NULL argument");
+        return -1;
+    }
+    return read_dataset(path, "time", nt, &last, t, err, errlen);
+}
+
+int tbrf_io_dataset_units(const char *path, const char *name, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return 0;
+    buf[0] = '\0';
+    io_quiet q;
+    io_quiet_begin(&q);
+    int found = 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f >= 0 && H5Lexists(f, name, H5P_DEFAULT) > 0 &&
+        H5Aexists_by_name(f, name, "units", H5P_DEFAULT) > 0) {
+        hid_t a = H5Aopen_by_name(f, name, "units", H5P_DEFAULT, H5P_DEFAULT);
+        char *s = NULL;
+        if (a >= 0 && io_attr_string(a, &s) == 0 && s) {
+            snprintf(buf, len, "%s", s);
+            found = 1;
+        }
+        free(s);
+        if (a >= 0)
+            H5Aclose(a);
+    }
+    if (f >= 0)
+        H5Fclose(f);
+    io_quiet_end(&q);
+    return found;
+}

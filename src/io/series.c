@@ -2,8 +2,11 @@
  * /field (nt, nz, ny, nx, dim) ((nt, ny, nx, dim) in 2D) or /points (N,
  * dim) and /value (nt, N, dim), float64, written one time at a time into
  * the writer's temporary file and published by tbrf_io_commit like every
- * other tbrf file (tbrf_io.h, "Series"). */
+ * other tbrf file (tbrf_io.h, "Series"), with an XDMF side file NAME.xmf
+ * (a temporal collection: ParaView and VisIt open the series as frames
+ * in time) published together with it. */
 #include <hdf5.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +30,44 @@ static hid_t make_dataset(tbrf_io_writer *w, const char *name, int rank, const h
 static int write_all(hid_t d, const double *v)
 {
     return H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
+}
+
+/* Attaches the side file (published by tbrf_io_commit with the data):
+ * the grid or points, the frames' times as series_step writes them. The
+ * grid's origin and spacing come from the attributes "origin" and
+ * "grid_spacing" (series_attr_f64), else 0 and 1. 0 or -1. */
+static int side_file(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts)
+{
+    tbrf_io_meta m;
+    tbrf_io_meta_init(&m);
+    m.dim = dim;
+    m.is_grid = n != NULL;
+    m.ncomp = dim;
+    m.npoints = n ? 0 : npts;
+    m.opts.precision = TBRF_DOUBLE;
+    for (int c = 0; c < 3; c++) {
+        m.n[c] = n ? n[c] : 0;
+        m.origin[c] = 0.0;
+        m.spacing[c] = 1.0;
+    }
+    if (!n && npts < 1)
+        return 0; /* no points: nothing to draw */
+    if (tbrf_io_attach_xdmf(w, &m))
+        return -1;
+    free(w->series_times);
+    w->series_times = (uint64_t)nt < SIZE_MAX / sizeof(double) ? calloc((size_t)nt, sizeof(double))
+                                                                : NULL;
+    if (!w->series_times) {
+        IO_FAIL(w, "%s: not enough memory for the times of %lld frames", w->path, (long long)nt);
+        return -1;
+    }
+    w->series_nt = nt;
+    for (int c = 0; c < dim; c++) {
+        if (w->series_spacing[c] > 0) /* the attributes, when given first */
+            w->xmf_meta.origin[c] = w->series_origin[c],
+            w->xmf_meta.spacing[c] = w->series_spacing[c];
+    }
+    return 0;
 }
 
 int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts,
@@ -82,7 +123,7 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n
         IO_FAIL(w, "cannot write %s%s%s", w->path, why[0] ? ": " : "", why);
     }
     io_quiet_end(&q);
-    return rc ? -1 : 0;
+    return rc || side_file(w, dim, nt, n, npts) ? -1 : 0;
 }
 
 /* Writes row `it` of the dataset: t into /time, the values into /field or
@@ -134,6 +175,8 @@ int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *v
         io_h5_reason(why, sizeof why);
         IO_FAIL(w, "cannot write %s (time %lld)%s%s", w->path, (long long)it, why[0] ? ": " : "", why);
     }
+    if (rc == 0 && w->series_times && it >= 0 && it < w->series_nt)
+        w->series_times[it] = t;
     io_quiet_end(&q);
     return rc;
 }
@@ -172,6 +215,13 @@ int tbrf_io_series_attr_f64(tbrf_io_writer *w, const char *name, const double *v
     if (!w || w->file < 0 || !v || count < 1)
         return -1;
     hsize_t n = (hsize_t)count;
+    /* The grid's place, for the side file, whenever it is given. */
+    const int origin = strcmp(name, "origin") == 0, spacing = strcmp(name, "grid_spacing") == 0;
+    for (int c = 0; c < count && c < 3 && (origin || spacing); c++) {
+        (origin ? w->series_origin : w->series_spacing)[c] = v[c];
+        if (w->series_times && (origin || v[c] > 0))
+            (origin ? w->xmf_meta.origin : w->xmf_meta.spacing)[c] = v[c];
+    }
     return attr(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, H5Screate_simple(1, &n, NULL), v);
 }
 

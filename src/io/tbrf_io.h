@@ -342,6 +342,45 @@ int tbrf_io_budget_check(const char *path, const char *what, double bytes, char 
  * same checks as tbrf_io_read_field (rank, type, stored size). 0 or -1. */
 int tbrf_io_field_shape(const char *path, int64_t n[3], char *err, size_t errlen);
 
+/* What a grid file holds, from its datasets' shapes and root attributes:
+ * a scalar grid /field ((nz, ny, nx) or (ny, nx)); a vector grid, /field
+ * with the components last ((nz, ny, nx, 3), (ny, nx, 2); attribute
+ * "components") or, in netCDF, one variable per component field_x,
+ * field_y[, field_z]; a `tbrf drive` series, /field (nt, [nz,] ny, nx,
+ * dim) beside /time (nt). */
+typedef struct tbrf_io_layout {
+    int dim;      /* 2 or 3: the grid's dimension */
+    int ncomp;    /* values per cell: 1 (scalar), or dim for a vector */
+    int split;    /* 1: the components are the variables field_x, field_y[, field_z] */
+    int64_t nt;   /* frames of a series (/time); 0 for a single field */
+    int64_t n[3]; /* cells along x, y, z (n[2] = 1 in 2D) */
+} tbrf_io_layout;
+
+/* Fills *L for the grid file path after checking the datasets' rank,
+ * type and stored size. 0, or -1 with a message naming the file and the
+ * shape found in err. */
+int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t errlen);
+
+#define TBRF_IO_ALL_COMPONENTS (-1) /* every component, interleaved per cell */
+#define TBRF_IO_MAGNITUDE (-2)      /* the vector's length per cell */
+
+/* Reads, of frame `frame` (0 for a single field), the plane `index`
+ * across axis (0 x, 1 y, 2 z; -1: the whole grid), x fastest, as
+ * component comp (0 .. ncomp-1), TBRF_IO_MAGNITUDE or
+ * TBRF_IO_ALL_COMPONENTS (ncomp values per cell) into *values (malloc'ed;
+ * free it). The plane across x is (ny, nz), across y (nx, nz), across z
+ * (nx, ny), the first fastest. The size is checked against the memory
+ * budget first. 0, or -1 with a message in err. */
+int tbrf_io_read_grid_part(const char *path, const tbrf_io_layout *L, int64_t frame, int axis,
+                           int64_t index, int comp, double **values, char *err, size_t errlen);
+
+/* The times of a series, /time (nt), into *t (malloc'ed). 0 or -1. */
+int tbrf_io_read_times(const char *path, int64_t *nt, double **t, char *err, size_t errlen);
+
+/* The string attribute "units" of dataset /name into buf: 1 if it has
+ * one, else 0 (buf ""). */
+int tbrf_io_dataset_units(const char *path, const char *name, char *buf, size_t len);
+
 /* s with every control character and DEL written as an escape (\n,
  * \t, \r, \\, \xHH) into buf of size n (truncated with "..." if
  * longer): what may be printed to a terminal. Returns buf ("(null)" for

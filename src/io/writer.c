@@ -1127,6 +1127,16 @@ static int h5w_mark_complete(tbrf_io_writer *w)
     if (w->has_xmf && !w->xmf_meta.is_grid && w->xmf_meta.npoints > 0 &&
         write_connectivity(w, w->xmf_meta.npoints))
         return -1;
+    /* yt's layout beside the XDMF one (a grid, not a series; a serial
+     * writer: its objects are made by one process). */
+    int gdf = w->has_xmf && w->xmf_meta.is_grid && !w->series_times;
+#ifdef TBRF_IO_MPI
+    gdf = gdf && w->comm == MPI_COMM_NULL;
+#endif
+    if (gdf && io_gdf_write(w, &w->xmf_meta)) {
+        fail_h5(w, "writing yt's grid layout (/gridded_data_format)");
+        return -1;
+    }
     const int64_t ranks = w->mpi_size;
     if (attr_i64v(w->file, "mpi_ranks", &ranks, 1) || attr_str(w->file, "tbrf_complete", "yes")) {
         fail_h5(w, "marking the file complete");
@@ -1342,7 +1352,11 @@ static int publish(tbrf_io_writer *w)
      * between the two renames is the second rename itself. */
     if (w->has_xmf) {
         char err[1024];
-        if (io_xdmf_write_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta, err, sizeof err)) {
+        if (w->series_times ? io_xdmf_write_series_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta,
+                                                        w->series_nt, w->series_times, err,
+                                                        sizeof err)
+                            : io_xdmf_write_temp(w->path, w->xmf, w->xmf_tmp, &w->xmf_meta, err,
+                                                 sizeof err)) {
             FAIL(w, "%s", err);
             return commit_failed(w);
         }
@@ -1425,5 +1439,6 @@ void tbrf_io_close(tbrf_io_writer *w)
     free(w->tmp);
     free(w->xmf);
     free(w->xmf_tmp);
+    free(w->series_times);
     free(w);
 }

@@ -142,9 +142,151 @@ static void xml_points(FILE *f, const tbrf_io_meta *m, const char *base, int pre
     fprintf(f, "</DataItem>\n      </Attribute>\n    </Grid>\n");
 }
 
+/* The geometry of xml_grid: a 3DCoRectMesh (a 2D grid one z layer). */
+static void xml_mesh(FILE *f, const tbrf_io_meta *m, char *dims, size_t len)
+{
+    double origin[3] = {0.0, 0.0, 0.0}, spacing[3] = {1.0, 1.0, 1.0};
+    long long n[3] = {1, 1, 1};
+    for (int c = 0; c < m->dim; c++)
+        origin[c] = m->origin[c], spacing[c] = m->spacing[c], n[c] = (long long)m->n[c];
+    snprintf(dims, len, "%lld %lld %lld", n[2], n[1], n[0]);
+    fprintf(f, "      <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%s\"/>\n", dims);
+    fprintf(f, "      <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n");
+    xml_vector(f, "Origin", origin);
+    xml_vector(f, "Spacing", spacing);
+    fprintf(f, "      </Geometry>\n");
+}
+
+/* The points' topology and geometry of xml_points. */
+static void xml_cloud(FILE *f, const tbrf_io_meta *m, const char *base)
+{
+    long long np = (long long)m->npoints;
+    fprintf(f, "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" "
+               "NodesPerElement=\"1\">\n"
+               "        <DataItem Dimensions=\"%lld 1\" NumberType=\"Int\" Precision=\"%d\" "
+               "Format=\"HDF\">",
+            np, np, np > 2147483647LL ? 8 : 4);
+    put_ref(f, base, "connectivity");
+    fprintf(f, "</DataItem>\n      </Topology>\n");
+    fprintf(f, "      <Geometry GeometryType=\"%s\">\n        <DataItem Dimensions=\"%lld %d\" "
+               "NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">",
+            m->dim == 3 ? "XYZ" : "XY", np, m->dim);
+    put_ref(f, base, "points");
+    fprintf(f, "</DataItem>\n      </Geometry>\n");
+}
+
+/* A series: one Uniform grid per frame, each with its time, reading row
+ * `it` of /field (nt, [nz,] ny, nx, dim) or /value (nt, N, dim). The row
+ * is named in Xdmf 3's heavy-data syntax "FILE:/DATASET|START:STRIDE:
+ * COUNT:DATASPACE" (a hyperslab per dimension of the dataset), which
+ * ParaView's default XDMF reader (Xdmf3ReaderS) reads; an XDMF 2
+ * HyperSlab DataItem, the other way to say it, gives that reader no
+ * array at all (ParaView 5.11), so the XDMF 2 readers (ParaView's
+ * "XDMF Reader", VisIt) are left without the series' values. The mesh is
+ * repeated in every frame. */
+static void xml_series(FILE *f, const tbrf_io_meta *m, const char *base, int64_t nt,
+                       const double *t)
+{
+    const int d = m->dim, grid = m->is_grid;
+    long long dd[5];
+    int r = 0;
+    dd[r++] = (long long)nt;
+    if (grid)
+        for (int c = d - 1; c >= 0; c--)
+            dd[r++] = (long long)m->n[c];
+    else
+        dd[r++] = (long long)m->npoints;
+    dd[r++] = d;
+    char rest[160] = "", dims[96];
+    for (int i = 1, k = 0; i < r; i++)
+        k += snprintf(rest + k, sizeof rest - (size_t)k, " %lld", dd[i]);
+    fprintf(f, "    <Grid Name=\"tbrf_series\" GridType=\"Collection\" "
+               "CollectionType=\"Temporal\">\n");
+    for (int64_t it = 0; it < nt; it++) {
+        fprintf(f, "    <Grid Name=\"frame %lld\" GridType=\"Uniform\">\n"
+                   "      <Time Value=\"%.17g\"/>\n", (long long)it, t[it]);
+        if (grid) {
+            xml_mesh(f, m, dims, sizeof dims);
+        } else {
+            xml_cloud(f, m, base);
+            snprintf(dims, sizeof dims, "%lld", (long long)m->npoints);
+        }
+        fprintf(f, "      <Attribute Name=\"%s\" AttributeType=\"Vector\" Center=\"Node\">\n"
+                   "        <DataItem Dimensions=\"%s %d\" NumberType=\"Float\" Precision=\"8\" "
+                   "Format=\"HDF\">",
+                grid ? "field" : "value", dims, d);
+        put_ref(f, base, grid ? "field" : "value");
+        fprintf(f, "|%lld", (long long)it); /* start */
+        for (int i = 1; i < r; i++)
+            fprintf(f, " 0");
+        fprintf(f, ":1"); /* stride */
+        for (int i = 1; i < r; i++)
+            fprintf(f, " 1");
+        fprintf(f, ":1%s:%lld%s</DataItem>\n      </Attribute>\n    </Grid>\n", rest,
+                dd[0], rest); /* count, the dataset's shape */
+    }
+    fprintf(f, "    </Grid>\n");
+}
+
+/* Opens the temporary side file: its FILE, or NULL with err set. */
+static FILE *open_temp(const char *xmf, const char *tmp, char *err, size_t errlen)
+{
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+    }
+    return f;
+}
+
+/* Flushes, syncs and closes f; 0, or -1 with err set and tmp removed. */
+static int close_temp(FILE *f, const char *xmf, const char *tmp, char *err, size_t errlen)
+{
+    int bad = ferror(f), saved = bad ? errno : 0;
+    if (!bad && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
+        bad = 1;
+        saved = errno;
+    }
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad) {
+        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(saved ? saved : EIO));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int io_xdmf_write_series_temp(const char *h5path, const char *xmf, const char *tmp,
+                              const tbrf_io_meta *m, int64_t nt, const double *t, char *err,
+                              size_t errlen)
+{
+    const char *hs = strrchr(h5path, '/');
+    FILE *f = open_temp(xmf, tmp, err, errlen);
+    if (!f)
+        return -1;
+    fprintf(f, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"2.0\">\n  <Domain>\n");
+    xml_series(f, m, hs ? hs + 1 : h5path, nt, t);
+    fprintf(f, "  </Domain>\n</Xdmf>\n");
+    return close_temp(f, xmf, tmp, err, errlen);
+}
+
 int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
                        const tbrf_io_meta *m, char *err, size_t errlen)
 {
+    /* The data is named by its base name, relative to the side file, so
+     * that the pair can be moved or copied together. Every reader joins it
+     * to the side file's directory; ParaView 5.11's Xdmf3 reader takes a
+     * bare "NAME.xmf" (no slash) for a directory and looks for
+     * NAME.xmfNAME.h5, which no name written here can avoid short of an
+     * absolute path (which would break moved files): doc/cli.md tells
+     * users to open "./NAME.xmf". */
     const char *hs = strrchr(h5path, '/');
     const char *base = hs ? hs + 1 : h5path;
     const int prec = m->opts.precision == TBRF_FLOAT ? 4 : 8;

@@ -12,6 +12,11 @@
  *                              column) right of it
  *   io_check png-plot FILE     decodes; both curves, the shaded fit range left
  *                              of the dashed Nyquist line, a frame
+ *   io_check png-seq FILE      decodes; the framed plane is drawn in a sequential
+ *                              map (viridis: no red pixel, dark blue-violet and
+ *                              green-yellow both present), and so is the bar
+ *   io_check png-plane A B     the framed planes of two slices are the same size
+ *                              and pixel for pixel the same
  *   io_check set-unit FILE U   adds the root attribute length_units = U
  *   io_check close A B TOL [I,J,K]  the values of B within TOL (absolute; 0:
  *                              bitwise) of A's, in order; with I,J,K, B is a
@@ -349,6 +354,74 @@ static int check_png(const char *path, int plot, double aspect)
     return rc;
 }
 
+/* viridis' ends: dark blue-violet (blue well above red and green) and
+ * green-yellow (green well above blue). */
+static int is_violet(const unsigned char *q) { return q[2] > q[1] + 30 && q[2] > q[0] + 20; }
+static int is_yellow(const unsigned char *q) { return q[1] > q[2] + 60; }
+/* RdBu's reds, which viridis never comes near (its yellow end passes the
+ * looser is_red). */
+static int is_deep_red(const unsigned char *q) { return q[0] > q[1] + 60 && q[0] > q[2] + 40; }
+
+/* A slice in a sequential map: no red in the plane, both of viridis' ends
+ * in it, and a bar right of it showing both. */
+static int check_seq(const char *path)
+{
+    int w, h, box[4];
+    unsigned char *p = read_png(path, &w, &h);
+    if (!p)
+        return fail("%s does not decode as PNG%s", path, "");
+    if (find_frame(p, w, h, box)) {
+        free(p);
+        return fail("%s: no framed plot area found%s", path, "");
+    }
+    long red = 0, vio = 0, yel = 0, area = (long)(box[2] - box[0] - 1) * (box[3] - box[1] - 1);
+    for (int y = box[1] + 1; y < box[3]; y++)
+        for (int x = box[0] + 1; x < box[2]; x++) {
+            const unsigned char *q = p + 3 * ((size_t)y * (size_t)w + (size_t)x);
+            red += is_deep_red(q), vio += is_violet(q), yel += is_yellow(q);
+        }
+    int bar = 0;
+    for (int x = box[2] + 1; x < w && !bar; x++) {
+        int v = 0, g = 0;
+        for (int y = 0; y < h; y++)
+            v += is_violet(p + 3 * ((size_t)y * (size_t)w + (size_t)x)),
+                g += is_yellow(p + 3 * ((size_t)y * (size_t)w + (size_t)x));
+        bar = v > 20 && g > 20;
+    }
+    free(p);
+    printf("%s: red %.1f%%, violet %.1f%%, green-yellow %.1f%%, sequential bar %s\n", path,
+           100.0 * red / area, 100.0 * vio / area, 100.0 * yel / area, bar ? "yes" : "no");
+    if (red > 0)
+        return fail("%s: red in the plane: not a sequential map%s", path, "");
+    if (!(vio > area / 100 && yel > area / 100))
+        return fail("%s: the plane lacks one end of the map%s", path, "");
+    return bar ? 0 : fail("%s: no sequential colour bar right of the plane%s", path, "");
+}
+
+/* The framed planes of two slices: same size, same pixels. */
+static int check_same_plane(const char *a, const char *b)
+{
+    int wa, ha, wb, hb, ba[4], bb[4];
+    unsigned char *pa = read_png(a, &wa, &ha), *pb = read_png(b, &wb, &hb);
+    int rc = 0;
+    if (!pa || !pb || find_frame(pa, wa, ha, ba) || find_frame(pb, wb, hb, bb))
+        rc = fail("%s or %s: no decodable framed plane", a, b);
+    else if (ba[2] - ba[0] != bb[2] - bb[0] || ba[3] - ba[1] != bb[3] - bb[1])
+        rc = fail("%s and %s: planes of different sizes", a, b);
+    long differ = 0;
+    for (int y = 1; rc == 0 && y < ba[3] - ba[1]; y++)
+        for (int x = 1; x < ba[2] - ba[0]; x++)
+            differ += memcmp(pa + 3 * ((size_t)(ba[1] + y) * wa + (size_t)(ba[0] + x)),
+                             pb + 3 * ((size_t)(bb[1] + y) * wb + (size_t)(bb[0] + x)), 3) != 0;
+    if (rc == 0)
+        printf("%s vs %s: %ld plane pixels differ\n", a, b, differ);
+    if (rc == 0 && differ)
+        rc = fail("%s and %s: the planes differ", a, b);
+    free(pa);
+    free(pb);
+    return rc;
+}
+
 /* Adds the root string attribute length_units = unit (as a user would). */
 static int set_unit(const char *path, const char *unit)
 {
@@ -426,6 +499,10 @@ int main(int argc, char **argv)
         return check_nc_points(argv[2]);
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "png-slice") == 0)
         return check_png(argv[2], 0, argc == 4 ? atof(argv[3]) : 0.0);
+    if (argc == 3 && strcmp(argv[1], "png-seq") == 0)
+        return check_seq(argv[2]);
+    if (argc == 4 && strcmp(argv[1], "png-plane") == 0)
+        return check_same_plane(argv[2], argv[3]);
     if (argc == 4 && strcmp(argv[1], "set-unit") == 0)
         return set_unit(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "png-plot") == 0)
@@ -433,6 +510,6 @@ int main(int argc, char **argv)
     if ((argc == 5 || argc == 6) && strcmp(argv[1], "close") == 0)
         return check_close(argv[2], argv[3], atof(argv[4]), argc == 6 ? argv[5] : NULL);
     fprintf(stderr, "usage: io_check same A B | nc-grid F | nc-points F | png-slice F [W/H] | "
-                    "png-plot F | set-unit F U | close A B TOL [I,J,K]\n");
+                    "png-plot F | png-seq F | png-plane A B | set-unit F U | close A B TOL [I,J,K]\n");
     return 2;
 }

@@ -10,7 +10,12 @@
  *    none of them and reads back as ncomp 1, no box;
  *  - the XDMF side file names a Vector attribute with the components as
  *    the last dimension; tbrf_io_info names the components' axis;
- *  - refusals: 0 or 4 components, components set after the values began.
+ *  - refusals: 0 or 4 components, components set after the values began;
+ *  - what `tbrf preview`/`spectrum` read (tbrf_io_grid_layout,
+ *    tbrf_io_read_grid_part): each component, the magnitude and all
+ *    components of planes across every axis and of whole grids, HDF5,
+ *    netCDF and 2D/3D `tbrf drive`-like series (their last frame, and
+ *    /time), with the refusals of frames, components and planes.
  *
  *   test_io_vector DIR [keep]   (keep: leave the files for xdmf_vector.py)
  * Value of component c at position i: i + c/4 (exact in float). */
@@ -92,6 +97,8 @@ static void check_meta(const char *path, int dim)
 }
 
 /* A grid of n cells, ncomp = dim, pushed in pieces of 7 cells. */
+static void check_parts(const char *path, int dim, int split, int64_t nt);
+
 static void grid_file(const char *path, int flags, int dim, int precision, int xdmf)
 {
     const int64_t n[3] = {5, 4, dim == 3 ? 3 : 1};
@@ -125,6 +132,105 @@ static void grid_file(const char *path, int flags, int dim, int precision, int x
     tbrf_io_close(w);
     check_values(path, dim, cells);
     check_meta(path, dim);
+    check_parts(path, dim, (flags & TBRF_IO_NETCDF) != 0, 0);
+}
+
+/* The cell number of in-plane position (i, j) of plane `index` across
+ * axis (-1: the whole grid, i the cell number). */
+static int64_t plane_cell(const int64_t n[3], int axis, int64_t index, int64_t i, int64_t j)
+{
+    int64_t c[3];
+    if (axis < 0)
+        return i;
+    int a = axis == 0 ? 1 : 0, b = axis == 2 ? 1 : 2;
+    c[axis] = index, c[a] = i, c[b] = j;
+    return (c[2] * n[1] + c[1]) * n[0] + c[0];
+}
+
+/* tbrf_io_grid_layout and tbrf_io_read_grid_part (what `tbrf preview`
+ * and `tbrf spectrum` read) on a vector grid whose frame t holds
+ * val(i, c) + 100 t: the layout, every component and the magnitude of
+ * the planes across each axis and of the whole grid, and the refusals
+ * of a frame, component or plane the file lacks. */
+static void check_parts(const char *path, int dim, int split, int64_t nt)
+{
+    const int64_t n[3] = {5, 4, dim == 3 ? 3 : 1};
+    char err[512];
+    tbrf_io_layout L;
+    REQUIRE(tbrf_io_grid_layout(path, &L, err, sizeof err) == 0, , "%s: layout %s", path, err);
+    CHECK(L.dim == dim && L.ncomp == dim && L.split == split && L.nt == nt && L.n[0] == n[0] &&
+              L.n[1] == n[1] && L.n[2] == n[2],
+          "%s: layout dim %d ncomp %d split %d nt %lld n %lldx%lldx%lld", path, L.dim, L.ncomp,
+          L.split, (long long)L.nt, (long long)L.n[0], (long long)L.n[1], (long long)L.n[2]);
+    int64_t frame = nt > 0 ? nt - 1 : 0;
+    for (int axis = -1; axis < dim; axis++) {
+        int64_t index = axis < 0 ? 0 : n[axis] - 1;
+        int64_t w = axis < 0 ? n[0] * n[1] * n[2] : axis == 0 ? n[1] : n[0];
+        int64_t h = axis < 0 ? 1 : axis == 2 ? n[1] : n[2];
+        for (int comp = TBRF_IO_MAGNITUDE; comp < dim; comp++) {
+            double *v = NULL;
+            if (!CHECK(tbrf_io_read_grid_part(path, &L, frame, axis, index, comp, &v, err,
+                                              sizeof err) == 0,
+                       "%s: axis %d comp %d: %s", path, axis, comp, err))
+                continue;
+            int bad = 0, per = comp == TBRF_IO_ALL_COMPONENTS ? dim : 1;
+            for (int64_t j = 0; j < h; j++)
+                for (int64_t i = 0; i < w; i++) {
+                    int64_t cell = plane_cell(n, axis, index, i, j);
+                    for (int c = 0; c < per; c++) {
+                        double want = 0;
+                        if (comp == TBRF_IO_MAGNITUDE) {
+                            for (int q = 0; q < dim; q++)
+                                want += pow(val(cell, q) + 100.0 * frame, 2);
+                            want = sqrt(want);
+                        } else {
+                            want = val(cell, comp >= 0 ? comp : c) + 100.0 * frame;
+                        }
+                        double got = v[(j * w + i) * per + c];
+                        bad += !(fabs(got - want) <= 1e-12 * fabs(want));
+                    }
+                }
+            CHECK(bad == 0, "%s: axis %d comp %d: %d values differ", path, axis, comp, bad);
+            free(v);
+        }
+    }
+    double *v = NULL;
+    CHECK(tbrf_io_read_grid_part(path, &L, nt > 0 ? nt : 1, -1, 0, 0, &v, err, sizeof err) ==
+                  -1 &&
+              strstr(err, "frame"),
+          "%s: a frame past the last refused (%s)", path, err);
+    CHECK(tbrf_io_read_grid_part(path, &L, frame, -1, 0, dim, &v, err, sizeof err) == -1,
+          "%s: component %d refused", path, dim);
+    CHECK(tbrf_io_read_grid_part(path, &L, frame, 0, n[0], 0, &v, err, sizeof err) == -1 &&
+              strstr(err, "--index"),
+          "%s: a plane past the last refused (%s)", path, err);
+}
+
+/* A `tbrf drive`-like series of nt frames on the 5 x 4 (x 3) grid, frame
+ * t holding val(i, c) + 100 t, then check_parts on it. */
+static void series_file(const char *path, int dim, int64_t nt)
+{
+    const int64_t n[3] = {5, 4, dim == 3 ? 3 : 1};
+    const int64_t cells = n[0] * n[1] * n[2];
+    char err[512];
+    tbrf_io_writer *w = tbrf_io_create(path, 0, err, sizeof err);
+    REQUIRE(w, , "%s: %s", path, err);
+    CHECK(tbrf_io_series_begin(w, dim, nt, n, 0, NULL) == 0, "%s: %s", path, tbrf_io_message(w));
+    double v[5 * 4 * 3 * 3];
+    for (int64_t t = 0; t < nt; t++) {
+        for (int64_t i = 0; i < cells; i++)
+            for (int c = 0; c < dim; c++)
+                v[i * dim + c] = val(i, c) + 100.0 * t;
+        CHECK(tbrf_io_series_step(w, t, 0.5 * t, v) == 0, "%s: step %s", path, tbrf_io_message(w));
+    }
+    CHECK(tbrf_io_commit(w) == 0, "%s: commit %s", path, tbrf_io_message(w));
+    tbrf_io_close(w);
+    check_parts(path, dim, 0, nt);
+    int64_t m = 0;
+    double *t = NULL;
+    CHECK(tbrf_io_read_times(path, &m, &t, err, sizeof err) == 0 && m == nt && t[nt - 1] == 0.5 * (nt - 1),
+          "%s: the times read back (%s)", path, err);
+    free(t);
 }
 
 /* 11 points in 3D: streamed in pieces of 4, or written whole. */
@@ -194,6 +300,13 @@ int main(int argc, char **argv)
     grid_file(p[4], TBRF_IO_NETCDF, 3, TBRF_DOUBLE, 0);
     points_file(p[5], TBRF_IO_NETCDF, 1, 0);
     grid_file(p[7], TBRF_IO_NETCDF | TBRF_IO_COMPRESS, 2, TBRF_FLOAT, 0);
+    {
+        char sp[1100];
+        snprintf(sp, sizeof sp, "%s/series3.h5", argv[1]);
+        series_file(sp, 3, 4);
+        snprintf(sp, sizeof sp, "%s/series2.h5", argv[1]);
+        series_file(sp, 2, 3);
+    }
     /* the XDMF of a vector grid and of vector points */
     char x[1100];
     snprintf(x, sizeof x, "%s/g3.xmf", argv[1]);
@@ -219,6 +332,10 @@ int main(int argc, char **argv)
             CHECK(strstr(buf, "(3, 4, 5, 3)") && strstr(buf, "[nz, ny, nx, component]") &&
                       strstr(buf, "vector_kind"),
                   "info shows the vector layout:\n%s", buf);
+            /* yt's layout (gdf.c), written with the side file, in one line */
+            CHECK(strstr(buf, "yt's Grid Data Format layout") && !strstr(buf, "/grid_level") &&
+                      !strstr(buf, "/data/grid_0000000000"),
+                  "info folds yt's layout into one line:\n%s", buf);
         }
         if (t)
             fclose(t);
