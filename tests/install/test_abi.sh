@@ -12,9 +12,15 @@ header=$1 lib=$2 archive=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+# an umbrella header: the feature headers it includes ("tbrf/NAME.h",
+# found in its folder) declare the functions
+headers=$header
+for inc in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\(tbrf\/[A-Za-z0-9_]*\.h\)".*/\1/p' "$header"); do
+    headers="$headers $(dirname "$header")/$inc"
+done
 
 # the declared names: a line `TBRF_API <type> name(...`
-grep '^TBRF_API ' "$header" | sed -E 's/^[^(]*[ *]([A-Za-z_0-9]+)\(.*/\1/' | sort -u >"$tmp/declared"
+cat $headers | grep '^TBRF_API ' | sed -E 's/^[^(]*[ *]([A-Za-z_0-9]+)\(.*/\1/' | sort -u >"$tmp/declared"
 nm -D --defined-only "$lib" | awk '{print $NF}' | sort -u >"$tmp/exported"
 test -s "$tmp/declared"
 if ! diff -u "$tmp/declared" "$tmp/exported" >"$tmp/diff"; then
@@ -25,7 +31,7 @@ fi
 
 # the line before each TBRF_API declaration ends a comment
 awk '/^TBRF_API / && prev !~ /\*\/[ \t]*$/ { print "  no comment before: " $0; bad = 1 }
-     { prev = $0 } END { exit bad }' "$header" || fail=1
+     FNR == 1 { prev = "" } { prev = $0 } END { exit bad }' $headers || fail=1
 
 # strong global symbols of the objects (T, D, B, R: weak ones are C++
 # template and inline instantiations, merged by the linker): tbrf*, or
