@@ -14,94 +14,30 @@
 
 /* ------------------------------------------------------------- models */
 
-static int make_powerlaw(const tbrf_io_meta *m, tbrf_model **out)
-{
-    /* kmin is optional: files and command lines without it mean 0. */
-    return tbrf_model_powerlaw(m->index, isnan(m->kmin) ? 0.0 : m->kmin, m->kmax, out);
-}
+/* The models are the library's kinds (tbrf_model_kind_name,
+ * tbrf_model_kind_params): the one table of models is in the core, so a
+ * new kind reaches --model, the option checks and the files by itself.
+ * The command's copy of the table is filled once from it. */
+enum { MAX_MODELS = 32 };
+static cli_model MODELS[MAX_MODELS];
+static int NMODELS = -1;
 
-static int make_gaussian(const tbrf_io_meta *m, tbrf_model **out)
+static void load_models(void)
 {
-    return tbrf_model_gaussian(m->length, out);
+    if (NMODELS >= 0)
+        return;
+    int n = 0;
+    for (const char *name; n < MAX_MODELS && (name = tbrf_model_kind_name(n)) != NULL; n++) {
+        int takes = 0, needs = 0;
+        tbrf_model_kind_params(name, &takes, &needs);
+        MODELS[n] = (cli_model){name, (unsigned)takes, (unsigned)needs};
+    }
+    NMODELS = n;
 }
-
-static int make_exponential(const tbrf_io_meta *m, tbrf_model **out)
-{
-    return tbrf_model_exponential(m->length, out);
-}
-
-static int make_matern(const tbrf_io_meta *m, tbrf_model **out)
-{
-    return tbrf_model_matern(m->length, m->nu, out);
-}
-
-static int make_vonkarman(const tbrf_io_meta *m, tbrf_model **out)
-{
-    return tbrf_model_vonkarman(m->length, out);
-}
-
-static int make_band(const tbrf_io_meta *m, tbrf_model **out)
-{
-    return tbrf_model_band(isnan(m->kmin) ? 0.0 : m->kmin, m->kmax, out);
-}
-
-static int make_parabola(const tbrf_io_meta *m, tbrf_model **out)
-{
-    return tbrf_model_parabola(isnan(m->kmin) ? 0.0 : m->kmin, m->kmax, out);
-}
-
-/* Rows recorded in a file are used as they are; otherwise the library
- * parses the text table (the only parser of that format). */
-static int make_table(const tbrf_io_meta *m, tbrf_model **out)
-{
-    if (m->table_n > 0 && m->table_k && m->table_p)
-        return tbrf_model_table(m->table_n, m->table_k, m->table_p, out);
-    return tbrf_model_table_file(m->table_file, out);
-}
-
-static double slope_exponential(const tbrf_io_meta *m, int dim)
-{
-    (void)m;
-    return -(1.0 + dim);
-}
-
-static double slope_band(const tbrf_io_meta *m, int dim)
-{
-    (void)m;
-    return 1.0 - dim;
-}
-
-static double slope_matern(const tbrf_io_meta *m, int dim)
-{
-    return -(2.0 * m->nu + dim);
-}
-
-static double slope_vonkarman(const tbrf_io_meta *m, int dim)
-{
-    (void)m;
-    return -(2.0 / 3.0 + dim);
-}
-
-/* Which parameters each model takes and needs: an option that does not
- * apply is an error, since silently ignoring "--nu" on a Gaussian model
- * would hide a mistake. */
-/* --kmin and --kmax apply to every model: a power law's own range, a band
- * cut (tbrf_model_set_band) for the others (#19 item 3). */
-#define MP_BAND (MP_KMIN | MP_KMAX)
-static const cli_model MODELS[] = {
-    {"powerlaw", MP_INDEX | MP_BAND, MP_INDEX | MP_KMAX, make_powerlaw, NULL},
-    {"gaussian", MP_LENGTH | MP_BAND, MP_LENGTH, make_gaussian, NULL},
-    {"exponential", MP_LENGTH | MP_BAND, MP_LENGTH, make_exponential, slope_exponential},
-    {"matern", MP_LENGTH | MP_NU | MP_BAND, MP_LENGTH | MP_NU, make_matern, slope_matern},
-    {"vonkarman", MP_LENGTH | MP_BAND, MP_LENGTH, make_vonkarman, slope_vonkarman},
-    {"table", MP_TABLE | MP_BAND, MP_TABLE, make_table, NULL},
-    {"band", MP_BAND, MP_KMAX, make_band, slope_band},
-    {"parabola", MP_BAND, MP_KMAX, make_parabola, NULL},
-};
-#define NMODELS ((int)(sizeof MODELS / sizeof MODELS[0]))
 
 const cli_model *cli_model_find(const char *name)
 {
+    load_models();
     for (int i = 0; name && i < NMODELS; i++)
         if (strcmp(name, MODELS[i].name) == 0)
             return &MODELS[i];
@@ -110,12 +46,20 @@ const cli_model *cli_model_find(const char *name)
 
 const char *cli_model_names(void)
 {
-    static char names[128];
+    static char names[512];
+    load_models();
     if (!names[0])
         for (int i = 0; i < NMODELS; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                      i ? ", " : "", MODELS[i].name);
     return names;
+}
+
+/* A parameter the kind takes, or NaN: a file may record values of
+ * parameters its model does not take (NaN when written by this tool). */
+static double param(const cli_model *k, unsigned bit, double v)
+{
+    return (k->allowed & bit) ? v : NAN;
 }
 
 int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
@@ -124,19 +68,23 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
     const cli_model *k = cli_model_find(m->model_kind);
     if (!k)
         return TBRF_ERR_INVALID;
-    int st = k->make(m, out);
+    int st;
+    if (k->allowed & MP_TABLE) {
+        /* Rows recorded in a file are used as they are; otherwise the
+         * library parses the text table (the only parser of that format). */
+        st = m->table_n > 0 && m->table_k && m->table_p
+                 ? tbrf_model_table(m->table_n, m->table_k, m->table_p, out)
+                 : tbrf_model_table_file(m->table_file, out);
+        /* model_kmin/model_kmax recorded for a table are its band */
+        if (st == TBRF_OK && (!isnan(m->kmin) || !isnan(m->kmax)))
+            st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
+                                     isnan(m->kmax) ? INFINITY : m->kmax);
+    } else {
+        st = tbrf_model_make(k->name, param(k, MP_INDEX, m->index), m->kmin, m->kmax,
+                             param(k, MP_LENGTH, m->length), param(k, MP_NU, m->nu), out);
+    }
     if (st != TBRF_OK)
         return st;
-    /* model_kmin/model_kmax recorded for another model are its band (a
-     * power law's, band's or parabola's are its own range, already made) */
-    const int own_range = strcmp(k->name, "powerlaw") == 0 || strcmp(k->name, "band") == 0 ||
-                          strcmp(k->name, "parabola") == 0;
-    if (!own_range && (!isnan(m->kmin) || !isnan(m->kmax))) {
-        st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
-                                 isnan(m->kmax) ? INFINITY : m->kmax);
-        if (st != TBRF_OK)
-            return st;
-    }
     return m->by_variance ? tbrf_model_set_variance(*out, m->variance)
                           : tbrf_model_set_amplitude(*out, m->amplitude);
 }

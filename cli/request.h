@@ -15,18 +15,21 @@
 #include "io/tbrf_io.h"
 #include "tbrf.h"
 
-/* A model the tool knows: its name (--model, the model_kind attribute),
- * which parameters it takes (MP_* bits) and needs, and how to make it. */
-enum { MP_INDEX = 1, MP_KMIN = 2, MP_KMAX = 4, MP_LENGTH = 8, MP_NU = 16, MP_TABLE = 32 };
+/* A model the tool knows: its name (--model, the model_kind attribute)
+ * and which parameters it takes (MP_* bits) and needs, as the library's
+ * table of model kinds says (tbrf_model_kind_params). */
+enum {
+    MP_INDEX = TBRF_PARAM_INDEX,
+    MP_KMIN = TBRF_PARAM_KMIN,
+    MP_KMAX = TBRF_PARAM_KMAX,
+    MP_LENGTH = TBRF_PARAM_LENGTH,
+    MP_NU = TBRF_PARAM_NU,
+    MP_TABLE = TBRF_PARAM_TABLE
+};
 
 typedef struct cli_model {
     const char *name;
     unsigned allowed, required; /* MP_* */
-    /* Makes the model's shape from the parameters in *m. */
-    int (*make)(const tbrf_io_meta *m, tbrf_model **out);
-    /* The spectrum's slope far above 1/length in dimension dim, for the
-     * --report line; NULL where there is no single one. */
-    double (*tail_slope)(const tbrf_io_meta *m, int dim);
 } cli_model;
 
 /* The model called name, or NULL. */

@@ -323,9 +323,10 @@ static int measure_slope(const request *r, slope_fit *f)
 }
 
 /* What the model predicts for the measured slope, ending the line. */
-static void expected_slope(const tbrf_io_meta *m)
+static void expected_slope(const tbrf_io_meta *m, const tbrf_model *model)
 {
     const cli_model *k = cli_model_find(m->model_kind);
+    const double tail = tbrf_model_tail_slope(model, m->dim);
     /* A 3D field sampled on one plane (or line) has the projected
      * spectrum: each thin axis integrated out adds one to the slope. */
     int thin = 0;
@@ -337,8 +338,8 @@ static void expected_slope(const tbrf_io_meta *m)
                m->index + thin);
     else if (power)
         printf("   (model index %g)\n", m->index);
-    else if (k && k->tail_slope)
-        printf("   (model tends to k^%g at k >> 1/length)\n", k->tail_slope(m, m->dim));
+    else if (!isnan(tail))
+        printf("   (model tends to k^%g at k >> 1/length)\n", tail);
     else
         printf("\n");
 }
@@ -376,7 +377,7 @@ static void report(const run *u)
     }
     printf("  slope     %.4f +- %.4f over %.4g <= k <= %.4g (%d shells)", f.meas.slope,
            f.meas.slope_stderr, f.klo, f.khi, f.meas.bins_used);
-    expected_slope(m);
+    expected_slope(m, r->model);
 }
 
 /* 1 if a and b name the same file: equal names, or the same device and

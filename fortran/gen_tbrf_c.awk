@@ -24,8 +24,10 @@
 #   scalar number                  -> value
 #   T a[N]                         -> a(N)
 #   const T *a (number)            -> intent(in) :: a(*)
-#   T *a (number)                  -> a(*), or a scalar out-argument when its
-#                                     name is in SCALAR_OUT below
+#   TBRF_OUT T *a (number)         -> intent(out) :: a  (one value handed back)
+#   TBRF_ARRAY T *a (number)       -> a(*)              (an array it writes)
+#   T *a (number), unmarked        -> stops the generator: the header says
+#                                     which of the two each such pointer is
 #   const char *s                  -> character(kind=c_char) :: s(*) (NUL-terminated)
 #   void *, opaque *, const struct * -> type(c_ptr), value  (may be c_null_ptr)
 #   struct *  (non-const)          -> type(struct) by reference
@@ -81,10 +83,11 @@ function parse_decl(s,    n, w, i, tok) {
     }
     gsub(/\*/, " * ", s)
     n = split(squeeze(s), w, " ")
-    D_CONST = 0; D_BASE = ""; D_PTR = 0; D_NAME = ""
+    D_CONST = 0; D_BASE = ""; D_PTR = 0; D_NAME = ""; D_MARK = ""
     for (i = 1; i <= n; i++) {
         tok = w[i]
-        if (tok == "const") D_CONST = 1
+        if (tok == "TBRF_OUT" || tok == "TBRF_ARRAY") D_MARK = tok
+        else if (tok == "const") D_CONST = 1
         else if (tok == "*") D_PTR++
         else if (tok == "struct" || tok == "enum" || tok == "restrict") continue
         else if (i == n && D_BASE != "") D_NAME = tok
@@ -119,8 +122,11 @@ function dummy_decl(s, ctx,    k) {
         }
         if (k != "") {
             if (D_CONST) return k ", intent(in) :: " D_NAME "(*)"
-            if (D_NAME in SCALAR_OUT) return k ", intent(out) :: " D_NAME
-            return k " :: " D_NAME "(*)"
+            if (D_MARK == "TBRF_OUT") return k ", intent(out) :: " D_NAME
+            if (D_MARK == "TBRF_ARRAY") return k " :: " D_NAME "(*)"
+            fail(ctx ": parameter '" squeeze(s) "' points to numbers the function writes but " \
+                 "has no mark: put TBRF_OUT before it in the header if the function hands " \
+                 "back one value there, TBRF_ARRAY if it is an array")
         }
         fail(ctx ": cannot map pointer parameter '" s "'")
     }
@@ -325,18 +331,44 @@ function emit_clayout(    i, j) {
 }
 
 BEGIN {
-    # Non-const number pointers that are one value, not an array.
-    SCALAR_OUT["count"] = 1; SCALAR_OUT["exact"] = 1; SCALAR_OUT["beta"] = 1; SCALAR_OUT["s"] = 1
-    SCALAR_OUT["hubble"] = 1; SCALAR_OUT["growth"] = 1; SCALAR_OUT["rate"] = 1; SCALAR_OUT["transfer"] = 1; SCALAR_OUT["sigma"] = 1
-    SCALAR_OUT["rms"] = 1; SCALAR_OUT["bytes"] = 1; SCALAR_OUT["fewest"] = 1; SCALAR_OUT["tile"] = 1
     text = ""
 }
 
-# Preprocessor lines are handled one by one; the rest is collected.
-/^[ \t]*#/ {
-    line = $0
-    # the export macro and the version header's include guard are no constants
-    if (line ~ /^[ \t]*#[ \t]*define[ \t]+(TBRF_API|TBRF_VERSION_H)([ \t]|$)/) next
+# The text of the header: preprocessor lines handled one by one, the rest
+# collected. An #include "tbrf/NAME.h" (the umbrella tbrf.h over its
+# feature headers, and a feature header over those it needs) is read in
+# place, once, from the include/ folder, so the generator reads the
+# headers in the umbrella's order.
+{ take(FILENAME, $0) }
+
+function dir_of(path) {
+    if (path !~ /\//) return "."
+    sub(/\/[^\/]*$/, "", path)
+    return path
+}
+
+function read_header(path,    line, rc) {
+    if (path in READ) return
+    READ[path] = 1
+    while ((rc = (getline line < path)) > 0) take(path, line)
+    if (rc < 0) fail("cannot read " path)
+    close(path)
+}
+
+function take(file, line,    nm, val, inc, base) {
+    if (failed) return
+    if (line ~ /^[ \t]*#[ \t]*include[ \t]*"tbrf\/[A-Za-z0-9_]+\.h"/) {
+        inc = line; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+        # "tbrf/NAME.h" from tbrf.h, or from a feature header beside NAME.h
+        base = dir_of(file)
+        if (base ~ /(^|\/)tbrf$/) base = dir_of(base)
+        read_header(base "/" inc)
+        return
+    }
+    if (line !~ /^[ \t]*#/) { text = text line "\n"; return }
+    # the export and argument marks and the version header's include guard
+    # are no constants
+    if (line ~ /^[ \t]*#[ \t]*define[ \t]+(TBRF_API|TBRF_OUT|TBRF_ARRAY|TBRF_VERSION_H)([ \t]|$)/) return
     if (line ~ /^[ \t]*#[ \t]*define[ \t]+TBRF_[A-Za-z0-9_]+[ \t]+/) {
         nm = line; sub(/^[ \t]*#[ \t]*define[ \t]+/, "", nm)
         val = nm; sub(/^[A-Za-z0-9_]+[ \t]+/, "", val); sub(/[ \t]*(\/\*.*)?$/, "", val)
@@ -349,12 +381,10 @@ BEGIN {
             DEFS[++ndef] = "real(c_double), parameter :: " nm " = " val "_c_double"
         else
             fail("cannot map macro " nm " = " val)
-    } else if (line ~ /^[ \t]*#[ \t]*define/ && line !~ /^[ \t]*#[ \t]*define[ \t]+TBRF_H[ \t]*$/) {
+    } else if (line ~ /^[ \t]*#[ \t]*define/ && line !~ /^[ \t]*#[ \t]*define[ \t]+TBRF_[A-Z_]*H[ \t]*$/) {
         fail("cannot map macro '" line "'")
     }
-    next
 }
-{ text = text $0 "\n" }
 
 END {
     if (failed) exit 1

@@ -376,6 +376,27 @@ contains
                           model, stat)
     end subroutine tbrf_model_table_file
 
+    !> A model of the named kind (tbrf_model_kind_name: "powerlaw",
+    !> "gaussian", "matern", ...) from the parameters it takes; an absent
+    !> parameter is "not given" (NaN to the library). kmin/kmax of a kind
+    !> without a range of its own cut its spectrum to that band.
+    subroutine tbrf_model_make(model, kind, index, kmin, kmax, length, nu, stat)
+        use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(in) :: kind
+        real(c_double), intent(in), optional :: index, kmin, kmax, length, nu
+        integer, intent(out), optional :: stat
+        real(c_double) :: par(5)
+        par = ieee_value(0.0_c_double, ieee_quiet_nan)
+        if (present(index)) par(1) = index
+        if (present(kmin)) par(2) = kmin
+        if (present(kmax)) par(3) = kmax
+        if (present(length)) par(4) = length
+        if (present(nu)) par(5) = nu
+        call finish_model(c_tbrf_model_make(c_str(kind), par(1), par(2), par(3), par(4), par(5), &
+                                            model%ptr), "tbrf_model_make", model, stat)
+    end subroutine tbrf_model_make
+
     !> The rows of a tabulated model as the library holds them: k and p
     !> are allocated to the number of rows.
     subroutine tbrf_model_table_data(model, k, p, stat)
@@ -491,12 +512,50 @@ contains
         model%ptr = c_null_ptr
     end subroutine tbrf_model_destroy
 
+    !> The name of model kind i = 0, 1, ... ("" past the last kind).
+    function tbrf_model_kind_name(i) result(s)
+        integer, intent(in) :: i
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_model_kind_name(int(i, c_int)))
+    end function tbrf_model_kind_name
+
+    !> The parameters the kind takes and needs, as TBRF_PARAM_* bits.
+    subroutine tbrf_model_kind_params(kind, takes, needs, stat)
+        character(len=*), intent(in) :: kind
+        integer, intent(out) :: takes, needs
+        integer, intent(out), optional :: stat
+        integer(c_int) :: t, n, st
+        t = 0
+        n = 0
+        st = c_tbrf_model_kind_params(c_str(kind), t, n)
+        takes = int(t)
+        needs = int(n)
+        call finish(st, 'tbrf_model_kind_params', kind, stat)
+    end subroutine tbrf_model_kind_params
+
+    !> The log-log slope of the spectrum at high k (NaN where there is none).
+    function tbrf_model_tail_slope(model, dim) result(v)
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double) :: v
+        v = c_tbrf_model_tail_slope(model%ptr, int(dim, c_int))
+    end function tbrf_model_tail_slope
+
     ! -------------------------------------------------------------- plans
 
     subroutine tbrf_default_opts(opts)
         type(tbrf_opts), intent(out) :: opts
         call c_tbrf_default_opts(opts)
     end subroutine tbrf_default_opts
+
+    !> The memory budget in bytes ($TBRF_MEMORY_BUDGET, or the default).
+    subroutine tbrf_memory_budget(bytes, stat)
+        integer(c_int64_t), intent(out) :: bytes
+        integer, intent(out), optional :: stat
+        integer(c_int) :: st
+        st = c_tbrf_memory_budget(bytes)
+        call finish(st, 'tbrf_memory_budget', '', stat)
+    end subroutine tbrf_memory_budget
 
     subroutine make_plan_i4(plan, model, dim, lo, hi, resolution, seed, opts, stat)
         type(tbrf_plan), intent(out) :: plan

@@ -33,6 +33,12 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_ERR_FFT = 14
     integer(c_int), parameter :: TBRF_ERR_DIVERGENT = 15
     integer(c_int), parameter :: TBRF_ERR_BAD_PLAN = 16
+    integer(c_int), parameter :: TBRF_PARAM_INDEX = 1
+    integer(c_int), parameter :: TBRF_PARAM_KMIN = 2
+    integer(c_int), parameter :: TBRF_PARAM_KMAX = 4
+    integer(c_int), parameter :: TBRF_PARAM_LENGTH = 8
+    integer(c_int), parameter :: TBRF_PARAM_NU = 16
+    integer(c_int), parameter :: TBRF_PARAM_TABLE = 32
     integer(c_int), parameter :: TBRF_DOUBLE = 0
     integer(c_int), parameter :: TBRF_FLOAT = 1
     integer(c_int), parameter :: TBRF_BACKEND_CPU = 0
@@ -402,6 +408,39 @@ module tbrf_c
         import
         type(c_ptr), value :: model
     end subroutine c_tbrf_model_destroy
+
+    function c_tbrf_model_kind_name(i) bind(C, name="tbrf_model_kind_name")
+        import
+        type(c_ptr) :: c_tbrf_model_kind_name
+        integer(c_int), value :: i
+    end function c_tbrf_model_kind_name
+
+    function c_tbrf_model_kind_params(kind, takes, needs) bind(C, name="tbrf_model_kind_params")
+        import
+        integer(c_int) :: c_tbrf_model_kind_params
+        character(kind=c_char), intent(in) :: kind(*)
+        integer(c_int), intent(out) :: takes
+        integer(c_int), intent(out) :: needs
+    end function c_tbrf_model_kind_params
+
+    function c_tbrf_model_make(kind, index, kmin, kmax, length, nu, model) bind(C, name="tbrf_model_make")
+        import
+        integer(c_int) :: c_tbrf_model_make
+        character(kind=c_char), intent(in) :: kind(*)
+        real(c_double), value :: index
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        real(c_double), value :: length
+        real(c_double), value :: nu
+        type(c_ptr) :: model
+    end function c_tbrf_model_make
+
+    function c_tbrf_model_tail_slope(model, dim) bind(C, name="tbrf_model_tail_slope")
+        import
+        real(c_double) :: c_tbrf_model_tail_slope
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+    end function c_tbrf_model_tail_slope
 
     subroutine c_tbrf_default_opts(opts) bind(C, name="tbrf_default_opts")
         import

@@ -36,6 +36,15 @@ extern "C" {
 #define TBRF_API
 #endif
 
+/* The marks of the pointers to numbers a function writes: TBRF_OUT, one
+ * value handed back; TBRF_ARRAY, an array (its length given by another
+ * argument or the documentation) or a count read and written, which
+ * Fortran passes as an array of one. C ignores them; the Fortran generator
+ * (fortran/gen_tbrf_c.awk) maps the first to an intent(out) scalar and
+ * the second to an array, and stops at such a pointer with neither. */
+#define TBRF_OUT
+#define TBRF_ARRAY
+
 /* ---------------------------------------------------------------- status */
 
 /* Status codes returned by every fallible function. Values are stable: they
@@ -134,7 +143,8 @@ TBRF_API int tbrf_model_table_file(const char *path, tbrf_model **model);
  * the count; then call again with that room). Statuses: TBRF_OK,
  * TBRF_ERR_NULL (model or n NULL, or k or p NULL where the rows fit) and
  * TBRF_ERR_INVALID (not a usable tabulated model). */
-TBRF_API int tbrf_model_table_data(const tbrf_model *model, size_t *n, double *k, double *p);
+TBRF_API int tbrf_model_table_data(const tbrf_model *model, TBRF_ARRAY size_t *n,
+                                   TBRF_ARRAY double *k, TBRF_ARRAY double *p);
 
 /* Spectrum given by a callback on [kmin, kmax] (0 <= kmin < kmax < inf).
  * The callback and user pointer must stay valid as long as any plan made
@@ -191,6 +201,49 @@ TBRF_API int tbrf_model_status(const tbrf_model *model);
 /* Frees the model; NULL is ignored. Plans made from it stay valid. */
 TBRF_API void tbrf_model_destroy(tbrf_model *model);
 
+/* The parameters of the model kinds, as bits (tbrf_model_kind_params):
+ * in the order of tbrf_model_make's arguments, and the rows of a table. */
+enum tbrf_model_param {
+    TBRF_PARAM_INDEX = 1,
+    TBRF_PARAM_KMIN = 2,
+    TBRF_PARAM_KMAX = 4,
+    TBRF_PARAM_LENGTH = 8,
+    TBRF_PARAM_NU = 16,
+    TBRF_PARAM_TABLE = 32
+};
+
+/* The name of model kind i = 0, 1, ... ("powerlaw", "gaussian", ...,
+ * "table", "band", "parabola": every kind but the callback), NULL past
+ * the last: the names tbrf_model_make and tbrf_model_kind_params take. */
+TBRF_API const char *tbrf_model_kind_name(int i);
+
+/* The parameters the kind takes and those it needs (TBRF_PARAM_* bits).
+ * kmin and kmax are taken by every kind: a power law's, band's or
+ * parabola's own range, a band cut (tbrf_model_set_band) for the others.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown kind). */
+TBRF_API int tbrf_model_kind_params(const char *kind, TBRF_OUT int *takes, TBRF_OUT int *needs);
+
+/* Makes a model of the named kind from its parameters, NaN meaning "not
+ * given": powerlaw (index, kmin = 0 if not given, kmax), gaussian,
+ * exponential and vonkarman (length), matern (length, nu), band and
+ * parabola (kmin = 0 if not given, kmax); for the kinds without a range of
+ * their own a kmin or kmax given cuts the spectrum to that band (the other
+ * end open). The same model as the kind's own constructor (and
+ * tbrf_model_set_band). A table is made from its rows or file
+ * (tbrf_model_table, tbrf_model_table_file), not here. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown kind, a parameter the
+ * kind does not take or a needed one missing, the constructor's checks),
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_make(const char *kind, double index, double kmin, double kmax,
+                             double length, double nu, tbrf_model **model);
+
+/* The log-log slope of the model's spectrum far above its low wavenumbers
+ * in dimension dim, ignoring a band cut: index (power law), -(2 nu + dim)
+ * (Matern, exponential, von Karman), 1 - dim (band); NaN where there is
+ * no single one (Gaussian, table, callback, parabola) or for a bad model
+ * or dim. */
+TBRF_API double tbrf_model_tail_slope(const tbrf_model *model, int dim);
+
 /* ---------------------------------------------------------------- options */
 
 enum tbrf_precision { TBRF_DOUBLE = 0, TBRF_FLOAT = 1 };
@@ -229,15 +282,13 @@ typedef struct tbrf_opts {
                              turning bands otherwise (points, non-periodic or huge grids).
                              tbrf_plan_method() tells which runs. */
     int32_t periodic;     /* (math) 1: the caller wants a field periodic over the grid (lets AUTO
-                             choose FFT); 0 (default). 1 with TBRF_METHOD_TB is TBRF_ERR_UNSUPPORTED.
-                             Was `reserved` (same offset and type: the layout is unchanged). */
+                             choose FFT); 0 (default). 1 with TBRF_METHOD_TB is TBRF_ERR_UNSUPPORTED. */
     int64_t chunk;        /* positions or cells per streamed chunk, 0 = automatic */
     int32_t line_length_factor; /* (math) turning bands: lines F times the minimal length
                                    (2 x domain diagonal + correlation scale), default 1. A 2D
                                    line spectrum |k| P(|k|)/2 loses ~ its lowest bin, a share
                                    (ell/Lambda)^2 of the variance (doc/method.md, "Lines");
-                                   F shrinks that loss F^2 times, at F times the line cost.
-                                   Added in 0.2.0. */
+                                   F shrinks that loss F^2 times, at F times the line cost. */
     int32_t vector;       /* (math) TBRF_SCALAR (default): one value per point; _SOLENOIDAL,
                              _COMPRESSIVE, _MIXED: `dim` values per point, interleaved
                              (x,y[,z]) like positions, each component of variance sigma^2
@@ -262,7 +313,7 @@ TBRF_API void tbrf_default_opts(tbrf_opts *opts);
  * ("4G", "512MiB"); else half the physical memory, at least 256 MiB.
  * Statuses: TBRF_OK; TBRF_ERR_NULL (bytes NULL); TBRF_ERR_INVALID (the
  * variable is set but is not such a size, or is 0: *bytes = 0). */
-TBRF_API int tbrf_memory_budget(uint64_t *bytes);
+TBRF_API int tbrf_memory_budget(TBRF_OUT uint64_t *bytes);
 
 /* ------------------------------------------------------------------- plan */
 
@@ -342,7 +393,8 @@ TBRF_API int tbrf_execute(tbrf_plan *plan, uint64_t realization, void *values);
  * (dim doubles each) for the points numbered from `first` on into xyz and
  * their number into *count; *count = 0 ends the stream. Non-zero return
  * aborts the run with TBRF_ERR_CALLBACK. */
-typedef int (*tbrf_pull_fn)(void *user, int64_t first, int64_t max, double *xyz, int64_t *count);
+typedef int (*tbrf_pull_fn)(void *user, int64_t first, int64_t max, TBRF_ARRAY double *xyz,
+             TBRF_OUT int64_t *count);
 
 /* Push callback: receives `count` values (double or float per
  * opts.precision; `count` points of dim values each for a vector field)
@@ -442,19 +494,19 @@ TBRF_API const char *tbrf_rng_name(int gen);
  * Statuses: TBRF_OK, TBRF_ERR_NULL (out NULL with n > 0), TBRF_ERR_SIZE
  * (n < 0), TBRF_ERR_INVALID (unknown gen, stream or range out of bounds). */
 TBRF_API int tbrf_rng_u32(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
-                 uint32_t *out);
+                 TBRF_ARRAY uint32_t *out);
 
 /* Values offset .. offset+n-1 of the same stream converted by `dist`
  * (TBRF_DIST_U01, _S11 or _NORMAL; for NORMAL, value k uses words
  * 2(k/2) and 2(k/2)+1). Statuses as tbrf_rng_u32, and TBRF_ERR_INVALID for
  * an unknown dist. */
 TBRF_API int tbrf_rng_double(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
-                    int dist, double *out);
+                    int dist, TBRF_ARRAY double *out);
 
 /* As tbrf_rng_double in single precision: U01 and S11 use the documented
  * 24-bit float conversions, NORMAL is the double value rounded. */
 TBRF_API int tbrf_rng_float(int gen, uint64_t seed, uint64_t stream, uint64_t offset, int64_t n,
-                   int dist, float *out);
+                   int dist, TBRF_ARRAY float *out);
 
 /* One Philox4x32-10 block: out = philox(ctr, key). ctr/out may alias.
  * With a NULL argument nothing is done (no status: it cannot fail). */
@@ -474,7 +526,7 @@ TBRF_API int tbrf_rng_saru_seed(int nwords, const uint32_t *seeds, uint32_t stat
 
 /* Steps a Saru state n times writing the n outputs to out. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (n < 0). */
-TBRF_API int tbrf_rng_saru_next(uint32_t state[2], int64_t n, uint32_t *out);
+TBRF_API int tbrf_rng_saru_next(uint32_t state[2], int64_t n, TBRF_ARRAY uint32_t *out);
 
 /* Advances a Saru state by n steps in O(log n); the same state as n calls
  * of the step. Statuses: TBRF_OK, TBRF_ERR_NULL. */
@@ -497,7 +549,7 @@ TBRF_API uint64_t tbrf_rng_lcg64_jump(uint64_t x, uint64_t n);
 /* Block-form tables of length s: y[j] = a^(j+1), t[j] = C(j+1), so that
  * the s states after x are t[j] + x y[j]. Statuses: TBRF_OK, TBRF_ERR_NULL,
  * TBRF_ERR_SIZE (s < 1). */
-TBRF_API int tbrf_rng_lcg64_block(int64_t s, uint64_t *y, uint64_t *t);
+TBRF_API int tbrf_rng_lcg64_block(int64_t s, TBRF_ARRAY uint64_t *y, TBRF_ARRAY uint64_t *t);
 
 /* Built-in Monte Carlo integrands on [0,1]^dim: Genz's six families and
  * NAG's D01GBF example (dim 4). */
@@ -510,7 +562,7 @@ enum tbrf_mc_algorithm { TBRF_MC_SEQUENTIAL = 0, TBRF_MC_VECTORIZED = 1 };
  * Return 0, or non-zero to abort (the integration then returns
  * TBRF_ERR_CALLBACK). Called concurrently from several threads by the
  * vectorized algorithm, so it must be thread-safe. */
-typedef int (*tbrf_mc_fn)(void *user, int64_t n, int dim, const double *x, double *f);
+typedef int (*tbrf_mc_fn)(void *user, int64_t n, int dim, const double *x, TBRF_ARRAY double *f);
 
 /* Name of a built-in integrand ("oscillatory", "productpeak",
  * "cornerpeak", "gaussian", "continuous", "discontinuous", "nag"), or NULL. */
@@ -521,7 +573,8 @@ TBRF_API const char *tbrf_mc_integrand_name(int integrand);
  * a_i = 1, u_i = 0.5). dim >= 1 (discontinuous: >= 2; cornerpeak: <= 20;
  * nag: 4; all <= 1024). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID,
  * TBRF_ERR_UNSUPPORTED (dim outside the integrand's range). */
-TBRF_API int tbrf_mc_exact(int integrand, int dim, const double *a, const double *u, double *exact);
+TBRF_API int tbrf_mc_exact(int integrand, int dim, const double *a, const double *u,
+                           TBRF_OUT double *exact);
 
 /* Estimates the integral of a built-in integrand over [0,1]^dim from n >= 2
  * points: out[0] the estimate, out[1] its standard error
@@ -562,7 +615,7 @@ TBRF_API int tbrf_mc_integrate_device(int backend, int device, int integrand, in
  * tbrf_mc_integrate uses the environment variable TBRF_LCG_BETA when set,
  * else this measurement when n dim >= 2^24, else beta = 64. Statuses:
  * TBRF_OK, TBRF_ERR_NULL. */
-TBRF_API int tbrf_mc_measure_beta(double *beta);
+TBRF_API int tbrf_mc_measure_beta(TBRF_OUT double *beta);
 
 /* The block size s* = sqrt(beta n / dim) of the Hockney–Jesshope model,
  * rounded and clamped to [1, 2^20 / dim] points; beta <= 0 measures it.
@@ -570,7 +623,7 @@ TBRF_API int tbrf_mc_measure_beta(double *beta);
  * counts no memory traffic, and a block of 1024 numbers with its tables,
  * 24 KiB, stays in the L1 cache.) Statuses: TBRF_OK, TBRF_ERR_NULL,
  * TBRF_ERR_SIZE (n < 1 or dim < 1). */
-TBRF_API int tbrf_mc_block_size(int64_t n, int dim, double beta, int64_t *s);
+TBRF_API int tbrf_mc_block_size(int64_t n, int dim, double beta, TBRF_OUT int64_t *s);
 
 /* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT,
  * TBRF_METHOD_NUFFT (periodic plans off the box lattice) or TBRF_METHOD_TB
@@ -589,19 +642,22 @@ TBRF_API int tbrf_plan_method(const tbrf_plan *plan);
 /* E(a) = H(a)/H0 = sqrt(omega_m a^-3 + Omega_k a^-2 + omega_lambda) into
  * *hubble. Requires 0 < omega_m <= 10, |omega_lambda| <= 10, a > 0 finite and
  * E^2(a) > 0. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (*hubble NaN). */
-TBRF_API int tbrf_cosmo_hubble(double omega_m, double omega_lambda, double a, double *hubble);
+TBRF_API int tbrf_cosmo_hubble(double omega_m, double omega_lambda, double a,
+                               TBRF_OUT double *hubble);
 
 /* The linear growth factor D(z) normalised to D(0) = 1 into *growth, from the
  * exact integral D ∝ E(a) ∫_0^a da'/(a' E(a'))^3 (Heath 1977), a = 1/(1+z);
  * D = a exactly when omega_m = 1, omega_lambda = 0. Requires the ranges of
  * tbrf_cosmo_hubble, -1 < z <= 1e7, and E^2 > 0 from a = 0 to max(a, 1).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (*growth NaN). */
-TBRF_API int tbrf_cosmo_growth(double omega_m, double omega_lambda, double z, double *growth);
+TBRF_API int tbrf_cosmo_growth(double omega_m, double omega_lambda, double z,
+                               TBRF_OUT double *growth);
 
 /* The linear growth rate f = dln D/dln a at redshift z into *rate, exact for
  * the same model (close to Omega_m(z)^0.55 in flat LCDM). Arguments and
  * statuses as tbrf_cosmo_growth. */
-TBRF_API int tbrf_cosmo_growth_rate(double omega_m, double omega_lambda, double z, double *rate);
+TBRF_API int tbrf_cosmo_growth_rate(double omega_m, double omega_lambda, double z,
+                                    TBRF_OUT double *rate);
 
 /* The Eisenstein & Hu (1998) matter transfer function T(k), k in h/Mpc,
  * into *transfer: wiggles = 1 the full fit with baryon acoustic oscillations
@@ -610,7 +666,7 @@ TBRF_API int tbrf_cosmo_growth_rate(double omega_m, double omega_lambda, double 
  * 2.7255 today), k >= 0 finite. Statuses: TBRF_OK, TBRF_ERR_NULL,
  * TBRF_ERR_INVALID (*transfer NaN). */
 TBRF_API int tbrf_cosmo_eh_transfer(double omega_m, double omega_b, double h, double t_cmb,
-                                    int wiggles, double k, double *transfer);
+                                    int wiggles, double k, TBRF_OUT double *transfer);
 
 /* The rms sigma(R) of a 3D model smoothed with a top-hat sphere of radius
  * r (in the model's length unit: Mpc/h for tbrf_model_eisenstein_hu, so r
@@ -618,7 +674,7 @@ TBRF_API int tbrf_cosmo_eh_transfer(double omega_m, double omega_b, double h, do
  * W^2(kr) dk, integrated knot to knot (tables) in panels that resolve the
  * window's oscillations. Statuses: TBRF_OK, TBRF_ERR_NULL,
  * TBRF_ERR_INVALID (failed model, r not finite and > 0), TBRF_ERR_DIVERGENT. */
-TBRF_API int tbrf_cosmo_sigma_r(const tbrf_model *model, double r, double *sigma);
+TBRF_API int tbrf_cosmo_sigma_r(const tbrf_model *model, double r, TBRF_OUT double *sigma);
 
 /* Sets the model's amplitude so that tbrf_cosmo_sigma_r(model, r) = sigma
  * (sigma8 normalisation: r = 8 Mpc/h). Works for any model, e.g. a CAMB
@@ -752,7 +808,7 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
  * failed). */
 TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const double *xyz,
-                                double *out);
+                                TBRF_ARRAY double *out);
 
 /* The force at time t on the grid origin + spacing (i, j, k), n[0] x n[1]
  * x n[2] cells (n[2] = 1 in 2D), x fastest, dim values per cell into out.
@@ -762,7 +818,7 @@ TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const 
  * for a non-finite origin or spacing, TBRF_ERR_SIZE for counts < 1 or
  * overflowing). Not thread-safe on one driver, like a plan. */
 TBRF_API int tbrf_driver_grid(tbrf_driver *driver, double t, const double origin[3],
-                              const double spacing[3], const int64_t n[3], double *out);
+                              const double spacing[3], const int64_t n[3], TBRF_ARRAY double *out);
 
 /* Streaming evaluation at time t: positions are pulled chunk by chunk
  * (65536 at a time) and each chunk's force (dim doubles per point) is
@@ -775,7 +831,7 @@ TBRF_API int tbrf_driver_stream(tbrf_driver *driver, double t, tbrf_pull_fn pull
 /* The rms of the force over the box at time t, sqrt((1/V) ∫ |f|^2), from
  * the modes by Parseval (no cell is evaluated). Statuses as
  * tbrf_driver_points, and TBRF_ERR_UNSUPPORTED for periodic = 0. */
-TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, double *rms);
+TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, TBRF_OUT double *rms);
 
 /* The modes at time t: on entry *n is the room in m and coef (modes), on
  * return the number of modes, whose integer wavevectors (3 per mode) and
@@ -784,7 +840,8 @@ TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, double *rms);
  * of 2 Re(coef e^{i k.(x - origin)}), k = 2 pi m / length (one member of
  * each +-m pair is listed). Statuses as tbrf_driver_points, and
  * TBRF_ERR_UNSUPPORTED for periodic = 0 (line modes, not box modes). */
-TBRF_API int tbrf_driver_modes(tbrf_driver *driver, double t, int64_t *n, int32_t *m, double *coef);
+TBRF_API int tbrf_driver_modes(tbrf_driver *driver, double t, TBRF_ARRAY int64_t *n,
+                               TBRF_ARRAY int32_t *m, TBRF_ARRAY double *coef);
 
 /* What a driver decided. */
 typedef struct tbrf_driver_info {
@@ -897,14 +954,15 @@ TBRF_API int tbrf_inflow_set_density(tbrf_inflow *inflow, int kind, double rho_w
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t not finite, n < 0),
  * TBRF_ERR_OUT_OF_DOMAIN, TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_inflow_fill(tbrf_inflow *inflow, double t, int64_t n, const double *xyz,
-                              double *values);
+                              TBRF_ARRAY double *values);
 
 /* tbrf_inflow_fill on a block of ghost cells: cell (i, j, k) at origin_d +
  * spacing_d i_d (n[2] = 1 in 2D), values x-fastest (C [nz][ny][nx],
  * Fortran (nx, ny, nz)). Statuses as tbrf_inflow_fill, TBRF_ERR_SIZE for a
  * count < 1 or a product that overflows. */
 TBRF_API int tbrf_inflow_fill_grid(tbrf_inflow *inflow, double t, const double origin[3],
-                                   const double spacing[3], const int64_t n[3], double *values);
+                                   const double spacing[3], const int64_t n[3],
+                                   TBRF_ARRAY double *values);
 
 /* Bytes of line samples the sampler holds (full = 0), or that a plan made
  * with the same arguments holds (full = 1: lines x samples per line x 8);
@@ -1006,7 +1064,7 @@ typedef struct tbrf_ic_cosmo_info {
  * TBRF_ERR_INVALID (particles outside 2..2048, chunks outside 1 .. 65536,
  * glass_n < 0). */
 TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chunks,
-                                 double *bytes, int64_t *fewest);
+                                 TBRF_OUT double *bytes, TBRF_OUT int64_t *fewest);
 
 /* Checks the parameters, copies the glass, makes the z = 0 P(k) (Eisenstein
  * & Hu, or a copy of params->power), normalises it to sigma8, and makes
@@ -1065,7 +1123,7 @@ TBRF_API int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_p
  * order, length units, before the gas/dark-matter shifts and the wrap):
  * the field whose spectral divergence is -delta on the lattice. Statuses
  * as tbrf_ic_cosmo_generate. */
-TBRF_API int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi);
+TBRF_API int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, TBRF_ARRAY double *psi);
 
 /* Status of the last call on ic (TBRF_ERR_BAD_PLAN for a failed make). */
 TBRF_API int tbrf_ic_cosmo_status(const tbrf_ic_cosmo *ic);
@@ -1082,7 +1140,7 @@ TBRF_API void tbrf_ic_cosmo_destroy(tbrf_ic_cosmo *ic);
  * TBRF_ERR_INVALID (a point outside the glass box, counts that do not
  * tile, a quotient that is no cube; the message says which). */
 TBRF_API int tbrf_ic_glass_tile(int64_t glass_n, const double *glass, double glass_box,
-                                int64_t particles, int64_t *tile, char *message,
+                                int64_t particles, TBRF_OUT int64_t *tile, char *message,
                                 size_t message_size);
 
 /* The sites of rows first .. first + count - 1 of the glass tiled tile^3
@@ -1092,7 +1150,7 @@ TBRF_API int tbrf_ic_glass_tile(int64_t glass_n, const double *glass, double gla
  * rows beyond glass_n tile^3). */
 TBRF_API int tbrf_ic_glass_sites(int64_t glass_n, const double *glass, double glass_box,
                                  int64_t tile, double box, int64_t first, int64_t count,
-                                 double *sites);
+                                 TBRF_ARRAY double *sites);
 
 /* Point placement (tbrf_ic_points). */
 enum tbrf_ic_placement {
@@ -1127,7 +1185,7 @@ TBRF_API int64_t tbrf_ic_points_count(const tbrf_ic_points_params *params);
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter, or rows beyond
  * tbrf_ic_points_count). */
 TBRF_API int tbrf_ic_points(const tbrf_ic_points_params *params, int64_t first, int64_t count,
-                            double *xyz, char *message, size_t message_size);
+                            TBRF_ARRAY double *xyz, char *message, size_t message_size);
 
 /* A density from a unit-variance Gaussian field g (enum tbrf_inflow_density
  * kinds; the inflow sampler's convention): */
@@ -1149,7 +1207,7 @@ TBRF_API void tbrf_ic_default_density(tbrf_ic_density_params *params);
  * expectation for unit-variance g): what an inflow boundary writes.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter). */
 TBRF_API int tbrf_ic_density(const tbrf_ic_density_params *params, int64_t n, const double *g,
-                             double *rho, char *message, size_t message_size);
+                             TBRF_ARRAY double *rho, char *message, size_t message_size);
 
 /* As tbrf_ic_density for cells of volumes vol (n values), with the
  * volume-weighted mean imposed exactly instead of in expectation (AREPO
@@ -1162,7 +1220,7 @@ TBRF_API int tbrf_ic_density(const tbrf_ic_density_params *params, int64_t n, co
  * message naming the point). */
 TBRF_API int tbrf_ic_density_volumes(const tbrf_ic_density_params *params, int64_t n,
                                      const double *g, const double *vol, double box_volume,
-                                     double *rho, char *message, size_t message_size);
+                                     TBRF_ARRAY double *rho, char *message, size_t message_size);
 
 /* The volume of the Voronoi cell of each of n >= 2 points xyz (3n, inside
  * [0, box)^3, none coincident) in the periodic box into vol (n): Qhull on
@@ -1173,7 +1231,7 @@ TBRF_API int tbrf_ic_density_volumes(const tbrf_ic_density_params *params, int64
  * TBRF_ERR_INVALID (n, box, a point outside, coincident points, a
  * degenerate cell, Qhull's refusal), TBRF_ERR_SIZE (budget),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_NOT_BUILT (libtbrf built without Qhull). */
-TBRF_API int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, double *vol,
+TBRF_API int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, TBRF_ARRAY double *vol,
                                      char *message, size_t message_size);
 
 #ifdef __cplusplus

@@ -280,15 +280,17 @@ static double sigma_panels(const sigma_ctx *c, double t0, double t1)
     return sum;
 }
 
-/* sigma^2 of the shape (amplitude 1). Integrates the model's support:
- * knot to knot for a table; otherwise [kmin, kmax] clipped to
+/* sigma^2 of the shape (amplitude 1). Integrates the model's support
+ * (tbrfi_model_support), knot to knot for a table, clipped to
  * [1e-8, 1e5]/R, where the window or k^3 makes the rest negligible for
  * any spectrum whose variance converges. */
 static double sigma2_shape(const tbrf_model *m, double r)
 {
     sigma_ctx c = {m, r};
     double sum = 0;
-    double lo = 1e-8 / r, hi = 1e5 / r;
+    double kmin, kmax;
+    tbrfi_model_support(m, &kmin, &kmax);
+    const double lo = fmax(1e-8 / r, kmin), hi = fmin(1e5 / r, kmax);
     if (m->kind == MODEL_TABLE) {
         for (size_t i = 0; i + 1 < m->n; i++) {
             double a = fmax(m->k[i], lo), b = fmin(m->k[i + 1], hi);
@@ -296,11 +298,6 @@ static double sigma2_shape(const tbrf_model *m, double r)
                 sum += sigma_panels(&c, log(a), log(b));
         }
     } else {
-        if (m->kind == MODEL_POWERLAW || m->kind == MODEL_CALLBACK || m->kind == MODEL_BAND ||
-            m->kind == MODEL_PARABOLA) {
-            lo = fmax(lo, m->kmin);
-            hi = fmin(hi, m->kmax);
-        }
         if (lo < hi)
             sum = sigma_panels(&c, log(lo), log(hi));
     }

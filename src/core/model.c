@@ -58,20 +58,64 @@ static numstr num(double v)
 }
 #define NUM(v) (num(v).s)
 
+/* ------------------------------------------------------- model kinds */
+
+/* How a kind is made from the parameters of tbrf_model_make: par[] holds
+ * index, kmin, kmax, length, nu (kmin already 0 where it was not given). */
+typedef int (*make_fn)(int kind, const double par[5], tbrf_model **model);
+static int make_powerlaw(int kind, const double par[5], tbrf_model **model);
+static int make_shell(int kind, const double par[5], tbrf_model **model);
+static int make_covariance(int kind, const double par[5], tbrf_model **model);
+
+enum { SLOPE_NONE, SLOPE_INDEX, SLOPE_SMOOTH, SLOPE_SHELL };
+
+/* The one table of model kinds, indexed by enum model_kind. Everything
+ * that differs between kinds but is not the mathematics of the spectrum
+ * lives here: the name (the command's --model, the files' model_kind),
+ * the parameters taken and needed (TBRF_PARAM_*: the command's option
+ * checks, tbrf_model_make's), whether kmin/kmax are the kind's own range
+ * or a band cut, whether the covariance is closed-form, the fixed Matern
+ * smoothness of the covariance kinds, the spectrum's slope at high k
+ * (tbrf_model_tail_slope), and the constructor by parameters. The command
+ * and the Fortran module read it through tbrf_model_kind_name,
+ * tbrf_model_kind_params and tbrf_model_make. */
+#define PBAND (TBRF_PARAM_KMIN | TBRF_PARAM_KMAX)
+static const struct kind_row {
+    const char *name;
+    int takes, needs; /* TBRF_PARAM_* */
+    int range;        /* kmin/kmax are the kind's own range, not a band */
+    int covariance;   /* closed-form covariance with a length (and nu) */
+    double nu;        /* covariance kinds: the fixed nu; NaN: nu is a parameter */
+    int slope;        /* SLOPE_*: the log-log slope of P far above 1/length */
+    make_fn make;     /* NULL: not made by parameters (table, callback) */
+} KINDS[] = {
+    [MODEL_POWERLAW] = {"powerlaw", TBRF_PARAM_INDEX | PBAND, TBRF_PARAM_INDEX | TBRF_PARAM_KMAX,
+                        1, 0, 0.0, SLOPE_INDEX, make_powerlaw},
+    [MODEL_GAUSSIAN] = {"gaussian", TBRF_PARAM_LENGTH | PBAND, TBRF_PARAM_LENGTH, 0, 1, 0.0,
+                        SLOPE_NONE, make_covariance},
+    [MODEL_EXPONENTIAL] = {"exponential", TBRF_PARAM_LENGTH | PBAND, TBRF_PARAM_LENGTH, 0, 1, 0.5,
+                           SLOPE_SMOOTH, make_covariance},
+    [MODEL_MATERN] = {"matern", TBRF_PARAM_LENGTH | TBRF_PARAM_NU | PBAND,
+                      TBRF_PARAM_LENGTH | TBRF_PARAM_NU, 0, 1, NAN, SLOPE_SMOOTH, make_covariance},
+    [MODEL_VONKARMAN] = {"vonkarman", TBRF_PARAM_LENGTH | PBAND, TBRF_PARAM_LENGTH, 0, 1,
+                         1.0 / 3.0, SLOPE_SMOOTH, make_covariance},
+    [MODEL_TABLE] = {"table", TBRF_PARAM_TABLE | PBAND, TBRF_PARAM_TABLE, 0, 0, 0.0, SLOPE_NONE,
+                     NULL},
+    [MODEL_CALLBACK] = {"callback", PBAND, PBAND, 1, 0, 0.0, SLOPE_NONE, NULL},
+    [MODEL_BAND] = {"band", PBAND, TBRF_PARAM_KMAX, 1, 0, 0.0, SLOPE_SHELL, make_shell},
+    [MODEL_PARABOLA] = {"parabola", PBAND, TBRF_PARAM_KMAX, 1, 0, 0.0, SLOPE_NONE, make_shell},
+};
+#define NKINDS ((int)(sizeof KINDS / sizeof KINDS[0]))
+
+/* The row of a kind, or NULL for a kind out of the table. */
+static const struct kind_row *kind_row(int kind)
+{
+    return kind >= 0 && kind < NKINDS ? &KINDS[kind] : NULL;
+}
+
 static const char *kind_name(int kind)
 {
-    switch (kind) {
-    case MODEL_POWERLAW: return "powerlaw";
-    case MODEL_GAUSSIAN: return "gaussian";
-    case MODEL_EXPONENTIAL: return "exponential";
-    case MODEL_MATERN: return "matern";
-    case MODEL_VONKARMAN: return "vonkarman";
-    case MODEL_TABLE: return "table";
-    case MODEL_CALLBACK: return "callback";
-    case MODEL_BAND: return "band";
-    case MODEL_PARABOLA: return "parabola";
-    default: return "unknown";
-    }
+    return kind_row(kind) ? KINDS[kind].name : "unknown";
 }
 
 /* Appends " variance=X" or " amplitude=X" to the description's fixed
@@ -91,40 +135,35 @@ static void describe_amplitude(tbrf_model *m)
              NUM(m->by_variance ? m->variance : m->amplitude));
 }
 
+/* The kind's name and the parameters it takes, in the order index, kmin,
+ * kmax, length, nu (a table names its file and rows instead); a band cut
+ * of a model without a range of its own is named as such. */
 static void describe_fixed(tbrf_model *m, const char *table_file)
 {
     char *d = m->description;
     const size_t n = sizeof m->description;
-    switch (m->kind) {
-    case MODEL_POWERLAW:
-        snprintf(d, n, "powerlaw index=%s kmin=%s kmax=%s", NUM(m->index), NUM(m->kmin),
-                 NUM(m->kmax));
-        break;
-    case MODEL_GAUSSIAN:
-    case MODEL_EXPONENTIAL:
-    case MODEL_VONKARMAN:
-        snprintf(d, n, "%s length=%s", kind_name(m->kind), NUM(m->length));
-        break;
-    case MODEL_MATERN:
-        snprintf(d, n, "matern length=%s nu=%s", NUM(m->length), NUM(m->nu));
-        break;
-    case MODEL_TABLE:
+    const struct kind_row *row = kind_row(m->kind);
+    if (!row) {
+        snprintf(d, n, "unknown");
+    } else if (m->kind == MODEL_TABLE) {
         if (table_file)
             snprintf(d, n, "table file=%.400s rows=%zu", table_file, m->n);
         else
             snprintf(d, n, "table rows=%zu", m->n);
-        break;
-    case MODEL_CALLBACK:
-    case MODEL_BAND:
-    case MODEL_PARABOLA:
-        snprintf(d, n, "%s kmin=%s kmax=%s", kind_name(m->kind), NUM(m->kmin), NUM(m->kmax));
-        break;
-    default:
-        snprintf(d, n, "unknown");
+    } else {
+        static const struct { int bit; const char *name; } PAR[] = {
+            {TBRF_PARAM_INDEX, "index"}, {TBRF_PARAM_KMIN, "kmin"}, {TBRF_PARAM_KMAX, "kmax"},
+            {TBRF_PARAM_LENGTH, "length"}, {TBRF_PARAM_NU, "nu"}};
+        const double val[] = {m->index, m->kmin, m->kmax, m->length, m->nu};
+        snprintf(d, n, "%s", row->name);
+        for (int i = 0; i < 5; i++) {
+            const int own = PAR[i].bit & (TBRF_PARAM_KMIN | TBRF_PARAM_KMAX) ? row->range : 1;
+            size_t len = strlen(d);
+            if ((row->takes & PAR[i].bit) && own)
+                snprintf(d + len, n - len, " %s=%s", PAR[i].name, NUM(val[i]));
+        }
     }
-    /* The covariance models and tables have no range of their own: a
-     * band is named as such. */
-    if (m->band && (tbrfi_model_is_covariance_kind(m) || m->kind == MODEL_TABLE)) {
+    if (m->band && row && !row->range) {
         size_t len = strlen(d);
         snprintf(d + len, n - len, " band=[%s, %s]", NUM(m->kmin), NUM(m->kmax));
     }
@@ -268,6 +307,144 @@ int tbrf_model_vonkarman(double length, tbrf_model **model)
     return covariance_model(MODEL_VONKARMAN, length, 1.0 / 3.0, model);
 }
 
+/* ------------------------------------------------- models by parameters */
+
+static int make_powerlaw(int kind, const double par[5], tbrf_model **model)
+{
+    (void)kind;
+    return tbrf_model_powerlaw(par[0], par[1], par[2], model);
+}
+
+static int make_shell(int kind, const double par[5], tbrf_model **model)
+{
+    return shell_model(kind, par[1], par[2], model);
+}
+
+static int make_covariance(int kind, const double par[5], tbrf_model **model)
+{
+    const double nu = isnan(KINDS[kind].nu) ? par[4] : KINDS[kind].nu;
+    return covariance_model(kind, par[3], nu, model);
+}
+
+/* The listed kinds (those the table names to callers: every one but the
+ * callback, which needs a function) in table order. */
+static int listed_kind(int i)
+{
+    for (int kind = 0; kind < NKINDS; kind++)
+        if (kind != MODEL_CALLBACK && i-- == 0)
+            return kind;
+    return -1;
+}
+
+static int kind_by_name(const char *name)
+{
+    for (int kind = 0; name && kind < NKINDS; kind++)
+        if (kind != MODEL_CALLBACK && strcmp(name, KINDS[kind].name) == 0)
+            return kind;
+    return -1;
+}
+
+const char *tbrf_model_kind_name(int i)
+{
+    const int kind = listed_kind(i);
+    return kind < 0 ? NULL : KINDS[kind].name;
+}
+
+int tbrf_model_kind_params(const char *kind, int *takes, int *needs)
+{
+    if (!kind || !takes || !needs)
+        return TBRF_ERR_NULL;
+    const int k = kind_by_name(kind);
+    if (k < 0)
+        return TBRF_ERR_INVALID;
+    *takes = KINDS[k].takes;
+    *needs = KINDS[k].needs;
+    return TBRF_OK;
+}
+
+/* The parameters' names in the order of tbrf_model_make's arguments. */
+static const char *const PARAM_NAME[5] = {"index", "kmin", "kmax", "length", "nu"};
+
+/* Checks the given (non-NaN) parameters against what the kind takes and
+ * needs; a kmin not given is 0. Returns the status (recorded in m). */
+static int check_params(tbrf_model *m, const struct kind_row *row, double par[5])
+{
+    for (int i = 0; i < 5; i++) {
+        const int bit = 1 << i; /* TBRF_PARAM_* follow the argument order */
+        if (!isnan(par[i]) && !(row->takes & bit))
+            return fail(m, TBRF_ERR_INVALID, "%s: takes no %s parameter", row->name,
+                        PARAM_NAME[i]);
+        if (isnan(par[i]) && (row->needs & bit))
+            return fail(m, TBRF_ERR_INVALID, "%s: needs the %s parameter", row->name,
+                        PARAM_NAME[i]);
+    }
+    if (isnan(par[1]) && row->range)
+        par[1] = 0.0;
+    return TBRF_OK;
+}
+
+int tbrf_model_make(const char *kind, double index, double kmin, double kmax, double length,
+                    double nu, tbrf_model **model)
+{
+    if (!model)
+        return TBRF_ERR_NULL;
+    const int k = kind_by_name(kind);
+    double par[5] = {index, kmin, kmax, length, nu};
+    if (k < 0 || !KINDS[k].make) {
+        tbrf_model *m = new_model(k < 0 ? -1 : k);
+        if (!(*model = m))
+            return TBRF_ERR_NO_MEMORY;
+        if (!kind)
+            fail(m, TBRF_ERR_NULL, "make: the kind is NULL");
+        else if (k < 0)
+            fail(m, TBRF_ERR_INVALID, "make: unknown kind '%.100s'", kind);
+        else
+            fail(m, TBRF_ERR_INVALID, "%s: made from its rows (tbrf_model_table) or its file "
+                 "(tbrf_model_table_file)", KINDS[k].name);
+        return finish(m, model, NULL);
+    }
+    tbrf_model *m = new_model(k);
+    if (!(*model = m))
+        return TBRF_ERR_NO_MEMORY;
+    if (check_params(m, &KINDS[k], par) != TBRF_OK)
+        return finish(m, model, NULL);
+    free(m);
+    int st = KINDS[k].make(k, par, model);
+    if (st != TBRF_OK || KINDS[k].range || (isnan(kmin) && isnan(kmax)))
+        return st;
+    /* kmin/kmax of a kind without a range of its own are a band cut */
+    st = tbrf_model_set_band(*model, isnan(kmin) ? 0.0 : kmin, isnan(kmax) ? INFINITY : kmax);
+    if (st != TBRF_OK) {
+        (*model)->status = st;
+        snprintf((*model)->description, sizeof (*model)->description, "%s (invalid)",
+                 KINDS[k].name);
+    }
+    return st;
+}
+
+double tbrf_model_tail_slope(const tbrf_model *model, int dim)
+{
+    if (!usable(model) || !dim_ok(dim))
+        return NAN;
+    switch (KINDS[model->kind].slope) {
+    case SLOPE_INDEX: return model->index;
+    case SLOPE_SMOOTH: return -(2.0 * model->nu + dim);
+    case SLOPE_SHELL: return 1.0 - dim;
+    default: return NAN;
+    }
+}
+
+void tbrfi_model_support(const tbrf_model *m, double *kmin, double *kmax)
+{
+    if (tbrfi_model_is_covariance(m)) {
+        *kmin = 0.0;
+        *kmax = INFINITY;
+    } else { /* a table's kmin/kmax are its first and last k, or its band */
+        *kmin = m->kmin;
+        *kmax = m->kmax;
+    }
+}
+
 /* Checks the rows of a table; `line` (file line numbers) may be NULL, in
  * which case rows are named by array index. */
 static int check_table(tbrf_model *m, size_t n, const double *k, const double *p,
@@ -402,6 +579,139 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* The rows read so far from a table file, with their line numbers. */
+typedef struct rows {
+    double *k, *p;
+    size_t *line;
+    size_t n, cap;
+} rows;
+
+/* Room for one more row: 0, or -1 on no memory. */
+static int rows_grow(rows *r)
+{
+    if (r->n < r->cap)
+        return 0;
+    size_t nc = r->cap ? 2 * r->cap : 64;
+    double *nk = realloc(r->k, nc * sizeof *nk);
+    if (nk)
+        r->k = nk;
+    double *np = realloc(r->p, nc * sizeof *np);
+    if (np)
+        r->p = np;
+    size_t *nl = realloc(r->line, nc * sizeof *nl);
+    if (nl)
+        r->line = nl;
+    if (!nk || !np || !nl)
+        return -1;
+    r->cap = nc;
+    return 0;
+}
+
+/* Splits buf (a comment already cut off) into at most 3 whitespace
+ * separated tokens; returns their number. */
+static int split_tokens(char *buf, char *tok[3])
+{
+    int ntok = 0;
+    for (char *s = buf; *s && ntok < 3;) {
+        while (is_space(*s))
+            s++;
+        if (!*s)
+            break;
+        tok[ntok++] = s;
+        while (*s && !is_space(*s))
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+    return ntok;
+}
+
+/* Parses one line of a table file into v[0] = k, v[1] = P. Returns 1 for
+ * a row, 0 for a blank or comment line, -1 after recording the failure
+ * in m. */
+static int parse_row(tbrf_model *m, const char *path, size_t lineno, char *buf, double v[2])
+{
+    char *hash = strchr(buf, '#');
+    if (hash)
+        *hash = '\0';
+    char *tok[3];
+    const int ntok = split_tokens(buf, tok);
+    if (ntok == 0)
+        return 0;
+    if (ntok != 2) {
+        fail(m, TBRF_ERR_TABLE, "%.400s:%zu: expected two columns \"k P\", found %s", path,
+             lineno, ntok == 1 ? "one" : "more than two");
+        return -1;
+    }
+    for (int t = 0; t < 2; t++) {
+        char *end;
+        v[t] = strtod(tok[t], &end);
+        if (end == tok[t] || *end != '\0') {
+            /* The token as printable text: a file's bytes must not reach a
+             * terminal raw (control characters as '?'). */
+            char shown[41];
+            size_t sl = 0;
+            for (const char *c = tok[t]; *c && sl < 40; c++)
+                shown[sl++] = ((unsigned char)*c < 0x20 || *c == 0x7f) ? '?' : *c;
+            shown[sl] = '\0';
+            fail(m, TBRF_ERR_TABLE, "%.400s:%zu: \"%s\" is not a number", path, lineno, shown);
+            return -1;
+        }
+    }
+    return 1;
+}
+
+/* Reads the rows of an open table file into r. Returns 0, 1 after a
+ * failure recorded in m, or -1 on no memory. */
+static int read_rows(tbrf_model *m, const char *path, FILE *f, rows *r)
+{
+    char *buf = NULL;
+    size_t cap = 0, lineno = 0;
+    int rc = 0;
+    long len;
+    while ((len = read_line(f, &buf, &cap)) >= 0 || len <= -3) {
+        lineno++;
+        if (len <= -3 || lineno > TABLE_MAX_LINES) {
+            fail(m, len == -4 ? TBRF_ERR_FILE : TBRF_ERR_SIZE,
+                 len == -4    ? "%.400s:%zu: not a text line (a NUL byte: binary data?)"
+                 : len == -3  ? "%.400s:%zu: line longer than 1 MiB"
+                              : "%.400s:%zu: more than 2^26 lines",
+                 path, lineno);
+            rc = 1;
+            break;
+        }
+        double v[2];
+        const int row = parse_row(m, path, lineno, buf, v);
+        if (row < 0) {
+            rc = 1;
+            break;
+        }
+        if (row == 0)
+            continue;
+        if (r->n == TABLE_MAX_ROWS) {
+            fail(m, TBRF_ERR_SIZE, "%.400s:%zu: more than 2^22 rows", path, lineno);
+            rc = 1;
+            break;
+        }
+        if (rows_grow(r) != 0) {
+            rc = -1;
+            break;
+        }
+        r->k[r->n] = v[0];
+        r->p[r->n] = v[1];
+        r->line[r->n++] = lineno;
+    }
+    if (len == -2)
+        rc = -1;
+    if (rc == 0 && ferror(f)) {
+        fail(m, TBRF_ERR_FILE, "%.400s: read error%s", path,
+             errno == EISDIR ? " (is a directory)" : "");
+        rc = 1;
+    }
+    free(buf);
+    return rc;
+}
+
 int tbrf_model_table_file(const char *path, tbrf_model **model)
 {
     if (!model)
@@ -423,118 +733,21 @@ int tbrf_model_table_file(const char *path, tbrf_model **model)
                            : "system error");
         return finish(m, model, NULL);
     }
-    char *buf = NULL;
-    size_t cap = 0, n = 0, rows_cap = 0, lineno = 0;
-    double *k = NULL, *p = NULL;
-    size_t *line = NULL;
-    int nomem = 0, bad = 0;
-    long len;
-    while ((len = read_line(f, &buf, &cap)) >= 0 || len <= -3) {
-        lineno++;
-        if (len <= -3 || lineno > TABLE_MAX_LINES) {
-            fail(m, len == -4 ? TBRF_ERR_FILE : TBRF_ERR_SIZE,
-                 len == -4    ? "%.400s:%zu: not a text line (a NUL byte: binary data?)"
-                 : len == -3  ? "%.400s:%zu: line longer than 1 MiB"
-                              : "%.400s:%zu: more than 2^26 lines",
-                 path, lineno);
-            bad = 1;
-            break;
-        }
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = '\0';
-        char *tok[3];
-        int ntok = 0;
-        for (char *s = buf; *s && ntok < 3;) {
-            while (is_space(*s))
-                s++;
-            if (!*s)
-                break;
-            tok[ntok++] = s;
-            while (*s && !is_space(*s))
-                s++;
-            if (*s)
-                *s++ = '\0';
-        }
-        if (ntok == 0)
-            continue;
-        if (ntok != 2) {
-            fail(m, TBRF_ERR_TABLE, "%.400s:%zu: expected two columns \"k P\", found %s", path,
-                 lineno, ntok == 1 ? "one" : "more than two");
-            bad = 1;
-            break;
-        }
-        double v[2];
-        for (int t = 0; t < 2 && !bad; t++) {
-            char *end;
-            v[t] = strtod(tok[t], &end);
-            if (end == tok[t] || *end != '\0') {
-                /* The token as printable text: a file's bytes must not
-                 * reach a terminal raw (control characters as '?'). */
-                char shown[41];
-                size_t sl = 0;
-                for (const char *c = tok[t]; *c && sl < 40; c++)
-                    shown[sl++] = ((unsigned char)*c < 0x20 || *c == 0x7f) ? '?' : *c;
-                shown[sl] = '\0';
-                fail(m, TBRF_ERR_TABLE, "%.400s:%zu: \"%s\" is not a number", path, lineno,
-                     shown);
-                bad = 1;
-            }
-        }
-        if (bad)
-            break;
-        if (n == TABLE_MAX_ROWS) {
-            fail(m, TBRF_ERR_SIZE, "%.400s:%zu: more than 2^22 rows", path, lineno);
-            bad = 1;
-            break;
-        }
-        if (n == rows_cap) {
-            size_t nc = rows_cap ? 2 * rows_cap : 64;
-            double *nk = realloc(k, nc * sizeof *nk);
-            if (nk)
-                k = nk;
-            double *np = realloc(p, nc * sizeof *np);
-            if (np)
-                p = np;
-            size_t *nl = realloc(line, nc * sizeof *nl);
-            if (nl)
-                line = nl;
-            if (!nk || !np || !nl) {
-                nomem = 1;
-                break;
-            }
-            rows_cap = nc;
-        }
-        k[n] = v[0];
-        p[n] = v[1];
-        line[n] = lineno;
-        n++;
-    }
-    if (len == -2)
-        nomem = 1;
-    if (!nomem && !bad && ferror(f)) {
-        fail(m, TBRF_ERR_FILE, "%.400s: read error%s", path,
-             errno == EISDIR ? " (is a directory)" : "");
-        bad = 1;
-    }
+    rows r = {0};
+    const int rc = read_rows(m, path, f, &r);
     fclose(f);
-    free(buf);
-    if (nomem) {
-        free(k);
-        free(p);
-        free(line);
+    if (rc != 0) {
+        free(r.k);
+        free(r.p);
+        free(r.line);
+        if (rc > 0)
+            return finish(m, model, NULL);
         free(m);
         *model = NULL;
         return TBRF_ERR_NO_MEMORY;
     }
-    if (bad) {
-        free(k);
-        free(p);
-        free(line);
-        return finish(m, model, NULL);
-    }
-    adopt_table(m, n, k, p, path, line);
-    free(line);
+    adopt_table(m, r.n, r.k, r.p, path, r.line);
+    free(r.line);
     return finish(m, model, path);
 }
 
@@ -630,18 +843,14 @@ static void describe_band(tbrf_model *m)
 static double band_variance(const tbrf_model *m, int dim)
 {
     const double c = variance_factor(dim);
-    switch (m->kind) {
-    case MODEL_TABLE: return c * table_integral(m, dim - 1, m->kmin, m->kmax);
-    case MODEL_POWERLAW:
-    case MODEL_BAND:
-    case MODEL_PARABOLA:
-    case MODEL_CALLBACK: return NAN; /* computed from kmin/kmax when asked */
-    default:
-        /* with no upper cut, 1 less the part below kmin: a finite interval
-         * (the Matern tail's pieces would overflow k^(d-1) near 1e154) */
-        return isfinite(m->kmax) ? c * covariance_line_integral(m, dim, m->kmin, m->kmax)
-                                 : 1.0 - c * covariance_line_integral(m, dim, 0.0, m->kmin);
-    }
+    if (m->kind == MODEL_TABLE)
+        return c * table_integral(m, dim - 1, m->kmin, m->kmax);
+    if (KINDS[m->kind].range)
+        return NAN; /* computed from kmin/kmax when asked */
+    /* with no upper cut, 1 less the part below kmin: a finite interval
+     * (the Matern tail's pieces would overflow k^(d-1) near 1e154) */
+    return isfinite(m->kmax) ? c * covariance_line_integral(m, dim, m->kmin, m->kmax)
+                             : 1.0 - c * covariance_line_integral(m, dim, 0.0, m->kmin);
 }
 
 int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax)
@@ -671,8 +880,7 @@ int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax)
     model->kmax = hi;
     for (int d = 2; d <= 3; d++)
         model->band_var[d - 2] = band_variance(model, d);
-    if (model->kind != MODEL_POWERLAW && model->kind != MODEL_CALLBACK &&
-        model->kind != MODEL_BAND && model->kind != MODEL_PARABOLA && !(model->band_var[0] > 0.0 && model->band_var[1] > 0.0)) {
+    if (!KINDS[model->kind].range && !(model->band_var[0] > 0.0 && model->band_var[1] > 0.0)) {
         *model = save;
         return tbrfi_fail(&model->msg, TBRF_ERR_INVALID,
                           "set_band: [%s, %s] leaves no power of the model", NUM(kmin), NUM(kmax));
@@ -731,8 +939,7 @@ tbrf_model *tbrfi_model_copy(const tbrf_model *m)
 
 static int tbrfi_model_is_covariance_kind(const tbrf_model *m)
 {
-    return m && (m->kind == MODEL_GAUSSIAN || m->kind == MODEL_EXPONENTIAL ||
-                 m->kind == MODEL_MATERN || m->kind == MODEL_VONKARMAN);
+    return m && kind_row(m->kind) && KINDS[m->kind].covariance;
 }
 
 int tbrfi_model_is_covariance(const tbrf_model *m)
@@ -1175,10 +1382,7 @@ static double hankel_range(const tbrf_model *m, int dim, double r, double lo, do
  * closed form less the part below kmin, where the interval is finite. */
 static double hankel_shape(const tbrf_model *m, int dim, double r)
 {
-    if (m->kind == MODEL_TABLE)
-        return hankel_range(m, dim, r, m->band ? m->kmin : m->k[0],
-                            m->band ? m->kmax : m->k[m->n - 1]);
-    if (!tbrfi_model_is_covariance_kind(m))
+    if (!tbrfi_model_is_covariance_kind(m)) /* a table's kmin/kmax: its range or band */
         return hankel_range(m, dim, r, m->kmin, m->kmax);
     double hi = m->kmax;
     if (m->kind == MODEL_GAUSSIAN && hi > 60.0 / m->length)
@@ -1358,19 +1562,12 @@ double tbrfi_model_correlation_scale(const tbrf_model *m)
 {
     if (!usable(m))
         return NAN;
-    switch (m->kind) {
-    case MODEL_GAUSSIAN:
-    case MODEL_EXPONENTIAL:
-    case MODEL_MATERN:
-    case MODEL_VONKARMAN: {
-        /* a low cut rings at 2 pi / kmin */
-        double own = m->kind == MODEL_GAUSSIAN      ? 3.0 * m->length
-                     : m->kind == MODEL_EXPONENTIAL ? 8.0 * m->length
-                                                    : m->length * (8.0 + 2.0 * sqrt(2.0 * m->nu));
-        double cut = m->band && m->kmin > 0.0 ? 2.0 * PI / m->kmin : 0.0;
-        return own > cut ? own : cut;
-    }
-    case MODEL_TABLE: return 2.0 * PI / (m->band && m->kmin > m->k[0] ? m->kmin : m->k[0]);
-    default: return m->kmin > 0.0 ? 2.0 * PI / m->kmin : 0.0;
-    }
+    double own = 0.0, kmin, kmax;
+    if (tbrfi_model_is_covariance_kind(m))
+        own = m->kind == MODEL_GAUSSIAN      ? 3.0 * m->length
+              : m->kind == MODEL_EXPONENTIAL ? 8.0 * m->length
+                                             : m->length * (8.0 + 2.0 * sqrt(2.0 * m->nu));
+    tbrfi_model_support(m, &kmin, &kmax);
+    const double cut = kmin > 0.0 ? 2.0 * PI / kmin : 0.0; /* a low cut rings at 2 pi / kmin */
+    return own > cut ? own : cut;
 }

@@ -73,6 +73,13 @@ double tbrfi_model_integrate_line_spectrum(const tbrf_model *m, int dim, double 
  * spectral models with kmin > 0, 0 otherwise. */
 double tbrfi_model_correlation_scale(const tbrf_model *m);
 
+/* The model's frequency range: the wavenumbers [*kmin, *kmax] outside
+ * which P is zero, for every kind (a table's knots or band, a power law's,
+ * callback's or shell's range, a band cut); [0, inf] for a covariance
+ * model without a band. *kmax may be inf (a band with no upper cut). The
+ * one place that knows where each kind keeps its range. */
+void tbrfi_model_support(const tbrf_model *m, double *kmin, double *kmax);
+
 /* The 3D line covariance C1(s) = d/ds[s C(s)] of a covariance model,
  * amplitude included (closed form). NaN for other models. */
 double tbrfi_model_line_covariance3(const tbrf_model *m, double s);

@@ -355,6 +355,198 @@ static void test_describe(void)
     tbrf_model_destroy(m);
 }
 
+/* Two models that must be the same: description and values, bit for bit. */
+static void same_model(const char *what, tbrf_model *a, tbrf_model *b)
+{
+    CHECK(strcmp(tbrf_model_describe(a), tbrf_model_describe(b)) == 0, "%s: \"%s\" vs \"%s\"",
+          what, tbrf_model_describe(a), tbrf_model_describe(b));
+    for (int dim = 2; dim <= 3; dim++) {
+        const double va = tbrf_model_variance(a, dim), vb = tbrf_model_variance(b, dim);
+        CHECK(memcmp(&va, &vb, sizeof va) == 0, "%s: %dD variance %.17g vs %.17g", what, dim, va, vb);
+        for (double k = 0.07; k < 40; k *= 1.9) {
+            const double pa = tbrf_model_spectrum(a, dim, k), pb = tbrf_model_spectrum(b, dim, k);
+            CHECK(memcmp(&pa, &pb, sizeof pa) == 0, "%s: %dD P(%g)", what, dim, k);
+        }
+        const double ca = tbrf_model_covariance(a, dim, 0.3), cb = tbrf_model_covariance(b, dim, 0.3);
+        CHECK(memcmp(&ca, &cb, sizeof ca) == 0, "%s: %dD C(0.3)", what, dim);
+    }
+}
+
+/* The table of model kinds: names, parameters, tbrf_model_make (the same
+ * model as each kind's constructor), its refusals, the tail slopes and
+ * the frequency range (tbrfi_model_support). */
+static void test_kinds(void)
+{
+    static const char *names[] = {"powerlaw", "gaussian", "exponential", "matern",
+                                  "vonkarman", "table", "band", "parabola"};
+    int n = 0;
+    while (tbrf_model_kind_name(n))
+        n++;
+    CHECK(n == 8, "%d kinds listed, want 8 (every kind but the callback)", n);
+    for (int i = 0; i < n && i < 8; i++)
+        CHECK(strcmp(tbrf_model_kind_name(i), names[i]) == 0, "kind %d is %s", i,
+              tbrf_model_kind_name(i));
+    CHECK(tbrf_model_kind_name(-1) == NULL, "no kind -1");
+    int takes = 0, needs = 0;
+    CHECK(tbrf_model_kind_params("matern", &takes, &needs) == TBRF_OK &&
+              takes == (TBRF_PARAM_LENGTH | TBRF_PARAM_NU | TBRF_PARAM_KMIN | TBRF_PARAM_KMAX) &&
+              needs == (TBRF_PARAM_LENGTH | TBRF_PARAM_NU),
+          "matern takes length, nu, kmin, kmax and needs length, nu (%d, %d)", takes, needs);
+    CHECK(tbrf_model_kind_params("powerlaw", &takes, &needs) == TBRF_OK &&
+              needs == (TBRF_PARAM_INDEX | TBRF_PARAM_KMAX), "powerlaw needs index, kmax");
+    CHECK(tbrf_model_kind_params("callback", &takes, &needs) == TBRF_ERR_INVALID,
+          "the callback is not made by name");
+    CHECK(tbrf_model_kind_params(NULL, &takes, &needs) == TBRF_ERR_NULL, "NULL kind");
+
+    const double X = NAN;
+    tbrf_model *a, *b;
+    tbrf_model_make("powerlaw", -3, 0.05, 3, X, X, &a);
+    tbrf_model_powerlaw(-3, 0.05, 3, &b);
+    same_model("powerlaw", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    tbrf_model_make("gaussian", X, X, X, 2, X, &a);
+    tbrf_model_gaussian(2, &b);
+    same_model("gaussian", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    tbrf_model_make("exponential", X, X, X, 0.5, X, &a);
+    tbrf_model_exponential(0.5, &b);
+    same_model("exponential", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    tbrf_model_make("matern", X, X, X, 1, 1.5, &a);
+    tbrf_model_matern(1, 1.5, &b);
+    same_model("matern", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    tbrf_model_make("vonkarman", X, X, X, 1, X, &a);
+    tbrf_model_vonkarman(1, &b);
+    same_model("vonkarman", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    tbrf_model_make("band", X, X, 3, X, X, &a);
+    tbrf_model_band(0, 3, &b);
+    same_model("band", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    tbrf_model_make("parabola", X, 0.5, 3, X, X, &a);
+    tbrf_model_parabola(0.5, 3, &b);
+    same_model("parabola", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    /* kmin alone on a covariance model: a band open above */
+    CHECK(tbrf_model_make("gaussian", X, 0.1, X, 2, X, &a) == TBRF_OK, "gaussian band made");
+    tbrf_model_gaussian(2, &b);
+    tbrf_model_set_band(b, 0.1, INFINITY);
+    same_model("gaussian band", a, b);
+    double lo, hi;
+    tbrfi_model_support(a, &lo, &hi);
+    CHECK(lo == 0.1 && isinf(hi), "banded gaussian range [%g, %g]", lo, hi);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+
+    /* refusals name the kind and the parameter; the model comes back */
+    static const struct { const char *kind; double par[5]; int st; const char *msg; } bad[] = {
+        {"gaussian", {X, X, X, 1, 0.5}, TBRF_ERR_INVALID, "gaussian: takes no nu"},
+        {"matern", {X, X, X, 1, X}, TBRF_ERR_INVALID, "matern: needs the nu"},
+        {"powerlaw", {-3, X, X, X, X}, TBRF_ERR_INVALID, "powerlaw: needs the kmax"},
+        {"table", {X, X, X, X, X}, TBRF_ERR_INVALID, "tbrf_model_table"},
+        {"cubic", {X, X, X, 1, X}, TBRF_ERR_INVALID, "unknown kind 'cubic'"},
+        {"matern", {X, X, X, 1, 60}, TBRF_ERR_INVALID, "nu=60"},
+        {"gaussian", {X, 1e300, X, 1, X}, TBRF_ERR_INVALID, "set_band"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const double *p = bad[i].par;
+        int st = tbrf_model_make(bad[i].kind, p[0], p[1], p[2], p[3], p[4], &a);
+        CHECK(st == bad[i].st && a && tbrf_model_status(a) == st, "refusal %zu: status %d", i, st);
+        CHECK(a && strstr(tbrf_model_message(a), bad[i].msg), "refusal %zu: \"%s\" lacks \"%s\"", i,
+              a ? tbrf_model_message(a) : "", bad[i].msg);
+        CHECK(a && isnan(tbrf_model_variance(a, 3)), "refusal %zu: unusable", i);
+        tbrf_model_destroy(a);
+    }
+    CHECK(tbrf_model_make("gaussian", X, X, X, 1, X, NULL) == TBRF_ERR_NULL, "NULL out");
+
+    /* tail slopes */
+    tbrf_model_powerlaw(-2.5, 0.1, 3, &a);
+    CHECK(tbrf_model_tail_slope(a, 3) == -2.5, "powerlaw slope is its index");
+    tbrfi_model_support(a, &lo, &hi);
+    CHECK(lo == 0.1 && hi == 3, "powerlaw range");
+    tbrf_model_destroy(a);
+    tbrf_model_exponential(1, &a);
+    CHECK(tbrf_model_tail_slope(a, 3) == -4 && tbrf_model_tail_slope(a, 2) == -3, "exponential slope");
+    tbrfi_model_support(a, &lo, &hi);
+    CHECK(lo == 0 && isinf(hi), "covariance model range [0, inf]");
+    tbrf_model_destroy(a);
+    tbrf_model_matern(1, 1.5, &a);
+    CHECK(tbrf_model_tail_slope(a, 3) == -6, "matern slope -(2 nu + d)");
+    CHECK(isnan(tbrf_model_tail_slope(a, 4)), "bad dim");
+    tbrf_model_destroy(a);
+    tbrf_model_vonkarman(1, &a);
+    CHECK(fabs(tbrf_model_tail_slope(a, 3) + 11.0 / 3.0) < 1e-15, "von Karman -11/3");
+    tbrf_model_destroy(a);
+    tbrf_model_band(0, 3, &a);
+    CHECK(tbrf_model_tail_slope(a, 3) == -2, "band 1 - d");
+    tbrf_model_destroy(a);
+    tbrf_model_gaussian(1, &a);
+    CHECK(isnan(tbrf_model_tail_slope(a, 3)), "gaussian: no tail slope");
+    tbrf_model_destroy(a);
+    const double tk[] = {0.5, 1, 4}, tp[] = {1, 2, 1};
+    tbrf_model_table(3, tk, tp, &a);
+    tbrfi_model_support(a, &lo, &hi);
+    CHECK(lo == 0.5 && hi == 4, "table range is its knots");
+    tbrf_model_set_band(a, 0.7, 100);
+    tbrfi_model_support(a, &lo, &hi);
+    CHECK(lo == 0.7 && hi == 4, "banded table range [%g, %g]", lo, hi);
+    tbrf_model_destroy(a);
+}
+
+/* c ∫_lo^hi k^(d-1) P(k) dk by the trapezoid rule in ln k (2e5 steps):
+ * the variance between lo and hi, from the public spectrum alone. */
+static double spectrum_variance(const tbrf_model *m, int dim, double lo, double hi)
+{
+    const int n = 200000;
+    const double a = log(lo), b = log(hi), h = (b - a) / n;
+    double sum = 0.0;
+    for (int i = 0; i <= n; i++) {
+        const double k = exp(a + h * i), w = (i == 0 || i == n) ? 0.5 : 1.0;
+        sum += w * h * pow(k, dim) * tbrf_model_spectrum(m, dim, k);
+    }
+    return (dim == 3 ? 1.0 / (2.0 * M_PI * M_PI) : 1.0 / (2.0 * M_PI)) * sum;
+}
+
+/* Every covariance kind of the table, whatever it is: its spectrum
+ * integrates to its variance, and its closed-form covariance is the
+ * Hankel transform of its spectrum (the same model cut far up, where the
+ * library transforms numerically). A new covariance kind is checked here
+ * without a line of test code. */
+static void test_covariance_kinds(void)
+{
+    int checked = 0;
+    for (int i = 0; tbrf_model_kind_name(i); i++) {
+        const char *kind = tbrf_model_kind_name(i);
+        int takes, needs;
+        tbrf_model_kind_params(kind, &takes, &needs);
+        if (!(needs & TBRF_PARAM_LENGTH))
+            continue;
+        const double nu = (takes & TBRF_PARAM_NU) ? 1.5 : NAN, kcut = 1e4;
+        tbrf_model *m, *cut;
+        CHECK(tbrf_model_make(kind, NAN, NAN, NAN, 1.0, nu, &m) == TBRF_OK, "%s made", kind);
+        CHECK(tbrf_model_make(kind, NAN, 0.0, kcut, 1.0, nu, &cut) == TBRF_OK, "%s cut made", kind);
+        for (int dim = 2; dim <= 3; dim++) {
+            /* [1e-6, 1e10]: what lies outside is below 1e-6 of the
+             * variance for a spectrum falling at least as k^-(d+2/3) */
+            const double v = spectrum_variance(m, dim, 1e-6, 1e10);
+            CHECK(fabs(v - 1.0) < 1e-4, "%s %dD: spectrum integrates to %.7f, want 1", kind, dim, v);
+            /* The cut drops the variance eps above kcut, which moves the
+             * normalised covariance C(r)/C(0) by at most 2 eps. */
+            const double eps = spectrum_variance(m, dim, kcut, 1e10);
+            for (double r = 0.25; r < 4; r *= 2) {
+                const double c = tbrf_model_covariance(m, dim, r);
+                const double h = tbrf_model_covariance(cut, dim, r) / tbrf_model_covariance(cut, dim, 0);
+                CHECK(fabs(c - h) < 2 * eps + 1e-5, "%s %dD: C(%g) = %.7f closed form, %.7f "
+                      "transformed (eps %.2g)", kind, dim, r, c, h, eps);
+            }
+        }
+        tbrf_model_destroy(m);
+        tbrf_model_destroy(cut);
+        checked++;
+    }
+    CHECK(checked >= 4, "%d covariance kinds checked", checked);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -367,6 +559,8 @@ int main(void)
     test_table_files();
     test_bad_parameters();
     test_describe();
+    test_kinds();
+    test_covariance_kinds();
     for (int i = 0; i < g_nfiles; i++)
         remove(g_files[i]);
     rmdir(g_dir);

@@ -13,6 +13,16 @@ lib=$2 archive=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+# an umbrella header: the feature headers it includes ("tbrf/NAME.h",
+# found in its folder) declare the functions
+given=("${headers[@]}")
+headers=()
+for h in "${given[@]}"; do
+    headers+=("$h")
+    for inc in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\(tbrf\/[A-Za-z0-9_]*\.h\)".*/\1/p' "$h"); do
+        headers+=("$(dirname "$h")/$inc")
+    done
+done
 
 # the declared names: a line `TBRF_API <type> name(...`
 grep -h '^TBRF_API ' "${headers[@]}" | sed -E 's/^[^(]*[ *]([A-Za-z_0-9]+)\(.*/\1/' | sort -u >"$tmp/declared"
@@ -26,7 +36,7 @@ fi
 
 # the line before each TBRF_API declaration ends a comment
 awk '/^TBRF_API / && prev !~ /\*\/[ \t]*$/ { print "  no comment before: " $0; bad = 1 }
-     { prev = $0 } END { exit bad }' "${headers[@]}" || fail=1
+     FNR == 1 { prev = "" } { prev = $0 } END { exit bad }' "${headers[@]}" || fail=1
 
 # strong global symbols of the objects (T, D, B, R: weak ones are C++
 # template and inline instantiations, merged by the linker): tbrf*, or

@@ -38,11 +38,35 @@ if [ -f "$tmp/prefix/include/tbrf_writer.h" ]; then
     "$tmp/writer_pc" "$tmp/tube.h5" 16 16 100
     test -s "$tmp/tube.h5" && test -s "$tmp/tube.xmf"
 fi
+# every installed library has the same soname version (libtbrf.so.0.4,
+# libtbrf_fortran.so.0.4, ...: doc/design.md, "Versions")
+sover=""
+for lib in "$libdir"/libtbrf*.so; do
+    [ -e "$lib" ] || continue
+    soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    v=${soname#*.so.}
+    echo "$(basename "$lib"): soname $soname"
+    [ -z "$sover" ] || [ "$v" = "$sover" ] || { echo "soname $soname: want .so.$sover"; exit 1; }
+    sover=$v
+done
+# the MPI helpers (libtbrf_mpi, when built with MPI): pkg-config with the
+# MPI compiler wrapper, one rank
+mpi=""
+if [ -f "$tmp/prefix/include/tbrf_mpi.h" ]; then
+    mpi=1
+    test -f "$libdir/pkgconfig/tbrf-mpi.pc"
+    mpicc -std=c11 $(pkg-config --cflags tbrf-mpi) "$src/mpi_consumer.c" -o "$tmp/mpi_pc" \
+          $(pkg-config --libs tbrf-mpi) ${SANITIZE_FLAGS:-}
+    "$tmp/mpi_pc"
+fi
 # find_package
 cmake -S "$src" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
       -DCMAKE_C_FLAGS="${SANITIZE_FLAGS:-}" ${writer_example:+-DWRITER_EXAMPLE="$writer_example"} >/dev/null
 cmake --build "$tmp/cmake-build" >/dev/null
 "$tmp/cmake-build/consumer"
+if [ -n "$mpi" ]; then
+    "$tmp/cmake-build/mpi_consumer"   # tbrf::tbrf_mpi
+fi
 if [ -n "$writer_example" ]; then
     "$tmp/cmake-build/example_writer" "$tmp/tube2.h5" 16 16 100
     cmp "$tmp/tube.xmf" "$tmp/tube2.xmf" >/dev/null || { sed 's/tube2/tube/' "$tmp/tube2.xmf" | cmp - "$tmp/tube.xmf"; }
