@@ -40,7 +40,6 @@ static const double PI = 3.14159265358979323846;
  * than a few thousand modes' draws, and busy-waiting threads slow a shared
  * machine (values never depend on it). */
 #define PAR_MODES 4096
-#define FINE_BUDGET (1024.0 * 1024.0 * 1024.0) /* bytes of NUFFT fine grids at most */
 #define MAX_UPDATES ((int64_t)1 << 31)
 static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
 #define STATE_HEADER 40
@@ -49,8 +48,20 @@ struct tbrf_driver {
     int status;        /* TBRF_OK, or BAD_PLAN once the make failed */
     tbrfi_message msg; /* the last call's status and message */
     tbrf_driver_params p;
-    uint64_t seed, fingerprint;
+    uint64_t seed;
+    /* the state's key: the physical parameters only, so that any backend,
+     * thread count or eval loads another's state; legacy: 0.4.0's key,
+     * which also hashed eval, threads and accuracy (still accepted) */
+    uint64_t fingerprint, legacy_fingerprint;
     int dim, eval;
+    int eval_cpu; /* the eval of the CPU backend (eval, or what AUTO chose there) */
+    /* where the sums run (tbrf_driver_set_backend): the table entry, its
+     * state from init (NULL for the CPU), the id asked for */
+    const backend_ops *be;
+    void *be_state;
+    int backend;
+    double budget; /* tbrf_memory_budget at make */
+    double bytes;  /* what the make allocated */
     double dt, decay, noise; /* dt_update, f = e^{-dt/T}, sqrt(1 - f^2) */
     double amp;              /* A of the ensemble normalisation */
     double rms_ensemble;
@@ -68,6 +79,7 @@ struct tbrf_driver {
     int coef_valid;
     int64_t coef_j;
     double coef_w;
+    uint64_t coef_gen; /* counts the coefficient sets, for a backend's upload cache */
     /* NUFFT: fine grids of the coefficients, valid with them */
     nufft_setup ns;
     double *fine[3];
@@ -102,6 +114,28 @@ static int ok(tbrf_driver *d)
 {
     tbrfi_message_clear(&d->msg);
     return TBRF_OK;
+}
+
+#define MIB (1024.0 * 1024.0)
+
+/* Whether `bytes` more fit the memory budget next to what the driver
+ * holds: TBRF_OK, or TBRF_ERR_SIZE with a message naming `what`. */
+static int fits(tbrf_driver *d, double bytes, const char *what)
+{
+    if (d->bytes + bytes <= d->budget)
+        return TBRF_OK;
+    return fail(d, TBRF_ERR_SIZE, "driver: %s would need %.3g MiB, with the %.3g MiB the driver holds "
+                "above the memory budget of %.3g MiB (tbrf_memory_budget: TBRF_MEMORY_BUDGET or half "
+                "the physical memory)", what, bytes / MIB, d->bytes / MIB, d->budget / MIB);
+}
+
+/* fits, and counts the bytes as held (allocations kept until destroy). */
+static int reserve(tbrf_driver *d, double bytes, const char *what)
+{
+    const int st = fits(d, bytes, what);
+    if (st == TBRF_OK)
+        d->bytes += bytes;
+    return st;
 }
 
 void tbrf_driver_default_params(tbrf_driver_params *p)
@@ -255,6 +289,18 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
     return h;
 }
 
+/* The parameters that set the state's values: eval, threads and accuracy
+ * (how the force is summed) zeroed, so that the fingerprint of a state
+ * holds for a driver made with any of them, or on any backend. */
+static tbrf_driver_params physical(const tbrf_driver_params *p)
+{
+    tbrf_driver_params q = *p;
+    q.eval = 0;
+    q.threads = 0;
+    q.accuracy = 0.0;
+    return q;
+}
+
 static int setup_modes(tbrf_driver *d, const tbrf_model *model)
 {
     double kmin, kmax;
@@ -285,6 +331,10 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
                     kmin, kmax);
     const int nc = 2 * d->dim;
     d->nm = n;
+    /* m, s, khat, then a, a1, coef and cj */
+    int st = reserve(d, (double)n * (12.0 + 8.0 + 24.0 + 4.0 * 8.0 * nc), "the modes' arrays");
+    if (st != TBRF_OK)
+        return st;
     d->m = malloc(sizeof(int32_t) * 3 * (size_t)n);
     d->s = malloc(sizeof(double) * (size_t)n);
     d->khat = malloc(sizeof(double) * 3 * (size_t)n);
@@ -301,13 +351,16 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
     for (int64_t i = 0; i < n; i++)
         sum += d->s[i] * d->s[i];
     d->amp = d->rms_ensemble / sqrt(2.0 * proj * sum);
-    uint64_t h = 0xcbf29ce484222325ULL;
-    h = fnv(h, &d->seed, sizeof d->seed);
-    h = fnv(h, &d->p, sizeof d->p);
-    h = fnv(h, &n, sizeof n);
-    h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
-    h = fnv(h, d->s, sizeof(double) * (size_t)n);
-    d->fingerprint = h;
+    const tbrf_driver_params q = physical(&d->p);
+    for (int legacy = 0; legacy < 2; legacy++) {
+        uint64_t h = 0xcbf29ce484222325ULL;
+        h = fnv(h, &d->seed, sizeof d->seed);
+        h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
+        h = fnv(h, &n, sizeof n);
+        h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
+        h = fnv(h, d->s, sizeof(double) * (size_t)n);
+        *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
+    }
     return TBRF_OK;
 }
 
@@ -326,13 +379,13 @@ static int setup_eval(tbrf_driver *d)
     const double wd = pow((double)d->ns.w, d->dim);
     int eval = d->p.eval;
     if (eval == TBRF_DRIVE_AUTO)
-        eval = (bytes <= FINE_BUDGET && (double)d->nm > (double)d->dim * wd / 6.0) ? TBRF_DRIVE_NUFFT
-                                                                                    : TBRF_DRIVE_DIRECT;
+        eval = (d->bytes + bytes <= d->budget && (double)d->nm > (double)d->dim * wd / 6.0)
+                   ? TBRF_DRIVE_NUFFT
+                   : TBRF_DRIVE_DIRECT;
     if (eval == TBRF_DRIVE_NUFFT) {
-        if (bytes > FINE_BUDGET)
-            return fail(d, TBRF_ERR_SIZE,
-                        "driver: the NUFFT's fine grids need %.3g bytes, above %.3g: use "
-                        "TBRF_DRIVE_DIRECT or a narrower band", bytes, FINE_BUDGET);
+        if (reserve(d, bytes, "the NUFFT's fine grids") != TBRF_OK)
+            return fail(d, TBRF_ERR_SIZE, "%s: use TBRF_DRIVE_DIRECT or a narrower band",
+                        tbrf_driver_message(d));
         for (int c = 0; c < d->dim; c++)
             if (!(d->fine[c] = tbrfi_nufft_fine_alloc(&d->ns)))
                 return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT fine grids");
@@ -340,7 +393,7 @@ static int setup_eval(tbrf_driver *d)
         if (!d->C)
             return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT modes");
     }
-    d->eval = eval;
+    d->eval = d->eval_cpu = eval;
     return TBRF_OK;
 }
 
@@ -352,7 +405,6 @@ static int setup_eval(tbrf_driver *d)
  * component, the lines sampled at delta = 2 pi / (TB_SAMPLES kmax). */
 #define TB_LINES 512
 #define TB_SAMPLES 32
-#define TB_BYTES (1024.0 * 1024.0 * 1024.0) /* line samples at most */
 
 static int setup_tb(tbrf_driver *d, const tbrf_model *model)
 {
@@ -394,11 +446,11 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     const int64_t M = d->spec.M, half = M / 2;
     d->L = TB_LINES;
     const double bytes = 2.0 * 8.0 * (double)dim * (double)d->L * (double)M;
-    if (bytes > TB_BYTES)
+    if (reserve(d, bytes, "the lines") != TBRF_OK)
         return fail(d, TBRF_ERR_SIZE,
-                    "driver: %d lines of %lld samples per component would need %.3g bytes, above "
-                    "%.3g (the domain spans %.3g wavelengths 2 pi / kmax: shrink it or lower kmax)",
-                    d->L, (long long)M, bytes, TB_BYTES, extent * d->kmax / (2.0 * PI));
+                    "driver: %d lines of %lld samples per component: %s (the domain spans %.3g "
+                    "wavelengths 2 pi / kmax: shrink it or lower kmax)", d->L, (long long)M,
+                    tbrf_driver_message(d), extent * d->kmax / (2.0 * PI));
     int64_t K = 0;
     for (int64_t m = 1; m <= half; m++)
         K += d->spec.mode_var[m] > 0.0;
@@ -413,6 +465,10 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     const int64_t n = d->nm;
     const int nc = 2 * dim;
     const size_t LM = (size_t)d->L * (size_t)M;
+    /* lm, s, a, a1, coef, cj, u and axis (the line sets are counted above) */
+    st = reserve(d, 4.0 * (double)K + (double)n * (8.0 + 4.0 * 8.0 * nc) + 56.0 * d->L, "the line modes");
+    if (st != TBRF_OK)
+        return st;
     d->lm = malloc(sizeof(int32_t) * (size_t)K);
     d->s = malloc(sizeof(double) * (size_t)n);
     d->a = malloc(sizeof(double) * (size_t)nc * (size_t)n);
@@ -452,15 +508,18 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     /* E|f|^2 = A^2 (zeta^2 (dim - 1) + (1 - zeta)^2) sigma_Z^2 (doc/driving.md) */
     const double z = d->p.zeta, proj = z * z * (double)(dim - 1) + (1.0 - z) * (1.0 - z);
     d->amp = d->rms_ensemble / sqrt(proj * var);
-    d->eval = TBRF_DRIVE_DIRECT;
-    uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
-    h = fnv(h, &d->seed, sizeof d->seed);
-    h = fnv(h, &d->p, sizeof d->p);
-    h = fnv(h, &n, sizeof n);
-    h = fnv(h, &d->spec.M, sizeof d->spec.M);
-    h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
-    h = fnv(h, d->s, sizeof(double) * (size_t)n);
-    d->fingerprint = h;
+    d->eval = d->eval_cpu = TBRF_DRIVE_DIRECT;
+    const tbrf_driver_params q = physical(&d->p);
+    for (int legacy = 0; legacy < 2; legacy++) {
+        uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
+        h = fnv(h, &d->seed, sizeof d->seed);
+        h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
+        h = fnv(h, &n, sizeof n);
+        h = fnv(h, &d->spec.M, sizeof d->spec.M);
+        h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
+        h = fnv(h, d->s, sizeof(double) * (size_t)n);
+        *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
+    }
     return TBRF_OK;
 }
 
@@ -474,14 +533,21 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
         return TBRF_ERR_NO_MEMORY;
     d->j = -1;
     d->seed = seed;
+    d->be = &tbrf_backend_cpu;
+    d->backend = TBRF_BACKEND_CPU;
     tbrf_driver_default_params(&d->p);
+    uint64_t budget = 0;
     int st;
-    if (!model || !params)
+    if (tbrf_memory_budget(&budget) != TBRF_OK)
+        st = fail(d, TBRF_ERR_INVALID, "driver: TBRF_MEMORY_BUDGET='%.40s' is not a size in bytes "
+                  "(such as 4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
+    else if (!model || !params)
         st = fail(d, TBRF_ERR_NULL, "driver: %s is NULL", model ? "params" : "model");
     else if (tbrf_model_status(model) != TBRF_OK)
         st = fail(d, TBRF_ERR_INVALID, "driver: the model failed: %s", tbrf_model_message(model));
     else
         st = check_params(d, params);
+    d->budget = (double)budget;
     if (st == TBRF_OK) {
         d->p = *params;
         d->dim = params->dim;
@@ -626,6 +692,7 @@ static int at_time(tbrf_driver *d, double t)
     d->coef_valid = 1;
     d->coef_j = j;
     d->coef_w = w;
+    d->coef_gen++;
     d->fine_valid = 0;
     d->lines_valid = 0;
     return TBRF_OK;
@@ -649,42 +716,32 @@ static void axis_phases(const tbrf_driver *d, int c, double x, int M, double *ec
     }
 }
 
-/* e^{i m theta_d} for m = 0 .. M_d per axis. */
-static void phases(const tbrf_driver *d, const double *x, double *e)
+/* The driver's modes and current coefficients for a backend's drive_points. */
+static drive_sum sum_of(const tbrf_driver *d)
 {
-    for (int c = 0; c < d->dim; c++)
-        axis_phases(d, c, x[c], d->mmax[c], e + 2 * (TBRF_DRIVE_MMAX + 1) * c);
+    drive_sum q;
+    memset(&q, 0, sizeof q);
+    q.dim = d->dim;
+    q.nm = d->nm;
+    q.m = d->m;
+    q.coef = d->coef;
+    for (int c = 0; c < 3; c++) {
+        q.mmax[c] = d->mmax[c];
+        q.origin[c] = d->p.origin[c];
+        q.length[c] = d->p.length[c];
+    }
+    q.threads = d->p.threads;
+    q.state = d->be_state;
+    q.generation = d->coef_gen;
+    return q;
 }
 
-/* The force at x; e is room for the phases (PHASE_DOUBLES). */
-#define PHASE_DOUBLES (6 * (TBRF_DRIVE_MMAX + 1))
-static void direct_point(const tbrf_driver *d, const double *x, double *e, double *out)
+/* A backend call's failure st, with the backend's own detail. */
+static int be_fail(tbrf_driver *d, int st, const char *what)
 {
-    const int dim = d->dim, nc = 2 * dim;
-    double acc[3] = {0.0, 0.0, 0.0};
-    phases(d, x, e);
-    const double *ex = e, *ey = e + 2 * (TBRF_DRIVE_MMAX + 1), *ez = e + 4 * (TBRF_DRIVE_MMAX + 1);
-    for (int64_t i = 0; i < d->nm; i++) {
-        const int32_t *m = d->m + 3 * i;
-        const int my = m[1] < 0 ? -m[1] : m[1], mz = m[2] < 0 ? -m[2] : m[2];
-        const double sy = m[1] < 0 ? -1.0 : 1.0, sz = m[2] < 0 ? -1.0 : 1.0;
-        double er = ex[2 * m[0]], ei = ex[2 * m[0] + 1];
-        const double yr = ey[2 * my], yi = sy * ey[2 * my + 1];
-        double tr = er * yr - ei * yi, ti = er * yi + ei * yr;
-        if (dim == 3) {
-            const double zr = ez[2 * mz], zi = sz * ez[2 * mz + 1];
-            er = tr * zr - ti * zi;
-            ei = tr * zi + ti * zr;
-        } else {
-            er = tr;
-            ei = ti;
-        }
-        const double *cf = d->coef + i * nc;
-        for (int c = 0; c < dim; c++)
-            acc[c] += cf[2 * c] * er - cf[2 * c + 1] * ei;
-    }
-    for (int c = 0; c < dim; c++)
-        out[c] = 2.0 * acc[c];
+    const char *m = d->be->message(d->be_state);
+    return fail(d, st, "driver: %s on the %s backend failed (%s)%s%s", what, d->be->name,
+                tbrf_strerror(st), m && m[0] ? ": " : "", m && m[0] ? m : "");
 }
 
 /* The NUFFT's fine grids of the current coefficients. */
@@ -808,6 +865,7 @@ static projection tb_projection(const tbrf_driver *d, int c)
     p.norm = 1.0 / sqrt((double)d->L);
     p.precision = TBRF_DOUBLE;
     p.threads = d->p.threads;
+    p.state = d->be_state;
     p.generation = d->generation * 4u + (uint64_t)c;
     return p;
 }
@@ -817,8 +875,9 @@ static int tb_inside(const tbrf_driver *d, int c, double x)
     return x >= d->lo[c] - d->tol && x <= d->hi[c] + d->tol;
 }
 
-/* n points through the CPU backend, one component at a time into scratch,
- * then interleaved into out[dim i + c]. */
+/* n points through the backend, one component at a time into scratch,
+ * then interleaved into out[dim i + c]; components outside chunks, so a
+ * GPU backend uploads each component's lines once per call. */
 static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
 {
     int st = ensure_lines(d);
@@ -826,20 +885,22 @@ static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
         return st;
     /* in chunks, so the scratch stays bounded (a point's value does not
      * depend on the chunk) */
+    if ((st = fits(d, 8.0 * DRIVE_CHUNK, "a chunk of values")) != TBRF_OK)
+        return st;
     double *v = malloc(sizeof(double) * DRIVE_CHUNK);
     if (!v)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
-    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
-        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
-        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-            const projection p = tb_projection(d, c);
-            st = tbrf_backend_cpu.project_points(&p, count, xyz + (size_t)d->dim * (size_t)first, v);
+    for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
+        const projection p = tb_projection(d, c);
+        for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
+            const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
+            st = d->be->project_points(&p, count, xyz + (size_t)d->dim * (size_t)first, v);
             for (int64_t i = 0; st == TBRF_OK && i < count; i++)
                 out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
         }
     }
     free(v);
-    return st == TBRF_OK ? TBRF_OK : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
+    return st == TBRF_OK ? TBRF_OK : be_fail(d, st, "the projection");
 }
 
 static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[3],
@@ -862,20 +923,22 @@ static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[
         g.spacing[c] = c < d->dim ? spacing[c] : 0.0;
         g.n[c] = c < d->dim ? n[c] : 1;
     }
+    if ((st = fits(d, 8.0 * DRIVE_CHUNK, "a chunk of values")) != TBRF_OK)
+        return st;
     double *v = malloc(sizeof(double) * DRIVE_CHUNK);
     if (!v)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
-    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
-        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
-        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-            const projection p = tb_projection(d, c);
-            st = tbrf_backend_cpu.project_grid(&p, &g, first, count, v);
+    for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
+        const projection p = tb_projection(d, c);
+        for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
+            const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+            st = d->be->project_grid(&p, &g, first, count, v);
             for (int64_t i = 0; st == TBRF_OK && i < count; i++)
                 out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
         }
     }
     free(v);
-    return st == TBRF_OK ? ok(d) : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
+    return st == TBRF_OK ? ok(d) : be_fail(d, st, "the projection");
 }
 
 static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
@@ -889,20 +952,9 @@ static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out
         tbrfi_nufft_interp(&d->ns, d->fine, d->dim, n, xyz, TBRF_DOUBLE, d->p.threads, out);
         return TBRF_OK;
     }
-    const int dim = d->dim;
-    int nomem = 0;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)n * (double)d->nm >= 1e5)
-    {
-        double *e = malloc(sizeof(double) * PHASE_DOUBLES);
-        nomem = !e;
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; i++) {
-            if (e)
-                direct_point(d, xyz + (size_t)dim * (size_t)i, e, out + (size_t)dim * (size_t)i);
-        }
-        free(e);
-    }
-    return nomem ? fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the phases") : TBRF_OK;
+    const drive_sum q = sum_of(d);
+    const int st = d->be->drive_points(&q, n, xyz, out);
+    return st == TBRF_OK ? TBRF_OK : be_fail(d, st, "the sum of the modes");
 }
 
 static int check_positions(tbrf_driver *d, int64_t n, const double *xyz)
@@ -960,6 +1012,11 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
     const int64_t dense = (int64_t)(Mx + 1) * Wy * Wz;
     if (dense > DENSE_MAX)
         return 0;
+    /* the dense modes, the axes' phases, and G and H per thread */
+    const double tables = 16.0 * ((double)dense * dim + (double)(nx * (Mx + 1) + ny * (My + 1) + nz * (Mz + 1)) +
+                                  (double)tbrf_threads(d->p.threads) * (double)((Mx + 1) * (Wy + 1) * dim));
+    if (fits(d, tables, "the grid's tables") != TBRF_OK)
+        return -2;
     double *D = calloc((size_t)(dense * dim * 2), sizeof(double));
     double *ex = malloc(sizeof(double) * 2 * (size_t)(nx * (Mx + 1)));
     double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
@@ -1069,9 +1126,12 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
     if (d->tb)
         return tb_grid(d, origin, spacing, n, total, out);
     /* Axis by axis costs (M_x + 1) products per cell, below the NUFFT's
-     * w^dim whenever its dense array fits: AUTO takes it for any grid. */
-    if (d->p.eval != TBRF_DRIVE_NUFFT) {
+     * w^dim whenever its dense array fits: AUTO takes it for any grid on
+     * the CPU backend. Another backend sums the cells as points. */
+    if (d->p.eval != TBRF_DRIVE_NUFFT && d->be == &tbrf_backend_cpu) {
         const int sep = grid_separable(d, origin, spacing, n, out);
+        if (sep == -2)
+            return TBRF_ERR_SIZE; /* fits said why */
         if (sep != 0)
             return sep > 0 ? ok(d) : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
     }
@@ -1083,23 +1143,28 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
                                 d->p.threads, out);
         return ok(d);
     }
-    int nomem = 0;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)total * (double)d->nm >= 1e5)
-    {
-        double *e = malloc(sizeof(double) * PHASE_DOUBLES);
-        nomem = !e;
-#pragma omp for schedule(static)
-        for (int64_t cell = 0; cell < total; cell++) {
-            const int64_t jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
-            const double x[3] = {origin[0] + spacing[0] * (double)jx,
-                                 origin[1] + spacing[1] * (double)jy,
-                                 dim == 3 ? origin[2] + spacing[2] * (double)jz : 0.0};
-            if (e)
-                direct_point(d, x, e, out + (size_t)dim * (size_t)cell);
+    /* the cells as points, chunk by chunk, through the backend's sum (the
+     * same positions, so the same values as tbrf_driver_points) */
+    if ((st = fits(d, 8.0 * 3 * DRIVE_CHUNK, "a chunk of positions")) != TBRF_OK)
+        return st;
+    double *x = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
+    if (!x)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of positions");
+    const drive_sum q = sum_of(d);
+    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+        for (int64_t i = 0; i < count; i++) {
+            const int64_t cell = first + i, jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
+            double *xi = x + (size_t)dim * (size_t)i;
+            xi[0] = origin[0] + spacing[0] * (double)jx;
+            xi[1] = origin[1] + spacing[1] * (double)jy;
+            if (dim == 3)
+                xi[2] = origin[2] + spacing[2] * (double)jz;
         }
-        free(e);
+        st = d->be->drive_points(&q, count, x, out + (size_t)dim * (size_t)first);
     }
-    return nomem ? fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the phases") : ok(d);
+    free(x);
+    return st == TBRF_OK ? ok(d) : be_fail(d, st, "the sum of the modes");
 }
 
 int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn push, void *user)
@@ -1110,6 +1175,8 @@ int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn
         return fail(d, TBRF_ERR_NULL, "driver: stream: %s callback is NULL", pull ? "push" : "pull");
     int st = at_time(d, t);
     if (st != TBRF_OK)
+        return st;
+    if ((st = fits(d, 8.0 * 6 * DRIVE_CHUNK, "a chunk of positions and values")) != TBRF_OK)
         return st;
     double *xyz = malloc(sizeof(double) * 3 * DRIVE_CHUNK), *val = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
     if (!xyz || !val) {
@@ -1255,7 +1322,7 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     memcpy(&j, b + 16, 8);
     memcpy(&nm, b + 24, 8);
     memcpy(&nc, b + 32, 8);
-    if (fp != d->fingerprint || nm != d->nm || nc != 2 * d->dim)
+    if ((fp != d->fingerprint && fp != d->legacy_fingerprint) || nm != d->nm || nc != 2 * d->dim)
         return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver (its model, "
                     "parameters or seed differ)");
     if (size < tbrf_driver_state_size(d))
@@ -1268,6 +1335,63 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     d->coef_valid = 0;
     d->fine_valid = 0;
     d->lines_valid = 0;
+    return ok(d);
+}
+
+/* ------------------------------------------------------------ backends */
+
+int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return d->msg.status = TBRF_ERR_BAD_PLAN;
+    if (device < -1)
+        return fail(d, TBRF_ERR_INVALID, "driver: device=%d must be -1 (the first usable) or >= 0", device);
+    int st;
+    const backend_ops *b = tbrfi_backend_lookup(backend, &st);
+    if (!b) {
+        const char *name = tbrf_backend_name(backend);
+        if (st == TBRF_ERR_NOT_BUILT)
+            return fail(d, st, "driver: backend %s is not built into this library (doc/gpu.md, "
+                        "\"Building\")", name);
+        if (st == TBRF_ERR_NO_DEVICE)
+            return fail(d, st, "driver: backend %s has no usable device", name);
+        return fail(d, TBRF_ERR_INVALID, "driver: backend=%d is not a tbrf_backend", backend);
+    }
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.backend = b->id;
+    o.device = device;
+    o.precision = TBRF_DOUBLE; /* the driver's values are double on every backend */
+    o.threads = d->p.threads;
+    void *state = NULL;
+    char msg[512] = "";
+    if ((st = b->init(&o, &state, msg, sizeof msg)) != TBRF_OK)
+        return fail(d, st, "driver: the %s backend: %s", b->name, msg);
+    d->be->release(d->be_state);
+    d->be = b;
+    d->be_state = state;
+    d->backend = b->id;
+    /* the NUFFT runs on the CPU whatever the backend; AUTO on a GPU
+     * backend sums the modes there (drive_points) */
+    if (!d->tb && b != &tbrf_backend_cpu && d->p.eval != TBRF_DRIVE_NUFFT)
+        d->eval = TBRF_DRIVE_DIRECT;
+    else
+        d->eval = d->eval_cpu;
+    return ok(d);
+}
+
+int tbrf_driver_get_backend(const tbrf_driver *dc, int *backend)
+{
+    tbrf_driver *d = (tbrf_driver *)dc; /* only the message changes */
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return d->msg.status = TBRF_ERR_BAD_PLAN;
+    if (!backend)
+        return fail(d, TBRF_ERR_NULL, "driver: backend is NULL");
+    *backend = d->backend;
     return ok(d);
 }
 
@@ -1285,6 +1409,7 @@ void tbrf_driver_destroy(tbrf_driver *d)
 {
     if (!d)
         return;
+    d->be->release(d->be_state);
     free(d->m);
     free(d->s);
     free(d->khat);
