@@ -941,10 +941,9 @@ TBRF_API void tbrf_inflow_destroy(tbrf_inflow *inflow);
  * tbrf_driver_message. */
 TBRF_API int tbrf_driver_set_backend(tbrf_driver *driver, int backend, int device);
 
-/* The backend the driver's sums run on (*backend: TBRF_BACKEND_CPU,
- * _OPENCL or _CUDA; AUTO resolved). Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_BAD_PLAN. */
-TBRF_API int tbrf_driver_get_backend(const tbrf_driver *driver, int *backend);
+/* The backend the driver's sums run on: TBRF_BACKEND_CPU, _OPENCL or
+ * _CUDA (AUTO resolved); -1 for NULL or a driver whose make failed. */
+TBRF_API int tbrf_driver_backend(const tbrf_driver *driver);
 
 #ifdef __cplusplus
 }

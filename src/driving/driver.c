@@ -1382,17 +1382,9 @@ int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
     return ok(d);
 }
 
-int tbrf_driver_get_backend(const tbrf_driver *dc, int *backend)
+int tbrf_driver_backend(const tbrf_driver *d)
 {
-    tbrf_driver *d = (tbrf_driver *)dc; /* only the message changes */
-    if (!d)
-        return TBRF_ERR_NULL;
-    if (d->status != TBRF_OK)
-        return d->msg.status = TBRF_ERR_BAD_PLAN;
-    if (!backend)
-        return fail(d, TBRF_ERR_NULL, "driver: backend is NULL");
-    *backend = d->backend;
-    return ok(d);
+    return d && d->status == TBRF_OK ? d->backend : -1;
 }
 
 int tbrf_driver_status(const tbrf_driver *d)

@@ -137,9 +137,8 @@ static void agreement(int dim, int periodic)
     double *vc = tu_malloc(sizeof(double) * (size_t)(dim * np)), *vg = tu_malloc(sizeof(double) * (size_t)(dim * np));
     double *gc = tu_malloc(sizeof(double) * (size_t)(dim * total)), *gg = tu_malloc(sizeof(double) * (size_t)(dim * total));
     tbrf_driver *c = make(&p, -1), *g = make(&p, backend);
-    int used = -1;
-    CHECK(tbrf_driver_get_backend(g, &used) == TBRF_OK && used == backend, "%s %dD: get_backend %d",
-          what, dim, used);
+    CHECK(tbrf_driver_backend(g) == backend, "%s %dD: tbrf_driver_backend %d", what, dim,
+          tbrf_driver_backend(g));
     for (double t = 0.0; t < 1.0; t += 0.37) {
         eval(c, t, dim, np, x, vc, p.origin, h, n, gc);
         eval(g, t, dim, np, x, vg, p.origin, h, n, gg);
@@ -272,18 +271,19 @@ static void refusals(void)
     CHECK(tbrf_driver_set_backend(d, 7, -1) == TBRF_ERR_INVALID, "an unknown backend refused");
     CHECK(tbrf_driver_set_backend(d, TBRF_BACKEND_CPU, -2) == TBRF_ERR_INVALID, "device -2 refused");
     CHECK(tbrf_driver_set_backend(NULL, TBRF_BACKEND_CPU, -1) == TBRF_ERR_NULL, "NULL driver");
-    int used = -1;
-    CHECK(tbrf_driver_get_backend(d, &used) == TBRF_OK && used == TBRF_BACKEND_CPU, "still the cpu");
+    CHECK(tbrf_driver_backend(d) == TBRF_BACKEND_CPU, "still the cpu");
     CHECK(tbrf_driver_points(d, 0.3, 1, x, v1) == TBRF_OK && memcmp(v0, v1, sizeof v0) == 0,
           "after the refusals the driver gives the same bits");
     /* AUTO on a machine without a GPU is the CPU, whose values are the CPU's */
     CHECK(tbrf_driver_set_backend(d, TBRF_BACKEND_AUTO, -1) == TBRF_OK, "auto: %s", tbrf_driver_message(d));
-    CHECK(tbrf_driver_get_backend(d, &used) == TBRF_OK && used != TBRF_BACKEND_AUTO, "auto resolved");
+    const int used = tbrf_driver_backend(d);
+    CHECK(used >= TBRF_BACKEND_CPU && used < TBRF_BACKEND_AUTO, "auto resolved to %d", used);
     tbrf_driver_destroy(d);
     /* a failed driver refuses a backend with BAD_PLAN */
     p.zeta = 2.0;
     tbrf_driver_make(model, 9, &p, &d);
     CHECK(tbrf_driver_set_backend(d, TBRF_BACKEND_CPU, -1) == TBRF_ERR_BAD_PLAN, "failed driver");
+    CHECK(tbrf_driver_backend(d) == -1 && tbrf_driver_backend(NULL) == -1, "no backend for a failed driver");
     tbrf_driver_destroy(d);
 }
 

@@ -7,7 +7,8 @@
 #include "backends/kernels/drive_cuda.h"
 #include "backends/kernels/drive_body.h"
 
-__global__ void drive_points_d(const int *__restrict__ m, const double *__restrict__ coef, long long nm,
+/* static: the library exports no kernel symbol (abi_exports_documented) */
+static __global__ void drive_points_d(const int *__restrict__ m, const double *__restrict__ coef, long long nm,
                                int dim, double ox, double oy, double oz, double lx, double ly, double lz,
                                const double *__restrict__ xyz, long long count, double *__restrict__ out)
 {
