@@ -3,9 +3,10 @@
  *
  * A wind carries a frozen field through a tube [lo, hi]; each step the
  * caller's ghost cells get the field at x - v t. The field is the one a
- * plan made with the same arguments gives (same line sizing, directions,
- * shifts and modes: tbrfi_plan_make_lineless), but of every line only the
- * window that the tube reaches is kept. A plan sizes all its lines for the
+ * plan made with the same arguments gives: the sampler holds the same
+ * turning-bands engine a plan holds (src/engine/engine.h, same line
+ * sizing, directions, shifts and modes), made without line storage, and of
+ * every line keeps only the window that the tube reaches. A plan sizes all its lines for the
  * tube's diagonal, twice over (Lambda >= 2 diagonal + correlation scale, so
  * that wrap-around never correlates distant points); the tube projected on
  * a line's direction u covers only sum_d |u_d| (hi_d - lo_d), which for a
@@ -27,9 +28,7 @@
 #include "backends/cpu/cpu_kernels.h"
 #include "core/message.h"
 #include "core/parallel.h"
-#include "methods/turning_bands/directions.h"
-#include "methods/turning_bands/lines.h"
-#include "plan/plan_internal.h"
+#include "engine/engine.h"
 #include "tbrf.h"
 
 /* Points per tile: a tile's positions and accumulators stay in L1 while
@@ -40,12 +39,14 @@ enum { INFLOW_TILE = 512 };
  * round across a sample boundary (the plan's domain tolerance is already
  * in the window's extent). */
 enum { WINDOW_MARGIN = 2 };
+/* A grid's tiles: blocks of BX x BY x BZ cells (fill). */
+enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
 
 struct tbrf_inflow {
     int broken;
     tbrfi_message msg; /* the last call's status and message */
-    tbrf_plan *plan;
-    tbrfi_plan_view v;
+    tbrfi_engine *engine;        /* storage WINDOWS: sizing and FFTW plan, no lines */
+    const tbrfi_engine_view *v;
     uint64_t realization;
     double velocity[3];
     int precision;           /* of the line windows */
@@ -109,21 +110,87 @@ static void line_window(const tbrf_inflow *in, int l, int64_t *first, int64_t *c
 {
     const double *a = in->axis + 3 * (size_t)l;
     double tmin = in->off[l], tmax = in->off[l];
-    for (int d = 0; d < in->v.dim; d++) {
-        const double dlo = (in->v.lo[d] - in->v.tolerance) - in->v.center[d];
-        const double dhi = (in->v.hi[d] + in->v.tolerance) - in->v.center[d];
+    for (int d = 0; d < in->v->dim; d++) {
+        const double dlo = (in->v->lo[d] - in->v->tolerance) - in->v->center[d];
+        const double dhi = (in->v->hi[d] + in->v->tolerance) - in->v->center[d];
         tmin += fmin(a[d] * dlo, a[d] * dhi);
         tmax += fmax(a[d] * dlo, a[d] * dhi);
     }
     int64_t j0 = (int64_t)floor(tmin) - WINDOW_MARGIN;
     int64_t j1 = (int64_t)floor(tmax) + 1 + WINDOW_MARGIN;
-    const int64_t M = in->v.spec->M;
+    const int64_t M = in->v->spec.M;
     if (j0 < 0)
         j0 = 0;
     if (j1 > M - 1)
         j1 = M - 1;
     *first = j0;
     *count = j1 - j0 + 1;
+}
+
+/* The total samples of the windows (the pad included) allocated within
+ * the memory budget, and synthesised. */
+static int store_windows(tbrf_inflow *in, int64_t total)
+{
+    const int L = in->v->L;
+    const size_t esize = in->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    const double bytes = (double)total * (double)esize;
+    const double budget = tbrfi_engine_memory_budget();
+    if (!(budget > 0.0))
+        return fail(in, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET is not a size in bytes (such as 4G or 512M)");
+    if (bytes > budget)
+        return fail(in, TBRF_ERR_SIZE, "the line windows of the tube need %.3g MiB, more than the "
+                    "memory budget of %.3g MiB (set TBRF_MEMORY_BUDGET, coarsen the resolution or "
+                    "shorten the tube)", bytes / 1048576.0, budget / 1048576.0);
+    in->nsamples = total;
+    in->samples = malloc((size_t)bytes > 0 ? (size_t)bytes : 1);
+    if (!in->samples)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %.3g MiB of line windows", bytes / 1048576.0);
+    int64_t *at = malloc(sizeof(int64_t) * (size_t)L);
+    if (!at)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    for (int l = 0; l < L; l++)
+        at[l] = in->base[l] + in->first[l];
+    int st = tbrfi_engine_windows(in->engine, in->realization, in->first, in->count, at, in->precision,
+                                  in->samples);
+    free(at);
+    if (st)
+        return fail(in, st, "no memory for the line synthesis buffers");
+    return TBRF_OK;
+}
+
+/* The axes, offsets and windows of the L lines, and their samples of
+ * in->realization. */
+static int make_windows(tbrf_inflow *in)
+{
+    const int L = in->v->L;
+    in->axis = malloc(sizeof(double) * 4 * (size_t)L);
+    in->off = malloc(sizeof(double) * (size_t)L);
+    in->first = malloc(sizeof(int64_t) * 3 * (size_t)L);
+    if (!in->axis || !in->off || !in->first)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    in->count = in->first + L;
+    in->base = in->first + 2 * (size_t)L;
+    /* the plan's axes: u/delta, then the shifts */
+    tbrfi_engine_axes(in->engine, in->realization, in->axis);
+    for (int l = 0; l < L; l++)
+        in->off[l] = in->v->spec.offset + in->axis[3 * (size_t)L + l];
+    /* Window l is stored at pad + (the windows before it); base[l] = that
+     * - first[l], so that samples + base[l] is line l's sample 0 and the
+     * CPU kernels index it as they index a whole line. The pad (at most
+     * first[0] samples, never touched) keeps every base[l] >= 0. */
+    int64_t total = 0, pad = 0;
+    for (int l = 0; l < L; l++) {
+        line_window(in, l, &in->first[l], &in->count[l]);
+        if (in->first[l] - total > pad)
+            pad = in->first[l] - total;
+        total += in->count[l];
+        if (in->count[l] > in->maxcount)
+            in->maxcount = in->count[l];
+    }
+    for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
+        in->base[l] = at - in->first[l];
+    total += pad;
+    return store_windows(in, total);
 }
 
 static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double lo[3],
@@ -150,73 +217,18 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
                     "and opts.periodic are not offered (a tube is not a periodic box)");
     o.backend = TBRF_BACKEND_CPU;
     o.method = TBRF_METHOD_TB;
-    int st = tbrfi_plan_make_lineless(model, dim, lo, hi, resolution, seed, &o, &in->plan);
-    if (st) {
-        if (!in->plan)
-            return fail(in, st, "no memory for the plan");
-        return fail(in, st, "%s", tbrf_plan_message(in->plan));
-    }
-    tbrfi_plan_view_of(in->plan, &in->v);
+    int st = tbrfi_engine_make(model, dim, lo, hi, resolution, seed, &o, TBRFI_ENGINE_WINDOWS,
+                               &in->engine);
+    if (!in->engine)
+        return fail(in, st, "no memory for the plan");
+    if (st)
+        return fail(in, st, "%s", tbrfi_message_text(tbrfi_engine_msg(in->engine)));
+    in->v = tbrfi_engine_view_of(in->engine);
     in->realization = realization;
     in->precision = line_precision;
     for (int d = 0; d < 3; d++)
         in->velocity[d] = d < dim ? velocity[d] : 0.0;
-    const int L = in->v.L;
-    in->axis = malloc(sizeof(double) * 4 * (size_t)L);
-    in->off = malloc(sizeof(double) * (size_t)L);
-    in->first = malloc(sizeof(int64_t) * 3 * (size_t)L);
-    if (!in->axis || !in->off || !in->first)
-        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
-    in->count = in->first + L;
-    in->base = in->first + 2 * (size_t)L;
-    /* exactly the plan's ensure_lines: axes u/delta, then the shifts */
-    tbrfi_directions_make(dim, L, in->v.seed, realization, in->axis);
-    for (int i = 0; i < 3 * L; i++)
-        in->axis[i] /= in->v.spec->delta;
-    tbrfi_lines_shifts(in->v.seed, realization, L, in->axis + 3 * (size_t)L);
-    for (int l = 0; l < L; l++)
-        in->off[l] = in->v.spec->offset + in->axis[3 * (size_t)L + l];
-    /* Window l is stored at pad + (the windows before it); base[l] = that
-     * - first[l], so that samples + base[l] is line l's sample 0 and the
-     * CPU kernels index it as they index a whole line. The pad (at most
-     * first[0] samples, never touched) keeps every base[l] >= 0. */
-    int64_t total = 0, pad = 0;
-    for (int l = 0; l < L; l++) {
-        line_window(in, l, &in->first[l], &in->count[l]);
-        if (in->first[l] - total > pad)
-            pad = in->first[l] - total;
-        total += in->count[l];
-        if (in->count[l] > in->maxcount)
-            in->maxcount = in->count[l];
-    }
-    for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
-        in->base[l] = at - in->first[l];
-    total += pad;
-    const size_t esize = line_precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
-    const double bytes = (double)total * (double)esize;
-    const double budget = tbrfi_plan_memory_budget();
-    if (!(budget > 0.0))
-        return fail(in, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET is not a size in bytes (such as 4G or 512M)");
-    if (bytes > budget)
-        return fail(in, TBRF_ERR_SIZE, "the line windows of the tube need %.3g MiB, more than the "
-                    "memory budget of %.3g MiB (set TBRF_MEMORY_BUDGET, coarsen the resolution or "
-                    "shorten the tube)", bytes / 1048576.0, budget / 1048576.0);
-    in->nsamples = total;
-    in->samples = malloc((size_t)bytes > 0 ? (size_t)bytes : 1);
-    if (!in->samples)
-        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %.3g MiB of line windows", bytes / 1048576.0);
-    int64_t *at = malloc(sizeof(int64_t) * (size_t)L);
-    if (!at)
-        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
-    for (int l = 0; l < L; l++)
-        at[l] = in->base[l] + in->first[l];
-    st = tbrfi_lines_synthesize_windows(in->v.spec, in->v.fft, in->v.seed, realization, L,
-                                        in->v.threads, in->first, in->count, at,
-                                        line_precision, in->samples);
-    free(at);
-    if (st)
-        return fail(in, st, "no memory for the line synthesis buffers");
-    return TBRF_OK;
+    return make_windows(in);
 }
 
 int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
@@ -275,16 +287,16 @@ static double transform(const tbrf_inflow *in, double delta)
 
 static int inside(const tbrf_inflow *in, const double *x)
 {
-    for (int d = 0; d < in->v.dim; d++)
-        if (!(x[d] >= in->v.lo[d] - in->v.tolerance && x[d] <= in->v.hi[d] + in->v.tolerance))
+    for (int d = 0; d < in->v->dim; d++)
+        if (!(x[d] >= in->v->lo[d] - in->v->tolerance && x[d] <= in->v->hi[d] + in->v->tolerance))
             return 0;
     return 1;
 }
 
 static int out_of_tube(tbrf_inflow *in, int64_t i, const double *x, double t)
 {
-    const double *lo = in->v.lo, *hi = in->v.hi;
-    if (in->v.dim == 3)
+    const double *lo = in->v->lo, *hi = in->v->hi;
+    if (in->v->dim == 3)
         return fail(in, TBRF_ERR_OUT_OF_DOMAIN, "ghost cell %lld at t = %.17g samples (%.17g, %.17g, "
                     "%.17g), outside the tube [%g, %g] x [%g, %g] x [%g, %g] (or NaN): make the tube "
                     "with tbrf_inflow_tube for a later end time", (long long)i, t, x[0], x[1], x[2],
@@ -303,7 +315,7 @@ typedef struct source {
 
 static void position(const tbrf_inflow *in, const source *s, int64_t i, double t, double *x)
 {
-    const int dim = in->v.dim;
+    const int dim = in->v->dim;
     if (s->xyz) {
         for (int d = 0; d < dim; d++)
             x[d] = s->xyz[(size_t)dim * (size_t)i + (size_t)d] - in->velocity[d] * t;
@@ -339,8 +351,59 @@ static void add_float_line(const tbrf_inflow *in, int l, cpu_points_fn kernel, c
     const float *y = (const float *)in->samples + in->base[l];
     for (int64_t j = j0; j <= j1; j++)
         scratch[j - j0] = (double)y[j];
-    const double shift = in->axis[3 * (size_t)in->v.L + l];
-    kernel(scratch, 0, a, in->v.spec->offset - (double)j0, &shift, 1, npad, dx, dy, dz, acc);
+    const double shift = in->axis[3 * (size_t)in->v->L + l];
+    kernel(scratch, 0, a, in->v->spec.offset - (double)j0, &shift, 1, npad, dx, dy, dz, acc);
+}
+
+/* Tile w of fill: its positions' values, line by line. */
+static void fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t n, int64_t w,
+                      const int64_t tiles[3], cpu_points_fn kernel, double *scratch, double *values)
+{
+    const int L = in->v->L, dim = in->v->dim;
+    const double norm = 1.0 / sqrt((double)L);
+    const double *c = in->v->center;
+    const double *shift = in->axis + 3 * (size_t)L;
+    double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
+    int64_t idx[INFLOW_TILE];
+    int np = 0;
+    if (s->xyz) {
+        const int64_t p0 = w * INFLOW_TILE;
+        np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
+        for (int i = 0; i < np; i++)
+            idx[i] = p0 + i;
+    } else {
+        const int64_t i0 = (w % tiles[0]) * BX, j0 = (w / tiles[0] % tiles[1]) * BY,
+                      k0 = w / (tiles[0] * tiles[1]) * BZ;
+        for (int64_t k = k0; k < k0 + BZ && k < s->n[2]; k++)
+            for (int64_t j = j0; j < j0 + BY && j < s->n[1]; j++)
+                for (int64_t i = i0; i < i0 + BX && i < s->n[0]; i++)
+                    idx[np++] = i + s->n[0] * (j + s->n[1] * k);
+    }
+    const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
+    double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < npad; i++) {
+        double x[3];
+        position(in, s, idx[i < np ? i : np - 1], t, x);
+        dx[i] = x[0] - c[0];
+        dy[i] = x[1] - c[1];
+        dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
+        acc[i] = 0.0;
+        bmin[0] = fmin(bmin[0], dx[i]), bmax[0] = fmax(bmax[0], dx[i]);
+        bmin[1] = fmin(bmin[1], dy[i]), bmax[1] = fmax(bmax[1], dy[i]);
+        bmin[2] = fmin(bmin[2], dz[i]), bmax[2] = fmax(bmax[2], dz[i]);
+    }
+    /* Line by line in order 0..L-1, through the CPU backend's point
+     * kernel (the same bits as tbrf_execute's) on each line's window. */
+    for (int l = 0; l < L; l++) {
+        const double *a = in->axis + 3 * (size_t)l;
+        if (in->precision == TBRF_FLOAT)
+            add_float_line(in, l, kernel, bmin, bmax, npad, dx, dy, dz, scratch, acc);
+        else
+            kernel((const double *)in->samples + in->base[l], 0, a, in->v->spec.offset, shift + l, 1,
+                   npad, dx, dy, dz, acc);
+    }
+    for (int i = 0; i < np; i++)
+        values[idx[i]] = transform(in, norm * acc[i]);
 }
 
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
@@ -353,17 +416,12 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         if (!inside(in, x))
             return out_of_tube(in, i, x, t);
     }
-    const int L = in->v.L, dim = in->v.dim;
-    const double norm = 1.0 / sqrt((double)L);
-    const double *c = in->v.center;
-    const double *shift = in->axis + 3 * (size_t)L;
     const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
     /* Tiles: INFLOW_TILE points in the caller's order, or blocks of
      * 16 x 16 x 2 cells of a grid, whose line coordinates span few
      * samples, so that the window segments a tile reads stay in cache
      * (a strip of whole rows would read hundreds of samples per line).
-     * Values do not depend on the tiling. */
-    enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
+     * Values do not depend on the tiling (fill_tile). */
     int64_t tiles[3] = {1, 1, 1};
     if (!s->xyz) {
         tiles[0] = (s->n[0] + BX - 1) / BX;
@@ -372,7 +430,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     }
     const int64_t ntiles = s->xyz ? (n + INFLOW_TILE - 1) / INFLOW_TILE : tiles[0] * tiles[1] * tiles[2];
     int failed = 0;
-#pragma omp parallel num_threads(tbrf_threads(in->v.threads)) if (ntiles > 1)
+#pragma omp parallel num_threads(tbrf_threads(in->v->opts.threads)) if (ntiles > 1)
     {
     /* float windows: one window's samples in double, per thread */
     double *scratch = in->precision == TBRF_FLOAT ? malloc(sizeof(double) * (size_t)in->maxcount) : NULL;
@@ -384,47 +442,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     for (int64_t w = 0; w < ntiles; w++) {
         if (in->precision == TBRF_FLOAT && !scratch)
             continue;
-        double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
-        int64_t idx[INFLOW_TILE];
-        int np = 0;
-        if (s->xyz) {
-            const int64_t p0 = w * INFLOW_TILE;
-            np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
-            for (int i = 0; i < np; i++)
-                idx[i] = p0 + i;
-        } else {
-            const int64_t i0 = (w % tiles[0]) * BX, j0 = (w / tiles[0] % tiles[1]) * BY,
-                          k0 = w / (tiles[0] * tiles[1]) * BZ;
-            for (int64_t k = k0; k < k0 + BZ && k < s->n[2]; k++)
-                for (int64_t j = j0; j < j0 + BY && j < s->n[1]; j++)
-                    for (int64_t i = i0; i < i0 + BX && i < s->n[0]; i++)
-                        idx[np++] = i + s->n[0] * (j + s->n[1] * k);
-        }
-        const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
-        double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (int i = 0; i < npad; i++) {
-            double x[3];
-            position(in, s, idx[i < np ? i : np - 1], t, x);
-            dx[i] = x[0] - c[0];
-            dy[i] = x[1] - c[1];
-            dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
-            acc[i] = 0.0;
-            bmin[0] = fmin(bmin[0], dx[i]), bmax[0] = fmax(bmax[0], dx[i]);
-            bmin[1] = fmin(bmin[1], dy[i]), bmax[1] = fmax(bmax[1], dy[i]);
-            bmin[2] = fmin(bmin[2], dz[i]), bmax[2] = fmax(bmax[2], dz[i]);
-        }
-        /* Line by line in order 0..L-1, through the CPU backend's point
-         * kernel (the same bits as tbrf_execute's) on each line's window. */
-        for (int l = 0; l < L; l++) {
-            const double *a = in->axis + 3 * (size_t)l;
-            if (in->precision == TBRF_FLOAT)
-                add_float_line(in, l, kernel, bmin, bmax, npad, dx, dy, dz, scratch, acc);
-            else
-                kernel((const double *)in->samples + in->base[l], 0, a, in->v.spec->offset, shift + l, 1,
-                       npad, dx, dy, dz, acc);
-        }
-        for (int i = 0; i < np; i++)
-            values[idx[i]] = transform(in, norm * acc[i]);
+        fill_tile(in, s, t, n, w, tiles, kernel, scratch, values);
     }
     free(scratch);
     }
@@ -460,7 +478,7 @@ int tbrf_inflow_fill_grid(tbrf_inflow *in, double t, const double origin[3], con
     source s = {.xyz = NULL};
     double cells = 1.0;
     for (int d = 0; d < 3; d++) {
-        const int use = d < in->v.dim;
+        const int use = d < in->v->dim;
         s.n[d] = use ? n[d] : 1;
         s.origin[d] = use ? origin[d] : 0.0;
         s.spacing[d] = use ? spacing[d] : 0.0;
@@ -480,7 +498,7 @@ int64_t tbrf_inflow_line_bytes(const tbrf_inflow *in, int full)
     if (!in || in->broken)
         return 0;
     if (full)
-        return (int64_t)8 * (int64_t)in->v.L * in->v.spec->M;
+        return (int64_t)8 * (int64_t)in->v->L * in->v->spec.M;
     return in->nsamples * (int64_t)(in->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double));
 }
 
@@ -495,7 +513,7 @@ void tbrf_inflow_destroy(tbrf_inflow *in)
 {
     if (!in)
         return;
-    tbrf_destroy(in->plan);
+    tbrfi_engine_destroy(in->engine);
     free(in->axis);
     free(in->off);
     free(in->first);

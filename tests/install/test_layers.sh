@@ -11,9 +11,10 @@ rank() {
     src/core/*) echo 1 ;;
     src/methods/*) echo 2 ;;
     src/backends/*) echo 3 ;;
-    src/plan/* | src/rng/* | src/mc/* | src/driving/*) echo 4 ;;
-    src/io/* | src/analysis/* | src/mpi/*) echo 5 ;;
-    cli/* | fortran/*) echo 6 ;;
+    src/engine/*) echo 4 ;;
+    src/plan/* | src/rng/* | src/mc/* | src/driving/*) echo 5 ;;
+    src/io/* | src/analysis/* | src/mpi/*) echo 6 ;;
+    cli/* | fortran/*) echo 7 ;;
     *) echo 99 ;;
     esac
 }
@@ -23,7 +24,7 @@ while IFS= read -r f; do
     while IFS= read -r inc; do
         case $inc in
         tbrf.h | tbrf_version.h | tbrf_mpi.h | tbrf/*) target=include/x ;;
-        core/* | methods/* | backends/* | plan/* | rng/* | mc/* | driving/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
+        core/* | methods/* | backends/* | engine/* | plan/* | rng/* | mc/* | driving/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
         *) continue ;; # a file of the same folder, or a system header
         esac
         n=$((n + 1))
