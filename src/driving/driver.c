@@ -27,6 +27,7 @@
 #include "core/message.h"
 #include "core/model.h"
 #include "core/parallel.h"
+#include "engine/engine.h"
 #include "methods/nufft/nufft.h"
 #include "methods/turning_bands/directions.h"
 #include "methods/turning_bands/lines.h"
@@ -90,14 +91,13 @@ struct tbrf_driver {
     int tb, L;
     int64_t K;
     int32_t *lm;
-    line_spec spec;
-    void *fftp;
+    tbrfi_engine *engine;  /* sizing, domain, FFT plan and projection (engine/engine.h) */
+    const line_spec *spec; /* the engine's */
     double *u;         /* unit directions, 3 per line */
     double *axis;      /* u / delta (3 per line), then the L shifts */
     double *raw;       /* dim line sets Z_c (c L M samples each) */
     double *lines;     /* the mixed sets W_c = P_zeta(u) Z, projected per component */
-    double lo[3], hi[3], center[3], tol;
-    uint64_t generation;
+    double lo[3], hi[3], tol; /* the engine's domain and tolerance */
     int lines_valid;
 };
 
@@ -406,25 +406,16 @@ static int setup_eval(tbrf_driver *d)
 #define TB_LINES 512
 #define TB_SAMPLES 32
 
-static int setup_tb(tbrf_driver *d, const tbrf_model *model)
+/* The turning-bands engine (engine/engine.h) of the domain on `backend`
+ * and `device`: the line sizing of the model's shape (amplitude 1: the
+ * driver's rms sets the amplitude) for TB_LINES lines sampled at
+ * 2 pi / (TB_SAMPLES kmax), spectral line method, storage WINDOWS (the
+ * driver synthesises its own OU lines), and the projection through the
+ * backend. A status, with the engine's message in the driver's. */
+static int tb_engine(tbrf_driver *d, const tbrf_model *model, int backend, int device,
+                     tbrfi_engine **engine)
 {
-    if (!support(model, &d->kmin, &d->kmax))
-        return fail(d, TBRF_ERR_UNSUPPORTED,
-                    "driver: the model's spectrum (%s) has no upper bound: cut it with "
-                    "tbrf_model_set_band", tbrf_model_describe(model));
-    const int dim = d->dim;
-    double e2 = 0.0, maxabs = 0.0;
-    for (int c = 0; c < dim; c++) {
-        d->lo[c] = d->p.origin[c];
-        d->hi[c] = d->p.origin[c] + d->p.length[c];
-        d->center[c] = d->p.origin[c] + 0.5 * d->p.length[c];
-        e2 += d->p.length[c] * d->p.length[c];
-        maxabs = fmax(maxabs, fmax(fabs(d->lo[c]), fabs(d->hi[c])));
-    }
-    const double extent = sqrt(e2);
-    if (!isfinite(extent) || !isfinite(maxabs))
-        return fail(d, TBRF_ERR_INVALID, "driver: the domain's extent is not finite");
-    /* the shape alone, amplitude 1: the driver's rms sets the amplitude */
+    *engine = NULL;
     tbrf_model *shape = tbrfi_model_copy(model);
     if (!shape)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory to copy the model");
@@ -432,18 +423,53 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     tbrf_opts o;
     tbrf_default_opts(&o);
     o.line_method = TBRF_LINES_SPECTRAL;
+    o.lines = TB_LINES;
+    o.backend = backend;
+    o.device = device;
+    o.precision = TBRF_DOUBLE; /* the driver's values are double on every backend */
+    o.threads = d->p.threads;
     const double resolution = 2.0 * PI / d->kmax * (double)o.oversampling / TB_SAMPLES;
-    char msg[256];
-    int st = tbrfi_lines_spec_build(&d->spec, shape, dim, extent, resolution, &o, msg, sizeof msg);
+    double hi[3] = {0.0, 0.0, 0.0};
+    for (int c = 0; c < d->dim; c++)
+        hi[c] = d->p.origin[c] + d->p.length[c];
+    int st = tbrfi_engine_make(shape, d->dim, d->p.origin, hi, resolution, d->seed, &o,
+                               TBRFI_ENGINE_WINDOWS, engine);
     tbrf_model_destroy(shape);
+    if (st != TBRF_OK) {
+        fail(d, st, "driver: %s", *engine ? tbrfi_message_text(tbrfi_engine_msg(*engine)) : "no memory "
+             "for the turning-bands engine");
+        tbrfi_engine_destroy(*engine);
+        *engine = NULL;
+    }
+    return st;
+}
+
+static int setup_tb(tbrf_driver *d, const tbrf_model *model)
+{
+    if (!support(model, &d->kmin, &d->kmax))
+        return fail(d, TBRF_ERR_UNSUPPORTED,
+                    "driver: the model's spectrum (%s) has no upper bound: cut it with "
+                    "tbrf_model_set_band", tbrf_model_describe(model));
+    const int dim = d->dim;
+    double e2 = 0.0;
+    for (int c = 0; c < dim; c++)
+        e2 += d->p.length[c] * d->p.length[c];
+    const double extent = sqrt(e2);
+    if (!isfinite(extent))
+        return fail(d, TBRF_ERR_INVALID, "driver: the domain's extent is not finite");
+    /* the shape's line sizing, the domain and its tolerance, the backend:
+     * the engine's, as the plan's and the inflow sampler's */
+    int st = tb_engine(d, model, TBRF_BACKEND_CPU, -1, &d->engine);
     if (st != TBRF_OK)
-        return fail(d, st, "driver: lines: %s", msg);
-    d->tol = 1e-10 * extent + 8.0 * 2.220446049250313e-16 * maxabs;
-    if (8.0 * 2.220446049250313e-16 * maxabs > 0.25 * d->spec.delta)
-        return fail(d, TBRF_ERR_INVALID, "driver: domain coordinates up to %g cannot be resolved to "
-                    "the line spacing %g in double precision: shift the origin", maxabs,
-                    d->spec.delta);
-    const int64_t M = d->spec.M, half = M / 2;
+        return st;
+    const tbrfi_engine_view *v = tbrfi_engine_view_of(d->engine);
+    d->spec = &v->spec;
+    for (int c = 0; c < dim; c++) {
+        d->lo[c] = v->lo[c];
+        d->hi[c] = v->hi[c];
+    }
+    d->tol = v->tolerance;
+    const int64_t M = d->spec->M, half = M / 2;
     d->L = TB_LINES;
     const double bytes = 2.0 * 8.0 * (double)dim * (double)d->L * (double)M;
     if (reserve(d, bytes, "the lines") != TBRF_OK)
@@ -453,7 +479,7 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
                     tbrf_driver_message(d), extent * d->kmax / (2.0 * PI));
     int64_t K = 0;
     for (int64_t m = 1; m <= half; m++)
-        K += d->spec.mode_var[m] > 0.0;
+        K += d->spec->mode_var[m] > 0.0;
     if (K == 0)
         return fail(d, TBRF_ERR_SIZE, "driver: no line mode has P(k) > 0 in [%g, %g]", d->kmin,
                     d->kmax);
@@ -483,15 +509,12 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
         !d->lines)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %d lines of %lld samples", d->L,
                     (long long)M);
-    if (!(d->fftp = tbrfi_lines_fft_plan(M)))
-        return fail(d, TBRF_ERR_FFT, "driver: FFTW could not plan a real FFT of size %lld",
-                    (long long)M);
     /* sigma_Z^2: a line's variance averaged over sub-sample positions
      * (mode_var is compensated for the interpolation's mean gain) */
     double var = 0.0;
     K = 0;
     for (int64_t m = 1; m <= half; m++) {
-        const double v = d->spec.mode_var[m];
+        const double v = d->spec->mode_var[m];
         if (!(v > 0.0))
             continue;
         d->lm[K++] = (int32_t)m;
@@ -499,12 +522,11 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     }
     for (int l = 0; l < d->L; l++)
         for (int64_t k = 0; k < K; k++)
-            d->s[(int64_t)l * K + k] = sqrt(d->spec.mode_var[d->lm[k]]);
+            d->s[(int64_t)l * K + k] = sqrt(d->spec->mode_var[d->lm[k]]);
+    /* the unit directions for the mixing, and the engine's axes of the
+     * same realization 0 (u / delta, then the sub-sample shifts) */
     tbrfi_directions_make(dim, d->L, d->seed, 0, d->u);
-    for (int l = 0; l < d->L; l++)
-        for (int c = 0; c < 3; c++)
-            d->axis[3 * l + c] = c < dim ? d->u[3 * l + c] / d->spec.delta : 0.0;
-    tbrfi_lines_shifts(d->seed, 0, d->L, d->axis + 3 * d->L);
+    tbrfi_engine_axes(d->engine, 0, d->axis);
     /* E|f|^2 = A^2 (zeta^2 (dim - 1) + (1 - zeta)^2) sigma_Z^2 (doc/driving.md) */
     const double z = d->p.zeta, proj = z * z * (double)(dim - 1) + (1.0 - z) * (1.0 - z);
     d->amp = d->rms_ensemble / sqrt(proj * var);
@@ -515,7 +537,7 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
         h = fnv(h, &d->seed, sizeof d->seed);
         h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
         h = fnv(h, &n, sizeof n);
-        h = fnv(h, &d->spec.M, sizeof d->spec.M);
+        h = fnv(h, &d->spec->M, sizeof d->spec->M);
         h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
         h = fnv(h, d->s, sizeof(double) * (size_t)n);
         *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
@@ -783,7 +805,7 @@ static int ensure_fine(tbrf_driver *d)
 static void tb_mix(tbrf_driver *d)
 {
     const int dim = d->dim, L = d->L;
-    const int64_t M = d->spec.M;
+    const int64_t M = d->spec->M;
     const size_t LM = (size_t)L * (size_t)M;
     const double z = d->p.zeta;
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (L * M >= 65536)
@@ -814,7 +836,7 @@ static int ensure_lines(tbrf_driver *d)
     if (d->lines_valid)
         return TBRF_OK;
     const int dim = d->dim, nc = 2 * dim, L = d->L;
-    const int64_t M = d->spec.M, half = M / 2, K = d->K;
+    const int64_t M = d->spec->M, half = M / 2, K = d->K;
     int nomem = 0;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (L * M >= 65536)
     {
@@ -836,7 +858,7 @@ static int ensure_lines(tbrf_driver *d)
                     X[m][1] = cf[1];
                 }
             }
-            fftw_execute_dft_c2r((fftw_plan)d->fftp, X,
+            fftw_execute_dft_c2r((fftw_plan)tbrfi_engine_view_of(d->engine)->fft, X,
                                  d->raw + ((size_t)c * (size_t)L + (size_t)l) * (size_t)M);
         }
         fftw_free(X);
@@ -844,30 +866,15 @@ static int ensure_lines(tbrf_driver *d)
     if (nomem)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a line's modes");
     tb_mix(d);
-    d->generation++;
+    tbrfi_engine_use_lines(d->engine, d->axis, d->lines, dim); /* a new generation */
     d->lines_valid = 1;
     return TBRF_OK;
 }
 
-/* The projection of component c's line set. */
-static projection tb_projection(const tbrf_driver *d, int c)
+/* The engine's failure st (its message) in the driver's message. */
+static int engine_fail(tbrf_driver *d, int st)
 {
-    projection p;
-    memset(&p, 0, sizeof p);
-    p.dim = d->dim;
-    p.L = d->L;
-    p.M = d->spec.M;
-    p.lines = d->lines + (size_t)c * (size_t)d->L * (size_t)d->spec.M;
-    p.axis = d->axis;
-    p.offset = d->spec.offset;
-    for (int k = 0; k < 3; k++)
-        p.center[k] = d->center[k];
-    p.norm = 1.0 / sqrt((double)d->L);
-    p.precision = TBRF_DOUBLE;
-    p.threads = d->p.threads;
-    p.state = d->be_state;
-    p.generation = d->generation * 4u + (uint64_t)c;
-    return p;
+    return fail(d, st, "driver: %s", tbrfi_message_text(tbrfi_engine_msg(d->engine)));
 }
 
 static int tb_inside(const tbrf_driver *d, int c, double x)
@@ -875,32 +882,19 @@ static int tb_inside(const tbrf_driver *d, int c, double x)
     return x >= d->lo[c] - d->tol && x <= d->hi[c] + d->tol;
 }
 
-/* n points through the backend, one component at a time into scratch,
- * then interleaved into out[dim i + c]; components outside chunks, so a
- * GPU backend uploads each component's lines once per call. */
+/* n points projected by the engine (its backend), the dim components
+ * interleaved into out[dim i + c]; the engine keeps one component of
+ * scratch (n doubles), so each component's lines go to a GPU once per
+ * call. */
 static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
 {
     int st = ensure_lines(d);
     if (st != TBRF_OK || n == 0)
         return st;
-    /* in chunks, so the scratch stays bounded (a point's value does not
-     * depend on the chunk) */
-    if ((st = fits(d, 8.0 * DRIVE_CHUNK, "a chunk of values")) != TBRF_OK)
+    if ((st = fits(d, 8.0 * (double)n, "the projection's scratch")) != TBRF_OK)
         return st;
-    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
-    if (!v)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
-    for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-        const projection p = tb_projection(d, c);
-        for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
-            const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
-            st = d->be->project_points(&p, count, xyz + (size_t)d->dim * (size_t)first, v);
-            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
-                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
-        }
-    }
-    free(v);
-    return st == TBRF_OK ? TBRF_OK : be_fail(d, st, "the projection");
+    st = tbrfi_engine_project_points(d->engine, n, xyz, out);
+    return st == TBRF_OK ? TBRF_OK : engine_fail(d, st);
 }
 
 static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[3],
@@ -923,22 +917,10 @@ static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[
         g.spacing[c] = c < d->dim ? spacing[c] : 0.0;
         g.n[c] = c < d->dim ? n[c] : 1;
     }
-    if ((st = fits(d, 8.0 * DRIVE_CHUNK, "a chunk of values")) != TBRF_OK)
+    if ((st = fits(d, 8.0 * (double)total, "the projection's scratch")) != TBRF_OK)
         return st;
-    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
-    if (!v)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
-    for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-        const projection p = tb_projection(d, c);
-        for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
-            const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
-            st = d->be->project_grid(&p, &g, first, count, v);
-            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
-                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
-        }
-    }
-    free(v);
-    return st == TBRF_OK ? ok(d) : be_fail(d, st, "the projection");
+    st = tbrfi_engine_project_grid(d->engine, &g, 0, total, out);
+    return st == TBRF_OK ? ok(d) : engine_fail(d, st);
 }
 
 static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
@@ -1340,6 +1322,29 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
 
 /* ------------------------------------------------------------ backends */
 
+/* A non-periodic driver on backend id (resolved): a new engine on it
+ * (the same sizing: the frozen shape of the old one), which takes over the
+ * current lines; on failure the old engine stays. */
+static int tb_set_backend(tbrf_driver *d, int id, int device)
+{
+    tbrfi_engine *e = NULL;
+    int st = tb_engine(d, tbrfi_engine_view_of(d->engine)->model, id, device, &e);
+    if (st != TBRF_OK)
+        return st;
+    if (tbrfi_engine_view_of(e)->spec.M != d->spec->M) { /* the same sizing, or a bug */
+        tbrfi_engine_destroy(e);
+        return fail(d, TBRF_ERR_INVALID, "driver: the %s engine sized its lines differently",
+                    tbrf_backend_name(id));
+    }
+    tbrfi_engine_destroy(d->engine);
+    d->engine = e;
+    d->spec = &tbrfi_engine_view_of(e)->spec;
+    if (d->lines_valid)
+        tbrfi_engine_use_lines(e, d->axis, d->lines, d->dim);
+    d->backend = id;
+    return ok(d);
+}
+
 int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
 {
     if (!d)
@@ -1359,6 +1364,8 @@ int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
             return fail(d, st, "driver: backend %s has no usable device", name);
         return fail(d, TBRF_ERR_INVALID, "driver: backend=%d is not a tbrf_backend", backend);
     }
+    if (d->tb)
+        return tb_set_backend(d, b->id, device);
     tbrf_opts o;
     tbrf_default_opts(&o);
     o.backend = b->id;
@@ -1375,7 +1382,7 @@ int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
     d->backend = b->id;
     /* the NUFFT runs on the CPU whatever the backend; AUTO on a GPU
      * backend sums the modes there (drive_points) */
-    if (!d->tb && b != &tbrf_backend_cpu && d->p.eval != TBRF_DRIVE_NUFFT)
+    if (b != &tbrf_backend_cpu && d->p.eval != TBRF_DRIVE_NUFFT)
         d->eval = TBRF_DRIVE_DIRECT;
     else
         d->eval = d->eval_cpu;
@@ -1419,7 +1426,6 @@ void tbrf_driver_destroy(tbrf_driver *d)
     free(d->axis);
     free(d->raw);
     free(d->lines);
-    tbrfi_lines_spec_free(&d->spec);
-    tbrfi_lines_fft_destroy(d->fftp);
+    tbrfi_engine_destroy(d->engine);
     free(d);
 }
