@@ -444,6 +444,8 @@ static int tb_engine(tbrf_driver *d, const tbrf_model *model, int backend, int d
     return st;
 }
 
+static int tb_modes(tbrf_driver *d);
+
 static int setup_tb(tbrf_driver *d, const tbrf_model *model)
 {
     if (!support(model, &d->kmin, &d->kmax))
@@ -509,10 +511,19 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
         !d->lines)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %d lines of %lld samples", d->L,
                     (long long)M);
+    return tb_modes(d);
+}
+
+/* The line modes' list and sizes, the directions and axes, the amplitude
+ * and the state's fingerprints, once the arrays are allocated. */
+static int tb_modes(tbrf_driver *d)
+{
+    const int dim = d->dim;
+    const int64_t M = d->spec->M, half = M / 2, n = d->nm;
     /* sigma_Z^2: a line's variance averaged over sub-sample positions
      * (mode_var is compensated for the interpolation's mean gain) */
     double var = 0.0;
-    K = 0;
+    int64_t K = 0;
     for (int64_t m = 1; m <= half; m++) {
         const double v = d->spec->mode_var[m];
         if (!(v > 0.0))
@@ -985,6 +996,31 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
  * cell), 1 when done, -1 without memory. Values equal the per-point sum
  * to rounding. */
 #define DENSE_MAX ((int64_t)1 << 22)
+
+/* grid_separable's tables: the coefficients in the dense array D, the
+ * phases of every cell's coordinate per axis in ex, ey, ez. */
+static void separable_tables(const tbrf_driver *d, const double origin[3], const double spacing[3],
+                             const int64_t n[3], double *D, double *ex, double *ey, double *ez)
+{
+    const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
+    const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
+    const int64_t nx = n[0], ny = n[1], nz = dim == 3 ? n[2] : 1;
+    for (int64_t i = 0; i < d->nm; i++) {
+        const int32_t *m = d->m + 3 * i;
+        const int64_t at = ((int64_t)m[0] * Wy + (m[1] + My)) * Wz + (m[2] + Mz);
+        memcpy(D + at * dim * 2, d->coef + i * 2 * dim, sizeof(double) * 2 * (size_t)dim);
+    }
+    for (int64_t i = 0; i < nx; i++)
+        axis_phases(d, 0, origin[0] + spacing[0] * (double)i, Mx, ex + 2 * i * (Mx + 1));
+    for (int64_t j = 0; j < ny; j++)
+        axis_phases(d, 1, origin[1] + spacing[1] * (double)j, My, ey + 2 * j * (My + 1));
+    for (int64_t k = 0; k < nz; k++) {
+        if (dim == 3)
+            axis_phases(d, 2, origin[2] + spacing[2] * (double)k, Mz, ez + 2 * k * (Mz + 1));
+        else
+            ez[0] = 1.0, ez[1] = 0.0;
+    }
+}
 static int grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
                           const int64_t n[3], double *out)
 {
@@ -1004,23 +1040,8 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
     double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
     double *ez = malloc(sizeof(double) * 2 * (size_t)(nz * (Mz + 1)));
     int nomem = !D || !ex || !ey || !ez;
-    if (!nomem) {
-        for (int64_t i = 0; i < d->nm; i++) {
-            const int32_t *m = d->m + 3 * i;
-            const int64_t at = ((int64_t)m[0] * Wy + (m[1] + My)) * Wz + (m[2] + Mz);
-            memcpy(D + at * dim * 2, d->coef + i * 2 * dim, sizeof(double) * 2 * (size_t)dim);
-        }
-        for (int64_t i = 0; i < nx; i++)
-            axis_phases(d, 0, origin[0] + spacing[0] * (double)i, Mx, ex + 2 * i * (Mx + 1));
-        for (int64_t j = 0; j < ny; j++)
-            axis_phases(d, 1, origin[1] + spacing[1] * (double)j, My, ey + 2 * j * (My + 1));
-        for (int64_t k = 0; k < nz; k++) {
-            if (dim == 3)
-                axis_phases(d, 2, origin[2] + spacing[2] * (double)k, Mz, ez + 2 * k * (Mz + 1));
-            else
-                ez[0] = 1.0, ez[1] = 0.0;
-        }
-    }
+    if (!nomem)
+        separable_tables(d, origin, spacing, n, D, ex, ey, ez);
     const int ready = !nomem;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (nz * ny * nx >= 4096)
     {
