@@ -14,7 +14,14 @@
  * Parseval), and optionally linear interpolation between updates j and
  * j + 1. The force is f(x) = sum over the listed modes of 2 Re(c_m e^{i
  * k.(x - o)}): the listed modes are one of each +-m pair (m_x > 0, or m_x = 0
- * and the first non-zero of m_y, m_z positive), and m = 0 is never one. */
+ * and the first non-zero of m_y, m_z positive), and m = 0 is never one.
+ *
+ * Where it is summed. The direct sum runs on the driver's backend
+ * (backend_ops.drive_points; the CPU's by default, tbrf_driver_set_backend
+ * moves it), a CPU grid axis by axis (grid_separable), the NUFFT on the
+ * CPU. A non-periodic domain composes the turning-bands engine
+ * (engine/engine.h), which sizes the lines and projects the driver's OU
+ * lines through its backend. The state never depends on any of this. */
 #include "driving/driver.h"
 
 #include <math.h>
@@ -56,8 +63,9 @@ struct tbrf_driver {
     uint64_t fingerprint, legacy_fingerprint;
     int dim, eval;
     int eval_cpu; /* the eval of the CPU backend (eval, or what AUTO chose there) */
-    /* where the sums run (tbrf_driver_set_backend): the table entry, its
-     * state from init (NULL for the CPU), the id asked for */
+    /* where a box's sums run (tbrf_driver_set_backend): the table entry
+     * and its state from init (NULL for the CPU); a domain's engine holds
+     * its own. backend: the id in use (AUTO resolved), either way */
     const backend_ops *be;
     void *be_state;
     int backend;
