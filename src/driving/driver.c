@@ -127,20 +127,26 @@ static int ok(tbrf_driver *d)
 #define MIB (1024.0 * 1024.0)
 
 /* Whether `bytes` more fit the memory budget next to what the driver
- * holds: TBRF_OK, or TBRF_ERR_SIZE with a message naming `what`. */
-static int fits(tbrf_driver *d, double bytes, const char *what)
+ * holds: TBRF_OK, or TBRF_ERR_SIZE with a message naming `what` and
+ * ending with `hint` (what the caller can do; "" for none). */
+static int fits_hint(tbrf_driver *d, double bytes, const char *what, const char *hint)
 {
     if (d->bytes + bytes <= d->budget)
         return TBRF_OK;
     return fail(d, TBRF_ERR_SIZE, "driver: %s would need %.3g MiB, with the %.3g MiB the driver holds "
                 "above the memory budget of %.3g MiB (tbrf_memory_budget: TBRF_MEMORY_BUDGET or half "
-                "the physical memory)", what, bytes / MIB, d->bytes / MIB, d->budget / MIB);
+                "the physical memory)%s", what, bytes / MIB, d->bytes / MIB, d->budget / MIB, hint);
 }
 
-/* fits, and counts the bytes as held (allocations kept until destroy). */
-static int reserve(tbrf_driver *d, double bytes, const char *what)
+static int fits(tbrf_driver *d, double bytes, const char *what)
 {
-    const int st = fits(d, bytes, what);
+    return fits_hint(d, bytes, what, "");
+}
+
+/* fits_hint, and counts the bytes as held (allocations kept until destroy). */
+static int reserve(tbrf_driver *d, double bytes, const char *what, const char *hint)
+{
+    const int st = fits_hint(d, bytes, what, hint);
     if (st == TBRF_OK)
         d->bytes += bytes;
     return st;
@@ -340,7 +346,7 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
     const int nc = 2 * d->dim;
     d->nm = n;
     /* m, s, khat, then a, a1, coef and cj */
-    int st = reserve(d, (double)n * (12.0 + 8.0 + 24.0 + 4.0 * 8.0 * nc), "the modes' arrays");
+    int st = reserve(d, (double)n * (12.0 + 8.0 + 24.0 + 4.0 * 8.0 * nc), "the modes' arrays", "");
     if (st != TBRF_OK)
         return st;
     d->m = malloc(sizeof(int32_t) * 3 * (size_t)n);
@@ -391,9 +397,9 @@ static int setup_eval(tbrf_driver *d)
                    ? TBRF_DRIVE_NUFFT
                    : TBRF_DRIVE_DIRECT;
     if (eval == TBRF_DRIVE_NUFFT) {
-        if (reserve(d, bytes, "the NUFFT's fine grids") != TBRF_OK)
-            return fail(d, TBRF_ERR_SIZE, "%s: use TBRF_DRIVE_DIRECT or a narrower band",
-                        tbrf_driver_message(d));
+        if (reserve(d, bytes, "the NUFFT's fine grids",
+                    ": use TBRF_DRIVE_DIRECT or a narrower band") != TBRF_OK)
+            return TBRF_ERR_SIZE;
         for (int c = 0; c < d->dim; c++)
             if (!(d->fine[c] = tbrfi_nufft_fine_alloc(&d->ns)))
                 return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT fine grids");
@@ -482,11 +488,12 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     const int64_t M = d->spec->M, half = M / 2;
     d->L = TB_LINES;
     const double bytes = 2.0 * 8.0 * (double)dim * (double)d->L * (double)M;
-    if (reserve(d, bytes, "the lines") != TBRF_OK)
-        return fail(d, TBRF_ERR_SIZE,
-                    "driver: %d lines of %lld samples per component: %s (the domain spans %.3g "
-                    "wavelengths 2 pi / kmax: shrink it or lower kmax)", d->L, (long long)M,
-                    tbrf_driver_message(d), extent * d->kmax / (2.0 * PI));
+    char hint[160];
+    snprintf(hint, sizeof hint, ": %d lines of %lld samples per component (the domain spans %.3g "
+             "wavelengths 2 pi / kmax: shrink it or lower kmax)", d->L, (long long)M,
+             extent * d->kmax / (2.0 * PI));
+    if (reserve(d, bytes, "the lines", hint) != TBRF_OK)
+        return TBRF_ERR_SIZE;
     int64_t K = 0;
     for (int64_t m = 1; m <= half; m++)
         K += d->spec->mode_var[m] > 0.0;
@@ -502,7 +509,8 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     const int nc = 2 * dim;
     const size_t LM = (size_t)d->L * (size_t)M;
     /* lm, s, a, a1, coef, cj, u and axis (the line sets are counted above) */
-    st = reserve(d, 4.0 * (double)K + (double)n * (8.0 + 4.0 * 8.0 * nc) + 56.0 * d->L, "the line modes");
+    st = reserve(d, 4.0 * (double)K + (double)n * (8.0 + 4.0 * 8.0 * nc) + 56.0 * d->L,
+                 "the line modes", "");
     if (st != TBRF_OK)
         return st;
     d->lm = malloc(sizeof(int32_t) * (size_t)K);

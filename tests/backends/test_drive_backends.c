@@ -18,7 +18,9 @@
  * gives TBRF_ERR_NOT_BUILT with a message saying so, one without a device
  * TBRF_ERR_NO_DEVICE, an unknown backend or device TBRF_ERR_INVALID; the
  * driver keeps working on its backend after a refusal; the portability of
- * the state across threads and eval on the CPU alone.
+ * the state across threads and eval on the CPU alone; the memory budget
+ * (TBRF_MEMORY_BUDGET): malformed, below the NUFFT's fine grids (AUTO sums
+ * directly, an explicit NUFFT is refused), below the modes or the lines.
  *
  * TOL_BOX. The CPU raises e^{i theta_d} to the power m_d by products
  * (~m ulps); a GPU work-item takes cos and sin of 2 pi frac(m . t), whose
@@ -287,12 +289,69 @@ static void refusals(void)
     tbrf_driver_destroy(d);
 }
 
+/* The memory budget (tbrf_memory_budget) bounds every driver: a
+ * malformed TBRF_MEMORY_BUDGET is refused at make; a budget that holds
+ * the modes but not the NUFFT's fine grids makes AUTO sum directly (the
+ * direct sum's bits) and an explicit NUFFT TBRF_ERR_SIZE; one that holds
+ * not even the modes, or a domain's lines, refuses the make. */
+static void budget(void)
+{
+    tbrf_model *wide = NULL;
+    CHECK(tbrf_model_band(2.0 * PI, 60.0, &wide) == TBRF_OK, "band model");
+    tbrf_driver_params p = params(3, 1, TBRF_DRIVE_AUTO, 0);
+    p.length[0] = 0.7, p.length[1] = 0.9, p.length[2] = 1.3; /* 1487 modes: AUTO takes the NUFFT */
+    tbrf_driver *d = NULL, *r = NULL;
+    tbrf_driver_info info;
+    CHECK(tbrf_driver_make(wide, 9, &p, &d) == TBRF_OK && tbrf_driver_get_info(d, &info) == TBRF_OK &&
+          info.eval == TBRF_DRIVE_NUFFT && info.modes == 1487, "default budget: AUTO is the NUFFT "
+          "(eval %d, %lld modes)", (int)info.eval, (long long)info.modes);
+    tbrf_driver_destroy(d);
+    setenv("TBRF_MEMORY_BUDGET", "lots", 1);
+    CHECK(tbrf_driver_make(wide, 9, &p, &d) == TBRF_ERR_INVALID &&
+          strstr(tbrf_driver_message(d), "TBRF_MEMORY_BUDGET") != NULL, "a malformed budget refused: %s",
+          tbrf_driver_message(d));
+    tbrf_driver_destroy(d);
+    /* the modes' arrays take 1487 x 236 bytes = 343 KiB, the fine grids
+     * more than 1 MiB (3 components of at least 28 x 36 x 52 doubles) */
+    setenv("TBRF_MEMORY_BUDGET", "600K", 1);
+    CHECK(tbrf_driver_make(wide, 9, &p, &d) == TBRF_OK && tbrf_driver_get_info(d, &info) == TBRF_OK &&
+          info.eval == TBRF_DRIVE_DIRECT, "600 KiB: AUTO sums directly (eval %d): %s", (int)info.eval,
+          tbrf_driver_message(d));
+    const double x[6] = {0.1, 0.2, 0.3, 0.45, 0.85, 1.2};
+    double v[6], w[6];
+    tbrf_driver_params q = p;
+    q.eval = TBRF_DRIVE_DIRECT;
+    CHECK(tbrf_driver_make(wide, 9, &q, &r) == TBRF_OK, "direct: %s", tbrf_driver_message(r));
+    CHECK(tbrf_driver_points(d, 0.4, 2, x, v) == TBRF_OK && tbrf_driver_points(r, 0.4, 2, x, w) == TBRF_OK &&
+          memcmp(v, w, sizeof v) == 0, "AUTO under the budget gives the direct sum's bits");
+    tbrf_driver_destroy(d);
+    tbrf_driver_destroy(r);
+    q.eval = TBRF_DRIVE_NUFFT;
+    CHECK(tbrf_driver_make(wide, 9, &q, &d) == TBRF_ERR_SIZE &&
+          strstr(tbrf_driver_message(d), "memory budget") != NULL, "an explicit NUFFT over the budget: %s",
+          tbrf_driver_message(d));
+    tbrf_driver_destroy(d);
+    setenv("TBRF_MEMORY_BUDGET", "100K", 1);
+    CHECK(tbrf_driver_make(wide, 9, &p, &d) == TBRF_ERR_SIZE &&
+          strstr(tbrf_driver_message(d), "modes' arrays") != NULL, "100 KiB: the modes refused: %s",
+          tbrf_driver_message(d));
+    tbrf_driver_destroy(d);
+    q = params(3, 0, TBRF_DRIVE_AUTO, 0);
+    CHECK(tbrf_driver_make(model, 9, &q, &d) == TBRF_ERR_SIZE &&
+          strstr(tbrf_driver_message(d), "lines") != NULL, "100 KiB: a domain's lines refused: %s",
+          tbrf_driver_message(d));
+    tbrf_driver_destroy(d);
+    unsetenv("TBRF_MEMORY_BUDGET");
+    tbrf_model_destroy(wide);
+}
+
 int main(int argc, char **argv)
 {
     if (tbrf_model_band(2.0 * PI, 6.0 * PI, &model) != TBRF_OK)
         return 1;
     if (argc > 1 && strcmp(argv[1], "cpu") == 0) {
         refusals();
+        budget();
         portability(1, 0);
         portability(0, 0);
         tbrf_model_destroy(model);
