@@ -49,8 +49,9 @@ static void usage(void)
         "  --particles P       particles in the system layout (default 1000)\n"
         "  --per K             words per micro-stream (default 4; tea8 gives 2)\n"
         "  saru: K words of the Saru stream TEA8-keyed by (seed, t, id) or\n"
-        "  (seed, t, min(i,j), max(i,j)); philox: counter (id, t, n, 0) or\n"
-        "  (min, max, t, n); tea8: the hashed pair itself (the Saru state).\n"
+        "  (seed, t, min(i,j), max(i,j)); philox: counter (id, 0x0C000000|n, t, 0)\n"
+        "  or (min, 0x0D000000|n, max, t); tea8: the hashed pair itself (the Saru\n"
+        "  state).\n"
         "\n"
         "  tbrf rng --gen philox --hex                     # 6627e8d5 e169c58d ...\n"
         "  tbrf rng --gen saru --layout system | dieharder -a -g 200\n");

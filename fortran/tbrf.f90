@@ -1231,6 +1231,14 @@ contains
         call finish(c_tbrf_mc_block_size(n, int(dim, c_int), beta, s), "tbrf_mc_block_size", "", stat)
     end subroutine tbrf_mc_block_size
 
+    !> The memory budget in bytes every tbrf object checks sizes against
+    !> ($TBRF_MEMORY_BUDGET, else half the physical memory, at least 256 MiB).
+    subroutine tbrf_memory_budget(bytes, stat)
+        integer(c_int64_t), intent(out) :: bytes
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_memory_budget(bytes), "tbrf_memory_budget", "", stat)
+    end subroutine tbrf_memory_budget
+
     ! ------------------------------------------------------------ cosmology
     ! (doc/arepo.md, "Cosmology"; the C comments in tbrf.h give the ranges.)
 

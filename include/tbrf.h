@@ -429,8 +429,10 @@ TBRF_API const char *tbrf_rng_name(int gen);
 /* Writes words offset .. offset+n-1 of stream `stream` of generator `gen`
  * with key `seed` into out[0..n-1]; any range gives the same words as
  * generating from word 0 (jump-ahead, no stored state). Word k is
- *   philox: philox4x32-10(ctr = (k/4 lo, k/4 hi, stream lo, stream hi),
- *           key = (seed lo, seed hi)) word k%4;
+ *   philox: philox4x32-10(ctr = (k/4 lo, 0x08000000 | k/4 hi, stream lo,
+ *           stream hi), key = (seed lo, seed hi)) word k%4, k < 2^60 (the
+ *           word-1 family no field, driver or initial condition draws
+ *           from, so these words never repeat a field's random numbers);
  *   saru:   output k+1 of Saru seeded with 3 words (seed lo, seed hi,
  *           stream), stream < 2^32;
  *   tea8:   word k%2 of TEA8(v0 = k/2, v1 = stream; k0 = prehash(seed),

@@ -17,11 +17,9 @@
 #define TBRF_STREAM_LINES 0x00000000u
 #define TBRF_STREAM_LINES_END 0x01000000u
 
-/* The public Philox stream of tbrf_rng_u32/_double/_float: word k of
- * stream s is word k%4 of ctr = (b lo, TBRF_STREAM_RNG | b >> 32, s lo,
- * s hi), b = k/4, so b < 2^59 (words < 2^61). */
-#define TBRF_STREAM_RNG 0x08000000u
-#define TBRF_STREAM_RNG_END 0x10000000u
+/* The public streams (tbrf_rng_u32's Philox stream and the micro-streams
+ * tbrf_philox_id/_pair): [TBRF_STREAM_RNG, TBRF_STREAM_RNG_END), defined
+ * in include/tbrf/rng/philox.h because device code uses them. */
 
 /* Turbulence driving: w0 = mode (or line mode), r = update index,
  * w1 = TBRF_STREAM_DRIVE | 0..3 (src/driving). */
@@ -56,7 +54,13 @@ _Static_assert(TBRF_STREAM_IC_END <= TBRF_STREAM_VECTOR, "initial conditions ove
 _Static_assert(TBRF_STREAM_VECTOR_END <= TBRF_STREAM_SHIFT, "vector lines overlap shifts");
 _Static_assert(TBRF_STREAM_SHIFT_END <= TBRF_STREAM_FFT, "shifts overlap the FFT modes");
 _Static_assert(TBRF_STREAM_FFT_END <= TBRF_STREAM_ROTATION, "FFT modes overlap the rotation");
-_Static_assert(TBRF_STREAM_RNG + (0xFFFFFFFFu >> 5) < TBRF_STREAM_RNG_END,
-               "the public RNG's block bits fit its range");
+_Static_assert(TBRF_STREAM_RNG < TBRF_STREAM_RNG_ID && TBRF_STREAM_RNG_ID < TBRF_STREAM_RNG_PAIR &&
+                   TBRF_STREAM_RNG_PAIR < TBRF_STREAM_RNG_END,
+               "the public families are ordered");
+_Static_assert((TBRF_STREAM_RNG | 0x03FFFFFFu) < TBRF_STREAM_RNG_ID,
+               "tbrf_rng_u32's block bits (blocks < 2^58) stay in its family");
+_Static_assert((TBRF_STREAM_RNG_ID | TBRF_STREAM_RNG_N_MASK) < TBRF_STREAM_RNG_PAIR &&
+                   (TBRF_STREAM_RNG_PAIR | TBRF_STREAM_RNG_N_MASK) < TBRF_STREAM_RNG_END,
+               "the micro-streams' block numbers stay in their families");
 
 #endif

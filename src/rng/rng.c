@@ -10,6 +10,11 @@
 #include "tbrf/rng/tea.h"
 #include "tbrf.h"
 
+/* tbrf_rng_u32's Philox blocks: word 1 of the counter is TBRF_STREAM_RNG |
+ * block >> 32, which stays in the public family (core/streams.h) for
+ * blocks < 2^58, so the stream never meets a field's counter. */
+#define PHILOX_BLOCKS ((uint64_t)1 << 58)
+
 const char *tbrf_rng_name(int gen)
 {
     switch (gen) {
@@ -35,6 +40,10 @@ static int check_range(int gen, uint64_t seed, uint64_t stream, uint64_t offset,
     if (un > 0 && offset > UINT64_MAX - (un - 1))
         return TBRF_ERR_INVALID; /* the range would wrap */
     switch (gen) {
+    case TBRF_GEN_PHILOX: /* blocks < 2^58 keep word 1 inside the public family */
+        if (un > 0 && (offset + (un - 1)) / 4 >= PHILOX_BLOCKS)
+            return TBRF_ERR_INVALID;
+        break;
     case TBRF_GEN_SARU:
         if (stream > 0xFFFFFFFFu)
             return TBRF_ERR_INVALID;
@@ -67,8 +76,8 @@ static void fill_u32(int gen, uint64_t seed, uint64_t stream, uint64_t offset, i
         philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
         for (int64_t i = 0; i < n;) {
             uint64_t w = offset + (uint64_t)i, blk = w / 4;
-            philox4x32_ctr_t c = {{(uint32_t)blk, (uint32_t)(blk >> 32), (uint32_t)stream,
-                                   (uint32_t)(stream >> 32)}};
+            philox4x32_ctr_t c = {{(uint32_t)blk, TBRF_STREAM_RNG | (uint32_t)(blk >> 32),
+                                   (uint32_t)stream, (uint32_t)(stream >> 32)}};
             philox4x32_ctr_t r = philox4x32(c, k);
             for (unsigned j = (unsigned)(w % 4); j < 4 && i < n; j++)
                 out[i++] = r.v[j];

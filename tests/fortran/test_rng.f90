@@ -41,10 +41,10 @@ program test_rng
     call tbrf_rng_philox4x32([0_c_int32_t, 0_c_int32_t, 0_c_int32_t, 0_c_int32_t], [0_c_int32_t, 0_c_int32_t], blk)
     call check(all(blk == [int(z'6627e8d5', c_int32_t), int(z'e169c58d', c_int32_t), &
                            int(z'bc57ac4c', c_int32_t), int(z'9b00dbd8', c_int32_t)]), 'philox KAT')
-    ! Word k of philox = block (k/4, 0, stream lo, stream hi) under key (seed lo, seed hi).
+    ! Word k of philox = block (k/4, z'08000000', stream lo, stream hi) under key (seed lo, seed hi).
     call tbrf_rng_u32(TBRF_GEN_PHILOX, seed, stream, 0_c_int64_t, w, stat=st)
     call check(st == TBRF_OK, 'rng_u32')
-    call tbrf_rng_philox4x32([4_c_int32_t, 0_c_int32_t, 3_c_int32_t, 5_c_int32_t], &
+    call tbrf_rng_philox4x32([4_c_int32_t, int(z'08000000', c_int32_t), 3_c_int32_t, 5_c_int32_t], &
                              [int(z'89ABCDEF', c_int32_t), int(z'01234567', c_int32_t)], blk)
     call check(all(w(17:20) == blk), 'rng_u32 words 16..19 follow the documented formula')
     call tbrf_rng_u32(TBRF_GEN_PHILOX, seed, stream, 10_c_int64_t, w2)

@@ -28,14 +28,27 @@ TBRF_DEVICE_FN philox4x32_ctr_t tbrf_philox(uint64_t seed, uint64_t realization,
     return philox4x32(c, k);
 }
 
-/* Keyed micro-stream words with Philox: block n of the stream of thread
- * `id` at time step `step` is philox4x32(ctr = (id, step, n, 0), key = seed);
- * for an unordered pair the counter is (min(i,j), max(i,j), step, n) with
- * key word 1 flipped (~seed_hi), so pair and single-id streams never share
- * a counter. */
+/* The word-1 families of the public streams, which no field, driver or
+ * initial-condition stream uses (src/core/streams.h, the whole registry,
+ * checks that at compile time): tbrf_rng_u32's Philox stream (word 1 =
+ * TBRF_STREAM_RNG | block >> 32, blocks < 2^58) and the micro-streams
+ * below (word 1 = family | n, n < 2^24). */
+#define TBRF_STREAM_RNG 0x08000000u
+#define TBRF_STREAM_RNG_ID 0x0C000000u
+#define TBRF_STREAM_RNG_PAIR 0x0D000000u
+#define TBRF_STREAM_RNG_END 0x0E000000u
+/* Blocks of one micro-stream: n is taken modulo 2^24. */
+#define TBRF_STREAM_RNG_N_MASK 0x00FFFFFFu
+
+/* Keyed micro-stream words with Philox: block n (< 2^24) of the stream of
+ * thread `id` at time step `step` is philox4x32(ctr = (id,
+ * TBRF_STREAM_RNG_ID | n, step, 0), key = seed); for an unordered pair
+ * the counter is (min(i,j), TBRF_STREAM_RNG_PAIR | n, max(i,j), step), so
+ * pair and single-id streams never share a counter, nor do they share one
+ * with a field of the same seed. */
 TBRF_DEVICE_FN philox4x32_ctr_t tbrf_philox_id(uint64_t seed, uint32_t step, uint32_t id, uint32_t n)
 {
-    philox4x32_ctr_t c = {{id, step, n, 0u}};
+    philox4x32_ctr_t c = {{id, TBRF_STREAM_RNG_ID | (n & TBRF_STREAM_RNG_N_MASK), step, 0u}};
     philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
     return philox4x32(c, k);
 }
@@ -43,8 +56,9 @@ TBRF_DEVICE_FN philox4x32_ctr_t tbrf_philox_id(uint64_t seed, uint32_t step, uin
 TBRF_DEVICE_FN philox4x32_ctr_t tbrf_philox_pair(uint64_t seed, uint32_t step, uint32_t i, uint32_t j,
                                               uint32_t n)
 {
-    philox4x32_ctr_t c = {{i < j ? i : j, i < j ? j : i, step, n}};
-    philox4x32_key_t k = {{(uint32_t)seed, ~(uint32_t)(seed >> 32)}};
+    philox4x32_ctr_t c = {{i < j ? i : j, TBRF_STREAM_RNG_PAIR | (n & TBRF_STREAM_RNG_N_MASK),
+                           i < j ? j : i, step}};
+    philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
     return philox4x32(c, k);
 }
 
