@@ -14,6 +14,8 @@
  *    alike on the CPU (1 thread, eval DIRECT), the CPU (2 threads, eval
  *    NUFFT or AUTO) and the GPU backend is the same bytes, and each loads
  *    the others' and then continues as a fresh driver of its own kind.
+ * With `cuda-faults` (the CUDA emulator): every device allocation of a
+ * box's and a domain's sums fails in turn (faults(), below).
  * With `cpu` (always runs): the refusals: every backend this build lacks
  * gives TBRF_ERR_NOT_BUILT with a message saying so, one without a device
  * TBRF_ERR_NO_DEVICE, an unknown backend or device TBRF_ERR_INVALID; the
@@ -345,6 +347,51 @@ static void budget(void)
     tbrf_model_destroy(wide);
 }
 
+/* On the CUDA emulator (cuda-faults): the n-th device allocation fails
+ * (TBRF_CUDA_EMU_FAIL_ALLOC), for every n that a box's and a domain's
+ * point sums make: the call fails with TBRF_ERR_NO_MEMORY and the
+ * emulator's "out of memory" in the message, and the same driver then
+ * gives the values of a driver that never failed. */
+static void faults(void)
+{
+    const double fr[9] = {0.1, 0.2, 0.3, 0.45, 0.55, 0.65, 0.9, 0.05, 0.7};
+    for (int periodic = 1; periodic >= 0; periodic--) {
+        tbrf_driver_params p = params(3, periodic, TBRF_DRIVE_AUTO, 0);
+        double x[9], ref[9], v[9];
+        for (int i = 0; i < 9; i++)
+            x[i] = p.origin[i % 3] + fr[i] * p.length[i % 3];
+        tbrf_driver *r = make(&p, backend);
+        CHECK(tbrf_driver_points(r, 0.6, 3, x, ref) == TBRF_OK, "reference: %s", tbrf_driver_message(r));
+        tbrf_driver_destroy(r);
+        int n = 1, failed = 0;
+        for (; n < 64; n++) {
+            tbrf_driver *d = make(&p, backend);
+            char at[16];
+            snprintf(at, sizeof at, "%d", n);
+            setenv("TBRF_CUDA_EMU_FAIL_ALLOC", at, 1);
+            const int st = tbrf_driver_points(d, 0.6, 3, x, v);
+            unsetenv("TBRF_CUDA_EMU_FAIL_ALLOC");
+            if (st == TBRF_OK) { /* no n-th allocation: every one failed once */
+                CHECK(memcmp(v, ref, sizeof v) == 0, "%s: the values without a failure",
+                      periodic ? "box" : "domain");
+                tbrf_driver_destroy(d);
+                break;
+            }
+            failed++;
+            CHECK(st == TBRF_ERR_NO_MEMORY && strstr(tbrf_driver_message(d), "out of memory") != NULL,
+                  "%s, allocation %d fails: status %d, %s", periodic ? "box" : "domain", n, st,
+                  tbrf_driver_message(d));
+            CHECK(tbrf_driver_points(d, 0.6, 3, x, v) == TBRF_OK && memcmp(v, ref, sizeof v) == 0,
+                  "%s, allocation %d: the driver recovers: %s", periodic ? "box" : "domain", n,
+                  tbrf_driver_message(d));
+            tbrf_driver_destroy(d);
+        }
+        CHECK(failed >= 2 && n < 64, "%s: %d allocations failed in turn", periodic ? "box" : "domain", failed);
+        printf("  %s: %d allocations failed in turn, each refused and recovered\n",
+               periodic ? "box" : "domain", failed);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (tbrf_model_band(2.0 * PI, 6.0 * PI, &model) != TBRF_OK)
@@ -357,7 +404,8 @@ int main(int argc, char **argv)
         tbrf_model_destroy(model);
         return check_report("test_drive_backends cpu");
     }
-    if (argc > 1 && strcmp(argv[1], "cuda") == 0)
+    const int fault = argc > 1 && strcmp(argv[1], "cuda-faults") == 0;
+    if (argc > 1 && (strcmp(argv[1], "cuda") == 0 || fault))
         backend = TBRF_BACKEND_CUDA;
     const char *name = tbrf_backend_name(backend);
     const int av = tbrf_backend_available(backend);
@@ -372,6 +420,11 @@ int main(int argc, char **argv)
         setenv("TBRF_WISDOM", wisdom, 1);
     }
     printf("test_drive_backends: backend %s\n", name);
+    if (fault) {
+        faults();
+        tbrf_model_destroy(model);
+        return check_report("test_drive_backends cuda-faults");
+    }
     agreement(3, 1);
     agreement(2, 1);
     agreement(3, 0);
