@@ -15,7 +15,8 @@
 enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
     D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
-    D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_HELP, D_COUNT
+    D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_BACKEND, D_DEVICE,
+    D_HELP, D_COUNT
 };
 
 static const args_opt OPTS[D_COUNT] = {
@@ -28,7 +29,8 @@ static const args_opt OPTS[D_COUNT] = {
     [D_EXACT] = {"--exact-rms", 0}, [D_INTERP] = {"--interpolate", 0},
     [D_INJECTION] = {"--injection", 1}, [D_DENSITY] = {"--density", 1}, [D_EVAL] = {"--eval", 1},
     [D_ACCURACY] = {"--accuracy", 1}, [D_THREADS] = {"--threads", 1}, [D_QUIET] = {"--quiet", 0},
-    [D_DOMAIN] = {"--domain", 1},   [D_HELP] = {"--help", 0},
+    [D_DOMAIN] = {"--domain", 1},   [D_BACKEND] = {"--backend", 1}, [D_DEVICE] = {"--device", 1},
+    [D_HELP] = {"--help", 0},
 };
 
 /* Most time steps a series holds. */
@@ -62,6 +64,8 @@ static void usage(void)
            "  --grid N...    cells at spacing*(i,j,k), spacing default L/N per axis\n"
            "  --points FILE  positions (as generate --points reads)\n"
            "  --eval E       auto (default), direct or nufft; --accuracy EPS (nufft)\n"
+           "  --backend B    cpu (default), opencl, cuda or auto: where the sums run (the\n"
+           "                 nufft stays on the cpu; doc/driving.md); --device N (GPU)\n"
            "  --seed S (default 1), --threads T, --quiet (no 'wrote' line on stderr)\n"
            "output (HDF5): /time (nt), /field (nt, nz, ny, nx, dim) or /points (N, dim)\n"
            "and /value (nt, N, dim), float64, with the parameters as root attributes.\n"
@@ -80,6 +84,7 @@ typedef struct drive_run {
     double spacing[3], *xyz;
     const char *out, *points_file;
     int quiet;
+    int backend, device; /* tbrf_driver_set_backend */
 } drive_run;
 
 static int num(const char *const *val, int o, int positive, double *v)
@@ -193,6 +198,30 @@ static int parse_domain(const char *s, tbrf_driver_params *p, int *nb)
     return 0;
 }
 
+/* --backend cpu|opencl|cuda|auto and --device N (as generate's). */
+static int parse_backend(const char *const *val, drive_run *d)
+{
+    char err[512];
+    d->backend = TBRF_BACKEND_CPU;
+    d->device = -1;
+    if (val[D_BACKEND]) {
+        static const char *const names[] = {"cpu", "opencl", "cuda", "auto"};
+        static const int ids[] = {TBRF_BACKEND_CPU, TBRF_BACKEND_OPENCL, TBRF_BACKEND_CUDA,
+                                  TBRF_BACKEND_AUTO};
+        const int k = args_choice("--backend", val[D_BACKEND], names, 4);
+        if (k < 0)
+            return -1;
+        d->backend = ids[k];
+    }
+    int64_t dev = -1;
+    if (val[D_DEVICE] && args_int64("--device", val[D_DEVICE], -1, 4096, &dev, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    d->device = (int)dev;
+    return 0;
+}
+
 /* The driver's parameters: box, zeta, tcorr, amplitude, options. */
 static int parse_params(const char *const *val, drive_run *d)
 {
@@ -286,6 +315,13 @@ static int parse_geometry(const char *const *val, drive_run *d)
     return 0;
 }
 
+/* The name of the backend the driver's sums run on. */
+static const char *backend_name(const tbrf_driver *drv)
+{
+    const char *name = tbrf_backend_name(tbrf_driver_backend(drv));
+    return name ? name : "cpu";
+}
+
 /* The series file's attributes: every parameter of the run. */
 static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver *drv,
                        const tbrf_model *model, const char *command)
@@ -301,6 +337,7 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
             tbrf_io_series_attr_str(w, "model", tbrf_model_describe(model)) |
             tbrf_io_series_attr_str(w, "model_kind", d->m.model_kind) |
             tbrf_io_series_attr_str(w, "seed", seed) |
+            tbrf_io_series_attr_str(w, "backend", backend_name(drv)) |
             tbrf_io_series_attr_i64(w, "dim", &dim, 1) |
             tbrf_io_series_attr_f64(w, d->p.periodic ? "box_length" : "domain_length", d->p.length, d->dim) |
             tbrf_io_series_attr_f64(w, "origin", d->p.origin, d->dim) |
@@ -362,8 +399,8 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
 
 static int run(const char *const *val, drive_run *d, const char *command)
 {
-    if (parse_model(val, d) || parse_params(val, d) || parse_times(val[D_TIMES], d) ||
-        parse_geometry(val, d))
+    if (parse_model(val, d) || parse_params(val, d) || parse_backend(val, d) ||
+        parse_times(val[D_TIMES], d) || parse_geometry(val, d))
         return EXIT_USAGE;
     if (!val[D_OUT] || !val[D_OUT][0]) {
         cli_errline("drive: --out SERIES.h5 is required");
@@ -380,6 +417,12 @@ static int run(const char *const *val, drive_run *d, const char *command)
     } else if ((st = tbrf_driver_make(model, d->seed, &d->p, &drv))) {
         cli_errline("drive: %s", drv ? tbrf_driver_message(drv) : tbrf_strerror(st));
         rc = EXIT_USAGE;
+    } else if ((d->backend != TBRF_BACKEND_CPU || d->device != -1) &&
+               (st = tbrf_driver_set_backend(drv, d->backend, d->device))) {
+        /* as generate: a backend not built or without a device is a run
+         * that cannot be done here, not a bad command line */
+        cli_errline("drive: %s", tbrf_driver_message(drv));
+        rc = EXIT_FAIL;
     } else if ((rc = write_series(d, drv, model, command)) == 0 && !d->quiet) {
         tbrf_driver_info info;
         tbrf_driver_get_info(drv, &info);

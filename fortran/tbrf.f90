@@ -1559,6 +1559,27 @@ contains
                            "tbrf_driver_load", driver, stat)
     end subroutine tbrf_driver_load
 
+    !> Moves the driver's sums to backend (TBRF_BACKEND_CPU, _OPENCL, _CUDA,
+    !> _AUTO) on device (default -1: the first usable); doc/driving.md, "Backends".
+    subroutine tbrf_driver_set_backend(driver, backend, device, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        integer, intent(in) :: backend
+        integer, intent(in), optional :: device
+        integer, intent(out), optional :: stat
+        integer(c_int) :: dev
+        dev = -1
+        if (present(device)) dev = int(device, c_int)
+        call finish_driver(c_tbrf_driver_set_backend(driver%ptr, int(backend, c_int), dev), &
+                           "tbrf_driver_set_backend", driver, stat)
+    end subroutine tbrf_driver_set_backend
+
+    !> The backend the driver's sums run on (AUTO resolved); -1 for a failed driver.
+    function tbrf_driver_backend(driver) result(b)
+        type(tbrf_driver), intent(in) :: driver
+        integer :: b
+        b = c_tbrf_driver_backend(driver%ptr)
+    end function tbrf_driver_backend
+
     function tbrf_driver_status(driver) result(st)
         type(tbrf_driver), intent(in) :: driver
         integer :: st

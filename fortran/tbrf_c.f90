@@ -974,6 +974,20 @@ module tbrf_c
         type(c_ptr), value :: driver
     end subroutine c_tbrf_driver_destroy
 
+    function c_tbrf_driver_set_backend(driver, backend, device) bind(C, name="tbrf_driver_set_backend")
+        import
+        integer(c_int) :: c_tbrf_driver_set_backend
+        type(c_ptr), value :: driver
+        integer(c_int), value :: backend
+        integer(c_int), value :: device
+    end function c_tbrf_driver_set_backend
+
+    function c_tbrf_driver_backend(driver) bind(C, name="tbrf_driver_backend")
+        import
+        integer(c_int) :: c_tbrf_driver_backend
+        type(c_ptr), value :: driver
+    end function c_tbrf_driver_backend
+
     function c_tbrf_inflow_tube(dim, ghost_lo, ghost_hi, velocity, t_end, lo, hi) &
         bind(C, name="tbrf_inflow_tube")
         import

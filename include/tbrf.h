@@ -886,6 +886,33 @@ TBRF_API const char *tbrf_driver_message(const tbrf_driver *driver);
 
 /* Frees the driver; NULL is ignored. */
 TBRF_API void tbrf_driver_destroy(tbrf_driver *driver);
+/* Where a driver's sums run (doc/driving.md, "Backends"). A driver is made
+ * on the CPU backend; tbrf_driver_set_backend moves it to another. On a
+ * non-periodic domain the turning-bands lines (synthesised on the host)
+ * are projected by the backend, bitwise the CPU's values (doc/gpu.md). On
+ * a periodic box the backend sums the Fourier modes directly (eval DIRECT,
+ * which AUTO becomes on a GPU backend), within 1e-10 of the CPU's values
+ * relative to the largest |f| (the GPU takes each mode's sine and cosine
+ * where the CPU raises e^{i theta} to powers); eval NUFFT runs on the CPU
+ * whatever the backend. The state (tbrf_driver_save) does not depend on
+ * the backend, eval or thread count: any driver made alike loads it. */
+
+/* Moves the driver's sums to `backend` (TBRF_BACKEND_CPU, _OPENCL, _CUDA,
+ * or _AUTO: a CUDA or OpenCL GPU if one works, else the CPU) on device
+ * `device` (-1: the backend's first usable; see doc/gpu.md, "Selecting a
+ * backend and a device"). The values then come from that backend; the
+ * state, time and model are kept. On failure the driver keeps its
+ * backend. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown
+ * backend, device < -1), TBRF_ERR_NOT_BUILT (the backend is not in this
+ * library), TBRF_ERR_NO_DEVICE (built, but no usable device),
+ * TBRF_ERR_UNSUPPORTED (a device without double precision),
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN (the make failed); the reason in
+ * tbrf_driver_message. */
+TBRF_API int tbrf_driver_set_backend(tbrf_driver *driver, int backend, int device);
+
+/* The backend the driver's sums run on: TBRF_BACKEND_CPU, _OPENCL or
+ * _CUDA (AUTO resolved); -1 for NULL or a driver whose make failed. */
+TBRF_API int tbrf_driver_backend(const tbrf_driver *driver);
 /* -------------------------------------------------- inflow boundaries */
 
 /* An inflow boundary (doc/streaming.md, "Inflow boundaries"): a frozen

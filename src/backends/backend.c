@@ -46,6 +46,15 @@ int tbrfi_backend_no_mc(int device, int integrand, int dim, const double *a, con
     return TBRF_ERR_UNSUPPORTED;
 }
 
+int tbrfi_backend_no_drive(const drive_sum *s, int64_t n, const double *xyz, double *out)
+{
+    (void)s;
+    (void)n;
+    (void)xyz;
+    (void)out;
+    return TBRF_ERR_UNSUPPORTED;
+}
+
 /* Indexed by backend id; NULL marks a backend this build does not have
  * (answered TBRF_ERR_NOT_BUILT). */
 static const backend_ops *const backend_table[] = {

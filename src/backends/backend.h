@@ -45,6 +45,25 @@ typedef struct projection {
  * in 2D). Every backend indexes its lines from these same doubles. */
 double *tbrfi_projection_grid_constants(const projection *p, const grid_geom *g);
 
+/* The Fourier modes of a periodic driver (driving/driver.c) for their
+ * direct sum at positions: component c of the force at x is
+ * 2 sum_i Re(coef_i,c e^{i 2 pi (m_i . t(x))}), t_d(x) the fraction of
+ * (x_d - origin_d) / length_d in [0, 1), so the value is periodic in the
+ * box. The listed modes are one of each +-m pair (the factor 2), with
+ * |m_d| <= mmax[d] <= 511. */
+typedef struct drive_sum {
+    int dim;
+    int64_t nm;
+    const int32_t *m;     /* 3 per mode (m_z = 0 in 2D) */
+    const double *coef;   /* 2 dim per mode: re, im of each component */
+    int mmax[3];
+    double origin[3], length[3];
+    int threads;
+    void *state;          /* the driver's backend state from init */
+    uint64_t generation;  /* changes whenever coef holds new values, so a
+                           * stateful backend uploads them once per time */
+} drive_sum;
+
 typedef struct backend_ops {
     int id;
     const char *name;
@@ -81,6 +100,16 @@ typedef struct backend_ops {
      * TBRF_ERR_UNSUPPORTED, the CPU's, which integrates in src/mc/mc.c). */
     int (*mc_chunks)(int device, int integrand, int dim, const double *a, const double *u,
                      int64_t n, uint64_t seed, double *K, double *S1, double *S2);
+    /* The direct sum of a periodic driver's modes (drive_sum) at n points
+     * xyz[dim*i + d] into out[dim*i + c], in double. A point's value does
+     * not depend on n or on the other points, so chunks equal one call.
+     * The CPU's phases are e^{i theta} raised by products (driver.c's
+     * values since 0.3); the GPU kernel (kernels/drive_body.h) takes the
+     * sine and cosine of each mode's reduced phase: the two agree to
+     * ~1e-13 relative (doc/driving.md, "Backends"). A status, with the
+     * detail in message(state) (tbrfi_backend_no_drive:
+     * TBRF_ERR_UNSUPPORTED). */
+    int (*drive_points)(const drive_sum *s, int64_t n, const double *xyz, double *out);
 } backend_ops;
 
 /* The stubs of absent features (backend.c). */
@@ -90,6 +119,10 @@ const char *tbrfi_backend_no_message(void *state);
 int tbrfi_backend_no_gpu(void);
 int tbrfi_backend_no_mc(int device, int integrand, int dim, const double *a, const double *u,
                         int64_t n, uint64_t seed, double *K, double *S1, double *S2);
+int tbrfi_backend_no_drive(const drive_sum *s, int64_t n, const double *xyz, double *out);
+
+/* The CPU backend's drive_points (cpu/drive_cpu.c). */
+int tbrfi_drive_cpu_points(const drive_sum *s, int64_t n, const double *xyz, double *out);
 
 extern const backend_ops tbrf_backend_cpu;
 #ifdef TBRF_HAVE_OPENCL

@@ -14,7 +14,14 @@
  * Parseval), and optionally linear interpolation between updates j and
  * j + 1. The force is f(x) = sum over the listed modes of 2 Re(c_m e^{i
  * k.(x - o)}): the listed modes are one of each +-m pair (m_x > 0, or m_x = 0
- * and the first non-zero of m_y, m_z positive), and m = 0 is never one. */
+ * and the first non-zero of m_y, m_z positive), and m = 0 is never one.
+ *
+ * Where it is summed. The direct sum runs on the driver's backend
+ * (backend_ops.drive_points; the CPU's by default, tbrf_driver_set_backend
+ * moves it), a CPU grid axis by axis (grid_separable), the NUFFT on the
+ * CPU. A non-periodic domain composes the turning-bands engine
+ * (engine/engine.h), which sizes the lines and projects the driver's OU
+ * lines through its backend. The state never depends on any of this. */
 #include "driving/driver.h"
 
 #include <math.h>
@@ -27,6 +34,7 @@
 #include "core/message.h"
 #include "core/model.h"
 #include "core/parallel.h"
+#include "engine/engine.h"
 #include "methods/nufft/nufft.h"
 #include "methods/turning_bands/directions.h"
 #include "methods/turning_bands/lines.h"
@@ -40,7 +48,6 @@ static const double PI = 3.14159265358979323846;
  * than a few thousand modes' draws, and busy-waiting threads slow a shared
  * machine (values never depend on it). */
 #define PAR_MODES 4096
-#define FINE_BUDGET (1024.0 * 1024.0 * 1024.0) /* bytes of NUFFT fine grids at most */
 #define MAX_UPDATES ((int64_t)1 << 31)
 static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
 #define STATE_HEADER 40
@@ -49,8 +56,21 @@ struct tbrf_driver {
     int status;        /* TBRF_OK, or BAD_PLAN once the make failed */
     tbrfi_message msg; /* the last call's status and message */
     tbrf_driver_params p;
-    uint64_t seed, fingerprint;
+    uint64_t seed;
+    /* the state's key: the physical parameters only, so that any backend,
+     * thread count or eval loads another's state; legacy: 0.4.0's key,
+     * which also hashed eval, threads and accuracy (still accepted) */
+    uint64_t fingerprint, legacy_fingerprint;
     int dim, eval;
+    int eval_cpu; /* the eval of the CPU backend (eval, or what AUTO chose there) */
+    /* where a box's sums run (tbrf_driver_set_backend): the table entry
+     * and its state from init (NULL for the CPU); a domain's engine holds
+     * its own. backend: the id in use (AUTO resolved), either way */
+    const backend_ops *be;
+    void *be_state;
+    int backend;
+    double budget; /* tbrf_memory_budget at make */
+    double bytes;  /* what the make allocated */
     double dt, decay, noise; /* dt_update, f = e^{-dt/T}, sqrt(1 - f^2) */
     double amp;              /* A of the ensemble normalisation */
     double rms_ensemble;
@@ -68,6 +88,7 @@ struct tbrf_driver {
     int coef_valid;
     int64_t coef_j;
     double coef_w;
+    uint64_t coef_gen; /* counts the coefficient sets, for a backend's upload cache */
     /* NUFFT: fine grids of the coefficients, valid with them */
     nufft_setup ns;
     double *fine[3];
@@ -78,14 +99,13 @@ struct tbrf_driver {
     int tb, L;
     int64_t K;
     int32_t *lm;
-    line_spec spec;
-    void *fftp;
+    tbrfi_engine *engine;  /* sizing, domain, FFT plan and projection (engine/engine.h) */
+    const line_spec *spec; /* the engine's */
     double *u;         /* unit directions, 3 per line */
     double *axis;      /* u / delta (3 per line), then the L shifts */
     double *raw;       /* dim line sets Z_c (c L M samples each) */
     double *lines;     /* the mixed sets W_c = P_zeta(u) Z, projected per component */
-    double lo[3], hi[3], center[3], tol;
-    uint64_t generation;
+    double lo[3], hi[3], tol; /* the engine's domain and tolerance */
     int lines_valid;
 };
 
@@ -102,6 +122,34 @@ static int ok(tbrf_driver *d)
 {
     tbrfi_message_clear(&d->msg);
     return TBRF_OK;
+}
+
+#define MIB (1024.0 * 1024.0)
+
+/* Whether `bytes` more fit the memory budget next to what the driver
+ * holds: TBRF_OK, or TBRF_ERR_SIZE with a message naming `what` and
+ * ending with `hint` (what the caller can do; "" for none). */
+static int fits_hint(tbrf_driver *d, double bytes, const char *what, const char *hint)
+{
+    if (d->bytes + bytes <= d->budget)
+        return TBRF_OK;
+    return fail(d, TBRF_ERR_SIZE, "driver: %s would need %.3g MiB, with the %.3g MiB the driver holds "
+                "above the memory budget of %.3g MiB (tbrf_memory_budget: TBRF_MEMORY_BUDGET or half "
+                "the physical memory)%s", what, bytes / MIB, d->bytes / MIB, d->budget / MIB, hint);
+}
+
+static int fits(tbrf_driver *d, double bytes, const char *what)
+{
+    return fits_hint(d, bytes, what, "");
+}
+
+/* fits_hint, and counts the bytes as held (allocations kept until destroy). */
+static int reserve(tbrf_driver *d, double bytes, const char *what, const char *hint)
+{
+    const int st = fits_hint(d, bytes, what, hint);
+    if (st == TBRF_OK)
+        d->bytes += bytes;
+    return st;
 }
 
 void tbrf_driver_default_params(tbrf_driver_params *p)
@@ -255,6 +303,18 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
     return h;
 }
 
+/* The parameters that set the state's values: eval, threads and accuracy
+ * (how the force is summed) zeroed, so that the fingerprint of a state
+ * holds for a driver made with any of them, or on any backend. */
+static tbrf_driver_params physical(const tbrf_driver_params *p)
+{
+    tbrf_driver_params q = *p;
+    q.eval = 0;
+    q.threads = 0;
+    q.accuracy = 0.0;
+    return q;
+}
+
 static int setup_modes(tbrf_driver *d, const tbrf_model *model)
 {
     double kmin, kmax;
@@ -285,6 +345,10 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
                     kmin, kmax);
     const int nc = 2 * d->dim;
     d->nm = n;
+    /* m, s, khat, then a, a1, coef and cj */
+    int st = reserve(d, (double)n * (12.0 + 8.0 + 24.0 + 4.0 * 8.0 * nc), "the modes' arrays", "");
+    if (st != TBRF_OK)
+        return st;
     d->m = malloc(sizeof(int32_t) * 3 * (size_t)n);
     d->s = malloc(sizeof(double) * (size_t)n);
     d->khat = malloc(sizeof(double) * 3 * (size_t)n);
@@ -301,13 +365,16 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
     for (int64_t i = 0; i < n; i++)
         sum += d->s[i] * d->s[i];
     d->amp = d->rms_ensemble / sqrt(2.0 * proj * sum);
-    uint64_t h = 0xcbf29ce484222325ULL;
-    h = fnv(h, &d->seed, sizeof d->seed);
-    h = fnv(h, &d->p, sizeof d->p);
-    h = fnv(h, &n, sizeof n);
-    h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
-    h = fnv(h, d->s, sizeof(double) * (size_t)n);
-    d->fingerprint = h;
+    const tbrf_driver_params q = physical(&d->p);
+    for (int legacy = 0; legacy < 2; legacy++) {
+        uint64_t h = 0xcbf29ce484222325ULL;
+        h = fnv(h, &d->seed, sizeof d->seed);
+        h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
+        h = fnv(h, &n, sizeof n);
+        h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
+        h = fnv(h, d->s, sizeof(double) * (size_t)n);
+        *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
+    }
     return TBRF_OK;
 }
 
@@ -326,13 +393,13 @@ static int setup_eval(tbrf_driver *d)
     const double wd = pow((double)d->ns.w, d->dim);
     int eval = d->p.eval;
     if (eval == TBRF_DRIVE_AUTO)
-        eval = (bytes <= FINE_BUDGET && (double)d->nm > (double)d->dim * wd / 6.0) ? TBRF_DRIVE_NUFFT
-                                                                                    : TBRF_DRIVE_DIRECT;
+        eval = (d->bytes + bytes <= d->budget && (double)d->nm > (double)d->dim * wd / 6.0)
+                   ? TBRF_DRIVE_NUFFT
+                   : TBRF_DRIVE_DIRECT;
     if (eval == TBRF_DRIVE_NUFFT) {
-        if (bytes > FINE_BUDGET)
-            return fail(d, TBRF_ERR_SIZE,
-                        "driver: the NUFFT's fine grids need %.3g bytes, above %.3g: use "
-                        "TBRF_DRIVE_DIRECT or a narrower band", bytes, FINE_BUDGET);
+        if (reserve(d, bytes, "the NUFFT's fine grids",
+                    ": use TBRF_DRIVE_DIRECT or a narrower band") != TBRF_OK)
+            return TBRF_ERR_SIZE;
         for (int c = 0; c < d->dim; c++)
             if (!(d->fine[c] = tbrfi_nufft_fine_alloc(&d->ns)))
                 return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT fine grids");
@@ -340,7 +407,7 @@ static int setup_eval(tbrf_driver *d)
         if (!d->C)
             return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the NUFFT modes");
     }
-    d->eval = eval;
+    d->eval = d->eval_cpu = eval;
     return TBRF_OK;
 }
 
@@ -352,7 +419,46 @@ static int setup_eval(tbrf_driver *d)
  * component, the lines sampled at delta = 2 pi / (TB_SAMPLES kmax). */
 #define TB_LINES 512
 #define TB_SAMPLES 32
-#define TB_BYTES (1024.0 * 1024.0 * 1024.0) /* line samples at most */
+
+/* The turning-bands engine (engine/engine.h) of the domain on `backend`
+ * and `device`: the line sizing of the model's shape (amplitude 1: the
+ * driver's rms sets the amplitude) for TB_LINES lines sampled at
+ * 2 pi / (TB_SAMPLES kmax), spectral line method, storage WINDOWS (the
+ * driver synthesises its own OU lines), and the projection through the
+ * backend. A status, with the engine's message in the driver's. */
+static int tb_engine(tbrf_driver *d, const tbrf_model *model, int backend, int device,
+                     tbrfi_engine **engine)
+{
+    *engine = NULL;
+    tbrf_model *shape = tbrfi_model_copy(model);
+    if (!shape)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory to copy the model");
+    tbrf_model_set_amplitude(shape, 1.0);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.line_method = TBRF_LINES_SPECTRAL;
+    o.lines = TB_LINES;
+    o.backend = backend;
+    o.device = device;
+    o.precision = TBRF_DOUBLE; /* the driver's values are double on every backend */
+    o.threads = d->p.threads;
+    const double resolution = 2.0 * PI / d->kmax * (double)o.oversampling / TB_SAMPLES;
+    double hi[3] = {0.0, 0.0, 0.0};
+    for (int c = 0; c < d->dim; c++)
+        hi[c] = d->p.origin[c] + d->p.length[c];
+    int st = tbrfi_engine_make(shape, d->dim, d->p.origin, hi, resolution, d->seed, &o,
+                               TBRFI_ENGINE_WINDOWS, engine);
+    tbrf_model_destroy(shape);
+    if (st != TBRF_OK) {
+        fail(d, st, "driver: %s", *engine ? tbrfi_message_text(tbrfi_engine_msg(*engine)) : "no memory "
+             "for the turning-bands engine");
+        tbrfi_engine_destroy(*engine);
+        *engine = NULL;
+    }
+    return st;
+}
+
+static int tb_modes(tbrf_driver *d);
 
 static int setup_tb(tbrf_driver *d, const tbrf_model *model)
 {
@@ -361,47 +467,36 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
                     "driver: the model's spectrum (%s) has no upper bound: cut it with "
                     "tbrf_model_set_band", tbrf_model_describe(model));
     const int dim = d->dim;
-    double e2 = 0.0, maxabs = 0.0;
-    for (int c = 0; c < dim; c++) {
-        d->lo[c] = d->p.origin[c];
-        d->hi[c] = d->p.origin[c] + d->p.length[c];
-        d->center[c] = d->p.origin[c] + 0.5 * d->p.length[c];
+    double e2 = 0.0;
+    for (int c = 0; c < dim; c++)
         e2 += d->p.length[c] * d->p.length[c];
-        maxabs = fmax(maxabs, fmax(fabs(d->lo[c]), fabs(d->hi[c])));
-    }
     const double extent = sqrt(e2);
-    if (!isfinite(extent) || !isfinite(maxabs))
+    if (!isfinite(extent))
         return fail(d, TBRF_ERR_INVALID, "driver: the domain's extent is not finite");
-    /* the shape alone, amplitude 1: the driver's rms sets the amplitude */
-    tbrf_model *shape = tbrfi_model_copy(model);
-    if (!shape)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory to copy the model");
-    tbrf_model_set_amplitude(shape, 1.0);
-    tbrf_opts o;
-    tbrf_default_opts(&o);
-    o.line_method = TBRF_LINES_SPECTRAL;
-    const double resolution = 2.0 * PI / d->kmax * (double)o.oversampling / TB_SAMPLES;
-    char msg[256];
-    int st = tbrfi_lines_spec_build(&d->spec, shape, dim, extent, resolution, &o, msg, sizeof msg);
-    tbrf_model_destroy(shape);
+    /* the shape's line sizing, the domain and its tolerance, the backend:
+     * the engine's, as the plan's and the inflow sampler's */
+    int st = tb_engine(d, model, TBRF_BACKEND_CPU, -1, &d->engine);
     if (st != TBRF_OK)
-        return fail(d, st, "driver: lines: %s", msg);
-    d->tol = 1e-10 * extent + 8.0 * 2.220446049250313e-16 * maxabs;
-    if (8.0 * 2.220446049250313e-16 * maxabs > 0.25 * d->spec.delta)
-        return fail(d, TBRF_ERR_INVALID, "driver: domain coordinates up to %g cannot be resolved to "
-                    "the line spacing %g in double precision: shift the origin", maxabs,
-                    d->spec.delta);
-    const int64_t M = d->spec.M, half = M / 2;
+        return st;
+    const tbrfi_engine_view *v = tbrfi_engine_view_of(d->engine);
+    d->spec = &v->spec;
+    for (int c = 0; c < dim; c++) {
+        d->lo[c] = v->lo[c];
+        d->hi[c] = v->hi[c];
+    }
+    d->tol = v->tolerance;
+    const int64_t M = d->spec->M, half = M / 2;
     d->L = TB_LINES;
     const double bytes = 2.0 * 8.0 * (double)dim * (double)d->L * (double)M;
-    if (bytes > TB_BYTES)
-        return fail(d, TBRF_ERR_SIZE,
-                    "driver: %d lines of %lld samples per component would need %.3g bytes, above "
-                    "%.3g (the domain spans %.3g wavelengths 2 pi / kmax: shrink it or lower kmax)",
-                    d->L, (long long)M, bytes, TB_BYTES, extent * d->kmax / (2.0 * PI));
+    char hint[160];
+    snprintf(hint, sizeof hint, ": %d lines of %lld samples per component (the domain spans %.3g "
+             "wavelengths 2 pi / kmax: shrink it or lower kmax)", d->L, (long long)M,
+             extent * d->kmax / (2.0 * PI));
+    if (reserve(d, bytes, "the lines", hint) != TBRF_OK)
+        return TBRF_ERR_SIZE;
     int64_t K = 0;
     for (int64_t m = 1; m <= half; m++)
-        K += d->spec.mode_var[m] > 0.0;
+        K += d->spec->mode_var[m] > 0.0;
     if (K == 0)
         return fail(d, TBRF_ERR_SIZE, "driver: no line mode has P(k) > 0 in [%g, %g]", d->kmin,
                     d->kmax);
@@ -413,6 +508,11 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     const int64_t n = d->nm;
     const int nc = 2 * dim;
     const size_t LM = (size_t)d->L * (size_t)M;
+    /* lm, s, a, a1, coef, cj, u and axis (the line sets are counted above) */
+    st = reserve(d, 4.0 * (double)K + (double)n * (8.0 + 4.0 * 8.0 * nc) + 56.0 * d->L,
+                 "the line modes", "");
+    if (st != TBRF_OK)
+        return st;
     d->lm = malloc(sizeof(int32_t) * (size_t)K);
     d->s = malloc(sizeof(double) * (size_t)n);
     d->a = malloc(sizeof(double) * (size_t)nc * (size_t)n);
@@ -427,15 +527,21 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
         !d->lines)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %d lines of %lld samples", d->L,
                     (long long)M);
-    if (!(d->fftp = tbrfi_lines_fft_plan(M)))
-        return fail(d, TBRF_ERR_FFT, "driver: FFTW could not plan a real FFT of size %lld",
-                    (long long)M);
+    return tb_modes(d);
+}
+
+/* The line modes' list and sizes, the directions and axes, the amplitude
+ * and the state's fingerprints, once the arrays are allocated. */
+static int tb_modes(tbrf_driver *d)
+{
+    const int dim = d->dim;
+    const int64_t M = d->spec->M, half = M / 2, n = d->nm;
     /* sigma_Z^2: a line's variance averaged over sub-sample positions
      * (mode_var is compensated for the interpolation's mean gain) */
     double var = 0.0;
-    K = 0;
+    int64_t K = 0;
     for (int64_t m = 1; m <= half; m++) {
-        const double v = d->spec.mode_var[m];
+        const double v = d->spec->mode_var[m];
         if (!(v > 0.0))
             continue;
         d->lm[K++] = (int32_t)m;
@@ -443,24 +549,26 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
     }
     for (int l = 0; l < d->L; l++)
         for (int64_t k = 0; k < K; k++)
-            d->s[(int64_t)l * K + k] = sqrt(d->spec.mode_var[d->lm[k]]);
+            d->s[(int64_t)l * K + k] = sqrt(d->spec->mode_var[d->lm[k]]);
+    /* the unit directions for the mixing, and the engine's axes of the
+     * same realization 0 (u / delta, then the sub-sample shifts) */
     tbrfi_directions_make(dim, d->L, d->seed, 0, d->u);
-    for (int l = 0; l < d->L; l++)
-        for (int c = 0; c < 3; c++)
-            d->axis[3 * l + c] = c < dim ? d->u[3 * l + c] / d->spec.delta : 0.0;
-    tbrfi_lines_shifts(d->seed, 0, d->L, d->axis + 3 * d->L);
+    tbrfi_engine_axes(d->engine, 0, d->axis);
     /* E|f|^2 = A^2 (zeta^2 (dim - 1) + (1 - zeta)^2) sigma_Z^2 (doc/driving.md) */
     const double z = d->p.zeta, proj = z * z * (double)(dim - 1) + (1.0 - z) * (1.0 - z);
     d->amp = d->rms_ensemble / sqrt(proj * var);
-    d->eval = TBRF_DRIVE_DIRECT;
-    uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
-    h = fnv(h, &d->seed, sizeof d->seed);
-    h = fnv(h, &d->p, sizeof d->p);
-    h = fnv(h, &n, sizeof n);
-    h = fnv(h, &d->spec.M, sizeof d->spec.M);
-    h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
-    h = fnv(h, d->s, sizeof(double) * (size_t)n);
-    d->fingerprint = h;
+    d->eval = d->eval_cpu = TBRF_DRIVE_DIRECT;
+    const tbrf_driver_params q = physical(&d->p);
+    for (int legacy = 0; legacy < 2; legacy++) {
+        uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
+        h = fnv(h, &d->seed, sizeof d->seed);
+        h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
+        h = fnv(h, &n, sizeof n);
+        h = fnv(h, &d->spec->M, sizeof d->spec->M);
+        h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
+        h = fnv(h, d->s, sizeof(double) * (size_t)n);
+        *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
+    }
     return TBRF_OK;
 }
 
@@ -474,14 +582,21 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
         return TBRF_ERR_NO_MEMORY;
     d->j = -1;
     d->seed = seed;
+    d->be = &tbrf_backend_cpu;
+    d->backend = TBRF_BACKEND_CPU;
     tbrf_driver_default_params(&d->p);
+    uint64_t budget = 0;
     int st;
-    if (!model || !params)
+    if (tbrf_memory_budget(&budget) != TBRF_OK)
+        st = fail(d, TBRF_ERR_INVALID, "driver: TBRF_MEMORY_BUDGET='%.40s' is not a size in bytes "
+                  "(such as 4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
+    else if (!model || !params)
         st = fail(d, TBRF_ERR_NULL, "driver: %s is NULL", model ? "params" : "model");
     else if (tbrf_model_status(model) != TBRF_OK)
         st = fail(d, TBRF_ERR_INVALID, "driver: the model failed: %s", tbrf_model_message(model));
     else
         st = check_params(d, params);
+    d->budget = (double)budget;
     if (st == TBRF_OK) {
         d->p = *params;
         d->dim = params->dim;
@@ -626,6 +741,7 @@ static int at_time(tbrf_driver *d, double t)
     d->coef_valid = 1;
     d->coef_j = j;
     d->coef_w = w;
+    d->coef_gen++;
     d->fine_valid = 0;
     d->lines_valid = 0;
     return TBRF_OK;
@@ -649,42 +765,32 @@ static void axis_phases(const tbrf_driver *d, int c, double x, int M, double *ec
     }
 }
 
-/* e^{i m theta_d} for m = 0 .. M_d per axis. */
-static void phases(const tbrf_driver *d, const double *x, double *e)
+/* The driver's modes and current coefficients for a backend's drive_points. */
+static drive_sum sum_of(const tbrf_driver *d)
 {
-    for (int c = 0; c < d->dim; c++)
-        axis_phases(d, c, x[c], d->mmax[c], e + 2 * (TBRF_DRIVE_MMAX + 1) * c);
+    drive_sum q;
+    memset(&q, 0, sizeof q);
+    q.dim = d->dim;
+    q.nm = d->nm;
+    q.m = d->m;
+    q.coef = d->coef;
+    for (int c = 0; c < 3; c++) {
+        q.mmax[c] = d->mmax[c];
+        q.origin[c] = d->p.origin[c];
+        q.length[c] = d->p.length[c];
+    }
+    q.threads = d->p.threads;
+    q.state = d->be_state;
+    q.generation = d->coef_gen;
+    return q;
 }
 
-/* The force at x; e is room for the phases (PHASE_DOUBLES). */
-#define PHASE_DOUBLES (6 * (TBRF_DRIVE_MMAX + 1))
-static void direct_point(const tbrf_driver *d, const double *x, double *e, double *out)
+/* A backend call's failure st, with the backend's own detail. */
+static int be_fail(tbrf_driver *d, int st, const char *what)
 {
-    const int dim = d->dim, nc = 2 * dim;
-    double acc[3] = {0.0, 0.0, 0.0};
-    phases(d, x, e);
-    const double *ex = e, *ey = e + 2 * (TBRF_DRIVE_MMAX + 1), *ez = e + 4 * (TBRF_DRIVE_MMAX + 1);
-    for (int64_t i = 0; i < d->nm; i++) {
-        const int32_t *m = d->m + 3 * i;
-        const int my = m[1] < 0 ? -m[1] : m[1], mz = m[2] < 0 ? -m[2] : m[2];
-        const double sy = m[1] < 0 ? -1.0 : 1.0, sz = m[2] < 0 ? -1.0 : 1.0;
-        double er = ex[2 * m[0]], ei = ex[2 * m[0] + 1];
-        const double yr = ey[2 * my], yi = sy * ey[2 * my + 1];
-        double tr = er * yr - ei * yi, ti = er * yi + ei * yr;
-        if (dim == 3) {
-            const double zr = ez[2 * mz], zi = sz * ez[2 * mz + 1];
-            er = tr * zr - ti * zi;
-            ei = tr * zi + ti * zr;
-        } else {
-            er = tr;
-            ei = ti;
-        }
-        const double *cf = d->coef + i * nc;
-        for (int c = 0; c < dim; c++)
-            acc[c] += cf[2 * c] * er - cf[2 * c + 1] * ei;
-    }
-    for (int c = 0; c < dim; c++)
-        out[c] = 2.0 * acc[c];
+    const char *m = d->be->message(d->be_state);
+    return fail(d, st, "driver: %s on the %s backend failed (%s)%s%s", what, d->be->name,
+                tbrf_strerror(st), m && m[0] ? ": " : "", m && m[0] ? m : "");
 }
 
 /* The NUFFT's fine grids of the current coefficients. */
@@ -726,7 +832,7 @@ static int ensure_fine(tbrf_driver *d)
 static void tb_mix(tbrf_driver *d)
 {
     const int dim = d->dim, L = d->L;
-    const int64_t M = d->spec.M;
+    const int64_t M = d->spec->M;
     const size_t LM = (size_t)L * (size_t)M;
     const double z = d->p.zeta;
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (L * M >= 65536)
@@ -757,7 +863,7 @@ static int ensure_lines(tbrf_driver *d)
     if (d->lines_valid)
         return TBRF_OK;
     const int dim = d->dim, nc = 2 * dim, L = d->L;
-    const int64_t M = d->spec.M, half = M / 2, K = d->K;
+    const int64_t M = d->spec->M, half = M / 2, K = d->K;
     int nomem = 0;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (L * M >= 65536)
     {
@@ -779,7 +885,7 @@ static int ensure_lines(tbrf_driver *d)
                     X[m][1] = cf[1];
                 }
             }
-            fftw_execute_dft_c2r((fftw_plan)d->fftp, X,
+            fftw_execute_dft_c2r((fftw_plan)tbrfi_engine_view_of(d->engine)->fft, X,
                                  d->raw + ((size_t)c * (size_t)L + (size_t)l) * (size_t)M);
         }
         fftw_free(X);
@@ -787,29 +893,15 @@ static int ensure_lines(tbrf_driver *d)
     if (nomem)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a line's modes");
     tb_mix(d);
-    d->generation++;
+    tbrfi_engine_use_lines(d->engine, d->axis, d->lines, dim); /* a new generation */
     d->lines_valid = 1;
     return TBRF_OK;
 }
 
-/* The projection of component c's line set. */
-static projection tb_projection(const tbrf_driver *d, int c)
+/* The engine's failure st (its message) in the driver's message. */
+static int engine_fail(tbrf_driver *d, int st)
 {
-    projection p;
-    memset(&p, 0, sizeof p);
-    p.dim = d->dim;
-    p.L = d->L;
-    p.M = d->spec.M;
-    p.lines = d->lines + (size_t)c * (size_t)d->L * (size_t)d->spec.M;
-    p.axis = d->axis;
-    p.offset = d->spec.offset;
-    for (int k = 0; k < 3; k++)
-        p.center[k] = d->center[k];
-    p.norm = 1.0 / sqrt((double)d->L);
-    p.precision = TBRF_DOUBLE;
-    p.threads = d->p.threads;
-    p.generation = d->generation * 4u + (uint64_t)c;
-    return p;
+    return fail(d, st, "driver: %s", tbrfi_message_text(tbrfi_engine_msg(d->engine)));
 }
 
 static int tb_inside(const tbrf_driver *d, int c, double x)
@@ -817,29 +909,19 @@ static int tb_inside(const tbrf_driver *d, int c, double x)
     return x >= d->lo[c] - d->tol && x <= d->hi[c] + d->tol;
 }
 
-/* n points through the CPU backend, one component at a time into scratch,
- * then interleaved into out[dim i + c]. */
+/* n points projected by the engine (its backend), the dim components
+ * interleaved into out[dim i + c]; the engine keeps one component of
+ * scratch (n doubles), so each component's lines go to a GPU once per
+ * call. */
 static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
 {
     int st = ensure_lines(d);
     if (st != TBRF_OK || n == 0)
         return st;
-    /* in chunks, so the scratch stays bounded (a point's value does not
-     * depend on the chunk) */
-    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
-    if (!v)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
-    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
-        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
-        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-            const projection p = tb_projection(d, c);
-            st = tbrf_backend_cpu.project_points(&p, count, xyz + (size_t)d->dim * (size_t)first, v);
-            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
-                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
-        }
-    }
-    free(v);
-    return st == TBRF_OK ? TBRF_OK : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
+    if ((st = fits(d, 8.0 * (double)n, "the projection's scratch")) != TBRF_OK)
+        return st;
+    st = tbrfi_engine_project_points(d->engine, n, xyz, out);
+    return st == TBRF_OK ? TBRF_OK : engine_fail(d, st);
 }
 
 static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[3],
@@ -862,20 +944,10 @@ static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[
         g.spacing[c] = c < d->dim ? spacing[c] : 0.0;
         g.n[c] = c < d->dim ? n[c] : 1;
     }
-    double *v = malloc(sizeof(double) * DRIVE_CHUNK);
-    if (!v)
-        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of values");
-    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
-        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
-        for (int c = 0; c < d->dim && st == TBRF_OK; c++) {
-            const projection p = tb_projection(d, c);
-            st = tbrf_backend_cpu.project_grid(&p, &g, first, count, v);
-            for (int64_t i = 0; st == TBRF_OK && i < count; i++)
-                out[(size_t)d->dim * (size_t)(first + i) + (size_t)c] = v[i];
-        }
-    }
-    free(v);
-    return st == TBRF_OK ? ok(d) : fail(d, st, "driver: the projection failed (%s)", tbrf_strerror(st));
+    if ((st = fits(d, 8.0 * (double)total, "the projection's scratch")) != TBRF_OK)
+        return st;
+    st = tbrfi_engine_project_grid(d->engine, &g, 0, total, out);
+    return st == TBRF_OK ? ok(d) : engine_fail(d, st);
 }
 
 static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
@@ -889,20 +961,9 @@ static int eval_points(tbrf_driver *d, int64_t n, const double *xyz, double *out
         tbrfi_nufft_interp(&d->ns, d->fine, d->dim, n, xyz, TBRF_DOUBLE, d->p.threads, out);
         return TBRF_OK;
     }
-    const int dim = d->dim;
-    int nomem = 0;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)n * (double)d->nm >= 1e5)
-    {
-        double *e = malloc(sizeof(double) * PHASE_DOUBLES);
-        nomem = !e;
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; i++) {
-            if (e)
-                direct_point(d, xyz + (size_t)dim * (size_t)i, e, out + (size_t)dim * (size_t)i);
-        }
-        free(e);
-    }
-    return nomem ? fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the phases") : TBRF_OK;
+    const drive_sum q = sum_of(d);
+    const int st = d->be->drive_points(&q, n, xyz, out);
+    return st == TBRF_OK ? TBRF_OK : be_fail(d, st, "the sum of the modes");
 }
 
 static int check_positions(tbrf_driver *d, int64_t n, const double *xyz)
@@ -951,6 +1012,31 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
  * cell), 1 when done, -1 without memory. Values equal the per-point sum
  * to rounding. */
 #define DENSE_MAX ((int64_t)1 << 22)
+
+/* grid_separable's tables: the coefficients in the dense array D, the
+ * phases of every cell's coordinate per axis in ex, ey, ez. */
+static void separable_tables(const tbrf_driver *d, const double origin[3], const double spacing[3],
+                             const int64_t n[3], double *D, double *ex, double *ey, double *ez)
+{
+    const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
+    const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
+    const int64_t nx = n[0], ny = n[1], nz = dim == 3 ? n[2] : 1;
+    for (int64_t i = 0; i < d->nm; i++) {
+        const int32_t *m = d->m + 3 * i;
+        const int64_t at = ((int64_t)m[0] * Wy + (m[1] + My)) * Wz + (m[2] + Mz);
+        memcpy(D + at * dim * 2, d->coef + i * 2 * dim, sizeof(double) * 2 * (size_t)dim);
+    }
+    for (int64_t i = 0; i < nx; i++)
+        axis_phases(d, 0, origin[0] + spacing[0] * (double)i, Mx, ex + 2 * i * (Mx + 1));
+    for (int64_t j = 0; j < ny; j++)
+        axis_phases(d, 1, origin[1] + spacing[1] * (double)j, My, ey + 2 * j * (My + 1));
+    for (int64_t k = 0; k < nz; k++) {
+        if (dim == 3)
+            axis_phases(d, 2, origin[2] + spacing[2] * (double)k, Mz, ez + 2 * k * (Mz + 1));
+        else
+            ez[0] = 1.0, ez[1] = 0.0;
+    }
+}
 static int grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
                           const int64_t n[3], double *out)
 {
@@ -960,28 +1046,18 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
     const int64_t dense = (int64_t)(Mx + 1) * Wy * Wz;
     if (dense > DENSE_MAX)
         return 0;
+    /* the dense modes, the axes' phases, and G and H per thread */
+    const double tables = 16.0 * ((double)dense * dim + (double)(nx * (Mx + 1) + ny * (My + 1) + nz * (Mz + 1)) +
+                                  (double)tbrf_threads(d->p.threads) * (double)((Mx + 1) * (Wy + 1) * dim));
+    if (fits(d, tables, "the grid's tables") != TBRF_OK)
+        return -2;
     double *D = calloc((size_t)(dense * dim * 2), sizeof(double));
     double *ex = malloc(sizeof(double) * 2 * (size_t)(nx * (Mx + 1)));
     double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
     double *ez = malloc(sizeof(double) * 2 * (size_t)(nz * (Mz + 1)));
     int nomem = !D || !ex || !ey || !ez;
-    if (!nomem) {
-        for (int64_t i = 0; i < d->nm; i++) {
-            const int32_t *m = d->m + 3 * i;
-            const int64_t at = ((int64_t)m[0] * Wy + (m[1] + My)) * Wz + (m[2] + Mz);
-            memcpy(D + at * dim * 2, d->coef + i * 2 * dim, sizeof(double) * 2 * (size_t)dim);
-        }
-        for (int64_t i = 0; i < nx; i++)
-            axis_phases(d, 0, origin[0] + spacing[0] * (double)i, Mx, ex + 2 * i * (Mx + 1));
-        for (int64_t j = 0; j < ny; j++)
-            axis_phases(d, 1, origin[1] + spacing[1] * (double)j, My, ey + 2 * j * (My + 1));
-        for (int64_t k = 0; k < nz; k++) {
-            if (dim == 3)
-                axis_phases(d, 2, origin[2] + spacing[2] * (double)k, Mz, ez + 2 * k * (Mz + 1));
-            else
-                ez[0] = 1.0, ez[1] = 0.0;
-        }
-    }
+    if (!nomem)
+        separable_tables(d, origin, spacing, n, D, ex, ey, ez);
     const int ready = !nomem;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (nz * ny * nx >= 4096)
     {
@@ -1069,9 +1145,12 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
     if (d->tb)
         return tb_grid(d, origin, spacing, n, total, out);
     /* Axis by axis costs (M_x + 1) products per cell, below the NUFFT's
-     * w^dim whenever its dense array fits: AUTO takes it for any grid. */
-    if (d->p.eval != TBRF_DRIVE_NUFFT) {
+     * w^dim whenever its dense array fits: AUTO takes it for any grid on
+     * the CPU backend. Another backend sums the cells as points. */
+    if (d->p.eval != TBRF_DRIVE_NUFFT && d->be == &tbrf_backend_cpu) {
         const int sep = grid_separable(d, origin, spacing, n, out);
+        if (sep == -2)
+            return TBRF_ERR_SIZE; /* fits said why */
         if (sep != 0)
             return sep > 0 ? ok(d) : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
     }
@@ -1083,23 +1162,28 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const dou
                                 d->p.threads, out);
         return ok(d);
     }
-    int nomem = 0;
-#pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if ((double)total * (double)d->nm >= 1e5)
-    {
-        double *e = malloc(sizeof(double) * PHASE_DOUBLES);
-        nomem = !e;
-#pragma omp for schedule(static)
-        for (int64_t cell = 0; cell < total; cell++) {
-            const int64_t jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
-            const double x[3] = {origin[0] + spacing[0] * (double)jx,
-                                 origin[1] + spacing[1] * (double)jy,
-                                 dim == 3 ? origin[2] + spacing[2] * (double)jz : 0.0};
-            if (e)
-                direct_point(d, x, e, out + (size_t)dim * (size_t)cell);
+    /* the cells as points, chunk by chunk, through the backend's sum (the
+     * same positions, so the same values as tbrf_driver_points) */
+    if ((st = fits(d, 8.0 * 3 * DRIVE_CHUNK, "a chunk of positions")) != TBRF_OK)
+        return st;
+    double *x = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
+    if (!x)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of positions");
+    const drive_sum q = sum_of(d);
+    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+        for (int64_t i = 0; i < count; i++) {
+            const int64_t cell = first + i, jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
+            double *xi = x + (size_t)dim * (size_t)i;
+            xi[0] = origin[0] + spacing[0] * (double)jx;
+            xi[1] = origin[1] + spacing[1] * (double)jy;
+            if (dim == 3)
+                xi[2] = origin[2] + spacing[2] * (double)jz;
         }
-        free(e);
+        st = d->be->drive_points(&q, count, x, out + (size_t)dim * (size_t)first);
     }
-    return nomem ? fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the phases") : ok(d);
+    free(x);
+    return st == TBRF_OK ? ok(d) : be_fail(d, st, "the sum of the modes");
 }
 
 int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn push, void *user)
@@ -1110,6 +1194,8 @@ int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn
         return fail(d, TBRF_ERR_NULL, "driver: stream: %s callback is NULL", pull ? "push" : "pull");
     int st = at_time(d, t);
     if (st != TBRF_OK)
+        return st;
+    if ((st = fits(d, 8.0 * 6 * DRIVE_CHUNK, "a chunk of positions and values")) != TBRF_OK)
         return st;
     double *xyz = malloc(sizeof(double) * 3 * DRIVE_CHUNK), *val = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
     if (!xyz || !val) {
@@ -1255,7 +1341,7 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     memcpy(&j, b + 16, 8);
     memcpy(&nm, b + 24, 8);
     memcpy(&nc, b + 32, 8);
-    if (fp != d->fingerprint || nm != d->nm || nc != 2 * d->dim)
+    if ((fp != d->fingerprint && fp != d->legacy_fingerprint) || nm != d->nm || nc != 2 * d->dim)
         return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver (its model, "
                     "parameters or seed differ)");
     if (size < tbrf_driver_state_size(d))
@@ -1269,6 +1355,80 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     d->fine_valid = 0;
     d->lines_valid = 0;
     return ok(d);
+}
+
+/* ------------------------------------------------------------ backends */
+
+/* A non-periodic driver on backend id (resolved): a new engine on it
+ * (the same sizing: the frozen shape of the old one), which takes over the
+ * current lines; on failure the old engine stays. */
+static int tb_set_backend(tbrf_driver *d, int id, int device)
+{
+    tbrfi_engine *e = NULL;
+    int st = tb_engine(d, tbrfi_engine_view_of(d->engine)->model, id, device, &e);
+    if (st != TBRF_OK)
+        return st;
+    if (tbrfi_engine_view_of(e)->spec.M != d->spec->M) { /* the same sizing, or a bug */
+        tbrfi_engine_destroy(e);
+        return fail(d, TBRF_ERR_INVALID, "driver: the %s engine sized its lines differently",
+                    tbrf_backend_name(id));
+    }
+    tbrfi_engine_destroy(d->engine);
+    d->engine = e;
+    d->spec = &tbrfi_engine_view_of(e)->spec;
+    if (d->lines_valid)
+        tbrfi_engine_use_lines(e, d->axis, d->lines, d->dim);
+    d->backend = id;
+    return ok(d);
+}
+
+int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return d->msg.status = TBRF_ERR_BAD_PLAN;
+    if (device < -1)
+        return fail(d, TBRF_ERR_INVALID, "driver: device=%d must be -1 (the first usable) or >= 0", device);
+    int st;
+    const backend_ops *b = tbrfi_backend_lookup(backend, &st);
+    if (!b) {
+        const char *name = tbrf_backend_name(backend);
+        if (st == TBRF_ERR_NOT_BUILT)
+            return fail(d, st, "driver: backend %s is not built into this library (doc/gpu.md, "
+                        "\"Building\")", name);
+        if (st == TBRF_ERR_NO_DEVICE)
+            return fail(d, st, "driver: backend %s has no usable device", name);
+        return fail(d, TBRF_ERR_INVALID, "driver: backend=%d is not a tbrf_backend", backend);
+    }
+    if (d->tb)
+        return tb_set_backend(d, b->id, device);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    o.backend = b->id;
+    o.device = device;
+    o.precision = TBRF_DOUBLE; /* the driver's values are double on every backend */
+    o.threads = d->p.threads;
+    void *state = NULL;
+    char msg[512] = "";
+    if ((st = b->init(&o, &state, msg, sizeof msg)) != TBRF_OK)
+        return fail(d, st, "driver: the %s backend: %s", b->name, msg);
+    d->be->release(d->be_state);
+    d->be = b;
+    d->be_state = state;
+    d->backend = b->id;
+    /* the NUFFT runs on the CPU whatever the backend; AUTO on a GPU
+     * backend sums the modes there (drive_points) */
+    if (b != &tbrf_backend_cpu && d->p.eval != TBRF_DRIVE_NUFFT)
+        d->eval = TBRF_DRIVE_DIRECT;
+    else
+        d->eval = d->eval_cpu;
+    return ok(d);
+}
+
+int tbrf_driver_backend(const tbrf_driver *d)
+{
+    return d && d->status == TBRF_OK ? d->backend : -1;
 }
 
 int tbrf_driver_status(const tbrf_driver *d)
@@ -1285,6 +1445,7 @@ void tbrf_driver_destroy(tbrf_driver *d)
 {
     if (!d)
         return;
+    d->be->release(d->be_state);
     free(d->m);
     free(d->s);
     free(d->khat);
@@ -1302,7 +1463,6 @@ void tbrf_driver_destroy(tbrf_driver *d)
     free(d->axis);
     free(d->raw);
     free(d->lines);
-    tbrfi_lines_spec_free(&d->spec);
-    tbrfi_lines_fft_destroy(d->fftp);
+    tbrfi_engine_destroy(d->engine);
     free(d);
 }

@@ -2,7 +2,9 @@
  * Fourier modes of a periodic box in a band of a model's spectrum, each an
  * Ornstein–Uhlenbeck (OU) process advanced on a fixed driving interval and
  * drawn from Philox under the seed with counter (mode, update), summed
- * directly at positions or through the type-2 NUFFT of methods/nufft. */
+ * directly at positions through the backend table (drive_points) or
+ * through the type-2 NUFFT of methods/nufft (CPU); over a non-periodic
+ * domain, OU line modes projected by the turning-bands engine. */
 #ifndef TBRF_DRIVER_H
 #define TBRF_DRIVER_H
 

@@ -3,7 +3,9 @@
 ! force(3, nx, ny, nz) equals the force at the cells as points to 1e-13;
 ! tbrf_driver_modes allocates m(3, :) and coef(6, :) holding no k = 0
 ! mode, and its Parseval rms equals tbrf_driver_rms; a saved state loaded
-! into a new driver gives bitwise the same force; band/parabola models.
+! into a new driver gives bitwise the same force; the driver starts on
+! the cpu backend, an unknown backend is refused through stat and leaves
+! its bits; band/parabola models.
 program test_driving
     use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
     use tbrf
@@ -80,6 +82,17 @@ program test_driving
     state(1) = 0
     call tbrf_driver_load(other, state, stat=st)
     call check(st == TBRF_ERR_INVALID, 'a damaged state refused')
+
+    ! backends (doc/driving.md): made on the cpu; an unknown one refused
+    ! with stat, the driver keeping its backend and bits
+    call check(tbrf_driver_backend(drv) == TBRF_BACKEND_CPU, 'made on the cpu backend')
+    call tbrf_driver_set_backend(drv, 7, stat=st)
+    call check(st == TBRF_ERR_INVALID, 'an unknown backend refused')
+    call tbrf_driver_set_backend(drv, TBRF_BACKEND_CPU, device=-1)
+    call tbrf_driver_points(drv, 1.33d0, xyz, g)
+    call check(tbrf_driver_backend(drv) == TBRF_BACKEND_CPU .and. &
+               all(transfer(f, 0_c_int64_t, 360) == transfer(g, 0_c_int64_t, 360)), &
+               'back on the cpu: the same bits')
 
     call tbrf_driver_destroy(drv)
     call tbrf_driver_destroy(other)

@@ -346,4 +346,5 @@ const backend_ops tbrf_backend_cpu = {
     .message = tbrfi_backend_no_message,
     .available_gpu = tbrfi_backend_no_gpu,
     .mc_chunks = tbrfi_backend_no_mc,
+    .drive_points = tbrfi_drive_cpu_points,
 };

@@ -34,6 +34,7 @@
 #include "backends/backend.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/gpu/gpu_common.h"
+#include "backends/kernels/drive_cuda.h"
 #include "backends/kernels/tb_project_cuda.h"
 #include "tbrf.h"
 
@@ -60,6 +61,14 @@ typedef struct cu_state {
     gpu_cache cache; /* what lines, axis and lc hold */
     void *out[2], *in[2], *host[2];
     size_t out_cap, in_cap, host_cap;
+    /* a periodic driver's direct sum (cu_drive_points): modes and
+     * coefficients (of drive_gen, once loaded), one chunk of points and
+     * values */
+    int *dm;
+    double *dc, *din, *dout;
+    size_t dm_cap, dc_cap, din_cap, dout_cap;
+    uint64_t drive_gen;
+    int drive_loaded;
     char msg[512];
 } cu_state;
 
@@ -108,6 +117,10 @@ static void release_on_device(cu_state *s)
     cudaFree(s->lines);
     cudaFree(s->axis);
     cudaFree(s->lc);
+    cudaFree(s->dm);
+    cudaFree(s->dc);
+    cudaFree(s->din);
+    cudaFree(s->dout);
     for (int b = 0; b < 2; b++) {
         cudaFree(s->out[b]);
         cudaFree(s->in[b]);
@@ -492,6 +505,75 @@ static int cu_project_points(const projection *p, int64_t n, const double *xyz, 
     return st;
 }
 
+/* Uploads a driver's modes and coefficients when they changed (their
+ * generation). */
+static int drive_upload(cu_state *s, const drive_sum *d)
+{
+    if (s->drive_loaded && s->drive_gen == d->generation)
+        return TBRF_OK;
+    const size_t mb = sizeof(int) * 3 * (size_t)d->nm, cb = sizeof(double) * 2 * (size_t)d->dim * (size_t)d->nm;
+    s->drive_loaded = 0;
+    cudaError_t err = ensure_dev((void **)&s->dm, &s->dm_cap, mb);
+    if (err == cudaSuccess)
+        err = ensure_dev((void **)&s->dc, &s->dc_cap, cb);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(s->dm, d->m, mb, cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(s->dc, d->coef, cb, cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize(); /* see ensure_lines */
+    if (err != cudaSuccess)
+        return cu_fail(s, err, "uploading the driver's modes");
+    s->drive_gen = d->generation;
+    s->drive_loaded = 1;
+    return TBRF_OK;
+}
+
+/* The chunk loop of cu_drive_points: each chunk uploaded, summed and
+ * copied back before the next (nm sincos per point outweigh the
+ * transfers, so no double buffering). */
+static int drive_chunks(cu_state *s, const drive_sum *d, int64_t n, const double *xyz, double *out)
+{
+    int st = drive_upload(s, d);
+    if (st)
+        return st;
+    const size_t vb = sizeof(double) * (size_t)d->dim;
+    const int64_t chunk = chunk_size(s, 2 * vb, n);
+    cudaError_t err = ensure_dev((void **)&s->din, &s->din_cap, (size_t)chunk * vb);
+    if (err == cudaSuccess)
+        err = ensure_dev((void **)&s->dout, &s->dout_cap, (size_t)chunk * vb);
+    if (err != cudaSuccess)
+        return cu_fail(s, err, "allocating the driver's point buffers");
+    const int block = s->max_block < 128 ? s->max_block : 128;
+    for (int64_t off = 0; off < n && err == cudaSuccess; off += chunk) {
+        const int64_t c = n - off < chunk ? n - off : chunk;
+        err = cudaMemcpy(s->din, xyz + (size_t)d->dim * (size_t)off, (size_t)c * vb, cudaMemcpyHostToDevice);
+        if (err == cudaSuccess) /* the non-blocking stream does not wait for the copy: see ensure_lines */
+            err = cudaDeviceSynchronize();
+        if (err == cudaSuccess)
+            err = (cudaError_t)tbrf_cuda_launch_drive(block, s->dm, s->dc, d->nm, d->dim, d->origin, d->length,
+                                                      s->din, c, s->dout, s->compute);
+        if (err == cudaSuccess)
+            err = cudaStreamSynchronize(s->compute);
+        if (err == cudaSuccess)
+            err = cudaMemcpy(out + (size_t)d->dim * (size_t)off, s->dout, (size_t)c * vb, cudaMemcpyDeviceToHost);
+    }
+    return err == cudaSuccess ? TBRF_OK : cu_fail(s, err, "the driver's sum");
+}
+
+static int cu_drive_points(const drive_sum *d, int64_t n, const double *xyz, double *out)
+{
+    cu_state *s = d->state;
+    if (n <= 0)
+        return TBRF_OK;
+    int prev = tbrf_cuda_current_device();
+    s->msg[0] = '\0';
+    cudaError_t err = cudaSetDevice(s->device);
+    int st = err == cudaSuccess ? drive_chunks(s, d, n, xyz, out) : cu_fail(s, err, "cudaSetDevice");
+    tbrf_cuda_restore_device(prev);
+    return st;
+}
+
 const backend_ops tbrf_backend_cuda = {
     .id = TBRF_BACKEND_CUDA,
     .name = "cuda",
@@ -503,4 +585,5 @@ const backend_ops tbrf_backend_cuda = {
     .message = cu_message,
     .available_gpu = cu_available_gpu,
     .mc_chunks = tbrfi_mc_cuda_chunks,
+    .drive_points = cu_drive_points,
 };

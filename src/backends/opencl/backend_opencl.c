@@ -47,6 +47,13 @@ typedef struct ocl_state {
     /* double buffers */
     cl_mem out[2], in[2];
     size_t out_cap[2], in_cap[2];
+    /* a periodic driver's direct sum (ocl_drive_points): its kernel (NULL
+     * without fp64), modes and coefficients (of drive_gen, once loaded) */
+    cl_kernel drive;
+    cl_mem dm, dc;
+    size_t dm_cap, dc_cap;
+    uint64_t drive_gen;
+    int drive_loaded;
     char msg[512];
 } ocl_state;
 
@@ -89,6 +96,10 @@ static void ocl_release(void *state)
     release_mem(&s->lines);
     release_mem(&s->axis);
     release_mem(&s->lc);
+    release_mem(&s->dm);
+    release_mem(&s->dc);
+    if (s->drive)
+        clReleaseKernel(s->drive);
     for (int b = 0; b < 2; b++) {
         release_mem(&s->out[b]);
         release_mem(&s->in[b]);
@@ -171,6 +182,12 @@ static int ocl_init(const tbrf_opts *opts, void **state, char *msg, size_t msgsi
                 return TBRF_ERR_NO_DEVICE;
             }
         }
+    if (s->cl.fp64 && !(s->drive = clCreateKernel(s->prog, "drive_points_d", &err))) {
+        snprintf(msg, msgsize, "OpenCL device %s: kernel drive_points_d: %s", s->cl.name,
+                 tbrf_cl_error_name(err));
+        ocl_release(s);
+        return TBRF_ERR_NO_DEVICE;
+    }
     *state = s;
     return TBRF_OK;
 }
@@ -544,6 +561,86 @@ static int ocl_project_points(const projection *p, int64_t n, const double *xyz,
     return finish_chunks(s, &e, err, "point projection");
 }
 
+/* Uploads a driver's modes and coefficients when they changed (their
+ * generation), and waits for it. */
+static int drive_upload(ocl_state *s, const drive_sum *d)
+{
+    if (s->drive_loaded && s->drive_gen == d->generation)
+        return TBRF_OK;
+    const size_t mb = sizeof(cl_int) * 3 * (size_t)d->nm, cb = sizeof(double) * 2 * (size_t)d->dim * (size_t)d->nm;
+    s->drive_loaded = 0;
+    cl_int err = ensure_buffer(s, &s->dm, &s->dm_cap, mb, CL_MEM_READ_ONLY);
+    if (err == CL_SUCCESS)
+        err = ensure_buffer(s, &s->dc, &s->dc_cap, cb, CL_MEM_READ_ONLY);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(s->xfer, s->dm, CL_TRUE, 0, mb, d->m, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(s->xfer, s->dc, CL_TRUE, 0, cb, d->coef, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(s, err, "uploading the driver's modes");
+    s->drive_gen = d->generation;
+    s->drive_loaded = 1;
+    return TBRF_OK;
+}
+
+/* A periodic driver's direct sum at n points: in device chunks, each
+ * uploaded, summed and read back before the next (the sum costs nm
+ * sincos per point, far more than the transfers, so no double
+ * buffering). */
+static int ocl_drive_points(const drive_sum *d, int64_t n, const double *xyz, double *out)
+{
+    ocl_state *s = d->state;
+    if (n <= 0)
+        return TBRF_OK;
+    s->msg[0] = '\0';
+    if (!s->drive) {
+        snprintf(s->msg, sizeof s->msg, "the driver's sum is in double precision (cl_khr_fp64), "
+                 "which %s lacks", s->cl.name);
+        return TBRF_ERR_UNSUPPORTED;
+    }
+    int st = drive_upload(s, d);
+    if (st)
+        return st;
+    const size_t vb = sizeof(double) * (size_t)d->dim;
+    const int64_t chunk = chunk_size(s, vb, n);
+    cl_int err = ensure_buffer(s, &s->in[0], &s->in_cap[0], (size_t)chunk * vb, CL_MEM_READ_ONLY);
+    if (err == CL_SUCCESS)
+        err = ensure_buffer(s, &s->out[0], &s->out_cap[0], (size_t)chunk * vb, CL_MEM_WRITE_ONLY);
+    if (err != CL_SUCCESS)
+        return cl_fail(s, err, "allocating the driver's point buffers");
+    const size_t wg = s->cl.max_work_group < 64 ? s->cl.max_work_group : 64;
+    cl_int dim = d->dim;
+    cl_long nm = d->nm;
+    for (int64_t off = 0; off < n && err == CL_SUCCESS; off += chunk) {
+        const int64_t c = n - off < chunk ? n - off : chunk;
+        cl_long cnt = c;
+        const kernel_arg a[] = {{sizeof(cl_mem), &s->dm}, {sizeof(cl_mem), &s->dc}, {sizeof nm, &nm},
+                                {sizeof dim, &dim}, {sizeof(double), &d->origin[0]},
+                                {sizeof(double), &d->origin[1]}, {sizeof(double), &d->origin[2]},
+                                {sizeof(double), &d->length[0]}, {sizeof(double), &d->length[1]},
+                                {sizeof(double), &d->length[2]}, {sizeof(cl_mem), &s->in[0]},
+                                {sizeof cnt, &cnt}, {sizeof(cl_mem), &s->out[0]}};
+        cl_event ke = NULL;
+        err = clEnqueueWriteBuffer(s->cl.queue, s->in[0], CL_TRUE, 0, (size_t)c * vb,
+                                   xyz + (size_t)d->dim * (size_t)off, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = set_args(s->drive, a, (int)(sizeof a / sizeof a[0]));
+        if (err == CL_SUCCESS)
+            err = launch(s, s->drive, c, wg, 0, NULL, &ke);
+        /* the read waits for the kernel's event: the queue may be out of order */
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(s->cl.queue, s->out[0], CL_TRUE, 0, (size_t)c * vb,
+                                      out + (size_t)d->dim * (size_t)off, 1, &ke, NULL);
+        if (ke)
+            clReleaseEvent(ke);
+    }
+    if (err != CL_SUCCESS) {
+        clFinish(s->cl.queue);
+        return cl_fail(s, err, "the driver's sum");
+    }
+    return TBRF_OK;
+}
+
 const backend_ops tbrf_backend_opencl = {
     .id = TBRF_BACKEND_OPENCL,
     .name = "opencl",
@@ -555,4 +652,5 @@ const backend_ops tbrf_backend_opencl = {
     .message = ocl_message,
     .available_gpu = ocl_available_gpu,
     .mc_chunks = tbrfi_mc_opencl_chunks,
+    .drive_points = ocl_drive_points,
 };
