@@ -45,7 +45,7 @@ typedef struct projection {
  * in 2D). Every backend indexes its lines from these same doubles. */
 double *tbrfi_projection_grid_constants(const projection *p, const grid_geom *g);
 
-/* The Fourier modes of a periodic driver (driving/driver.c) for their
+/* The Fourier modes of a periodic driver (apps/driving/driver.c) for their
  * direct sum at positions: component c of the force at x is
  * 2 sum_i Re(coef_i,c e^{i 2 pi (m_i . t(x))}), t_d(x) the fraction of
  * (x_d - origin_d) / length_d in [0, 1), so the value is periodic in the

@@ -2,7 +2,7 @@
  * domain, resolution, seed, options) into lines and projects them onto
  * grids, sub-grids and points through the backend table. The plan holds
  * one (src/plan/plan.c), the inflow sampler holds one without line storage
- * (src/plan/inflow.c), and the turbulence driver can hold one for its
+ * (src/apps/inflow/inflow.c), and the turbulence driver can hold one for its
  * non-periodic path: they compose it, as FINUFFT's type-3 plan holds an
  * inner type-2 plan, instead of repeating its setup.
  *

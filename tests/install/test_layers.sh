@@ -12,7 +12,7 @@ rank() {
     src/methods/*) echo 2 ;;
     src/backends/*) echo 3 ;;
     src/engine/*) echo 4 ;;
-    src/plan/* | src/rng/* | src/mc/* | src/driving/*) echo 5 ;;
+    src/plan/* | src/rng/* | src/mc/*) echo 5 ;;
     src/apps/*) echo 6 ;;
     src/io/* | src/analysis/* | src/mpi/*) echo 7 ;;
     cli/* | fortran/*) echo 8 ;;

@@ -2,7 +2,7 @@
  * Fourier modes at points (backend.h, drive_sum): per point the phases
  * e^{i m theta_d} of each axis by repeated products, then per mode two
  * complex products and 2 dim multiply-adds. These are the driver's
- * values since 0.3 (driving/driver.c summed them itself before the
+ * values since 0.3 (apps/driving/driver.c summed them itself before the
  * backend table carried them), bit for bit. */
 #include <math.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@
  * CPU. A non-periodic domain composes the turning-bands engine
  * (engine/engine.h), which sizes the lines and projects the driver's OU
  * lines through its backend. The state never depends on any of this. */
-#include "driving/driver.h"
+#include "apps/driving/driver.h"
 
 #include <math.h>
 #include <stdarg.h>
