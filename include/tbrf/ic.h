@@ -1,0 +1,277 @@
+/* tbrf/ic.h — initial conditions.
+ * A feature header of the public API: <tbrf.h> includes every one;
+ * each may also be included alone (conventions: tbrf.h). */
+#ifndef TBRF_IC_PUBLIC_H
+#define TBRF_IC_PUBLIC_H
+
+#include "tbrf/common.h"
+#include "tbrf/model.h"
+#include "tbrf/plan.h"
+#include "tbrf/cosmology.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------- initial conditions
+ * The physics of initial conditions for simulation codes (doc/ic.md):
+ * cosmological particle loads by the Zel'dovich approximation, density
+ * transforms of a Gaussian field, point placement and periodic Voronoi
+ * volumes. Parameters come in plain structs filled by tbrf_ic_default_*;
+ * the object (tbrf_ic_cosmo) keeps its status and message like a plan,
+ * and the free functions write their one-line reason into an optional
+ * message buffer (NULL, or room for message_size bytes; "" on success).
+ * Writing the result as an AREPO/Gadget file is tbrf_arepo.h's
+ * tbrf_arepo_write_cosmo (libtbrf_writer). */
+
+/* Parameters of a cosmological initial condition (tbrf_ic_cosmo_make):
+ * G^3 particles on the lattice q = (i, j, k) L/G (or a tiled glass),
+ * displaced by Psi, a periodic curl-free Gaussian field with |Psi_k|^2 =
+ * P(k) D(z)^2 / k^2 (Psi_k = i k delta_k / k^2, so div Psi = -delta),
+ * modes cut at the particle Nyquist frequency pi G / L (a sphere), moving
+ * with v = a H f Psi. Flat or curved LCDM without radiation. */
+typedef struct tbrf_ic_cosmo_params {
+    double box;            /* L, the box side in length units (default 50000: 50 Mpc/h in kpc/h) */
+    int64_t particles;     /* G: G^3 particles, 2 <= G <= 2048 (default 32) */
+    double redshift;       /* z, -1 < z <= 1e4 (default 127); a = 1/(1+z) */
+    double omega_m;        /* 0 < omega_m <= 10 (default 0.3089) */
+    double omega_lambda;   /* 0 <= omega_lambda <= 10 (default 0.6911) */
+    double omega_b;        /* 0 < omega_b < omega_m (default 0.0486): the transfer function's
+                              baryons, and the gas's share with gas = 1 */
+    double hubble;         /* h (default 0.6774) */
+    double n_s;            /* the spectral index (default 0.9667) */
+    double sigma8;         /* sigma(8 Mpc/h) at z = 0 (default 0.831) */
+    double t_cmb;          /* the CMB temperature today in K (default 2.7255) */
+    double length_per_mpc; /* length units per Mpc/h: 1000 (default: kpc/h) or 1 (Mpc/h) */
+    double mass_unit;      /* the mass unit in M_sun/h (default 1e10) */
+    double velocity_unit;  /* the velocity unit in cm/s (default 1e5: km/s), < 1e11 */
+    int32_t wiggles;       /* Eisenstein & Hu with baryon wiggles (1, default) or without (0) */
+    int32_t gas;           /* 1: every site splits into a gas and a dark-matter particle,
+                              masses in the ratio omega_b : omega_m - omega_b, shifted as
+                              N-GenIC does; 0 (default): dark matter only */
+    uint64_t seed;         /* the random seed (default 1) */
+    const tbrf_model *power; /* NULL (default): Eisenstein & Hu; else P(k) at z = 0, k in h/Mpc,
+                                P in (Mpc/h)^3 (a CAMB/CLASS table), which must cover 2 pi/L to
+                                sqrt(3) pi G/L; copied and normalised to sigma8 either way */
+    const double *glass;   /* NULL (default): the lattice; else glass_n points (3 glass_n,
+                              inside [0, glass_box)^3), tiled T times per axis with G^3 =
+                              glass_n T^3 (N-GenIC's GlassFile, GlassTileFac); copied */
+    int64_t glass_n;       /* the glass's points (0 default) */
+    double glass_box;      /* the glass's box (default 1) */
+    double gas_temperature; /* gas: K, 0 (default) = 2.7255 (1 + z), the gas still coupled
+                               to the radiation */
+    double gas_mu;         /* gas: mean molecular weight (default 1.22, neutral primordial) */
+    double gas_gamma;      /* gas: adiabatic index > 1 (default 5/3) */
+} tbrf_ic_cosmo_params;
+
+/* Fills *params with the defaults listed in tbrf_ic_cosmo_params (AREPO's
+ * cosmo_box_gravity_only_3d example). */
+TBRF_API void tbrf_ic_default_cosmo(tbrf_ic_cosmo_params *params);
+
+/* A cosmological initial condition ready to generate: the normalised P(k),
+ * the periodic plan of Psi (the FFT method on the lattice, its
+ * non-uniform FFT at glass sites), the factors below. */
+typedef struct tbrf_ic_cosmo tbrf_ic_cosmo;
+
+/* What an initial condition derived from its parameters. */
+typedef struct tbrf_ic_cosmo_info {
+    int64_t particles;       /* G^3: dark-matter particles (and as many gas particles) */
+    int64_t glass_tile;      /* T with G^3 = glass_n T^3; 0 on the lattice */
+    double scale_factor;     /* a = 1 / (1 + z) */
+    double growth;           /* D(z), D(0) = 1 */
+    double growth_rate;      /* f = dln D / dln a at z */
+    double hubble;           /* H(a) in velocity units per length unit */
+    double velocity_factor;  /* Gadget's u = v / sqrt(a) per unit of Psi: sqrt(a) f H */
+    double mass_dm;          /* a dark-matter particle's mass (mass units): Omega_m rho_crit
+                                L^3 / G^3, times (Omega_m - Omega_b) / Omega_m with gas */
+    double mass_gas;         /* a gas particle's: the site's mass times Omega_b / Omega_m; 0 */
+    double shift_dm;         /* added to every coordinate of dark matter: (1/2)(Omega_b /
+                                Omega_m) L/G with gas, else 0 */
+    double shift_gas;        /* of gas: -(1/2)(1 - Omega_b / Omega_m) L/G */
+    double gas_temperature;  /* K (the default resolved) */
+    double internal_energy;  /* gas: k_B T / ((gamma - 1) mu m_p) in velocity units squared */
+} tbrf_ic_cosmo_info;
+
+/* The bytes tbrf_ic_cosmo_make and tbrf_ic_cosmo_generate hold at once
+ * when the particles come in `chunks` chunks (the plan, the glass, one
+ * chunk's displacements, positions, gas positions and energies and glass
+ * sites, two lattice planes) into *bytes, and into *fewest the fewest
+ * chunks that fit the memory budget (tbrf_memory_budget), 0 when none
+ * does (the plan alone is over it). Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (particles outside 2..2048, chunks outside 1 .. 65536,
+ * glass_n < 0). */
+TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chunks,
+                                 TBRF_OUT double *bytes, TBRF_OUT int64_t *fewest);
+
+/* Checks the parameters, copies the glass, makes the z = 0 P(k) (Eisenstein
+ * & Hu, or a copy of params->power), normalises it to sigma8, and makes
+ * the plan of Psi. *ic is set even on failure (NULL only on
+ * TBRF_ERR_NO_MEMORY): read tbrf_ic_cosmo_message, then destroy it.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter out of
+ * range, a glass point outside its box, a glass that does not tile G^3 or
+ * whose tiling is not cubic, a power table that does not cover the box's
+ * modes, no growth factor), TBRF_ERR_SIZE (over the memory budget),
+ * TBRF_ERR_NO_MEMORY, and those of the plan. */
+TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
+
+/* The parameters the initial condition was made with (glass pointing to
+ * its copy, power NULL). Statuses: TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN (a failed make). */
+TBRF_API int tbrf_ic_cosmo_get_params(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_params *params);
+
+/* What ic derived (tbrf_ic_cosmo_info). Statuses as
+ * tbrf_ic_cosmo_get_params. */
+TBRF_API int tbrf_ic_cosmo_get_info(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_info *info);
+
+/* One chunk of particles (tbrf_ic_cosmo_generate): rows first .. first +
+ * count - 1 in particle order (x fastest on the lattice; glass point j
+ * of tile (a, b, c) is row j + glass_n (a + T (b + T c))), 3 values a row.
+ * Positions inside [0, L); vel is Gadget's u = v / sqrt(a) in velocity
+ * units; gas_pos and gas_u (the internal energy, one a row) are NULL
+ * without gas; the gas moves with the same velocity. Valid during the
+ * call only. */
+typedef struct tbrf_ic_chunk {
+    int64_t chunk;          /* its index c */
+    int64_t first;          /* its first row */
+    int64_t count;          /* its rows (0 for an empty chunk) */
+    const double *pos;      /* dark matter's positions (3 count) */
+    const double *vel;      /* everyone's velocities, u = v / sqrt(a) (3 count) */
+    const double *gas_pos;  /* the gas's positions (3 count), or NULL */
+    const double *gas_u;    /* the gas's internal energy (count), or NULL */
+} tbrf_ic_chunk;
+
+/* Chunk callback: 0 to go on, non-zero to stop (TBRF_ERR_CALLBACK). */
+typedef int (*tbrf_ic_push_fn)(void *user, const tbrf_ic_chunk *chunk);
+
+/* Generates the particles in `chunks` chunks, chunk c holding rows [n c /
+ * chunks, n (c + 1) / chunks) of the n = G^3 (AREPO's split of a set into
+ * files: tbrf_arepo_file_rows), pushed in order c = 0, 1, ..., each once,
+ * empty ones too: memory is the plan and one chunk (tbrf_ic_cosmo_bytes,
+ * checked against the budget first). The lattice's Psi comes from one
+ * streamed pass of the FFT method; glass sites chunk by chunk from the
+ * non-uniform FFT. The values are the same for any chunks and threads.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (chunks outside 1 .. 65536),
+ * TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY, TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN,
+ * and those of the plan. */
+TBRF_API int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push,
+                                    void *user);
+
+/* The displacements Psi of every particle (3 n values, rows in particle
+ * order, length units, before the gas/dark-matter shifts and the wrap):
+ * the field whose spectral divergence is -delta on the lattice. Statuses
+ * as tbrf_ic_cosmo_generate. */
+TBRF_API int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, TBRF_ARRAY double *psi);
+
+/* Status of the last call on ic (TBRF_ERR_BAD_PLAN for a failed make). */
+TBRF_API int tbrf_ic_cosmo_status(const tbrf_ic_cosmo *ic);
+
+/* The detail of the last failure ("" after success, a fixed text for
+ * NULL); never NULL. */
+TBRF_API const char *tbrf_ic_cosmo_message(const tbrf_ic_cosmo *ic);
+
+/* Frees ic; NULL is ignored. */
+TBRF_API void tbrf_ic_cosmo_destroy(tbrf_ic_cosmo *ic);
+
+/* The tile factor T with particles^3 = glass_n T^3 of a glass (points
+ * inside [0, glass_box)^3) into *tile. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (a point outside the glass box, counts that do not
+ * tile, a quotient that is no cube; the message says which). */
+TBRF_API int tbrf_ic_glass_tile(int64_t glass_n, const double *glass, double glass_box,
+                                int64_t particles, TBRF_OUT int64_t *tile, char *message,
+                                size_t message_size);
+
+/* The sites of rows first .. first + count - 1 of the glass tiled tile^3
+ * times in the box [0, box)^3 into sites (3 count): row j + glass_n (a + T
+ * (b + T c)) is glass point j in tile (a, b, c), scaled by box / (T
+ * glass_box). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (sizes,
+ * rows beyond glass_n tile^3). */
+TBRF_API int tbrf_ic_glass_sites(int64_t glass_n, const double *glass, double glass_box,
+                                 int64_t tile, double box, int64_t first, int64_t count,
+                                 TBRF_ARRAY double *sites);
+
+/* Point placement (tbrf_ic_points). */
+enum tbrf_ic_placement {
+    TBRF_IC_LATTICE = 0,  /* G^3 cell centres (i + 1/2) L/G */
+    TBRF_IC_JITTERED = 1, /* each coordinate moved by jitter u spacings, u uniform in [-1, 1) */
+    TBRF_IC_RANDOM = 2    /* n uniform points in [0, L)^3 */
+};
+
+/* Parameters of a placement; the random numbers are Philox draws keyed by
+ * the seed in their own stream (doc/design.md, "Random streams"): no
+ * field, driver or tbrf_rng_* stream of any seed shares them. */
+typedef struct tbrf_ic_points_params {
+    int32_t kind;         /* enum tbrf_ic_placement (default TBRF_IC_LATTICE) */
+    int32_t reserved;     /* 0 */
+    int64_t per_axis;     /* lattice, jittered: G >= 1 (default 2) */
+    int64_t n;            /* random: n >= 1 points, < 2^48 (default 8) */
+    double box;           /* L > 0 (default 1) */
+    double jitter;        /* jittered: 0 <= jitter < 0.5 spacings (default 0.25) */
+    uint64_t seed;        /* default 1 */
+    uint64_t realization; /* default 0 */
+} tbrf_ic_points_params;
+
+/* Fills *params with the defaults listed in tbrf_ic_points_params. */
+TBRF_API void tbrf_ic_default_points(tbrf_ic_points_params *params);
+
+/* The number of points of the placement (G^3 or n); -1 for bad params. */
+TBRF_API int64_t tbrf_ic_points_count(const tbrf_ic_points_params *params);
+
+/* Points first .. first + count - 1 of the placement into xyz (3 count,
+ * interleaved), each inside [0, L)^3; point i depends on (seed,
+ * realization, i) only, so a placement can be made in pieces. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter, or rows beyond
+ * tbrf_ic_points_count). */
+TBRF_API int tbrf_ic_points(const tbrf_ic_points_params *params, int64_t first, int64_t count,
+                            TBRF_ARRAY double *xyz, char *message, size_t message_size);
+
+/* A density from a unit-variance Gaussian field g (enum tbrf_inflow_density
+ * kinds; the inflow sampler's convention): */
+typedef struct tbrf_ic_density_params {
+    int32_t kind;      /* TBRF_DENSITY_LOGNORMAL: rho_mean exp(sigma g - sigma^2/2);
+                          TBRF_DENSITY_LINEAR (default): rho_mean max(1 + sigma g, floor);
+                          TBRF_DENSITY_FIELD: g itself */
+    int32_t reserved;  /* 0 */
+    double rho_mean;   /* > 0 (default 1) */
+    double sigma;      /* >= 0 (default 0) */
+    double rho_floor;  /* linear: 0 <= floor < 1, relative to rho_mean (default 0) */
+} tbrf_ic_density_params;
+
+/* Fills *params with the defaults listed in tbrf_ic_density_params. */
+TBRF_API void tbrf_ic_default_density(tbrf_ic_density_params *params);
+
+/* rho[i] from g[i] for n points (g NULL: g = 0, a uniform density),
+ * pointwise as tbrf_ic_density_params says (the mean is rho_mean in
+ * expectation for unit-variance g): what an inflow boundary writes.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter). */
+TBRF_API int tbrf_ic_density(const tbrf_ic_density_params *params, int64_t n, const double *g,
+                             TBRF_ARRAY double *rho, char *message, size_t message_size);
+
+/* As tbrf_ic_density for cells of volumes vol (n values), with the
+ * volume-weighted mean imposed exactly instead of in expectation (AREPO
+ * gas: masses rho V): rho_i = c s_i with s_i = exp(sigma g_i) (lognormal;
+ * the factor exp(-sigma^2/2) cancels and is left out) or max(1 + sigma
+ * g_i, floor) (linear; no floor when it is 0), c such that sum rho_i
+ * vol_i = rho_mean box_volume; every s_i must be > 0 and finite. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter, the kind
+ * TBRF_DENSITY_FIELD, box_volume; a non-positive or infinite s_i, the
+ * message naming the point). */
+TBRF_API int tbrf_ic_density_volumes(const tbrf_ic_density_params *params, int64_t n,
+                                     const double *g, const double *vol, double box_volume,
+                                     TBRF_ARRAY double *rho, char *message, size_t message_size);
+
+/* The volume of the Voronoi cell of each of n >= 2 points xyz (3n, inside
+ * [0, box)^3, none coincident) in the periodic box into vol (n): Qhull on
+ * the points and their periodic images within a margin of the faces (the
+ * margin grows until every cell is bounded, at most the whole box);
+ * deterministic. The volumes sum to box^3. About 2 kB a point, checked
+ * against the memory budget. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (n, box, a point outside, coincident points, a
+ * degenerate cell, Qhull's refusal), TBRF_ERR_SIZE (budget),
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_NOT_BUILT (libtbrf built without Qhull). */
+TBRF_API int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, TBRF_ARRAY double *vol,
+                                     char *message, size_t message_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBRF_IC_PUBLIC_H */
