@@ -33,12 +33,6 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_ERR_FFT = 14
     integer(c_int), parameter :: TBRF_ERR_DIVERGENT = 15
     integer(c_int), parameter :: TBRF_ERR_BAD_PLAN = 16
-    integer(c_int), parameter :: TBRF_PARAM_INDEX = 1
-    integer(c_int), parameter :: TBRF_PARAM_KMIN = 2
-    integer(c_int), parameter :: TBRF_PARAM_KMAX = 4
-    integer(c_int), parameter :: TBRF_PARAM_LENGTH = 8
-    integer(c_int), parameter :: TBRF_PARAM_NU = 16
-    integer(c_int), parameter :: TBRF_PARAM_TABLE = 32
     integer(c_int), parameter :: TBRF_DOUBLE = 0
     integer(c_int), parameter :: TBRF_FLOAT = 1
     integer(c_int), parameter :: TBRF_BACKEND_CPU = 0
@@ -55,6 +49,12 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_VECTOR_SOLENOIDAL = 1
     integer(c_int), parameter :: TBRF_VECTOR_COMPRESSIVE = 2
     integer(c_int), parameter :: TBRF_VECTOR_MIXED = 3
+    integer(c_int), parameter :: TBRF_PARAM_INDEX = 1
+    integer(c_int), parameter :: TBRF_PARAM_KMIN = 2
+    integer(c_int), parameter :: TBRF_PARAM_KMAX = 4
+    integer(c_int), parameter :: TBRF_PARAM_LENGTH = 8
+    integer(c_int), parameter :: TBRF_PARAM_NU = 16
+    integer(c_int), parameter :: TBRF_PARAM_TABLE = 32
     integer(c_int), parameter :: TBRF_GEN_PHILOX = 0
     integer(c_int), parameter :: TBRF_GEN_SARU = 1
     integer(c_int), parameter :: TBRF_GEN_TEA8 = 2
@@ -192,6 +192,17 @@ module tbrf_c
         type(c_ptr) :: c_tbrf_version
     end function c_tbrf_version
 
+    subroutine c_tbrf_default_opts(opts) bind(C, name="tbrf_default_opts")
+        import
+        type(tbrf_opts) :: opts
+    end subroutine c_tbrf_default_opts
+
+    function c_tbrf_memory_budget(bytes) bind(C, name="tbrf_memory_budget")
+        import
+        integer(c_int) :: c_tbrf_memory_budget
+        integer(c_int64_t), intent(out) :: bytes
+    end function c_tbrf_memory_budget
+
     function c_tbrf_model_powerlaw(index, kmin, kmax, model) bind(C, name="tbrf_model_powerlaw")
         import
         integer(c_int) :: c_tbrf_model_powerlaw
@@ -264,6 +275,22 @@ module tbrf_c
         real(c_double), value :: kmax
         type(c_ptr) :: model
     end function c_tbrf_model_callback
+
+    function c_tbrf_model_band(kmin, kmax, model) bind(C, name="tbrf_model_band")
+        import
+        integer(c_int) :: c_tbrf_model_band
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_band
+
+    function c_tbrf_model_parabola(kmin, kmax, model) bind(C, name="tbrf_model_parabola")
+        import
+        integer(c_int) :: c_tbrf_model_parabola
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        type(c_ptr) :: model
+    end function c_tbrf_model_parabola
 
     function c_tbrf_model_set_variance(model, variance) bind(C, name="tbrf_model_set_variance")
         import
@@ -366,17 +393,6 @@ module tbrf_c
         integer(c_int), value :: dim
     end function c_tbrf_model_tail_slope
 
-    subroutine c_tbrf_default_opts(opts) bind(C, name="tbrf_default_opts")
-        import
-        type(tbrf_opts) :: opts
-    end subroutine c_tbrf_default_opts
-
-    function c_tbrf_memory_budget(bytes) bind(C, name="tbrf_memory_budget")
-        import
-        integer(c_int) :: c_tbrf_memory_budget
-        integer(c_int64_t), intent(out) :: bytes
-    end function c_tbrf_memory_budget
-
     function c_tbrf_make_plan(model, dim, lo, hi, resolution, seed, opts, plan) bind(C, name="tbrf_make_plan")
         import
         integer(c_int) :: c_tbrf_make_plan
@@ -412,6 +428,17 @@ module tbrf_c
         real(c_double), intent(in) :: spacing(3)
         integer(c_int64_t), intent(in) :: n(3)
     end function c_tbrf_set_grid
+
+    function c_tbrf_set_subgrid(plan, origin, spacing, n, start, count) bind(C, name="tbrf_set_subgrid")
+        import
+        integer(c_int) :: c_tbrf_set_subgrid
+        type(c_ptr), value :: plan
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        integer(c_int64_t), intent(in) :: start(3)
+        integer(c_int64_t), intent(in) :: count(3)
+    end function c_tbrf_set_subgrid
 
     function c_tbrf_set_points(plan, n, xyz) bind(C, name="tbrf_set_points")
         import
@@ -461,6 +488,12 @@ module tbrf_c
         type(c_ptr), value :: plan
         type(tbrf_plan_info) :: info
     end function c_tbrf_plan_get_info
+
+    function c_tbrf_plan_method(plan) bind(C, name="tbrf_plan_method")
+        import
+        integer(c_int) :: c_tbrf_plan_method
+        type(c_ptr), value :: plan
+    end function c_tbrf_plan_method
 
     function c_tbrf_plan_status(plan) bind(C, name="tbrf_plan_status")
         import
@@ -685,12 +718,6 @@ module tbrf_c
         integer(c_int64_t), intent(out) :: s
     end function c_tbrf_mc_block_size
 
-    function c_tbrf_plan_method(plan) bind(C, name="tbrf_plan_method")
-        import
-        integer(c_int) :: c_tbrf_plan_method
-        type(c_ptr), value :: plan
-    end function c_tbrf_plan_method
-
     function c_tbrf_cosmo_hubble(omega_m, omega_lambda, a, hubble) bind(C, name="tbrf_cosmo_hubble")
         import
         integer(c_int) :: c_tbrf_cosmo_hubble
@@ -761,33 +788,6 @@ module tbrf_c
         real(c_double), value :: kmax
         type(c_ptr) :: model
     end function c_tbrf_model_eisenstein_hu
-
-    function c_tbrf_set_subgrid(plan, origin, spacing, n, start, count) bind(C, name="tbrf_set_subgrid")
-        import
-        integer(c_int) :: c_tbrf_set_subgrid
-        type(c_ptr), value :: plan
-        real(c_double), intent(in) :: origin(3)
-        real(c_double), intent(in) :: spacing(3)
-        integer(c_int64_t), intent(in) :: n(3)
-        integer(c_int64_t), intent(in) :: start(3)
-        integer(c_int64_t), intent(in) :: count(3)
-    end function c_tbrf_set_subgrid
-
-    function c_tbrf_model_band(kmin, kmax, model) bind(C, name="tbrf_model_band")
-        import
-        integer(c_int) :: c_tbrf_model_band
-        real(c_double), value :: kmin
-        real(c_double), value :: kmax
-        type(c_ptr) :: model
-    end function c_tbrf_model_band
-
-    function c_tbrf_model_parabola(kmin, kmax, model) bind(C, name="tbrf_model_parabola")
-        import
-        integer(c_int) :: c_tbrf_model_parabola
-        real(c_double), value :: kmin
-        real(c_double), value :: kmax
-        type(c_ptr) :: model
-    end function c_tbrf_model_parabola
 
     subroutine c_tbrf_driver_default_params(params) bind(C, name="tbrf_driver_default_params")
         import

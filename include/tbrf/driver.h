@@ -1,0 +1,178 @@
+/* tbrf/driver.h — the turbulence driver.
+ * A feature header of the public API: <tbrf.h> includes every one;
+ * each may also be included alone (conventions: tbrf.h). */
+#ifndef TBRF_DRIVER_PUBLIC_H
+#define TBRF_DRIVER_PUBLIC_H
+
+#include "tbrf/common.h"
+#include "tbrf/model.h"
+#include "tbrf/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------ turbulence driving
+ * An Ornstein-Uhlenbeck (OU) forcing field for simulation codes
+ * (doc/driving.md): the Fourier modes of a periodic box in a band of the
+ * spectrum, each an OU process advanced on a fixed driving interval, so the
+ * force at time t is a pure function of (spectrum, parameters, seed,
+ * floor(t / dt_update), position). */
+
+typedef struct tbrf_driver tbrf_driver;
+
+/* How the driver sets its amplitude (tbrf_driver_params.normalization). */
+enum tbrf_drive_norm { TBRF_DRIVE_RMS_ENSEMBLE = 0, TBRF_DRIVE_RMS_EXACT = 1,
+                       TBRF_DRIVE_INJECTION = 2 };
+/* How the driver sums its modes at positions (tbrf_driver_params.eval). */
+enum tbrf_drive_eval { TBRF_DRIVE_AUTO = 0, TBRF_DRIVE_DIRECT = 1, TBRF_DRIVE_NUFFT = 2 };
+
+/* Driver parameters; fill with tbrf_driver_default_params(). */
+typedef struct tbrf_driver_params {
+    int32_t dim;           /* 3 (default) or 2: positions and force components */
+    int32_t periodic;      /* 1 (default): Fourier modes of the box; 0: the non-periodic domain
+                              [origin, origin + length] by turning bands (OU line modes;
+                              doc/driving.md, "Non-periodic domains") */
+    double origin[3];      /* the box [origin, origin + length) (or the domain), default 0 */
+    double length[3];      /* default 1 */
+    double zeta;           /* solenoidal weight 0 <= zeta <= 1 of zeta P_perp + (1 - zeta)
+                              P_par, default 1 (divergence-free) */
+    double tcorr;          /* OU autocorrelation time T > 0, default 1 */
+    double dt_update;      /* driving interval: the modes change at t = j dt_update;
+                              0 (default) = tcorr / 10 */
+    double rms;            /* target rms of the force, sqrt(<|f|^2>), default 1 */
+    double injection;      /* TBRF_DRIVE_INJECTION: energy injection rate per unit volume */
+    double density;        /* TBRF_DRIVE_INJECTION: mean density, default 1 */
+    int32_t normalization; /* TBRF_DRIVE_RMS_ENSEMBLE (default): rms is the OU stationary
+                              (ensemble) rms; _RMS_EXACT: every update is rescaled to rms over
+                              the box exactly (Parseval, from the modes); _INJECTION: the
+                              ensemble rms that injects `injection` (doc/driving.md) */
+    int32_t interpolate;   /* 0 (default): the force is constant between updates; 1: linear
+                              in time between updates j and j + 1 */
+    int32_t eval;          /* TBRF_DRIVE_AUTO (default), _DIRECT (sum of the modes) or
+                              _NUFFT (type-2 non-uniform FFT of the modes) */
+    int32_t threads;       /* OpenMP threads, 0 = the OpenMP default */
+    double accuracy;       /* _NUFFT: relative accuracy 1e-15 .. 0.1, 0 (default) = 1e-12 */
+} tbrf_driver_params;
+
+/* Fills *params with the defaults listed in tbrf_driver_params. */
+TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
+
+/* Makes a driver: the modes k = 2 pi m / length (integer m != 0; never
+ * the mean, so no net momentum) where the model's P(|k|) > 0, each an
+ * OU process of variance P(|k|) times the projection, keyed by (seed, m,
+ * update). The model's shape matters, not its amplitude (the driver's
+ * rms sets that); its support must be bounded (a covariance model needs
+ * tbrf_model_set_band) and hold at most 2^20 modes with |m_d| <= 511.
+ * The model is read during the call only (the driver keeps its modes).
+ * With periodic = 0 the modes are those of 512 fixed turning-bands lines
+ * over the domain instead (line modes with P1 > 0, dim OU processes
+ * each), positions must lie in the domain, and the exact rms, the NUFFT,
+ * tbrf_driver_rms and tbrf_driver_modes are TBRF_ERR_UNSUPPORTED: they
+ * need the box's Fourier modes.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter NaN or
+ * out of range, a failed model), TBRF_ERR_UNSUPPORTED (an unbounded
+ * spectrum; periodic = 0 with TBRF_DRIVE_RMS_EXACT or TBRF_DRIVE_NUFFT),
+ * TBRF_ERR_SIZE (too many modes, none in the box, eval = TBRF_DRIVE_NUFFT
+ * with fine grids above 1 GiB, or lines above 1 GiB), TBRF_ERR_FFT,
+ * TBRF_ERR_NO_MEMORY.
+ * On any status but TBRF_ERR_NO_MEMORY *driver is set (read
+ * tbrf_driver_message, then destroy). */
+TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
+                              const tbrf_driver_params *params, tbrf_driver **driver);
+
+/* The force at time t >= 0 at n positions xyz[dim*i + c] (wrapped into
+ * the box; the array is read during the call only, so moved cells cost
+ * nothing to set again) into out[dim*i + c]. The OU state is cached: a
+ * later time advances it, an earlier one replays from update 0 (cost
+ * O(updates x modes)); values never depend on the history of calls.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t NaN, negative, or
+ * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_OUT_OF_DOMAIN
+ * (periodic = 0: a position outside the domain, or NaN), TBRF_ERR_SIZE (n
+ * < 0 or n dim overflowing),
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
+ * failed). */
+TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const double *xyz,
+                                TBRF_ARRAY double *out);
+
+/* The force at time t on the grid origin + spacing (i, j, k), n[0] x n[1]
+ * x n[2] cells (n[2] = 1 in 2D), x fastest, dim values per cell into out.
+ * Unless eval is TBRF_DRIVE_NUFFT the modes are summed axis by axis (M_x
+ * + 1 products per cell instead of one per mode; equal to the points'
+ * values to rounding). Statuses as tbrf_driver_points (TBRF_ERR_INVALID
+ * for a non-finite origin or spacing, TBRF_ERR_SIZE for counts < 1 or
+ * overflowing). Not thread-safe on one driver, like a plan. */
+TBRF_API int tbrf_driver_grid(tbrf_driver *driver, double t, const double origin[3],
+                              const double spacing[3], const int64_t n[3], TBRF_ARRAY double *out);
+
+/* Streaming evaluation at time t: positions are pulled chunk by chunk
+ * (65536 at a time) and each chunk's force (dim doubles per point) is
+ * pushed before the next pull, so memory stays bounded. Values are
+ * bitwise those of tbrf_driver_points. Statuses: those of
+ * tbrf_driver_points and TBRF_ERR_CALLBACK. */
+TBRF_API int tbrf_driver_stream(tbrf_driver *driver, double t, tbrf_pull_fn pull,
+                                tbrf_push_fn push, void *user);
+
+/* The rms of the force over the box at time t, sqrt((1/V) ∫ |f|^2), from
+ * the modes by Parseval (no cell is evaluated). Statuses as
+ * tbrf_driver_points, and TBRF_ERR_UNSUPPORTED for periodic = 0. */
+TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, TBRF_OUT double *rms);
+
+/* The modes at time t: on entry *n is the room in m and coef (modes), on
+ * return the number of modes, whose integer wavevectors (3 per mode) and
+ * complex coefficients (2 dim doubles per mode: re, im of each component)
+ * are written only if they fit. The force is f(x) = sum over these modes
+ * of 2 Re(coef e^{i k.(x - origin)}), k = 2 pi m / length (one member of
+ * each +-m pair is listed). Statuses as tbrf_driver_points, and
+ * TBRF_ERR_UNSUPPORTED for periodic = 0 (line modes, not box modes). */
+TBRF_API int tbrf_driver_modes(tbrf_driver *driver, double t, TBRF_ARRAY int64_t *n,
+                               TBRF_ARRAY int32_t *m, TBRF_ARRAY double *coef);
+
+/* What a driver decided. */
+typedef struct tbrf_driver_info {
+    int64_t modes;       /* driven modes (one of each +-m pair); periodic = 0: line modes,
+                            lines x modes per line */
+    int32_t eval;        /* TBRF_DRIVE_DIRECT or _NUFFT: what AUTO chose */
+    int32_t reserved;    /* 0 */
+    double dt_update;    /* the driving interval */
+    double decay;        /* exp(-dt_update / tcorr), the OU factor per update */
+    double rms_ensemble; /* the OU stationary rms of the force */
+    int64_t update;      /* the update index of the cached OU state, -1 before any */
+} tbrf_driver_info;
+
+/* Fills *info. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_driver_get_info(const tbrf_driver *driver, tbrf_driver_info *info);
+
+/* Bytes tbrf_driver_save writes for this driver (a header and the modes'
+ * OU state); 0 for a NULL or failed driver. */
+TBRF_API int64_t tbrf_driver_state_size(const tbrf_driver *driver);
+
+/* Writes the cached OU state (its update index and every mode's value,
+ * with a fingerprint of the parameters and seed) into buf of `size` bytes,
+ * so a restarted code loads it instead of replaying the updates. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (size below
+ * tbrf_driver_state_size), TBRF_ERR_NO_GEOMETRY (no state yet: evaluate at
+ * some time first), TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_driver_save(const tbrf_driver *driver, void *buf, int64_t size);
+
+/* Loads a state written by tbrf_driver_save for a driver made alike (same
+ * model, parameters and seed): the force is then bitwise that of a driver
+ * that replayed the updates. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not a tbrf driver state, or one of another driver: the
+ * message says which), TBRF_ERR_SIZE, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_driver_load(tbrf_driver *driver, const void *buf, int64_t size);
+
+/* Status of the last call on the driver (TBRF_ERR_BAD_PLAN for a driver
+ * whose make failed). */
+TBRF_API int tbrf_driver_status(const tbrf_driver *driver);
+
+/* Detailed message of the last failure ("" if none); never NULL. */
+TBRF_API const char *tbrf_driver_message(const tbrf_driver *driver);
+
+/* Frees the driver; NULL is ignored. */
+TBRF_API void tbrf_driver_destroy(tbrf_driver *driver);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBRF_DRIVER_PUBLIC_H */

@@ -1,0 +1,194 @@
+/* tbrf/model.h — covariance and spectral models, and the table of model kinds.
+ * A feature header of the public API: <tbrf.h> includes every one;
+ * each may also be included alone (conventions: tbrf.h). */
+#ifndef TBRF_MODEL_PUBLIC_H
+#define TBRF_MODEL_PUBLIC_H
+
+#include "tbrf/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------- models */
+
+/* A covariance or spectral model of a stationary isotropic field. The model
+ * holds the shape and the amplitude; the dimension (2 or 3) is given where
+ * it matters (the plan, the query functions), because the same covariance
+ * has a different spectrum, and the same spectrum a different variance, in
+ * 2D and 3D. Models are immutable once handed to a plan (the plan copies). */
+typedef struct tbrf_model tbrf_model;
+
+/* User spectrum callback: returns the shape P0(k) >= 0 at wavenumber k for
+ * the given dimension; the model's spectrum is A * P0(k) on [kmin, kmax].
+ * Must be thread-safe and pure (same k, same answer). */
+typedef double (*tbrf_spectrum_fn)(double k, int dim, void *user);
+
+/* Power law P(k) = A k^index for kmin <= k <= kmax, zero outside.
+ * Requires 0 <= kmin < kmax < inf and finite index; whether the variance
+ * converges (kmin = 0 needs index > -dim) is checked when a dimension is
+ * known. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID,
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_powerlaw(double index, double kmin, double kmax, tbrf_model **model);
+
+/* Gaussian covariance C(r) = sigma^2 exp(-(r/length)^2), length > 0.
+ * Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_gaussian(double length, tbrf_model **model);
+
+/* Exponential covariance C(r) = sigma^2 exp(-r/length), length > 0 (the
+ * Matern model with nu = 1/2). Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_exponential(double length, tbrf_model **model);
+
+/* Matern covariance C(r) = sigma^2 2^(1-nu)/Gamma(nu) x^nu K_nu(x), x =
+ * r/length, with length > 0 and 0 < nu <= 50. Its spectrum falls as
+ * k^-(2 nu + dim). Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_matern(double length, double nu, tbrf_model **model);
+
+/* Von Karman covariance: the Matern model with nu = 1/3, whose spectrum
+ * falls as k^-11/3 in 3D (Kolmogorov turbulence); length is the outer
+ * scale parameter (the spectrum flattens below k ~ 1/length). Statuses as
+ * tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_vonkarman(double length, tbrf_model **model);
+
+/* Tabulated spectrum: n pairs (k[i], P[i]) with 0 < k strictly increasing,
+ * P finite and >= 0; log-log interpolation between rows (linear where a P
+ * is zero) and zero outside [k[0], k[n-1]]. The arrays are copied. P is the
+ * shape; the amplitude A multiplies it (A = 1 unless set). n >= 2.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_TABLE (with the row in the
+ * message), TBRF_ERR_SIZE (n so large that n doubles overflow a size_t),
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_model **model);
+
+/* Tabulated spectrum read from a text file of two whitespace-separated
+ * columns "k P"; '#' starts a comment; blank lines are ignored. The message
+ * of a malformed file names the file and the line. Bounded input: a line
+ * (comment included) may be up to 1 MiB, the file up to 2^22 rows and
+ * 2^26 lines; a NUL byte is refused as binary data (so /dev/zero or a
+ * runaway pipe fail at once, never grow memory). Statuses: those of
+ * tbrf_model_table, TBRF_ERR_FILE and TBRF_ERR_SIZE (a limit passed). */
+TBRF_API int tbrf_model_table_file(const char *path, tbrf_model **model);
+
+/* The rows of a tabulated model (tbrf_model_table or _table_file) exactly
+ * as the library holds them, so that a program can record the table it
+ * ran with instead of parsing the file a second time. On entry *n is the
+ * room in k and p (rows); on return it is the number of rows, which are
+ * copied into k and p only if they fit (n = 0 with NULL arrays asks for
+ * the count; then call again with that room). Statuses: TBRF_OK,
+ * TBRF_ERR_NULL (model or n NULL, or k or p NULL where the rows fit) and
+ * TBRF_ERR_INVALID (not a usable tabulated model). */
+TBRF_API int tbrf_model_table_data(const tbrf_model *model, TBRF_ARRAY size_t *n,
+                                   TBRF_ARRAY double *k, TBRF_ARRAY double *p);
+
+/* Spectrum given by a callback on [kmin, kmax] (0 <= kmin < kmax < inf).
+ * The callback and user pointer must stay valid as long as any plan made
+ * from this model. Statuses as tbrf_model_powerlaw. */
+TBRF_API int tbrf_model_callback(tbrf_spectrum_fn fn, void *user, double kmin, double kmax,
+                        tbrf_model **model);
+
+/* The shell spectrum of TurbGen's "band": k^(dim-1) P(k) flat on
+ * kmin <= k <= kmax (so P ~ k^(1-dim)), zero outside; 0 <= kmin < kmax
+ * finite. A model like the others (variance 1 until set). Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_band(double kmin, double kmax, tbrf_model **model);
+
+/* TurbGen's "parabola": k^(dim-1) P(k) = 1 - u^2 with u = (2k - kmin -
+ * kmax) / (kmax - kmin), which peaks mid-band and is zero at both ends.
+ * Arguments and statuses as tbrf_model_band. */
+TBRF_API int tbrf_model_parabola(double kmin, double kmax, tbrf_model **model);
+
+/* Sets the amplitude through the variance sigma^2 > 0 (the default, with
+ * sigma^2 = 1): the plan picks A so that C(0) = sigma^2 in its dimension.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID. */
+TBRF_API int tbrf_model_set_variance(tbrf_model *model, double variance);
+
+/* Sets the amplitude A > 0 directly: P(k) = A P0(k). For the covariance
+ * models (Gaussian, exponential, Matern, von Karman) P0 is the spectrum of
+ * the unit-variance covariance, so A is the variance. Statuses as
+ * tbrf_model_set_variance. */
+TBRF_API int tbrf_model_set_amplitude(tbrf_model *model, double amplitude);
+
+/* Cuts the model's spectrum to the band kmin <= k <= kmax: P(k) = 0
+ * outside it, for any model (power law, covariance models, table,
+ * callback; a power law's or callback's own range is narrowed, a cut
+ * wider than it changes nothing). 0 <= kmin < kmax, kmax may be +INFINITY
+ * (no upper cut). Everything follows the cut spectrum: the variance (so a
+ * model set by variance is renormalised to sigma^2 over the band), the
+ * covariance (computed from the cut spectrum; a covariance model loses its
+ * closed form, so TBRF_LINES_CIRCULANT no longer applies to it) and the
+ * lines. Cutting twice intersects the bands. Statuses: TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_INVALID (NaN, negative kmin, kmax <= kmin, or a
+ * band that leaves no power: the message says which). */
+TBRF_API int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax);
+
+/* The model's spectral density P(k) in dimension dim (2 or 3), amplitude
+ * included; NaN for a bad dim or a model whose variance diverges. */
+TBRF_API double tbrf_model_spectrum(const tbrf_model *model, int dim, double k);
+
+/* The model's covariance C(r) in dimension dim, amplitude included;
+ * closed form for covariance models, numerical Hankel transform of the
+ * spectrum otherwise. NaN for a bad dim or a divergent model. */
+TBRF_API double tbrf_model_covariance(const tbrf_model *model, int dim, double r);
+
+/* The variance C(0) = sigma^2 in dimension dim (NaN if divergent). */
+TBRF_API double tbrf_model_variance(const tbrf_model *model, int dim);
+
+/* A one-line description of the model with all its parameters, e.g.
+ * "powerlaw index=-3 kmin=0.05 kmax=3 variance=1". Never NULL. */
+TBRF_API const char *tbrf_model_describe(const tbrf_model *model);
+
+/* Detailed message of the last failure on this model ("" if none). */
+TBRF_API const char *tbrf_model_message(const tbrf_model *model);
+
+/* The status the model was left in by its constructor (TBRF_OK if usable). */
+TBRF_API int tbrf_model_status(const tbrf_model *model);
+
+/* Frees the model; NULL is ignored. Plans made from it stay valid. */
+TBRF_API void tbrf_model_destroy(tbrf_model *model);
+
+/* The parameters of the model kinds, as bits (tbrf_model_kind_params):
+ * in the order of tbrf_model_make's arguments, and the rows of a table. */
+enum tbrf_model_param {
+    TBRF_PARAM_INDEX = 1,
+    TBRF_PARAM_KMIN = 2,
+    TBRF_PARAM_KMAX = 4,
+    TBRF_PARAM_LENGTH = 8,
+    TBRF_PARAM_NU = 16,
+    TBRF_PARAM_TABLE = 32
+};
+
+/* The name of model kind i = 0, 1, ... ("powerlaw", "gaussian", ...,
+ * "table", "band", "parabola": every kind but the callback), NULL past
+ * the last: the names tbrf_model_make and tbrf_model_kind_params take. */
+TBRF_API const char *tbrf_model_kind_name(int i);
+
+/* The parameters the kind takes and those it needs (TBRF_PARAM_* bits).
+ * kmin and kmax are taken by every kind: a power law's, band's or
+ * parabola's own range, a band cut (tbrf_model_set_band) for the others.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown kind). */
+TBRF_API int tbrf_model_kind_params(const char *kind, TBRF_OUT int *takes, TBRF_OUT int *needs);
+
+/* Makes a model of the named kind from its parameters, NaN meaning "not
+ * given": powerlaw (index, kmin = 0 if not given, kmax), gaussian,
+ * exponential and vonkarman (length), matern (length, nu), band and
+ * parabola (kmin = 0 if not given, kmax); for the kinds without a range of
+ * their own a kmin or kmax given cuts the spectrum to that band (the other
+ * end open). The same model as the kind's own constructor (and
+ * tbrf_model_set_band). A table is made from its rows or file
+ * (tbrf_model_table, tbrf_model_table_file), not here. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (unknown kind, a parameter the
+ * kind does not take or a needed one missing, the constructor's checks),
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_model_make(const char *kind, double index, double kmin, double kmax,
+                             double length, double nu, tbrf_model **model);
+
+/* The log-log slope of the model's spectrum far above its low wavenumbers
+ * in dimension dim, ignoring a band cut: index (power law), -(2 nu + dim)
+ * (Matern, exponential, von Karman), 1 - dim (band); NaN where there is
+ * no single one (Gaussian, table, callback, parabola) or for a bad model
+ * or dim. */
+TBRF_API double tbrf_model_tail_slope(const tbrf_model *model, int dim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBRF_MODEL_PUBLIC_H */

@@ -1,0 +1,188 @@
+/* tbrf/plan.h — plans: make, set a grid, sub-grid or points, execute, stream.
+ * A feature header of the public API: <tbrf.h> includes every one;
+ * each may also be included alone (conventions: tbrf.h). */
+#ifndef TBRF_PLAN_PUBLIC_H
+#define TBRF_PLAN_PUBLIC_H
+
+#include "tbrf/common.h"
+#include "tbrf/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------- plan */
+
+typedef struct tbrf_plan tbrf_plan;
+
+/* Makes a plan: model, dimension (2 or 3), the domain box [lo, hi] that
+ * every later position must lie in (lo[2], hi[2] ignored in 2D), the
+ * resolution (the smallest length to resolve: normally the grid spacing;
+ * line samples are resolution/oversampling apart), the seed, and options.
+ * The field is a pure function of (model, dim, domain, resolution, the
+ * (math) options, seed, realization, position). Costs one FFTW plan; lines
+ * are synthesised on the first execute of each realization.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_SIZE (lines
+ * too long for memory or 32-bit FFT sizes), TBRF_ERR_UNSUPPORTED,
+ * TBRF_ERR_EMBEDDING, TBRF_ERR_DIVERGENT, TBRF_ERR_NOT_BUILT,
+ * TBRF_ERR_NO_DEVICE, TBRF_ERR_FFT, TBRF_ERR_NO_MEMORY. On any status but
+ * TBRF_ERR_NO_MEMORY *plan is set (read tbrf_plan_message, then destroy). */
+TBRF_API int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
+                   double resolution, uint64_t seed, const tbrf_opts *opts, tbrf_plan **plan);
+
+/* Makes a plan of a field periodic over the box [origin, origin + length)
+ * (per axis; entries [2] ignored in 2D): the sum of the Fourier modes
+ * k = 2 pi m / length with |m_d| < n_d / 2 (the mode 0 and, for even n_d,
+ * the Nyquist modes |m_d| = n_d / 2 are zero), with the same random
+ * numbers, keyed by the integer wavevector m, as the FFT method
+ * (opts.method = TBRF_METHOD_FFT) on the grid of n cells of spacing
+ * length / n at that origin. The field can then be evaluated anywhere:
+ * tbrf_set_grid with any origin, spacing and size, tbrf_set_points and
+ * tbrf_execute_stream at any positions (wrapped into the box: never
+ * TBRF_ERR_OUT_OF_DOMAIN). A grid of n cells of spacing length / n runs the
+ * FFT method (bitwise its values; tbrf_plan_method() says
+ * TBRF_METHOD_FFT); any other geometry runs a type-2 non-uniform FFT
+ * (TBRF_METHOD_NUFFT) with relative accuracy opts.accuracy, whose
+ * oversampled grid (2 n_d per axis) is kept in the plan for the last two
+ * realizations, so points moved between calls cost only the interpolation.
+ * opts.method and opts.periodic are ignored; every other option applies.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (dim, non-finite or
+ * non-positive length, bad options), TBRF_ERR_SIZE (n_d < 1, above 2^20,
+ * or an oversampled grid larger than the memory budget: $TBRF_MEMORY_BUDGET
+ * bytes, else half the physical memory), TBRF_ERR_DIVERGENT,
+ * TBRF_ERR_NO_MEMORY. On any status but TBRF_ERR_NO_MEMORY *plan is set. */
+TBRF_API int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const double origin[3],
+                                     const double length[3], const int64_t n[3], uint64_t seed,
+                                     const tbrf_opts *opts, tbrf_plan **plan);
+
+/* Sets a regular grid: cell (i,j,k) sits at origin + spacing*(i,j,k),
+ * n[0] x n[1] x n[2] cells (n[2] must be 1 in 2D), x fastest. Spacings may
+ * differ per axis. The grid must lie inside the domain. 64-bit indexing:
+ * up to 2^40 cells and beyond, as long as the product fits in int64.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_SIZE,
+ * TBRF_ERR_OUT_OF_DOMAIN, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_set_grid(tbrf_plan *plan, const double origin[3], const double spacing[3],
+                  const int64_t n[3]);
+
+/* Sets one box of a regular grid: the global grid is that of tbrf_set_grid
+ * (cell (i,j,k) at origin + spacing*(i,j,k), n[0] x n[1] x n[2] cells),
+ * and this plan evaluates only the cells start[d] .. start[d] + count[d] -
+ * 1 of each axis, count[0] x count[1] x count[2] values, x fastest (local
+ * cell (a,b,c) is global cell start + (a,b,c)). Any split of a grid into
+ * boxes (slabs, pencils, blocks; one per MPI rank, say) gives at every cell
+ * bitwise the value the whole grid's tbrf_set_grid + tbrf_execute gives
+ * there, for every method and backend: each cell is computed from its
+ * global index and the global origin, never from the box's corner
+ * (doc/decomposition.md says exactly what is bitwise). Only the box must
+ * lie inside the plan's domain. The FFT method (and a periodic plan's box
+ * lattice) transforms the whole grid and cuts the box out, so it needs the
+ * whole grid's memory on each caller. In 2D n[2], count[2] = 1 and
+ * start[2] = 0. tbrf_set_grid(o, h, n) is tbrf_set_subgrid(o, h, n, 0, n).
+ * Statuses: as tbrf_set_grid, and TBRF_ERR_SIZE for a box that is empty or
+ * reaches outside the grid. */
+TBRF_API int tbrf_set_subgrid(tbrf_plan *plan, const double origin[3], const double spacing[3],
+                              const int64_t n[3], const int64_t start[3], const int64_t count[3]);
+
+/* Sets n arbitrary points, xyz[dim*i + c]. The array is NOT copied: it must
+ * stay valid until the next set_grid/set_points or destroy, and the caller
+ * may move the points and call set_points again (cheap: an O(n) bounds
+ * check, no allocation). Statuses as tbrf_set_grid. */
+TBRF_API int tbrf_set_points(tbrf_plan *plan, int64_t n, const double *xyz);
+
+/* Number of cells or points execute will evaluate (a sub-grid's: its
+ * box's cells); 0 before any geometry is set. Execute writes that many values, times dim for a vector field
+ * (opts.vector != TBRF_SCALAR). */
+TBRF_API int64_t tbrf_plan_count(const tbrf_plan *plan);
+
+/* Evaluates realization r at the current geometry into values (double* or
+ * float* per opts.precision, tbrf_plan_count() entries, times dim
+ * interleaved per point for a vector field). Bitwise identical
+ * for any thread count and evaluation order. Points are bounds-checked
+ * again here (the caller may have moved them since set_points). Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_NO_GEOMETRY, TBRF_ERR_OUT_OF_DOMAIN,
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_BAD_PLAN, TBRF_ERR_INVALID (a vector
+ * field's realization >= 2^62). */
+TBRF_API int tbrf_execute(tbrf_plan *plan, uint64_t realization, void *values);
+
+/* Pull callback of the streaming execute: write up to max positions
+ * (dim doubles each) for the points numbered from `first` on into xyz and
+ * their number into *count; *count = 0 ends the stream. Non-zero return
+ * aborts the run with TBRF_ERR_CALLBACK. */
+typedef int (*tbrf_pull_fn)(void *user, int64_t first, int64_t max, TBRF_ARRAY double *xyz,
+             TBRF_OUT int64_t *count);
+
+/* Push callback: receives `count` values (double or float per
+ * opts.precision; `count` points of dim values each for a vector field)
+ * for points or cells numbered from `first` on. The buffer
+ * is only valid during the call. Non-zero return aborts the run with
+ * TBRF_ERR_CALLBACK. */
+typedef int (*tbrf_push_fn)(void *user, int64_t first, int64_t count, const void *values);
+
+/* Streaming evaluation at positions the library pulls chunk by chunk
+ * (opts.chunk positions at a time, or an automatic size bounding memory),
+ * pushing each chunk's values before pulling the next. Values are bitwise
+ * those of set_points + execute for the same positions, whatever the chunk
+ * size. Statuses: those of tbrf_execute, TBRF_ERR_CALLBACK, and
+ * TBRF_ERR_INVALID when pull reports a count outside 0..max. */
+TBRF_API int tbrf_execute_stream(tbrf_plan *plan, uint64_t realization, tbrf_pull_fn pull,
+                        tbrf_push_fn push, void *user);
+
+/* Streaming evaluation of the current grid: cells are pushed in x-fastest
+ * order in chunks of whole rows (about opts.chunk cells), so a writer can
+ * consume a grid larger than memory. Same values as tbrf_execute.
+ * Statuses: those of tbrf_execute and TBRF_ERR_CALLBACK; TBRF_ERR_NO_GEOMETRY
+ * if the geometry is points rather than a grid. */
+TBRF_API int tbrf_execute_grid_stream(tbrf_plan *plan, uint64_t realization, tbrf_push_fn push,
+                             void *user);
+
+/* What a plan decided, for reports and file attributes. */
+typedef struct tbrf_plan_info {
+    int32_t dim;               /* 2 or 3 */
+    int32_t lines;             /* L */
+    int64_t line_samples;      /* M, samples per line (FFT size) */
+    double line_spacing;       /* delta = resolution / oversampling, or half that where the
+                                  model has power in the band's upper half (doc/method.md,
+                                  "Interpolation and the band edge") */
+    double line_length;        /* Lambda = M * delta */
+    double variance;           /* the model's sigma^2 in this dimension */
+    double variance_resolved;  /* expected variance of the generated field: sigma^2
+                                  minus power beyond the line Nyquist or below 2 pi/Lambda */
+    double amplitude;          /* A used: P(k) = A P0(k) */
+    int32_t padding;           /* circulant embedding doublings used (0 for spectral) */
+    int32_t backend;           /* the backend that runs (never AUTO) */
+} tbrf_plan_info;
+
+/* Fills *info. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_plan_get_info(const tbrf_plan *plan, tbrf_plan_info *info);
+
+/* The method execute runs for the plan's current geometry: TBRF_METHOD_FFT,
+ * TBRF_METHOD_NUFFT (periodic plans off the box lattice) or TBRF_METHOD_TB
+ * once a grid or points are set (AUTO resolved), the opts.method before
+ * (TBRF_METHOD_NUFFT for a periodic plan); -1 for a NULL or failed plan. With the FFT method,
+ * tbrf_plan_info.variance_resolved is the variance of the periodic field
+ * (the model's P summed over the grid's modes). */
+TBRF_API int tbrf_plan_method(const tbrf_plan *plan);
+
+/* The status of the last call on the plan (TBRF_ERR_BAD_PLAN for every call
+ * on a plan whose make failed, whose own message then stays). */
+TBRF_API int tbrf_plan_status(const tbrf_plan *plan);
+
+/* Detailed message of the last call's failure ("" if it succeeded);
+ * never NULL. Valid until the next call on the plan. */
+TBRF_API const char *tbrf_plan_message(const tbrf_plan *plan);
+
+/* Frees the plan and its lines; NULL is ignored. */
+TBRF_API void tbrf_destroy(tbrf_plan *plan);
+
+/* Name of a backend id ("cpu", "opencl", "cuda", "auto"), or NULL. */
+TBRF_API const char *tbrf_backend_name(int backend);
+
+/* TBRF_OK if the backend is compiled in and has a device, otherwise
+ * TBRF_ERR_NOT_BUILT or TBRF_ERR_NO_DEVICE (TBRF_ERR_INVALID for an
+ * unknown id). */
+TBRF_API int tbrf_backend_available(int backend);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBRF_PLAN_PUBLIC_H */
