@@ -10,6 +10,11 @@ cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 libdir=$(ls -d "$tmp"/prefix/lib*)
 test -f "$tmp/prefix/include/tbrf.h"
 test -f "$tmp/prefix/include/tbrf_version.h"
+# the feature headers tbrf.h includes, each compiling alone
+for h in $(sed -n 's/^#include "tbrf\/\([a-z_]*\)\.h"$/\1/p' "$tmp/prefix/include/tbrf.h"); do
+    test -f "$tmp/prefix/include/tbrf/$h.h"
+    printf '#include <tbrf/%s.h>\n' "$h" | cc -std=c11 -fsyntax-only -I"$tmp/prefix/include" -x c -
+done
 # the device headers of doc/rng.md, for users' own kernels
 for h in features philox saru tea lcg64 normal; do test -f "$tmp/prefix/include/tbrf/rng/$h.h"; done
 if [ "${HAVE_CLI:-ON}" = "ON" ]; then
