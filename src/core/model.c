@@ -1267,15 +1267,12 @@ double tbrfi_model_shape_variance(const tbrf_model *m, int dim)
     if (!usable(m) || !dim_ok(dim))
         return NAN;
     const double c = variance_factor(dim);
-    switch (m->kind) {
-    case MODEL_GAUSSIAN:
-    case MODEL_EXPONENTIAL:
-    case MODEL_MATERN:
-    case MODEL_VONKARMAN:
+    if (tbrfi_model_is_covariance_kind(m))
         /* P0 is the spectrum of the unit-variance covariance; a band keeps
          * part of it (cached by tbrf_model_set_band: index 3D, nu 2D are
          * parameters here, so the cache is a separate pair) */
         return m->band ? m->band_var[dim - 2] : 1.0;
+    switch (m->kind) {
     case MODEL_POWERLAW:
         return c * power_integral(m->kmin, m->kmax, m->index + dim);
     case MODEL_BAND:

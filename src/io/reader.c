@@ -400,6 +400,74 @@ static double nc_fill_of(int ncid, int var, nc_type type)
     return no_fill ? NAN : dv;
 }
 
+/* What a points file stores against the len points of dm coordinates it
+ * declares: a classic file holds every value it declares (at least one
+ * byte each), so a small file declaring many points is refused before it
+ * is read; netCDF-4 files get the HDF5 check of what is stored. 0, or -1
+ * with the message in err. */
+static int nc_points_stored(int ncid, const char *path, size_t len, int dm,
+                            const char *const names[3], char *err, size_t errlen)
+{
+    int format = 0;
+    if (nc_inq_format(ncid, &format) == NC_NOERR &&
+        (format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET ||
+         format == NC_FORMAT_CDF5)) {
+        struct stat sb;
+        if (stat(path, &sb) == 0 && (double)sb.st_size < (double)len * dm) {
+            io_setf(err, errlen, "%s: declares %zu points but the file has only %lld bytes", path,
+                    len, (long long)sb.st_size);
+            return -1;
+        }
+        return 0;
+    }
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int bad = 0;
+    for (int c = 0; h >= 0 && c < dm && !bad; c++) {
+        hid_t d = H5Dopen2(h, names[c], H5P_DEFAULT);
+        hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
+        if (d >= 0 && sp >= 0)
+            bad = io_check_storage(d, path, names[c], io_declared_bytes(d, sp), err, errlen);
+        if (sp >= 0)
+            H5Sclose(sp);
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    if (h >= 0)
+        H5Fclose(h);
+    io_quiet_end(&q);
+    return bad ? -1 : 0;
+}
+
+/* Reads coordinate c (variable var, called name, fill value fill) of the
+ * len points through col into buf (dm numbers a point), refusing values
+ * that are not finite or never written. 0, or -1 with the message in err. */
+static int nc_points_column(int ncid, int var, const char *name, double fill, int c, int dm,
+                            size_t len, double *col, double *buf, const char *path, char *err,
+                            size_t errlen)
+{
+    int st = nc_get_var_double(ncid, var, col);
+    if (st != NC_NOERR) {
+        io_setf(err, errlen, "%s: cannot read variable %s: %s", path, name, nc_strerror(st));
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (!isfinite(col[i])) {
+            io_setf(err, errlen, "%s: point %zu has a%s %s coordinate", path, i,
+                    isnan(col[i]) ? " NaN" : "n infinite", name);
+            return -1;
+        }
+        if (col[i] == fill) {
+            io_setf(err, errlen, "%s: point %zu has the fill value %g as its %s coordinate "
+                    "(never written)", path, i, fill, name);
+            return -1;
+        }
+        buf[i * (size_t)dm + (size_t)c] = col[i];
+    }
+    return 0;
+}
+
 static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                           size_t errlen)
 {
@@ -408,10 +476,10 @@ static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, 
         io_setf(err, errlen, "cannot open points file %s: %s", path, nc_strerror(st));
         return -1;
     }
-    int rc = -1, var[3], dm = 0, format = 0;
+    int rc = -1, var[3], dm = 0;
     size_t len = 0;
     double *col = NULL, *buf = NULL, fill[3];
-    static const char *names[3] = {"x", "y", "z"};
+    static const char *const names[3] = {"x", "y", "z"};
     for (int c = 0; c < 3; c++) {
         if (nc_inq_varid(ncid, names[c], &var[c]) != NC_NOERR)
             break;
@@ -450,77 +518,26 @@ static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, 
         io_setf(err, errlen, "%s has no /points dataset and no x, y[, z] variables", path);
         goto done;
     }
-    if (len == 0) {
-        io_setf(err, errlen, "%s: x, y, z hold no points", path);
-        goto done;
-    }
-    if (len > SIZE_MAX / sizeof(double) / 4) {
-        io_setf(err, errlen, "%s: too many points", path);
+    if (len == 0 || len > SIZE_MAX / sizeof(double) / 4) {
+        io_setf(err, errlen, len ? "%s: too many points" : "%s: x, y, z hold no points", path);
         goto done;
     }
     char what[64];
     snprintf(what, sizeof what, "%zu points", len);
     if (tbrf_io_budget_check(path, what, 8.0 * (double)len * (dm + 1), err, errlen))
         goto done;
-    /* A classic file holds every value it declares (at least one byte
-     * each): a small file declaring many points is refused before it is
-     * read. netCDF-4 files get the HDF5 check of what is stored. */
-    if (nc_inq_format(ncid, &format) == NC_NOERR &&
-        (format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET ||
-         format == NC_FORMAT_CDF5)) {
-        struct stat sb;
-        if (stat(path, &sb) == 0 && (double)sb.st_size < (double)len * dm) {
-            io_setf(err, errlen, "%s: declares %zu points but the file has only %lld bytes", path,
-                    len, (long long)sb.st_size);
-            goto done;
-        }
-    } else {
-        io_quiet q;
-        io_quiet_begin(&q);
-        hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-        int bad = 0;
-        for (int c = 0; h >= 0 && c < dm && !bad; c++) {
-            hid_t d = H5Dopen2(h, names[c], H5P_DEFAULT);
-            hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
-            if (d >= 0 && sp >= 0)
-                bad = io_check_storage(d, path, names[c], io_declared_bytes(d, sp), err, errlen);
-            if (sp >= 0)
-                H5Sclose(sp);
-            if (d >= 0)
-                H5Dclose(d);
-        }
-        if (h >= 0)
-            H5Fclose(h);
-        io_quiet_end(&q);
-        if (bad)
-            goto done;
-    }
+    if (nc_points_stored(ncid, path, len, dm, names, err, errlen))
+        goto done;
     col = malloc(len * sizeof *col);
     buf = malloc(len * (size_t)dm * sizeof *buf);
     if (!col || !buf) {
         io_setf(err, errlen, "%s: not enough memory for %zu points", path, len);
         goto done;
     }
-    for (int c = 0; c < dm; c++) {
-        st = nc_get_var_double(ncid, var[c], col);
-        if (st != NC_NOERR) {
-            io_setf(err, errlen, "%s: cannot read variable %s: %s", path, names[c], nc_strerror(st));
+    for (int c = 0; c < dm; c++)
+        if (nc_points_column(ncid, var[c], names[c], fill[c], c, dm, len, col, buf, path, err,
+                             errlen))
             goto done;
-        }
-        for (size_t i = 0; i < len; i++) {
-            if (!isfinite(col[i])) {
-                io_setf(err, errlen, "%s: point %zu has a%s %s coordinate", path, i,
-                        isnan(col[i]) ? " NaN" : "n infinite", names[c]);
-                goto done;
-            }
-            if (col[i] == fill[c]) {
-                io_setf(err, errlen, "%s: point %zu has the fill value %g as its %s coordinate "
-                        "(never written)", path, i, fill[c], names[c]);
-                goto done;
-            }
-            buf[i * (size_t)dm + (size_t)c] = col[i];
-        }
-    }
     *dim = dm;
     *n = (int64_t)len;
     *xyz = buf;
@@ -608,6 +625,46 @@ static long read_text_line(FILE *f, char **line, size_t *cap)
     return (long)len;
 }
 
+/* The failures of a line read by read_text_line (got: its result) at line
+ * lineno of a points text file, and a file longer than max_lines: 1 with
+ * the message in err, 0 for a line to parse. */
+static int bad_text_line(long got, size_t lineno, uint64_t max_lines, const char *path, char *err,
+                         size_t errlen)
+{
+    if (got == -3)
+        io_setf(err, errlen, "%s:%zu: not a text line (binary data?)", path, lineno);
+    else if (got == -2)
+        io_setf(err, errlen, "%s:%zu: line longer than %d bytes", path, lineno, TBRF_IO_MAX_LINE);
+    else if (got == -4)
+        io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
+    else if (lineno > max_lines)
+        io_setf(err, errlen, "%s:%zu: more lines than the memory budget allows points "
+                "(set %s to raise it)", path, lineno, TBRF_IO_BUDGET_ENV);
+    else
+        return 0;
+    return 1;
+}
+
+/* Doubles the room for points in *buf (three numbers each), within the
+ * memory budget: 0, or -1 with the message in err. */
+static int grow_points(double **buf, size_t *cap, size_t lineno, const char *path, char *err,
+                       size_t errlen)
+{
+    size_t nc = *cap ? 2 * *cap : 1024;
+    char what[64];
+    snprintf(what, sizeof what, "line %zu: more than %zu points", lineno, *cap);
+    if (tbrf_io_budget_check(path, what, 24.0 * (double)nc, err, errlen))
+        return -1;
+    double *nb = nc < SIZE_MAX / 24 ? realloc(*buf, nc * 3 * sizeof *nb) : NULL;
+    if (!nb) {
+        io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
+        return -1;
+    }
+    *buf = nb;
+    *cap = nc;
+    return 0;
+}
+
 static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                             size_t errlen)
 {
@@ -629,24 +686,8 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
         if (got == -1)
             break;
         lineno++;
-        if (got == -3) {
-            io_setf(err, errlen, "%s:%zu: not a text line (binary data?)", path, lineno);
+        if (bad_text_line(got, lineno, max_lines, path, err, errlen))
             goto done;
-        }
-        if (got == -2) {
-            io_setf(err, errlen, "%s:%zu: line longer than %d bytes", path, lineno,
-                    TBRF_IO_MAX_LINE);
-            goto done;
-        }
-        if (got == -4) {
-            io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
-            goto done;
-        }
-        if (lineno > max_lines) {
-            io_setf(err, errlen, "%s:%zu: more lines than the memory budget allows points "
-                    "(set %s to raise it)", path, lineno, TBRF_IO_BUDGET_ENV);
-            goto done;
-        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -667,20 +708,8 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
                     dm);
             goto done;
         }
-        if (np == cap) {
-            size_t nc = cap ? 2 * cap : 1024;
-            char what[64];
-            snprintf(what, sizeof what, "line %zu: more than %zu points", lineno, cap);
-            if (tbrf_io_budget_check(path, what, 24.0 * (double)nc, err, errlen))
-                goto done;
-            double *nb = nc < SIZE_MAX / 24 ? realloc(buf, nc * 3 * sizeof *buf) : NULL;
-            if (!nb) {
-                io_setf(err, errlen, "%s:%zu: not enough memory", path, lineno);
-                goto done;
-            }
-            buf = nb;
-            cap = nc;
-        }
+        if (np == cap && grow_points(&buf, &cap, lineno, path, err, errlen))
+            goto done;
         for (int c = 0; c < dm; c++)
             buf[np * (size_t)dm + (size_t)c] = v[c];
         np++;

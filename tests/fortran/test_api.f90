@@ -15,8 +15,40 @@ program test_api
     call points3d()
     call points2d_float()
     call info_and_queries()
+    call model_kinds()
     call finish('fortran_api')
 contains
+
+    !> The table of model kinds from Fortran: names, parameters, a model made
+    !> by name equal to its constructor's, a refusal, the tail slope.
+    subroutine model_kinds()
+        use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
+        type(tbrf_model) :: a, b
+        integer :: takes, needs, st, i
+        call check(tbrf_model_kind_name(0) == 'powerlaw', 'kind 0 is powerlaw')
+        i = 0
+        do while (len(tbrf_model_kind_name(i)) > 0)
+            i = i + 1
+        end do
+        call check(i == 8, 'eight kinds')
+        call tbrf_model_kind_params('matern', takes, needs, st)
+        call check(st == TBRF_OK .and. needs == ior(TBRF_PARAM_LENGTH, TBRF_PARAM_NU) .and. &
+                   iand(takes, TBRF_PARAM_KMIN) /= 0, 'matern takes and needs')
+        call tbrf_model_make(a, 'matern', length=2.0_c_double, nu=1.5_c_double)
+        call tbrf_model_matern(b, 2.0_c_double, 1.5_c_double)
+        call check(tbrf_model_describe(a) == tbrf_model_describe(b), 'make = constructor: ' // &
+                   tbrf_model_describe(a))
+        call check(tbrf_model_spectrum(a, 3, 0.7_c_double) == tbrf_model_spectrum(b, 3, 0.7_c_double), &
+                   'make = constructor: spectrum')
+        call check(tbrf_model_tail_slope(a, 3) == -6.0_c_double, 'matern tail slope')
+        call tbrf_model_destroy(a)
+        call tbrf_model_destroy(b)
+        call tbrf_model_make(a, 'gaussian', length=1.0_c_double, nu=0.5_c_double, stat=st)
+        call check(st == TBRF_ERR_INVALID .and. index(tbrf_model_message(a), 'takes no nu') > 0, &
+                   'gaussian refuses nu')
+        call check(ieee_is_nan(tbrf_model_tail_slope(a, 3)), 'no slope for a failed model')
+        call tbrf_model_destroy(a)
+    end subroutine model_kinds
 
     subroutine model0(m)
         type(tbrf_model), intent(out) :: m
