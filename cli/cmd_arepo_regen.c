@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "io/tbrf_io.h"
+#include "tbrf.h"
 #include "tbrf_arepo.h"
 
 #define MAX_ARGS 256
@@ -95,7 +97,13 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
         if (c == 0) {
             printf("check: the particles of %s are bitwise equal to %s\n", made, file);
         } else {
+            char v[64], esc[256];
+            tbrf_io_arepo_version(file, v, sizeof v);
             cli_errline("--check: %s: %s", made, err);
+            if (v[0] && strcmp(v, tbrf_version()) != 0)
+                cli_errline("--check: %s was written by another version of tbrf (%s, this is %s): "
+                            "its values are not this version's (doc/design.md, \"Versions\")",
+                            file, tbrf_io_escape(v, esc, sizeof esc), tbrf_version());
             for (int i = 0; i < nf; i++) {
                 char *name = tbrf_arepo_file_name(out, nf, i);
                 if (name)

@@ -678,9 +678,13 @@ int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *bo
     return rc == 1 ? read_coords(path, "PartType0", n, xyz, box, err, errlen) : rc;
 }
 
-int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen)
+/* String attribute `name` of the /tbrf group of an AREPO file of tbrf's
+ * (one with /Header and /tbrf) into *value (malloc'ed): 0, 1 when the file
+ * is not such a file or has no such attribute, -1 when it is unreadable
+ * (message in err). */
+static int read_tbrf_attr(const char *path, const char *name, char **value, char *err, size_t errlen)
 {
-    *command = NULL;
+    *value = NULL;
     if (io_stat_input(path, "file", err, errlen))
         return -1;
     io_quiet q;
@@ -689,18 +693,32 @@ int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t 
     hid_t f = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
     hid_t a = -1;
     if (f >= 0 && H5Lexists(f, "Header", H5P_DEFAULT) > 0 && H5Lexists(f, "tbrf", H5P_DEFAULT) > 0 &&
-        H5Aexists_by_name(f, "tbrf", "command", H5P_DEFAULT) > 0)
-        a = H5Aopen_by_name(f, "tbrf", "command", H5P_DEFAULT, H5P_DEFAULT);
+        H5Aexists_by_name(f, "tbrf", name, H5P_DEFAULT) > 0)
+        a = H5Aopen_by_name(f, "tbrf", name, H5P_DEFAULT, H5P_DEFAULT);
     if (a >= 0) {
-        rc = io_attr_string(a, command) == 1 ? 0 : -1;
+        rc = io_attr_string(a, value) == 1 ? 0 : -1;
         if (rc)
-            io_setf(err, errlen, "%s: /tbrf/command is not one string", path);
+            io_setf(err, errlen, "%s: /tbrf/%s is not one string", path, name);
         H5Aclose(a);
     }
     if (f >= 0)
         H5Fclose(f);
     io_quiet_end(&q);
     return rc;
+}
+
+int tbrf_arepo_read_command(const char *path, char **command, char *err, size_t errlen)
+{
+    return read_tbrf_attr(path, "command", command, err, errlen);
+}
+
+void tbrf_io_arepo_version(const char *path, char *buf, size_t len)
+{
+    char *v = NULL, err[256];
+    buf[0] = '\0';
+    if (read_tbrf_attr(path, "tbrf_version", &v, err, sizeof err) == 0 && v)
+        snprintf(buf, len, "%s", v);
+    free(v);
 }
 
 /* Dataset `name` of a and b read as native type mt (the same class in

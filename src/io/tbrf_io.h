@@ -387,6 +387,11 @@ int tbrf_io_dataset_units(const char *path, const char *name, char *buf, size_t 
  * a NULL s). */
 const char *tbrf_io_escape(const char *s, char *buf, size_t n);
 
+/* The version that wrote the AREPO file of tbrf's at path (the
+ * /tbrf/tbrf_version attribute) into buf; "" when it records none or is
+ * no such file. */
+void tbrf_io_arepo_version(const char *path, char *buf, size_t len);
+
 /* ------------------------------------------------------------- XDMF */
 
 /* The side file's name: NAME.h5 -> NAME.xmf (malloc'ed). */

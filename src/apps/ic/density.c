@@ -35,8 +35,7 @@ static int density_check(const tbrf_ic_density_params *p, char *msg, size_t size
     return TBRF_OK;
 }
 
-/* Pointwise: the mean rho_mean in expectation for unit-variance g. */
-static double pointwise(const tbrf_ic_density_params *p, double g)
+double tbrfi_ic_density_point(const tbrf_ic_density_params *p, double g)
 {
     switch (p->kind) {
     case TBRF_DENSITY_LOGNORMAL:
@@ -92,7 +91,7 @@ int tbrf_ic_density(const tbrf_ic_density_params *p, int64_t n, const double *g,
     if (n < 0)
         return tbrfi_ic_fail(msg, size, TBRF_ERR_INVALID, "density: n = %lld < 0", (long long)n);
     for (int64_t i = 0; i < n; i++)
-        rho[i] = pointwise(p, g ? g[i] : 0.0);
+        rho[i] = tbrfi_ic_density_point(p, g ? g[i] : 0.0);
     tbrfi_ic_ok(msg, size);
     return TBRF_OK;
 }

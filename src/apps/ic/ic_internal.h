@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tbrf.h"
+
 /* Writes the printf-formatted reason into message (NULL: nowhere; at
  * most message_size bytes) and returns status, so that a free function
  * can `return tbrfi_ic_fail(message, size, TBRF_ERR_INVALID, "...")`. */
@@ -19,5 +21,11 @@ void tbrfi_ic_ok(char *message, size_t message_size);
  * status (TBRF_ERR_SIZE, or the budget's own) with "WHAT would need X MiB,
  * more than the memory budget of Y MiB (TBRF_MEMORY_BUDGET)" in message. */
 int tbrfi_ic_budget(double bytes, const char *what, char *message, size_t message_size);
+
+/* One density from one value g of a unit-variance Gaussian field,
+ * pointwise as tbrf_ic_density_params says (the mean rho_mean in
+ * expectation): the one transform tbrf_ic_density and the inflow sampler
+ * use. No checks: the parameters are valid. */
+double tbrfi_ic_density_point(const tbrf_ic_density_params *p, double g);
 
 #endif

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/ic/ic_internal.h"
 #include "backends/cpu/cpu_kernels.h"
 #include "core/message.h"
 #include "core/parallel.h"
@@ -50,8 +51,7 @@ struct tbrf_inflow {
     uint64_t realization;
     double velocity[3];
     int precision;           /* of the line windows */
-    int density;
-    double rho_w, sigma, rho_floor;
+    tbrf_ic_density_params density; /* the transform of the values (apps/ic) */
     double *axis;            /* 3 L: u_l / delta */
     double *off;             /* L: offset + shift_l */
     int64_t *first, *count, *base; /* per line: first sample kept, how many, and where
@@ -241,8 +241,8 @@ int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], con
     *inflow = in;
     if (!in)
         return TBRF_ERR_NO_MEMORY;
-    in->density = TBRF_DENSITY_FIELD;
-    in->rho_w = 1.0;
+    tbrf_ic_default_density(&in->density);
+    in->density.kind = TBRF_DENSITY_FIELD;
     int st = build(in, model, dim, lo, hi, resolution, seed, realization, opts, velocity, line_precision);
     if (st) {
         in->broken = 1;
@@ -266,24 +266,13 @@ int tbrf_inflow_set_density(tbrf_inflow *in, int kind, double rho_w, double sigm
                     "finite and >= 0, rho_floor = %g in [0, 1)", rho_w, sigma, rho_floor);
     if (kind == TBRF_DENSITY_LOGNORMAL && !isfinite(exp(0.5 * sigma * sigma)))
         return fail(in, TBRF_ERR_INVALID, "density: sigma = %g overflows exp(sigma^2/2)", sigma);
-    in->density = kind;
-    in->rho_w = rho_w;
-    in->sigma = sigma;
-    in->rho_floor = rho_floor;
+    in->density.kind = kind;
+    in->density.rho_mean = rho_w;
+    in->density.sigma = sigma;
+    in->density.rho_floor = rho_floor;
     return TBRF_OK;
 }
 
-static double transform(const tbrf_inflow *in, double delta)
-{
-    switch (in->density) {
-    case TBRF_DENSITY_LOGNORMAL:
-        return in->rho_w * exp(in->sigma * delta - 0.5 * in->sigma * in->sigma);
-    case TBRF_DENSITY_LINEAR:
-        return in->rho_w * fmax(1.0 + in->sigma * delta, in->rho_floor);
-    default:
-        return delta;
-    }
-}
 
 static int inside(const tbrf_inflow *in, const double *x)
 {
@@ -403,7 +392,7 @@ static void fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t 
                    npad, dx, dy, dz, acc);
     }
     for (int i = 0; i < np; i++)
-        values[idx[i]] = transform(in, norm * acc[i]);
+        values[idx[i]] = tbrfi_ic_density_point(&in->density, norm * acc[i]);
 }
 
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
