@@ -55,6 +55,21 @@ int tbrfi_backend_no_drive(const drive_sum *s, int64_t n, const double *xyz, dou
     return TBRF_ERR_UNSUPPORTED;
 }
 
+/* The GPU backends' project_windows: the inflow sampler's windowed lines
+ * run on the CPU backend only (the caller's message says so). */
+int tbrfi_backend_no_windows(const window_lines *w, int64_t n, const double *dx, const double *dy,
+                             const double *dz, double *scratch, double *acc)
+{
+    (void)w;
+    (void)n;
+    (void)dx;
+    (void)dy;
+    (void)dz;
+    (void)scratch;
+    (void)acc;
+    return TBRF_ERR_UNSUPPORTED;
+}
+
 /* Indexed by backend id; NULL marks a backend this build does not have
  * (answered TBRF_ERR_NOT_BUILT). */
 static const backend_ops *const backend_table[] = {

@@ -64,6 +64,22 @@ typedef struct drive_sum {
                            * stateful backend uploads them once per time */
 } drive_sum;
 
+/* Lines kept as windows of samples (the inflow sampler, apps/inflow): line
+ * l holds samples first[l] .. first[l] + count[l] - 1 only, sample j at
+ * samples + base[l] + j, in double or float; its value at a point d
+ * relative to the centre is interp(line_l, d . axis_l + offset + shift_l)
+ * as a projection's (the same bits for double samples). */
+typedef struct window_lines {
+    int L;
+    int precision;         /* of the samples: TBRF_DOUBLE or TBRF_FLOAT */
+    const void *samples;
+    const int64_t *first, *count, *base;
+    const double *axis;    /* L*3 axes, then L shifts */
+    const double *off;     /* L: offset + shift_l */
+    double offset;
+    int margin;            /* samples a float window reads beyond a tile's span */
+} window_lines;
+
 typedef struct backend_ops {
     int id;
     const char *name;
@@ -110,6 +126,15 @@ typedef struct backend_ops {
      * detail in message(state) (tbrfi_backend_no_drive:
      * TBRF_ERR_UNSUPPORTED). */
     int (*drive_points)(const drive_sum *s, int64_t n, const double *xyz, double *out);
+    /* Adds to acc[i], for the n points (dx, dy, dz)[i] relative to the
+     * centre (n a multiple of 8: the caller repeats the last point), the
+     * sum of lines l = 0 .. L-1 of w in that order, unnormalised. scratch
+     * (the calling thread's) holds the longest float window in double.
+     * One thread; a status (tbrfi_backend_no_windows: TBRF_ERR_UNSUPPORTED,
+     * the GPUs': the inflow sampler's windowed lines run on the CPU
+     * backend only). */
+    int (*project_windows)(const window_lines *w, int64_t n, const double *dx, const double *dy,
+                           const double *dz, double *scratch, double *acc);
 } backend_ops;
 
 /* The stubs of absent features (backend.c). */
@@ -120,9 +145,14 @@ int tbrfi_backend_no_gpu(void);
 int tbrfi_backend_no_mc(int device, int integrand, int dim, const double *a, const double *u,
                         int64_t n, uint64_t seed, double *K, double *S1, double *S2);
 int tbrfi_backend_no_drive(const drive_sum *s, int64_t n, const double *xyz, double *out);
+int tbrfi_backend_no_windows(const window_lines *w, int64_t n, const double *dx, const double *dy,
+                             const double *dz, double *scratch, double *acc);
 
 /* The CPU backend's drive_points (cpu/drive_cpu.c). */
 int tbrfi_drive_cpu_points(const drive_sum *s, int64_t n, const double *xyz, double *out);
+/* Its project_windows (cpu/windows_cpu.c). */
+int tbrfi_windows_cpu_project(const window_lines *w, int64_t n, const double *dx, const double *dy,
+                              const double *dz, double *scratch, double *acc);
 
 extern const backend_ops tbrf_backend_cpu;
 #ifdef TBRF_HAVE_OPENCL

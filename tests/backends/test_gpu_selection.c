@@ -110,7 +110,8 @@ int main(int argc, char **argv)
               tbrf_backend_name(ids[i]), tbrf_strerror(lst), tbrf_strerror(av));
         if (b)
             CHECK(b->id == ids[i] && b->name && b->available && b->project_grid && b->project_points &&
-                      b->init && b->release && b->message && b->available_gpu && b->mc_chunks,
+                      b->init && b->release && b->message && b->available_gpu && b->mc_chunks &&
+                      b->drive_points && b->project_windows,
                   "%s: a slot of the backend table is empty", tbrf_backend_name(ids[i]));
         double r[2];
         int mst = tbrf_mc_integrate_device(ids[i], -1, TBRF_MC_GAUSSIAN, 3, NULL, NULL, 20000, 5, r);
@@ -118,6 +119,16 @@ int main(int argc, char **argv)
               tbrf_backend_name(ids[i]), tbrf_strerror(mst), tbrf_strerror(av));
     }
     CHECK(ok[0], "the CPU backend is always available");
+#ifdef TEST_HAVE_OPENCL
+    extern const backend_ops tbrf_backend_opencl; /* backend.h declares it in the library only */
+    /* the inflow sampler's windowed lines run on the CPU only: the OpenCL
+     * slot is the stub, with or without a device */
+    CHECK(tbrf_backend_opencl.project_windows == tbrfi_backend_no_windows &&
+              tbrf_backend_opencl.project_windows(NULL, 0, NULL, NULL, NULL, NULL, NULL) ==
+                  TBRF_ERR_UNSUPPORTED,
+          "opencl: project_windows should answer TBRF_ERR_UNSUPPORTED");
+#endif
+    CHECK(tbrf_backend_cpu.project_windows == tbrfi_windows_cpu_project, "cpu: project_windows");
     int st = plan_status(m, TBRF_BACKEND_AUTO, &picked, msg, sizeof msg);
     CHECK(st == TBRF_OK, "auto: %s %s", tbrf_strerror(st), msg);
     int gpus = opencl_gpus();

@@ -14,7 +14,10 @@
  * The windows of a 256 x 256 x 10000 tube are a quarter of the plan's
  * lines (doc/benchmarks.md, "Inflow sampler").
  *
- * Each value is computed exactly as the CPU backend's point kernels do
+ * The windows are projected through the engine's backend table
+ * (backend_ops.project_windows; the engine's backend is always the CPU's,
+ * the GPUs' slot answers TBRF_ERR_UNSUPPORTED). Each value is computed
+ * exactly as the CPU backend's point kernels do
  * (t = fma(dz, az, fma(dy, ay, dx ax)) + (offset + shift), linear
  * interpolation by fma, lines summed in order 0..L-1, times 1/sqrt(L)), so
  * with double windows a value is bitwise tbrf_execute's at the same
@@ -26,7 +29,6 @@
 #include <string.h>
 
 #include "apps/ic/ic_internal.h"
-#include "backends/cpu/cpu_kernels.h"
 #include "core/message.h"
 #include "core/parallel.h"
 #include "engine/engine.h"
@@ -317,41 +319,22 @@ static void position(const tbrf_inflow *in, const source *s, int64_t i, double t
         x[2] = 0.0;
 }
 
-/* Float windows: the samples a tile can read (from its bounding box
- * [bmin, bmax] relative to the centre) converted to double into scratch,
- * then the SIMD point kernel on them with the offset shifted by the first
- * sample converted. t is then computed relative to that sample, so it may
- * round differently from the double path's in the last bit: float windows
- * are not bitwise the plan's anyway (their samples are rounded). */
-static void add_float_line(const tbrf_inflow *in, int l, cpu_points_fn kernel, const double bmin[3],
-                           const double bmax[3], int npad, const double *dx, const double *dy,
-                           const double *dz, double *scratch, double *acc)
+/* The windows for the backend's project_windows. */
+static window_lines windows_of(const tbrf_inflow *in)
 {
-    const double *a = in->axis + 3 * (size_t)l;
-    double tmin = in->off[l], tmax = in->off[l];
-    for (int d = 0; d < 3; d++) {
-        tmin += fmin(a[d] * bmin[d], a[d] * bmax[d]);
-        tmax += fmax(a[d] * bmin[d], a[d] * bmax[d]);
-    }
-    const int64_t first = in->first[l], last = first + in->count[l] - 1;
-    int64_t j0 = (int64_t)floor(tmin) - WINDOW_MARGIN, j1 = (int64_t)floor(tmax) + 1 + WINDOW_MARGIN;
-    j0 = j0 < first ? first : j0;
-    j1 = j1 > last ? last : j1;
-    const float *y = (const float *)in->samples + in->base[l];
-    for (int64_t j = j0; j <= j1; j++)
-        scratch[j - j0] = (double)y[j];
-    const double shift = in->axis[3 * (size_t)in->v->L + l];
-    kernel(scratch, 0, a, in->v->spec.offset - (double)j0, &shift, 1, npad, dx, dy, dz, acc);
+    return (window_lines){.L = in->v->L, .precision = in->precision, .samples = in->samples,
+                          .first = in->first, .count = in->count, .base = in->base, .axis = in->axis,
+                          .off = in->off, .offset = in->v->spec.offset, .margin = WINDOW_MARGIN};
 }
 
-/* Tile w of fill: its positions' values, line by line. */
-static void fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t n, int64_t w,
-                      const int64_t tiles[3], cpu_points_fn kernel, double *scratch, double *values)
+/* Tile w of fill: its positions' values, the lines projected by the
+ * engine's backend (the CPU's) on each line's window. */
+static int fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t n, int64_t w,
+                     const int64_t tiles[3], double *scratch, double *values)
 {
     const int L = in->v->L, dim = in->v->dim;
     const double norm = 1.0 / sqrt((double)L);
     const double *c = in->v->center;
-    const double *shift = in->axis + 3 * (size_t)L;
     double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
     int64_t idx[INFLOW_TILE];
     int np = 0;
@@ -369,7 +352,6 @@ static void fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t 
                     idx[np++] = i + s->n[0] * (j + s->n[1] * k);
     }
     const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
-    double bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < npad; i++) {
         double x[3];
         position(in, s, idx[i < np ? i : np - 1], t, x);
@@ -377,22 +359,14 @@ static void fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t 
         dy[i] = x[1] - c[1];
         dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
         acc[i] = 0.0;
-        bmin[0] = fmin(bmin[0], dx[i]), bmax[0] = fmax(bmax[0], dx[i]);
-        bmin[1] = fmin(bmin[1], dy[i]), bmax[1] = fmax(bmax[1], dy[i]);
-        bmin[2] = fmin(bmin[2], dz[i]), bmax[2] = fmax(bmax[2], dz[i]);
     }
-    /* Line by line in order 0..L-1, through the CPU backend's point
-     * kernel (the same bits as tbrf_execute's) on each line's window. */
-    for (int l = 0; l < L; l++) {
-        const double *a = in->axis + 3 * (size_t)l;
-        if (in->precision == TBRF_FLOAT)
-            add_float_line(in, l, kernel, bmin, bmax, npad, dx, dy, dz, scratch, acc);
-        else
-            kernel((const double *)in->samples + in->base[l], 0, a, in->v->spec.offset, shift + l, 1,
-                   npad, dx, dy, dz, acc);
-    }
+    const window_lines wl = windows_of(in);
+    const int st = in->v->backend->project_windows(&wl, npad, dx, dy, dz, scratch, acc);
+    if (st != TBRF_OK)
+        return st;
     for (int i = 0; i < np; i++)
         values[idx[i]] = tbrfi_ic_density_point(&in->density, norm * acc[i]);
+    return TBRF_OK;
 }
 
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
@@ -405,7 +379,6 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         if (!inside(in, x))
             return out_of_tube(in, i, x, t);
     }
-    const cpu_points_fn kernel = tbrfi_cpu_points_kernel(tbrfi_cpu_isa());
     /* Tiles: INFLOW_TILE points in the caller's order, or blocks of
      * 16 x 16 x 2 cells of a grid, whose line coordinates span few
      * samples, so that the window segments a tile reads stay in cache
@@ -418,7 +391,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         tiles[2] = (s->n[2] + BZ - 1) / BZ;
     }
     const int64_t ntiles = s->xyz ? (n + INFLOW_TILE - 1) / INFLOW_TILE : tiles[0] * tiles[1] * tiles[2];
-    int failed = 0;
+    int failed = 0, status = TBRF_OK;
 #pragma omp parallel num_threads(tbrf_threads(in->v->opts.threads)) if (ntiles > 1)
     {
     /* float windows: one window's samples in double, per thread */
@@ -431,10 +404,17 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     for (int64_t w = 0; w < ntiles; w++) {
         if (in->precision == TBRF_FLOAT && !scratch)
             continue;
-        fill_tile(in, s, t, n, w, tiles, kernel, scratch, values);
+        const int st = fill_tile(in, s, t, n, w, tiles, scratch, values);
+        if (st != TBRF_OK) {
+#pragma omp atomic write
+            status = st;
+        }
     }
     free(scratch);
     }
+    if (status != TBRF_OK)
+        return fail(in, status, "backend %s: the inflow sampler's windowed lines run on the CPU "
+                    "backend only", in->v->backend->name);
     if (failed)
         return fail(in, TBRF_ERR_NO_MEMORY, "no memory for a window's scratch (%lld samples)",
                     (long long)in->maxcount);

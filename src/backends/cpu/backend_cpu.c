@@ -347,4 +347,5 @@ const backend_ops tbrf_backend_cpu = {
     .available_gpu = tbrfi_backend_no_gpu,
     .mc_chunks = tbrfi_backend_no_mc,
     .drive_points = tbrfi_drive_cpu_points,
+    .project_windows = tbrfi_windows_cpu_project,
 };

@@ -586,4 +586,5 @@ const backend_ops tbrf_backend_cuda = {
     .available_gpu = cu_available_gpu,
     .mc_chunks = tbrfi_mc_cuda_chunks,
     .drive_points = cu_drive_points,
+    .project_windows = tbrfi_backend_no_windows,
 };

@@ -653,4 +653,5 @@ const backend_ops tbrf_backend_opencl = {
     .available_gpu = ocl_available_gpu,
     .mc_chunks = tbrfi_mc_opencl_chunks,
     .drive_points = ocl_drive_points,
+    .project_windows = tbrfi_backend_no_windows,
 };
