@@ -103,5 +103,10 @@ program test_ic
         call check(st == TBRF_OK .and. all(abs(vol - 1.0_c_double / 64) < 1e-12_c_double), &
                    "lattice cells of volume L^3 / n")
     end if
+    ! finish stops the program: free what is allocated first, so the
+    ! sanitizer build's leak check sees nothing left
+    deallocate(psi, got_vel, got_pos, xyz, part, g, rho, vol)
+    if (allocated(msg)) deallocate(msg)
+    if (allocated(msg2)) deallocate(msg2)
     call finish("test_ic")
 end program test_ic
