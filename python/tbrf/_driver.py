@@ -1,0 +1,275 @@
+"""_driver — tbrf.Driver (include/tbrf/driver.h), the Ornstein-Uhlenbeck
+turbulence driver, and tbrf.Inflow (include/tbrf/inflow.h), the inflow
+boundary sampler."""
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _common as C
+from ._lib import DriverInfo, DriverParams, lib, raise_for, struct_dict, text
+from ._model import Model, as_model
+
+NORMALIZATIONS = {"ensemble": 0, "exact": 1, "injection": 2}
+EVALS = {"auto": 0, "direct": 1, "nufft": 2}
+
+
+class Driver:
+    """An Ornstein-Uhlenbeck forcing field (doc/driving.md): the Fourier
+    modes of a periodic box (or turning-bands line modes of a domain,
+    periodic=False) in the model's band, each an OU process on a fixed
+    driving interval; the force at time t is a pure function of (model,
+    parameters, seed, floor(t / dt_update), position), so it can be
+    evaluated time step after time step or at any time.
+
+    Driver(model, seed=1, dim=3, periodic=True, origin=0, length=1,
+    zeta=1, tcorr=1, dt_update=0 (tcorr/10), rms=1, injection=None,
+    density=1, normalization="ensemble"|"exact"|"injection",
+    interpolate=False, eval="auto"|"direct"|"nufft", threads=0,
+    accuracy=0, backend=None, device=-1).
+
+    model: a tbrf.Model with a bounded band (a covariance model needs
+    kmin/kmax), e.g. tbrf.Model("parabola", kmin=1, kmax=3).
+    """
+
+    def __init__(self, model: Model, seed: int = 1, dim: int = 3, *, periodic: bool = True,
+                 origin: Optional[Sequence[float]] = None,
+                 length: Optional[Sequence[float]] = None, zeta: float = 1.0,
+                 tcorr: float = 1.0, dt_update: float = 0.0, rms: float = 1.0,
+                 injection: Optional[float] = None, density: float = 1.0,
+                 normalization: str = "ensemble", interpolate: bool = False,
+                 eval: str = "auto", threads: int = 0, accuracy: float = 0.0,
+                 backend: Optional[str] = None, device: int = -1):
+        self.model = as_model(model, {})
+        if dim not in (2, 3) or isinstance(dim, bool):
+            raise ValueError(f"dim must be 2 or 3, not {dim!r}")
+        p = DriverParams()
+        lib.tbrf_driver_default_params(ctypes.byref(p))
+        p.dim, p.periodic = int(dim), 1 if periodic else 0
+        if origin is not None:
+            p.origin = C.vec3(np.broadcast_to(np.asarray(origin, float), (dim,)), dim, "origin")
+        if length is not None:
+            p.length = C.vec3(np.broadcast_to(np.asarray(length, float), (dim,)), dim, "length",
+                              fill=1.0)
+        p.zeta, p.tcorr, p.dt_update, p.rms = float(zeta), float(tcorr), float(dt_update), \
+            float(rms)
+        if injection is not None:
+            p.injection = float(injection)
+        p.density = float(density)
+        p.normalization = C.choice(NORMALIZATIONS, normalization, "normalization")
+        p.interpolate = 1 if interpolate else 0
+        p.eval = C.choice(EVALS, eval, "eval")
+        p.threads, p.accuracy = int(threads), float(accuracy)
+        self.dim = int(dim)
+        self.params = struct_dict(p)
+        self._lock = threading.Lock()
+        self._h = ctypes.c_void_p()
+        st = lib.tbrf_driver_make(self.model.handle, int(seed), ctypes.byref(p),
+                                  ctypes.byref(self._h))
+        if st != 0:
+            msg = text(lib.tbrf_driver_message(self._h)) if self._h else None
+            self.close()
+            raise_for(st, msg)
+        if backend is not None:
+            self.set_backend(backend, device)
+
+    def _check(self, st: int) -> None:
+        raise_for(st, text(lib.tbrf_driver_message(self._h)))
+
+    @property
+    def handle(self) -> ctypes.c_void_p:
+        if not self._h:
+            raise ValueError("the driver was closed")
+        return self._h
+
+    def points(self, t: float, points: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The force at time t at an (N, dim) array of positions: (N, dim)."""
+        xyz = C.positions(points, self.dim)
+        f = C.out_array(xyz.shape, np.float64, out)
+        with self._lock:
+            self._check(lib.tbrf_driver_points(self.handle, float(t), xyz.shape[0],
+                                               xyz.ctypes.data, f.ctypes.data))
+        return f
+
+    __call__ = points
+
+    def grid(self, t: float, origin: Sequence[float], spacing: Any, shape: Sequence[int],
+             out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The force at time t on the grid origin + spacing (i, j[, k]),
+        shape (nx, ny[, nz]): the (nz, ny, nx, dim) array ((ny, nx, dim) in 2D)."""
+        counts = C.counts3(shape, self.dim)
+        h = np.broadcast_to(np.asarray(spacing, dtype=np.float64), (self.dim,))
+        f = C.out_array(tuple(counts[:self.dim][::-1]) + (self.dim,), np.float64, out)
+        with self._lock:
+            self._check(lib.tbrf_driver_grid(self.handle, float(t),
+                                             C.vec3(origin, self.dim, "origin"),
+                                             C.vec3(h, self.dim, "spacing", fill=1.0), counts,
+                                             f.ctypes.data))
+        return f
+
+    def steps(self, points: Any, dt: float, n: int, t0: float = 0.0) -> Iterator[
+            Tuple[float, np.ndarray]]:
+        """Time-stepping: yields (t, force) at t = t0, t0 + dt, ..., n times,
+        the force at the positions (N, dim) written into one array reused
+        each step (copy it to keep it)."""
+        xyz = C.positions(points, self.dim)
+        f = np.empty(xyz.shape)
+        for i in range(int(n)):
+            t = t0 + i * dt
+            yield t, self.points(t, xyz, out=f)
+
+    def rms(self, t: float) -> float:
+        """The force's rms over the box at time t (Parseval; periodic only)."""
+        v = ctypes.c_double()
+        with self._lock:
+            self._check(lib.tbrf_driver_rms(self.handle, float(t), ctypes.byref(v)))
+        return v.value
+
+    def modes(self, t: float) -> Tuple[np.ndarray, np.ndarray]:
+        """The modes at time t: integer wavevectors m (M, 3) and complex
+        coefficients (M, dim), f(x) = sum 2 Re(coef e^{i k.(x - origin)})."""
+        n = ctypes.c_int64(0)
+        with self._lock:
+            self._check(lib.tbrf_driver_modes(self.handle, float(t), ctypes.byref(n), None, None))
+            m = np.empty((n.value, 3), dtype=np.int32)
+            coef = np.empty((n.value, self.dim), dtype=np.complex128)
+            self._check(lib.tbrf_driver_modes(self.handle, float(t), ctypes.byref(n),
+                                              m.ctypes.data, coef.ctypes.data))
+        return m, coef
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        """What the driver decided (tbrf_driver_info), eval as a name."""
+        i = DriverInfo()
+        self._check(lib.tbrf_driver_get_info(self.handle, ctypes.byref(i)))
+        d = struct_dict(i)
+        d["eval"] = {v: k for k, v in EVALS.items()}.get(i.eval, i.eval)
+        return d
+
+    def save(self) -> bytes:
+        """The cached OU state (evaluate at some time first), for load()."""
+        size = lib.tbrf_driver_state_size(self.handle)
+        buf = ctypes.create_string_buffer(max(int(size), 1))
+        with self._lock:
+            self._check(lib.tbrf_driver_save(self.handle, buf, size))
+        return buf.raw[:size]
+
+    def load(self, state: bytes) -> None:
+        """Loads a state saved from a driver made alike."""
+        b = bytes(state)
+        with self._lock:
+            self._check(lib.tbrf_driver_load(self.handle, b, len(b)))
+
+    def set_backend(self, backend: str, device: int = -1) -> None:
+        """Moves the driver's sums to "cpu", "opencl", "cuda" or "auto"."""
+        self._check(lib.tbrf_driver_set_backend(self.handle, C.choice(C.BACKENDS, backend,
+                                                                       "backend"), int(device)))
+
+    @property
+    def backend(self) -> str:
+        """The backend the driver's sums run on."""
+        return text(lib.tbrf_backend_name(lib.tbrf_driver_backend(self.handle)))
+
+    def close(self) -> None:
+        if getattr(self, "_h", None):
+            lib.tbrf_driver_destroy(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+
+def inflow_tube(dim: int, ghost_lo: Sequence[float], ghost_hi: Sequence[float],
+                velocity: Sequence[float], t_end: float) -> np.ndarray:
+    """The domain ((lo, hi) per axis) that ghost cells in [ghost_lo,
+    ghost_hi] sweep when sampled at x - v t for 0 <= t <= t_end: the
+    domain to give tbrf.Inflow."""
+    lo, hi = (ctypes.c_double * 3)(), (ctypes.c_double * 3)()
+    st = lib.tbrf_inflow_tube(int(dim), C.vec3(ghost_lo, dim, "ghost_lo"),
+                              C.vec3(ghost_hi, dim, "ghost_hi"), C.vec3(velocity, dim, "velocity"),
+                              float(t_end), lo, hi)
+    raise_for(st, None)
+    return np.array([[lo[i], hi[i]] for i in range(dim)])
+
+
+class Inflow:
+    """An inflow boundary (doc/streaming.md, "Inflow boundaries"): the frozen
+    field of Field(model, dim, seed=, realization=, domain=, resolution=)
+    carried by a wind of velocity v, sampled at x - v t; its values are
+    bitwise those of that Field at the shifted positions (line_precision
+    "double"). Inflow(model, dim, domain, resolution, velocity, seed=1,
+    realization=0, line_precision="double", lines=, oversampling=, ...,
+    **model_parameters); domain from tbrf.inflow_tube()."""
+
+    def __init__(self, model: Any, dim: int, domain: Any, resolution: float,
+                 velocity: Sequence[float], *, seed: int = 1, realization: int = 0,
+                 line_precision: str = "double", lines: Optional[int] = None,
+                 oversampling: Optional[int] = None, line_method: Optional[str] = None,
+                 max_padding: Optional[int] = None, line_length_factor: Optional[int] = None,
+                 threads: Optional[int] = None, **model_parameters: Any):
+        self.model = as_model(model, model_parameters)
+        self.dim = int(dim)
+        d = np.asarray(domain, dtype=np.float64)
+        if d.shape != (self.dim, 2):
+            raise ValueError(f"domain must be {self.dim} pairs (lo, hi), got shape {d.shape}")
+        o = C.fill_opts(C.default_opts(), lines=lines, oversampling=oversampling,
+                        line_method=line_method, max_padding=max_padding,
+                        line_length_factor=line_length_factor, threads=threads)
+        self._lock = threading.Lock()
+        self._h = ctypes.c_void_p()
+        st = lib.tbrf_inflow_create(self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
+                                    C.vec3(d[:, 1], dim, "domain"), float(resolution), int(seed),
+                                    int(realization), ctypes.byref(o),
+                                    C.vec3(velocity, dim, "velocity"),
+                                    C.precision_of(line_precision), ctypes.byref(self._h))
+        if st != 0:
+            msg = text(lib.tbrf_inflow_message(self._h))
+            self.close()
+            raise_for(st, msg)
+
+    def _check(self, st: int) -> None:
+        raise_for(st, text(lib.tbrf_inflow_message(self._h)))
+
+    def set_density(self, kind: str = "field", rho_w: float = 1.0, sigma: float = 0.0,
+                    rho_floor: float = 0.0) -> None:
+        """What fill writes: "field" (the field), "lognormal" (rho_w
+        exp(sigma g - sigma^2/2)) or "linear" (rho_w max(1 + sigma g, rho_floor))."""
+        self._check(lib.tbrf_inflow_set_density(self._h, C.choice(C.DENSITIES, kind, "kind"),
+                                                float(rho_w), float(sigma), float(rho_floor)))
+
+    def fill(self, t: float, points: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The values at time t at an (N, dim) array of positions: (N,)."""
+        xyz = C.positions(points, self.dim)
+        v = C.out_array((xyz.shape[0],), np.float64, out)
+        with self._lock:
+            self._check(lib.tbrf_inflow_fill(self._h, float(t), xyz.shape[0], xyz.ctypes.data,
+                                             v.ctypes.data))
+        return v
+
+    def fill_grid(self, t: float, origin: Sequence[float], spacing: Any, shape: Sequence[int],
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The values at time t on a block of ghost cells: (nz, ny, nx)."""
+        counts = C.counts3(shape, self.dim)
+        h = np.broadcast_to(np.asarray(spacing, dtype=np.float64), (self.dim,))
+        v = C.out_array(tuple(counts[:self.dim][::-1]), np.float64, out)
+        with self._lock:
+            self._check(lib.tbrf_inflow_fill_grid(self._h, float(t),
+                                                  C.vec3(origin, self.dim, "origin"),
+                                                  C.vec3(h, self.dim, "spacing", fill=1.0),
+                                                  counts, v.ctypes.data))
+        return v
+
+    def line_bytes(self, full: bool = False) -> int:
+        """Bytes of line samples held (full: what a plan would hold)."""
+        return int(lib.tbrf_inflow_line_bytes(self._h, 1 if full else 0))
+
+    def close(self) -> None:
+        if getattr(self, "_h", None):
+            lib.tbrf_inflow_destroy(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()

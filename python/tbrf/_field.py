@@ -1,0 +1,324 @@
+"""_field — tbrf.Field: a Gaussian random field evaluated on grids and at
+points (include/tbrf/plan.h), from parameters, a file or a GSTools model."""
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import threading
+import warnings
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _common as C
+from ._lib import NoGeometryError, PlanInfo, lib, raise_for, struct_dict, text
+from ._model import Model, as_model
+
+ArrayLike = Any
+
+
+class Field:
+    """A Gaussian random field: a pure function of (model, dim, domain,
+    resolution, the options that change values, seed, realization,
+    position), evaluated by the C library with the GIL released.
+
+    Field(model, dim, seed=1, realization=0, domain=None, resolution=None,
+    method="tb", precision="double", vector=None, zeta=0.5, box=None,
+    **model_parameters)
+
+    model: a kind name (tbrf.kinds()) with its parameters as keywords
+    (length=, nu=, index=, kmin=, kmax=, variance=, amplitude=, table=,
+    table_file=), or a tbrf.Model. dim: 2 or 3.
+    domain: the box every position must lie in, ((x0, x1), (y0, y1)[,
+    (z0, z1)]); None: the extent of the first grid or points evaluated
+    (what `tbrf generate` does without --domain), fixed from then on.
+    resolution: the smallest length to resolve; None: the first grid's
+    finest spacing, or the points' mean spacing (as `tbrf generate`).
+    method: "tb" (turning bands), "fft" (a grid, periodic over it),
+    "auto". precision: "double"/"float" (or a numpy dtype): the values'
+    type. vector: None, "solenoidal", "compressive" or "mixed" (then
+    values have dim components, mixed ones weighted by zeta).
+    box: a periodic field over [box_origin, box_origin + box) (one length
+    or one per axis): positions wrap into the box, a grid of the box's
+    modes runs the FFT, other positions a non-uniform FFT. box_modes:
+    the modes per axis, default round(box / resolution) (or the first
+    grid's spacing).
+    Further options (doc/api.md): lines, oversampling, line_method,
+    max_padding, line_length_factor, threads, backend, device, accuracy,
+    periodic, chunk, box_origin, box_modes.
+
+    Calls: field(points) for an (N, dim) array of positions gives (N,)
+    values ((N, dim) for a vector field); field.grid(origin, spacing,
+    shape) the (nz, ny, nx) array ((ny, nx) in 2D, a last axis of dim
+    components for a vector field). A Field may be called from several
+    threads: calls on one Field take turns (a plan runs one call at a
+    time, with its own OpenMP threads); separate Fields run in parallel.
+    """
+
+    def __init__(self, model: Any, dim: int = 3, *, seed: int = 1, realization: int = 0,
+                 domain: Optional[ArrayLike] = None, resolution: Optional[float] = None,
+                 method: str = "tb", precision: Any = "double", vector: Optional[str] = None,
+                 zeta: Optional[float] = None, box: Optional[ArrayLike] = None,
+                 box_origin: Optional[ArrayLike] = None, box_modes: Optional[ArrayLike] = None,
+                 lines: Optional[int] = None, oversampling: Optional[int] = None,
+                 line_method: Optional[str] = None, max_padding: Optional[int] = None,
+                 line_length_factor: Optional[int] = None, threads: Optional[int] = None,
+                 backend: Optional[str] = None, device: Optional[int] = None,
+                 accuracy: Optional[float] = None, periodic: Optional[bool] = None,
+                 chunk: Optional[int] = None, **model_parameters: Any):
+        if dim not in (2, 3) or isinstance(dim, bool):
+            raise ValueError(f"dim must be 2 or 3, not {dim!r}")
+        self.model = as_model(model, model_parameters)
+        self.dim = int(dim)
+        self.seed = self._uint64(seed, "seed")
+        self.realization = self._uint64(realization, "realization")
+        self._opts = C.fill_opts(C.default_opts(), precision=precision, method=method,
+                                 vector=vector, zeta=zeta, lines=lines, oversampling=oversampling,
+                                 line_method=line_method, max_padding=max_padding,
+                                 line_length_factor=line_length_factor, threads=threads,
+                                 backend=backend, device=device, accuracy=accuracy,
+                                 periodic=periodic, chunk=chunk)
+        self.dtype = np.dtype(np.float32 if self._opts.precision == 1 else np.float64)
+        self.components = 1 if self._opts.vector == 0 else self.dim
+        self.resolution = None if resolution is None else float(resolution)
+        self.domain = None if domain is None else self._domain(domain)
+        self.box = self.box_origin = self.box_modes = None
+        if box is not None:
+            if domain is not None:
+                raise ValueError("domain does not apply with box (the box is the domain)")
+            self.box = self._per_axis(box, "box")
+            self.box_origin = (self._per_axis(box_origin, "box_origin") if box_origin is not None
+                               else np.zeros(self.dim))
+            if box_modes is not None:
+                self.box_modes = np.array(self._per_axis(box_modes, "box_modes"), dtype=np.int64)
+        elif box_origin is not None or box_modes is not None:
+            raise ValueError("box_origin and box_modes need box")
+        self._plan = ctypes.c_void_p()
+        self._lock = threading.Lock()
+        self.file: Optional[Dict[str, Any]] = None
+        if self.domain is not None and self.resolution is not None or \
+                self.box is not None and (self.box_modes is not None or self.resolution is not None):
+            self._make_plan()
+
+    # ------------------------------------------------------------ helpers
+    @staticmethod
+    def _uint64(v: Any, what: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < 2 ** 64:
+            raise ValueError(f"{what} must be an integer from 0 to 2^64-1, not {v!r}")
+        return int(v)
+
+    def _per_axis(self, v: ArrayLike, what: str) -> np.ndarray:
+        a = np.atleast_1d(np.asarray(v, dtype=np.float64))
+        if a.size == 1:
+            a = np.repeat(a, self.dim)
+        if a.ndim != 1 or a.size != self.dim:
+            raise ValueError(f"{what} needs 1 or {self.dim} values, got {a.size}")
+        return a
+
+    def _domain(self, domain: ArrayLike) -> np.ndarray:
+        d = np.asarray(domain, dtype=np.float64)
+        if d.shape != (self.dim, 2):
+            raise ValueError(f"domain must be {self.dim} pairs (lo, hi), one per axis, "
+                             f"got shape {d.shape}")
+        return d
+
+    def _check(self, st: int) -> None:
+        raise_for(st, text(lib.tbrf_plan_message(self._plan)) if self._plan else None)
+
+    def _make_plan(self) -> None:
+        o = self._opts
+        plan = ctypes.c_void_p()
+        if self.box is not None:
+            if self.box_modes is None:
+                self.box_modes = np.floor(self.box / self.resolution + 0.5).astype(np.int64)
+            o.periodic = 1
+            origin = C.vec3(self.box_origin, self.dim, "box_origin")
+            length = C.vec3(self.box, self.dim, "box", fill=1.0)
+            n = (ctypes.c_int64 * 3)(*(list(self.box_modes) + [1] * (3 - self.dim)))
+            st = lib.tbrf_make_periodic_plan(self.model.handle, self.dim, origin, length, n,
+                                             self.seed, ctypes.byref(o), ctypes.byref(plan))
+        else:
+            lo = C.vec3(self.domain[:, 0], self.dim, "domain")
+            hi = C.vec3(self.domain[:, 1], self.dim, "domain")
+            st = lib.tbrf_make_plan(self.model.handle, self.dim, lo, hi, self.resolution,
+                                    self.seed, ctypes.byref(o), ctypes.byref(plan))
+        self._plan = plan
+        if st != 0:
+            msg = text(lib.tbrf_plan_message(plan)) if plan else None
+            lib.tbrf_destroy(plan)
+            self._plan = ctypes.c_void_p()
+            raise_for(st, msg)
+
+    def _first_grid(self, origin: np.ndarray, spacing: np.ndarray, n: np.ndarray) -> None:
+        """The domain and resolution a first grid implies (tbrf generate's)."""
+        if self.resolution is None and self.box is None:
+            self.resolution = float(np.min(spacing))
+        if self.box is not None and self.box_modes is None:
+            h = spacing if self.resolution is None else self.resolution
+            self.box_modes = np.floor(self.box / h + 0.5).astype(np.int64)
+        if self.domain is None and self.box is None:
+            hi = origin + spacing * (n - 1).astype(np.float64)
+            self.domain = np.stack([origin, hi], axis=1)
+
+    def _first_points(self, xyz: np.ndarray) -> None:
+        """The domain and resolution first points imply (tbrf generate's:
+        the bounding box, and the mean spacing clamped to [ext/8192, ext])."""
+        n = max(len(xyz), 1)
+        if self.box is not None:
+            if self.resolution is None:
+                self.resolution = float(np.prod(self.box) / n) ** (1.0 / self.dim)
+            return
+        lo = xyz.min(axis=0) if len(xyz) else np.zeros(self.dim)
+        hi = xyz.max(axis=0) if len(xyz) else np.zeros(self.dim)
+        if self.domain is None:
+            self.domain = np.stack([lo, hi], axis=1)
+        if self.resolution is None:
+            ext = self.domain[:, 1] - self.domain[:, 0]
+            spanned = ext[ext > 0]
+            if spanned.size == 0:
+                self.resolution = 1.0
+            else:
+                res = float(np.prod(spanned) / n) ** (1.0 / spanned.size)
+                self.resolution = min(max(res, ext.max() / 8192.0), ext.max())
+
+    def _realization(self, realization: Optional[int]) -> int:
+        return self.realization if realization is None else self._uint64(realization,
+                                                                         "realization")
+
+    # -------------------------------------------------------------- calls
+    def __call__(self, points: ArrayLike, realization: Optional[int] = None,
+                 out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The field at an (N, dim) array of positions: (N,) values, or
+        (N, dim) for a vector field. A C-ordered float64 array is used in
+        place; other layouts and types are converted first. out: an array
+        of that shape and the field's dtype to write into."""
+        xyz = C.positions(points, self.dim)
+        r = self._realization(realization)
+        n = xyz.shape[0]
+        shape = (n,) if self.components == 1 else (n, self.components)
+        values = C.out_array(shape, self.dtype, out)
+        with self._lock:
+            if not self._plan:
+                self._first_points(xyz)
+                self._make_plan()
+            self._check(lib.tbrf_set_points(self._plan, n, xyz.ctypes.data))
+            self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+        return values
+
+    def grid(self, origin: Optional[ArrayLike] = None, spacing: Optional[ArrayLike] = None,
+             shape: Optional[Sequence[int]] = None, realization: Optional[int] = None,
+             out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The field on the grid of cells origin + spacing * (i, j[, k]):
+        origin and spacing per axis (x, y[, z]) (a single spacing serves
+        every axis), shape the counts (nx, ny[, nz]), x first like them.
+        Returns the (nz, ny, nx) array ((ny, nx) in 2D; a last axis of dim
+        components for a vector field), which is the library's x-fastest
+        memory as it is. A Field from a grid file defaults to its grid."""
+        if origin is None and spacing is None and shape is None and self.file \
+                and self.file.get("geometry") == "grid":
+            origin, spacing, shape = self.file["grid_origin"], self.file["grid_spacing"], \
+                self.file["grid_counts"]
+        if origin is None or spacing is None or shape is None:
+            raise TypeError("grid() needs origin, spacing and shape")
+        o = np.asarray(self._per_axis(origin, "origin"))
+        h = np.asarray(self._per_axis(spacing, "spacing"))
+        counts = C.counts3(shape, self.dim)
+        n = np.array(counts[:self.dim], dtype=np.int64)
+        out_shape = tuple(int(x) for x in n[::-1])
+        if self.components > 1:
+            out_shape += (self.components,)
+        values = C.out_array(out_shape, self.dtype, out)
+        r = self._realization(realization)
+        with self._lock:
+            if not self._plan:
+                self._first_grid(o, h, n)
+                self._make_plan()
+            self._check(lib.tbrf_set_grid(self._plan, C.vec3(o, self.dim, "origin"),
+                                          C.vec3(h, self.dim, "spacing", fill=1.0), counts))
+            self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+        return values
+
+    # ------------------------------------------------------------ queries
+    @property
+    def info(self) -> Dict[str, Any]:
+        """What the plan decided (tbrf_plan_info) and the method that runs
+        for the last geometry ("tb", "fft" or "nufft"); needs a plan (made
+        at construction or by the first call)."""
+        if not self._plan:
+            raise NoGeometryError("no plan yet: give domain and resolution (or box), or call "
+                                  "the field first", 11)
+        i = PlanInfo()
+        self._check(lib.tbrf_plan_get_info(self._plan, ctypes.byref(i)))
+        d = struct_dict(i)
+        d["backend"] = text(lib.tbrf_backend_name(i.backend))
+        d["method"] = C.METHOD_NAMES.get(lib.tbrf_plan_method(self._plan), "unknown")
+        return d
+
+    def close(self) -> None:
+        """Frees the plan now (else when the Field is collected)."""
+        if getattr(self, "_plan", None):
+            lib.tbrf_destroy(self._plan)
+            self._plan = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"tbrf.Field({self.model.describe()!r}, dim={self.dim}, seed={self.seed}, "
+                f"realization={self.realization})")
+
+    # ------------------------------------------------------ constructors
+    @classmethod
+    def from_file(cls, path: str) -> "Field":
+        """The field a tbrf file (HDF5 or netCDF-4, written by `tbrf
+        generate`, `sample` or `regenerate`) records: its model, options,
+        seed, realization, domain and resolution, read from its attributes
+        as `tbrf regenerate` reads them (src/io/meta.c). .grid() with no
+        arguments then evaluates the file's own grid, bit for bit its
+        /field; .file holds the attributes. Needs h5py."""
+        from ._file import read_meta
+        meta = read_meta(path)
+        if meta["version"] and meta["version"] != lib.tbrf_version().decode():
+            warnings.warn(f"{path} was written by tbrf {meta['version']}, this is "
+                          f"{lib.tbrf_version().decode()}: where the method changed between "
+                          "them (doc/design.md, \"Versions\") the values differ", stacklevel=2)
+        f = cls(meta["model"], meta["dim"], seed=meta["seed"], realization=meta["realization"],
+                **meta["field"])
+        f.file = meta["attrs"]
+        return f
+
+    @classmethod
+    def from_gstools(cls, model: Any, **kwargs: Any) -> "Field":
+        """A Field of the covariance a GSTools model describes (Gaussian,
+        Exponential, Matern; isotropic, no nugget), with GSTools' length
+        conventions converted (doc/python.md, "From GSTools"): Matern's
+        length a = len_scale / sqrt(nu), Gaussian's a = 2 len_scale /
+        sqrt(pi), Exponential's a = len_scale; variance = var. The
+        dimension is the model's; kwargs go to Field (seed=, ...)."""
+        kind, params = gstools_params(model)
+        return cls(Model(kind, **params), int(model.dim), **kwargs)
+
+
+def gstools_params(model: Any) -> Tuple[str, Dict[str, float]]:
+    """tbrf's model kind and parameters for a GSTools covariance model
+    (duck-typed: the class name and dim, var, len_scale, nu, nugget,
+    anis), refusing what tbrf cannot represent."""
+    name = type(model).__name__
+    dim = int(getattr(model, "dim", 0))
+    if dim not in (2, 3):
+        raise ValueError(f"GSTools model of dimension {dim}: tbrf makes 2D and 3D fields")
+    if float(getattr(model, "nugget", 0.0)) != 0.0:
+        raise ValueError("a GSTools model with a nugget: tbrf has no nugget term")
+    anis = np.atleast_1d(getattr(model, "anis", 1.0))
+    if not np.all(anis == 1.0):
+        raise ValueError("an anisotropic GSTools model: tbrf's models are isotropic")
+    ell, var = float(model.len_scale), float(model.var)
+    if name == "Matern":
+        nu = float(model.nu)
+        return "matern", {"length": ell / math.sqrt(nu), "nu": nu, "variance": var}
+    if name == "Gaussian":
+        return "gaussian", {"length": 2.0 * ell / math.sqrt(math.pi), "variance": var}
+    if name == "Exponential":
+        return "exponential", {"length": ell, "variance": var}
+    raise ValueError(f"GSTools model {name}: tbrf converts Gaussian, Exponential and Matern")

@@ -1,0 +1,246 @@
+"""_model — tbrf.Model: a covariance or spectral model (include/tbrf/model.h)."""
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import numpy as np
+
+from ._lib import SPECTRUM_FN, lib, raise_for, text
+
+PARAM_BITS = {"index": 1, "kmin": 2, "kmax": 4, "length": 8, "nu": 16, "table": 32}
+AMPLITUDE_PARAMS = ("variance", "amplitude")
+
+
+def kinds() -> list:
+    """The names of the model kinds tbrf.Model takes ("powerlaw", "gaussian", ...)."""
+    out, i = [], 0
+    while True:
+        name = lib.tbrf_model_kind_name(i)
+        if not name:
+            return out
+        out.append(name.decode())
+        i += 1
+
+
+def kind_params(kind: str) -> Tuple[list, list]:
+    """(the parameters the kind takes, those it needs), by name; variance
+    and amplitude, which every kind takes, are not listed."""
+    takes, needs = ctypes.c_int(), ctypes.c_int()
+    st = lib.tbrf_model_kind_params(str(kind).encode(), ctypes.byref(takes), ctypes.byref(needs))
+    raise_for(st, f"unknown model kind {kind!r}: the kinds are {', '.join(kinds())}"
+              if st == 2 else None)
+    names = lambda bits: [n for n, b in PARAM_BITS.items() if bits & b]  # noqa: E731
+    return names(takes.value), names(needs.value)
+
+
+class Model:
+    """A covariance or spectral model of a stationary isotropic field.
+
+    Model(kind, **parameters) makes one of the named kinds (tbrf.kinds():
+    powerlaw, gaussian, exponential, matern, vonkarman, table, band,
+    parabola) from its parameters: index, kmin, kmax, length, nu (those
+    tbrf.kind_params(kind) lists; a kmin/kmax given to a covariance model
+    cuts its spectrum to that band), and variance (default 1) or
+    amplitude. A table takes table=(k, P) arrays or table_file=path. An
+    unknown or missing parameter raises tbrf.InvalidError (ValueError)
+    with the library's message, never a silent default.
+
+    Lengths are tbrf's (doc/method.md): Matern's length a is GSTools'
+    len_scale / sqrt(nu); see Field.from_gstools.
+    """
+
+    def __init__(self, kind: str, **parameters: Any):
+        self._handle = ctypes.c_void_p()
+        self._keep: Any = None
+        self.kind = str(kind)
+        self.parameters = dict(parameters)
+        variance = parameters.pop("variance", None)
+        amplitude = parameters.pop("amplitude", None)
+        if variance is not None and amplitude is not None:
+            raise ValueError("give variance or amplitude, not both")
+        if self.kind == "table":
+            self._make_table(parameters)
+        else:
+            self._make_kind(parameters)
+        if variance is not None:
+            self.set_variance(variance)
+        if amplitude is not None:
+            self.set_amplitude(amplitude)
+
+    # -- construction
+    def _adopt(self, st: int) -> None:
+        if st != 0:
+            msg = text(lib.tbrf_model_message(self._handle)) if self._handle else ""
+            self.close()
+            raise_for(st, msg)
+
+    def _make_kind(self, p: Dict[str, Any]) -> None:
+        try:
+            takes, _ = kind_params(self.kind)
+        except ValueError:
+            takes = []
+        unknown = [k for k in p if k not in PARAM_BITS or k == "table"]
+        if unknown:
+            raise TypeError(f"model {self.kind}: unknown parameter(s) {', '.join(unknown)}; "
+                            f"it takes {', '.join(takes + list(AMPLITUDE_PARAMS))}")
+        nan = math.nan
+        args = [float(p[k]) if k in p and p[k] is not None else nan
+                for k in ("index", "kmin", "kmax", "length", "nu")]
+        st = lib.tbrf_model_make(self.kind.encode(), *args, ctypes.byref(self._handle))
+        self._adopt(st)
+
+    def _make_table(self, p: Dict[str, Any]) -> None:
+        table, path = p.pop("table", None), p.pop("table_file", None)
+        kmin, kmax = p.pop("kmin", None), p.pop("kmax", None)
+        if p:
+            raise TypeError(f"model table: unknown parameter(s) {', '.join(p)}; it takes table "
+                            "or table_file, kmin, kmax, variance, amplitude")
+        if (table is None) == (path is None):
+            raise ValueError("model table: give table=(k, P) or table_file=path")
+        if path is not None:
+            st = lib.tbrf_model_table_file(os.fsencode(path), ctypes.byref(self._handle))
+        else:
+            k, pk = (np.ascontiguousarray(np.asarray(a, dtype=np.float64)) for a in table)
+            if k.ndim != 1 or k.shape != pk.shape:
+                raise ValueError("model table: k and P must be 1-D arrays of one length")
+            st = lib.tbrf_model_table(k.size, k.ctypes.data, pk.ctypes.data,
+                                      ctypes.byref(self._handle))
+        self._adopt(st)
+        if kmin is not None or kmax is not None:
+            self.set_band(0.0 if kmin is None else kmin, math.inf if kmax is None else kmax)
+
+    @classmethod
+    def _empty(cls) -> "Model":
+        m = cls.__new__(cls)
+        m._handle, m._keep, m.parameters = ctypes.c_void_p(), None, {}
+        return m
+
+    @classmethod
+    def callback(cls, spectrum: Callable[[float, int], float], kmin: float,
+                 kmax: float) -> "Model":
+        """A model whose spectral shape P0(k) is spectrum(k, dim) on
+        [kmin, kmax]. The function is called (holding the GIL) from the
+        library's threads, so it must be pure; an exception makes it
+        return NaN, which the library refuses."""
+        m = cls._empty()
+        m.kind = "callback"
+
+        def fn(k, dim, _user):
+            try:
+                return float(spectrum(k, dim))
+            except Exception:  # noqa: BLE001 - no way to raise through C
+                return math.nan
+
+        m._keep = SPECTRUM_FN(fn)
+        m._adopt(lib.tbrf_model_callback(m._keep, None, float(kmin), float(kmax),
+                                         ctypes.byref(m._handle)))
+        return m
+
+    @classmethod
+    def eisenstein_hu(cls, omega_m: float = 0.3089, omega_b: float = 0.0486,
+                      h: float = 0.6774, n_s: float = 0.9667, t_cmb: float = 2.7255,
+                      wiggles: bool = True, kmin: float = 1e-4, kmax: float = 1e3) -> "Model":
+        """The linear matter power spectrum with the Eisenstein & Hu transfer
+        function (k in h/Mpc) as a tabulated model (include/tbrf/cosmology.h);
+        normalise it with normalize_sigma(8, sigma8)."""
+        m = cls._empty()
+        m.kind = "table"
+        m._adopt(lib.tbrf_model_eisenstein_hu(omega_m, omega_b, h, n_s, t_cmb, int(wiggles),
+                                              kmin, kmax, ctypes.byref(m._handle)))
+        return m
+
+    # -- changes
+    def _check(self, st: int) -> None:
+        raise_for(st, text(lib.tbrf_model_message(self._handle)))
+
+    def set_variance(self, variance: float) -> "Model":
+        """Sets the amplitude through the variance sigma^2 > 0; returns self."""
+        self._check(lib.tbrf_model_set_variance(self.handle, float(variance)))
+        return self
+
+    def set_amplitude(self, amplitude: float) -> "Model":
+        """Sets the amplitude A > 0 of P(k) = A P0(k); returns self."""
+        self._check(lib.tbrf_model_set_amplitude(self.handle, float(amplitude)))
+        return self
+
+    def set_band(self, kmin: float, kmax: float = math.inf) -> "Model":
+        """Cuts the spectrum to kmin <= k <= kmax (tbrf_model_set_band); returns self."""
+        self._check(lib.tbrf_model_set_band(self.handle, float(kmin), float(kmax)))
+        return self
+
+    def normalize_sigma(self, r: float, sigma: float) -> "Model":
+        """Sets the amplitude so that the top-hat rms sigma_r(r) = sigma
+        (sigma8 normalisation: r = 8 Mpc/h); returns self."""
+        self._check(lib.tbrf_model_normalize_sigma(self.handle, float(r), float(sigma)))
+        return self
+
+    # -- queries
+    @property
+    def handle(self) -> ctypes.c_void_p:
+        if not self._handle:
+            raise ValueError("the model was closed")
+        return self._handle
+
+    def spectrum(self, k: Any, dim: int = 3) -> np.ndarray:
+        """P(k) in dimension dim, amplitude included (NaN for a divergent model)."""
+        return np.vectorize(lambda x: lib.tbrf_model_spectrum(self.handle, dim, x),
+                            otypes=[np.float64])(np.asarray(k, dtype=np.float64))
+
+    def covariance(self, r: Any, dim: int = 3) -> np.ndarray:
+        """C(r) in dimension dim, amplitude included."""
+        return np.vectorize(lambda x: lib.tbrf_model_covariance(self.handle, dim, x),
+                            otypes=[np.float64])(np.asarray(r, dtype=np.float64))
+
+    def variance(self, dim: int = 3) -> float:
+        """sigma^2 = C(0) in dimension dim (NaN if divergent)."""
+        return lib.tbrf_model_variance(self.handle, int(dim))
+
+    def tail_slope(self, dim: int = 3) -> float:
+        """The spectrum's log-log slope far above its low wavenumbers (NaN if none)."""
+        return lib.tbrf_model_tail_slope(self.handle, int(dim))
+
+    def sigma_r(self, r: float) -> float:
+        """The rms of the 3D field smoothed by a top-hat sphere of radius r."""
+        out = ctypes.c_double()
+        self._check(lib.tbrf_cosmo_sigma_r(self.handle, float(r), ctypes.byref(out)))
+        return out.value
+
+    def table_data(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The rows (k, P) of a tabulated model as the library holds them."""
+        n = ctypes.c_size_t(0)
+        self._check(lib.tbrf_model_table_data(self.handle, ctypes.byref(n), None, None))
+        k, p = np.empty(n.value), np.empty(n.value)
+        self._check(lib.tbrf_model_table_data(self.handle, ctypes.byref(n), k.ctypes.data,
+                                              p.ctypes.data))
+        return k, p
+
+    def describe(self) -> str:
+        """One line with the model and all its parameters."""
+        return text(lib.tbrf_model_describe(self.handle))
+
+    def __repr__(self) -> str:
+        return f"tbrf.Model({self.describe()!r})" if self._handle else "tbrf.Model(<closed>)"
+
+    def close(self) -> None:
+        """Frees the model now (plans made from it keep their copy)."""
+        if getattr(self, "_handle", None):
+            lib.tbrf_model_destroy(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+
+def as_model(model: Any, parameters: Dict[str, Any]) -> Model:
+    """A Model from a kind name and parameters, or a Model given as such."""
+    if isinstance(model, Model):
+        if parameters:
+            raise TypeError(f"parameters {', '.join(parameters)} given with a Model object: "
+                            "give them to tbrf.Model instead")
+        return model
+    if not isinstance(model, str):
+        raise TypeError(f"model must be a kind name or a tbrf.Model, not {type(model).__name__}")
+    return Model(model, **parameters)

@@ -1,0 +1,291 @@
+"""tbrf.ic — initial conditions (include/tbrf/ic.h, doc/ic.md) and the
+background cosmology (include/tbrf/cosmology.h).
+
+Cosmological particle loads by the Zel'dovich approximation (CosmoIC),
+point placements (points), density transforms of a Gaussian field
+(density, density_volumes), periodic Voronoi volumes (voronoi_volumes),
+glass tiling (glass_tile, glass_sites), and the background functions
+(hubble, growth, growth_rate, eh_transfer)."""
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from . import _common as C
+from ._lib import (IC_PUSH_FN, CosmoInfo, CosmoParams, DensityParams, PointsParams, lib,
+                   raise_for, struct_dict, text)
+from ._model import Model
+
+PLACEMENTS = {"lattice": 0, "jittered": 1, "random": 2}
+_MSG = 512
+
+
+def _free(call: Callable[[ctypes.Array], int]) -> None:
+    """Runs a free function that writes its reason into a message buffer."""
+    buf = ctypes.create_string_buffer(_MSG)
+    st = call(buf)
+    raise_for(st, text(buf.value))
+
+
+def _out(fn, *args) -> float:
+    v = ctypes.c_double()
+    st = fn(*args, ctypes.byref(v))
+    raise_for(st, None)
+    return v.value
+
+
+# ------------------------------------------------------------- cosmology
+def hubble(omega_m: float, omega_lambda: float, a: float) -> float:
+    """E(a) = H(a)/H0 for matter, a cosmological constant and curvature."""
+    return _out(lib.tbrf_cosmo_hubble, omega_m, omega_lambda, a)
+
+
+def growth(omega_m: float, omega_lambda: float, z: float) -> float:
+    """The linear growth factor D(z), D(0) = 1."""
+    return _out(lib.tbrf_cosmo_growth, omega_m, omega_lambda, z)
+
+
+def growth_rate(omega_m: float, omega_lambda: float, z: float) -> float:
+    """The linear growth rate f = dln D / dln a at z."""
+    return _out(lib.tbrf_cosmo_growth_rate, omega_m, omega_lambda, z)
+
+
+def eh_transfer(omega_m: float, omega_b: float, h: float, t_cmb: float, k: float,
+                wiggles: bool = True) -> float:
+    """The Eisenstein & Hu (1998) transfer function T(k), k in h/Mpc."""
+    return _out(lib.tbrf_cosmo_eh_transfer, omega_m, omega_b, h, t_cmb, int(wiggles), k)
+
+
+# ------------------------------------------------------------ particles
+class Chunk(NamedTuple):
+    """One chunk of particles; the arrays are views valid during the
+    callback only (copy them to keep them)."""
+    chunk: int
+    first: int
+    pos: np.ndarray
+    vel: np.ndarray
+    gas_pos: Optional[np.ndarray]
+    gas_u: Optional[np.ndarray]
+
+
+def _view(address: Optional[int], shape: Tuple[int, ...]) -> Optional[np.ndarray]:
+    if not address:
+        return None if shape[0] else np.empty(shape)
+    n = int(np.prod(shape))
+    return np.ctypeslib.as_array((ctypes.c_double * n).from_address(address)).reshape(shape)
+
+
+def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
+    p = CosmoParams()
+    lib.tbrf_ic_default_cosmo(ctypes.byref(p))
+    keep = []
+    fields = {n for n, _ in CosmoParams._fields_}
+    for k, v in kw.items():
+        if k not in fields or k == "glass_n":
+            raise TypeError(f"CosmoIC: unknown parameter {k}; it takes "
+                            f"{', '.join(sorted(fields - {'glass_n'}))}")
+        if k == "power":
+            if v is not None and not isinstance(v, Model):
+                raise TypeError("power must be a tbrf.Model (P(k) at z = 0, k in h/Mpc)")
+            p.power = v.handle.value if v is not None else None
+            keep.append(v)
+        elif k == "glass":
+            if v is not None:
+                g = C.positions(v, 3, "glass")
+                keep.append(g)
+                p.glass, p.glass_n = g.ctypes.data, g.shape[0]
+        elif k in ("wiggles", "gas"):
+            setattr(p, k, 1 if v else 0)
+        elif k in ("particles", "seed"):
+            setattr(p, k, int(v))
+        else:
+            setattr(p, k, float(v))
+    return p, keep
+
+
+class CosmoIC:
+    """A cosmological initial condition (tbrf_ic_cosmo): G^3 particles on
+    a lattice (or a tiled glass) displaced by the Zel'dovich field Psi.
+    CosmoIC(**params) with the fields of tbrf_ic_cosmo_params (box,
+    particles, redshift, omega_m, omega_lambda, omega_b, hubble, n_s,
+    sigma8, t_cmb, length_per_mpc, mass_unit, velocity_unit, wiggles, gas,
+    seed, power (a tbrf.Model), glass ((n, 3) array), glass_box,
+    gas_temperature, gas_mu, gas_gamma); the rest keep their defaults."""
+
+    def __init__(self, **params: Any):
+        p, self._keep = _cosmo_params(params)
+        self._h = ctypes.c_void_p()
+        st = lib.tbrf_ic_cosmo_make(ctypes.byref(p), ctypes.byref(self._h))
+        if st != 0:
+            msg = text(lib.tbrf_ic_cosmo_message(self._h))
+            self.close()
+            raise_for(st, msg)
+
+    @staticmethod
+    def bytes(chunks: int = 1, **params: Any) -> Tuple[float, int]:
+        """(bytes held with `chunks` chunks, the fewest chunks that fit the
+        memory budget) for these parameters."""
+        p, _keep = _cosmo_params(params)
+        b, fewest = ctypes.c_double(), ctypes.c_int64()
+        raise_for(lib.tbrf_ic_cosmo_bytes(ctypes.byref(p), int(chunks), ctypes.byref(b),
+                                          ctypes.byref(fewest)), None)
+        return b.value, fewest.value
+
+    def _check(self, st: int) -> None:
+        raise_for(st, text(lib.tbrf_ic_cosmo_message(self._h)))
+
+    @property
+    def params(self) -> Dict[str, Any]:
+        """The parameters it was made with (glass and power left out)."""
+        p = CosmoParams()
+        self._check(lib.tbrf_ic_cosmo_get_params(self._h, ctypes.byref(p)))
+        d = struct_dict(p)
+        for k in ("power", "glass"):
+            d.pop(k)
+        return d
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        """What it derived: particles, growth, velocity factor, masses, ..."""
+        i = CosmoInfo()
+        self._check(lib.tbrf_ic_cosmo_get_info(self._h, ctypes.byref(i)))
+        return struct_dict(i)
+
+    def displacements(self) -> np.ndarray:
+        """Psi of every particle, (G^3, 3), in particle order."""
+        psi = np.empty((self.info["particles"], 3))
+        self._check(lib.tbrf_ic_cosmo_displacements(self._h, psi.ctypes.data))
+        return psi
+
+    def generate(self, callback: Callable[[Chunk], Any], chunks: int = 1) -> None:
+        """Generates the particles in `chunks` chunks, calling
+        callback(chunk) for each in order; a callback that returns False
+        or raises stops the run (the exception is raised again here)."""
+        raised = []
+
+        def push(_user, cp):
+            try:
+                c = cp.contents
+                n = int(c.count)
+                ch = Chunk(int(c.chunk), int(c.first), _view(c.pos, (n, 3)),
+                           _view(c.vel, (n, 3)), _view(c.gas_pos, (n, 3)) if c.gas_pos else None,
+                           _view(c.gas_u, (n,)) if c.gas_u else None)
+                return 1 if callback(ch) is False else 0
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                raised.append(e)
+                return 1
+
+        st = lib.tbrf_ic_cosmo_generate(self._h, int(chunks), IC_PUSH_FN(push), None)
+        if raised:
+            raise raised[0]
+        self._check(st)
+
+    def close(self) -> None:
+        if getattr(self, "_h", None):
+            lib.tbrf_ic_cosmo_destroy(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+
+def glass_tile(glass: Any, glass_box: float, particles: int) -> int:
+    """T with particles^3 = len(glass) T^3 for a glass inside [0, glass_box)^3."""
+    g = C.positions(glass, 3, "glass")
+    t = ctypes.c_int64()
+    _free(lambda m: lib.tbrf_ic_glass_tile(g.shape[0], g.ctypes.data, float(glass_box),
+                                           int(particles), ctypes.byref(t), m, _MSG))
+    return t.value
+
+
+def glass_sites(glass: Any, glass_box: float, tile: int, box: float, first: int = 0,
+                count: Optional[int] = None) -> np.ndarray:
+    """Rows first .. first + count - 1 of the glass tiled tile^3 times in [0, box)^3."""
+    g = C.positions(glass, 3, "glass")
+    n = g.shape[0] * int(tile) ** 3 - int(first) if count is None else int(count)
+    out = np.empty((max(n, 0), 3))
+    st = lib.tbrf_ic_glass_sites(g.shape[0], g.ctypes.data, float(glass_box), int(tile),
+                                 float(box), int(first), n, out.ctypes.data)
+    raise_for(st, None)
+    return out
+
+
+def _points_params(kind: str, per_axis: int, n: int, box: float, jitter: float, seed: int,
+                   realization: int) -> PointsParams:
+    p = PointsParams()
+    lib.tbrf_ic_default_points(ctypes.byref(p))
+    p.kind = C.choice(PLACEMENTS, kind, "kind")
+    p.per_axis, p.n, p.box, p.jitter = int(per_axis), int(n), float(box), float(jitter)
+    p.seed, p.realization = int(seed), int(realization)
+    return p
+
+
+def points_count(kind: str = "lattice", per_axis: int = 2, n: int = 8, box: float = 1.0,
+                 jitter: float = 0.25, seed: int = 1, realization: int = 0) -> int:
+    """The number of points of a placement (G^3 or n); -1 for bad parameters."""
+    return int(lib.tbrf_ic_points_count(ctypes.byref(
+        _points_params(kind, per_axis, n, box, jitter, seed, realization))))
+
+
+def points(kind: str = "lattice", per_axis: int = 2, n: int = 8, box: float = 1.0,
+           jitter: float = 0.25, seed: int = 1, realization: int = 0, first: int = 0,
+           count: Optional[int] = None) -> np.ndarray:
+    """Points first .. first + count - 1 of a placement ("lattice" of G =
+    per_axis cell centres per axis, "jittered", or n "random" points) in
+    [0, box)^3: an (count, 3) array; point i depends only on (seed,
+    realization, i)."""
+    p = _points_params(kind, per_axis, n, box, jitter, seed, realization)
+    total = int(lib.tbrf_ic_points_count(ctypes.byref(p)))
+    cnt = max(total - int(first), 0) if count is None else int(count)
+    out = np.empty((cnt, 3))
+    _free(lambda m: lib.tbrf_ic_points(ctypes.byref(p), int(first), cnt, out.ctypes.data, m,
+                                       _MSG))
+    return out
+
+
+def _density_params(kind: str, rho_mean: float, sigma: float, rho_floor: float):
+    p = DensityParams()
+    lib.tbrf_ic_default_density(ctypes.byref(p))
+    p.kind = C.choice(C.DENSITIES, kind, "kind")
+    p.rho_mean, p.sigma, p.rho_floor = float(rho_mean), float(sigma), float(rho_floor)
+    return p
+
+
+def density(g: Any, kind: str = "linear", rho_mean: float = 1.0, sigma: float = 0.0,
+            rho_floor: float = 0.0) -> np.ndarray:
+    """rho from a unit-variance Gaussian field g, pointwise: "lognormal"
+    rho_mean exp(sigma g - sigma^2/2), "linear" rho_mean max(1 + sigma g,
+    rho_floor), "field" g itself. Same shape as g."""
+    a = C.values_in(g, "g")
+    p = _density_params(kind, rho_mean, sigma, rho_floor)
+    rho = np.empty_like(a)
+    _free(lambda m: lib.tbrf_ic_density(ctypes.byref(p), a.size, a.ctypes.data, rho.ctypes.data,
+                                        m, _MSG))
+    return rho
+
+
+def density_volumes(g: Any, vol: Any, box_volume: float, kind: str = "lognormal",
+                    rho_mean: float = 1.0, sigma: float = 0.0,
+                    rho_floor: float = 0.0) -> np.ndarray:
+    """As density for cells of volumes vol, with the volume-weighted mean
+    rho_mean imposed exactly (sum rho vol = rho_mean box_volume)."""
+    a, v = C.values_in(g, "g"), C.values_in(vol, "vol")
+    if a.shape != v.shape:
+        raise ValueError(f"g and vol must have one shape, not {a.shape} and {v.shape}")
+    p = _density_params(kind, rho_mean, sigma, rho_floor)
+    rho = np.empty_like(a)
+    _free(lambda m: lib.tbrf_ic_density_volumes(ctypes.byref(p), a.size, a.ctypes.data,
+                                                v.ctypes.data, float(box_volume),
+                                                rho.ctypes.data, m, _MSG))
+    return rho
+
+
+def voronoi_volumes(points: Any, box: float) -> np.ndarray:
+    """The volumes of the periodic Voronoi cells of (n, 3) points in [0, box)^3."""
+    xyz = C.positions(points, 3)
+    vol = np.empty(xyz.shape[0])
+    _free(lambda m: lib.tbrf_ic_voronoi_volumes(xyz.shape[0], xyz.ctypes.data, float(box),
+                                                vol.ctypes.data, m, _MSG))
+    return vol
