@@ -1,0 +1,266 @@
+"""tbrf.Field and tbrf.Model: values, layouts, precisions, errors, threads."""
+import math
+import threading
+
+import numpy as np
+import pytest
+
+import tbrf
+from tbrf import _common
+
+
+def test_library_and_kinds():
+    assert tbrf.library_version().count(".") == 2
+    assert tbrf.kinds()[:4] == ["powerlaw", "gaussian", "exponential", "matern"]
+    takes, needs = tbrf.kind_params("matern")
+    assert set(needs) == {"length", "nu"} and {"kmin", "kmax"} <= set(takes)
+    with pytest.raises(tbrf.InvalidError, match="unknown model kind 'nope'"):
+        tbrf.kind_params("nope")
+    assert "domain" in tbrf.strerror(12)
+    assert tbrf.memory_budget() >= 256 << 20
+    assert tbrf.backend_available("cpu")
+    assert not tbrf.backend_available("cuda") or tbrf.backend_available("cuda")
+
+
+def test_model_queries():
+    m = tbrf.Model("exponential", length=0.5, variance=2.0)
+    r = np.array([0.0, 0.25, 1.0])
+    assert np.allclose(m.covariance(r, 3), 2.0 * np.exp(-r / 0.5), rtol=1e-12)
+    assert m.variance(3) == pytest.approx(2.0, rel=1e-12)
+    assert m.tail_slope(3) == pytest.approx(-(2 * 0.5 + 3))
+    assert "exponential" in m.describe() and "exponential" in repr(m)
+    assert m.spectrum([0.5, 1.0], 2).shape == (2,) and np.all(m.spectrum([0.5], 2) > 0)
+    m.set_amplitude(3.0)
+    assert m.variance(3) == pytest.approx(3.0, rel=1e-12)
+    m.set_band(0.5, 4.0)
+    assert m.spectrum(0.25, 3) == 0.0 and m.spectrum(5.0, 3) == 0.0 and m.spectrum(1.0, 3) > 0
+
+
+def test_model_table_and_callback(tmp_path):
+    k = np.array([0.1, 1.0, 10.0])
+    p = np.array([1.0, 0.1, 0.001])
+    t = tbrf.Model("table", table=(k, p))
+    kk, pp = t.table_data()
+    assert np.array_equal(kk, k) and np.array_equal(pp, p)
+    path = tmp_path / "p.txt"
+    path.write_text("# k P\n0.1 1\n1 0.1\n10 0.001\n")
+    t2 = tbrf.Model("table", table_file=str(path))
+    assert np.array_equal(t2.table_data()[0], k)
+    path.write_text("0.1 1\n0.05 2\n")
+    with pytest.raises(tbrf.TableError) as e:
+        tbrf.Model("table", table_file=str(path))
+    assert "p.txt:2: k=0.05 is not greater" in str(e.value)
+    c = tbrf.Model.callback(lambda kk, dim: kk ** -3.0, 0.5, 5.0)
+    pl = tbrf.Model("powerlaw", index=-3, kmin=0.5, kmax=5)
+    assert c.variance(3) == pytest.approx(pl.variance(3), rel=1e-12)
+    f1 = tbrf.Field(c, 3, domain=[(0, 1)] * 3, resolution=0.1, lines=64)
+    f2 = tbrf.Field(pl, 3, domain=[(0, 1)] * 3, resolution=0.1, lines=64)
+    x = np.random.default_rng(1).random((50, 3))
+    assert np.allclose(f1(x), f2(x), rtol=1e-10, atol=1e-12)
+
+
+def test_model_errors():
+    with pytest.raises(TypeError, match="unknown parameter.*lenght"):
+        tbrf.Model("gaussian", lenght=1.0)
+    with pytest.raises(tbrf.InvalidError) as e:
+        tbrf.Model("matern", length=1.0)  # nu missing
+    assert "nu" in str(e.value) and e.value.status == 2
+    with pytest.raises(tbrf.InvalidError) as e:
+        tbrf.Model("gaussian", length=-1.0)
+    assert "length" in str(e.value)
+    with pytest.raises(ValueError):  # InvalidError is a ValueError
+        tbrf.Model("gaussian", length=1.0, variance=math.nan)
+    with pytest.raises(tbrf.InvalidError):
+        tbrf.Model("gaussian", length=1.0).set_band(2.0, 1.0)
+
+
+GRID = dict(origin=(0.0, 0.0, 0.0), spacing=(0.1, 0.2, 0.15), shape=(12, 7, 5))
+
+
+def grid_points(origin, spacing, shape):
+    axes = [o + h * np.arange(n) for o, h, n in zip(origin, spacing, shape)]
+    z, y, x = np.meshgrid(axes[2], axes[1], axes[0], indexing="ij")
+    return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+
+
+def test_grid_matches_points_and_shapes():
+    f = tbrf.Field("gaussian", 3, length=0.4, seed=7, domain=[(0, 2)] * 3, resolution=0.1)
+    g = f.grid(**GRID)
+    assert g.shape == (5, 7, 12) and g.dtype == np.float64
+    v = f(grid_points(**GRID))
+    assert v.shape == (5 * 7 * 12,)
+    # the same positions by both routes: the same field to rounding
+    assert np.allclose(g.ravel(), v, rtol=0, atol=1e-12)
+    assert f.info["method"] == "tb" and f.info["lines"] == 1024
+    # another realization differs; the default one is reproduced
+    assert not np.allclose(f.grid(**GRID, realization=1), g)
+    assert np.array_equal(f.grid(**GRID), g)
+
+
+def test_layouts_and_types():
+    f = tbrf.Field("exponential", 2, length=0.3, domain=[(0, 1), (0, 1)], resolution=0.05)
+    x = np.random.default_rng(2).random((200, 2))
+    ref = f(x)
+    assert np.array_equal(f(np.asfortranarray(x)), ref)   # Fortran order
+    assert np.array_equal(f(x.tolist()), ref)             # lists
+    xs = np.empty((200, 4))
+    xs[:, ::2] = x
+    assert np.array_equal(f(xs[:, ::2]), ref)             # strided view
+    x32 = x.astype(np.float32)
+    assert np.array_equal(f(x32), f(x32.astype(np.float64)))
+    # zero-copy: a C-ordered float64 array is handed to the library as it is
+    assert _common.positions(x, 2) is x
+    out = np.empty(200)
+    assert f(x, out=out) is out and np.array_equal(out, ref)
+    with pytest.raises(ValueError, match="out must be"):
+        f(x, out=np.empty(200, dtype=np.float32))
+
+
+def test_float32_precision():
+    kw = dict(length=0.3, domain=[(0, 1)] * 3, resolution=0.05, seed=3)
+    f64 = tbrf.Field("gaussian", 3, **kw)
+    f32 = tbrf.Field("gaussian", 3, precision="float", **kw)
+    f32b = tbrf.Field("gaussian", 3, precision=np.float32, **kw)
+    g64 = f64.grid((0, 0, 0), 0.1, (8, 8, 8))
+    g32 = f32.grid((0, 0, 0), 0.1, (8, 8, 8))
+    assert g32.dtype == np.float32 and g64.dtype == np.float64
+    assert np.array_equal(g32, f32b.grid((0, 0, 0), 0.1, (8, 8, 8)))
+    assert np.max(np.abs(g32 - g64)) < 1e-5 * np.max(np.abs(g64))
+
+
+def test_vector_field_and_fft():
+    f = tbrf.Field("gaussian", 3, length=0.3, vector="solenoidal", domain=[(0, 1)] * 3,
+                   resolution=0.1, lines=256)
+    g = f.grid((0, 0, 0), 0.1, (6, 5, 4))
+    assert g.shape == (4, 5, 6, 3)
+    assert f(np.zeros((3, 3))).shape == (3, 3)
+    fft = tbrf.Field("gaussian", 2, length=0.3, method="fft")
+    g2 = fft.grid((0, 0), 0.05, (32, 16))
+    assert g2.shape == (16, 32) and fft.info["method"] == "fft"
+
+
+def test_periodic_box():
+    f = tbrf.Field("gaussian", 2, length=0.2, box=1.0, resolution=1 / 32, seed=5)
+    x = np.random.default_rng(4).random((100, 2))
+    a = f(x)
+    assert np.allclose(f(x + 1.0), a, atol=1e-9)    # positions wrap: periodic
+    lattice = f.grid((0, 0), 1 / 32, (32, 32))       # the box lattice: FFT
+    assert f.info["method"] == "fft"
+    pts = grid_points((0, 0, 0), (1 / 32, 1 / 32, 1), (32, 32, 1))[:, :2]
+    assert np.allclose(f(pts), lattice.ravel(), atol=1e-9)  # NUFFT agrees
+    assert f.info["method"] == "nufft"
+
+
+def test_lazy_domain_like_generate():
+    # without a domain the first grid fixes it (tbrf generate's default)
+    f = tbrf.Field("gaussian", 2, length=2.0)
+    f.grid((0, 0), 1.0, (10, 10))
+    assert np.array_equal(f.domain, [[0, 9], [0, 9]]) and f.resolution == 1.0
+    with pytest.raises(tbrf.OutOfDomainError) as e:
+        f(np.array([[20.0, 1.0]]))
+    assert e.value.status == 12 and "20" in str(e.value)
+    p = tbrf.Field("gaussian", 2, length=2.0)
+    p(np.array([[0.0, 0.0], [4.0, 1.0]]))
+    assert np.array_equal(p.domain, [[0, 4], [0, 1]])
+
+
+def test_field_errors():
+    f = tbrf.Field("gaussian", 3, length=0.3, domain=[(0, 1)] * 3, resolution=0.1)
+    with pytest.raises(tbrf.OutOfDomainError) as e:
+        f(np.array([[0.5, 0.5, math.nan]]))   # GSTools would return NaN
+    assert e.value.message and "nan" in e.value.message.lower()
+    with pytest.raises(ValueError, match=r"\(N, 3\)"):
+        f(np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="dim"):
+        tbrf.Field("gaussian", 4, length=1.0)
+    with pytest.raises(ValueError, match="method"):
+        tbrf.Field("gaussian", 3, length=1.0, method="spectral")
+    with pytest.raises(TypeError, match="unknown parameter"):
+        tbrf.Field("gaussian", 3, length=1.0, lenght=2.0)
+    with pytest.raises(tbrf.InvalidError) as e:
+        tbrf.Field("gaussian", 3, length=1.0, domain=[(0, 1)] * 3, resolution=0.1, lines=0)
+    assert "lines" in str(e.value)
+    with pytest.raises(tbrf.UnsupportedError) as e:
+        tbrf.Field("gaussian", 3, length=1.0, domain=[(0, 1)] * 3, resolution=0.1,
+                   periodic=True, method="tb")
+    assert e.value.message
+    with pytest.raises(ValueError, match="seed"):
+        tbrf.Field("gaussian", 3, length=1.0, seed=-1)
+    with pytest.raises(tbrf.SizeError):
+        f.grid((0, 0, 0), 0.1, (0, 1, 1))
+    with pytest.raises(tbrf.NoGeometryError):
+        tbrf.Field("gaussian", 3, length=1.0).info
+
+
+def test_threads():
+    kw = dict(length=0.3, domain=[(0, 1)] * 3, resolution=0.05, lines=256, threads=1)
+    x = np.random.default_rng(5).random((3000, 3))
+    shared = tbrf.Field("gaussian", 3, **kw)
+    ref = {r: shared(x, realization=r) for r in range(4)}
+    own = [tbrf.Field("gaussian", 3, **kw) for _ in range(4)]
+    got, errors = {}, []
+
+    def work(i):
+        try:
+            for _ in range(3):
+                a = shared(x, realization=i)       # one Field shared: calls take turns
+                b = own[i](x, realization=i)       # one Field each: in parallel
+                assert np.array_equal(a, ref[i]) and np.array_equal(b, ref[i])
+            got[i] = True
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors and len(got) == 4
+
+
+class Matern:  # stand-ins with GSTools' attribute names (gstools is pip-only)
+    def __init__(self, dim, var, len_scale, nu):
+        self.dim, self.var, self.len_scale, self.nu = dim, var, len_scale, nu
+        self.nugget, self.anis = 0.0, np.ones(dim - 1)
+
+
+class Gaussian:
+    def __init__(self, dim, var, len_scale):
+        self.dim, self.var, self.len_scale, self.nugget, self.anis = dim, var, len_scale, 0.0, 1.0
+
+
+class Exponential(Gaussian):
+    pass
+
+
+def test_from_gstools_conventions():
+    r = np.linspace(0, 3, 31)
+    ell = 0.7
+    # GSTools' own formulas: Matern x = sqrt(nu) r / ell; Gaussian exp(-(pi/4)(r/ell)^2)
+    for nu, ref in ((0.5, lambda x: np.exp(-x)), (1.5, lambda x: (1 + x) * np.exp(-x))):
+        f = tbrf.Field.from_gstools(Matern(3, 2.0, ell, nu), seed=3)
+        assert np.allclose(f.model.covariance(r, 3), 2.0 * ref(np.sqrt(nu) * r / ell),
+                           atol=1e-12)
+    f = tbrf.Field.from_gstools(Gaussian(2, 1.5, ell))
+    assert f.dim == 2
+    assert np.allclose(f.model.covariance(r, 2), 1.5 * np.exp(-np.pi / 4 * (r / ell) ** 2),
+                       atol=1e-12)
+    f = tbrf.Field.from_gstools(Exponential(3, 1.0, ell))
+    assert np.allclose(f.model.covariance(r, 3), np.exp(-r / ell), atol=1e-12)
+    m = Gaussian(3, 1.0, 1.0)
+    m.anis = np.array([1.0, 0.5])
+    with pytest.raises(ValueError, match="anisotropic"):
+        tbrf.Field.from_gstools(m)
+    m = Gaussian(3, 1.0, 1.0)
+    m.nugget = 0.1
+    with pytest.raises(ValueError, match="nugget"):
+        tbrf.Field.from_gstools(m)
+
+
+def test_from_real_gstools():
+    gs = pytest.importorskip("gstools")
+    r = np.linspace(0, 3, 31)
+    for model in (gs.Matern(dim=3, var=1.3, len_scale=0.8, nu=2.5),
+                  gs.Gaussian(dim=2, var=1.0, len_scale=0.8), gs.Exponential(dim=3)):
+        f = tbrf.Field.from_gstools(model)
+        assert np.allclose(f.model.covariance(r, model.dim), model.covariance(r), atol=1e-12)
