@@ -1,0 +1,91 @@
+"""tbrf.Driver and tbrf.Inflow."""
+import numpy as np
+import pytest
+
+import tbrf
+
+
+def make(**kw):
+    return tbrf.Driver(tbrf.Model("parabola", kmin=2 * np.pi, kmax=3 * 2 * np.pi), seed=4,
+                       **kw)
+
+
+def test_driver_points_grid_steps():
+    d = make(dim=3, tcorr=0.5)
+    x = np.random.default_rng(1).random((64, 3))
+    f = d.points(0.3, x)
+    assert f.shape == (64, 3) and np.all(np.isfinite(f))
+    g = d.grid(0.3, (0, 0, 0), 0.125, (8, 8, 8))
+    assert g.shape == (8, 8, 8, 3)
+    pts = np.stack(np.meshgrid(*[np.arange(8) * 0.125] * 3, indexing="ij")[::-1], -1)
+    assert np.allclose(d.points(0.3, pts.reshape(-1, 3)).reshape(8, 8, 8, 3), g, atol=1e-10)
+    # the box's lattice resolves every mode: Parseval's rms is the grid's
+    assert d.rms(0.3) == pytest.approx(np.sqrt(np.mean(np.sum(g ** 2, -1))), rel=1e-10)
+    ts = [(t, v.copy()) for t, v in d.steps(x, 0.05, 4, t0=0.1)]
+    assert [t for t, _ in ts] == pytest.approx([0.1, 0.15, 0.2, 0.25])
+    # arbitrary times: going back replays, a fresh driver agrees bit for bit
+    for t, v in ts[::-1]:
+        assert np.array_equal(d.points(t, x), v)
+        assert np.array_equal(make(dim=3, tcorr=0.5).points(t, x), v)
+    m, coef = d.modes(0.3)
+    assert m.shape[1] == 3 and coef.shape == (m.shape[0], 3) and d.info["modes"] == m.shape[0]
+    assert d.backend == "cpu" and d.info["eval"] in ("direct", "nufft")
+
+
+def test_driver_state_and_errors():
+    d = make(dim=2)
+    x = np.random.default_rng(2).random((10, 2))
+    with pytest.raises(tbrf.NoGeometryError):
+        d.save()
+    v = d.points(1.7, x)
+    state = d.save()
+    e = make(dim=2)
+    e.load(state)
+    assert e.info["update"] == d.info["update"]
+    assert np.array_equal(e.points(1.7, x), v)
+    with pytest.raises(tbrf.InvalidError) as err:
+        make(dim=3).load(state)
+    assert err.value.message
+    with pytest.raises(tbrf.InvalidError) as err:
+        d.points(-1.0, x)
+    assert "t" in err.value.message
+    with pytest.raises(tbrf.UnsupportedError) as err:
+        tbrf.Driver(tbrf.Model("gaussian", length=0.1))   # unbounded spectrum
+    assert err.value.message
+    with pytest.raises(ValueError, match="normalization"):
+        make(normalization="rms")
+    nonper = make(dim=2, periodic=False)
+    nonper.points(0.2, x)
+    with pytest.raises(tbrf.UnsupportedError):
+        nonper.rms(0.2)
+    with pytest.raises(tbrf.OutOfDomainError):
+        nonper.points(0.2, x + 5.0)
+
+
+def test_inflow_is_the_field_shifted():
+    v = (0.5, 0.0)
+    dom = tbrf.inflow_tube(2, (0.0, 0.0), (0.2, 1.0), v, 1.0)
+    assert np.allclose(dom, [[-0.5, 0.2], [0.0, 1.0]])
+    kw = dict(length=0.2, seed=6, realization=2, lines=128)
+    inflow = tbrf.Inflow("gaussian", 2, dom, 0.05, v, **kw)
+    field = tbrf.Field("gaussian", 2, domain=dom, resolution=0.05, **kw)
+    x = np.random.default_rng(3).random((100, 2)) * [0.2, 1.0]
+    t = 0.6
+    assert np.array_equal(inflow.fill(t, x), field(x - np.array(v) * t))
+    g = inflow.fill_grid(t, (0.0, 0.0), 0.05, (4, 20))
+    pts = np.stack(np.meshgrid(np.arange(4) * 0.05, np.arange(20) * 0.05), -1).reshape(-1, 2)
+    assert g.shape == (20, 4) and np.array_equal(g.ravel(), inflow.fill(t, pts))
+    assert 0 < inflow.line_bytes() <= inflow.line_bytes(full=True)
+    inflow.set_density("lognormal", rho_w=2.0, sigma=0.5)
+    ref = tbrf.ic.density(field(x - np.array(v) * t), "lognormal", rho_mean=2.0, sigma=0.5)
+    assert np.allclose(inflow.fill(t, x), ref, rtol=1e-15)
+    with pytest.raises(tbrf.OutOfDomainError) as e:
+        inflow.fill(5.0, x)
+    assert e.value.message
+    with pytest.raises(tbrf.InvalidError):
+        inflow.set_density("linear", rho_w=-1.0)
+    with pytest.raises(tbrf.InvalidError) as e:
+        tbrf.Inflow("gaussian", 2, dom, 0.05, (float("nan"), 0.0), length=0.2)
+    assert e.value.message
+    with pytest.raises(ValueError, match="precision"):
+        tbrf.Inflow("gaussian", 2, dom, 0.05, v, length=0.2, line_precision="half")
