@@ -13,6 +13,9 @@ set -euo pipefail
 # a fresh machine): pvpython opens the outputs as a user would (io_paraview,
 # skipped without them); it runs headless, no X server needed. python3-yt
 # (yt 4.1): yt.load on the HDF5 grids (io_yt, skipped without it).
+# python3-venv, -pip, -setuptools, -wheel, -pytest, -matplotlib: the Python
+# package (doc/python.md) installed offline into a venv and tested
+# (python_package, skipped without them).
 # Open MPI with the MPI builds of HDF5 and netCDF: the optional MPI layer
 # (doc/mpi.md). Installing libhdf5-openmpi-dev makes update-alternatives
 # point hdf5.pc at the MPI flavour (higher priority); the serial build must
@@ -22,7 +25,8 @@ packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-t
           libnetcdf-dev netcdf-bin libpng-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core libxml2-utils
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder python3-meshio python3-h5py
           libqhull-dev python3-xarray python3-netcdf4 python3-numpy paraview python3-paraview
-          python3-yt
+          python3-yt python3-venv python3-pip python3-setuptools python3-wheel python3-pytest
+          python3-matplotlib
           libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libnetcdf-mpi-dev)
 missing=()
 for p in "${packages[@]}"; do

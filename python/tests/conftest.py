@@ -25,3 +25,9 @@ def tbrf_cli():
         assert p.returncode == 0, p.stderr
         return p
     return run
+
+
+def pytest_report_header(config):
+    import tbrf
+    return f"tbrf {tbrf.__version__} from {tbrf.__file__}, libtbrf {tbrf.library_version()} " \
+           f"at {tbrf.LIBRARY_PATH}"
