@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import math
-import os
 import threading
 import warnings
 from typing import Any, Dict, Optional, Sequence, Tuple

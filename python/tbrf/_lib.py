@@ -15,8 +15,8 @@ import ctypes.util
 import os
 import shutil
 import subprocess
-from ctypes import (POINTER, Structure, c_char_p, c_double, c_float, c_int, c_int32, c_int64,
-                    c_size_t, c_uint32, c_uint64, c_void_p)
+from ctypes import (POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t,
+                    c_uint32, c_uint64, c_void_p)
 from typing import Optional
 
 # ----------------------------------------------------------------- errors

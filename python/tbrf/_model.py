@@ -4,7 +4,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
 

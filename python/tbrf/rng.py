@@ -2,7 +2,6 @@
 doc/rng.md): any range of any stream, jump-ahead, no stored state."""
 from __future__ import annotations
 
-import ctypes
 from typing import Sequence, Tuple
 
 import numpy as np
