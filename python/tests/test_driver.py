@@ -89,3 +89,18 @@ def test_inflow_is_the_field_shifted():
     assert e.value.message
     with pytest.raises(ValueError, match="precision"):
         tbrf.Inflow("gaussian", 2, dom, 0.05, v, length=0.2, line_precision="half")
+
+
+def test_driver_backend_and_call():
+    d = make(dim=2)
+    x = np.random.default_rng(7).random((5, 2))
+    assert np.array_equal(d(0.4, x), d.points(0.4, x))
+    with pytest.raises(ValueError, match="backend"):
+        d.set_backend("metal")
+    try:
+        d.set_backend("opencl")
+        assert d.backend == "opencl"
+        assert np.allclose(d.points(0.4, x), make(dim=2).points(0.4, x), rtol=0,
+                           atol=1e-9 * np.max(np.abs(d.points(0.4, x))))
+    except (tbrf.NotBuiltError, tbrf.NoDeviceError, tbrf.UnsupportedError) as e:
+        assert e.message and d.backend == "cpu"

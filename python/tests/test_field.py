@@ -264,3 +264,18 @@ def test_from_real_gstools():
                   gs.Gaussian(dim=2, var=1.0, len_scale=0.8), gs.Exponential(dim=3)):
         f = tbrf.Field.from_gstools(model)
         assert np.allclose(f.model.covariance(r, model.dim), model.covariance(r), atol=1e-12)
+
+
+def test_close_and_names():
+    m = tbrf.Model("gaussian", length=1.0)
+    f = tbrf.Field(m, 2, domain=[(0, 1), (0, 1)], resolution=0.1)
+    f.close()
+    m.close()
+    with pytest.raises(ValueError, match="closed"):
+        m.variance(2)
+    with pytest.raises(TypeError, match="Model object"):
+        tbrf.Field(tbrf.Model("gaussian", length=1.0), 2, length=2.0)
+    with pytest.raises(ValueError, match="backend"):
+        tbrf.Field("gaussian", 2, length=1.0, backend="metal")
+    with pytest.raises(tbrf.InvalidError):
+        tbrf.Model("powerlaw", index=-1)  # kmax needed

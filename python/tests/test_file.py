@@ -68,3 +68,13 @@ def test_from_file_errors(tmp_path):
         tbrf.Field.from_file(str(bad))
     with pytest.raises(tbrf.FileError, match="cannot open"):
         tbrf.Field.from_file(str(tmp_path / "missing.h5"))
+
+
+def test_from_file_other_version_warns(tbrf_cli, tmp_path):
+    path = tmp_path / "old.h5"
+    tbrf_cli("generate", "--model", "gaussian", "--length", "2", "--grid", "8x8", "--out", path)
+    with h5py.File(path, "r+") as h:
+        h.attrs["tbrf_version"] = np.bytes_("0.4.0")
+    with pytest.warns(UserWarning, match="written by tbrf 0.4.0"):
+        f = tbrf.Field.from_file(str(path))
+    assert f.grid().shape == (8, 8)

@@ -74,3 +74,11 @@ def test_monte_carlo():
         assert abs(est - mc.integrate("gaussian", 3, 10000)[0]) < 1e-9
     except (tbrf.NotBuiltError, tbrf.NoDeviceError) as e:
         assert e.message
+
+
+def test_unknown_ids():
+    with pytest.raises(ValueError, match="99"):
+        rng.name(99)
+    with pytest.raises(ValueError, match="99"):
+        mc.integrand_name(99)
+    assert tbrf.ic.points_count("lattice", per_axis=0) == -1
