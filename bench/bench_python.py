@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -85,6 +86,12 @@ def main():
     fixed = statistics.median(p - q for p, q in zip(fp, fc))
     print(f"fixed cost of the Python layer (10 points, 2000 pairs): median {fixed * 1e6:.1f} us "
           f"per call = {fixed / mc * 100:.4f} % of the C call at N = {n}")
+    tracemalloc.start()
+    field(xyz)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"Python-side allocations of a call (tracemalloc, numpy's included): peak {peak} bytes "
+          f"for an output array of {n * 8} bytes")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for _ in range(3):
         field(xyz)

@@ -112,6 +112,15 @@ def test_layouts_and_types():
     assert _common.positions(x, 2) is x
     out = np.empty(200)
     assert f(x, out=out) is out and np.array_equal(out, ref)
+    # memory: a call allocates its output array and nothing else of size
+    import tracemalloc
+    big = np.random.default_rng(3).random((20000, 2))
+    f(big)
+    tracemalloc.start()
+    v = f(big)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert v.nbytes <= peak < v.nbytes + 32768, peak
     with pytest.raises(ValueError, match="out must be"):
         f(x, out=np.empty(200, dtype=np.float32))
 
