@@ -288,3 +288,35 @@ def test_close_and_names():
         tbrf.Field("gaussian", 2, length=1.0, backend="metal")
     with pytest.raises(tbrf.InvalidError):
         tbrf.Model("powerlaw", index=-1)  # kmax needed
+
+
+def test_gil_released_during_a_call():
+    # while one thread is inside a long library call (~0.1 s or more), this
+    # thread keeps running Python: it notes the time every millisecond, and
+    # no gap between its notes spans half the call. Were the GIL held for
+    # the foreign call, one gap would span all of it.
+    import time
+    f = tbrf.Field("gaussian", 3, length=0.1, domain=[(0, 1)] * 3, resolution=0.01, threads=1)
+    x = np.random.default_rng(8).random((100000, 3))
+    f(x[:10])  # the lines, synthesised once
+    span = []
+
+    def work():
+        span.append(time.perf_counter())
+        f(x)
+        span.append(time.perf_counter())
+
+    t = threading.Thread(target=work)
+    notes = [time.perf_counter()]
+    t.start()
+    while t.is_alive():
+        now = time.perf_counter()
+        if now - notes[-1] > 1e-3:
+            notes.append(now)
+    t.join()
+    notes.append(time.perf_counter())
+    start, end = span
+    assert end - start > 0.03, "the call was too short to tell"
+    gap = max(b - max(a, start) for a, b in zip(notes, notes[1:]) if b > start and a < end)
+    assert gap < 0.5 * (end - start), \
+        f"this thread stood still {gap:.3f} s of a {end - start:.3f} s call: the GIL was held"
