@@ -9,7 +9,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ._lib import Opts, lib
+from ._lib import Opts, SizeError, lib, raise_for
 
 PRECISIONS = {"double": 0, "float64": 0, "float": 1, "float32": 1}
 BACKENDS = {"cpu": 0, "opencl": 1, "cuda": 2, "auto": 3}
@@ -78,6 +78,8 @@ def positions(xyz: Any, dim: int, what: str = "points") -> np.ndarray:
         raise ValueError(f"{what} must be an (N, {dim}) array, got shape {a.shape}")
     if not np.issubdtype(a.dtype, np.floating) and not np.issubdtype(a.dtype, np.integer):
         raise TypeError(f"{what} must hold numbers, not {a.dtype}")
+    if a.dtype != np.float64 or not a.flags.c_contiguous:
+        check_budget(a.size * 8, f"the float64 copy of {what}")
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
@@ -86,9 +88,28 @@ def values_in(a: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(a, dtype=np.float64), dtype=np.float64)
 
 
+def check_budget(nbytes: int, what: str) -> None:
+    """Refuses an array larger than the memory budget every tbrf object
+    checks its sizes against (tbrf_memory_budget: $TBRF_MEMORY_BUDGET, else
+    half the physical memory), before numpy allocates it: an output the
+    library then fills page by page would otherwise meet the OOM killer."""
+    budget = ctypes.c_uint64()
+    st = lib.tbrf_memory_budget(ctypes.byref(budget))
+    raise_for(st, "TBRF_MEMORY_BUDGET is set but is not a size" if st == 2 else None)
+    if nbytes > budget.value:
+        raise SizeError(f"{what} of {nbytes} bytes exceeds the memory budget of "
+                        f"{budget.value} bytes ($TBRF_MEMORY_BUDGET, else half the physical "
+                        "memory)", 3)
+
+
 def out_array(shape: tuple, dtype, out: Optional[np.ndarray]) -> np.ndarray:
-    """The output: `out` when it fits (checked), else a new array."""
+    """The output: `out` when it fits (checked), else a new array within
+    the memory budget."""
     if out is None:
+        n = 1
+        for s in shape:
+            n *= int(s)
+        check_budget(n * np.dtype(dtype).itemsize, f"the output array of shape {tuple(shape)}")
         return np.empty(shape, dtype=dtype)
     if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != dtype \
             or not out.flags.c_contiguous or not out.flags.writeable:

@@ -134,8 +134,8 @@ class Driver:
         n = ctypes.c_int64(0)
         with self._lock:
             self._check(lib.tbrf_driver_modes(self.handle, float(t), ctypes.byref(n), None, None))
-            m = np.empty((n.value, 3), dtype=np.int32)
-            coef = np.empty((n.value, self.dim), dtype=np.complex128)
+            m = C.out_array((n.value, 3), np.int32, None)
+            coef = C.out_array((n.value, self.dim), np.complex128, None)
             self._check(lib.tbrf_driver_modes(self.handle, float(t), ctypes.byref(n),
                                               m.ctypes.data, coef.ctypes.data))
         return m, coef

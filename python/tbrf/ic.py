@@ -155,7 +155,7 @@ class CosmoIC:
 
     def displacements(self) -> np.ndarray:
         """Psi of every particle, (G^3, 3), in particle order."""
-        psi = np.empty((self.info["particles"], 3))
+        psi = C.out_array((self.info["particles"], 3), np.float64, None)
         self._check(lib.tbrf_ic_cosmo_displacements(self._h, psi.ctypes.data))
         return psi
 
@@ -205,7 +205,7 @@ def glass_sites(glass: Any, glass_box: float, tile: int, box: float, first: int 
     """Rows first .. first + count - 1 of the glass tiled tile^3 times in [0, box)^3."""
     g = C.positions(glass, 3, "glass")
     n = g.shape[0] * int(tile) ** 3 - int(first) if count is None else int(count)
-    out = np.empty((max(n, 0), 3))
+    out = C.out_array((max(n, 0), 3), np.float64, None)
     st = lib.tbrf_ic_glass_sites(g.shape[0], g.ctypes.data, float(glass_box), int(tile),
                                  float(box), int(first), n, out.ctypes.data)
     raise_for(st, None)
@@ -239,7 +239,7 @@ def points(kind: str = "lattice", per_axis: int = 2, n: int = 8, box: float = 1.
     p = _points_params(kind, per_axis, n, box, jitter, seed, realization)
     total = int(lib.tbrf_ic_points_count(ctypes.byref(p)))
     cnt = max(total - int(first), 0) if count is None else int(count)
-    out = np.empty((cnt, 3))
+    out = C.out_array((max(cnt, 0), 3), np.float64, None)
     _free(lambda m: lib.tbrf_ic_points(ctypes.byref(p), int(first), cnt, out.ctypes.data, m,
                                        _MSG))
     return out

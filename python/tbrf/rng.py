@@ -30,7 +30,7 @@ def _n(n: int) -> int:
 def u32(n: int, gen: str = "philox", seed: int = 1, stream: int = 0,
         offset: int = 0) -> np.ndarray:
     """Words offset .. offset + n - 1 of a stream as uint32."""
-    out = np.empty(_n(n), dtype=np.uint32)
+    out = C.out_array((_n(n),), np.uint32, None)
     raise_for(lib.tbrf_rng_u32(C.choice(GENERATORS, gen, "gen"), int(seed), int(stream),
                                int(offset), out.size, out.ctypes.data), None)
     return out
@@ -41,10 +41,10 @@ def uniform(n: int, gen: str = "philox", seed: int = 1, stream: int = 0, offset:
     """Values offset .. offset + n - 1 of a stream converted by dist ("u01"
     in [0, 1), "s11" in [-1, 1), "normal"), float64 or float32."""
     dt = np.dtype(dtype)
-    out = np.empty(_n(n), dtype=dt)
     fn = {np.dtype(np.float64): lib.tbrf_rng_double, np.dtype(np.float32): lib.tbrf_rng_float}
     if dt not in fn:
         raise TypeError(f"dtype must be float64 or float32, not {dt}")
+    out = C.out_array((_n(n),), dt, None)
     raise_for(fn[dt](C.choice(GENERATORS, gen, "gen"), int(seed), int(stream), int(offset),
                      out.size, C.choice(DISTRIBUTIONS, dist, "dist"), out.ctypes.data), None)
     return out
@@ -114,7 +114,7 @@ class Saru:
 
     def next(self, n: int) -> np.ndarray:
         """The next n outputs (uint32), stepping the state."""
-        out = np.empty(_n(n), dtype=np.uint32)
+        out = C.out_array((_n(n),), np.uint32, None)
         raise_for(lib.tbrf_rng_saru_next(self.state.ctypes.data, out.size, out.ctypes.data),
                   None)
         return out
@@ -131,7 +131,7 @@ def lcg64_jump(x: int, n: int) -> int:
 
 def lcg64_block(s: int) -> Tuple[np.ndarray, np.ndarray]:
     """Block-form tables (y, t) of length s: the s states after x are t + x y."""
-    y = np.empty(max(int(s), 0), dtype=np.uint64)
+    y = C.out_array((max(int(s), 0),), np.uint64, None)
     t = np.empty_like(y)
     raise_for(lib.tbrf_rng_lcg64_block(int(s), y.ctypes.data if y.size else None,
                                        t.ctypes.data if t.size else None), None)

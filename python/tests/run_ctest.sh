@@ -8,7 +8,8 @@
 # python3-pytest.
 set -u
 build=$1 lib=$2 cli=$3 src=$4
-py=/usr/bin/python3
+# $TBRF_TEST_PYTHON overrides the Python (Debian's, whose packages the venv uses)
+py=${TBRF_TEST_PYTHON:-/usr/bin/python3}
 skip() { echo "python_package skipped: $*"; exit 77; }
 [ -x "$py" ] || skip "no $py"
 "$py" -c "import ensurepip, venv" 2>/dev/null || skip "no python3-venv"

@@ -275,6 +275,21 @@ def test_from_real_gstools():
         assert np.allclose(f.model.covariance(r, model.dim), model.covariance(r), atol=1e-12)
 
 
+def test_memory_budget(monkeypatch):
+    f = tbrf.Field("gaussian", 2, length=1.0, domain=[(0, 100), (0, 100)], resolution=1.0)
+    monkeypatch.setenv("TBRF_MEMORY_BUDGET", "1M")
+    assert tbrf.memory_budget() == 1 << 20
+    with pytest.raises(tbrf.SizeError) as e:
+        f.grid((0, 0), 0.1, (1000, 1000))   # 8 MB of output
+    assert "memory budget of 1048576 bytes" in e.value.message
+    with pytest.raises(tbrf.SizeError):
+        f(np.zeros((2, 200000), dtype=np.float32).T)   # its float64 copy: 3.2 MB
+    assert f.grid((0, 0), 1.0, (100, 100)).shape == (100, 100)  # 80 kB: fine
+    monkeypatch.setenv("TBRF_MEMORY_BUDGET", "lots")
+    with pytest.raises(tbrf.InvalidError):
+        tbrf.memory_budget()
+
+
 def test_close_and_names():
     m = tbrf.Model("gaussian", length=1.0)
     f = tbrf.Field(m, 2, domain=[(0, 1), (0, 1)], resolution=0.1)

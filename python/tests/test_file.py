@@ -60,6 +60,21 @@ def test_from_file_points(tbrf_cli, tmp_path):
         f.grid()
 
 
+def test_from_file_of_sample(tbrf_cli, tmp_path):
+    # `tbrf sample` evaluates a file's field on a new grid and records the
+    # first file's parameters: both files give one Field
+    a, b = tmp_path / "a.h5", tmp_path / "b.h5"
+    tbrf_cli("generate", "--model", "matern", "--length", "0.5", "--nu", "2.5", "--grid",
+             "20x20", "--spacing", "0.1", "--seed", "4", "--out", a)
+    tbrf_cli("sample", a, "--grid", "7x9", "--origin", "0.3,0.25", "--spacing", "0.2",
+             "--out", b)
+    fa, fb = tbrf.Field.from_file(str(a)), tbrf.Field.from_file(str(b))
+    with h5py.File(b, "r") as h:
+        ref = h["field"][()]
+    assert fb.grid().tobytes() == ref.tobytes()
+    assert fa.grid((0.3, 0.25), 0.2, (7, 9)).tobytes() == ref.tobytes()
+
+
 def test_from_file_errors(tmp_path):
     bad = tmp_path / "x.h5"
     with h5py.File(bad, "w") as h:
