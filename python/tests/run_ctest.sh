@@ -16,7 +16,10 @@ skip() { echo "python_package skipped: $*"; exit 77; }
 for m in pytest numpy h5py setuptools; do
   "$py" -c "import $m" 2>/dev/null || skip "no $m for $py (scripts/install-deps.sh installs it)"
 done
-[ -e "$lib" ] || skip "no shared libtbrf ($lib): a static build"
+case "$lib" in
+  *.so | *.so.*) [ -e "$lib" ] || skip "no $lib" ;;
+  *) skip "libtbrf is not a shared library ($lib): a static build" ;;
+esac
 work=$build/python
 rm -rf "$work"
 mkdir -p "$work" || exit 1
