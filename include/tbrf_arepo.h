@@ -111,6 +111,21 @@ TBRF_API int tbrf_arepo_set_commit(tbrf_arepo_set *set, char *err, size_t errlen
 /* Frees the set, removing unpublished temporaries; NULL is ignored. */
 TBRF_API void tbrf_arepo_set_close(tbrf_arepo_set *set);
 
+/* For the command's signal handler, not exported: hook(paths, n) is
+ * called whenever the temporaries of the set being written change (n of
+ * them, paths valid until the next call; NULL and 0: none left), so that
+ * a handler can remove them (async-signal-safe unlink) before the
+ * process dies. NULL: no hook. */
+void tbrf_arepo_set_temp_hook(void (*hook)(const char *const *paths, int n));
+
+/* Checks that the AREPO file path, when it records that it is a member
+ * of a set of tbrf's (set_files, set_member, set_digest in /tbrf: sets
+ * of two or more files), has every other member BASE.I.hdf5 with the
+ * same set_digest: 0 (also for a file that records no set); -1 naming
+ * the missing member or the member of another run (a mixed set) in err.
+ * Not exported: the readers of this file call it. */
+int tbrf_arepo_check_set(const char *path, char *err, size_t errlen);
+
 /* Rows [*first, *first + *count) of n that file f of a set of num_files
  * holds: [n f / F, n (f + 1) / F). */
 TBRF_API void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count);
