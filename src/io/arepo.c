@@ -3,8 +3,12 @@
  * Each file of a set is a tbrf_io writer (writer.c): its temporary,
  * removal on failure, the completion mark and the synced rename are the
  * ones every tbrf file gets; this file only adds the Gadget groups through
- * the writer's open HDF5 handle. The set is published together: all
- * temporaries are complete before the first rename. */
+ * the writer's open HDF5 handle. The set is published together: every
+ * temporary is complete and synced before the first rename, the renames
+ * run with signals held back and keep the replaced members until the
+ * last one, and each member records the set's digest so that a set
+ * mixed by kill -9 is refused by tbrf's readers (tbrf_arepo_set_commit,
+ * tbrf_arepo_check_set; doc/guarantees-outputs.md, "AREPO sets"). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
