@@ -478,7 +478,7 @@ struct tbrf_arepo_set {
     tbrf_io_writer **w;
     int written;        /* files written so far (in order) */
     uint64_t *digest;   /* each member's content digest (write_dataset) */
-    const char **tmps;  /* the members' temporaries, for the temporary hook */
+    const char **tmps;  /* the members' temporaries' names (malloc'ed), for the hook */
 };
 
 /* The command's signal handler's list of temporaries to remove
@@ -556,6 +556,20 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
         tbrf_arepo_set_close(s);
         return -1;
     }
+    /* Every temporary is listed before the first exists (the writer's
+     * name, io_temp_name), so that no signal falls between a creation and
+     * its listing; the handler's unlink of one not yet made is harmless. */
+    for (int f = 0; f < h->num_files; f++) {
+        char *name = tbrf_arepo_file_name(base, h->num_files, f);
+        s->tmps[f] = name ? io_temp_name(name) : NULL;
+        free(name);
+        if (!s->tmps[f]) {
+            io_setf(err, errlen, "out of memory");
+            tbrf_arepo_set_close(s);
+            return -1;
+        }
+    }
+    say_temps(s, h->num_files);
     for (int f = 0; f < h->num_files; f++) {
         char *name = tbrf_arepo_file_name(base, h->num_files, f);
         s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
@@ -566,9 +580,6 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
             tbrf_arepo_set_close(s);
             return -1;
         }
-        /* listed as soon as it exists: a signal from now on removes it */
-        s->tmps[f] = s->w[f]->tmp;
-        say_temps(s, f + 1);
     }
     *set = s;
     return 0;
@@ -806,12 +817,13 @@ void tbrf_arepo_set_close(tbrf_arepo_set *s)
 {
     if (!s)
         return;
-    /* each temporary leaves the handler's list before its name is freed */
-    for (int f = s->w ? s->h.num_files - 1 : -1; f >= 0; f--) {
-        say_temps(s, s->tmps ? f : 0);
+    /* the writers remove their temporaries; the names leave the
+     * handler's list only then, and are freed after */
+    for (int f = 0; s->w && f < s->h.num_files; f++)
         tbrf_io_close(s->w[f]);
-    }
     say_temps(s, 0);
+    for (int f = 0; s->tmps && f < s->h.num_files; f++)
+        free((char *)s->tmps[f]);
     free(s->w);
     free(s->digest);
     free(s->tmps);

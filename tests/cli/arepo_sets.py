@@ -13,12 +13,13 @@ Cases:
            ("hold:2", held back): the whole new set, equal to the same
            command run without fault, and no temporary; SIGKILL after 2
            renames ("kill:2"): the set on disk is mixed, and regenerate of
-           member 0, `arepo gas --points` and `arepo cosmo --glass` of a
-           member refuse it naming the member of the other run; the next
+           member 0 (and --check), `info` (after the listing), `arepo gas
+           --points` and `arepo cosmo --glass` of a member refuse it naming
+           the member of the other run; the next
            run removes the dead run's temporaries and backups. A real
-           SIGTERM while a 32^3 `arepo gas --files 4` set is being written
-           (sent once its temporaries exist) leaves no temporary and the
-           old set
+           SIGTERM while a 64^3 `arepo cosmo --gas --files 4` set is being
+           written (sent once its temporaries exist) leaves no temporary
+           and the old set
   inputs   an output that is an input is refused (exit 2, one line naming
            the input, the input unchanged, no new file): `arepo cosmo
            --glass ic.hdf5 --out ic`, through a symbolic link, a member of
@@ -145,6 +146,9 @@ def case_commit():
           p.stderr.count("\n") == 1, "regenerate of a mixed set: %r" % p.stderr)
     p = run("regenerate", "ic.3.hdf5", "--out", "re", "--check", want=1)
     check("ic.0.hdf5 does not belong" in p.stderr, "regenerate --check: %r" % p.stderr)
+    p = run("info", "ic.0.hdf5", want=1)
+    check("ic.2.hdf5 does not belong" in p.stderr and "set_digest" in p.stdout,
+          "info of a mixed set: %r" % p.stderr)
     p = run("arepo", "gas", "--box", "50000", "--points", "ic.1.hdf5", "--out", "g",
             "--temperature", "100", "--volumes", "mean", want=1)
     check("does not belong" in p.stderr, "--points of a mixed set: %r" % p.stderr)
@@ -157,15 +161,15 @@ def case_commit():
     run(*ic, "--seed", "3")
     check(digests(members("ic")) == old and temporaries() == [],
           "the next run: set %s, temporaries %s" % (digests(members("ic")) == old, temporaries()))
-    # a real SIGTERM while the members are written
-    gas = ["arepo", "gas", "--box", "1", "--lattice", "32", "--temperature", "100", "--files",
-           "4", "--volumes", "voronoi", "--quiet", "--out", "gas"]
-    run(*gas)
-    old = digests(members("gas"))
-    p = subprocess.Popen([TBRF] + gas[:-1] + ["gas", "--seed", "9", "--density", "lognormal",
-                                               "--sigma", "0.5", "--model", "gaussian",
-                                               "--length", "0.1"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a real SIGTERM while the members are written (the set's temporaries
+    # exist from before the first particle is made to the last rename)
+    big = list(COSMO)
+    big[big.index("--particles") + 1] = "64"
+    big += ["--files", "4", "--out", "big"]
+    run(*big, "--seed", "3")
+    old = digests(members("big"))
+    p = subprocess.Popen([TBRF] + big + ["--seed", "4", "--gas"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
     t0 = time.time()
     while not temporaries() and p.poll() is None and time.time() - t0 < 60:
         time.sleep(0.002)
@@ -174,9 +178,9 @@ def case_commit():
     p.wait()
     check(len(seen) > 0 and p.returncode == -signal.SIGTERM,
           "SIGTERM while writing: temporaries seen %s, exit %s" % (seen, p.returncode))
-    check(temporaries() == [] and digests(members("gas")) == old,
+    check(temporaries() == [] and digests(members("big")) == old,
           "SIGTERM while writing: temporaries %s, old set kept %s" %
-          (temporaries(), digests(members("gas")) == old))
+          (temporaries(), digests(members("big")) == old))
     print("commit: term, fail, hold, kill and a real SIGTERM: ok")
 
 
