@@ -496,6 +496,36 @@ static void say_temps(const tbrf_arepo_set *s, int n)
         g_temp_hook(n > 0 ? s->tmps : NULL, n);
 }
 
+/* The members' writers. Every temporary is listed before the first
+ * exists (the writer's name, io_temp_name), so that no signal falls
+ * between a creation and its listing; the handler's unlink of one not
+ * yet made is harmless. 0, or -1 with err set (tbrf_arepo_set_close then
+ * removes what was made). */
+static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t errlen)
+{
+    const int nf = s->h.num_files;
+    for (int f = 0; f < nf; f++) {
+        char *name = tbrf_arepo_file_name(base, nf, f);
+        s->tmps[f] = name ? io_temp_name(name) : NULL;
+        free(name);
+        if (!s->tmps[f]) {
+            io_setf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    say_temps(s, nf);
+    for (int f = 0; f < nf; f++) {
+        char *name = tbrf_arepo_file_name(base, nf, f);
+        s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
+        if (!name)
+            io_setf(err, errlen, "out of memory");
+        free(name);
+        if (!s->w[f])
+            return -1;
+    }
+    return 0;
+}
+
 int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
                         const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
                         size_t errlen)
@@ -556,30 +586,9 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
         tbrf_arepo_set_close(s);
         return -1;
     }
-    /* Every temporary is listed before the first exists (the writer's
-     * name, io_temp_name), so that no signal falls between a creation and
-     * its listing; the handler's unlink of one not yet made is harmless. */
-    for (int f = 0; f < h->num_files; f++) {
-        char *name = tbrf_arepo_file_name(base, h->num_files, f);
-        s->tmps[f] = name ? io_temp_name(name) : NULL;
-        free(name);
-        if (!s->tmps[f]) {
-            io_setf(err, errlen, "out of memory");
-            tbrf_arepo_set_close(s);
-            return -1;
-        }
-    }
-    say_temps(s, h->num_files);
-    for (int f = 0; f < h->num_files; f++) {
-        char *name = tbrf_arepo_file_name(base, h->num_files, f);
-        s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
-        if (!name)
-            io_setf(err, errlen, "out of memory");
-        free(name);
-        if (!s->w[f]) {
-            tbrf_arepo_set_close(s);
-            return -1;
-        }
+    if (create_members(s, base, err, errlen)) {
+        tbrf_arepo_set_close(s);
+        return -1;
     }
     *set = s;
     return 0;
