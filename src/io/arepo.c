@@ -995,9 +995,24 @@ static int read_tbrf_attr(const char *path, const char *name, char **value, char
     return rc;
 }
 
+/* One integer from attribute a: 0, or -1 unless it is a single integer
+ * (H5Aread would write every element of a larger one). */
+static int attr_one_int(hid_t a, int *v)
+{
+    hid_t sp = a < 0 ? -1 : H5Aget_space(a), ty = a < 0 ? -1 : H5Aget_type(a);
+    int ok = sp >= 0 && ty >= 0 && H5Sget_simple_extent_npoints(sp) == 1 &&
+             H5Tget_class(ty) == H5T_INTEGER && H5Aread(a, H5T_NATIVE_INT, v) >= 0;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ty >= 0)
+        H5Tclose(ty);
+    return ok ? 0 : -1;
+}
+
 /* The set attributes of member `path` (write_set_attrs): 0 read; 1 when
  * the file records no set (one file, another program's, or a tbrf older
- * than the set records); -1 when it does not exist or is no HDF5. */
+ * than the set records); 2 when it records one unreadably (not single
+ * integers and a string); -1 when it does not exist or is no HDF5. */
 static int member_id(const char *path, int *files, int *member, char digest[24])
 {
     struct stat st;
@@ -1013,14 +1028,14 @@ static int member_id(const char *path, int *files, int *member, char digest[24])
         hid_t b = H5Aopen_by_name(f, "tbrf", "set_member", H5P_DEFAULT, H5P_DEFAULT);
         hid_t c = H5Aopen_by_name(f, "tbrf", "set_digest", H5P_DEFAULT, H5P_DEFAULT);
         char *d = NULL;
-        int ok = a >= 0 && b >= 0 && c >= 0 && H5Aread(a, H5T_NATIVE_INT, files) >= 0 &&
-                 H5Aread(b, H5T_NATIVE_INT, member) >= 0 && io_attr_string(c, &d) == 1 && d;
-        snprintf(digest, 24, "%s", ok ? d : "(unreadable)");
+        int ok = attr_one_int(a, files) == 0 && attr_one_int(b, member) == 0 && c >= 0 &&
+                 io_attr_string(c, &d) == 1 && d;
+        snprintf(digest, 24, "%s", ok ? d : "");
         free(d);
         for (hid_t *h = (hid_t[]){a, b, c, -2}; *h != -2; h++)
             if (*h >= 0)
                 H5Aclose(*h);
-        rc = 0;
+        rc = ok ? 0 : 2;
     }
     if (f >= 0)
         H5Fclose(f);
@@ -1032,7 +1047,13 @@ int tbrf_arepo_check_set(const char *path, char *err, size_t errlen)
 {
     int nf = 0, k = 0, nf2 = 0, k2 = 0;
     char id[24], id2[24];
-    if (!path || member_id(path, &nf, &k, id) != 0)
+    int own = path ? member_id(path, &nf, &k, id) : 1;
+    if (own == 2) {
+        io_setf(err, errlen, "%s: /tbrf set_files, set_member and set_digest are not two "
+                "integers and a string", path);
+        return -1;
+    }
+    if (own != 0)
         return 0; /* no set recorded: nothing to check (the reader says what is wrong) */
     /* BASE from PATH = BASE.K.hdf5 */
     char suffix[48];
