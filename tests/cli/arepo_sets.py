@@ -38,7 +38,9 @@ Cases:
            --precision float, accepted with double
   escape   a file whose /tbrf/command holds ESC: regenerate refuses it and
            prints the command with "\\x1b", `tbrf info` shows it escaped;
-           no raw control byte on either stream
+           a generate file whose model_kind holds ESC: regenerate's error
+           line shows "\\x1b" (cli_errline escapes every control byte); no
+           raw control byte on any stream
 Exit 77 (skipped) without h5py/numpy.
 """
 import glob
@@ -284,6 +286,16 @@ def case_escape():
     check(not glob.glob("r*") and not glob.glob("x*"), "regenerate ran the crafted command")
     p = run("info", "g.hdf5")
     check("\x1b" not in p.stdout + p.stderr and "\\x1b[31m4" in p.stdout, "info: %r" % p.stdout)
+    # any value quoted from a crafted file in an error line: a generate file's model name
+    with open("p.txt", "w") as f:
+        f.write("0.1 0.2 0.3\n0.5 0.5 0.5\n")
+    run("generate", "--model", "gaussian", "--length", "4", "--lines", "32", "--quiet",
+        "--points", "p.txt", "--out", "v.h5")
+    with h5py.File("v.h5", "r+") as f:
+        del f.attrs["model_kind"]
+        f.attrs["model_kind"] = "gau\x1b[31mssian"
+    p = run("regenerate", "v.h5", "--out", "w.h5", want=1)
+    check("\x1b" not in p.stderr and "\\x1b[31m" in p.stderr, "regenerate: %r" % p.stderr)
     print("escape: ok")
 
 
