@@ -425,6 +425,30 @@ static int write_params(hid_t file, const tbrf_arepo_param *params, size_t n)
     return rc;
 }
 
+/* The digest continued over what every member's header and /tbrf hold
+ * (the header's values, the parameters): two runs whose particles agree
+ * but whose header or parameters differ (--time, --omega0) make sets
+ * that tbrf_arepo_check_set tells apart too. */
+static uint64_t digest_meta(uint64_t d, const tbrf_arepo_header *h, const tbrf_arepo_param *p,
+                            size_t n)
+{
+    const double v[] = {h->time, h->redshift, h->box_size, h->omega0, h->omega_lambda,
+                        h->omega_baryon, h->hubble_param, h->mass_table[0], h->mass_table[1],
+                        h->mass_table[2], h->mass_table[3], h->mass_table[4], h->mass_table[5],
+                        h->unit_length_cm, h->unit_mass_g, h->unit_velocity_cm_s};
+    const int32_t iv[] = {h->double_precision, h->long_ids, h->num_files, h->flag_sfr,
+                          h->flag_cooling, h->flag_stellarage, h->flag_metals, h->flag_feedback};
+    d = digest_bytes(digest_bytes(d, v, sizeof v), iv, sizeof iv);
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].name)
+            continue;
+        d = digest_bytes(d, p[i].name, strlen(p[i].name) + 1);
+        d = p[i].text ? digest_bytes(d, p[i].text, strlen(p[i].text) + 1)
+                      : digest_bytes(d, &p[i].value, sizeof p[i].value);
+    }
+    return d;
+}
+
 /* One file into its writer's temporary. */
 static int write_file(tbrf_io_writer *w, const tbrf_arepo_header *h,
                       const tbrf_arepo_particles *totals, const tbrf_arepo_particles *types,
@@ -433,6 +457,7 @@ static int write_file(tbrf_io_writer *w, const tbrf_arepo_header *h,
 {
     io_quiet q;
     io_quiet_begin(&q);
+    *digest = digest_meta(*digest, h, params, nparams);
     int rc = write_header(w->file, h, totals, f);
     for (int t = 0; t < 6 && rc == 0; t++)
         rc = write_type(w->file, h, t, &types[t], digest);
