@@ -245,8 +245,11 @@ static int parse_energy(const char *const *val, gas_req *q)
 }
 
 /* Values the file's precision cannot hold (float32: up to 3.4e38), named
- * by the option that makes them, before any work: the energy, the rms
- * speed (times a margin for the Gaussian tail) and the box. */
+ * by the option that makes them, once the points are known and before the
+ * field: the energy, the rms speed (times a margin for the Gaussian
+ * tail), the box and the mean mass of a cell (rho L^3 / N, or rho with
+ * --mass-as-density). What a field's extremes make is the writer's to
+ * refuse (src/io/arepo.c, check_type). */
 static int check_values(const char *const *val, const gas_req *q)
 {
     const double lim = q->h.double_precision ? DBL_MAX : FLT_MAX;
@@ -262,9 +265,11 @@ static int check_values(const char *const *val, const gas_req *q)
                     q->vrms, val[G_MACH] ? "--mach" : "--vrms", unit);
         return -1;
     }
-    if (!(q->rho * q->box * q->box * q->box <= lim) || !(q->box <= lim)) {
-        cli_errline("arepo gas: --rho %g in a --box %g makes masses or coordinates the file's "
-                    "values cannot hold%s", q->rho, q->box, unit);
+    double mass = q->mass_as_density ? q->rho : q->rho * q->box * q->box * q->box / (double)q->n;
+    if (!(mass <= lim) || !(q->box <= lim)) {
+        cli_errline("arepo gas: --rho %g in a --box %g with %lld cells makes masses (%g) or "
+                    "coordinates the file's values cannot hold%s", q->rho, q->box,
+                    (long long)q->n, mass, unit);
         return -1;
     }
     return 0;
@@ -602,7 +607,7 @@ static int cmd_arepo_gas(int argc, char **argv)
     memset(&q, 0, sizeof q);
     tbrf_io_meta_init(&q.model);
     if (parse_points(val, &q) || parse_density(val, &q) || parse_energy(val, &q) ||
-        parse_velocity(val, &q) || parse_header(val, &q) || check_values(val, &q))
+        parse_velocity(val, &q) || parse_header(val, &q))
         return EXIT_USAGE;
     const char *in[2] = {q.points_file, q.model.table_file};
     const char *what[2] = {"the --points input", "the --table input"};
@@ -610,10 +615,11 @@ static int cmd_arepo_gas(int argc, char **argv)
         return EXIT_USAGE;
     double *xyz = NULL;
     int rc = make_points(&q, &xyz);
-    if (rc == 0 && q.points == PTS_FILE &&
-        cli_refuse_duplicates("arepo gas", "--points", q.points_file, q.n, xyz,
-                              q.h.double_precision ? 0.0 : q.box))
+    if (rc == 0 && check_values(val, &q))
         rc = EXIT_USAGE;
+    if (rc == 0 && q.points == PTS_FILE)
+        rc = cli_refuse_duplicates("arepo gas", "--points", q.points_file, q.n, xyz,
+                                   q.h.double_precision ? 0.0 : q.box);
     if (rc == 0) {
         q.command = request_command(argc + 1, argv - 1); /* "arepo gas ..." */
         rc = run_gas(&q, xyz);

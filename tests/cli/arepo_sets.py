@@ -30,8 +30,10 @@ Cases:
   values   float32 coordinates strictly inside [0, BoxSize): points
            0.99999999 and 0.99999997 of a unit box (which round to 1.0f)
            are stored below 1; --unit-velocity 1e-300 --precision float
-           (cosmo and gas) and --vrms 1e39 --precision float refused
-           naming the option, no file
+           (cosmo and gas), --vrms 1e39 and --rho 1e38 (in a box of 10,
+           8 cells) --precision float refused naming the option, no file;
+           cgs units (--box 3e24 --rho 1e-24 --mass-as-density, float)
+           accepted
   dups     duplicate points refused naming the first pair (rows 3 and 10):
            a glass for `arepo cosmo --gas`, text --points for `arepo gas`;
            points distinct as doubles but equal as float32 refused with
@@ -251,10 +253,16 @@ def case_values():
             (["arepo", "gas", "--box", "1", "--lattice", "4", "--temperature", "100",
               "--velocity", "solenoidal", "--model", "gaussian", "--length", "0.2", "--vrms",
               "1e39", "--precision", "float"], "--vrms"),
+            (["arepo", "gas", "--box", "10", "--lattice", "2", "--temperature", "100",
+              "--rho", "1e38", "--precision", "float", "--volumes", "mean"], "--rho"),
     ):
         p = run(*args, "--out", "bad", want=2)
         check(opt in p.stderr and p.stderr.count("\n") == 1, "%s: %r" % (opt, p.stderr))
         check(not glob.glob("bad*") and temporaries() == [], "refused: a file was left")
+    # cgs units: rho L^3 is beyond float32, the cells' densities are not
+    run("arepo", "gas", "--box", "3e24", "--lattice", "4", "--temperature", "100", "--rho",
+        "1e-24", "--precision", "float", "--mass-as-density", "--volumes", "mean", "--quiet",
+        "--out", "cgs")
     print("values: ok")
 
 
