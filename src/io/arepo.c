@@ -739,25 +739,28 @@ static void sync_dir_of(const char *path)
     }
 }
 
-/* A hard link ".NAME.tmp-PID.old" to the file NAME that member w replaces
- * (NULL when there is none, or no hard links here); the next run to NAME
- * removes one a crash left (io_remove_stale_temps). */
-static char *backup_of(const tbrf_io_writer *w)
+/* The file NAME that member w replaces kept as ".NAME.tmp-PID.old" until
+ * the set is published: a hard link, or where the file system has none
+ * NAME itself renamed there (NAME is then missing until the member's own
+ * rename, with signals held back). NULL when there is nothing to keep;
+ * the next run to NAME removes one a crash left (io_remove_stale_temps).
+ * *lost is set when a file exists that could not be kept. */
+static char *backup_of(const tbrf_io_writer *w, int *lost)
 {
     struct stat st;
     if (lstat(w->path, &st) != 0 || !S_ISREG(st.st_mode))
         return NULL;
     size_t n = strlen(w->tmp) + 8;
     char *b = malloc(n);
-    if (!b)
-        return NULL;
-    snprintf(b, n, "%s.old", w->tmp);
-    unlink(b);
-    if (link(w->path, b) != 0) {
+    if (b) {
+        snprintf(b, n, "%s.old", w->tmp);
+        unlink(b);
+        if (link(w->path, b) == 0 || rename(w->path, b) == 0)
+            return b;
         free(b);
-        return NULL;
     }
-    return b;
+    *lost = 1;
+    return NULL;
 }
 
 /* Renames the staged members to their names, the last member first and
@@ -773,10 +776,10 @@ static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
         io_setf(err, errlen, "out of memory");
         return -1;
     }
-    int done = 0, e = 0;
+    int done = 0, e = 0, lost = 0;
     while (done < nf) {
         tbrf_io_writer *w = s->w[nf - 1 - done];
-        bak[done] = backup_of(w);
+        bak[done] = backup_of(w, &lost);
         if (fault("fail", done) ? (errno = EIO, 1) : rename(w->tmp, w->path) != 0) {
             e = errno;
             break;
@@ -788,7 +791,9 @@ static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
             raise(SIGTERM);
     }
     if (done < nf) {
-        int lost = 0;
+        /* the member that failed: its old file back where it was */
+        if (bak[done] && access(s->w[nf - 1 - done]->path, F_OK) != 0)
+            lost |= rename(bak[done], s->w[nf - 1 - done]->path) != 0;
         for (int i = 0; i < done; i++) {
             const char *name = s->w[nf - 1 - i]->path;
             if (bak[i] ? rename(bak[i], name) != 0 : unlink(name) != 0 && errno != ENOENT)
