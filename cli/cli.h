@@ -60,6 +60,32 @@ void cli_guard_temp(const char *tmp);
 /* The side file's temporary, removed with it (cli_unguard_temp: both). */
 void cli_guard_side_temp(const char *tmp);
 void cli_unguard_temp(void);
+/* Many temporaries at once (an AREPO set: tbrf_arepo_set_temp_hook's
+ * signature): the caller keeps paths[0 .. n-1] valid until the next call;
+ * NULL or 0: none. */
+void cli_guard_temps(const char *const *paths, int n);
+
+/* 1 if a and b name the same file: equal names, or the same device and
+ * inode (hard links, ./x and x, symbolic links). */
+int cli_same_file(const char *a, const char *b);
+/* The output named by out_names[0 .. nout-1] (a file, or every member of
+ * a set) may be none of the inputs in_paths[0 .. nin-1] (NULL entries
+ * skipped), described by in_what[i] ("the --glass input"): 0, or
+ * EXIT_USAGE after one line "CMD: --out OUT: NAME is WHAT; write the
+ * output elsewhere". Every command that reads files checks its outputs
+ * with it before any work (run.c). */
+int cli_refuse_inputs(const char *cmd, const char *out, char *const *out_names, int nout,
+                      const char *const *in_paths, const char *const *in_what, int nin);
+/* Points that coincide (xyz: n rows of 3; float_box > 0: compared as the
+ * float32 coordinates written in a box of that size) read from `file`
+ * by option `opt`: 0 when none, else EXIT_USAGE after one line naming the
+ * first point that repeats an earlier one and that earlier one
+ * (EXIT_FAIL when the check's index is over the memory budget). */
+int cli_refuse_duplicates(const char *cmd, const char *opt, const char *file, int64_t n,
+                          const double *xyz, double float_box);
+/* The same for the AREPO set BASE of nfiles files (every member's name). */
+int cli_refuse_set_inputs(const char *cmd, const char *base, int nfiles,
+                          const char *const *in_paths, const char *const *in_what, int nin);
 
 /* The plan's detailed message, or the status text when it has none. */
 struct tbrf_plan;

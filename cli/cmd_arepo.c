@@ -14,6 +14,7 @@
  * that `tbrf generate --model table` reads. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -233,6 +234,44 @@ static int parse_energy(const char *const *val, gas_req *q)
                (q->unit_v * q->unit_v);
     else
         q->u = q->sound_speed * q->sound_speed / (q->gamma * (q->gamma - 1));
+    /* the float32 limit is checked with --precision (check_values) */
+    if (!isfinite(q->u) || !(q->u > 0)) {
+        cli_errline("arepo gas: the internal energy from %s and --unit-velocity %g is %g: "
+                    "not a finite positive number; choose another unit", val[G_TEMP] ?
+                    "--temperature" : "--sound-speed", q->unit_v, q->u);
+        return -1;
+    }
+    return 0;
+}
+
+/* Values the file's precision cannot hold (float32: up to 3.4e38), named
+ * by the option that makes them, once the points are known and before the
+ * field: the energy, the rms speed (times a margin for the Gaussian
+ * tail), the box and the mean mass of a cell (rho L^3 / N, or rho with
+ * --mass-as-density). What a field's extremes make is the writer's to
+ * refuse (src/io/arepo.c, check_type). */
+static int check_values(const char *const *val, const gas_req *q)
+{
+    const double lim = q->h.double_precision ? DBL_MAX : FLT_MAX;
+    const char *unit = q->h.double_precision ? "" : " (--precision float: 3.4e38 at most)";
+    if (q->u > lim) {
+        cli_errline("arepo gas: the internal energy %g from %s and --unit-velocity %g overflows "
+                    "the file's values%s; choose a larger --unit-velocity", q->u,
+                    val[G_TEMP] ? "--temperature" : "--sound-speed", q->unit_v, unit);
+        return -1;
+    }
+    if (q->velocity && !(q->vrms * 100 <= lim)) {
+        cli_errline("arepo gas: velocities of rms %g (%s) overflow the file's values%s",
+                    q->vrms, val[G_MACH] ? "--mach" : "--vrms", unit);
+        return -1;
+    }
+    double mass = q->mass_as_density ? q->rho : q->rho * q->box * q->box * q->box / (double)q->n;
+    if (!(mass <= lim) || !(q->box <= lim)) {
+        cli_errline("arepo gas: --rho %g in a --box %g with %lld cells makes masses (%g) or "
+                    "coordinates the file's values cannot hold%s", q->rho, q->box,
+                    (long long)q->n, mass, unit);
+        return -1;
+    }
     return 0;
 }
 
@@ -570,8 +609,17 @@ static int cmd_arepo_gas(int argc, char **argv)
     if (parse_points(val, &q) || parse_density(val, &q) || parse_energy(val, &q) ||
         parse_velocity(val, &q) || parse_header(val, &q))
         return EXIT_USAGE;
+    const char *in[2] = {q.points_file, q.model.table_file};
+    const char *what[2] = {"the --points input", "the --table input"};
+    if (cli_refuse_set_inputs("arepo gas", q.out, q.h.num_files, in, what, 2))
+        return EXIT_USAGE;
     double *xyz = NULL;
     int rc = make_points(&q, &xyz);
+    if (rc == 0 && check_values(val, &q))
+        rc = EXIT_USAGE;
+    if (rc == 0 && q.points == PTS_FILE)
+        rc = cli_refuse_duplicates("arepo gas", "--points", q.points_file, q.n, xyz,
+                                   q.h.double_precision ? 0.0 : q.box);
     if (rc == 0) {
         q.command = request_command(argc + 1, argv - 1); /* "arepo gas ..." */
         rc = run_gas(&q, xyz);
@@ -659,6 +707,7 @@ static int pk_write(const char *out, const tbrf_model *m, const char *command)
     if (!tmp)
         return EXIT_FAIL;
     snprintf(tmp, strlen(out) + 32, "%s.tmp-%ld", out, (long)getpid());
+    cli_guard_temp(tmp);
     FILE *f = fopen(tmp, "w");
     int ok = f != NULL;
     if (ok) {
@@ -675,9 +724,11 @@ static int pk_write(const char *out, const tbrf_model *m, const char *command)
     if (!ok || rename(tmp, out) != 0) {
         cli_errline("arepo pk: cannot write %s", out);
         unlink(tmp);
+        cli_unguard_temp();
         free(tmp);
         return EXIT_FAIL;
     }
+    cli_unguard_temp();
     free(tmp);
     return 0;
 }
@@ -745,6 +796,8 @@ void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, i
 
 int cmd_arepo(int argc, char **argv)
 {
+    /* a signal while a set is written removes every member's temporary */
+    tbrf_arepo_set_temp_hook(cli_guard_temps);
     if (argc >= 2 && strcmp(argv[1], "gas") == 0)
         return cmd_arepo_gas(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "pk") == 0)

@@ -11,6 +11,7 @@
  * (examples/arepo/ic_from_c.c), hence the same file. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -217,6 +218,29 @@ static int load_glass(cosmo_req *q)
         cli_errline("arepo cosmo: %s", rc ? err : "the glass must have 3 coordinates a point");
         return EXIT_USAGE;
     }
+    /* two glass points at one site make coincident particles in every
+     * tile (and coincident gas cells with --gas) */
+    return cli_refuse_duplicates("arepo cosmo", "--glass", q->glass, q->ng, q->gx, 0.0);
+}
+
+/* Values the file cannot hold, named by the option that makes them:
+ * velocities are velocity_factor times displacements, which stay below
+ * the box; the gas energy is the library's. 0 or EXIT_USAGE. */
+static int check_values(const cosmo_req *q, const tbrf_ic_cosmo *ic)
+{
+    tbrf_ic_cosmo_info f;
+    if (tbrf_ic_cosmo_get_info(ic, &f) != TBRF_OK)
+        return 0;
+    const double lim = q->file.double_precision ? DBL_MAX : FLT_MAX;
+    const char *prec = q->file.double_precision ? "" : " (--precision float: 3.4e38 at most)";
+    if (!(fabs(f.velocity_factor) * q->box <= lim) ||
+        (q->gas && !(f.internal_energy <= lim && f.internal_energy >= 0))) {
+        cli_errline("arepo cosmo: --unit-velocity %g makes %s the file cannot hold%s (%g per "
+                    "length unit of displacement%s); choose a larger unit", q->unit_v,
+                    q->gas ? "velocities or the gas energy" : "velocities", prec,
+                    f.velocity_factor, q->gas ? ", or the energy" : "");
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -300,6 +324,8 @@ static int run_cosmo(cosmo_req *q)
         cli_errline("arepo cosmo: %s", ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
         rc = st == TBRF_ERR_INVALID ? EXIT_USAGE : EXIT_FAIL;
     }
+    if (rc == 0)
+        rc = check_values(q, ic);
     q->file.command = q->command ? q->command : "tbrf arepo cosmo";
     q->file.power_name = q->table;
     q->file.glass_name = q->glass;
@@ -326,6 +352,10 @@ int cmd_arepo_cosmo(int argc, char **argv)
     cosmo_req q;
     memset(&q, 0, sizeof q);
     if (parse_cosmo(val, &q) || parse_gas(val, &q))
+        return EXIT_USAGE;
+    const char *in[2] = {q.glass, q.table};
+    const char *what[2] = {"the --glass input", "the --table input"};
+    if (cli_refuse_set_inputs("arepo cosmo", q.out, q.file.num_files, in, what, 2))
         return EXIT_USAGE;
     int rc = q.glass ? load_glass(&q) : 0;
     q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */

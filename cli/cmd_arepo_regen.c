@@ -49,15 +49,6 @@ static int split_command(char *s, char **w)
     return n;
 }
 
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return 1;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 /* The number of files of the set (--files, default 1) and which of them
  * `file` is (the N of BASE.N.hdf5; 0 for one file). */
 static void set_index(char **w, int n, const char *file, int *nf, int *index)
@@ -82,14 +73,15 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
 {
     int nf, index, rc;
     set_index(w, n, file, &nf, &index);
+    /* no member of the new set may be the file regenerated (the
+     * command's own inputs are refused by the command itself) */
+    const char *in[1] = {file};
+    const char *what[1] = {"the file being regenerated"};
+    if (cli_refuse_set_inputs("regenerate", out, nf, in, what, 1))
+        return EXIT_USAGE;
     char *made = tbrf_arepo_file_name(out, nf, index);
     if (!made)
         return EXIT_FAIL;
-    if (same_file(made, file)) {
-        cli_errline("regenerate: the output %s would replace %s", made, file);
-        free(made);
-        return EXIT_USAGE;
-    }
     rc = cmd_arepo(n - 1, w + 1);
     if (rc == 0 && check) {
         char err[1024];
@@ -125,6 +117,22 @@ int arepo_regenerate(const char *file, const char *out, int check, int quiet)
         return -1;
     if (st < 0) {
         cli_errline("%s", err);
+        return EXIT_FAIL;
+    }
+    /* A crafted file's command could carry terminal escape sequences:
+     * it is shown escaped and never run. */
+    for (const char *c = cmd; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            char esc[1024];
+            cli_errline("%s: its /tbrf/command holds control characters, which no command of "
+                        "tbrf's writes: %s", file, tbrf_io_escape(cmd, esc, sizeof esc));
+            free(cmd);
+            return EXIT_FAIL;
+        }
+    /* a member of a mixed set (an interrupted commit) is no set to remake */
+    if (tbrf_arepo_check_set(file, err, sizeof err)) {
+        cli_errline("regenerate: %s", err);
+        free(cmd);
         return EXIT_FAIL;
     }
     int n = split_command(cmd, w), rc = EXIT_FAIL, o = -1;

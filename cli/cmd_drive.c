@@ -407,6 +407,11 @@ static int run(const char *const *val, drive_run *d, const char *command)
         return EXIT_USAGE;
     }
     d->out = val[D_OUT];
+    const char *in[2] = {val[D_POINTS], val[D_TABLE]};
+    const char *what[2] = {"the --points input", "the --table input"};
+    char *outs[1] = {(char *)d->out};
+    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2))
+        return EXIT_USAGE;
     d->quiet = val[D_QUIET] != NULL;
     tbrf_model *model = NULL;
     tbrf_driver *drv = NULL;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "io/tbrf_io.h"
 #include "isotropy.h"
+#include "tbrf_arepo.h"
 
 static void usage(void)
 {
@@ -70,5 +71,10 @@ int cmd_info(int argc, char **argv)
         return EXIT_FAIL;
     }
     isotropy_line(file);
+    /* a member of an AREPO set mixed by kill -9: listed, then refused */
+    if (tbrf_arepo_check_set(file, err, sizeof err)) {
+        cli_errline("info: %s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
     return 0;
 }

@@ -33,12 +33,18 @@
  * left (src/io/common.c, io_remove_stale_temps). */
 static char g_tmp[2][4096];
 static volatile sig_atomic_t g_have_tmp[2] = {0, 0};
+/* The temporaries of an AREPO set being written (cli_guard_temps). */
+static const char *const *volatile g_set_tmp;
+static volatile sig_atomic_t g_set_n;
 
 static void on_signal(int sig)
 {
     for (int i = 0; i < 2; i++)
         if (g_have_tmp[i])
             unlink(g_tmp[i]);
+    for (int i = 0; i < g_set_n; i++)
+        if (g_set_tmp[i])
+            unlink(g_set_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -60,6 +66,13 @@ void cli_guard_temp(const char *tmp)
 void cli_guard_side_temp(const char *tmp)
 {
     guard(1, tmp);
+}
+
+void cli_guard_temps(const char *const *paths, int n)
+{
+    g_set_n = 0; /* the handler never reads a list being replaced */
+    g_set_tmp = paths;
+    g_set_n = paths ? n : 0;
 }
 
 void cli_unguard_temp(void)

@@ -24,13 +24,24 @@ void cli_errline(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    for (char *c = buf; *c; c++)
+    /* One line, and no byte that drives a terminal: values quoted from a
+     * crafted file (a model name, a recorded command) may hold escape
+     * sequences; other control bytes are shown as \xHH. */
+    char out[4 * sizeof buf];
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)buf; *c; c++) {
         if (*c == '\n' || *c == '\r')
-            *c = ' ';
+            out[o++] = ' ';
+        else if (*c < 0x20 || *c == 0x7f)
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", *c);
+        else
+            out[o++] = (char)*c;
+    }
+    out[o] = '\0';
     if (cli_mpi_rank() > 0)
-        fprintf(stderr, "tbrf: rank %d: %s\n", cli_mpi_rank(), buf);
+        fprintf(stderr, "tbrf: rank %d: %s\n", cli_mpi_rank(), out);
     else
-        fprintf(stderr, "tbrf: %s\n", buf);
+        fprintf(stderr, "tbrf: %s\n", out);
 }
 
 static double now(void)

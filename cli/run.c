@@ -13,6 +13,7 @@
 
 #include "analysis/measure.h"
 #include "request.h"
+#include "tbrf_arepo.h"
 #ifdef TBRF_CLI_MPI
 #include <mpi.h>
 
@@ -380,9 +381,7 @@ static void report(const run *u)
     expected_slope(m, r->model);
 }
 
-/* 1 if a and b name the same file: equal names, or the same device and
- * inode (hard links, ./x and x, symbolic links). */
-static int same_file(const char *a, const char *b)
+int cli_same_file(const char *a, const char *b)
 {
     if (!a || !b)
         return 0;
@@ -391,6 +390,112 @@ static int same_file(const char *a, const char *b)
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
+}
+
+int cli_refuse_inputs(const char *cmd, const char *out, char *const *out_names, int nout,
+                      const char *const *in_paths, const char *const *in_what, int nin)
+{
+    for (int o = 0; o < nout; o++)
+        for (int i = 0; i < nin; i++) {
+            if (!out_names[o] || !in_paths[i] || !cli_same_file(out_names[o], in_paths[i]))
+                continue;
+            char e1[512], e2[512];
+            if (strcmp(out_names[o], out) == 0)
+                cli_errline("%s: --out %s is %s; write the output elsewhere", cmd,
+                            tbrf_io_escape(out, e1, sizeof e1), in_what[i]);
+            else
+                cli_errline("%s: --out %s: %s is %s; write the output elsewhere", cmd,
+                            tbrf_io_escape(out, e1, sizeof e1),
+                            tbrf_io_escape(out_names[o], e2, sizeof e2), in_what[i]);
+            return EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* The points being checked for duplicates (qsort has no context). */
+static const double *g_dup_xyz;
+static double g_dup_box; /* > 0: compare as float32 coordinates of this box */
+
+/* Coordinate c of point i as the file stores it. */
+static double dup_coord(int64_t i, int c)
+{
+    double x = g_dup_xyz[3 * i + c];
+    if (g_dup_box > 0) {
+        float f = (float)x;
+        if ((double)f >= g_dup_box) /* as src/io/arepo.c wraps it */
+            f = (float)((double)f - g_dup_box);
+        x = f;
+    }
+    return x;
+}
+
+static int dup_cmp(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    for (int c = 0; c < 3; c++) {
+        double x = dup_coord(a, c), y = dup_coord(b, c);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return (a > b) - (a < b);
+}
+
+int cli_refuse_duplicates(const char *cmd, const char *opt, const char *file, int64_t n,
+                          const double *xyz, double float_box)
+{
+    char err[1024], e1[512];
+    if (tbrf_io_budget_check(NULL, "the duplicate-point check", 8.0 * (double)n, err,
+                             sizeof err)) {
+        cli_errline("%s: %s", cmd, err);
+        return EXIT_FAIL;
+    }
+    int64_t *idx = malloc((size_t)(n > 0 ? n : 1) * sizeof *idx);
+    if (!idx) {
+        cli_errline("%s: out of memory for %lld points", cmd, (long long)n);
+        return EXIT_FAIL;
+    }
+    for (int64_t i = 0; i < n; i++)
+        idx[i] = i;
+    g_dup_xyz = xyz;
+    g_dup_box = float_box;
+    qsort(idx, (size_t)n, sizeof *idx, dup_cmp);
+    /* the first point (in file order) that repeats an earlier one: equal
+     * points sort by row, so that pair starts its run */
+    int64_t a = -1, b = -1;
+    for (int64_t k = 1; k < n; k++) {
+        int same = 1;
+        for (int c = 0; c < 3; c++)
+            same &= dup_coord(idx[k - 1], c) == dup_coord(idx[k], c);
+        if (same && (b < 0 || idx[k] < b)) {
+            a = idx[k - 1];
+            b = idx[k];
+        }
+    }
+    free(idx);
+    if (b < 0)
+        return 0;
+    cli_errline("%s: %s %s: points %lld and %lld (rows from 0) coincide at (%.17g, %.17g, "
+                "%.17g)%s: AREPO cannot build a Voronoi mesh with two cells at one point; "
+                "remove the duplicates", cmd, opt, tbrf_io_escape(file, e1, sizeof e1),
+                (long long)a, (long long)b, dup_coord(a, 0), dup_coord(a, 1), dup_coord(a, 2),
+                float_box > 0 ? " as float32" : "");
+    return EXIT_USAGE;
+}
+
+int cli_refuse_set_inputs(const char *cmd, const char *base, int nfiles,
+                          const char *const *in_paths, const char *const *in_what, int nin)
+{
+    int rc = 0;
+    for (int f = 0; f < nfiles && rc == 0; f++) {
+        char *name = tbrf_arepo_file_name(base, nfiles, f);
+        if (!name) {
+            cli_errline("%s: out of memory", cmd);
+            return EXIT_FAIL;
+        }
+        rc = cli_refuse_inputs(cmd, base, &name, 1, in_paths, in_what, nin);
+        free(name);
+    }
+    return rc;
 }
 
 /* The output and its side file may not be an input, nor each other:
@@ -408,16 +513,16 @@ int request_check_paths(const request *r)
     char *side = r->xdmf ? tbrf_io_xdmf_name(r->out) : NULL;
     int rc = 0;
     for (int i = 0; i < 3 && !rc; i++) {
-        if (same_file(r->out, in[i].path)) {
+        if (cli_same_file(r->out, in[i].path)) {
             cli_errline("--out %s is %s; write the output elsewhere", r->out, in[i].what);
             rc = EXIT_USAGE;
-        } else if (side && same_file(side, in[i].path)) {
+        } else if (side && cli_same_file(side, in[i].path)) {
             cli_errline("--out %s: its XDMF side file %s is %s; name the output otherwise or "
                         "use --no-xdmf", r->out, side, in[i].what);
             rc = EXIT_USAGE;
         }
     }
-    if (!rc && side && same_file(side, r->out)) {
+    if (!rc && side && cli_same_file(side, r->out)) {
         cli_errline("--out %s: the XDMF side file would replace the output itself; name it "
                     "NAME.h5, or use --no-xdmf", r->out);
         rc = EXIT_USAGE;

@@ -75,11 +75,16 @@ char *tbrf_arepo_file_name(const char *base, int num_files, int index);
 /* Writes the set: file f holds rows [n f/F, n (f+1)/F) of every type.
  * Checks everything first (header ranges, finite data inside the box,
  * positive gas mass, IDs unique across types and within uint32 unless
- * long_ids) and writes nothing on bad input; a single file is refused
- * while BASE.0.hdf5 exists (AREPO would read that set instead). Every file is written to a
- * temporary; the names are published only when all are complete (if a
- * rename fails, the files already published are removed). Returns 0, or
- * -1 with one line naming the file or the bad value in err. */
+ * long_ids; in a float32 file every value within float range) and writes
+ * nothing on bad input; a single file is refused while BASE.0.hdf5
+ * exists (AREPO would read that set instead). Every file is written to a
+ * temporary; the names are published only when all are complete and
+ * synced, with the catchable signals held back during the renames (if a
+ * rename fails, the previous set is put back: all or nothing; a set of
+ * two or more records set_files, set_member and set_digest in /tbrf,
+ * tbrf_arepo_check_set). float32 coordinates that round up to BoxSize
+ * are wrapped to stay in [0, BoxSize). Returns 0, or -1 with one line
+ * naming the file or the bad value in err. */
 TBRF_API int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen);
@@ -93,7 +98,8 @@ TBRF_API int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
  * and part[t].first_id = the ID of the first row that
  * tbrf_arepo_file_rows gives; positions inside the box, finite values),
  * in order f = 0, 1, ...; commit publishes the set when every file is
- * written (a failed rename removes the files already published); close
+ * written (all or nothing, as tbrf_arepo_write: a failed rename puts the
+ * previous set back); close
  * frees the set and removes unpublished temporaries, so an error at any
  * step leaves no file. Each returns 0, or -1 with one line in err. */
 typedef struct tbrf_arepo_set tbrf_arepo_set;
@@ -110,6 +116,21 @@ TBRF_API int tbrf_arepo_set_write_file(tbrf_arepo_set *set, int f,
 TBRF_API int tbrf_arepo_set_commit(tbrf_arepo_set *set, char *err, size_t errlen);
 /* Frees the set, removing unpublished temporaries; NULL is ignored. */
 TBRF_API void tbrf_arepo_set_close(tbrf_arepo_set *set);
+
+/* For the command's signal handler, not exported: hook(paths, n) is
+ * called whenever the temporaries of the set being written change (n of
+ * them, paths valid until the next call; NULL and 0: none left), so that
+ * a handler can remove them (async-signal-safe unlink) before the
+ * process dies. NULL: no hook. */
+void tbrf_arepo_set_temp_hook(void (*hook)(const char *const *paths, int n));
+
+/* Checks that the AREPO file path, when it records that it is a member
+ * of a set of tbrf's (set_files, set_member, set_digest in /tbrf: sets
+ * of two or more files), has every other member BASE.I.hdf5 with the
+ * same set_digest: 0 (also for a file that records no set); -1 naming
+ * the missing member or the member of another run (a mixed set) in err.
+ * Not exported: the readers of this file call it. */
+int tbrf_arepo_check_set(const char *path, char *err, size_t errlen);
 
 /* Rows [*first, *first + *count) of n that file f of a set of num_files
  * holds: [n f / F, n (f + 1) / F). */

@@ -3,14 +3,23 @@
  * Each file of a set is a tbrf_io writer (writer.c): its temporary,
  * removal on failure, the completion mark and the synced rename are the
  * ones every tbrf file gets; this file only adds the Gadget groups through
- * the writer's open HDF5 handle. The set is published together: all
- * temporaries are complete before the first rename. */
+ * the writer's open HDF5 handle. The set is published together: every
+ * temporary is complete and synced before the first rename, the renames
+ * run with signals held back and keep the replaced members until the
+ * last one, and each member records the set's digest so that a set
+ * mixed by kill -9 is refused by tbrf's readers (tbrf_arepo_set_commit,
+ * tbrf_arepo_check_set; doc/guarantees-outputs.md, "AREPO sets"). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/io_internal.h"
@@ -50,10 +59,23 @@ static int finite_in(double v, double lo, double hi)
     return isfinite(v) && v >= lo && v <= hi;
 }
 
+/* v is finite and, in a float32 file, within float range (a larger
+ * double would be written as infinity). */
+static int storable(const tbrf_arepo_header *h, double v)
+{
+    return isfinite(v) && (h->double_precision || fabs(v) <= FLT_MAX);
+}
+
+static const char *prec_name(const tbrf_arepo_header *h)
+{
+    return h->double_precision ? "" : " in float32";
+}
+
 int tbrf_arepo_check_header(const tbrf_arepo_header *h, char *err, size_t errlen)
 {
-    if (!(isfinite(h->box_size) && h->box_size > 0)) {
-        io_setf(err, errlen, "BoxSize must be finite and > 0 (got %g)", h->box_size);
+    if (!(storable(h, h->box_size) && h->box_size > 0)) {
+        io_setf(err, errlen, "BoxSize must be finite%s and > 0 (got %g)", prec_name(h),
+                h->box_size);
         return -1;
     }
     if (!finite_in(h->omega0, 0, 10) || !finite_in(h->omega_lambda, 0, 10) ||
@@ -102,23 +124,23 @@ static int check_type(const tbrf_arepo_header *h, int t, const tbrf_arepo_partic
                         "BoxSize = %g)", t, (long long)i, x, h->box_size);
                 return -1;
             }
-            if (p->vel && !isfinite(p->vel[3 * i + c])) {
-                io_setf(err, errlen, "PartType%d particle %lld: velocity not finite", t,
-                        (long long)i);
+            if (p->vel && !storable(h, p->vel[3 * i + c])) {
+                io_setf(err, errlen, "PartType%d particle %lld: velocity %g is not finite%s", t,
+                        (long long)i, p->vel[3 * i + c], prec_name(h));
                 return -1;
             }
         }
         if (h->mass_table[t] == 0) {
-            if (!(isfinite(p->mass[i]) && p->mass[i] >= 0)) {
-                io_setf(err, errlen, "PartType%d particle %lld: mass %g must be finite and >= 0",
-                        t, (long long)i, p->mass[i]);
+            if (!(storable(h, p->mass[i]) && p->mass[i] >= 0)) {
+                io_setf(err, errlen, "PartType%d particle %lld: mass %g must be finite%s and >= 0",
+                        t, (long long)i, p->mass[i], prec_name(h));
                 return -1;
             }
             total += p->mass[i];
         }
-        if (t == 0 && p->u && !(isfinite(p->u[i]) && p->u[i] >= 0)) {
-            io_setf(err, errlen, "PartType0 particle %lld: internal energy %g must be finite and "
-                    ">= 0", (long long)i, p->u[i]);
+        if (t == 0 && p->u && !(storable(h, p->u[i]) && p->u[i] >= 0)) {
+            io_setf(err, errlen, "PartType0 particle %lld: internal energy %g must be finite%s "
+                    "and >= 0", (long long)i, p->u[i], prec_name(h));
             return -1;
         }
     }
@@ -259,14 +281,72 @@ static int write_header(hid_t file, const tbrf_arepo_header *h, const tbrf_arepo
 /* Marks a float dataset of zeros for write_dataset. */
 static const double ZEROS[1] = {0};
 
-/* A dataset of rows x cols from src (doubles; ZEROS: zeros; NULL: the IDs
- * first_id + row), converted block by block to the file type. */
-static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, const double *src,
-                         int64_t first, int dbl, int long_ids, uint64_t first_id)
+/* How a member's datasets are stored: the precision, the ID width, and
+ * the running digest of every block written (the member's content, which
+ * the set's identity is made of: tbrf_arepo_set_commit). */
+typedef struct ds_out {
+    int dbl, long_ids;
+    uint64_t *digest;
+} ds_out;
+
+/* A 64-bit digest of n bytes continuing h: 8 bytes a multiply and a
+ * shift, fast enough to run over every block as it is written. Not a
+ * cryptographic hash: it tells the members of two runs apart. */
+static uint64_t digest_bytes(uint64_t h, const void *p, size_t n)
 {
+    const unsigned char *b = p;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, b + i, 8);
+        h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Rows [r, r + m) of a dataset converted to the memory type of *mtype in
+ * buf. Float32 coordinates (box > 0) that round up to BoxSize wrap to
+ * the box's other side, so that every stored coordinate lies in [0,
+ * BoxSize) as AREPO requires (a double just below the box rounds to it
+ * as a float). */
+static void fill_block(void *buf, const double *src, int64_t first, int64_t r, size_t k, int cols,
+                       int dbl, uint64_t first_id, double box, hid_t *mtype)
+{
+    if (src == ZEROS) {
+        memset(buf, 0, k * (dbl ? sizeof(double) : sizeof(float)));
+        *mtype = dbl ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+    } else if (!src) {
+        uint64_t *u = buf;
+        for (size_t i = 0; i < k; i++)
+            u[i] = first_id + (uint64_t)(first + r) + i;
+        *mtype = H5T_NATIVE_UINT64;
+    } else if (dbl) {
+        memcpy(buf, src + (first + r) * cols, k * sizeof(double));
+        *mtype = H5T_NATIVE_DOUBLE;
+    } else {
+        float *fl = buf;
+        for (size_t i = 0; i < k; i++) {
+            fl[i] = (float)src[(first + r) * cols + (int64_t)i];
+            if (box > 0 && (double)fl[i] >= box)
+                fl[i] = (float)((double)fl[i] - box);
+        }
+        *mtype = H5T_NATIVE_FLOAT;
+    }
+}
+
+/* A dataset of rows x cols from src (doubles; ZEROS: zeros; NULL: the IDs
+ * first_id + row), converted block by block to the file type; box > 0
+ * for coordinates (fill_block). */
+static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, const double *src,
+                         int64_t first, const ds_out *o, uint64_t first_id, double box)
+{
+    const int dbl = o->dbl;
     hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
     hid_t ftype = src ? (dbl ? H5T_IEEE_F64LE : H5T_IEEE_F32LE)
-                      : (long_ids ? H5T_STD_U64LE : H5T_STD_U32LE);
+                      : (o->long_ids ? H5T_STD_U64LE : H5T_STD_U32LE);
     hid_t sp = H5Screate_simple(cols == 1 ? 1 : 2, dims, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (dcpl >= 0)
@@ -280,27 +360,13 @@ static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, cons
     void *buf = rc ? NULL : malloc((size_t)AREPO_BLOCK * (size_t)cols * esize);
     if (!buf)
         rc = -1;
+    *o->digest = digest_bytes(*o->digest, name, strlen(name));
     for (int64_t r = 0; rc == 0 && r < rows; r += AREPO_BLOCK) {
         int64_t m = rows - r < AREPO_BLOCK ? rows - r : AREPO_BLOCK;
         size_t k = (size_t)m * (size_t)cols;
         hid_t mtype;
-        if (src == ZEROS) {
-            memset(buf, 0, k * (dbl ? sizeof(double) : sizeof(float)));
-            mtype = dbl ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
-        } else if (!src) {
-            uint64_t *u = buf;
-            for (size_t i = 0; i < k; i++)
-                u[i] = first_id + (uint64_t)(first + r) + i;
-            mtype = H5T_NATIVE_UINT64;
-        } else if (dbl) {
-            memcpy(buf, src + (first + r) * cols, k * sizeof(double));
-            mtype = H5T_NATIVE_DOUBLE;
-        } else {
-            float *fl = buf;
-            for (size_t i = 0; i < k; i++)
-                fl[i] = (float)src[(first + r) * cols + (int64_t)i];
-            mtype = H5T_NATIVE_FLOAT;
-        }
+        fill_block(buf, src, first, r, k, cols, dbl, first_id, box, &mtype);
+        *o->digest = digest_bytes(*o->digest, buf, k * H5Tget_size(mtype));
         hsize_t start[2] = {(hsize_t)r, 0}, cnt[2] = {(hsize_t)m, (hsize_t)cols};
         hid_t ms = H5Screate_simple(cols == 1 ? 1 : 2, cnt, NULL);
         H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, cnt, NULL);
@@ -319,7 +385,8 @@ static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, cons
 
 /* Zeros for a missing Velocities or InternalEnergy: AREPO would fill them
  * itself, but an explicit dataset makes the file self-describing. */
-static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p)
+static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_arepo_particles *p,
+                      uint64_t *digest)
 {
     const int64_t first = 0, count = p->n; /* p is this file's rows */
     if (count == 0)
@@ -329,14 +396,15 @@ static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_
     hid_t g = ordered_group(file, name); /* no times (attributes: none) */
     if (g < 0)
         return -1;
-    const int dbl = h->double_precision;
-    int rc = write_dataset(g, "Coordinates", count, 3, p->pos, first, dbl, 0, 0);
-    rc |= write_dataset(g, "Velocities", count, 3, p->vel ? p->vel : ZEROS, first, dbl, 0, 0);
-    rc |= write_dataset(g, "ParticleIDs", count, 1, NULL, first, dbl, h->long_ids, p->first_id);
+    const ds_out o = {h->double_precision, h->long_ids, digest};
+    *digest = digest_bytes(*digest, name, strlen(name));
+    int rc = write_dataset(g, "Coordinates", count, 3, p->pos, first, &o, 0, h->box_size);
+    rc |= write_dataset(g, "Velocities", count, 3, p->vel ? p->vel : ZEROS, first, &o, 0, 0);
+    rc |= write_dataset(g, "ParticleIDs", count, 1, NULL, first, &o, p->first_id, 0);
     if (h->mass_table[t] == 0)
-        rc |= write_dataset(g, "Masses", count, 1, p->mass, first, dbl, 0, 0);
+        rc |= write_dataset(g, "Masses", count, 1, p->mass, first, &o, 0, 0);
     if (t == 0)
-        rc |= write_dataset(g, "InternalEnergy", count, 1, p->u ? p->u : ZEROS, first, dbl, 0, 0);
+        rc |= write_dataset(g, "InternalEnergy", count, 1, p->u ? p->u : ZEROS, first, &o, 0, 0);
     H5Gclose(g);
     return rc;
 }
@@ -357,17 +425,42 @@ static int write_params(hid_t file, const tbrf_arepo_param *params, size_t n)
     return rc;
 }
 
+/* The digest continued over what every member's header and /tbrf hold
+ * (the header's values, the parameters): two runs whose particles agree
+ * but whose header or parameters differ (--time, --omega0) make sets
+ * that tbrf_arepo_check_set tells apart too. */
+static uint64_t digest_meta(uint64_t d, const tbrf_arepo_header *h, const tbrf_arepo_param *p,
+                            size_t n)
+{
+    const double v[] = {h->time, h->redshift, h->box_size, h->omega0, h->omega_lambda,
+                        h->omega_baryon, h->hubble_param, h->mass_table[0], h->mass_table[1],
+                        h->mass_table[2], h->mass_table[3], h->mass_table[4], h->mass_table[5],
+                        h->unit_length_cm, h->unit_mass_g, h->unit_velocity_cm_s};
+    const int32_t iv[] = {h->double_precision, h->long_ids, h->num_files, h->flag_sfr,
+                          h->flag_cooling, h->flag_stellarage, h->flag_metals, h->flag_feedback};
+    d = digest_bytes(digest_bytes(d, v, sizeof v), iv, sizeof iv);
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].name)
+            continue;
+        d = digest_bytes(d, p[i].name, strlen(p[i].name) + 1);
+        d = p[i].text ? digest_bytes(d, p[i].text, strlen(p[i].text) + 1)
+                      : digest_bytes(d, &p[i].value, sizeof p[i].value);
+    }
+    return d;
+}
+
 /* One file into its writer's temporary. */
 static int write_file(tbrf_io_writer *w, const tbrf_arepo_header *h,
                       const tbrf_arepo_particles *totals, const tbrf_arepo_particles *types,
                       const tbrf_arepo_param *params,
-                      size_t nparams, int f, char *err, size_t errlen)
+                      size_t nparams, int f, uint64_t *digest, char *err, size_t errlen)
 {
     io_quiet q;
     io_quiet_begin(&q);
+    *digest = digest_meta(*digest, h, params, nparams);
     int rc = write_header(w->file, h, totals, f);
     for (int t = 0; t < 6 && rc == 0; t++)
-        rc = write_type(w->file, h, t, &types[t]);
+        rc = write_type(w->file, h, t, &types[t], digest);
     if (rc == 0)
         rc = write_params(w->file, params, nparams);
     if (rc) {
@@ -408,8 +501,55 @@ struct tbrf_arepo_set {
     tbrf_arepo_header h;
     tbrf_arepo_particles totals[6]; /* n and first_id of the whole set; no data */
     tbrf_io_writer **w;
-    int written; /* files written so far (in order) */
+    int written;        /* files written so far (in order) */
+    uint64_t *digest;   /* each member's content digest (write_dataset) */
+    const char **tmps;  /* the members' temporaries' names (malloc'ed), for the hook */
 };
+
+/* The command's signal handler's list of temporaries to remove
+ * (tbrf_arepo_set_temp_hook); NULL: none. */
+static void (*g_temp_hook)(const char *const *paths, int n);
+
+void tbrf_arepo_set_temp_hook(void (*hook)(const char *const *paths, int n))
+{
+    g_temp_hook = hook;
+}
+
+static void say_temps(const tbrf_arepo_set *s, int n)
+{
+    if (g_temp_hook)
+        g_temp_hook(n > 0 ? s->tmps : NULL, n);
+}
+
+/* The members' writers. Every temporary is listed before the first
+ * exists (the writer's name, io_temp_name), so that no signal falls
+ * between a creation and its listing; the handler's unlink of one not
+ * yet made is harmless. 0, or -1 with err set (tbrf_arepo_set_close then
+ * removes what was made). */
+static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t errlen)
+{
+    const int nf = s->h.num_files;
+    for (int f = 0; f < nf; f++) {
+        char *name = tbrf_arepo_file_name(base, nf, f);
+        s->tmps[f] = name ? io_temp_name(name) : NULL;
+        free(name);
+        if (!s->tmps[f]) {
+            io_setf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    say_temps(s, nf);
+    for (int f = 0; f < nf; f++) {
+        char *name = tbrf_arepo_file_name(base, nf, f);
+        s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
+        if (!name)
+            io_setf(err, errlen, "out of memory");
+        free(name);
+        if (!s->w[f])
+            return -1;
+    }
+    return 0;
+}
 
 int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
                         const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
@@ -464,20 +604,15 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
         }
     }
     s->w = calloc((size_t)h->num_files, sizeof *s->w);
-    for (int f = 0; s->w && f < h->num_files; f++) {
-        char *name = tbrf_arepo_file_name(base, h->num_files, f);
-        s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
-        if (!name)
-            io_setf(err, errlen, "out of memory");
-        free(name);
-        if (!s->w[f]) {
-            tbrf_arepo_set_close(s);
-            return -1;
-        }
-    }
-    if (!s->w) {
+    s->digest = calloc((size_t)h->num_files, sizeof *s->digest);
+    s->tmps = calloc((size_t)h->num_files, sizeof *s->tmps);
+    if (!s->w || !s->digest || !s->tmps) {
         io_setf(err, errlen, "out of memory");
-        free(s);
+        tbrf_arepo_set_close(s);
+        return -1;
+    }
+    if (create_members(s, base, err, errlen)) {
+        tbrf_arepo_set_close(s);
         return -1;
     }
     *set = s;
@@ -513,10 +648,167 @@ int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particl
             return -1;
         t[k] = part[k];
     }
-    if (write_file(s->w[f], &s->h, s->totals, t, params, nparams, f, err, errlen))
+    if (write_file(s->w[f], &s->h, s->totals, t, params, nparams, f, &s->digest[f], err, errlen))
         return -1;
     s->written++;
     return 0;
+}
+
+/* Test-only fault injection (tests/cli/arepo_sets.py; never set in use):
+ * TBRF_TEST_AREPO_SET_FAULT="WHAT:K" makes a set's commit raise SIGTERM
+ * once K members are closed and synced ("term"), fail as a rename would
+ * once K members are renamed ("fail"), raise SIGTERM once K members are
+ * renamed ("hold": delivered only after the last rename), or raise
+ * SIGKILL once K members are renamed ("kill": the crash no handler
+ * sees). */
+static int fault(const char *what, int k)
+{
+    const char *e = getenv("TBRF_TEST_AREPO_SET_FAULT");
+    size_t n = strlen(what);
+    return e && strncmp(e, what, n) == 0 && e[n] == ':' && atoi(e + n + 1) == k;
+}
+
+/* The permission bits (and, as root, the owner) of the file a member
+ * replaces, as tbrf_io_commit keeps them. */
+static void keep_mode(int fd, const char *replaced)
+{
+    struct stat st;
+    if (stat(replaced, &st) != 0 || !S_ISREG(st.st_mode) || fchmod(fd, st.st_mode & 07777) != 0)
+        return;
+    if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0)
+        return;
+}
+
+/* The set's identity in every member's /tbrf (a set of two or more):
+ * set_files, set_member and set_digest, the digest of every member's
+ * content, so that a member of another run (a mixed set) is told apart
+ * (tbrf_arepo_check_set). Deterministic: the same set is the same bytes. */
+static int write_set_attrs(tbrf_io_writer *w, int f, int nf, const char *digest)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t g = H5Gopen2(w->file, "tbrf", H5P_DEFAULT);
+    int rc = g < 0 ? -1 : attr_i(g, "set_files", nf) | attr_i(g, "set_member", f);
+    if (g >= 0) {
+        rc |= attr_s(g, "set_digest", digest);
+        H5Gclose(g);
+    }
+    io_quiet_end(&q);
+    if (rc)
+        IO_FAIL(w, "cannot write %s: recording the set", w->path);
+    return rc;
+}
+
+/* Member w marked complete, closed and synced under its temporary name:
+ * all that tbrf_io_commit does but the rename. 0 or -1 (err set). */
+static int stage_member(tbrf_io_writer *w, char *err, size_t errlen)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = w->ops->mark_complete(w);
+    w->open = 0;
+    rc |= w->ops->close(w);
+    io_quiet_end(&q);
+    int fd = rc ? -1 : open(w->tmp, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        io_setf(err, errlen, "cannot write %s: %s", w->path, rc ? w->message : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    keep_mode(fd, w->path);
+    close(fd);
+    return 0;
+}
+
+/* Syncs the directory of path, so that the renames survive a crash. */
+static void sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* The file NAME that member w replaces kept as ".NAME.tmp-PID.old" until
+ * the set is published: a hard link, or where the file system has none
+ * NAME itself renamed there (NAME is then missing until the member's own
+ * rename, with signals held back). NULL when there is nothing to keep;
+ * the next run to NAME removes one a crash left (io_remove_stale_temps).
+ * *lost is set when a file exists that could not be kept. */
+static char *backup_of(const tbrf_io_writer *w, int *lost)
+{
+    struct stat st;
+    if (lstat(w->path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    size_t n = strlen(w->tmp) + 8;
+    char *b = malloc(n);
+    if (b) {
+        snprintf(b, n, "%s.old", w->tmp);
+        unlink(b);
+        if (link(w->path, b) == 0 || rename(w->path, b) == 0)
+            return b;
+        free(b);
+    }
+    *lost = 1;
+    return NULL;
+}
+
+/* Renames the staged members to their names, the last member first and
+ * member 0 (the file AREPO opens first, whose header says how many
+ * follow) last. Until every rename is done each replaced member is kept
+ * as a hard link, so a failed rename puts the previous set back. 0, or
+ * -1 with the previous set restored and no member of the new one. */
+static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
+{
+    const int nf = s->h.num_files;
+    char **bak = calloc((size_t)nf, sizeof *bak);
+    if (!bak) {
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    int done = 0, e = 0, lost = 0;
+    while (done < nf) {
+        tbrf_io_writer *w = s->w[nf - 1 - done];
+        bak[done] = backup_of(w, &lost);
+        if (fault("fail", done) ? (errno = EIO, 1) : rename(w->tmp, w->path) != 0) {
+            e = errno;
+            break;
+        }
+        done++;
+        if (fault("kill", done))
+            raise(SIGKILL);
+        if (fault("hold", done)) /* held back until the set is published */
+            raise(SIGTERM);
+    }
+    if (done < nf) {
+        /* the member that failed: its old file back where it was */
+        if (bak[done] && access(s->w[nf - 1 - done]->path, F_OK) != 0)
+            lost |= rename(bak[done], s->w[nf - 1 - done]->path) != 0;
+        for (int i = 0; i < done; i++) {
+            const char *name = s->w[nf - 1 - i]->path;
+            if (bak[i] ? rename(bak[i], name) != 0 : unlink(name) != 0 && errno != ENOENT)
+                lost = 1;
+        }
+        io_setf(err, errlen, "cannot write %s: %s; %s", s->w[nf - 1 - done]->path, strerror(e),
+                lost ? "the set could not be put back as it was" : "the set is left as it was");
+    }
+    for (int i = 0; i < nf; i++) {
+        if (bak[i])
+            unlink(bak[i]);
+        free(bak[i]);
+    }
+    free(bak);
+    return done < nf ? -1 : 0;
 }
 
 int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
@@ -526,18 +818,37 @@ int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
                 s ? s->written : 0, s ? s->h.num_files : 0);
         return -1;
     }
-    /* All complete: publish. A failed rename unpublishes the others. */
-    int done = 0, rc = 0;
-    for (int f = 0; f < s->h.num_files && rc == 0; f++) {
-        if (tbrf_io_commit(s->w[f])) {
-            io_setf(err, errlen, "%s", tbrf_io_message(s->w[f]));
-            rc = -1;
-        } else
-            done++;
+    const int nf = s->h.num_files;
+    uint64_t id = digest_bytes(0x6a09e667f3bcc909ull, &nf, sizeof nf);
+    id = digest_bytes(id, s->digest, (size_t)nf * sizeof *s->digest);
+    char hex[24];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)id);
+    /* Everything that takes time first (closing, syncing), with signals
+     * free to stop the run: the handler removes every temporary. */
+    for (int f = 0; f < nf; f++) {
+        if (nf > 1 && write_set_attrs(s->w[f], f, nf, hex)) {
+            io_setf(err, errlen, "%s", s->w[f]->message);
+            return -1;
+        }
+        if (stage_member(s->w[f], err, errlen))
+            return -1;
+        if (fault("term", f + 1))
+            raise(SIGTERM);
     }
-    if (rc)
-        for (int f = 0; f < done; f++)
-            unlink(s->w[f]->path);
+    /* Then only renames, with every catchable signal held back: one
+     * arriving now is delivered once the whole set is published (and its
+     * handler finds no temporary), never between two members. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int rc = publish_members(s, err, errlen);
+    if (rc == 0) {
+        say_temps(s, 0);
+        for (int f = 0; f < nf; f++)
+            s->w[f]->committed = 1;
+        sync_dir_of(s->w[0]->path);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 
@@ -545,9 +856,16 @@ void tbrf_arepo_set_close(tbrf_arepo_set *s)
 {
     if (!s)
         return;
+    /* the writers remove their temporaries; the names leave the
+     * handler's list only then, and are freed after */
     for (int f = 0; s->w && f < s->h.num_files; f++)
         tbrf_io_close(s->w[f]);
+    say_temps(s, 0);
+    for (int f = 0; s->tmps && f < s->h.num_files; f++)
+        free((char *)s->tmps[f]);
     free(s->w);
+    free(s->digest);
+    free(s->tmps);
     free(s);
 }
 
@@ -598,7 +916,7 @@ static int read_coords(const char *path, const char *group, int64_t *n, double *
     snprintf(dset, sizeof dset, "%s/Coordinates", group);
     *n = 0;
     *xyz = NULL;
-    if (io_stat_input(path, "points", err, errlen))
+    if (io_stat_input(path, "points", err, errlen) || tbrf_arepo_check_set(path, err, errlen))
         return -1;
     io_quiet q;
     io_quiet_begin(&q);
@@ -704,6 +1022,100 @@ static int read_tbrf_attr(const char *path, const char *name, char **value, char
     if (f >= 0)
         H5Fclose(f);
     io_quiet_end(&q);
+    return rc;
+}
+
+/* One integer from attribute a: 0, or -1 unless it is a single integer
+ * (H5Aread would write every element of a larger one). */
+static int attr_one_int(hid_t a, int *v)
+{
+    hid_t sp = a < 0 ? -1 : H5Aget_space(a), ty = a < 0 ? -1 : H5Aget_type(a);
+    int ok = sp >= 0 && ty >= 0 && H5Sget_simple_extent_npoints(sp) == 1 &&
+             H5Tget_class(ty) == H5T_INTEGER && H5Aread(a, H5T_NATIVE_INT, v) >= 0;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ty >= 0)
+        H5Tclose(ty);
+    return ok ? 0 : -1;
+}
+
+/* The set attributes of member `path` (write_set_attrs): 0 read; 1 when
+ * the file records no set (one file, another program's, or a tbrf older
+ * than the set records); 2 when it records one unreadably (not single
+ * integers and a string); -1 when it does not exist or is no HDF5. */
+static int member_id(const char *path, int *files, int *member, char digest[24])
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t f = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    int rc = f < 0 ? -1 : 1;
+    if (f >= 0 && H5Lexists(f, "tbrf", H5P_DEFAULT) > 0 &&
+        H5Aexists_by_name(f, "tbrf", "set_digest", H5P_DEFAULT) > 0) {
+        hid_t a = H5Aopen_by_name(f, "tbrf", "set_files", H5P_DEFAULT, H5P_DEFAULT);
+        hid_t b = H5Aopen_by_name(f, "tbrf", "set_member", H5P_DEFAULT, H5P_DEFAULT);
+        hid_t c = H5Aopen_by_name(f, "tbrf", "set_digest", H5P_DEFAULT, H5P_DEFAULT);
+        char *d = NULL;
+        int ok = attr_one_int(a, files) == 0 && attr_one_int(b, member) == 0 && c >= 0 &&
+                 io_attr_string(c, &d) == 1 && d;
+        snprintf(digest, 24, "%s", ok ? d : "");
+        free(d);
+        for (hid_t *h = (hid_t[]){a, b, c, -2}; *h != -2; h++)
+            if (*h >= 0)
+                H5Aclose(*h);
+        rc = ok ? 0 : 2;
+    }
+    if (f >= 0)
+        H5Fclose(f);
+    io_quiet_end(&q);
+    return rc;
+}
+
+int tbrf_arepo_check_set(const char *path, char *err, size_t errlen)
+{
+    int nf = 0, k = 0, nf2 = 0, k2 = 0;
+    char id[24], id2[24];
+    int own = path ? member_id(path, &nf, &k, id) : 1;
+    if (own == 2) {
+        io_setf(err, errlen, "%s: /tbrf set_files, set_member and set_digest are not two "
+                "integers and a string", path);
+        return -1;
+    }
+    if (own != 0)
+        return 0; /* no set recorded: nothing to check (the reader says what is wrong) */
+    /* BASE from PATH = BASE.K.hdf5 */
+    char suffix[48];
+    snprintf(suffix, sizeof suffix, ".%d.hdf5", k);
+    size_t len = strlen(path), sl = strlen(suffix);
+    if (nf < 2 || k < 0 || k >= nf || len <= sl || strcmp(path + len - sl, suffix) != 0) {
+        io_setf(err, errlen, "%s records that it is file %d of a set of %d, which is not its name "
+                "(BASE.%d.hdf5): renamed or not one of tbrf's sets", path, k, nf, k);
+        return -1;
+    }
+    char *base = malloc(len + 1);
+    if (!base) {
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(base, len + 1, "%.*s", (int)(len - sl), path);
+    int rc = 0;
+    for (int i = 0; i < nf && rc == 0; i++) {
+        char *name = i == k ? NULL : tbrf_arepo_file_name(base, nf, i);
+        if (!name)
+            continue;
+        int got = member_id(name, &nf2, &k2, id2);
+        if (got < 0)
+            io_setf(err, errlen, "%s is file %d of a set of %d, but %s is missing or unreadable: "
+                    "an incomplete set", path, k, nf, name);
+        else if (got > 0 || nf2 != nf || k2 != i || strcmp(id, id2) != 0)
+            io_setf(err, errlen, "%s does not belong to the set of %s (another run's file: a "
+                    "mixed set, as an interrupted commit leaves; write the set again)", name, path);
+        rc = got != 0 || nf2 != nf || k2 != i || strcmp(id, id2) != 0 ? -1 : 0;
+        free(name);
+    }
+    free(base);
     return rc;
 }
 

@@ -143,6 +143,51 @@ SEEDS_POINTS = {
 }
 
 
+# fuzz_arepo: a member count byte (1 + b % 3), then per member a count of
+# operations and the operations (fuzz_arepo.c; README.md, "fuzz_arepo").
+def A_BOX():
+    return [0, 1, 1]                      # /Header BoxSize = 1.0 (double)
+
+
+def A_COORDS(rows=8, part=1):
+    return [2, part, 0, 2, rows, 0, 0, 1, 0]  # PartType<part>/Coordinates (rows, 3) in [0, 1)
+
+
+def A_INT(op, v):
+    return [op, 0, {0: 5, 1: 1, 2: 2, 3: 3}[v]]  # op 3 set_files, 4 set_member (int32)
+
+
+def A_DIGEST(word):
+    return [5, 3, word, 0]                # set_digest, a fixed string (word 0 or 1)
+
+
+A_COMMAND = [6, 0, 4, 2]                  # /tbrf command, a variable-length string
+
+
+def a_member(*ops):
+    flat = [b for op in ops for b in op]
+    return [len(ops)] + flat
+
+
+def a_set(members):
+    return [len(members) - 1] + [b for m in members for b in m]
+
+
+SEEDS_AREPO = {
+    "set_valid": a_set([a_member(A_BOX(), A_COORDS(), A_INT(3, 2), A_INT(4, 0), A_DIGEST(0),
+                                 A_COMMAND),
+                        a_member(A_BOX(), A_COORDS(), A_INT(3, 2), A_INT(4, 1), A_DIGEST(0),
+                                 A_COMMAND)]),
+    "set_mixed": a_set([a_member(A_BOX(), A_COORDS(), A_INT(3, 2), A_INT(4, 0), A_DIGEST(0)),
+                        a_member(A_BOX(), A_COORDS(), A_INT(3, 2), A_INT(4, 1), A_DIGEST(1))]),
+    "set_missing": a_set([a_member(A_BOX(), A_COORDS(), A_INT(3, 3), A_INT(4, 0), A_DIGEST(0))]),
+    "set_bad_index": a_set([a_member(A_COORDS(), A_INT(3, 2), A_INT(4, 1), A_DIGEST(0)),
+                            a_member(A_COORDS(), A_INT(3, 2), A_INT(4, 1), A_DIGEST(0))]),
+    "glass": a_set([a_member(A_BOX(), A_COORDS(27, 1))]),
+    "gas_points": a_set([a_member(A_COORDS(16, 0), A_COMMAND)]),
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -155,3 +200,4 @@ write("fuzz_h5", SEEDS_H5)
 write("fuzz_nc", SEEDS_NC)
 write("fuzz_table", SEEDS_TABLE)
 write("fuzz_points_text", SEEDS_POINTS)
+write("fuzz_arepo", SEEDS_AREPO)
