@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "isotropy.h"
 #include "request.h"
 
 enum {
@@ -55,7 +56,9 @@ static const args_opt OPTS[O_COUNT] = {
 static void usage_method(const tbrf_opts *d)
 {
     printf("method (all recorded in the file):\n"
-           "  --lines N            turning-bands lines (default %d)\n"
+           "  --lines N            turning-bands lines (default %d at points; on a grid\n"
+           "                       those that make its spectrum isotropic up to its\n"
+           "                       Nyquist, %d to %d: doc/statistics.md)\n"
            "  --oversampling Q     line samples per resolution length (default %d)\n"
            "  --line-method M      spectral (default) or circulant (3D covariance models)\n"
            "  --method M           tb (turning bands, default), fft (periodic grids: one\n"
@@ -104,7 +107,8 @@ static void usage_method(const tbrf_opts *d)
            "example:\n"
            "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
            "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
-           d->lines, d->oversampling, d->max_padding, d->line_length_factor);
+           d->lines, CLI_LINES_FLOOR, CLI_LINES_CAP, d->oversampling, d->max_padding,
+           d->line_length_factor);
 }
 
 static void usage_generate(void)
@@ -506,6 +510,7 @@ static int parse_vector(const char *const *val, tbrf_io_meta *m)
 /* The whole command line into r; EXIT_USAGE after one message. */
 static int parse_generate(const char *const *val, request *r)
 {
+    r->lines_auto = val[O_LINES] == NULL;
     if (parse_model(val, &r->meta) || parse_geometry(val, r) || parse_method(val, &r->meta) ||
         parse_box(val, r) || parse_vector(val, &r->meta) || parse_backend(val, &r->meta.opts))
         return EXIT_USAGE;
