@@ -8,7 +8,8 @@
  * gas: mesh-generating points, a density field rho_mean (1 + delta) or
  * lognormal at them, masses from their periodic Voronoi volumes (or the
  * density itself for READ_MASS_AS_DENSITY_IN_INPUT builds), internal
- * energy from a temperature or sound speed, zero velocities, written as an
+ * energy from a temperature or sound speed, velocities zero or a random
+ * field (--velocity), written as an
  * AREPO HDF5 set with every parameter in /tbrf. pk: the Eisenstein & Hu
  * linear P(k) normalised to sigma8 and scaled by D(z)^2 as a "k P" table
  * that `tbrf generate --model table` reads. */
@@ -40,8 +41,9 @@ static void usage_gas(void)
            "\n"
            "Gas initial conditions for AREPO: mesh-generating points in the box [0, L)^3, a\n"
            "density field at them, masses that make AREPO's density (mass / Voronoi volume)\n"
-           "the intended one, internal energy, zero velocities; written as BASE.hdf5 (or\n"
-           "BASE.0.hdf5 ... with --files), AREPO's InitCondFile being BASE.\n"
+           "the intended one, internal energy, and velocities (zero, or a random field\n"
+           "with --velocity); written as BASE.hdf5 (or BASE.0.hdf5 ... with --files),\n"
+           "AREPO's InitCondFile being BASE.\n"
            "\n"
            "points:\n"
            "  --lattice G       G^3 points at the centres of a cubic lattice\n"

@@ -94,6 +94,7 @@ case_help() {
     expect_ok "$TOOL" --help && expect_grep 'generate' "$out" "tbrf --help"
     expect_ok "$TOOL" generate --help && expect_grep '--oversampling' "$out" "generate --help"
     expect_grep 'default 1024' "$out" "generate --help shows the library defaults"
+    expect_grep 'no yt layout' "$out" "generate --help: --no-xdmf also leaves out yt's layout"
     expect_ok "$TOOL" info --help && expect_grep 'usage: tbrf info' "$out" "info --help"
     expect_ok "$TOOL" --version && expect_grep '^tbrf [0-9]+\.[0-9]+\.[0-9]+' "$out" "--version"
 }
@@ -994,6 +995,10 @@ case_readme_defaults() {
     expect_ok "$TOOL" generate --model gaussian --length 3 --points cells.h5 --out values.nc ||
         return
     case $err in *warning*) fail "the README's points command warns: $err" ;; esac
+    grep -q -- '--hubble 0.7 --sigma8 0.8 --gas' "$readme" || fail "README's arepo command changed"
+    expect_ok "$TOOL" arepo cosmo --out ics --box 50000 --particles 64 --redshift 127 \
+        --omega-m 0.3 --omega-b 0.05 --hubble 0.7 --sigma8 0.8 --gas || return
+    case $err in *warning*) fail "the README's arepo command warns: $err" ;; esac
     # points keep the library's 1024 lines; explicit lines that fall short warn
     expect_grep '\(0\): 1024$' "$("$H5DUMP" -a lines values.nc)" "points: 1024 lines"
     expect_ok "$TOOL" generate "${PL3[@]}" --grid 48x48x48 --lines 256 --quiet --out s.h5 || return
@@ -1064,6 +1069,7 @@ case_messages() {
     expect_grep "given twice" "$err" "a name and its alias are one option"
     expect_ok "$TOOL" arepo gas --help || return
     expect_grep -- "--omega-m .*--omega-lambda" "$out" "arepo gas --help: --omega-m"
+    case $out in *"zero velocities"*) fail "arepo gas --help: zero velocities, then --velocity" ;; esac
     case $out in *--omega0*|*--omega-baryon*) fail "arepo gas --help: old spellings" ;; esac
 }
 
