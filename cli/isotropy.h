@@ -27,9 +27,13 @@ int cli_isotropy_short(const cli_isotropy *iso);
  * whose isotropy limit is the grid's Nyquist (out->need), at least
  * CLI_LINES_FLOOR (the library's default, which small grids and points
  * keep) and at most CLI_LINES_CAP, the cost bound (the work per cell
- * grows as the lines; doc/statistics.md, "The default lines"). */
+ * grows as the lines; doc/statistics.md, "The default lines"). The
+ * command also keeps the default lines' memory within CLI_LINES_MEMORY
+ * bytes (request.c: every MPI rank holds them all, a vector field 1 + dim
+ * sets). */
 #define CLI_LINES_FLOOR 1024
 #define CLI_LINES_CAP 16384
+#define CLI_LINES_MEMORY 1073741824.0
 int cli_isotropy_default_lines(int dim, const int64_t n[3], const double h[3]);
 
 #endif

@@ -722,6 +722,27 @@ static int make_plan(request *r)
                                    m->seed, &m->opts, &r->plan);
 }
 
+/* generate's lines on a grid without --lines (#30 item 2): the isotropy
+ * rule (cli_isotropy_default_lines), and no more than CLI_LINES_MEMORY
+ * of lines, 8 bytes x samples each (as request_check_budget estimates
+ * them: 2 x diagonal x oversampling x line length factor / resolution),
+ * 1 + dim sets for a vector field. A fixed bound, not the machine's
+ * memory, so the same command makes the same field everywhere. */
+static int default_lines(const tbrf_io_meta *m)
+{
+    int lines = cli_isotropy_default_lines(m->dim, m->n, m->spacing);
+    double diag2 = 0.0;
+    for (int c = 0; c < m->dim; c++)
+        diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
+    const int f = m->opts.line_length_factor > 1 ? m->opts.line_length_factor : 1;
+    const double samples = 2.0 * sqrt(diag2) * m->opts.oversampling * f / m->resolution;
+    const double per_line = 8.0 * samples * (m->opts.vector != TBRF_SCALAR ? 1 + m->dim : 1);
+    const double fit = floor(CLI_LINES_MEMORY / per_line);
+    if (fit < lines) /* NaN: the rule's */
+        lines = fit > CLI_LINES_FLOOR ? (int)fit : CLI_LINES_FLOOR;
+    return lines;
+}
+
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -750,7 +771,7 @@ int request_plan(request *r)
      * within the cost bound (#30 item 2). A box's lattice or points run
      * the (non-uniform) FFT or keep the library's default. */
     if (r->lines_auto && !r->input && m->is_grid && !m->box && m->opts.method != TBRF_METHOD_FFT)
-        m->opts.lines = cli_isotropy_default_lines(m->dim, m->n, m->spacing);
+        m->opts.lines = default_lines(m);
     int st = make_plan(r);
     if (st == TBRF_OK)
         /* Streamed points (r->pts) are pulled by tbrf_execute_stream;

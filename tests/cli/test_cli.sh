@@ -1005,6 +1005,16 @@ case_readme_defaults() {
     expect_grep "^tbrf: warning: with 256 lines the grid's spectrum is isotropic only up to .*--lines 1452 " \
         "$err" "explicit short lines still warn"
     case $err in *"cost bound"*) fail "an explicit choice called the default's bound: $err" ;; esac
+    # the default lines' memory stays within 1 GiB (8 bytes x 2 x diagonal
+    # x oversampling / resolution per line, 4 sets for a 3D vector):
+    # 200x200x2 with --oversampling 16: 2^30 / (8 x 9005.77 x 4) -> 3725
+    # lines (the isotropy rule alone would give 16384); it then says the
+    # default stops short
+    expect_ok "$TOOL" generate "${PL3[@]}" --grid 200x200x2 --vector solenoidal --oversampling 16 \
+        --quiet --out vb.h5 || return
+    expect_grep '\(0\): 3725$' "$("$H5DUMP" -a lines vb.h5)" "the memory bound on the default lines"
+    expect_grep "^tbrf: warning: with 3725 lines \(the default's cost bound; a grid this wide needs more\)" \
+        "$err" "a bounded default says so"
 }
 
 # #30 item 7: messages that say what the code does.
