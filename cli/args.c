@@ -210,6 +210,31 @@ int args_grid(const char *opt, const char *s, int64_t n[3], int *dim, char *err,
     return 0;
 }
 
+/* Older spellings still accepted for an option a command has under its
+ * one name (#30 item 7: the arepo subcommands named the cosmological
+ * parameters three ways). Looked up only when the command has no option
+ * of that spelling itself. */
+static const struct {
+    const char *alias, *name;
+} ALIASES[] = {
+    {"--h", "--hubble"},   {"--n-s", "--ns"},  {"--z", "--redshift"},
+    {"--omega0", "--omega-m"}, {"--omega-baryon", "--omega-b"},
+};
+
+/* The index of the option spelt a[0..nlen) (or of its alias), or nopts. */
+static int find_option(const args_opt *opts, int nopts, const char *a, size_t nlen)
+{
+    for (int o = 0; o < nopts; o++)
+        if (strlen(opts[o].name) == nlen && strncmp(opts[o].name, a, nlen) == 0)
+            return o;
+    for (size_t k = 0; k < sizeof ALIASES / sizeof ALIASES[0]; k++)
+        if (strlen(ALIASES[k].alias) == nlen && strncmp(ALIASES[k].alias, a, nlen) == 0)
+            for (int o = 0; o < nopts; o++)
+                if (strcmp(opts[o].name, ALIASES[k].name) == 0)
+                    return o;
+    return nopts;
+}
+
 int args_parse_options(const char *cmd, const args_opt *opts, int nopts, int help, int argc,
                        char **argv, const char **val)
 {
@@ -222,9 +247,7 @@ int args_parse_options(const char *cmd, const args_opt *opts, int nopts, int hel
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int o;
-        for (o = 0; o < nopts; o++)
-            if (strlen(opts[o].name) == nlen && strncmp(opts[o].name, a, nlen) == 0)
-                break;
+        o = find_option(opts, nopts, a, nlen);
         if (o == nopts) {
             cli_errline("%s: unknown option '%.*s' (see tbrf %s --help)", cmd,
                         (int)(nlen > 100 ? 100 : nlen), a, cmd);

@@ -41,6 +41,9 @@ typedef struct args_opt {
  * Accepts "--opt VALUE" and "--opt=VALUE"; a flag gets "". Unknown,
  * repeated and valueless options and non-option arguments are refused
  * with one "tbrf: CMD: ..." line on stderr. Stops at option `help`.
+ * A few older spellings (--h for --hubble, --n-s for --ns, --z for
+ * --redshift, --omega0 for --omega-m, --omega-baryon for --omega-b) fill
+ * the option of the newer name when the command has it.
  * Returns 0, 1 if `help` was given, or -1 after an error. */
 int args_parse_options(const char *cmd, const args_opt *opts, int nopts, int help, int argc,
                        char **argv, const char **val);

@@ -3,12 +3,13 @@
  *
  *   tbrf arepo gas --out BASE --box L (--lattice G | --jittered G | --random N
  *                  | --points FILE) [density, field, energy, header options]
- *   tbrf arepo pk --out FILE --omega-m W --omega-b W --h H --sigma8 S [...]
+ *   tbrf arepo pk --out FILE --omega-m W --omega-b W --hubble H --sigma8 S [...]
  *
  * gas: mesh-generating points, a density field rho_mean (1 + delta) or
  * lognormal at them, masses from their periodic Voronoi volumes (or the
  * density itself for READ_MASS_AS_DENSITY_IN_INPUT builds), internal
- * energy from a temperature or sound speed, zero velocities, written as an
+ * energy from a temperature or sound speed, velocities zero or a random
+ * field (--velocity), written as an
  * AREPO HDF5 set with every parameter in /tbrf. pk: the Eisenstein & Hu
  * linear P(k) normalised to sigma8 and scaled by D(z)^2 as a "k P" table
  * that `tbrf generate --model table` reads. */
@@ -41,8 +42,9 @@ static void usage_gas(void)
            "\n"
            "Gas initial conditions for AREPO: mesh-generating points in the box [0, L)^3, a\n"
            "density field at them, masses that make AREPO's density (mass / Voronoi volume)\n"
-           "the intended one, internal energy, zero velocities; written as BASE.hdf5 (or\n"
-           "BASE.0.hdf5 ... with --files), AREPO's InitCondFile being BASE.\n"
+           "the intended one, internal energy, and velocities (zero, or a random field\n"
+           "with --velocity); written as BASE.hdf5 (or BASE.0.hdf5 ... with --files),\n"
+           "AREPO's InitCondFile being BASE.\n"
            "\n"
            "points:\n"
            "  --lattice G       G^3 points at the centres of a cubic lattice\n"
@@ -73,8 +75,8 @@ static void usage_gas(void)
            "  --vrms V | --mach M  its rms speed (all three components) in the velocity\n"
            "                    unit, or M times the adiabatic sound speed sqrt(gamma\n"
            "                    (gamma - 1) u)\n"
-           "header: --time A (default 0) --redshift Z (0) --omega0 --omega-lambda\n"
-           "  --omega-baryon (0) --hubble H (1) --precision float|double (double: must match\n"
+           "header: --time A (default 0) --redshift Z (0) --omega-m --omega-lambda\n"
+           "  --omega-b (0) --hubble H (1) --precision float|double (double: must match\n"
            "  AREPO's INPUT_IN_DOUBLEPRECISION) --long-ids (uint64 IDs, AREPO's LONGIDS)\n"
            "  --files F (default 1)\n"
            "--quiet: no 'wrote FILE: ...' line on stderr\n"
@@ -96,8 +98,9 @@ static const args_opt GOPTS[G_COUNT] = {
     {"--length", 1}, {"--nu", 1}, {"--table", 1}, {"--resolution", 1}, {"--volumes", 1},
     {"--mass-as-density", 0}, {"--temperature", 1}, {"--mu", 1}, {"--gamma", 1},
     {"--sound-speed", 1}, {"--unit-velocity", 1}, {"--velocity", 1}, {"--time", 1},
-    {"--redshift", 1}, {"--omega0", 1}, {"--omega-lambda", 1}, {"--omega-baryon", 1},
-    {"--hubble", 1}, {"--precision", 1}, {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
+    {"--redshift", 1}, {"--omega-m", 1}, {"--omega-lambda", 1},
+    {"--omega-b", 1}, {"--hubble", 1}, {"--precision", 1},
+    {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
     {"--vrms", 1}, {"--mach", 1}, {"--quiet", 0}, {"--help", 0}};
 
 enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
@@ -635,8 +638,8 @@ static int cmd_arepo_gas(int argc, char **argv)
 
 static void usage_pk(void)
 {
-    printf("usage: tbrf arepo pk --out FILE --omega-m W --omega-b W --h H --sigma8 S\n"
-           "                     [--n-s N] [--omega-lambda W] [--t-cmb T] [--z Z]\n"
+    printf("usage: tbrf arepo pk --out FILE --omega-m W --omega-b W --hubble H --sigma8 S\n"
+           "                     [--ns N] [--omega-lambda W] [--t-cmb T] [--redshift Z]\n"
            "                     [--kmin K] [--kmax K] [--no-wiggles] [--quiet]\n"
            "\n"
            "Writes the linear matter power spectrum P(k) = A k^n_s T(k)^2 D(z)^2 as text\n"
@@ -651,8 +654,9 @@ static void usage_pk(void)
 enum { K_OUT, K_OM, K_OB, K_H, K_S8, K_NS, K_OL, K_TCMB, K_Z, K_KMIN, K_KMAX, K_NOW, K_QUIET,
        K_HELP, K_COUNT };
 static const args_opt KOPTS[K_COUNT] = {
-    {"--out", 1}, {"--omega-m", 1}, {"--omega-b", 1}, {"--h", 1}, {"--sigma8", 1},
-    {"--n-s", 1}, {"--omega-lambda", 1}, {"--t-cmb", 1}, {"--z", 1}, {"--kmin", 1},
+    {"--out", 1}, {"--omega-m", 1}, {"--omega-b", 1},
+    {"--hubble", 1}, {"--sigma8", 1}, {"--ns", 1}, {"--omega-lambda", 1},
+    {"--t-cmb", 1}, {"--redshift", 1}, {"--kmin", 1},
     {"--kmax", 1}, {"--no-wiggles", 0}, {"--quiet", 0}, {"--help", 0}};
 
 /* Values of the numeric options (defaults where absent). */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "isotropy.h"
 #include "request.h"
 
 enum {
@@ -55,7 +56,10 @@ static const args_opt OPTS[O_COUNT] = {
 static void usage_method(const tbrf_opts *d)
 {
     printf("method (all recorded in the file):\n"
-           "  --lines N            turning-bands lines (default %d)\n"
+           "  --lines N            turning-bands lines (default %d at points; on a grid\n"
+           "                       those that make its spectrum isotropic up to its\n"
+           "                       Nyquist, %d to %d and at most 1 GiB of lines:\n"
+           "                       doc/statistics.md, \"The default lines\")\n"
            "  --oversampling Q     line samples per resolution length (default %d)\n"
            "  --line-method M      spectral (default) or circulant (3D covariance models)\n"
            "  --method M           tb (turning bands, default), fft (periodic grids: one\n"
@@ -90,7 +94,8 @@ static void usage_method(const tbrf_opts *d)
            "                       name ending in .nc selects netcdf\n"
            "  --compress           shuffle + deflate the datasets\n"
            "  --no-xdmf            no OUT.xmf side file (written for HDF5 output so\n"
-           "                       ParaView and VisIt open the file directly)\n"
+           "                       ParaView and VisIt open the file), and no yt layout\n"
+           "                       (/gridded_data_format, for yt.load) in a grid file\n"
            "  --quiet              no progress bar (it is shown only on a terminal) and no\n"
            "                       'wrote ...' line on stderr\n"
            "  --threads T          OpenMP threads, at most 1024 (default 0: OpenMP's\n"
@@ -104,7 +109,8 @@ static void usage_method(const tbrf_opts *d)
            "example:\n"
            "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
            "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
-           d->lines, d->oversampling, d->max_padding, d->line_length_factor);
+           d->lines, CLI_LINES_FLOOR, CLI_LINES_CAP, d->oversampling, d->max_padding,
+           d->line_length_factor);
 }
 
 static void usage_generate(void)
@@ -506,6 +512,7 @@ static int parse_vector(const char *const *val, tbrf_io_meta *m)
 /* The whole command line into r; EXIT_USAGE after one message. */
 static int parse_generate(const char *const *val, request *r)
 {
+    r->lines_auto = val[O_LINES] == NULL;
     if (parse_model(val, &r->meta) || parse_geometry(val, r) || parse_method(val, &r->meta) ||
         parse_box(val, r) || parse_vector(val, &r->meta) || parse_backend(val, &r->meta.opts))
         return EXIT_USAGE;

@@ -127,6 +127,7 @@ static int fill_request(request *r, const char *file, const char *const *val)
     if (r->meta.info.backend >= 0)
         r->meta.opts.backend = r->meta.info.backend;
     r->input = file;
+    r->sampling = 1;
     r->domain_dim = r->meta.dim;
     tbrf_io_meta f = r->meta; /* FILE's geometry, for check_fft (numbers only) */
     int rc = new_geometry(val, r);

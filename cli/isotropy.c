@@ -23,14 +23,14 @@
 void cli_isotropy_of(int dim, const int64_t n[3], const double h[3], int lines, cli_isotropy *out)
 {
     const double pi = 3.14159265358979323846;
-    double side = 0.0, hmin = INFINITY;
+    double side = 0.0, hmax = 0.0;
     for (int c = 0; c < dim; c++) {
         const double s = (double)n[c] * h[c];
         side = s > side ? s : side;
-        hmin = h[c] < hmin ? h[c] : hmin;
+        hmax = h[c] > hmax ? h[c] : hmax;
     }
     out->kf = 2.0 * pi / side;
-    out->knyq = pi / hmin;
+    out->knyq = pi / hmax;
     const double r = out->knyq / out->kf; /* the Nyquist in fundamentals */
     if (dim == 3) {
         out->kiso = ISO_C3 * sqrt((double)lines) * out->kf;
@@ -39,4 +39,18 @@ void cli_isotropy_of(int dim, const int64_t n[3], const double h[3], int lines, 
         out->kiso = ISO_C2 * (double)lines * out->kf;
         out->need = ceil(r / ISO_C2);
     }
+}
+
+int cli_isotropy_default_lines(int dim, const int64_t n[3], const double h[3])
+{
+    cli_isotropy iso;
+    cli_isotropy_of(dim, n, h, CLI_LINES_FLOOR, &iso);
+    if (!(iso.need > CLI_LINES_FLOOR)) /* NaN too: the floor */
+        return CLI_LINES_FLOOR;
+    return iso.need < CLI_LINES_CAP ? (int)iso.need : CLI_LINES_CAP;
+}
+
+int cli_isotropy_short(const cli_isotropy *iso)
+{
+    return iso->kiso < 0.5 * iso->knyq;
 }

@@ -152,9 +152,16 @@ static int make_model(request *r)
     tbrf_io_meta *m = &r->meta;
     int st = cli_model_make(m, &r->model);
     if (st != TBRF_OK) {
-        cli_errline("model %s: %s", m->model_kind ? m->model_kind : "(none)",
-                    model_msg(r->model, st));
-        return EXIT_FAIL;
+        /* the library's message names the kind first: say it once */
+        const char *kind = m->model_kind ? m->model_kind : "(none)", *msg = model_msg(r->model, st);
+        size_t kl = strlen(kind);
+        if (strncmp(msg, kind, kl) == 0 && msg[kl] == ':' && msg[kl + 1] == ' ')
+            msg += kl + 2;
+        cli_errline("model %s: %s", kind, msg);
+        /* a parameter out of the model's range given on the command line
+         * is a usage error, as one the option parser refuses (--nu 0);
+         * a recorded one or a table file is a bad input file */
+        return !r->input && st == TBRF_ERR_INVALID ? EXIT_USAGE : EXIT_FAIL;
     }
     size_t n = 0;
     if (tbrf_model_table_data(r->model, &n, NULL, NULL) != TBRF_OK)
@@ -452,7 +459,43 @@ static double fraction_above(const tbrf_io_meta *m, double k)
  *    grid's Nyquist for FFT): --kmax (a grid cannot show it anyway), a
  *    finer grid, or for points a finer --resolution;
  *  - what neither explains is the lines' discretisation, which
- *    --oversampling refines. */
+ *    --oversampling refines.
+ * The parts printed add up to the loss (#30 item 7): the model's share
+ * beyond a mode is what could be lost there, but the lowest modes stand
+ * for more than their own k (a line's lowest bin, the FFT's P(k_f)/V), so
+ * the loss can be smaller; then the causes share the loss in proportion
+ * to the model's shares, which are quoted beside them. */
+typedef struct loss_split {
+    double loss, below, above, lbelow, labove, other; /* fractions of the model's variance */
+} loss_split;
+
+static void split_loss(double ratio, double below, double above, loss_split *l)
+{
+    l->loss = 1.0 - ratio;
+    l->below = below > 0.005 ? below : 0.0;
+    l->above = above > 0.005 ? above : 0.0;
+    const double named = l->below + l->above;
+    const double scale = named > l->loss && named > 0 ? l->loss / named : 1.0;
+    l->lbelow = l->below * scale;
+    l->labove = l->above * scale;
+    l->other = l->loss - l->lbelow - l->labove;
+}
+
+/* The largest side and coarsest spacing of the FFT box or the grid: the
+ * fundamental 2 pi / side, the Nyquist pi / h (the one every warning and
+ * tbrf spectrum use: shells are whole only up to it). */
+static void box_scales(const tbrf_io_meta *m, double *side, double *h)
+{
+    *side = *h = 0.0;
+    for (int c = 0; c < m->dim; c++) {
+        double L = m->box ? m->box_length[c] : (double)m->n[c] * m->spacing[c];
+        double hc = m->box ? m->box_length[c] / (double)m->box_n[c]
+                           : m->is_grid ? m->spacing[c] : m->resolution;
+        *side = L > *side ? L : *side;
+        *h = hc > *h ? hc : *h;
+    }
+}
+
 static void warn_resolved(const request *r)
 {
     const tbrf_io_meta *m = &r->meta;
@@ -460,6 +503,7 @@ static void warn_resolved(const request *r)
     const double ratio = info->variance_resolved / info->variance;
     /* a periodic box (FFT or non-uniform FFT) sums the same modes */
     const int fft = tbrf_plan_method(r->plan) != TBRF_METHOD_TB;
+    const double pi = 3.14159265358979323846;
     if (ratio >= 0.99 && ratio <= 1.01)
         return;
     if (ratio > 1.01) {
@@ -473,53 +517,52 @@ static void warn_resolved(const request *r)
                     : "the line spectrum's discretisation overweights its lowest modes");
         return;
     }
-    double klo, khi, side = 0.0, h = 0.0;
-    for (int c = 0; c < m->dim; c++) {
-        double L = m->box ? m->box_length[c] : (double)m->n[c] * m->spacing[c];
-        double hc = m->box ? m->box_length[c] / (double)m->box_n[c] : m->spacing[c];
-        side = L > side ? L : side;
-        h = hc > h ? hc : h;
-    }
-    if (fft) {
-        klo = 2.0 * 3.14159265358979323846 / side;
-        khi = 3.14159265358979323846 / h;
-    } else {
-        klo = 3.14159265358979323846 / info->line_length;
-        /* the band edge, not pi / line_spacing: lines sampled twice as
-         * finely keep the band (doc/method.md, "Interpolation") */
-        khi = 3.14159265358979323846 * (double)m->opts.oversampling / m->resolution;
-    }
-    const double below = 1.0 - fraction_above(m, klo), above = fraction_above(m, khi);
-    const double other = (1.0 - ratio) - (below > 0 ? below : 0) - (above > 0 ? above : 0);
-    char msg[1024];
+    double side, h;
+    box_scales(m, &side, &h);
+    const double klo = fft ? 2.0 * pi / side : pi / info->line_length;
+    /* the band edge, not pi / line_spacing: lines sampled twice as finely
+     * keep the band (doc/method.md, "Interpolation") */
+    const double khi = fft ? pi / h : pi * (double)m->opts.oversampling / m->resolution;
+    loss_split l;
+    split_loss(ratio, 1.0 - fraction_above(m, klo), fraction_above(m, khi), &l);
+    char msg[1400];
     int len = snprintf(msg, sizeof msg,
-                       "tbrf: warning: the %s carry only %.1f%% of the variance; of the model's:",
-                       fft ? "grid's modes" : "lines", 100.0 * ratio);
-    if (below > 0.005) {
+                       "tbrf: warning: the %s carry only %.1f%% of the variance, %.1f%% is lost:",
+                       fft ? "grid's modes" : "lines", 100.0 * ratio, 100.0 * l.loss);
+    if (l.below > 0) {
         int f = r->meta.opts.line_length_factor > 0 ? r->meta.opts.line_length_factor : 1;
-        int want = (int)ceil(f * sqrt(below / 0.005));
-        len += snprintf(msg + len, sizeof msg - (size_t)len,
-                        fft ? " %.1f%% lies below the box's fundamental %.3g (use a larger grid);"
-                            : " %.1f%% lies below the lines' lowest mode %.3g (use longer lines, "
-                              "--line-length-factor %d, or a larger --domain);",
-                        100.0 * below, klo, want > 1024 ? 1024 : want);
+        int want = (int)ceil(f * sqrt(l.below / 0.005));
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " %.1f%% below the %s %.3g (the model"
+                        " has %.1f%% there; ", 100.0 * l.lbelow,
+                        fft ? "box's fundamental" : "lines' lowest mode", klo, 100.0 * l.below);
+        /* a --box's fundamental is its own: more cells do not lower it */
+        if (!fft)
+            len += snprintf(msg + len, sizeof msg - (size_t)len,
+                            "use longer lines, --line-length-factor %d, or a larger --domain);",
+                            want > 1024 ? 1024 : want);
+        else
+            len += snprintf(msg + len, sizeof msg - (size_t)len, "%s",
+                            m->box ? "use a larger --box, or cut the model there with --kmin);"
+                                   : "use a periodic grid of more cells, or cut the model there "
+                                     "with --kmin);");
     }
-    if (above > 0.005)
+    if (l.above > 0)
         len += snprintf(msg + len, sizeof msg - (size_t)len,
-                        m->is_grid ? " %.1f%% lies above the %s %.3g (cut the model with --kmax "
-                                     "%.6g, the grid's Nyquist, or use a finer grid);"
-                                   : " %.1f%% lies above the %s %.3g (cut the model with --kmax "
-                                     "%.6g, or give a finer --resolution);",
-                        100.0 * above, fft ? "grid's Nyquist" : "lines' Nyquist", khi,
-                        m->is_grid ? 3.14159265358979323846 / h : khi);
-    if (other > 0.005 || (below <= 0.005 && above <= 0.005))
+                        " %.1f%% above the %s %.3g (the model has %.1f%% there; cut the model "
+                        "with --kmax %.6g%s);",
+                        100.0 * l.labove, fft ? "grid's Nyquist" : "lines' Nyquist", khi,
+                        100.0 * l.above, m->is_grid ? pi / h : khi,
+                        !m->is_grid ? ", or give a finer --resolution"
+                        : m->box    ? ", the grid's Nyquist, or use a finer grid or --resolution"
+                                    : ", the grid's Nyquist, or use a finer grid");
+    if (l.other > 0.005 || (l.below == 0 && l.above == 0))
         len += snprintf(msg + len, sizeof msg - (size_t)len,
-                        fft ? " %.1f%% is lost to the sum over the grid's discrete modes (the "
-                              "spectrum is steep near the box's fundamental: a larger box, or a "
-                              "larger kmin);"
-                            : " %.1f%% is lost to the lines' discretisation (a larger "
-                              "--oversampling refines it);",
-                        100.0 * (other > 0 ? other : 1.0 - ratio));
+                        fft ? " %.1f%% to the sum over the grid's discrete modes (the spectrum "
+                              "is steep near the box's fundamental: a larger box, or a larger "
+                              "kmin);"
+                            : " %.1f%% to the lines' discretisation (a larger --oversampling "
+                              "refines it);",
+                        100.0 * l.other);
     msg[len - 1] = '\n'; /* the last ';' */
     fputs(msg, stderr);
 }
@@ -531,8 +574,10 @@ static void warn_resolved(const request *r)
  * --kmax that band-limits the model at the Nyquist, or a finer grid. Not
  * --oversampling: the lines already carry this power (that is why it
  * aliases). */
-static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
+static void warn_nyquist(const request *r)
 {
+    const tbrf_io_meta *m = &r->meta;
+    const tbrf_plan *plan = r->plan;
     /* the FFT method has no modes above the Nyquist: warn_resolved says
      * what it loses */
     if (!m->is_grid || tbrf_plan_method(plan) != TBRF_METHOD_TB)
@@ -546,13 +591,23 @@ static void warn_nyquist(const tbrf_io_meta *m, const tbrf_plan *plan)
     const double f = fraction_above(m, kn);
     if (!(f > 0.01))
         return;
+    /* regenerate and sample remake a recorded field: --kmax is generate's
+     * (a new field); sample can take a finer grid */
+    char fix[4400];
+    if (!r->input)
+        snprintf(fix, sizeof fix, "to band-limit the model at the Nyquist give --kmax %.6g, or "
+                 "use a finer grid", kn);
+    else
+        snprintf(fix, sizeof fix, "%sthe field recorded in %s is not band-limited there (a new "
+                 "field from tbrf generate with --kmax %.6g would be)",
+                 r->sampling ? "sample it with a finer --spacing, or note that " : "",
+                 r->input, kn);
     fprintf(stderr,
             "tbrf: warning: %.1f%% of the model's variance lies above the grid's Nyquist "
             "wavenumber %.6g (pi / spacing %.6g): the grid samples it, so its spectrum shows "
             "that power aliased to lower k (the values are the field's, the grid's P(k) is not "
-            "the model's); to band-limit the model at the Nyquist give --kmax %.6g, or use a "
-            "finer grid\n",
-            100.0 * f, kn, h, kn);
+            "the model's); %s\n",
+            100.0 * f, kn, h, fix);
 }
 
 /* A turning-bands grid whose spectrum is isotropic only below half its
@@ -570,14 +625,16 @@ static void warn_isotropy(const request *r)
         return;
     cli_isotropy iso;
     cli_isotropy_of(m->dim, m->n, m->spacing, m->opts.lines, &iso);
-    if (!(iso.kiso < 0.5 * iso.knyq))
+    if (!cli_isotropy_short(&iso))
         return;
     fprintf(stderr,
-            "tbrf: warning: with %d lines the grid's spectrum is isotropic only up to k = %.3g "
+            "tbrf: warning: with %d lines%s the grid's spectrum is isotropic only up to k = %.3g "
             "(%.0f%% of its Nyquist %.3g): above it each shell's power gathers along the line "
             "directions (real-space statistics are right for any number of lines); --lines %.0f "
             "makes it isotropic up to the Nyquist\n",
-            (int)m->opts.lines, iso.kiso, 100.0 * iso.kiso / iso.knyq, iso.knyq, iso.need);
+            (int)m->opts.lines,
+            r->lines_auto ? " (the default's cost bound; a grid this wide needs more)" : "",
+            iso.kiso, 100.0 * iso.kiso / iso.knyq, iso.knyq, iso.need);
 }
 
 /* generate's --box: its axes against the geometry's dimension, the
@@ -665,6 +722,27 @@ static int make_plan(request *r)
                                    m->seed, &m->opts, &r->plan);
 }
 
+/* generate's lines on a grid without --lines (#30 item 2): the isotropy
+ * rule (cli_isotropy_default_lines), and no more than CLI_LINES_MEMORY
+ * of lines, 8 bytes x samples each (as request_check_budget estimates
+ * them: 2 x diagonal x oversampling x line length factor / resolution),
+ * 1 + dim sets for a vector field. A fixed bound, not the machine's
+ * memory, so the same command makes the same field everywhere. */
+static int default_lines(const tbrf_io_meta *m)
+{
+    int lines = cli_isotropy_default_lines(m->dim, m->n, m->spacing);
+    double diag2 = 0.0;
+    for (int c = 0; c < m->dim; c++)
+        diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
+    const int f = m->opts.line_length_factor > 1 ? m->opts.line_length_factor : 1;
+    const double samples = 2.0 * sqrt(diag2) * m->opts.oversampling * f / m->resolution;
+    const double per_line = 8.0 * samples * (m->opts.vector != TBRF_SCALAR ? 1 + m->dim : 1);
+    const double fit = floor(CLI_LINES_MEMORY / per_line);
+    if (fit < lines) /* NaN: the rule's */
+        lines = fit > CLI_LINES_FLOOR ? (int)fit : CLI_LINES_FLOOR;
+    return lines;
+}
+
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -689,6 +767,11 @@ int request_plan(request *r)
         rc = vector_setup(r);
     if (rc)
         return rc;
+    /* The default lines follow the grid: isotropic up to its Nyquist
+     * within the cost bound (#30 item 2). A box's lattice or points run
+     * the (non-uniform) FFT or keep the library's default. */
+    if (r->lines_auto && !r->input && m->is_grid && !m->box && m->opts.method != TBRF_METHOD_FFT)
+        m->opts.lines = default_lines(m);
     int st = make_plan(r);
     if (st == TBRF_OK)
         /* Streamed points (r->pts) are pulled by tbrf_execute_stream;
@@ -702,8 +785,11 @@ int request_plan(request *r)
         return EXIT_FAIL;
     }
     if (cli_mpi_rank() == 0) { /* once per run, not once per MPI rank */
-        warn_resolved(r);
-        warn_nyquist(m, r->plan);
+        /* a remade field's loss was said when it was generated, and the
+         * options that change it are generate's */
+        if (!r->input)
+            warn_resolved(r);
+        warn_nyquist(r);
         warn_isotropy(r);
     }
     /* What the file records of the run: the model as made, and the method

@@ -62,6 +62,12 @@ typedef struct request {
     /* generate: how many values --box and --box-origin gave (0: none),
      * checked against the geometry's dimension in request_plan. */
     int box_dim, box_origin_dim;
+    /* generate without --lines: request_plan picks a turning-bands grid's
+     * lines from the grid (cli_isotropy_default_lines). */
+    int lines_auto;
+    /* sample: the recorded field at a new geometry (its messages advise
+     * sample's options) */
+    int sampling;
     /* Output and execution: free to choose, they never change values. */
     const char *out;
     int netcdf, compress, xdmf, quiet, report;

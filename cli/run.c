@@ -345,21 +345,18 @@ static void expected_slope(const tbrf_io_meta *m, const tbrf_model *model)
         printf("\n");
 }
 
-/* --report: where the file went and what it holds, measured. */
+/* --report: the file and what it holds, measured, on stdout (what was
+ * written is the one "wrote" line on stderr, say_wrote: not repeated in
+ * another format, #30 item 7). */
 static void report(const run *u)
 {
     const request *r = u->r;
     const tbrf_io_meta *m = &r->meta;
-    const char *prec = m->opts.precision == TBRF_FLOAT ? "float32" : "float64";
-    if (!m->is_grid)
-        printf("wrote %s: /value at %lld points (%dD) %s\n", r->out, (long long)m->npoints,
-               m->dim, prec);
-    else if (m->dim == 3)
-        printf("wrote %s: /field %lld x %lld x %lld (nx x ny x nz) %s\n", r->out,
-               (long long)m->n[0], (long long)m->n[1], (long long)m->n[2], prec);
+    if (m->is_grid)
+        printf("  file      %s (%lld cells)\n", r->out,
+               (long long)(m->n[0] * m->n[1] * (m->dim == 3 ? m->n[2] : 1)));
     else
-        printf("wrote %s: /field %lld x %lld (nx x ny) %s\n", r->out, (long long)m->n[0],
-               (long long)m->n[1], prec);
+        printf("  file      %s (%lld points)\n", r->out, (long long)m->npoints);
     double mean = u->mean, var = u->count > 0 ? u->m2 / (double)u->count : NAN;
     slope_fit f;
     int have = m->is_grid && measure_slope(r, &f);

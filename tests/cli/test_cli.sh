@@ -94,6 +94,7 @@ case_help() {
     expect_ok "$TOOL" --help && expect_grep 'generate' "$out" "tbrf --help"
     expect_ok "$TOOL" generate --help && expect_grep '--oversampling' "$out" "generate --help"
     expect_grep 'default 1024' "$out" "generate --help shows the library defaults"
+    expect_grep 'no yt layout' "$out" "generate --help: --no-xdmf also leaves out yt's layout"
     expect_ok "$TOOL" info --help && expect_grep 'usage: tbrf info' "$out" "info --help"
     expect_ok "$TOOL" --version && expect_grep '^tbrf [0-9]+\.[0-9]+\.[0-9]+' "$out" "--version"
 }
@@ -200,7 +201,8 @@ case_points() {
 
 case_report() {
     expect_ok "$TOOL" generate "${PL[@]}" --grid 48x48x48 --lines 512 --out r.h5 --report || return
-    expect_grep '^wrote r.h5' "$out" "report names the file"
+    expect_grep '^  file +r.h5 \(110592 cells\)' "$out" "report names the file"
+    case $out in *wrote*) fail "--report repeats the wrote line: $out" ;; esac
     expect_grep 'mean ' "$out" "report mean"
     expect_grep 'variance ' "$out" "report variance"
     expect_grep 'slope +-?[0-9]' "$out" "report slope"
@@ -733,7 +735,9 @@ case_sample() {
 case_kmax_table() {
     awk 'BEGIN { for (i = 0; i <= 120; i++) { k = 10 ^ (-4 + 6 * i / 120);
                  printf "%.17g %.17g\n", k, 2e4 * k / (1 + (k / 0.2) ^ 4) } }' > camb.txt
-    local G="--model table --table camb.txt --grid 64x64x64 --spacing 1.5707963267948966 --seed 2"
+    # the lines as before the grid-sized default (#30 item 2): this case is
+    # about the band, and 2580 lines would take it near its time limit
+    local G="--model table --table camb.txt --grid 64x64x64 --spacing 1.5707963267948966 --seed 2 --lines 1024"
     expect_ok "$TOOL" generate $G --out nocut.h5
     expect_grep 'warning: 6[0-9]\.[0-9]% of the model.s variance lies above the grid.s Nyquist wavenumber 2 ' "$err" "aliasing warning"
     expect_grep 'give --kmax 2, or use a finer grid' "$err" "the warning names the fix"
@@ -903,7 +907,7 @@ case_variance_warnings() {
     # of the loss below the lines' lowest mode; --oversampling 32 changes
     # nothing, so it must not be suggested; the factor named removes it.
     expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --quiet --out g.h5 || return
-    expect_grep "^tbrf: warning: the lines carry only 85.2% of the variance; .*below the lines' lowest mode .*--line-length-factor 7" \
+    expect_grep "^tbrf: warning: the lines carry only 85.2% of the variance, 14.8% is lost: .*below the lines' lowest mode .*--line-length-factor 7" \
         "$err" "fundamental loss named"
     case $err in *--oversampling*) fail "--oversampling suggested for a loss below the fundamental: $err" ;; esac
     expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --oversampling 32 --quiet --out g.h5 || return
@@ -955,6 +959,130 @@ case_isotropy_lines() {
     [ -z "$err" ] || fail "FFT warned: $err"
     expect_ok "$TOOL" info d.h5 || return
     case $out in *isotropy:*) fail "an FFT file got an isotropy line" ;; esac
+}
+
+# #30 item 2: the README's and scripts/demo.sh's commands print no warning
+# about their own defaults. The 2D and points commands run as written; the
+# 3D ones (128^3: 10320 default lines, ~20 s of one core; 256^3 under
+# mpirun) run with their options on 48^3, and cli_isotropy_rule checks
+# that the rule recorded here (1452 lines = ceil((24 / 0.63)^2)) keeps the
+# 128^3 and 256^3 grids quiet. Explicit lines that fall short still warn.
+case_readme_defaults() {
+    local readme demo
+    readme=$(dirname "${BASH_SOURCE[0]}")/../../README.md
+    demo=$(dirname "${BASH_SOURCE[0]}")/../../scripts/demo.sh
+    # the options tested are the README's and the demo's
+    grep -q -- '--model powerlaw --index -3 --kmin 0.05 --kmax 3 --grid 128x128x128' "$readme" ||
+        fail "README's first command changed: update this test"
+    grep -q -- '--model powerlaw --index -3 --kmin 0.05 --kmax 3 \\' "$demo" ||
+        fail "scripts/demo.sh's command changed: update this test"
+    local PL3=(--model powerlaw --index -3 --kmin 0.05 --kmax 3)
+    expect_ok "$TOOL" generate "${PL3[@]}" --grid 48x48x48 --out f.h5 --report || return
+    case $err in *warning*) fail "the demo's options warn about their defaults: $err" ;; esac
+    expect_grep '\(0\): 1452$' "$("$H5DUMP" -a lines f.h5)" "48^3 default lines"
+    expect_ok "$TOOL" info f.h5 || return
+    expect_grep "^isotropy: with 1452 lines .*100% of the grid's Nyquist" "$out" \
+        "the default is isotropic up to the Nyquist"
+    # a slab as wide as the demo's grid is far: the old default (1024
+    # lines, 42% of the Nyquist) warned; the rule's 5805 lines do not
+    expect_ok "$TOOL" generate "${PL3[@]}" --grid 96x96x8 --out slab.h5 || return
+    case $err in *warning*) fail "a 96-wide slab warns about its default lines: $err" ;; esac
+    expect_grep '\(0\): 5805$' "$("$H5DUMP" -a lines slab.h5)" "96x96x8 default lines"
+    expect_ok "$TOOL" regenerate f.h5 --out again.h5 --check --quiet || return
+    expect_grep 'bitwise equal' "$out" "regenerate of a default-lines file"
+    expect_ok "$TOOL" generate --model matern --length 4 --nu 1.5 --variance 2 --grid 256x256 \
+        --out slice2d.h5 || return
+    case $err in *warning*) fail "the README's 2D command warns: $err" ;; esac
+    "$MKPOINTS" cells.h5 good3 500 || fail "mkpoints"
+    expect_ok "$TOOL" generate --model gaussian --length 3 --points cells.h5 --out values.nc ||
+        return
+    case $err in *warning*) fail "the README's points command warns: $err" ;; esac
+    grep -q -- '--hubble 0.7 --sigma8 0.8 --gas' "$readme" || fail "README's arepo command changed"
+    expect_ok "$TOOL" arepo cosmo --out ics --box 50000 --particles 64 --redshift 127 \
+        --omega-m 0.3 --omega-b 0.05 --hubble 0.7 --sigma8 0.8 --gas || return
+    case $err in *warning*) fail "the README's arepo command warns: $err" ;; esac
+    # points keep the library's 1024 lines; explicit lines that fall short warn
+    expect_grep '\(0\): 1024$' "$("$H5DUMP" -a lines values.nc)" "points: 1024 lines"
+    expect_ok "$TOOL" generate "${PL3[@]}" --grid 48x48x48 --lines 256 --quiet --out s.h5 || return
+    expect_grep "^tbrf: warning: with 256 lines the grid's spectrum is isotropic only up to .*--lines 1452 " \
+        "$err" "explicit short lines still warn"
+    case $err in *"cost bound"*) fail "an explicit choice called the default's bound: $err" ;; esac
+    # the default lines' memory stays within 1 GiB (8 bytes x 2 x diagonal
+    # x oversampling / resolution per line, 4 sets for a 3D vector):
+    # 200x200x2 with --oversampling 16: 2^30 / (8 x 9005.77 x 4) -> 3725
+    # lines (the isotropy rule alone would give 16384); it then says the
+    # default stops short
+    expect_ok "$TOOL" generate "${PL3[@]}" --grid 200x200x2 --vector solenoidal --oversampling 16 \
+        --quiet --out vb.h5 || return
+    expect_grep '\(0\): 3725$' "$("$H5DUMP" -a lines vb.h5)" "the memory bound on the default lines"
+    expect_grep "^tbrf: warning: with 3725 lines \(the default's cost bound; a grid this wide needs more\)" \
+        "$err" "a bounded default says so"
+}
+
+# #30 item 7: messages that say what the code does.
+case_messages() {
+    # a model parameter out of range is a usage error, named once
+    run "$TOOL" generate --model matern --length 3 --nu 60 --grid 8x8 --out x.h5
+    [ "$rc" -eq 2 ] || fail "--nu 60 exit $rc, not 2 (as --nu 0)"
+    expect_grep '^tbrf: model matern: nu=60 must satisfy' "$err" "--nu 60 message"
+    case $err in *"matern: matern"*) fail "doubled prefix: $err" ;; esac
+    run "$TOOL" generate --model matern --length 3 --nu 0 --grid 8x8 --out x.h5
+    [ "$rc" -eq 2 ] || fail "--nu 0 exit $rc"
+    # --report: one "wrote" line (stderr), the measurements on stdout
+    expect_ok "$TOOL" generate "${PL[@]}" --grid 16x16x16 --out r.h5 --report || return
+    [ "$(printf '%s\n%s\n' "$out" "$err" | grep -c '^wrote')" -eq 1 ] ||
+        fail "--report wrote line not single: $out / $err"
+    expect_grep '^  variance ' "$out" "--report measures"
+    # a vector netCDF names the variables it holds
+    expect_ok "$TOOL" generate "${PL[@]}" --grid 16x16x16 --vector solenoidal --out v.nc || return
+    expect_grep '^wrote v.nc: field_x, field_y, field_z 16x16x16 float64' "$err" "vector netCDF wrote line"
+    # --box: the parts add up to the loss; a fixed box's fundamental is
+    # lowered by a larger --box, not a larger grid
+    expect_ok "$TOOL" generate --model exponential --length 3 --box 16 --grid 16x16x16 --quiet \
+        --out b.h5 || return
+    expect_grep "^tbrf: warning: the grid's modes carry only 75.2% of the variance, 24.8% is lost: 15.9% below the box's fundamental 0.393 \(the model has 23.8% there; use a larger --box.*; 8.9% above the grid's Nyquist 3.14 \(the model has 13.4% there" \
+        "$err" "--box loss split"
+    case $err in *"larger grid"*) fail "--box advises a larger grid: $err" ;; esac
+    # turning bands: the loss below the lowest mode is the loss (14.8%),
+    # the model's share there (18.2%) beside it
+    expect_ok "$TOOL" generate --model gaussian --length 10 --grid 2x2 --quiet --out g.h5 || return
+    expect_grep "carry only 85.2% of the variance, 14.8% is lost: 14.8% below the lines' lowest mode .* \(the model has 18.2% there" \
+        "$err" "the loss, not the model's fraction"
+    # anisotropic spacing: every warning cites the coarsest axis's Nyquist
+    expect_ok "$TOOL" generate --model exponential --length 2 --grid 32x32x16 --spacing 1,1,2 \
+        --lines 16 --quiet --out an.h5 || return
+    local nyq
+    nyq=$(printf '%s\n' "$err" | grep -Eo "(grid's|its) Nyquist( wavenumber)? [0-9][0-9.]*" |
+        awk '{print $NF}' | sort -u)
+    [ "$nyq" = "1.57" ] || [ "$nyq" = "$(printf '1.57\n1.5708')" ] ||
+        fail "anisotropic spacing: Nyquists cited: $nyq ($err)"
+    case $err in *"3.14"*) fail "the finest axis's Nyquist cited: $err" ;; esac
+    # sample advises what sample takes (a finer --spacing), not --kmax
+    expect_ok "$TOOL" sample an.h5 --grid 8x8x4 --spacing 4,4,8 --quiet --out s.h5 || return
+    expect_grep "sample it with a finer --spacing" "$err" "sample's advice"
+    case $err in *"give --kmax"*) fail "sample advises --kmax: $err" ;; esac
+    run "$TOOL" sample an.h5 --grid 8x8x4 --kmax 1 --out s2.h5
+    [ "$rc" -eq 2 ] || fail "sample took --kmax (rc $rc)"
+    # arepo: one spelling of each cosmological parameter, the others aliases
+    local o
+    for o in --hubble --ns --redshift --omega-m --omega-b; do
+        expect_ok "$TOOL" arepo pk --help || return
+        expect_grep -- "$o " "$out" "arepo pk --help names $o"
+    done
+    expect_ok "$TOOL" arepo pk --out a.txt --omega-m 0.3 --omega-b 0.05 --hubble 0.7 --sigma8 0.8 \
+        --ns 0.96 --redshift 1 --quiet || return
+    expect_ok "$TOOL" arepo pk --out b.txt --omega0 0.3 --omega-baryon 0.05 --h 0.7 --sigma8 0.8 \
+        --n-s 0.96 --z 1 --quiet || return
+    # the rows (the comment lines record the command as given)
+    [ "$(grep -v '^#' a.txt)" = "$(grep -v '^#' b.txt)" ] && [ -n "$(grep -v '^#' a.txt)" ] ||
+        fail "arepo pk: the aliases gave another table"
+    run "$TOOL" arepo pk --out c.txt --omega-m 0.3 --omega0 0.3 --omega-b 0.05 --hubble 0.7 \
+        --sigma8 0.8
+    expect_grep "given twice" "$err" "a name and its alias are one option"
+    expect_ok "$TOOL" arepo gas --help || return
+    expect_grep -- "--omega-m .*--omega-lambda" "$out" "arepo gas --help: --omega-m"
+    case $out in *"zero velocities"*) fail "arepo gas --help: zero velocities, then --velocity" ;; esac
+    case $out in *--omega0*|*--omega-baryon*) fail "arepo gas --help: old spellings" ;; esac
 }
 
 if ! declare -F "case_$CASE" >/dev/null; then
