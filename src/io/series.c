@@ -238,6 +238,9 @@ int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *v
 {
     if (!w || w->file < 0)
         return -1;
+    /* each time written once: commit checks that all were */
+    if (io_cover_overlap(w, w->series_cover, it, 1, "time"))
+        return -1;
     io_quiet q;
     io_quiet_begin(&q);
     int rc = -1;
@@ -284,7 +287,7 @@ int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *v
     if (rc == 0 && w->series_times && it >= 0 && it < w->series_nt)
         w->series_times[it] = t;
     io_quiet_end(&q);
-    return rc;
+    return rc || io_cover_add(w, &w->series_cover, it, 1) ? -1 : 0;
 }
 
 static int attr(tbrf_io_writer *w, const char *name, hid_t ftype, hid_t mtype, hid_t space,

@@ -162,8 +162,10 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
 
 /* Writes `count` consecutive cells in x-fastest order starting at cell
  * number `first` (values are float or double as given to grid_begin).
- * Chunks may start and end anywhere; they must not overlap, and together
- * they must cover the grid before tbrf_io_commit(). The signature is
+ * Chunks may start and end anywhere; they must not overlap (a push that
+ * would write a cell twice is refused, naming the cell, and commit then
+ * refuses too), and together they must cover the grid before
+ * tbrf_io_commit(), which names the first cell never written. The signature is
  * tbrf_push_fn's with the writer as `user`, so it can be handed straight
  * to tbrf_execute_grid_stream(). Returns 0 or -1. */
 int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values);
@@ -198,9 +200,11 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *meta);
  * the grid). Returns 0 or -1. */
 int tbrf_io_write_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m);
 
-/* Checks that the grid (if any) is complete, closes and syncs the
- * temporary file and renames it to the final name. On failure the
- * temporary is removed. Returns 0 or -1. */
+/* Checks that the grid, points or series (if any) are complete — each
+ * cell, point or time written exactly once (the writer records what was
+ * pushed as merged intervals, within the memory budget) — closes and
+ * syncs the temporary file and renames it to the final name. On failure
+ * the temporary is removed. Returns 0 or -1. */
 int tbrf_io_commit(tbrf_io_writer *w);
 
 /* Frees the writer; if it was not committed, closes and removes the
