@@ -153,7 +153,8 @@ program test_driving_forms
     call tbrf_driver_destroy(drv)
     call tbrf_driver_destroy(drv2)
     call tbrf_model_destroy(band)
-    deallocate(ref, a, af, fx, fy, fz, sx, sy, sz, big, bigf, gx, gy, gz, ref2, b2, ux, uy, xyz, fp, fpf, small)
+    ! main-program variables are never freed for us (LeakSanitizer)
+    deallocate(ref, a, af, fx, fy, fz, sx, sy, sz, big, bigf, gx, gy, gz, ref2, b2, ux, uy, xyz, fp, fpf, small, msg)
     call finish('fortran_driving_forms')
 contains
     !> Whether x and y hold the same bits (any array flattened by [ ]).

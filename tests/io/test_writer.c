@@ -20,8 +20,9 @@
  *  4. coverage (#27 item 6): overlapping pushes refused naming the first
  *     cell written twice (and commit after them), a gap refused at commit
  *     naming its first cell, scrambled single-cell pushes commit and read
- *     back, the record beyond the memory budget refused; a series' times
- *     likewise (tbrf_io_series_step).
+ *     back, the record beyond the memory budget refused; streamed points
+ *     and a series' times likewise (tbrf_io_points_push,
+ *     tbrf_io_series_step).
  * Usage: test_writer DIR (a scratch directory). The files of DIR/roundtrip
  * stay for writer_netcdf_xarray.py: nDP.nc (streamed) and bDP.nc (pushed
  * backwards, compressed) beside hDP.h5, the same values in HDF5 (D the
@@ -453,6 +454,27 @@ static void coverage(const char *dir)
     tbrf_writer_close(w);
     unsetenv("TBRF_MEMORY_BUDGET");
     CHECK(!exists(path), "budget: nothing published");
+
+    /* streamed points likewise: rows pushed twice, or never */
+    tbrf_io_writer *pw = tbrf_io_create(path, 0, err, sizeof err);
+    const double pxyz[12] = {0}, pval[4] = {1, 2, 3, 4};
+    REQUIRE(pw && tbrf_io_points_begin(pw, 3, 4, TBRF_DOUBLE) == 0, , "points begin");
+    CHECK(tbrf_io_points_push(pw, 0, 2, pxyz, pval) == 0, "points 0, 1");
+    CHECK(tbrf_io_points_push(pw, 1, 3, pxyz, pval) != 0 &&
+              strstr(tbrf_io_message(pw), "point 1 would be written twice"),
+          "points overlapping refused: %s", tbrf_io_message(pw));
+    CHECK(tbrf_io_points_push(pw, 3, 1, pxyz, pval) == 0, "point 3");
+    CHECK(tbrf_io_commit(pw) != 0 && strstr(tbrf_io_message(pw), "point 1 was pushed twice"),
+          "points commit after an overlap refused: %s", tbrf_io_message(pw));
+    tbrf_io_close(pw);
+    pw = tbrf_io_create(path, 0, err, sizeof err);
+    REQUIRE(pw && tbrf_io_points_begin(pw, 3, 4, TBRF_DOUBLE) == 0, , "points begin");
+    CHECK(tbrf_io_points_push(pw, 0, 2, pxyz, pval) == 0 && tbrf_io_points_push(pw, 3, 1, pxyz, pval) == 0,
+          "points 0, 1, 3");
+    CHECK(tbrf_io_commit(pw) != 0 && strstr(tbrf_io_message(pw), "point 2 was never written (3 of 4"),
+          "points with a gap refused: %s", tbrf_io_message(pw));
+    tbrf_io_close(pw);
+    CHECK(!exists(path), "points: nothing published");
 
     /* a series' times (series.c) likewise: one written twice, one never */
     tbrf_io_writer *sw = tbrf_io_create(path, 0, err, sizeof err);
