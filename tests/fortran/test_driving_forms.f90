@@ -4,6 +4,7 @@
 ! with n of kind c_int64_t (the C library's own layout, no temporary),
 ! bit for bit:
 !  - n of default integer kind and n from the array's shape: bitwise equal;
+!  - flat arrays (dim*nx*ny*nz values or more), double and single;
 !  - single precision: exactly the doubles rounded to c_float;
 !  - separate components fx, fy, fz: bitwise the direct call's;
 !  - ghost zones: the interior section of (3, nx+2g, ny+2g, nz+2g) and of
@@ -28,9 +29,9 @@ program test_driving_forms
     type(tbrf_driver) :: drv, drv2
     real(c_double), allocatable :: ref(:, :, :, :), a(:, :, :, :), big(:, :, :, :), fx(:, :, :), fy(:, :, :), &
                                    fz(:, :, :), gx(:, :, :), gy(:, :, :), gz(:, :, :), ref2(:, :, :), b2(:, :, :), &
-                                   ux(:, :), uy(:, :), xyz(:, :), fp(:, :)
+                                   ux(:, :), uy(:, :), xyz(:, :), fp(:, :), flat(:)
     real(c_float), allocatable :: af(:, :, :, :), bigf(:, :, :, :), sx(:, :, :), sy(:, :, :), sz(:, :, :), &
-                                  fpf(:, :), small(:, :, :, :)
+                                  fpf(:, :), small(:, :, :, :), flatf(:)
     real(c_double) :: o(3), h(3), t
     character(len=16) :: arg
     character(len=:), allocatable :: msg
@@ -57,6 +58,17 @@ program test_driving_forms
     call check(bits8([a], [ref]), 'n from the shape: bitwise the direct call')
     call tbrf_driver_grid(drv, t, o, h, [nx, ny, nz], af)
     call check(bits4([af], [real(ref, c_float)]), 'single precision: the doubles rounded')
+
+    ! flat arrays of dim*nx*ny*nz values (the old force(*) form), double and single
+    allocate(flat(3 * nx * ny * nz + 5), flatf(3 * nx * ny * nz))
+    call tbrf_driver_grid(drv, t, o, h, [nx, ny, nz], flat)
+    call check(bits8(flat(1:3 * nx * ny * nz), [ref]), 'a flat (longer) array: the direct call')
+    call tbrf_driver_grid(drv, t, o, h, [nx, ny, nz], flatf)
+    call check(bits4(flatf, [real(ref, c_float)]), 'a flat single-precision array: the doubles rounded')
+    call tbrf_driver_grid(drv, t, o, h, [nx, ny, nz], flat(1:3 * nx * ny * nz - 1), stat=st)
+    msg = tbrf_driver_message(drv)
+    call check(st == TBRF_ERR_SIZE .and. index(msg, 'fewer than dim*nx*ny*nz') > 0, &
+               'a flat array one value short refused: ' // msg)
 
     allocate(fx(nx, ny, nz), fy(nx, ny, nz), fz(nx, ny, nz), sx(nx, ny, nz), sy(nx, ny, nz), sz(nx, ny, nz))
     call tbrf_driver_grid(drv, t, o, h, fx, fy, fz)
@@ -154,7 +166,8 @@ program test_driving_forms
     call tbrf_driver_destroy(drv2)
     call tbrf_model_destroy(band)
     ! main-program variables are never freed for us (LeakSanitizer)
-    deallocate(ref, a, af, fx, fy, fz, sx, sy, sz, big, bigf, gx, gy, gz, ref2, b2, ux, uy, xyz, fp, fpf, small, msg)
+    deallocate(ref, a, af, fx, fy, fz, sx, sy, sz, big, bigf, gx, gy, gz, ref2, b2, ux, uy, xyz, fp, fpf, small, msg, &
+               flat, flatf)
     call finish('fortran_driving_forms')
 contains
     !> Whether x and y hold the same bits (any array flattened by [ ]).
