@@ -83,6 +83,9 @@ bad)
     # non-finite is refused naming the option, before anything is written
     expect 2 '--spacing 1e308: .*not finite' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --spacing 1e308 --out out.h5
     expect 2 '--injection gives a force rms of inf' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 0.25 --injection 1e308 --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    # a force that overflows although every parameter is finite: each
+    # computed time is checked, the message names the amplitude option
+    expect 1 '--rms: the force at t = 0, cell [0-9]*, component [0-2], is -*inf: not finite' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1.7e308 --times 0:1:0.5 --grid 8x8x8 --out out.h5
     printf '1e308 0 0\n0.5 0.5 0.5\n' > far.txt
     expect 2 '--domain .* times kmax is not finite' --domain 0,0,0:1e308,1,1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
     expect 2 'one of them' "${common[@]}" --rms-per-component 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
