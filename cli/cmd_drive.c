@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "args.h"
+#include "cli.h"
 #include "request.h"
 
 enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
     D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
     D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_BACKEND, D_DEVICE,
-    D_HELP, D_COUNT
+    D_RMS_COMP, D_HELP, D_COUNT
 };
 
 static const args_opt OPTS[D_COUNT] = {
@@ -30,7 +31,7 @@ static const args_opt OPTS[D_COUNT] = {
     [D_INJECTION] = {"--injection", 1}, [D_DENSITY] = {"--density", 1}, [D_EVAL] = {"--eval", 1},
     [D_ACCURACY] = {"--accuracy", 1}, [D_THREADS] = {"--threads", 1}, [D_QUIET] = {"--quiet", 0},
     [D_DOMAIN] = {"--domain", 1},   [D_BACKEND] = {"--backend", 1}, [D_DEVICE] = {"--device", 1},
-    [D_HELP] = {"--help", 0},
+    [D_RMS_COMP] = {"--rms-per-component", 1}, [D_HELP] = {"--help", 0},
 };
 
 /* Most time steps a series holds. */
@@ -57,18 +58,27 @@ static void usage(void)
            "                 or any generate model with --kmin/--kmax as its band\n"
            "  --zeta Z       solenoidal weight, 0 (compressive) .. 1 (solenoidal)\n"
            "  --tcorr T      autocorrelation time; --dt-update D (default T/10)\n"
-           "  --rms A        target rms of the force (OU ensemble); --exact-rms: exactly A\n"
-           "                 over the box at every update; or --injection E [--density R]:\n"
-           "                 the rms that injects energy E per unit volume and time\n"
+           "  --rms A        target rms of the force vector, sqrt(<|f|^2>) (OU ensemble):\n"
+           "                 each of the DIM components has rms A/sqrt(DIM); --exact-rms:\n"
+           "                 |f| has rms exactly A over the box at every update\n"
+           "  --rms-per-component A  the same with each component's rms A (|f|'s is\n"
+           "                 A sqrt(DIM)), the convention of generate --vector --variance\n"
+           "  --injection E [--density R]  instead of --rms: the rms that injects\n"
+           "                 energy E per unit volume and time\n"
            "  --interpolate  linear in time between updates (default: constant)\n"
            "  --grid N...    cells at spacing*(i,j,k), spacing default L/N per axis\n"
            "  --points FILE  positions (as generate --points reads)\n"
            "  --eval E       auto (default), direct or nufft; --accuracy EPS (nufft)\n"
            "  --backend B    cpu (default), opencl, cuda or auto: where the sums run (the\n"
            "                 nufft stays on the cpu; doc/driving.md); --device N (GPU)\n"
-           "  --seed S (default 1), --threads T, --quiet (no 'wrote' line on stderr)\n"
+           "  --seed S (default 1), --threads T\n"
+           "  --quiet        no progress bar (shown only on a terminal) and no 'wrote' line\n"
            "output (HDF5): /time (nt), /field (nt, nz, ny, nx, dim) or /points (N, dim)\n"
-           "and /value (nt, N, dim), float64, with the parameters as root attributes.\n"
+           "and /value (nt, N, dim), float64, with the parameters as root attributes, and\n"
+           "SERIES.xmf, an XDMF temporal collection (ParaView opens it as an animation).\n"
+           "The series' size is checked against the free space of the output's folder\n"
+           "and the memory budget before anything is computed; a non-finite force or\n"
+           "coordinate is refused naming the option that causes it.\n"
            "example:\n"
            "  tbrf drive --box 1 --model band --kmin 6.283 --kmax 18.85 --zeta 1 --tcorr 1 \\\n"
            "             --rms 1 --times 0:2:0.1 --grid 32x32x32 --out series.h5\n");
@@ -85,6 +95,9 @@ typedef struct drive_run {
     const char *out, *points_file;
     int quiet;
     int backend, device; /* tbrf_driver_set_backend */
+    double rms_comp;     /* --rms-per-component */
+    int per_comp;
+    const char *amp_opt; /* the option setting the amplitude, for messages */
 } drive_run;
 
 static int num(const char *const *val, int o, int positive, double *v)
@@ -244,13 +257,21 @@ static int parse_params(const char *const *val, drive_run *d)
         return -1;
     }
     if (num(val, D_ZETA, 0, &p->zeta) || num(val, D_TCORR, 1, &p->tcorr) || num(val, D_RMS, 1, &p->rms) ||
-        num(val, D_DT_UPDATE, 1, &p->dt_update) || num(val, D_INJECTION, 1, &p->injection) ||
-        num(val, D_DENSITY, 1, &p->density) || num(val, D_ACCURACY, 1, &p->accuracy))
+        num(val, D_RMS_COMP, 1, &d->rms_comp) || num(val, D_DT_UPDATE, 1, &p->dt_update) ||
+        num(val, D_INJECTION, 1, &p->injection) || num(val, D_DENSITY, 1, &p->density) ||
+        num(val, D_ACCURACY, 1, &p->accuracy))
         return -1;
-    if (!!val[D_RMS] + !!val[D_INJECTION] != 1 || (val[D_EXACT] && !val[D_RMS])) {
-        cli_errline("drive: give --rms A (optionally --exact-rms) or --injection E, one of them");
+    const int by_rms = val[D_RMS] || val[D_RMS_COMP];
+    if (!!val[D_RMS] + !!val[D_RMS_COMP] + !!val[D_INJECTION] != 1 || (val[D_EXACT] && !by_rms)) {
+        cli_errline("drive: give --rms A or --rms-per-component A (optionally --exact-rms) or "
+                    "--injection E, one of them");
         return -1;
     }
+    d->per_comp = val[D_RMS_COMP] != NULL; /* p->rms follows from the dimension */
+    d->amp_opt = val[D_RMS]       ? "--rms"
+                 : d->per_comp    ? "--rms-per-component"
+                 : val[D_DENSITY] ? "--injection with --density"
+                                  : "--injection";
     p->normalization = val[D_INJECTION] ? TBRF_DRIVE_INJECTION
                        : val[D_EXACT]   ? TBRF_DRIVE_RMS_EXACT
                                         : TBRF_DRIVE_RMS_ENSEMBLE;
@@ -272,6 +293,30 @@ static int parse_params(const char *const *val, drive_run *d)
     }
     d->dim = nb;
     return 0;
+}
+
+/* The coordinates are finite (the grid's last cell, or the largest |x| of
+ * the points), and in a domain (no wrapping) so are the phases kmax x:
+ * beyond that the sums give NaN, so it is refused here naming the option. */
+static int check_coordinates(const char *const *val, const drive_run *d)
+{
+    double far = 0.0;
+    int axis = 0;
+    for (int c = 0; c < d->dim && d->is_grid; c++) {
+        const double x = fabs(d->p.origin[c]) + d->spacing[c] * (double)(d->n[c] - 1);
+        if (!(x <= far))
+            far = x, axis = c;
+    }
+    for (int64_t i = 0; !d->is_grid && i < d->npts * d->dim; i++)
+        if (!(fabs(d->xyz[i]) <= far))
+            far = fabs(d->xyz[i]), axis = (int)(i % d->dim);
+    /* a box wraps every coordinate into [0, L) first: only finite is needed there */
+    if (isfinite(far * (d->p.periodic ? 1.0 : d->m.kmax)))
+        return 0;
+    const int o = !d->is_grid ? D_POINTS : val[D_SPACING] ? D_SPACING : val[D_DOMAIN] ? D_DOMAIN : D_BOX;
+    cli_errline("drive: %s %.60s: coordinate %g along axis %d%s is not finite (the force would "
+                "be NaN)", OPTS[o].name, val[o], far, axis, d->p.periodic ? "" : " times kmax");
+    return -1;
 }
 
 /* --grid with --spacing (default L/N), or --points; sets the dimension
@@ -312,7 +357,10 @@ static int parse_geometry(const char *const *val, drive_run *d)
     }
     if (ns == 1)
         d->spacing[1] = d->spacing[2] = d->spacing[0];
-    return 0;
+    /* per component A: |f|, the sum of dim independent components' squares */
+    if (d->per_comp)
+        d->p.rms = d->rms_comp * sqrt((double)dim);
+    return check_coordinates(val, d);
 }
 
 /* The name of the backend the driver's sums run on. */
@@ -328,15 +376,15 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
 {
     tbrf_driver_info info;
     tbrf_driver_get_info(drv, &info);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)d->seed);
     const double times[3] = {d->t0, d->t1, d->dt};
+    /* rms_ensemble is of |f|; each component's is 1/sqrt(dim) of it */
+    const double rms_comp = info.rms_ensemble / sqrt((double)d->dim);
     const int64_t modes = info.modes, dim = d->dim, flags[3] = {d->p.normalization, d->p.interpolate, info.eval};
     int e = tbrf_io_series_attr_str(w, "tbrf_version", tbrf_version()) |
             tbrf_io_series_attr_str(w, "command", command) |
             tbrf_io_series_attr_str(w, "model", tbrf_model_describe(model)) |
             tbrf_io_series_attr_str(w, "model_kind", d->m.model_kind) |
-            tbrf_io_series_attr_str(w, "seed", seed) |
+            tbrf_io_series_attr_u64(w, "seed", d->seed) |
             tbrf_io_series_attr_str(w, "backend", backend_name(drv)) |
             tbrf_io_series_attr_i64(w, "dim", &dim, 1) |
             tbrf_io_series_attr_f64(w, d->p.periodic ? "box_length" : "domain_length", d->p.length, d->dim) |
@@ -345,6 +393,7 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
             tbrf_io_series_attr_f64(w, "tcorr", &d->p.tcorr, 1) |
             tbrf_io_series_attr_f64(w, "dt_update", &info.dt_update, 1) |
             tbrf_io_series_attr_f64(w, "rms_ensemble", &info.rms_ensemble, 1) |
+            tbrf_io_series_attr_f64(w, "rms_component_ensemble", &rms_comp, 1) |
             tbrf_io_series_attr_f64(w, "times", times, 3) |
             tbrf_io_series_attr_i64(w, "modes", &modes, 1) |
             tbrf_io_series_attr_i64(w, "normalization_interpolate_eval", flags, 3);
@@ -354,6 +403,28 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
     else
         e |= tbrf_io_series_attr_str(w, "points_file", d->points_file);
     return e ? -1 : 0;
+}
+
+/* The force at time t into v: 0, or EXIT_FAIL after one message (a
+ * driver failure, or a value that is not finite: the coordinates are
+ * checked before, so the amplitude option is the cause). */
+static int step(const drive_run *d, tbrf_driver *drv, double t, double *v)
+{
+    const int st = d->is_grid ? tbrf_driver_grid(drv, t, d->p.origin, d->spacing, d->n, v)
+                              : tbrf_driver_points(drv, t, d->npts, d->xyz, v);
+    if (st) {
+        cli_errline("drive: %s", tbrf_driver_message(drv));
+        return EXIT_FAIL;
+    }
+    const int64_t nv = (d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->dim;
+    for (int64_t i = 0; i < nv; i++)
+        if (!isfinite(v[i])) {
+            cli_errline("drive: %s: the force at t = %g, %s %lld, component %d, is %g: not "
+                        "finite", d->amp_opt, t, d->is_grid ? "cell" : "point",
+                        (long long)(i / d->dim), (int)(i % d->dim), v[i]);
+            return EXIT_FAIL;
+        }
+    return 0;
 }
 
 /* Evaluates and writes every time; 0 or EXIT_FAIL after one message. */
@@ -373,28 +444,45 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
         return EXIT_FAIL;
     }
     cli_guard_temp(tbrf_io_temp_path(w));
+    /* series_begin checks the series' size against the free space and
+     * attaches the side file, before the first time is computed */
     int rc = tbrf_io_series_begin(w, d->dim, d->nt, d->is_grid ? d->n : NULL, d->npts, d->xyz) ||
-             write_attrs(w, d, drv, model, command);
-    const double *origin = d->p.origin; /* the box's or the domain's lower corner */
+                     write_attrs(w, d, drv, model, command)
+                 ? -1
+                 : 0;
+    if (tbrf_io_side_temp_path(w))
+        cli_guard_side_temp(tbrf_io_side_temp_path(w));
+    progress bar;
+    progress_begin(&bar, d->nt, "times", d->quiet);
     for (int64_t i = 0; i < d->nt && rc == 0; i++) {
         const double t = d->t0 + (double)i * d->dt;
-        int st = d->is_grid ? tbrf_driver_grid(drv, t, origin, d->spacing, d->n, v)
-                            : tbrf_driver_points(drv, t, d->npts, d->xyz, v);
-        if (st) {
-            cli_errline("drive: %s", tbrf_driver_message(drv));
-            rc = EXIT_FAIL;
-        } else if (tbrf_io_series_step(w, i, t, v)) {
+        if ((rc = step(d, drv, t, v)) == 0 && tbrf_io_series_step(w, i, t, v))
             rc = -1;
-        }
+        progress_update(&bar, i + 1);
     }
+    progress_end(&bar);
     if (rc == 0 && tbrf_io_commit(w))
         rc = -1;
-    if (rc < 0 || (rc == 1 && tbrf_io_message(w)[0]))
+    if (rc < 0)
         cli_errline("%s", tbrf_io_message(w));
     cli_unguard_temp();
     tbrf_io_close(w);
     free(v);
     return rc ? EXIT_FAIL : 0;
+}
+
+/* The driver's force rms (from --rms or --injection) is a finite number:
+ * an injection rate so large that the rms overflows is refused before
+ * anything is computed. 0 or -1 after one message. */
+static int check_amplitude(const drive_run *d, const tbrf_driver *drv)
+{
+    tbrf_driver_info info;
+    tbrf_driver_get_info(drv, &info);
+    if (isfinite(info.rms_ensemble))
+        return 0;
+    cli_errline("drive: %s gives a force rms of %g: not a finite force", d->amp_opt,
+                info.rms_ensemble);
+    return -1;
 }
 
 static int run(const char *const *val, drive_run *d, const char *command)
@@ -422,6 +510,8 @@ static int run(const char *const *val, drive_run *d, const char *command)
     } else if ((st = tbrf_driver_make(model, d->seed, &d->p, &drv))) {
         cli_errline("drive: %s", drv ? tbrf_driver_message(drv) : tbrf_strerror(st));
         rc = EXIT_USAGE;
+    } else if (check_amplitude(d, drv)) {
+        rc = EXIT_USAGE;
     } else if ((d->backend != TBRF_BACKEND_CPU || d->device != -1) &&
                (st = tbrf_driver_set_backend(drv, d->backend, d->device))) {
         /* as generate: a backend not built or without a device is a run
@@ -431,8 +521,11 @@ static int run(const char *const *val, drive_run *d, const char *command)
     } else if ((rc = write_series(d, drv, model, command)) == 0 && !d->quiet) {
         tbrf_driver_info info;
         tbrf_driver_get_info(drv, &info);
-        fprintf(stderr, "wrote %s: %lld times of %s, %lld modes\n", d->out, (long long)d->nt,
-                d->is_grid ? "/field" : "/value", (long long)info.modes);
+        char *side = tbrf_io_xdmf_name(d->out);
+        fprintf(stderr, "wrote %s%s%s%s: %lld times of %s, %lld modes\n", d->out, side ? " (+ " : "",
+                side ? side : "", side ? ")" : "", (long long)d->nt, d->is_grid ? "/field" : "/value",
+                (long long)info.modes);
+        free(side);
     }
     tbrf_driver_destroy(drv);
     tbrf_model_destroy(model);

@@ -42,6 +42,12 @@ module tbrf
     private :: exec_d1_i8, exec_d2_i8, exec_d3_i8, exec_f1_i8, exec_f2_i8, exec_f3_i8
     private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
     private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
+    private :: driver_fail, driver_clear, driver_points_d, driver_points_f, grid_args, grid_fill
+    private :: grid_planes, grid_slab, grid_contiguous, grid_shape, shape_text, temp_fits, points_shapes
+    private :: budget_bytes
+    private :: grid_n4_d8, grid_n4_d4, grid_n4_f8, grid_n4_f4, grid_n3_d8, grid_n3_d4, grid_n3_f8
+    private :: grid_n3_f4, grid_n1_d8, grid_n1_d4, grid_n1_f8, grid_n1_f4, grid_s4_d, grid_s4_f
+    private :: grid_s3_d, grid_s3_f, grid_c3_d, grid_c3_f, grid_c2_d, grid_c2_f
     private :: inflow_assign, inflow_final, finish_inflow, inflow_create_i4, inflow_create_i8
     private :: inflow_fill_grid_2, inflow_fill_grid_3
     private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, finish_msg, msg_buffer
@@ -76,6 +82,7 @@ module tbrf
     type :: tbrf_driver
         type(c_ptr) :: ptr = c_null_ptr
         integer(c_int) :: dim = 0
+        character(len=:), allocatable, private :: msg  ! failure found by the wrapper
     contains
         procedure, private :: driver_assign
         generic :: assignment(=) => driver_assign
@@ -86,6 +93,29 @@ module tbrf
     interface tbrf_driver_make
         module procedure make_driver_i4, make_driver_i8
     end interface tbrf_driver_make
+
+    !> tbrf_driver_points(driver, t, xyz, force[, stat]): xyz(dim, n),
+    !> force(dim, n) real(c_double) or real(c_float).
+    interface tbrf_driver_points
+        module procedure driver_points_d, driver_points_f
+    end interface tbrf_driver_points
+
+    !> The force at time t on a grid (doc/fortran.md, "Turbulence driving"),
+    !> into double or single precision arrays, any of which may be an array
+    !> section (the interior of a ghost-zoned array):
+    !>   (driver, t, origin, spacing, n, force[, stat])  force(dim, nx, ny, nz),
+    !>       (2, nx, ny) in 2D, or a flat force(dim*nx*ny*nz); n default
+    !>       integer or c_int64_t
+    !>   (driver, t, origin, spacing, force[, stat])     n from force's shape
+    !>   (driver, t, origin, spacing, fx, fy, fz[, stat]) separate components
+    !>       (nx, ny, nz); (driver, t, origin, spacing, fx, fy[, stat]) in 2D
+    interface tbrf_driver_grid
+        module procedure grid_n4_d8, grid_n4_d4, grid_n4_f8, grid_n4_f4
+        module procedure grid_n3_d8, grid_n3_d4, grid_n3_f8, grid_n3_f4
+        module procedure grid_n1_d8, grid_n1_d4, grid_n1_f8, grid_n1_f4
+        module procedure grid_s4_d, grid_s4_f, grid_s3_d, grid_s3_f
+        module procedure grid_c3_d, grid_c3_f, grid_c2_d, grid_c2_f
+    end interface tbrf_driver_grid
 
     !> An inflow-boundary sampler (the C tbrf_inflow; doc/streaming.md,
     !> "Inflow boundaries"). Not copyable.
@@ -1427,6 +1457,25 @@ contains
         end if
     end subroutine finish_driver
 
+    !> A failure the driver wrapper found itself (an array's shape or size):
+    !> kept as the driver's message, as a plan's (wrapper_fail), so that
+    !> stat= callers read it from tbrf_driver_message.
+    subroutine driver_fail(driver, st, where, detail, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: where, detail
+        integer, intent(out), optional :: stat
+        driver%msg = where // ": " // detail
+        call finish(st, where, detail, stat)
+    end subroutine driver_fail
+
+    !> Forgets the wrapper's last message (each call's own failure, if any,
+    !> is the one tbrf_driver_message gives).
+    subroutine driver_clear(driver)
+        type(tbrf_driver), intent(inout) :: driver
+        if (allocated(driver%msg)) deallocate(driver%msg)
+    end subroutine driver_clear
+
     subroutine make_driver_i4(driver, model, seed, params, stat)
         type(tbrf_driver), intent(out) :: driver
         type(tbrf_model), intent(in) :: model
@@ -1454,33 +1503,526 @@ contains
                            driver, stat)
     end subroutine make_driver_i8
 
+    !> "(3, 6, 5, 4)": a shape or a list of counts, for messages.
+    function shape_text(v) result(s)
+        integer(c_int64_t), intent(in) :: v(:)
+        character(len=:), allocatable :: s
+        character(len=24) :: num
+        integer :: i
+        s = "("
+        do i = 1, size(v)
+            write(num, '(i0)') v(i)
+            s = s // trim(num)
+            if (i < size(v)) s = s // ", "
+        end do
+        s = s // ")"
+    end function shape_text
+
+    !> The memory budget in bytes (tbrf_memory_budget), huge() for one
+    !> beyond the int64 range, -1 when TBRF_MEMORY_BUDGET is not a size.
+    real(c_double) function budget_bytes() result(b)
+        integer(c_int64_t) :: budget
+        b = -1
+        if (c_tbrf_memory_budget(budget) /= TBRF_OK) return
+        b = huge(b)
+        if (budget >= 0) b = real(budget, c_double)
+    end function budget_bytes
+
+    !> Whether `bytes` of a temporary fit the memory budget; else .false.
+    !> after driver_fail naming both.
+    logical function temp_fits(driver, where, bytes, stat) result(ok)
+        type(tbrf_driver), intent(inout) :: driver
+        character(len=*), intent(in) :: where
+        real(c_double), intent(in) :: bytes
+        integer, intent(out), optional :: stat
+        real(c_double) :: budget
+        character(len=16) :: need, have
+        budget = budget_bytes()
+        ok = bytes <= budget
+        if (ok) return
+        if (budget < 0) then
+            call driver_fail(driver, TBRF_ERR_INVALID, where, "TBRF_MEMORY_BUDGET is not a size in bytes", stat)
+            return
+        end if
+        write(need, '(f0.3)') bytes / 1048576d0
+        write(have, '(f0.3)') budget / 1048576d0
+        call driver_fail(driver, TBRF_ERR_SIZE, where, "a temporary of the values would need " // trim(need) // &
+                         " MiB, more than the memory budget of " // trim(have) // " MiB (TBRF_MEMORY_BUDGET)", stat)
+    end function temp_fits
+
+    !> xyz(dim, n) and a force of fd1 x fd2 (dim, at least n) for points.
+    logical function points_shapes(driver, xyz, fd1, fd2, stat) result(ok)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: xyz(:, :)
+        integer, intent(in) :: fd1, fd2
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: d
+        call driver_clear(driver)
+        d = driver%dim
+        ok = .not. c_associated(driver%ptr) .or. &  ! the C call says why
+             (size(xyz, 1) == d .and. fd1 == d .and. fd2 >= size(xyz, 2))
+        if (.not. ok) &
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_points", "xyz is " // &
+                             shape_text(shape(xyz, c_int64_t)) // " and force " // &
+                             shape_text(int([fd1, fd2], c_int64_t)) // ": both must be (dim, n) with dim = " // &
+                             shape_text([d]) // ", force at least as long as xyz", stat)
+    end function points_shapes
+
     !> The force at time t at positions xyz(dim, n) into force(dim, n).
-    subroutine tbrf_driver_points(driver, t, xyz, force, stat)
+    subroutine driver_points_d(driver, t, xyz, force, stat)
         type(tbrf_driver), intent(inout) :: driver
         real(c_double), intent(in) :: t
         real(c_double), intent(in), contiguous :: xyz(:, :)
         real(c_double), intent(out), contiguous :: force(:, :)
         integer, intent(out), optional :: stat
-        if (size(xyz, 1) /= driver%dim .or. size(force, 1) /= driver%dim .or. &
-            size(force, 2) < size(xyz, 2)) then
-            call finish(TBRF_ERR_SIZE, "tbrf_driver_points", "xyz and force must be (dim, n)", stat)
-            return
-        end if
+        if (.not. points_shapes(driver, xyz, size(force, 1), size(force, 2), stat)) return
         call finish_driver(c_tbrf_driver_points(driver%ptr, t, size(xyz, 2, kind=c_int64_t), xyz, &
                                                 force), "tbrf_driver_points", driver, stat)
-    end subroutine tbrf_driver_points
+    end subroutine driver_points_d
 
-    !> The force at time t on a grid: force(dim, nx, ny, nz) as one array of
-    !> dim * nx * ny * nz values (pass any contiguous array of that size).
-    subroutine tbrf_driver_grid(driver, t, origin, spacing, n, force, stat)
+    !> The same into single precision (through a double temporary of the
+    !> points' values, within the memory budget).
+    subroutine driver_points_f(driver, t, xyz, force, stat)
         type(tbrf_driver), intent(inout) :: driver
-        real(c_double), intent(in) :: t, origin(3), spacing(3)
-        integer(c_int64_t), intent(in) :: n(3)
-        real(c_double), intent(out) :: force(*)
+        real(c_double), intent(in) :: t
+        real(c_double), intent(in), contiguous :: xyz(:, :)
+        real(c_float), intent(out) :: force(:, :)
         integer, intent(out), optional :: stat
-        call finish_driver(c_tbrf_driver_grid(driver%ptr, t, origin, spacing, n, force), &
-                           "tbrf_driver_grid", driver, stat)
-    end subroutine tbrf_driver_grid
+        real(c_double), allocatable :: tmp(:, :)
+        integer(c_int) :: st
+        if (.not. points_shapes(driver, xyz, size(force, 1), size(force, 2), stat)) return
+        if (.not. temp_fits(driver, "tbrf_driver_points", 8d0 * size(xyz), stat)) return
+        allocate(tmp(size(xyz, 1), size(xyz, 2)))
+        st = c_tbrf_driver_points(driver%ptr, t, size(xyz, 2, kind=c_int64_t), xyz, tmp)
+        if (st == TBRF_OK) force(:, 1:size(xyz, 2)) = real(tmp, c_float)
+        deallocate(tmp)
+        call finish_driver(st, "tbrf_driver_points", driver, stat)
+    end subroutine driver_points_f
+
+    !> Checks a grid's origin, spacing and n (at least dim values each,
+    !> counts >= 1) and makes the C call's (unused axes 0, 1, 1); .false.
+    !> after driver_fail.
+    logical function grid_args(driver, origin, spacing, n, o, h, nn, stat) result(ok)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_double), intent(out) :: o(3), h(3)
+        integer(c_int64_t), intent(out) :: nn(3)
+        integer, intent(out), optional :: stat
+        integer :: d
+        call driver_clear(driver)
+        ok = .false.
+        o = 0
+        h = 1
+        nn = 1
+        d = driver%dim
+        if (.not. c_associated(driver%ptr)) then
+            call driver_fail(driver, TBRF_ERR_NULL, "tbrf_driver_grid", "the driver is not made (or was destroyed)", &
+                             stat)
+        else if (size(origin) < d .or. size(spacing) < d .or. size(n) < d) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "origin, spacing and n have " // &
+                             shape_text(int([size(origin), size(spacing), size(n)], c_int64_t)) // &
+                             " values: a grid of dim " // shape_text([int(d, c_int64_t)]) // " needs dim each", stat)
+        else if (any(n(1:d) < 1)) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "n = " // shape_text(n(1:d)) // &
+                             ": counts must be >= 1", stat)
+        else
+            o(1:d) = origin(1:d)
+            h(1:d) = spacing(1:d)
+            nn(1:d) = n(1:d)
+            ok = real(nn(1), c_double) * nn(2) * nn(3) * d < 9d15
+            if (.not. ok) call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "n = " // &
+                                           shape_text(nn(1:d)) // ": too many cells", stat)
+        end if
+    end function grid_args
+
+    !> An output array's shape against the grid's: .false. after
+    !> driver_fail naming both.
+    logical function grid_shape(driver, what, got, want, stat) result(ok)
+        type(tbrf_driver), intent(inout) :: driver
+        character(len=*), intent(in) :: what
+        integer(c_int64_t), intent(in) :: got(:), want(:)
+        integer, intent(out), optional :: stat
+        ok = size(got) == size(want)
+        if (ok) ok = all(got == want)
+        if (.not. ok) call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", what // " has shape " // &
+                                       shape_text(got) // ", the grid needs " // shape_text(want), stat)
+    end function grid_shape
+
+    !> Whether count values whose first, second and last elements lie at the
+    !> addresses a0, a1 and an fill one block in array element order (the
+    !> layout the C library writes; F2008 has no is_contiguous).
+    logical function grid_contiguous(a0, a1, an, count) result(ok)
+        type(c_ptr), intent(in) :: a0, a1, an
+        integer(c_int64_t), intent(in) :: count
+        integer(c_intptr_t) :: p0, p1, pn
+        integer(c_intptr_t), parameter :: w = c_sizeof(0.0_c_double)
+        p0 = transfer(a0, p0)
+        p1 = transfer(a1, p1)
+        pn = transfer(an, pn)
+        ok = pn - p0 == w * (count - 1) .and. (count < 2 .or. p1 - p0 == w)
+    end function grid_contiguous
+
+    !> Planes k0 .. k0 + kk - 1 (counted from 0) of the grid into tmp: the
+    !> slab's z origin is origin + k0 spacing, as the C library computes a
+    !> plane's z, so the values are those of the whole grid's call.
+    function grid_planes(driver, t, o, h, nn, k0, kk, tmp) result(st)
+        type(tbrf_driver), intent(in) :: driver
+        real(c_double), intent(in) :: t, o(3), h(3)
+        integer(c_int64_t), intent(in) :: nn(3), k0, kk
+        real(c_double), intent(inout) :: tmp(*)
+        integer(c_int) :: st
+        real(c_double) :: oz(3)
+        integer(c_int64_t) :: m(3)
+        oz = o
+        m = nn
+        m(3) = kk
+        if (k0 > 0) oz(3) = o(3) + h(3) * real(k0, c_double)
+        st = c_tbrf_driver_grid(driver%ptr, t, oz, h, m, tmp)
+    end function grid_planes
+
+    !> Planes per evaluation through the temporary: the whole grid when its
+    !> doubles fit 64 MiB and half the memory budget (one call, as a direct
+    !> one), else one plane at a time; 0 after driver_fail when a plane
+    !> does not fit half the budget.
+    function grid_slab(driver, nn, stat) result(kc)
+        type(tbrf_driver), intent(inout) :: driver
+        integer(c_int64_t), intent(in) :: nn(3)
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: kc
+        real(c_double) :: plane
+        plane = 8d0 * driver%dim * real(nn(1), c_double) * real(nn(2), c_double)
+        kc = 0
+        if (.not. temp_fits(driver, "tbrf_driver_grid", 2 * plane, stat)) return
+        kc = 1
+        if (plane * nn(3) <= min(64d0 * 1048576d0, budget_bytes() / 2)) kc = nn(3)
+    end function grid_slab
+
+    !> The grid evaluated through a temporary of whole planes and stored
+    !> into the one destination given: interleaved d4/f4 (dim, nx, ny, nz),
+    !> d3/f3 (2, nx, ny), flat f1, or the components xd, yd, zd / xf, yf, zf
+    !> (nx, ny, nz) or xd2, yd2 / xf2, yf2 (nx, ny); any may be a section.
+    subroutine grid_fill(driver, t, o, h, nn, stat, d4, f4, d3, f3, f1, xd, yd, zd, xf, yf, zf, &
+                         xd2, yd2, xf2, yf2)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, o(3), h(3)
+        integer(c_int64_t), intent(in) :: nn(3)
+        integer, intent(out), optional :: stat
+        real(c_double), intent(inout), optional :: d4(:, :, :, :), d3(:, :, :), xd(:, :, :), yd(:, :, :), &
+                                                   zd(:, :, :), xd2(:, :), yd2(:, :)
+        real(c_float), intent(inout), optional :: f4(:, :, :, :), f3(:, :, :), f1(:), xf(:, :, :), &
+                                                  yf(:, :, :), zf(:, :, :), xf2(:, :), yf2(:, :)
+        real(c_double), allocatable, target :: tmp(:)
+        real(c_double), pointer :: p(:, :, :, :)
+        integer(c_int64_t) :: kc, k0, kk, d, nx, ny, a, b
+        integer(c_int) :: st
+        d = driver%dim
+        nx = nn(1)
+        ny = nn(2)
+        kc = grid_slab(driver, nn, stat)
+        if (kc < 1) return
+        allocate(tmp(d * nx * ny * kc))
+        st = TBRF_OK
+        do k0 = 0, nn(3) - 1, kc
+            kk = min(kc, nn(3) - k0)
+            st = grid_planes(driver, t, o, h, nn, k0, kk, tmp)
+            if (st /= TBRF_OK) exit
+            p(1:d, 1:nx, 1:ny, 1:kk) => tmp
+            a = k0 + 1
+            b = k0 + kk
+            if (present(d4)) d4(:, :, :, a:b) = p
+            if (present(f4)) f4(:, :, :, a:b) = real(p, c_float)
+            if (present(d3)) d3 = p(:, :, :, 1)
+            if (present(f3)) f3 = real(p(:, :, :, 1), c_float)
+            if (present(f1)) f1(k0 * d * nx * ny + 1:b * d * nx * ny) = real(tmp(1:kk * d * nx * ny), c_float)
+            if (present(xd)) xd(:, :, a:b) = p(1, :, :, :)
+            if (present(yd)) yd(:, :, a:b) = p(2, :, :, :)
+            if (present(zd)) zd(:, :, a:b) = p(3, :, :, :)
+            if (present(xf)) xf(:, :, a:b) = real(p(1, :, :, :), c_float)
+            if (present(yf)) yf(:, :, a:b) = real(p(2, :, :, :), c_float)
+            if (present(zf)) zf(:, :, a:b) = real(p(3, :, :, :), c_float)
+            if (present(xd2)) xd2 = p(1, :, :, 1)
+            if (present(yd2)) yd2 = p(2, :, :, 1)
+            if (present(xf2)) xf2 = real(p(1, :, :, 1), c_float)
+            if (present(yf2)) yf2 = real(p(2, :, :, 1), c_float)
+        end do
+        deallocate(tmp)
+        call finish_driver(st, "tbrf_driver_grid", driver, stat)
+    end subroutine grid_fill
+
+    !> force(dim, nx, ny, nz), double: written directly when it is one block
+    !> of memory, else (a section: the interior of a ghost-zoned array)
+    !> through grid_fill.
+    subroutine grid_n4_d8(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_double), intent(out), target :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3), s(4)
+        real(c_double), pointer :: flat(:)
+        if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), nn], stat)) return
+        s = shape(force, c_int64_t)
+        if (grid_contiguous(c_loc(force(1, 1, 1, 1)), c_loc(force(min(2_c_int64_t, s(1)), 1, 1, 1)), &
+                            c_loc(force(s(1), s(2), s(3), s(4))), product(s))) then
+            call c_f_pointer(c_loc(force(1, 1, 1, 1)), flat, [product(s)])
+            call finish_driver(c_tbrf_driver_grid(driver%ptr, t, o, h, nn, flat), "tbrf_driver_grid", driver, stat)
+        else
+            call grid_fill(driver, t, o, h, nn, stat, d4=force)
+        end if
+    end subroutine grid_n4_d8
+
+    subroutine grid_n4_d4(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer, intent(in) :: n(:)
+        real(c_double), intent(out), target :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        call grid_n4_d8(driver, t, origin, spacing, int(n, c_int64_t), force, stat)
+    end subroutine grid_n4_d4
+
+    !> force(dim, nx, ny, nz), single precision (through a temporary).
+    subroutine grid_n4_f8(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_float), intent(out) :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), nn], stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, f4=force)
+    end subroutine grid_n4_f8
+
+    subroutine grid_n4_f4(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer, intent(in) :: n(:)
+        real(c_float), intent(out) :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        call grid_n4_f8(driver, t, origin, spacing, int(n, c_int64_t), force, stat)
+    end subroutine grid_n4_f4
+
+    !> force(2, nx, ny) of a 2D driver, double.
+    subroutine grid_n3_d8(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_double), intent(out) :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), &
+                             nn(1:driver%dim)], stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, d3=force)
+    end subroutine grid_n3_d8
+
+    subroutine grid_n3_d4(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer, intent(in) :: n(:)
+        real(c_double), intent(out) :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        call grid_n3_d8(driver, t, origin, spacing, int(n, c_int64_t), force, stat)
+    end subroutine grid_n3_d4
+
+    !> force(2, nx, ny) of a 2D driver, single precision.
+    subroutine grid_n3_f8(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_float), intent(out) :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), &
+                             nn(1:driver%dim)], stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, f3=force)
+    end subroutine grid_n3_f8
+
+    subroutine grid_n3_f4(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer, intent(in) :: n(:)
+        real(c_float), intent(out) :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        call grid_n3_f8(driver, t, origin, spacing, int(n, c_int64_t), force, stat)
+    end subroutine grid_n3_f4
+
+    !> A flat force(dim*nx*ny*nz) (or longer), double, x fastest after the
+    !> components.
+    subroutine grid_n1_d8(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_double), intent(out), contiguous :: force(:)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
+        if (size(force, kind=c_int64_t) < driver%dim * product(nn)) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "force has " // &
+                             shape_text([size(force, kind=c_int64_t)]) // " values, fewer than dim*nx*ny*nz = " // &
+                             shape_text([driver%dim * product(nn)]), stat)
+            return
+        end if
+        call finish_driver(c_tbrf_driver_grid(driver%ptr, t, o, h, nn, force), "tbrf_driver_grid", driver, stat)
+    end subroutine grid_n1_d8
+
+    subroutine grid_n1_d4(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer, intent(in) :: n(:)
+        real(c_double), intent(out), contiguous :: force(:)
+        integer, intent(out), optional :: stat
+        call grid_n1_d8(driver, t, origin, spacing, int(n, c_int64_t), force, stat)
+    end subroutine grid_n1_d4
+
+    !> A flat force(dim*nx*ny*nz) (or longer), single precision.
+    subroutine grid_n1_f8(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_float), intent(out) :: force(:)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
+        if (size(force, kind=c_int64_t) < driver%dim * product(nn)) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "force has " // &
+                             shape_text([size(force, kind=c_int64_t)]) // " values, fewer than dim*nx*ny*nz = " // &
+                             shape_text([driver%dim * product(nn)]), stat)
+            return
+        end if
+        call grid_fill(driver, t, o, h, nn, stat, f1=force)
+    end subroutine grid_n1_f8
+
+    subroutine grid_n1_f4(driver, t, origin, spacing, n, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        integer, intent(in) :: n(:)
+        real(c_float), intent(out) :: force(:)
+        integer, intent(out), optional :: stat
+        call grid_n1_f8(driver, t, origin, spacing, int(n, c_int64_t), force, stat)
+    end subroutine grid_n1_f4
+
+    !> force(dim, nx, ny, nz) with n from its shape, double.
+    subroutine grid_s4_d(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), target :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: s(4)
+        s = shape(force, c_int64_t)
+        call grid_n4_d8(driver, t, origin, spacing, s(2:4), force, stat)
+    end subroutine grid_s4_d
+
+    !> force(dim, nx, ny, nz) with n from its shape, single precision.
+    subroutine grid_s4_f(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_float), intent(out) :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: s(4)
+        s = shape(force, c_int64_t)
+        call grid_n4_f8(driver, t, origin, spacing, s(2:4), force, stat)
+    end subroutine grid_s4_f
+
+    !> force(2, nx, ny) of a 2D driver with n from its shape, double.
+    subroutine grid_s3_d(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out) :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: s(3)
+        s = shape(force, c_int64_t)
+        if (driver%dim == 3) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "force has shape " // shape_text(s) // &
+                             ": a 3D grid needs force(3, nx, ny, nz)", stat)
+            return
+        end if
+        call grid_n3_d8(driver, t, origin, spacing, [s(2:3), 1_c_int64_t], force, stat)
+    end subroutine grid_s3_d
+
+    !> force(2, nx, ny) of a 2D driver with n from its shape, single precision.
+    subroutine grid_s3_f(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_float), intent(out) :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        integer(c_int64_t) :: s(3)
+        s = shape(force, c_int64_t)
+        if (driver%dim == 3) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "force has shape " // shape_text(s) // &
+                             ": a 3D grid needs force(3, nx, ny, nz)", stat)
+            return
+        end if
+        call grid_n3_f8(driver, t, origin, spacing, [s(2:3), 1_c_int64_t], force, stat)
+    end subroutine grid_s3_f
+
+    !> The components of a 3D grid into fx, fy, fz (nx, ny, nz) each, double;
+    !> n from their shape, which must agree.
+    subroutine grid_c3_d(driver, t, origin, spacing, fx, fy, fz, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out) :: fx(:, :, :), fy(:, :, :), fz(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, shape(fx, c_int64_t), o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "fx", shape(fx, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. grid_shape(driver, "fy", shape(fy, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. grid_shape(driver, "fz", shape(fz, c_int64_t), nn(1:driver%dim), stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, xd=fx, yd=fy, zd=fz)
+    end subroutine grid_c3_d
+
+    !> The components of a 3D grid into fx, fy, fz, single precision.
+    subroutine grid_c3_f(driver, t, origin, spacing, fx, fy, fz, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_float), intent(out) :: fx(:, :, :), fy(:, :, :), fz(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, shape(fx, c_int64_t), o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "fx", shape(fx, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. grid_shape(driver, "fy", shape(fy, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. grid_shape(driver, "fz", shape(fz, c_int64_t), nn(1:driver%dim), stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, xf=fx, yf=fy, zf=fz)
+    end subroutine grid_c3_f
+
+    !> The components of a 2D grid into fx, fy (nx, ny) each, double.
+    subroutine grid_c2_d(driver, t, origin, spacing, fx, fy, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out) :: fx(:, :), fy(:, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, [shape(fx, c_int64_t), 1_c_int64_t], o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "fx", shape(fx, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. grid_shape(driver, "fy", shape(fy, c_int64_t), nn(1:driver%dim), stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, xd2=fx, yd2=fy)
+    end subroutine grid_c2_d
+
+    !> The components of a 2D grid into fx, fy, single precision.
+    subroutine grid_c2_f(driver, t, origin, spacing, fx, fy, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_float), intent(out) :: fx(:, :), fy(:, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3)
+        if (.not. grid_args(driver, origin, spacing, [shape(fx, c_int64_t), 1_c_int64_t], o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "fx", shape(fx, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. grid_shape(driver, "fy", shape(fy, c_int64_t), nn(1:driver%dim), stat)) return
+        call grid_fill(driver, t, o, h, nn, stat, xf2=fx, yf2=fy)
+    end subroutine grid_c2_f
 
     !> Streaming evaluation at time t through pull/push callbacks.
     subroutine tbrf_driver_stream(driver, t, pull, push, user, stat)
@@ -1491,6 +2033,7 @@ contains
         type(c_ptr), intent(in), optional :: user
         integer, intent(out), optional :: stat
         type(c_ptr) :: u
+        call driver_clear(driver)
         u = c_null_ptr
         if (present(user)) u = user
         call finish_driver(c_tbrf_driver_stream(driver%ptr, t, c_funloc(pull), c_funloc(push), u), &
@@ -1503,6 +2046,7 @@ contains
         real(c_double), intent(in) :: t
         real(c_double), intent(out) :: rms
         integer, intent(out), optional :: stat
+        call driver_clear(driver)
         call finish_driver(c_tbrf_driver_rms(driver%ptr, t, rms), "tbrf_driver_rms", driver, stat)
     end subroutine tbrf_driver_rms
 
@@ -1517,6 +2061,7 @@ contains
         integer(c_int32_t) :: m0(3)
         real(c_double) :: c0(6)
         integer(c_int) :: st
+        call driver_clear(driver)
         n = 0
         st = c_tbrf_driver_modes(driver%ptr, t, n, m0, c0)
         if (st == TBRF_OK) then
@@ -1555,6 +2100,7 @@ contains
         type(tbrf_driver), intent(inout) :: driver
         integer(c_int8_t), target, intent(in) :: state(:)
         integer, intent(out), optional :: stat
+        call driver_clear(driver)
         call finish_driver(c_tbrf_driver_load(driver%ptr, c_loc(state), size(state, kind=c_int64_t)), &
                            "tbrf_driver_load", driver, stat)
     end subroutine tbrf_driver_load
@@ -1567,6 +2113,7 @@ contains
         integer, intent(in), optional :: device
         integer, intent(out), optional :: stat
         integer(c_int) :: dev
+        call driver_clear(driver)
         dev = -1
         if (present(device)) dev = int(device, c_int)
         call finish_driver(c_tbrf_driver_set_backend(driver%ptr, int(backend, c_int), dev), &
@@ -1586,10 +2133,16 @@ contains
         st = c_tbrf_driver_status(driver%ptr)
     end function tbrf_driver_status
 
+    !> The last failure's message: the wrapper's own (an array's shape or
+    !> size) or the C library's ("" after success).
     function tbrf_driver_message(driver) result(s)
         type(tbrf_driver), intent(in) :: driver
         character(len=:), allocatable :: s
-        s = tbrf_c_string(c_tbrf_driver_message(driver%ptr))
+        if (allocated(driver%msg)) then
+            s = driver%msg
+        else
+            s = tbrf_c_string(c_tbrf_driver_message(driver%ptr))
+        end if
     end function tbrf_driver_message
 
     subroutine tbrf_driver_destroy(driver)
@@ -1597,6 +2150,7 @@ contains
         call c_tbrf_driver_destroy(driver%ptr)
         driver%ptr = c_null_ptr
         driver%dim = 0
+        call driver_clear(driver)
     end subroutine tbrf_driver_destroy
 
     ! ------------------------------------------------- inflow boundaries

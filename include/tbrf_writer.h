@@ -80,18 +80,25 @@ TBRF_API int tbrf_writer_grid_begin(tbrf_writer *writer, int dim, const double o
 
 /* Writes `count` consecutive cells in x-fastest order from cell number
  * `first` (values double or float as declared). Chunks may start and end
- * anywhere but must not overlap, and must cover the grid before commit.
+ * anywhere and come in any order, but each cell must be pushed exactly
+ * once: a push overlapping an earlier one is refused (TBRF_ERR_FILE, the
+ * message naming the first cell it would write twice, nothing written)
+ * and commit then refuses the file too. The writer records what was
+ * pushed as merged intervals (in-order pushes keep one; the record's
+ * growth is checked against the memory budget, TBRF_ERR_FILE beyond it).
  * The signature is tbrf_push_fn's with the writer as `user`. Returns
  * TBRF_OK, or non-zero (TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_FILE)
  * with the reason in tbrf_writer_message; tbrf_execute_grid_stream then
  * stops with TBRF_ERR_CALLBACK. */
 TBRF_API int tbrf_writer_push(void *writer, int64_t first, int64_t count, const void *values);
 
-/* Checks that every cell was pushed, closes and
- * syncs the file and renames it (and PATH.xmf) into place. On failure the
- * temporary is removed and nothing is published. Statuses: TBRF_OK,
- * TBRF_ERR_NULL, TBRF_ERR_INVALID (no grid declared, committed already),
- * TBRF_ERR_FILE (cells missing, a write, sync or rename failed). */
+/* Checks that every cell was pushed exactly once (not only that as many
+ * were pushed), closes and syncs the file and renames it (and PATH.xmf)
+ * into place. On failure the temporary is removed and nothing is
+ * published. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (no grid
+ * declared, committed already), TBRF_ERR_FILE (a cell never pushed or
+ * pushed twice, named with its x, y[, z]; a write, sync or rename
+ * failed). */
 TBRF_API int tbrf_writer_commit(tbrf_writer *writer);
 
 /* The reason for the last failure ("" after success; a fixed text for

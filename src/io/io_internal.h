@@ -54,6 +54,10 @@ struct tbrf_io_writer {
     int64_t n[3];    /* grid counts, x fastest */
     int64_t total;   /* cells in /field */
     int64_t written; /* cells pushed so far */
+    /* What was pushed: cells of /field, rows of /points, times of a
+     * series (merged intervals, so in-order pushes keep one); NULL until
+     * the first push. */
+    struct io_coverage *cells_cover, *pts_cover, *series_cover; /* series.c: its times */
     double unsynced; /* bytes of /field written since writeback was last started */
     int committed;
     char message[1024];
@@ -108,6 +112,23 @@ static inline int io_is_parallel(const tbrf_io_writer *w)
 }
 
 #define IO_FAIL(w, ...) io_setf((w)->message, sizeof (w)->message, __VA_ARGS__)
+
+/* Coverage records (writer.c): every cell or row of [0, total) written
+ * exactly once. `what` names a unit in messages: "cell" (named with its
+ * x, y[, z] from w->n), "point" or "time". io_cover_overlap is 0 when
+ * [first, first + count) holds nothing recorded, else -1 with a message
+ * in w naming the first cell written before, and the record remembers it
+ * (so commit refuses as well); io_cover_add records it (allocating *c on
+ * first use; -1 with a message when the record would exceed the memory
+ * budget, after which io_cover_check refuses too); io_cover_check is 0
+ * when [0, total) is covered exactly once, else -1 naming the first cell
+ * pushed twice or never written; io_cover_free frees. */
+struct io_coverage;
+int io_cover_overlap(tbrf_io_writer *w, struct io_coverage *c, int64_t first, int64_t count,
+                     const char *what);
+int io_cover_add(tbrf_io_writer *w, struct io_coverage **c, int64_t first, int64_t count);
+int io_cover_check(tbrf_io_writer *w, const struct io_coverage *c, int64_t total, const char *what);
+void io_cover_free(struct io_coverage **c);
 
 /* A destination for the metadata attributes, so that the HDF5 and netCDF
  * writers record exactly the same names and values (tbrf regenerate reads

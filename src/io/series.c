@@ -5,10 +5,16 @@
  * other tbrf file (tbrf_io.h, "Series"), with an XDMF side file NAME.xmf
  * (a temporal collection: ParaView and VisIt open the series as frames
  * in time) published together with it. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "io/io_internal.h"
 #include "io/tbrf_io.h"
@@ -70,14 +76,116 @@ static int side_file(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3],
     return 0;
 }
 
+/* Whole planes (z in 3D, y in 2D) per chunk of a grid series' /field:
+ * about 1 MiB of one time, at least one plane. */
+static hsize_t grid_planes(int dim, const int64_t n[3])
+{
+    const hsize_t plane = (hsize_t)n[0] * (hsize_t)n[1] * (hsize_t)dim * 8u;
+    const hsize_t planes = plane >= ((hsize_t)1 << 20) ? 1 : ((hsize_t)1 << 20) / plane;
+    const hsize_t along = (hsize_t)(dim == 3 ? n[2] : n[1]);
+    return planes < along ? planes : along;
+}
+
+/* Rows of /points and /value per chunk: about 1 MiB. */
+static hsize_t point_rows(int dim, int64_t npts)
+{
+    const hsize_t rows = ((hsize_t)1 << 20) / (8u * (hsize_t)dim);
+    return rows < (hsize_t)npts ? rows : (hsize_t)npts;
+}
+
+/* A count rounded up to whole chunks of c. */
+static double whole(double count, double c)
+{
+    return ceil(count / c) * c;
+}
+
+double tbrf_io_series_bytes(int dim, int64_t nt, const int64_t n[3], int64_t npts)
+{
+    if ((dim != 2 && dim != 3) || nt < 1 || (!n && npts < 1))
+        return NAN;
+    /* HDF5 allocates edge chunks whole; 64 bytes of chunk index per chunk
+     * and 1 MiB for the attributes and headers are generous bounds */
+    double data, chunks;
+    if (n) {
+        const double planes = (double)grid_planes(dim, n), along = (double)(dim == 3 ? n[2] : n[1]);
+        const double plane = (double)n[0] * (dim == 3 ? (double)n[1] : 1.0) * dim * 8.0;
+        data = (double)nt * whole(along, planes) * plane;
+        chunks = (double)nt * ceil(along / planes);
+    } else {
+        const double rows = (double)point_rows(dim, npts);
+        data = ((double)nt + 1.0) * whole((double)npts, rows) * dim * 8.0;
+        chunks = ((double)nt + 1.0) * ceil((double)npts / rows);
+    }
+    return data + whole((double)nt, 4096.0) * 8.0 + 64.0 * (chunks + ceil((double)nt / 4096.0)) +
+           1048576.0;
+}
+
+/* The free bytes of the folder holding path (statvfs, what an unprivileged
+ * writer may use); TBRF_IO_TEST_FREE_SPACE_ENV replaces the figure (tests
+ * only). -1 when it cannot be found. */
+static double free_space(const char *path)
+{
+    const char *forced = getenv(TBRF_IO_TEST_FREE_SPACE_ENV);
+    if (forced && forced[0]) {
+        char *end;
+        const double v = strtod(forced, &end);
+        return *end == '\0' && v >= 0 ? v : -1.0;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0)
+        return -1.0;
+    return (double)sv.f_bavail * (double)sv.f_frsize;
+}
+
+int tbrf_io_space_check(const char *path, const char *what, double bytes, char *err, size_t errlen)
+{
+    if (!path || !(bytes >= 0)) {
+        io_setf(err, errlen, "%s: %s: no size to check", path ? path : "(null)", what);
+        return -1;
+    }
+    const double avail = free_space(path);
+    if (avail < 0) /* no figure (a file system without statvfs): the write says */
+        return 0;
+    if (bytes <= avail)
+        return 0;
+    io_setf(err, errlen, "%s: %s needs %.4g MiB, but the folder has %.4g MiB free", path, what,
+            bytes / 1048576.0, avail / 1048576.0);
+    return -1;
+}
+
+/* The series' file against the free space and its times against the
+ * memory budget, before anything is written. 0 or -1 (message set). */
+static int series_fits(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts)
+{
+    char err[1024];
+    const double bytes = tbrf_io_series_bytes(dim, nt, n, npts);
+    if (tbrf_io_space_check(w->path, n ? "the series (/time, /field)" : "the series (/time, "
+                            "/points, /value)", bytes, err, sizeof err) ||
+        tbrf_io_budget_check(w->path, "the series' times", (double)nt * 8.0, err, sizeof err)) {
+        IO_FAIL(w, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
 int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts,
                          const double *xyz)
 {
-    if (!w || w->file < 0 || (w->flags & TBRF_IO_NETCDF) || nt < 1 || (dim != 2 && dim != 3)) {
+    if (!w || w->file < 0 || (w->flags & TBRF_IO_NETCDF) || nt < 1 || (dim != 2 && dim != 3) ||
+        (!n && (npts < 1 || !xyz))) {
         if (w)
-            IO_FAIL(w, "%s: a series is written to HDF5 only, with nt >= 1", w->path);
+            IO_FAIL(w, "%s: a series is written to HDF5 only, with nt >= 1 and a grid or points",
+                    w->path);
         return -1;
     }
+    if (series_fits(w, dim, nt, n, npts))
+        return -1;
     io_quiet q;
     io_quiet_begin(&q);
     int rc = 0;
@@ -89,14 +197,13 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n
     if (rc == 0 && n) { /* a grid: chunks of whole planes, about 1 MiB, one time */
         hsize_t dims[5], chunk[5];
         int r = 0;
-        const hsize_t plane = (hsize_t)n[0] * (hsize_t)n[1] * (hsize_t)dim * 8u;
-        hsize_t planes = plane >= ((hsize_t)1 << 20) ? 1 : ((hsize_t)1 << 20) / plane;
+        const hsize_t planes = grid_planes(dim, n);
         dims[r] = (hsize_t)nt, chunk[r++] = 1;
         if (dim == 3) {
             dims[r] = (hsize_t)n[2];
-            chunk[r++] = planes < (hsize_t)n[2] ? planes : (hsize_t)n[2];
+            chunk[r++] = planes;
         }
-        dims[r] = (hsize_t)n[1], chunk[r++] = dim == 3 ? (hsize_t)n[1] : (planes < (hsize_t)n[1] ? planes : (hsize_t)n[1]);
+        dims[r] = (hsize_t)n[1], chunk[r++] = dim == 3 ? (hsize_t)n[1] : planes;
         dims[r] = (hsize_t)n[0], chunk[r++] = (hsize_t)n[0];
         dims[r] = (hsize_t)dim, chunk[r++] = (hsize_t)dim;
         hid_t d = make_dataset(w, "field", r, dims, chunk);
@@ -105,9 +212,8 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n
             H5Dclose(d);
     } else if (rc == 0) {
         hsize_t pd[2] = {(hsize_t)npts, (hsize_t)dim};
-        hsize_t rows = ((hsize_t)1 << 20) / (8u * (hsize_t)dim);
-        hsize_t pc[2] = {rows < pd[0] ? rows : pd[0], (hsize_t)dim};
-        hid_t p = npts > 0 ? make_dataset(w, "points", 2, pd, pc) : -1;
+        hsize_t pc[2] = {point_rows(dim, npts), (hsize_t)dim};
+        hid_t p = make_dataset(w, "points", 2, pd, pc);
         rc |= p < 0 || write_all(p, xyz);
         if (p >= 0)
             H5Dclose(p);
@@ -131,6 +237,9 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n
 int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values)
 {
     if (!w || w->file < 0)
+        return -1;
+    /* each time written once: commit checks that all were */
+    if (io_cover_overlap(w, w->series_cover, it, 1, "time"))
         return -1;
     io_quiet q;
     io_quiet_begin(&q);
@@ -178,7 +287,7 @@ int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *v
     if (rc == 0 && w->series_times && it >= 0 && it < w->series_nt)
         w->series_times[it] = t;
     io_quiet_end(&q);
-    return rc;
+    return rc || io_cover_add(w, &w->series_cover, it, 1) ? -1 : 0;
 }
 
 static int attr(tbrf_io_writer *w, const char *name, hid_t ftype, hid_t mtype, hid_t space,
@@ -231,4 +340,11 @@ int tbrf_io_series_attr_i64(tbrf_io_writer *w, const char *name, const int64_t *
         return -1;
     hsize_t n = (hsize_t)count;
     return attr(w, name, H5T_STD_I64LE, H5T_NATIVE_INT64, H5Screate_simple(1, &n, NULL), v);
+}
+
+int tbrf_io_series_attr_u64(tbrf_io_writer *w, const char *name, uint64_t v)
+{
+    if (!w || w->file < 0)
+        return -1;
+    return attr(w, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, H5Screate(H5S_SCALAR), &v);
 }

@@ -162,8 +162,10 @@ int tbrf_io_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int preci
 
 /* Writes `count` consecutive cells in x-fastest order starting at cell
  * number `first` (values are float or double as given to grid_begin).
- * Chunks may start and end anywhere; they must not overlap, and together
- * they must cover the grid before tbrf_io_commit(). The signature is
+ * Chunks may start and end anywhere; they must not overlap (a push that
+ * would write a cell twice is refused, naming the cell, and commit then
+ * refuses too), and together they must cover the grid before
+ * tbrf_io_commit(), which names the first cell never written. The signature is
  * tbrf_push_fn's with the writer as `user`, so it can be handed straight
  * to tbrf_execute_grid_stream(). Returns 0 or -1. */
 int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values);
@@ -198,9 +200,11 @@ int tbrf_io_write_meta(tbrf_io_writer *w, const tbrf_io_meta *meta);
  * the grid). Returns 0 or -1. */
 int tbrf_io_write_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m);
 
-/* Checks that the grid (if any) is complete, closes and syncs the
- * temporary file and renames it to the final name. On failure the
- * temporary is removed. Returns 0 or -1. */
+/* Checks that the grid, points or series (if any) are complete — each
+ * cell, point or time written exactly once (the writer records what was
+ * pushed as merged intervals, within the memory budget) — closes and
+ * syncs the temporary file and renames it to the final name. On failure
+ * the temporary is removed. Returns 0 or -1. */
 int tbrf_io_commit(tbrf_io_writer *w);
 
 /* Frees the writer; if it was not committed, closes and removes the
@@ -416,8 +420,11 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen);
  * tbrf_io_commit (the same temporary-and-rename as every tbrf file). */
 
 /* Creates the datasets: a grid when n is given (x fastest, n[2] = 1 in
- * 2D), else npts points whose positions xyz are copied to /points.
- * Returns 0 or -1 (message in the writer). */
+ * 2D), else npts points whose positions xyz are copied to /points. First
+ * refuses a series larger than the free space of the output's folder
+ * (tbrf_io_series_bytes, tbrf_io_space_check) or whose times exceed the
+ * memory budget, naming the size needed and the space free. Returns 0 or
+ * -1 (message in the writer). */
 int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts,
                          const double *xyz);
 
@@ -425,10 +432,30 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n
  * points (dim interleaved per position) into its row. 0 or -1. */
 int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values);
 
-/* Root attributes of a series: a string, count doubles, count int64. */
+/* Root attributes of a series: a string, count doubles, count int64,
+ * one uint64 (a scalar: the seed). */
 int tbrf_io_series_attr_str(tbrf_io_writer *w, const char *name, const char *s);
 int tbrf_io_series_attr_f64(tbrf_io_writer *w, const char *name, const double *v, int count);
 int tbrf_io_series_attr_i64(tbrf_io_writer *w, const char *name, const int64_t *v, int count);
+int tbrf_io_series_attr_u64(tbrf_io_writer *w, const char *name, uint64_t v);
+
+/* The size in bytes, at most, of a series' file (the arguments of
+ * tbrf_io_series_begin): whole chunks, their index and room for the
+ * metadata; NaN for bad arguments. series_begin checks it against the
+ * free space of the output's folder (tbrf_io_space_check). */
+double tbrf_io_series_bytes(int dim, int64_t nt, const int64_t n[3], int64_t npts);
+
+/* FOR TESTS ONLY: when set (a number of bytes), tbrf_io_space_check takes
+ * it as the free space instead of asking the file system, so that a
+ * test can make any output "too large" without filling a disk. */
+#define TBRF_IO_TEST_FREE_SPACE_ENV "TBRF_TEST_FREE_SPACE"
+
+/* 0 if `bytes` fit in the free space of the folder holding path (statvfs:
+ * the blocks available to an unprivileged writer; 0 also when the file
+ * system gives no figure); else -1 with "PATH: WHAT needs X MiB, but the
+ * folder has Y MiB free" in err. */
+int tbrf_io_space_check(const char *path, const char *what, double bytes, char *err,
+                        size_t errlen);
 
 #ifdef __cplusplus
 }

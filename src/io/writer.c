@@ -554,7 +554,7 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
              (long long)count);
     else if (count > 0 && !values)
         FAIL(w, "%s: no values", w->path);
-    bad = bad || (count > 0 && !values);
+    bad = bad || (count > 0 && !values) || io_cover_overlap(w, w->cells_cover, first, count, "cell");
 #ifdef TBRF_IO_MPI
     /* one collective round: every rank learns whether all are fine, then
      * all write (tbrf_io_mpi.h) */
@@ -567,7 +567,7 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
         io_quiet_end(&q);
         if (rc == 0)
             w->written += count;
-        return rc;
+        return rc || io_cover_add(w, &w->cells_cover, first, count) ? -1 : 0;
     }
 #endif
     if (bad)
@@ -580,7 +580,165 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
     io_quiet_end(&q);
     if (rc == 0)
         w->written += count;
-    return rc;
+    return rc || io_cover_add(w, &w->cells_cover, first, count) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ coverage
+ *
+ * A file is complete only when every cell was written exactly once: a
+ * count of pushed cells passes two overlapping pushes that leave a gap,
+ * whose cells would then read as zeros in a file marked complete (issue
+ * #27 item 6). The record is a sorted list of disjoint, non-touching
+ * intervals [a, b) of cells: pushes that meet merge, so a run in order
+ * (every command, tbrf_execute_grid_stream) keeps one interval whatever
+ * the grid, and the list grows only with the pushes' disorder; each
+ * growth is checked against the memory budget first. */
+struct io_coverage {
+    int64_t n, cap;
+    int64_t (*iv)[2]; /* [a, b), ascending */
+    int64_t twice;    /* the first cell a refused push would have written twice, or -1 */
+    int broken;       /* a record that did not fit: coverage unknown */
+};
+
+/* "cell 12 (x 2, y 1, z 0)" for a grid's cell, else "point 12". */
+static void cover_name(const tbrf_io_writer *w, const char *what, int64_t k, char *buf, size_t len)
+{
+    if (strcmp(what, "cell") == 0 && w->rank > 0) {
+        const long long x = (long long)(k % w->n[0]), y = (long long)(k / w->n[0] % w->n[1]),
+                        z = (long long)(k / w->n[0] / w->n[1]);
+        if (w->rank == 3)
+            snprintf(buf, len, "cell %lld (x %lld, y %lld, z %lld)", (long long)k, x, y, z);
+        else
+            snprintf(buf, len, "cell %lld (x %lld, y %lld)", (long long)k, x, y);
+    } else {
+        snprintf(buf, len, "%s %lld", what, (long long)k);
+    }
+}
+
+/* The index of the first interval starting after `first` (0..n). */
+static int64_t cover_after(const struct io_coverage *c, int64_t first)
+{
+    int64_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (c->iv[mid][0] <= first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int io_cover_overlap(tbrf_io_writer *w, struct io_coverage *c, int64_t first, int64_t count,
+                     const char *what)
+{
+    if (!c || count <= 0)
+        return 0;
+    const int64_t i = cover_after(c, first);
+    int64_t twice = -1;
+    if (i > 0 && c->iv[i - 1][1] > first)
+        twice = first;
+    else if (i < c->n && c->iv[i][0] < first + count)
+        twice = c->iv[i][0];
+    if (twice < 0)
+        return 0;
+    if (c->twice < 0)
+        c->twice = twice;
+    char name[128];
+    cover_name(w, what, twice, name, sizeof name);
+    FAIL(w, "%s: %ss %lld..+%lld overlap what was written before: %s would be written twice",
+         w->path, what, (long long)first, (long long)count, name);
+    return -1;
+}
+
+/* Room for one more interval, within the memory budget. 0 or -1. */
+static int cover_grow(tbrf_io_writer *w, struct io_coverage *c)
+{
+    if (c->n < c->cap)
+        return 0;
+    const int64_t cap = c->cap ? 2 * c->cap : 16;
+    char err[512];
+    if (tbrf_io_budget_check(w->path, "the record of what was written (pieces pushed out of "
+                             "order)", (double)cap * sizeof *c->iv, err, sizeof err)) {
+        FAIL(w, "%s", err);
+        return -1;
+    }
+    void *iv = realloc(c->iv, (size_t)cap * sizeof *c->iv);
+    if (!iv) {
+        FAIL(w, "%s: out of memory for the record of what was written", w->path);
+        return -1;
+    }
+    c->iv = iv;
+    c->cap = cap;
+    return 0;
+}
+
+int io_cover_add(tbrf_io_writer *w, struct io_coverage **cp, int64_t first, int64_t count)
+{
+    if (count <= 0)
+        return 0;
+    if (!*cp && !(*cp = calloc(1, sizeof **cp))) {
+        FAIL(w, "%s: out of memory for the record of what was written", w->path);
+        return -1;
+    }
+    struct io_coverage *c = *cp;
+    if (c->n == 0)
+        c->twice = -1;
+    const int64_t i = cover_after(c, first), end = first + count;
+    const int left = i > 0 && c->iv[i - 1][1] == first, right = i < c->n && c->iv[i][0] == end;
+    if (left && right) { /* fills the hole between two intervals */
+        c->iv[i - 1][1] = c->iv[i][1];
+        memmove(c->iv + i, c->iv + i + 1, (size_t)(c->n - i - 1) * sizeof *c->iv);
+        c->n--;
+    } else if (left) {
+        c->iv[i - 1][1] = end;
+    } else if (right) {
+        c->iv[i][0] = first;
+    } else if (cover_grow(w, c)) {
+        c->broken = 1;
+        return -1;
+    } else {
+        memmove(c->iv + i + 1, c->iv + i, (size_t)(c->n - i) * sizeof *c->iv);
+        c->iv[i][0] = first;
+        c->iv[i][1] = end;
+        c->n++;
+    }
+    return 0;
+}
+
+int io_cover_check(tbrf_io_writer *w, const struct io_coverage *c, int64_t total, const char *what)
+{
+    char name[128];
+    if (c && c->broken) {
+        FAIL(w, "%s: the record of what was written did not fit the memory budget; the file "
+             "cannot be known complete", w->path);
+        return -1;
+    }
+    if (c && c->twice >= 0) {
+        cover_name(w, what, c->twice, name, sizeof name);
+        FAIL(w, "%s: %s was pushed twice (a push overlapped an earlier one); the file is not "
+             "complete", w->path, name);
+        return -1;
+    }
+    if (total <= 0 || (c && c->n == 1 && c->iv[0][0] == 0 && c->iv[0][1] == total))
+        return 0;
+    const int64_t gap = !c || c->n == 0 || c->iv[0][0] > 0 ? 0 : c->iv[0][1];
+    int64_t done = 0;
+    for (int64_t i = 0; c && i < c->n; i++)
+        done += c->iv[i][1] - c->iv[i][0];
+    cover_name(w, what, gap, name, sizeof name);
+    FAIL(w, "%s: %s was never written (%lld of %lld %ss were)", w->path, name, (long long)done,
+         (long long)total, what);
+    return -1;
+}
+
+void io_cover_free(struct io_coverage **c)
+{
+    if (*c) {
+        free((*c)->iv);
+        free(*c);
+        *c = NULL;
+    }
 }
 
 /* Counts the boxes of a push and keeps the shape of the first. */
@@ -806,7 +964,8 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
              (long long)count, (long long)w->pts_n);
     else if (count > 0 && (!xyz || !values))
         FAIL(w, "%s: no positions or values", w->path);
-    bad = bad || (count > 0 && (!xyz || !values));
+    bad = bad || (count > 0 && (!xyz || !values)) ||
+          io_cover_overlap(w, w->pts_cover, first, count, "point");
 #ifdef TBRF_IO_MPI
     if (w->comm != MPI_COMM_NULL) { /* one collective round, as grid pushes */
         if (mpi_round(w, !bad, 0) < 0)
@@ -817,7 +976,7 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
         io_quiet_end(&q);
         if (rc == 0)
             w->pts_written += count;
-        return rc;
+        return rc || io_cover_add(w, &w->pts_cover, first, count) ? -1 : 0;
     }
 #endif
     if (bad)
@@ -830,7 +989,7 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
     io_quiet_end(&q);
     if (rc == 0)
         w->pts_written += count;
-    return rc;
+    return rc || io_cover_add(w, &w->pts_cover, first, count) ? -1 : 0;
 }
 
 /* A dataset as write_whole makes it (contiguous, or chunked when
@@ -1252,26 +1411,65 @@ static int commit_failed(tbrf_io_writer *w)
 static int publish(tbrf_io_writer *w);
 
 #ifdef TBRF_IO_MPI
+/* Every rank's record gathered on rank 0, which checks that together they
+ * cover [0, total) exactly once (a cell two ranks wrote, or none did, is
+ * named); collective. 0 on every rank, or -1 on every rank with rank 0's
+ * message. */
+static int cover_mpi(tbrf_io_writer *w, const struct io_coverage *c, int64_t total, const char *what)
+{
+    int size = 1, ok = !(c && (c->broken || c->twice >= 0));
+    MPI_Comm_size(w->comm, &size);
+    if (!agree(w->comm, ok)) { /* a rank's own record already failed: it names the cell */
+        if (ok)
+            FAIL(w, "%s: another rank wrote a %s twice; nothing was written", w->path, what);
+        else
+            io_cover_check(w, c, total, what);
+        return -1;
+    }
+    long long n = c ? (long long)c->n * 2 : 0;
+    long long *counts = w->mpi_rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
+    int *cnt = w->mpi_rank == 0 ? calloc((size_t)size, sizeof *cnt) : NULL;
+    int *disp = w->mpi_rank == 0 ? calloc((size_t)size, sizeof *disp) : NULL;
+    MPI_Gather(&n, 1, MPI_LONG_LONG, counts, 1, MPI_LONG_LONG, 0, w->comm);
+    long long sum = 0;
+    for (int r = 0; w->mpi_rank == 0 && r < size; r++)
+        sum += counts[r];
+    int64_t(*all)[2] = w->mpi_rank == 0 && sum < INT32_MAX ? malloc((size_t)(sum ? sum : 2) * 8) : NULL;
+    ok = w->mpi_rank != 0 || (counts && cnt && disp && all);
+    for (int r = 0, at = 0; ok && w->mpi_rank == 0 && r < size; r++)
+        cnt[r] = (int)counts[r], disp[r] = at, at += (int)counts[r];
+    if (agree(w->comm, ok)) {
+        MPI_Gatherv(c ? (void *)c->iv : (void *)&n, (int)n, MPI_INT64_T, all, cnt, disp,
+                    MPI_INT64_T, 0, w->comm);
+        struct io_coverage *merged = NULL;
+        for (long long i = 0; w->mpi_rank == 0 && ok && i < sum / 2; i++) {
+            const int64_t first = all[i][0], count = all[i][1] - all[i][0];
+            ok = io_cover_overlap(w, merged, first, count, what) == 0 &&
+                 io_cover_add(w, &merged, first, count) == 0;
+        }
+        if (w->mpi_rank == 0 && ok)
+            ok = io_cover_check(w, merged, total, what) == 0;
+        io_cover_free(&merged);
+    } else if (w->mpi_rank == 0) {
+        FAIL(w, "%s: out of memory gathering the ranks' records of what was written", w->path);
+    }
+    free(counts), free(cnt), free(disp), free(all);
+    MPI_Bcast(&ok, 1, MPI_INT, 0, w->comm);
+    if (!ok)
+        share_message(w->comm, w->message, sizeof w->message);
+    return ok ? 0 : -1;
+}
+
 /* Commit of an MPI writer, collective: the ranks agree that the grid is
  * complete and every rank is fine, mark and close the file together, and
  * rank 0 publishes it; any failure on any rank leaves no file. */
 static int commit_mpi(tbrf_io_writer *w)
 {
     int ok = usable(w) && !w->mpi_failed;
-    long long mine = w->written, sum = 0;
-    MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
-    if (ok && w->rank > 0 && sum != w->total) {
-        FAIL(w, "%s: only %lld of %lld cells were written", w->path, sum, (long long)w->total);
-        ok = 0;
-    }
-    if (ok && w->pts_n > 0) {
-        mine = w->pts_written;
-        MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, w->comm);
-        if (sum != w->pts_n) {
-            FAIL(w, "%s: only %lld of %lld points were written", w->path, sum, (long long)w->pts_n);
-            ok = 0;
-        }
-    }
+    if (ok && w->rank > 0)
+        ok = cover_mpi(w, w->cells_cover, w->total, "cell") == 0;
+    if (ok && w->pts_n > 0)
+        ok = cover_mpi(w, w->pts_cover, w->pts_n, "point") == 0;
     int all = agree(w->comm, ok);
     if (all) {
         io_quiet q;
@@ -1307,16 +1505,11 @@ int tbrf_io_commit(tbrf_io_writer *w)
 #endif
     if (!usable(w))
         return -1;
-    if (w->rank > 0 && w->written != w->total) {
-        FAIL(w, "%s: only %lld of %lld cells were written", w->path, (long long)w->written,
-             (long long)w->total);
+    /* each cell (point, time) written exactly once, not just as many */
+    if ((w->rank > 0 && io_cover_check(w, w->cells_cover, w->total, "cell")) ||
+        (w->pts_n > 0 && io_cover_check(w, w->pts_cover, w->pts_n, "point")) ||
+        (w->series_nt > 0 && io_cover_check(w, w->series_cover, w->series_nt, "time")))
         return -1;
-    }
-    if (w->pts_n > 0 && w->pts_written != w->pts_n) {
-        FAIL(w, "%s: only %lld of %lld points were written", w->path,
-             (long long)w->pts_written, (long long)w->pts_n);
-        return -1;
-    }
     /* Marked complete last, so a file lacking the mark (a temporary
      * left by kill -9) is known incomplete. */
     io_quiet q;
@@ -1440,5 +1633,8 @@ void tbrf_io_close(tbrf_io_writer *w)
     free(w->xmf);
     free(w->xmf_tmp);
     free(w->series_times);
+    io_cover_free(&w->cells_cover);
+    io_cover_free(&w->pts_cover);
+    io_cover_free(&w->series_cover);
     free(w);
 }

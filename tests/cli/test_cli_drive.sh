@@ -6,11 +6,16 @@
 #            T0 + i DT of both runs are the same doubles), grid and points;
 #            /time, the shapes and the recorded command are checked
 #   bad      bad arguments exit 2 with one "tbrf: " line, an unwritable
-#            output exits 1, and neither leaves a file; --help exits 0
+#            output exits 1, and neither leaves a file; --help exits 0;
+#            non-finite coordinates or force, a series larger than the free
+#            space (TBRF_TEST_FREE_SPACE) or the memory budget are refused
 #   domain   --domain X0,Y0,Z0:X1,Y1,Z1 (no --box: turning bands): a
 #            series started at T0 = 1 holds bitwise the values of the
 #            series from 0, grid and points; points outside the domain,
 #            --exact-rms, and --box with --domain are refused
+#   output   the seed an integer attribute, --rms (of |f|) and
+#            --rms-per-component give bitwise the same series, the 'wrote'
+#            line names the .xmf, the progress bar, info's axis labels
 #   models   generate --model band|parabola files regenerate bit for bit
 #            (the model's attributes read back: model_kind, kmin, kmax)
 set -euo pipefail
@@ -29,7 +34,7 @@ case $case in
 restart)
     "$tbrf" drive "${common[@]}" --times 0:2:0.125 --grid 8x6x4 --out a.h5 --quiet
     "$tbrf" drive "${common[@]}" --times 1:2:0.125 --grid 8x6x4 --out b.h5 2>wrote.txt
-    grep -q '^wrote b.h5: 9 times of /field' wrote.txt
+    grep -q '^wrote b.h5 (+ b.xmf): 9 times of /field' wrote.txt
     "$h5dump" -H a.h5 | grep -q 'DATASPACE  SIMPLE { ( 17, 4, 6, 8, 3 )'
     raw a.h5 /field "8,0,0,0,0" "9,4,6,8,3" a.raw
     raw b.h5 /field "0,0,0,0,0" "9,4,6,8,3" b.raw
@@ -74,6 +79,23 @@ bad)
     expect 2 'at most' "${common[@]}" --times 0:1e9:1e-3 "${g[@]}"
     expect 2 'geometry is 2D' --box 1,1,1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4 --out out.h5
     expect 1 'out.h5' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out nodir/out.h5
+    # issue #27 item 5: what would make the force or a coordinate
+    # non-finite is refused naming the option, before anything is written
+    expect 2 '--spacing 1e308: .*not finite' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --spacing 1e308 --out out.h5
+    expect 2 '--injection gives a force rms of inf' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 0.25 --injection 1e308 --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    # a force that overflows although every parameter is finite: each
+    # computed time is checked, the message names the amplitude option
+    expect 1 '--rms: the force at t = 0, cell [0-9]*, component [0-2], is -*inf: not finite' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1.7e308 --times 0:1:0.5 --grid 8x8x8 --out out.h5
+    printf '1e308 0 0\n0.5 0.5 0.5\n' > far.txt
+    expect 2 '--domain .* times kmax is not finite' --domain 0,0,0:1e308,1,1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    expect 2 'one of them' "${common[@]}" --rms-per-component 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    # issue #27 item 9: a series larger than the free space is refused
+    # before anything is computed, naming both sizes (the free space
+    # forced by the test-only TBRF_TEST_FREE_SPACE)
+    TBRF_TEST_FREE_SPACE=1000000 expect 1 'out.h5: the series (/time, /field) needs 1.0[0-9]* MiB, but the folder has 0.95[0-9]* MiB free' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out out.h5
+    TBRF_TEST_FREE_SPACE=1000000 expect 1 'needs .* MiB, but the folder has' "${common[@]}" --times 0:1:0.5 --points far.txt --out out.h5
+    # the memory budget: the driver's modes and a time's values
+    TBRF_MEMORY_BUDGET=1K expect 2 'memory budget' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out out.h5
     "$tbrf" drive --help | grep -q 'usage: tbrf drive'
     echo "drive: bad input refused with one message, nothing written"
     ;;
@@ -109,6 +131,36 @@ domain)
     refuse 'one of them' "${dom[@]}" --box 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
     refuse 'X1 <= X0' --domain 0,0,0:1,0,1 --model band --kmin $K1 --kmax 12.57 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
     echo "drive --domain: later starts give bitwise the values of a run from 0; bad input refused"
+    ;;
+output)
+    # issue #29 item 6: the seed an integer, the |f| convention of --rms
+    # and --rms-per-component, the side file named, a progress bar
+    "$tbrf" drive "${common[@]}" --times 0:1:0.25 --grid 6x5x4 --out a.h5 2>wrote.txt
+    grep -qx 'wrote a.h5 (+ a.xmf): 5 times of /field, [0-9]* modes' wrote.txt
+    test -s a.xmf && grep -q 'CollectionType="Temporal"' a.xmf
+    "$h5dump" -a seed a.h5 | grep -q 'H5T_STD_U64LE'
+    "$h5dump" -a seed a.h5 | grep -q '(0): 9$'
+    "$h5dump" -a rms_ensemble a.h5 | grep -q '(0): 2$'
+    "$h5dump" -a rms_component_ensemble a.h5 | grep -q '(0): 1.1547'
+    # --rms-per-component A is --rms A sqrt(3): the same values bit for bit
+    per=("${common[@]/--rms/--rms-per-component}")
+    per=("${per[@]/#2/1.1547005383792515}") # 2/sqrt(3) = 2 sqrt(3)/3, the double nearest
+    "$tbrf" drive "${per[@]}" --times 0:1:0.25 --grid 6x5x4 --out b.h5 --quiet
+    "$h5dump" -a rms_ensemble b.h5 | grep -q '(0): 2$'
+    raw a.h5 /field "0,0,0,0,0" "5,4,5,6,3" a.raw
+    raw b.h5 /field "0,0,0,0,0" "5,4,5,6,3" b.raw
+    cmp a.raw b.raw
+    "$tbrf" drive --help | grep -q -- '--rms A .*|f|'
+    "$tbrf" drive --help | grep -q -- '--rms-per-component A'
+    # the bar (forced on: stderr is no terminal here), ending at 100%, and
+    # none with --quiet
+    TBRF_PROGRESS=1 "$tbrf" drive "${common[@]}" --times 0:1:0.25 --grid 6x5x4 --out c.h5 2>bar.txt
+    grep -q '100.0%  .* times/s' bar.txt
+    TBRF_PROGRESS=1 "$tbrf" drive "${common[@]}" --times 0:1:0.25 --grid 6x5x4 --out c.h5 --quiet 2>bar.txt
+    test ! -s bar.txt
+    "$tbrf" info a.h5 | grep -q '/field .*(5, 4, 5, 6, 3).*\[time, nz, ny, nx, component\]'
+    "$tbrf" info a.h5 | grep -q '^  seed  *= 9$'
+    echo "drive: integer seed, --rms of |f| and per component, side file named, progress bar"
     ;;
 models)
     for m in band parabola; do

@@ -10,6 +10,8 @@ at the files"):
     origin and spacing, and the field's values against h5py's;
   - `tbrf drive` series (grid and points) as temporal collections: the
     times, and the first and last frames' vectors against /field, /value;
+    the 3D series played as an animation (the scene's time steps from the
+    data, every frame stepped through GoToNext) showing each time's row;
   - the bare "NAME.xmf", which crashes the Xdmf3 reader of ParaView 5.11
     (it takes the file name for its directory and looks for
     NAME.xmfNAME.h5), through the XDMF (Xdmf2) reader instead;
@@ -25,7 +27,8 @@ import subprocess
 import sys
 
 from paraview import servermanager
-from paraview.simple import OpenDataFile, XDMFReader, NetCDFReader, Delete
+from paraview.simple import (OpenDataFile, XDMFReader, NetCDFReader, Delete, GetAnimationScene,
+                             GetTimeKeeper)
 from vtk.util.numpy_support import vtk_to_numpy
 
 try:
@@ -134,6 +137,27 @@ for name, ds, npos, nc in (("s3", "field", 8 * 6 * 4, 3), ("s2", "field", 8 * 6,
         check(v is not None and v.shape == (npos, nc) and
               np.array_equal(v, rows[i].reshape(-1, nc)),
               f"{name}: frame {i} (t = {times[i]}) holds row {i} of /{ds}")
+    if name == "s3":
+        # as an animation (what the Play button steps through): the scene
+        # takes the reader's time steps, and each of its frames shows the
+        # row of that time
+        scene = GetAnimationScene()
+        scene.UpdateAnimationUsingDataTimeSteps()
+        kept = list(GetTimeKeeper().TimestepValues)
+        check(len(kept) == len(times) >= 5 and np.allclose(kept, times),
+              f"s3 animation: {len(kept)} time steps {kept}")
+        scene.PlayMode = "Snap To TimeSteps"
+        scene.GoToFirst()
+        keeper = GetTimeKeeper()
+        for i in range(len(times)):
+            check(abs(keeper.Time - times[i]) < 1e-12, f"s3 animation: frame {i} at "
+                  f"t = {keeper.Time}, not {times[i]}")
+            r.UpdatePipeline(keeper.Time)  # what a view does for the frame
+            d = servermanager.Fetch(r)
+            v = values(d, ds)
+            check(v is not None and np.array_equal(v, rows[i].reshape(-1, nc)),
+                  f"s3 animation: frame {i} shows row {i} of /field")
+            scene.GoToNext()
     if name == "s3":
         check(np.allclose(d.GetBounds(), (0, 7 * 0.7853981633974483, 0, 5 * 1.0471975511965976,
                                           0, 3 * 1.5707963267948966)),

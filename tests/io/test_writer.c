@@ -16,7 +16,13 @@
  *     commit, closing without commit, an unwritable directory; bad
  *     arguments get clean statuses and messages (NULLs, flags, dim,
  *     precision, spacing, counts, a second grid_begin, push before begin,
- *     commit twice).
+ *     commit twice);
+ *  4. coverage (#27 item 6): overlapping pushes refused naming the first
+ *     cell written twice (and commit after them), a gap refused at commit
+ *     naming its first cell, scrambled single-cell pushes commit and read
+ *     back, the record beyond the memory budget refused; streamed points
+ *     and a series' times likewise (tbrf_io_points_push,
+ *     tbrf_io_series_step).
  * Usage: test_writer DIR (a scratch directory). The files of DIR/roundtrip
  * stay for writer_netcdf_xarray.py: nDP.nc (streamed) and bDP.nc (pushed
  * backwards, compressed) beside hDP.h5, the same values in HDF5 (D the
@@ -362,6 +368,136 @@ static void failures(const char *dir)
     CHECK(dir_is_empty_but(dir, "fail.h5", "fail.xmf"), "no temporaries left behind in %s", dir);
 }
 
+/* Coverage (#27 item 6): each cell pushed exactly once. The issue's
+ * case, two overlapping pushes whose counts add up to the grid, is
+ * refused at the second push naming its first cell written before, and
+ * commit refuses too; a gap is refused at commit naming its first cell;
+ * pushes in any order that cover the grid commit and read back; a record
+ * beyond the memory budget is refused. */
+static void coverage(const char *dir)
+{
+    const int64_t n[3] = {4, 4, 4};
+    const double o[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+    double v[64];
+    int back_ok = 1;
+    for (int i = 0; i < 64; i++)
+        v[i] = i + 0.5;
+    char path[600], ncpath[600];
+    snprintf(path, sizeof path, "%s/cover.h5", dir);
+    snprintf(ncpath, sizeof ncpath, "%s/cover.nc", dir);
+    for (int nc = 0; nc < 2; nc++) {
+        const char *p = nc ? ncpath : path;
+        tbrf_writer *w = NULL;
+        REQUIRE(tbrf_writer_create(p, nc ? TBRF_WRITER_NETCDF : 0, &w) == TBRF_OK, , "create");
+        REQUIRE(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_DOUBLE) == TBRF_OK, , "begin");
+        CHECK(tbrf_writer_push(w, 0, 40, v) == TBRF_OK, "first push");
+        /* 40 + 24 = 64 cells: a count would pass it, leaving 54..63 at 0 */
+        CHECK(tbrf_writer_push(w, 30, 24, v + 30) == TBRF_ERR_FILE &&
+                  strstr(tbrf_writer_message(w), "cell 30 (x 2, y 3, z 1) would be written twice"),
+              "%s: overlap refused at the push: %s", nc ? "netCDF" : "HDF5", tbrf_writer_message(w));
+        CHECK(tbrf_writer_push(w, 40, 24, v + 40) == TBRF_OK, "the rest");
+        CHECK(tbrf_writer_commit(w) == TBRF_ERR_FILE &&
+                  strstr(tbrf_writer_message(w), "cell 30 (x 2, y 3, z 1) was pushed twice"),
+              "%s: commit after an overlap refused: %s", nc ? "netCDF" : "HDF5", tbrf_writer_message(w));
+        tbrf_writer_close(w);
+        CHECK(!exists(p), "overlap: nothing published");
+
+        /* a gap: 64 cells pushed in all, cells 25..29 never */
+        REQUIRE(tbrf_writer_create(p, nc ? TBRF_WRITER_NETCDF : 0, &w) == TBRF_OK, , "create");
+        REQUIRE(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_DOUBLE) == TBRF_OK, , "begin");
+        CHECK(tbrf_writer_push(w, 30, 34, v + 30) == TBRF_OK && tbrf_writer_push(w, 0, 20, v) == TBRF_OK &&
+                  tbrf_writer_push(w, 20, 5, v + 20) == TBRF_OK, "pushes around a gap");
+        CHECK(tbrf_writer_commit(w) == TBRF_ERR_FILE &&
+                  strstr(tbrf_writer_message(w), "cell 25 (x 1, y 2, z 1) was never written (59 of 64"),
+              "%s: a gap refused at commit: %s", nc ? "netCDF" : "HDF5", tbrf_writer_message(w));
+        tbrf_writer_close(w);
+        CHECK(!exists(p), "gap: nothing published");
+    }
+    /* single cells in a scrambled order (37 is prime to 64): the record
+     * merges from both sides, and the file is complete and right */
+    tbrf_writer *w = NULL;
+    REQUIRE(tbrf_writer_create(path, 0, &w) == TBRF_OK, , "create");
+    REQUIRE(tbrf_writer_grid_begin(w, 3, o, h, n, TBRF_DOUBLE) == TBRF_OK, , "begin");
+    for (int i = 0; i < 64; i++) {
+        const int c = (i * 37) % 64;
+        CHECK(tbrf_writer_push(w, c, 1, v + c) == TBRF_OK, "cell %d: %s", c, tbrf_writer_message(w));
+    }
+    CHECK(tbrf_writer_commit(w) == TBRF_OK, "scrambled pushes commit: %s", tbrf_writer_message(w));
+    tbrf_writer_close(w);
+    int64_t nb[3];
+    double *back = NULL;
+    char err[512];
+    REQUIRE(tbrf_io_read_field(path, nb, &back, err, sizeof err) == 0, , "read back: %s", err);
+    for (int i = 0; i < 64; i++)
+        back_ok = back_ok && back[i] == v[i];
+    CHECK(back_ok, "scrambled pushes: every cell its own value");
+    free(back);
+    remove(path);
+    char side[620];
+    snprintf(side, sizeof side, "%s/cover.xmf", dir);
+    remove(side);
+
+    /* the record within the memory budget: every other cell of a long
+     * row makes one interval each, and 1 KiB holds 64 of them */
+    const int64_t nl[3] = {1000, 1, 1};
+    double one = 1.0;
+    setenv("TBRF_MEMORY_BUDGET", "1K", 1);
+    REQUIRE(tbrf_writer_create(path, 0, &w) == TBRF_OK, , "create");
+    REQUIRE(tbrf_writer_grid_begin(w, 2, o, h, nl, TBRF_DOUBLE) == TBRF_OK, , "begin");
+    int st = TBRF_OK, k = 0;
+    for (k = 0; k < 500 && st == TBRF_OK; k++)
+        st = tbrf_writer_push(w, 2 * k, 1, &one);
+    CHECK(st == TBRF_ERR_FILE && k == 65 && strstr(tbrf_writer_message(w), "memory budget"),
+          "the record's growth refused at piece %d: %s", k, tbrf_writer_message(w));
+    CHECK(tbrf_writer_commit(w) == TBRF_ERR_FILE && strstr(tbrf_writer_message(w), "cannot be known complete"),
+          "commit refused: %s", tbrf_writer_message(w));
+    tbrf_writer_close(w);
+    unsetenv("TBRF_MEMORY_BUDGET");
+    CHECK(!exists(path), "budget: nothing published");
+
+    /* streamed points likewise: rows pushed twice, or never */
+    tbrf_io_writer *pw = tbrf_io_create(path, 0, err, sizeof err);
+    const double pxyz[12] = {0}, pval[4] = {1, 2, 3, 4};
+    REQUIRE(pw && tbrf_io_points_begin(pw, 3, 4, TBRF_DOUBLE) == 0, , "points begin");
+    CHECK(tbrf_io_points_push(pw, 0, 2, pxyz, pval) == 0, "points 0, 1");
+    CHECK(tbrf_io_points_push(pw, 1, 3, pxyz, pval) != 0 &&
+              strstr(tbrf_io_message(pw), "point 1 would be written twice"),
+          "points overlapping refused: %s", tbrf_io_message(pw));
+    CHECK(tbrf_io_points_push(pw, 3, 1, pxyz, pval) == 0, "point 3");
+    CHECK(tbrf_io_commit(pw) != 0 && strstr(tbrf_io_message(pw), "point 1 was pushed twice"),
+          "points commit after an overlap refused: %s", tbrf_io_message(pw));
+    tbrf_io_close(pw);
+    pw = tbrf_io_create(path, 0, err, sizeof err);
+    REQUIRE(pw && tbrf_io_points_begin(pw, 3, 4, TBRF_DOUBLE) == 0, , "points begin");
+    CHECK(tbrf_io_points_push(pw, 0, 2, pxyz, pval) == 0 && tbrf_io_points_push(pw, 3, 1, pxyz, pval) == 0,
+          "points 0, 1, 3");
+    CHECK(tbrf_io_commit(pw) != 0 && strstr(tbrf_io_message(pw), "point 2 was never written (3 of 4"),
+          "points with a gap refused: %s", tbrf_io_message(pw));
+    tbrf_io_close(pw);
+    CHECK(!exists(path), "points: nothing published");
+
+    /* a series' times (series.c) likewise: one written twice, one never */
+    tbrf_io_writer *sw = tbrf_io_create(path, 0, err, sizeof err);
+    const int64_t sn[3] = {2, 2, 1};
+    double sv[8] = {0};
+    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 3, sn, 0, NULL) == 0, , "series begin");
+    CHECK(tbrf_io_series_step(sw, 0, 0.0, sv) == 0 && tbrf_io_series_step(sw, 2, 1.0, sv) == 0,
+          "series steps");
+    CHECK(tbrf_io_series_step(sw, 2, 1.0, sv) != 0 && strstr(tbrf_io_message(sw), "time 2 would be written twice"),
+          "a time written twice refused: %s", tbrf_io_message(sw));
+    CHECK(tbrf_io_commit(sw) != 0 && strstr(tbrf_io_message(sw), "time 2 was pushed twice"),
+          "series commit after it refused: %s", tbrf_io_message(sw));
+    tbrf_io_close(sw);
+    sw = tbrf_io_create(path, 0, err, sizeof err);
+    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 3, sn, 0, NULL) == 0, , "series begin");
+    CHECK(tbrf_io_series_step(sw, 0, 0.0, sv) == 0 && tbrf_io_series_step(sw, 2, 1.0, sv) == 0,
+          "series steps");
+    CHECK(tbrf_io_commit(sw) != 0 && strstr(tbrf_io_message(sw), "time 1 was never written (2 of 3"),
+          "a series with a time missing refused: %s", tbrf_io_message(sw));
+    tbrf_io_close(sw);
+    CHECK(!exists(path) && dir_is_empty_but(dir, "-", "-"), "coverage: nothing left in %s", dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -381,5 +517,9 @@ int main(int argc, char **argv)
     roundtrip_netcdf(rt, 2, TBRF_DOUBLE);
     long_axis(rt);
     failures(fl);
+    char cv[512];
+    snprintf(cv, sizeof cv, "%s/coverage", argv[1]);
+    mkdir(cv, 0755);
+    coverage(cv);
     return check_report("test_writer");
 }

@@ -8,7 +8,9 @@
  *    fails, and neither the file nor its temporary is left;
  *  - a push outside the grid on one rank fails every rank the same way;
  *  - an output in a missing directory: NULL on every rank, rank 0's reason;
- *  - libtbrf_mpi's splits cover a grid and a point set exactly once. */
+ *  - libtbrf_mpi's splits cover a grid and a point set exactly once;
+ *  - pieces fine on each rank but overlapping across ranks, or leaving a
+ *    cell out, are refused at commit on every rank naming the cell. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <mpi.h>
@@ -134,6 +136,40 @@ static void test_failure(const char *dir, int fail_rank, int bad)
     check(!left(dir, bad ? "fail1.h5" : "fail0.h5"), "no file and no temporary left");
 }
 
+/* Coverage across ranks (#27 item 6): each rank pushes a piece that is
+ * fine on its own, but rank 1's overlaps rank 0's and together they leave
+ * a gap of the same size: the counts add up to the grid, commit still
+ * refuses on every rank naming the cell written twice. Then the pieces
+ * meet exactly, leaving the last cell out: commit names it. */
+static void test_cover(const char *dir)
+{
+    if (size < 2)
+        return;
+    char path[4096], err[1024] = "";
+    snprintf(path, sizeof path, "%s/cover.h5", dir);
+    const int64_t n[3] = {8, 4, 1};
+    float v[32] = {0};
+    for (int gap = 0; gap < 2; gap++) {
+        tbrf_io_writer *w = tbrf_io_create_mpi(path, 0, MPI_COMM_WORLD, err, sizeof err);
+        check(w != NULL, err);
+        if (!w)
+            return;
+        tbrf_io_grid_begin(w, 2, n, TBRF_FLOAT);
+        /* rank 0: [0, 20); rank 1: [16, 28) or [20, 31); others nothing */
+        const int64_t first = rank == 0 ? 0 : gap ? 20 : 16, count = rank == 0 ? 20 : rank == 1 ? (gap ? 11 : 12) : 0;
+        int rc = tbrf_io_grid_push(w, first, count, v);
+        rc = tbrf_io_grid_push_done(w, rc == 0) || rc;
+        check(rc == 0, "each rank's pieces are fine on their own");
+        check(tbrf_io_commit(w) != 0 &&
+                  strstr(tbrf_io_message(w), gap ? "cell 31 (x 7, y 3) was never written"
+                                                 : "cell 16 (x 0, y 2) would be written twice"),
+              gap ? "a gap across ranks is named on every rank" : "an overlap across ranks is named on every rank");
+        tbrf_io_close(w);
+        MPI_Barrier(MPI_COMM_WORLD);
+        check(!left(dir, "cover.h5"), "no file and no temporary left");
+    }
+}
+
 static void test_splits(void)
 {
     const int64_t n[3] = {5, 4, 7};
@@ -164,6 +200,7 @@ int main(int argc, char **argv)
     test_grid(dir, 2);
     test_failure(dir, size > 1 ? 1 : 0, 0);
     test_failure(dir, size - 1, 1);
+    test_cover(dir);
     char path[4096], err[1024] = "";
     snprintf(path, sizeof path, "%s/missing/f.h5", dir);
     tbrf_io_writer *w = tbrf_io_create_mpi(path, 0, MPI_COMM_WORLD, err, sizeof err);
