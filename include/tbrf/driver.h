@@ -15,9 +15,10 @@ extern "C" {
 /* ------------------------------------------------------ turbulence driving
  * An Ornstein-Uhlenbeck (OU) forcing field for simulation codes
  * (doc/driving.md): the Fourier modes of a periodic box in a band of the
- * spectrum, each an OU process advanced on a fixed driving interval, so the
- * force at time t is a pure function of (spectrum, parameters, seed,
- * floor(t / dt_update), position). */
+ * spectrum, each an OU process changing on a fixed driving interval and
+ * drawn by random access in time, so the force at time t is a pure
+ * function of (spectrum, parameters, seed, the update of t, position),
+ * computed in O(log updates) work. */
 
 typedef struct tbrf_driver tbrf_driver;
 
@@ -83,11 +84,13 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
 
 /* The force at time t >= 0 at n positions xyz[dim*i + c] (wrapped into
  * the box; the array is read during the call only, so moved cells cost
- * nothing to set again) into out[dim*i + c]. The OU state is cached: a
- * later time advances it, an earlier one replays from update 0 (cost
- * O(updates x modes)); values never depend on the history of calls.
+ * nothing to set again) into out[dim*i + c]. Update j holds for
+ * fl(j dt_update) <= t < fl((j + 1) dt_update), so t = j * dt_update is in
+ * update j. Any update costs at most 48 draws per mode (random access on
+ * a tree of OU bridges), updates in order one each; values never depend
+ * on the history of calls (doc/driving.md, "Time").
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t NaN, negative, or
- * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_OUT_OF_DOMAIN
+ * at or beyond 2^48 - 1 updates; a non-finite coordinate), TBRF_ERR_OUT_OF_DOMAIN
  * (periodic = 0: a position outside the domain, or NaN), TBRF_ERR_SIZE (n
  * < 0 or n dim overflowing),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
@@ -137,7 +140,8 @@ typedef struct tbrf_driver_info {
     double dt_update;    /* the driving interval */
     double decay;        /* exp(-dt_update / tcorr), the OU factor per update */
     double rms_ensemble; /* the OU stationary rms of the force */
-    int64_t update;      /* the update index of the cached OU state, -1 before any */
+    int64_t update;      /* the update of the OU value the driver holds (the last time
+                            evaluated, or a loaded state's), -1 before any */
 } tbrf_driver_info;
 
 /* Fills *info. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN. */
@@ -147,19 +151,26 @@ TBRF_API int tbrf_driver_get_info(const tbrf_driver *driver, tbrf_driver_info *i
  * OU state); 0 for a NULL or failed driver. */
 TBRF_API int64_t tbrf_driver_state_size(const tbrf_driver *driver);
 
-/* Writes the cached OU state (its update index and every mode's value,
- * with a fingerprint of the parameters and seed) into buf of `size` bytes,
- * so a restarted code loads it instead of replaying the updates. Statuses:
+/* Writes the OU value the driver holds (its update index and every mode's
+ * value, with the version, the seed, the physical parameters, a hash of
+ * the modes and a checksum) into buf of `size` bytes. With random access
+ * in time the state is only a cache: a driver made alike computes the same
+ * values without it (doc/driving.md, "Save and load"). Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (size below
  * tbrf_driver_state_size), TBRF_ERR_NO_GEOMETRY (no state yet: evaluate at
  * some time first), TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_driver_save(const tbrf_driver *driver, void *buf, int64_t size);
 
-/* Loads a state written by tbrf_driver_save for a driver made alike (same
- * model, parameters and seed): the force is then bitwise that of a driver
- * that replayed the updates. Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_INVALID (not a tbrf driver state, or one of another driver: the
- * message says which), TBRF_ERR_SIZE, TBRF_ERR_BAD_PLAN. */
+/* Loads a state written by tbrf_driver_save into a driver made with the
+ * same model, seed and physical parameters (any threads, eval, accuracy
+ * or backend): the force is bitwise that of a driver without it. Checked
+ * before a byte is used: the format and version (a 0.5 state is refused
+ * by version), every value finite, the checksum, then the seed, each
+ * physical parameter and the modes. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not a state, another version, a NaN or infinite value,
+ * a checksum mismatch, another driver's: the message names the value or
+ * the parameter), TBRF_ERR_SIZE (a buffer shorter than the state it
+ * holds), TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_driver_load(tbrf_driver *driver, const void *buf, int64_t size);
 
 /* Status of the last call on the driver (TBRF_ERR_BAD_PLAN for a driver
