@@ -133,6 +133,7 @@ module tbrf_c
         integer(c_int32_t) :: eval
         integer(c_int32_t) :: threads
         real(c_double) :: accuracy
+        real(c_double) :: amplitude_factor(3)
     end type tbrf_driver_params
     type, bind(C) :: tbrf_driver_info
         integer(c_int64_t) :: modes

@@ -54,6 +54,10 @@ typedef struct tbrf_driver_params {
                               _NUFFT (type-2 non-uniform FFT of the modes) */
     int32_t threads;       /* OpenMP threads, 0 = the OpenMP default */
     double accuracy;       /* _NUFFT: relative accuracy 1e-15 .. 0.1, 0 (default) = 1e-12 */
+    double amplitude_factor[3]; /* per-component factors g_c >= 0 of the force (default 1, 1,
+                              1; not all zero): f_c is multiplied by g_c before the
+                              normalisation, so rms (or injection) still sets the total
+                              and the factors its split (doc/driving.md, "Amplitude") */
 } tbrf_driver_params;
 
 /* Fills *params with the defaults listed in tbrf_driver_params. */

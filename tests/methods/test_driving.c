@@ -675,6 +675,116 @@ static void test_injection(void)
     tbrf_model_destroy(m);
 }
 
+/* Per-component amplitude factors g = (1, 0.5, 0): each coefficient is g_c
+ * times the default driver's (same seed) times A_g/A_1, the ensemble ratio
+ * sqrt(sum P (zeta^2 2 + (1-zeta)^2) / sum P sum_c g_c^2 (zeta^2 (1 -
+ * khat_c^2) + (1-zeta)^2 khat_c^2)) (1e-12); the third component is zero
+ * on a grid; the exact rms holds with factors; a state of other factors is
+ * refused naming them; over a non-periodic domain the force is g_c times
+ * one constant times the default's; bad factors are refused. */
+static void test_amplitude_factors(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.zeta = 0.6;
+    tbrf_driver *d1 = make(m, 12, &p);
+    const double g[3] = {1.0, 0.5, 0.0};
+    memcpy(p.amplitude_factor, g, sizeof g);
+    tbrf_driver *dg = make(m, 12, &p);
+    int64_t nm = 0;
+    tbrf_driver_modes(d1, 0.0, &nm, NULL, NULL);
+    int32_t *mm = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
+    double *c1 = tu_malloc(sizeof(double) * 6 * (size_t)nm), *cg = tu_malloc(sizeof(double) * 6 * (size_t)nm);
+    CHECK(tbrf_driver_modes(d1, 0.73, &nm, mm, c1) == TBRF_OK && tbrf_driver_modes(dg, 0.73, &nm, mm, cg) == TBRF_OK,
+          "modes");
+    double num = 0.0, den = 0.0, big = 0.0;
+    const double z = 0.6, zs = z * z, zc = (1 - z) * (1 - z);
+    for (int64_t i = 0; i < nm; i++) {
+        const double kk = sqrt(kk_of(mm + 3 * i)), P = tbrf_model_spectrum(m, 3, kk);
+        double share = 0.0;
+        for (int c = 0; c < 3; c++) {
+            const double h = 2 * PI * mm[3 * i + c] / kk;
+            share += g[c] * g[c] * (zs * (1 - h * h) + zc * h * h);
+        }
+        num += P * (2 * zs + zc);
+        den += P * share;
+        for (int x = 0; x < 6; x++)
+            big = fmax(big, fabs(c1[6 * i + x]));
+    }
+    const double ratio = sqrt(num / den);
+    double worst = 0.0;
+    for (int64_t i = 0; i < nm; i++)
+        for (int x = 0; x < 6; x++)
+            worst = fmax(worst, fabs(cg[6 * i + x] - g[x / 2] * ratio * c1[6 * i + x]));
+    printf("amplitude factors (1, 0.5, 0): A_g/A_1 = %.6f; max |c_g - g A_g/A_1 c_1| / max |c_1| = %.2e\n",
+           ratio, worst / big);
+    CHECK(worst <= 1e-12 * big, "factored coefficients = g_c A_g/A_1 x the default's: %.3g of %.3g", worst, big);
+    enum { NG = 6 };
+    const double o[3] = {0, 0, 0}, h[3] = {1.0 / NG, 1.0 / NG, 1.0 / NG};
+    const int64_t nn[3] = {NG, NG, NG};
+    double f[3 * NG * NG * NG];
+    CHECK(tbrf_driver_grid(dg, 0.73, o, h, nn, f) == TBRF_OK, "grid: %s", tbrf_driver_message(dg));
+    int zero = 1;
+    for (int i = 0; i < NG * NG * NG; i++)
+        zero &= f[3 * i + 2] == 0.0 && f[3 * i] != 0.0;
+    CHECK(zero, "a factor 0 gives a zero component (and the others are not)");
+    /* a state of other factors is refused naming them */
+    void *st = tu_malloc((size_t)tbrf_driver_state_size(dg));
+    CHECK(tbrf_driver_save(dg, st, tbrf_driver_state_size(dg)) == TBRF_OK, "save");
+    CHECK(tbrf_driver_load(d1, st, tbrf_driver_state_size(dg)) == TBRF_ERR_INVALID &&
+              strstr(tbrf_driver_message(d1), "amplitude_factor[1]") != NULL,
+          "a state of other factors refused: %s", tbrf_driver_message(d1));
+    free(st);
+    /* the exact rms with factors */
+    p.normalization = TBRF_DRIVE_RMS_EXACT;
+    p.rms = 1.7;
+    tbrf_driver *de = make(m, 12, &p);
+    double r = 0.0;
+    CHECK(tbrf_driver_rms(de, 0.73, &r) == TBRF_OK, "rms");
+    CHECK_NEAR(r, 1.7, 1.7e-14, "exact rms with factors");
+    tbrf_driver_destroy(de);
+    /* a non-periodic domain: f_g = g_c K f_1 with one K for every point */
+    tbrf_driver_default_params(&p);
+    p.periodic = 0;
+    p.zeta = 0.6;
+    tbrf_driver *t1 = make(m, 4, &p);
+    memcpy(p.amplitude_factor, g, sizeof g);
+    tbrf_driver *tg = make(m, 4, &p);
+    double x[12], v1[12], vg[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = 0.05 + 0.073 * i;
+    CHECK(tbrf_driver_points(t1, 0.4, 4, x, v1) == TBRF_OK && tbrf_driver_points(tg, 0.4, 4, x, vg) == TBRF_OK,
+          "domain points: %s", tbrf_driver_message(tg));
+    const double K = vg[0] / v1[0];
+    worst = 0.0;
+    big = 0.0;
+    for (int i = 0; i < 12; i++) {
+        worst = fmax(worst, fabs(vg[i] - g[i % 3] * K * v1[i]));
+        big = fmax(big, fabs(v1[i]));
+    }
+    CHECK(K > 1.0 && worst <= 1e-12 * big, "domain: f_g = g_c K f_1, K = %.4f: %.3g of %.3g", K, worst, big);
+    tbrf_driver_destroy(t1);
+    tbrf_driver_destroy(tg);
+    /* refusals */
+    const double bad[3][3] = {{NAN, 1, 1}, {1, -0.5, 1}, {0, 0, 0}};
+    for (int b = 0; b < 3; b++) {
+        tbrf_driver_default_params(&p);
+        memcpy(p.amplitude_factor, bad[b], sizeof bad[b]);
+        tbrf_driver *e = NULL;
+        CHECK(tbrf_driver_make(m, 1, &p, &e) == TBRF_ERR_INVALID && strstr(tbrf_driver_message(e), "amplitude_factor"),
+              "bad factors %d refused: %s", b, tbrf_driver_message(e));
+        tbrf_driver_destroy(e);
+    }
+    free(mm);
+    free(c1);
+    free(cg);
+    tbrf_driver_destroy(d1);
+    tbrf_driver_destroy(dg);
+    tbrf_model_destroy(m);
+}
+
 static void test_models(void)
 {
     tbrf_model *b = NULL, *q = NULL;
@@ -776,6 +886,7 @@ int main(void)
     test_2d();
     test_threads();
     test_injection();
+    test_amplitude_factors();
     test_bad_input();
     return check_report("test_driving");
 }

@@ -162,8 +162,10 @@ void tbrf_driver_default_params(tbrf_driver_params *p)
     memset(p, 0, sizeof *p);
     p->dim = 3;
     p->periodic = 1;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
         p->length[d] = 1.0;
+        p->amplitude_factor[d] = 1.0;
+    }
     p->zeta = 1.0;
     p->tcorr = 1.0;
     p->rms = 1.0;
@@ -223,6 +225,16 @@ static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
     if (p->accuracy != 0.0 && !(p->accuracy >= 1e-15 && p->accuracy <= 0.1))
         return fail(d, TBRF_ERR_INVALID, "driver: accuracy=%g must be 0 or in [1e-15, 0.1]",
                     p->accuracy);
+    double gsum = 0.0;
+    for (int c = 0; c < p->dim; c++) {
+        if (!(isfinite(p->amplitude_factor[c]) && p->amplitude_factor[c] >= 0.0))
+            return fail(d, TBRF_ERR_INVALID, "driver: amplitude_factor[%d]=%g must be finite and "
+                        ">= 0", c, p->amplitude_factor[c]);
+        gsum += p->amplitude_factor[c];
+    }
+    if (!(gsum > 0.0))
+        return fail(d, TBRF_ERR_INVALID, "driver: amplitude_factor is zero for every component "
+                    "(fill the parameters with tbrf_driver_default_params: the factors default to 1)");
     return TBRF_OK;
 }
 
@@ -295,6 +307,32 @@ static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
     return n;
 }
 
+/* Whether every component's amplitude factor is 1 (the default). */
+static int unit_factors(const tbrf_driver *d)
+{
+    int unit = 1;
+    for (int c = 0; c < d->dim; c++)
+        unit &= d->p.amplitude_factor[c] == 1.0;
+    return unit;
+}
+
+/* E|P_zeta(u) a|^2 weighted by the components' factors g_c^2, for a unit
+ * vector u and a standard complex normal a: sum_c g_c^2 (zeta^2 (1 - u_c^2)
+ * + (1 - zeta)^2 u_c^2); with every g_c = 1, zeta^2 (d - 1) + (1 - zeta)^2
+ * whatever u (and computed so, the amplitude of 0.5's formula). */
+static double unit_share(const tbrf_driver *d, const double *u)
+{
+    const double z = d->p.zeta, zs = z * z, zc = (1.0 - z) * (1.0 - z);
+    if (unit_factors(d))
+        return zs * (double)(d->dim - 1) + zc;
+    double w = 0.0;
+    for (int c = 0; c < d->dim; c++) {
+        const double g = d->p.amplitude_factor[c];
+        w += g * g * (zs * (1.0 - u[c] * u[c]) + zc * u[c] * u[c]);
+    }
+    return w;
+}
+
 /* FNV-1a over bytes, for the hash of the modes. */
 static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
@@ -350,11 +388,13 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
     if (!d->m || !d->s || !d->khat || !d->a || !d->a1 || !d->coef || !d->cj)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %lld modes", (long long)n);
     enumerate(d, model, 1);
-    /* ensemble: E|f|^2 = sum 2 A^2 s^2 (zeta^2 (d-1) + (1-zeta)^2) */
-    const double z = d->p.zeta, proj = z * z * (double)(d->dim - 1) + (1.0 - z) * (1.0 - z);
+    /* ensemble: E|f|^2 = sum 2 A^2 s^2 share(khat) (unit_share; a constant
+     * with the default factors) */
+    const int unit = unit_factors(d);
     double sum = 0.0;
     for (int64_t i = 0; i < n; i++)
-        sum += d->s[i] * d->s[i];
+        sum += d->s[i] * d->s[i] * (unit ? 1.0 : unit_share(d, d->khat + 3 * i));
+    const double proj = unit ? unit_share(d, d->khat) : 1.0;
     d->amp = d->rms_ensemble / sqrt(2.0 * proj * sum);
     uint64_t h = 0xcbf29ce484222325ULL;
     h = fnv(h, &n, sizeof n);
@@ -541,8 +581,14 @@ static int tb_modes(tbrf_driver *d)
      * same realization 0 (u / delta, then the sub-sample shifts) */
     tbrfi_directions_make(dim, d->L, d->seed, 0, d->u);
     tbrfi_engine_axes(d->engine, 0, d->axis);
-    /* E|f|^2 = A^2 (zeta^2 (dim - 1) + (1 - zeta)^2) sigma_Z^2 (doc/driving.md) */
-    const double z = d->p.zeta, proj = z * z * (double)(dim - 1) + (1.0 - z) * (1.0 - z);
+    /* E|f|^2 = A^2 sigma_Z^2 (1/L) sum_l share(u_l) (doc/driving.md) */
+    double proj = unit_share(d, d->u);
+    if (!unit_factors(d)) {
+        proj = 0.0;
+        for (int l = 0; l < d->L; l++)
+            proj += unit_share(d, d->u + 3 * l);
+        proj /= (double)d->L;
+    }
     d->amp = d->rms_ensemble / sqrt(proj * var);
     d->eval = d->eval_cpu = TBRF_DRIVE_DIRECT;
     uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
@@ -649,8 +695,8 @@ static void coefficients(const tbrf_driver *d, const double *a, double *out)
             kr += h[c] * g[2 * c];
             ki += h[c] * g[2 * c + 1];
         }
-        const double sc = d->amp * d->s[i];
         for (int c = 0; c < dim; c++) {
+            const double sc = d->amp * d->s[i] * d->p.amplitude_factor[c]; /* g_c = 1: exact */
             const double pr = h[c] * kr, pi = h[c] * ki; /* P_par g */
             out[i * nc + 2 * c] = sc * (z * (g[2 * c] - pr) + (1.0 - z) * pr);
             out[i * nc + 2 * c + 1] = sc * (z * (g[2 * c + 1] - pi) + (1.0 - z) * pi);
@@ -833,7 +879,8 @@ static void tb_mix(tbrf_driver *d)
                 pd += perp[c] * u[c];
             }
             for (int c = 0; c < dim; c++)
-                d->lines[(size_t)c * LM + at] = z * (perp[c] - pd * u[c]) + (1.0 - z) * gd * u[c];
+                d->lines[(size_t)c * LM + at] =
+                    d->p.amplitude_factor[c] * (z * (perp[c] - pd * u[c]) + (1.0 - z) * gd * u[c]);
         }
     }
 }
@@ -1277,10 +1324,11 @@ int tbrf_driver_get_info(const tbrf_driver *d, tbrf_driver_info *info)
 /* The state: magic (8 bytes), a checksum of everything after it (8), then
  * 8-byte words: the tbrf version, the update, the counts, the seed, the
  * hash of the modes, the NPHYS physical parameters, and the values. */
-enum { NPHYS = 16, STATE_HEADER = 64 + 8 * NPHYS };
+enum { NPHYS = 19, STATE_HEADER = 64 + 8 * NPHYS };
 static const char *const PHYS_NAME[NPHYS] = {
     "dim", "periodic", "origin[0]", "origin[1]", "origin[2]", "length[0]", "length[1]", "length[2]",
-    "zeta", "tcorr", "dt_update", "rms", "injection", "density", "normalization", "interpolate"};
+    "zeta", "tcorr", "dt_update", "rms", "injection", "density", "normalization", "interpolate",
+    "amplitude_factor[0]", "amplitude_factor[1]", "amplitude_factor[2]"};
 
 /* The parameters that set the driver's values, in PHYS_NAME's order
  * (eval, threads, accuracy and the backend set how it is summed and are
@@ -1294,7 +1342,8 @@ static void physical(const tbrf_driver *d, double v[NPHYS])
                              p->dim == 3 ? p->origin[2] : 0.0, p->length[0], p->length[1],
                              p->dim == 3 ? p->length[2] : 0.0, p->zeta, p->tcorr, d->dt,
                              inj ? 0.0 : p->rms, inj ? p->injection : 0.0, inj ? p->density : 0.0,
-                             p->normalization, p->interpolate};
+                             p->normalization, p->interpolate, p->amplitude_factor[0],
+                             p->amplitude_factor[1], p->dim == 3 ? p->amplitude_factor[2] : 0.0};
     memcpy(v, w, sizeof w);
 }
 
