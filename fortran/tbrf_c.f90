@@ -134,6 +134,8 @@ module tbrf_c
         integer(c_int32_t) :: threads
         real(c_double) :: accuracy
         real(c_double) :: amplitude_factor(3)
+        integer(c_int32_t) :: components
+        integer(c_int32_t) :: reserved
     end type tbrf_driver_params
     type, bind(C) :: tbrf_driver_info
         integer(c_int64_t) :: modes

@@ -62,7 +62,9 @@ struct tbrf_driver {
     /* a hash of the driven modes (wavevectors or line modes and their
      * variances), which the saved state records beside the parameters */
     uint64_t modes_hash;
-    int dim, eval;
+    int dim, eval; /* dim: the force's components (the arithmetic's dimension) */
+    int pdim;      /* the box's axes (a position's coordinates): dim, or 1, 2 below a
+                    * three-component dim (lifted: positions get 0 on the missing axes) */
     int eval_cpu; /* the eval of the CPU backend (eval, or what AUTO chose there) */
     /* where a box's sums run (tbrf_driver_set_backend): the table entry
      * and its state from init (NULL for the CPU); a domain's engine holds
@@ -176,8 +178,23 @@ void tbrf_driver_default_params(tbrf_driver_params *p)
 
 static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
 {
-    if (p->dim != 2 && p->dim != 3)
-        return fail(d, TBRF_ERR_INVALID, "driver: dim=%d must be 2 or 3", (int)p->dim);
+    if (p->dim < 1 || p->dim > 3)
+        return fail(d, TBRF_ERR_INVALID, "driver: dim=%d must be 1, 2 or 3", (int)p->dim);
+    if (p->components != 0 && p->components != p->dim && p->components != 3)
+        return fail(d, TBRF_ERR_INVALID, "driver: components=%d must be 0 (= dim), dim or 3",
+                    (int)p->components);
+    const int ncomp = p->components ? p->components : p->dim;
+    if (ncomp == 1)
+        return fail(d, TBRF_ERR_INVALID, "driver: dim=1 needs components=3 (a 1D box forced in "
+                    "three components, TurbGen's ndim = 1.5): one component along k is the "
+                    "compressive part alone");
+    if (ncomp > p->dim && p->periodic == 0)
+        return fail(d, TBRF_ERR_UNSUPPORTED, "driver: components=3 with dim=%d needs a periodic box "
+                    "(periodic = 1): the turning-bands lines of a non-periodic domain have dim "
+                    "components", (int)p->dim);
+    if (ncomp > p->dim && p->eval == TBRF_DRIVE_NUFFT)
+        return fail(d, TBRF_ERR_UNSUPPORTED, "driver: components=3 with dim=%d sums its modes "
+                    "directly (TBRF_DRIVE_AUTO or _DIRECT), not by the NUFFT", (int)p->dim);
     if (p->periodic != 0 && p->periodic != 1)
         return fail(d, TBRF_ERR_INVALID, "driver: periodic=%d must be 1 (a periodic box) or 0 (a "
                     "non-periodic domain, turning bands)", (int)p->periodic);
@@ -226,7 +243,7 @@ static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
         return fail(d, TBRF_ERR_INVALID, "driver: accuracy=%g must be 0 or in [1e-15, 0.1]",
                     p->accuracy);
     double gsum = 0.0;
-    for (int c = 0; c < p->dim; c++) {
+    for (int c = 0; c < ncomp; c++) {
         if (!(isfinite(p->amplitude_factor[c]) && p->amplitude_factor[c] >= 0.0))
             return fail(d, TBRF_ERR_INVALID, "driver: amplitude_factor[%d]=%g must be finite and "
                         ">= 0", c, p->amplitude_factor[c]);
@@ -264,6 +281,17 @@ static int canonical(int dim, int64_t mx, int64_t my, int64_t mz)
     return dim == 3 && mz > 0;
 }
 
+/* A mode's variance, up to the driver's amplitude: the model's shape
+ * P(k) in the box's dimension, and in a 1D box (which a model does not
+ * describe) the 3D shell spectrum k^2 P_3(k): each 1D "shell" is one mode,
+ * so a band is flat there as in TurbGen's ndim = 1.5. */
+static double mode_spectrum(const tbrf_driver *d, const tbrf_model *model, double k)
+{
+    if (d->pdim >= 2)
+        return tbrfi_model_shape_spectrum(model, d->pdim, k);
+    return k * k * tbrfi_model_shape_spectrum(model, 3, k);
+}
+
 /* Enumerates the driven modes: count only (store 0) or store them. */
 static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
 {
@@ -290,7 +318,7 @@ static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
                 if (!(kq >= d->kmin && kq <= d->kmax))
                     continue;
                 /* the shape: the amplitude is the driver's own */
-                const double P = tbrfi_model_shape_spectrum(model, dim, kq);
+                const double P = mode_spectrum(d, model, kq);
                 if (!(P > 0.0))
                     continue;
                 if (store) {
@@ -353,16 +381,14 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
                     "tbrf_model_set_band", tbrf_model_describe(model));
     kmin = d->kmin;
     kmax = d->kmax;
-    for (int c = 0; c < d->dim; c++) {
-        const double mm = floor(kmax * d->p.length[c] / (2.0 * PI));
+    for (int c = 0; c < 3; c++) {
+        const double mm = c < d->pdim ? floor(kmax * d->p.length[c] / (2.0 * PI)) : 0.0;
         if (!(mm <= TBRF_DRIVE_MMAX))
             return fail(d, TBRF_ERR_SIZE,
                         "driver: kmax=%g reaches |m| = %.0f along axis %d, above %d (kmax L / 2 pi "
                         "must stay <= %d)", kmax, mm, c, TBRF_DRIVE_MMAX, TBRF_DRIVE_MMAX);
         d->mmax[c] = (int)mm;
     }
-    if (d->dim == 2)
-        d->mmax[2] = 0;
     const int64_t n = enumerate(d, model, 0);
     if (n > TBRF_DRIVE_MAX_MODES)
         return fail(d, TBRF_ERR_SIZE, "driver: more than %lld modes in [%g, %g] (at most 2^20)",
@@ -418,6 +444,8 @@ static int setup_eval(tbrf_driver *d)
                          16.0 * (double)(n[0] / 2 + 1) * (double)n[1] * (double)n[2];
     const double wd = pow((double)d->ns.w, d->dim);
     int eval = d->p.eval;
+    if (eval == TBRF_DRIVE_AUTO && d->pdim < d->dim) /* lifted: never the NUFFT */
+        eval = TBRF_DRIVE_DIRECT;
     if (eval == TBRF_DRIVE_AUTO)
         eval = (d->bytes + bytes + tbrfi_ou_bytes(d->nm, 2 * d->dim, 1) <= d->budget &&
                 (double)d->nm > (double)d->dim * wd / 6.0)
@@ -646,7 +674,12 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
     d->budget = (double)budget;
     if (st == TBRF_OK) {
         d->p = *params;
-        d->dim = params->dim;
+        d->pdim = params->dim;
+        d->dim = params->components ? params->components : params->dim;
+        for (int c = d->pdim; c < 3; c++) { /* a lifted box's missing axes: one period, unused */
+            d->p.origin[c] = 0.0;
+            d->p.length[c] = 1.0;
+        }
         d->dt = params->dt_update > 0.0 ? params->dt_update : params->tcorr / 10.0;
         d->decay = exp(-d->dt / params->tcorr);
         if (params->normalization == TBRF_DRIVE_INJECTION) {
@@ -1010,11 +1043,38 @@ static int check_positions(tbrf_driver *d, int64_t n, const double *xyz)
             }
         return TBRF_OK;
     }
-    for (int64_t i = 0; i < n * d->dim; i++)
+    for (int64_t i = 0; i < n * d->pdim; i++)
         if (!isfinite(xyz[i]))
             return fail(d, TBRF_ERR_INVALID, "driver: position %lld has a non-finite coordinate",
-                        (long long)(i / d->dim));
+                        (long long)(i / d->pdim));
     return TBRF_OK;
+}
+
+/* A lifted box's positions (pdim < dim = 3 coordinates each) as 3D ones in
+ * place, the missing coordinates 0 (the modes do not vary along them); xyz
+ * has room for 3 n. Backwards, so no coordinate is overwritten unread. */
+static void lift(const tbrf_driver *d, int64_t n, double *xyz)
+{
+    for (int64_t i = n - 1; i >= 0; i--)
+        for (int c = 2; c >= 0; c--)
+            xyz[3 * i + c] = c < d->pdim ? xyz[d->pdim * i + c] : 0.0;
+}
+
+/* eval_points of a lifted box: chunk by chunk through a 3D copy. */
+static int eval_lifted(tbrf_driver *d, int64_t n, const double *xyz, double *out)
+{
+    int st = fits(d, 8.0 * 3 * DRIVE_CHUNK, "a chunk of positions");
+    double *x = st == TBRF_OK ? malloc(sizeof(double) * 3 * DRIVE_CHUNK) : NULL;
+    if (st == TBRF_OK && !x)
+        st = fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of positions");
+    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
+        memcpy(x, xyz + d->pdim * first, sizeof(double) * (size_t)(d->pdim * count));
+        lift(d, count, x);
+        st = eval_points(d, count, x, out + 3 * first);
+    }
+    free(x);
+    return st;
 }
 
 int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, double *out)
@@ -1029,7 +1089,7 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
     if (st == TBRF_OK)
         st = check_positions(d, n, xyz);
     if (st == TBRF_OK)
-        st = eval_points(d, n, xyz, out);
+        st = d->pdim < d->dim ? eval_lifted(d, n, xyz, out) : eval_points(d, n, xyz, out);
     return st == TBRF_OK ? ok(d) : st;
 }
 
@@ -1149,21 +1209,39 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
     return nomem ? -1 : 1;
 }
 
-int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const double spacing[3],
-                     const int64_t n[3], double *out)
+/* The grid of a box with pdim axes as 3 axes: the missing ones one cell
+ * at 0 (a 2D grid had n[2] = 1 before; a lifted box's values do not vary
+ * along them). TBRF_OK, or TBRF_ERR_SIZE for a count above 1 there. */
+static int grid_axes(tbrf_driver *d, const double o_in[3], const double h_in[3],
+                     const int64_t n_in[3], double o[3], double h[3], int64_t n[3])
+{
+    for (int c = 0; c < 3; c++) {
+        if (c >= d->pdim && n_in[c] != 1)
+            return fail(d, TBRF_ERR_SIZE, "driver: a %dD grid has n[%d] = 1, not %lld", d->pdim, c,
+                        (long long)n_in[c]);
+        o[c] = c < d->pdim ? o_in[c] : 0.0;
+        h[c] = c < d->pdim ? h_in[c] : 0.0;
+        n[c] = c < d->pdim ? n_in[c] : 1;
+    }
+    return TBRF_OK;
+}
+
+int tbrf_driver_grid(tbrf_driver *d, double t, const double origin_in[3], const double spacing_in[3],
+                     const int64_t n_in[3], double *out)
 {
     if (!d)
         return TBRF_ERR_NULL;
-    if (!origin || !spacing || !n || !out)
+    if (!origin_in || !spacing_in || !n_in || !out)
         return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
     const int dim = d->dim;
-    int64_t total = 1;
+    double origin[3], spacing[3];
+    int64_t n[3], total = 1;
+    if (grid_axes(d, origin_in, spacing_in, n_in, origin, spacing, n) != TBRF_OK)
+        return TBRF_ERR_SIZE;
     for (int c = 0; c < 3; c++) {
         const int64_t nc = c < dim ? n[c] : 1;
         if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
             return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
-        if (c == 2 && dim == 2 && n[2] != 1)
-            return fail(d, TBRF_ERR_SIZE, "driver: a 2D grid has n[2] = 1, not %lld", (long long)n[2]);
         if (nc < 1 || total > INT64_MAX / 3 / nc)
             return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
                         (long long)n[1], (long long)n[2]);
@@ -1247,7 +1325,11 @@ int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn
         }
         if (count == 0)
             break;
-        if ((st = check_positions(d, count, xyz)) != TBRF_OK || (st = eval_points(d, count, xyz, val)) != TBRF_OK)
+        if ((st = check_positions(d, count, xyz)) != TBRF_OK)
+            break;
+        if (d->pdim < d->dim)
+            lift(d, count, xyz);
+        if ((st = eval_points(d, count, xyz, val)) != TBRF_OK)
             break;
         if (push(user, first, count, val) != 0) {
             st = fail(d, TBRF_ERR_CALLBACK, "driver: the push callback returned non-zero at %lld",
@@ -1324,11 +1406,11 @@ int tbrf_driver_get_info(const tbrf_driver *d, tbrf_driver_info *info)
 /* The state: magic (8 bytes), a checksum of everything after it (8), then
  * 8-byte words: the tbrf version, the update, the counts, the seed, the
  * hash of the modes, the NPHYS physical parameters, and the values. */
-enum { NPHYS = 19, STATE_HEADER = 64 + 8 * NPHYS };
+enum { NPHYS = 20, STATE_HEADER = 64 + 8 * NPHYS };
 static const char *const PHYS_NAME[NPHYS] = {
-    "dim", "periodic", "origin[0]", "origin[1]", "origin[2]", "length[0]", "length[1]", "length[2]",
-    "zeta", "tcorr", "dt_update", "rms", "injection", "density", "normalization", "interpolate",
-    "amplitude_factor[0]", "amplitude_factor[1]", "amplitude_factor[2]"};
+    "dim", "components", "periodic", "origin[0]", "origin[1]", "origin[2]", "length[0]", "length[1]",
+    "length[2]", "zeta", "tcorr", "dt_update", "rms", "injection", "density", "normalization",
+    "interpolate", "amplitude_factor[0]", "amplitude_factor[1]", "amplitude_factor[2]"};
 
 /* The parameters that set the driver's values, in PHYS_NAME's order
  * (eval, threads, accuracy and the backend set how it is summed and are
@@ -1337,13 +1419,13 @@ static const char *const PHYS_NAME[NPHYS] = {
 static void physical(const tbrf_driver *d, double v[NPHYS])
 {
     const tbrf_driver_params *p = &d->p;
-    const int inj = p->normalization == TBRF_DRIVE_INJECTION;
-    const double w[NPHYS] = {p->dim, p->periodic, p->origin[0], p->origin[1],
-                             p->dim == 3 ? p->origin[2] : 0.0, p->length[0], p->length[1],
-                             p->dim == 3 ? p->length[2] : 0.0, p->zeta, p->tcorr, d->dt,
+    const int inj = p->normalization == TBRF_DRIVE_INJECTION, pd = d->pdim, nc = d->dim;
+    const double w[NPHYS] = {pd, nc, p->periodic, p->origin[0], pd >= 2 ? p->origin[1] : 0.0,
+                             pd == 3 ? p->origin[2] : 0.0, p->length[0], pd >= 2 ? p->length[1] : 0.0,
+                             pd == 3 ? p->length[2] : 0.0, p->zeta, p->tcorr, d->dt,
                              inj ? 0.0 : p->rms, inj ? p->injection : 0.0, inj ? p->density : 0.0,
                              p->normalization, p->interpolate, p->amplitude_factor[0],
-                             p->amplitude_factor[1], p->dim == 3 ? p->amplitude_factor[2] : 0.0};
+                             p->amplitude_factor[1], nc == 3 ? p->amplitude_factor[2] : 0.0};
     memcpy(v, w, sizeof w);
 }
 
@@ -1472,7 +1554,7 @@ static int load_same(tbrf_driver *d, const unsigned char *b)
     memcpy(phys, b + 64, sizeof phys);
     physical(d, mine);
     for (int k = 0; k < NPHYS; k++) {
-        if (k == 2 && seed != d->seed) /* after dim and periodic */
+        if (k == 3 && seed != d->seed) /* after dim, components and periodic */
             return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver: its "
                         "seed=%llu, this driver's %llu %s", (unsigned long long)seed,
                         (unsigned long long)d->seed, why);
