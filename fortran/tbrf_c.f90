@@ -12,9 +12,9 @@ module tbrf_c
     public
 
     integer(c_int), parameter :: TBRF_VERSION_MAJOR = 0
-    integer(c_int), parameter :: TBRF_VERSION_MINOR = 5
+    integer(c_int), parameter :: TBRF_VERSION_MINOR = 6
     integer(c_int), parameter :: TBRF_VERSION_PATCH = 0
-    character(len=*), parameter :: TBRF_VERSION_STRING = "0.5.0"
+    character(len=*), parameter :: TBRF_VERSION_STRING = "0.6.0"
 
     integer(c_int), parameter :: TBRF_OK = 0
     integer(c_int), parameter :: TBRF_ERR_NULL = 1
@@ -133,6 +133,9 @@ module tbrf_c
         integer(c_int32_t) :: eval
         integer(c_int32_t) :: threads
         real(c_double) :: accuracy
+        real(c_double) :: amplitude_factor(3)
+        integer(c_int32_t) :: components
+        integer(c_int32_t) :: reserved
     end type tbrf_driver_params
     type, bind(C) :: tbrf_driver_info
         integer(c_int64_t) :: modes

@@ -15,9 +15,10 @@ extern "C" {
 /* ------------------------------------------------------ turbulence driving
  * An Ornstein-Uhlenbeck (OU) forcing field for simulation codes
  * (doc/driving.md): the Fourier modes of a periodic box in a band of the
- * spectrum, each an OU process advanced on a fixed driving interval, so the
- * force at time t is a pure function of (spectrum, parameters, seed,
- * floor(t / dt_update), position). */
+ * spectrum, each an OU process changing on a fixed driving interval and
+ * drawn by random access in time, so the force at time t is a pure
+ * function of (spectrum, parameters, seed, the update of t, position),
+ * computed in O(log updates) work. */
 
 typedef struct tbrf_driver tbrf_driver;
 
@@ -29,7 +30,8 @@ enum tbrf_drive_eval { TBRF_DRIVE_AUTO = 0, TBRF_DRIVE_DIRECT = 1, TBRF_DRIVE_NU
 
 /* Driver parameters; fill with tbrf_driver_default_params(). */
 typedef struct tbrf_driver_params {
-    int32_t dim;           /* 3 (default) or 2: positions and force components */
+    int32_t dim;           /* 3 (default), 2 or 1 (with components = 3): the box's axes, so
+                              the coordinates of a position */
     int32_t periodic;      /* 1 (default): Fourier modes of the box; 0: the non-periodic domain
                               [origin, origin + length] by turning bands (OU line modes;
                               doc/driving.md, "Non-periodic domains") */
@@ -53,6 +55,15 @@ typedef struct tbrf_driver_params {
                               _NUFFT (type-2 non-uniform FFT of the modes) */
     int32_t threads;       /* OpenMP threads, 0 = the OpenMP default */
     double accuracy;       /* _NUFFT: relative accuracy 1e-15 .. 0.1, 0 (default) = 1e-12 */
+    double amplitude_factor[3]; /* per-component factors g_c >= 0 of the force (default 1, 1,
+                              1; not all zero): f_c is multiplied by g_c before the
+                              normalisation, so rms (or injection) still sets the total
+                              and the factors its split (doc/driving.md, "Amplitude") */
+    int32_t components;    /* force components: 0 (default) = dim, or 3 with dim = 1 or 2
+                              (TurbGen's ndim = 1.5, 2.5): the modes of a 1D or 2D periodic
+                              box, each with three components, so out holds 3 values per
+                              point or cell (doc/driving.md, "Geometry") */
+    int32_t reserved;      /* 0 */
 } tbrf_driver_params;
 
 /* Fills *params with the defaults listed in tbrf_driver_params. */
@@ -61,7 +72,8 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
 /* Makes a driver: the modes k = 2 pi m / length (integer m != 0; never
  * the mean, so no net momentum) where the model's P(|k|) > 0, each an
  * OU process of variance P(|k|) times the projection, keyed by (seed, m,
- * update). The model's shape matters, not its amplitude (the driver's
+ * update); in a 1D box (dim = 1, components = 3) the variance is the 3D
+ * shell spectrum k^2 P_3(|k|), a model describing 2D and 3D. The model's shape matters, not its amplitude (the driver's
  * rms sets that); its support must be bounded (a covariance model needs
  * tbrf_model_set_band) and hold at most 2^20 modes with |m_d| <= 511.
  * The model is read during the call only (the driver keeps its modes).
@@ -72,7 +84,8 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
  * need the box's Fourier modes.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter NaN or
  * out of range, a failed model), TBRF_ERR_UNSUPPORTED (an unbounded
- * spectrum; periodic = 0 with TBRF_DRIVE_RMS_EXACT or TBRF_DRIVE_NUFFT),
+ * spectrum; periodic = 0 with TBRF_DRIVE_RMS_EXACT or TBRF_DRIVE_NUFFT;
+ * components = 3 in a 1D or 2D box with periodic = 0 or _NUFFT),
  * TBRF_ERR_SIZE (too many modes, none in the box, eval = TBRF_DRIVE_NUFFT
  * with fine grids above 1 GiB, or lines above 1 GiB), TBRF_ERR_FFT,
  * TBRF_ERR_NO_MEMORY.
@@ -81,13 +94,16 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
 TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
                               const tbrf_driver_params *params, tbrf_driver **driver);
 
-/* The force at time t >= 0 at n positions xyz[dim*i + c] (wrapped into
+/* The force at time t >= 0 at n positions xyz[dim*i + d] (wrapped into
  * the box; the array is read during the call only, so moved cells cost
- * nothing to set again) into out[dim*i + c]. The OU state is cached: a
- * later time advances it, an earlier one replays from update 0 (cost
- * O(updates x modes)); values never depend on the history of calls.
+ * nothing to set again) into out[nc*i + c], nc the components (dim, or 3
+ * with components = 3). Update j holds for
+ * fl(j dt_update) <= t < fl((j + 1) dt_update), so t = j * dt_update is in
+ * update j. Any update costs at most 48 draws per mode (random access on
+ * a tree of OU bridges), updates in order one each; values never depend
+ * on the history of calls (doc/driving.md, "Time").
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (t NaN, negative, or
- * beyond 2^31 updates; a non-finite coordinate), TBRF_ERR_OUT_OF_DOMAIN
+ * at or beyond 2^48 - 1 updates; a non-finite coordinate), TBRF_ERR_OUT_OF_DOMAIN
  * (periodic = 0: a position outside the domain, or NaN), TBRF_ERR_SIZE (n
  * < 0 or n dim overflowing),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_BAD_PLAN (a driver whose make
@@ -96,7 +112,8 @@ TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const 
                                 TBRF_ARRAY double *out);
 
 /* The force at time t on the grid origin + spacing (i, j, k), n[0] x n[1]
- * x n[2] cells (n[2] = 1 in 2D), x fastest, dim values per cell into out.
+ * x n[2] cells (n[d] = 1 on the axes a 1D or 2D box lacks), x fastest, nc
+ * values per cell into out (nc the components).
  * Unless eval is TBRF_DRIVE_NUFFT the modes are summed axis by axis (M_x
  * + 1 products per cell instead of one per mode; equal to the points'
  * values to rounding). Statuses as tbrf_driver_points (TBRF_ERR_INVALID
@@ -106,7 +123,8 @@ TBRF_API int tbrf_driver_grid(tbrf_driver *driver, double t, const double origin
                               const double spacing[3], const int64_t n[3], TBRF_ARRAY double *out);
 
 /* Streaming evaluation at time t: positions are pulled chunk by chunk
- * (65536 at a time) and each chunk's force (dim doubles per point) is
+ * (65536 at a time, dim coordinates each) and each chunk's force (nc
+ * doubles per point, nc the components) is
  * pushed before the next pull, so memory stays bounded. Values are
  * bitwise those of tbrf_driver_points. Statuses: those of
  * tbrf_driver_points and TBRF_ERR_CALLBACK. */
@@ -120,7 +138,8 @@ TBRF_API int tbrf_driver_rms(tbrf_driver *driver, double t, TBRF_OUT double *rms
 
 /* The modes at time t: on entry *n is the room in m and coef (modes), on
  * return the number of modes, whose integer wavevectors (3 per mode) and
- * complex coefficients (2 dim doubles per mode: re, im of each component)
+ * complex coefficients (2 nc doubles per mode, nc the components: re, im
+ * of each)
  * are written only if they fit. The force is f(x) = sum over these modes
  * of 2 Re(coef e^{i k.(x - origin)}), k = 2 pi m / length (one member of
  * each +-m pair is listed). Statuses as tbrf_driver_points, and
@@ -137,7 +156,8 @@ typedef struct tbrf_driver_info {
     double dt_update;    /* the driving interval */
     double decay;        /* exp(-dt_update / tcorr), the OU factor per update */
     double rms_ensemble; /* the OU stationary rms of the force */
-    int64_t update;      /* the update index of the cached OU state, -1 before any */
+    int64_t update;      /* the update of the OU value the driver holds (the last time
+                            evaluated, or a loaded state's), -1 before any */
 } tbrf_driver_info;
 
 /* Fills *info. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN. */
@@ -147,19 +167,26 @@ TBRF_API int tbrf_driver_get_info(const tbrf_driver *driver, tbrf_driver_info *i
  * OU state); 0 for a NULL or failed driver. */
 TBRF_API int64_t tbrf_driver_state_size(const tbrf_driver *driver);
 
-/* Writes the cached OU state (its update index and every mode's value,
- * with a fingerprint of the parameters and seed) into buf of `size` bytes,
- * so a restarted code loads it instead of replaying the updates. Statuses:
+/* Writes the OU value the driver holds (its update index and every mode's
+ * value, with the version, the seed, the physical parameters, a hash of
+ * the modes and a checksum) into buf of `size` bytes. With random access
+ * in time the state is only a cache: a driver made alike computes the same
+ * values without it (doc/driving.md, "Save and load"). Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (size below
  * tbrf_driver_state_size), TBRF_ERR_NO_GEOMETRY (no state yet: evaluate at
  * some time first), TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_driver_save(const tbrf_driver *driver, void *buf, int64_t size);
 
-/* Loads a state written by tbrf_driver_save for a driver made alike (same
- * model, parameters and seed): the force is then bitwise that of a driver
- * that replayed the updates. Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_INVALID (not a tbrf driver state, or one of another driver: the
- * message says which), TBRF_ERR_SIZE, TBRF_ERR_BAD_PLAN. */
+/* Loads a state written by tbrf_driver_save into a driver made with the
+ * same model, seed and physical parameters (any threads, eval, accuracy
+ * or backend): the force is bitwise that of a driver without it. Checked
+ * before a byte is used: the format and version (a 0.5 state is refused
+ * by version), every value finite, the checksum, then the seed, each
+ * physical parameter and the modes. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not a state, another version, a NaN or infinite value,
+ * a checksum mismatch, another driver's: the message names the value or
+ * the parameter), TBRF_ERR_SIZE (a buffer shorter than the state it
+ * holds), TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_driver_load(tbrf_driver *driver, const void *buf, int64_t size);
 
 /* Status of the last call on the driver (TBRF_ERR_BAD_PLAN for a driver

@@ -21,10 +21,18 @@
  * tbrf_philox_id/_pair): [TBRF_STREAM_RNG, TBRF_STREAM_RNG_END), defined
  * in include/tbrf/rng/philox.h because device code uses them. */
 
-/* Turbulence driving: w0 = mode (or line mode), r = update index,
- * w1 = TBRF_STREAM_DRIVE | 0..3 (src/driving). */
+/* Turbulence driving up to 0.5: w0 = mode (or line mode), r = update
+ * index, w1 = TBRF_STREAM_DRIVE | 0..3. Retired in 0.6.0 (the OU steps it
+ * keyed are gone), kept reserved so no later use takes it. */
 #define TBRF_STREAM_DRIVE 0x10000000u
 #define TBRF_STREAM_DRIVE_END 0x10000004u
+
+/* Turbulence driving's OU tree (src/apps/driving/ou_tree.c, 0.6.0 on):
+ * w0 = a box mode (10 bits per axis) or a line mode's process index, r =
+ * the tree node's update index (0 .. 2^48), w1 = TBRF_STREAM_OU | block:
+ * 0, 1 a box's modes, 2, 3 a non-periodic domain's line modes. */
+#define TBRF_STREAM_OU 0x10000100u
+#define TBRF_STREAM_OU_END 0x10000104u
 
 /* Initial conditions: point placement (jittered lattice, random points,
  * glass tiling) and any other draw of the IC physics; w1 =
@@ -57,7 +65,8 @@
 /* Disjoint and in increasing order, so no two uses share a counter. */
 _Static_assert(TBRF_STREAM_LINES_END <= TBRF_STREAM_RNG, "lines overlap the public RNG");
 _Static_assert(TBRF_STREAM_RNG_END <= TBRF_STREAM_DRIVE, "public RNG overlaps driving");
-_Static_assert(TBRF_STREAM_DRIVE_END <= TBRF_STREAM_IC, "driving overlaps initial conditions");
+_Static_assert(TBRF_STREAM_DRIVE_END <= TBRF_STREAM_OU, "the retired driving range overlaps the OU tree");
+_Static_assert(TBRF_STREAM_OU_END <= TBRF_STREAM_IC, "the OU tree overlaps initial conditions");
 _Static_assert(TBRF_IC_PURPOSE_JITTER < 256 && TBRF_IC_PURPOSE_RANDOM < 256 &&
                TBRF_IC_PURPOSE_JITTER != TBRF_IC_PURPOSE_RANDOM,
                "IC purposes are distinct and fit 8 bits");

@@ -414,13 +414,14 @@ static void test_exact_rms_and_mean(void)
     tbrf_model_destroy(m);
 }
 
-typedef struct pts { const double *x; int64_t n; double *out; } pts;
+typedef struct pts { const double *x; int64_t n; double *out; int dim; } pts; /* dim 0: 3 */
 static int pull(void *u, int64_t first, int64_t max, double *xyz, int64_t *count)
 {
     pts *p = u;
     int64_t c = p->n - first < 7 ? p->n - first : 7;
     c = c < max ? c : max;
-    memcpy(xyz, p->x + 3 * first, sizeof(double) * 3 * (size_t)c);
+    const int dim = p->dim ? p->dim : 3;
+    memcpy(xyz, p->x + dim * first, sizeof(double) * (size_t)dim * (size_t)c);
     *count = c;
     return 0;
 }
@@ -469,7 +470,7 @@ static void test_restart(void)
             tbrf_driver_points(b, ts[k], NP, x, v);
             same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
         }
-        CHECK(same, "times in reverse order (replays) give bitwise the same force (interp %d)", interp);
+        CHECK(same, "times in reverse order (random access) give bitwise the same force (interp %d)", interp);
         same = 1;
         for (int k = 0; k < NT; k += 7) {
             tbrf_driver *c = make(m, 77, &p);
@@ -489,7 +490,7 @@ static void test_restart(void)
         CHECK(same, "a loaded state continues bitwise (interp %d)", interp);
         /* streaming in chunks of 7 equals points */
         double vs[3 * NP];
-        pts pp = {x, NP, vs};
+        pts pp = {x, NP, vs, 3};
         CHECK(tbrf_driver_stream(r, ts[NT - 1], pull, push, &pp) == TBRF_OK, "stream");
         CHECK(memcmp(vs, va + 3 * NP * (NT - 1), sizeof vs) == 0, "stream equals points bitwise");
         /* another seed's state is refused */
@@ -675,6 +676,257 @@ static void test_injection(void)
     tbrf_model_destroy(m);
 }
 
+/* Per-component amplitude factors g = (1, 0.5, 0): each coefficient is g_c
+ * times the default driver's (same seed) times A_g/A_1, the ensemble ratio
+ * sqrt(sum P (zeta^2 2 + (1-zeta)^2) / sum P sum_c g_c^2 (zeta^2 (1 -
+ * khat_c^2) + (1-zeta)^2 khat_c^2)) (1e-12); the third component is zero
+ * on a grid; the exact rms holds with factors; a state of other factors is
+ * refused naming them; over a non-periodic domain the force is g_c times
+ * one constant times the default's; bad factors are refused. */
+static void test_amplitude_factors(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.zeta = 0.6;
+    tbrf_driver *d1 = make(m, 12, &p);
+    const double g[3] = {1.0, 0.5, 0.0};
+    memcpy(p.amplitude_factor, g, sizeof g);
+    tbrf_driver *dg = make(m, 12, &p);
+    int64_t nm = 0;
+    tbrf_driver_modes(d1, 0.0, &nm, NULL, NULL);
+    int32_t *mm = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
+    double *c1 = tu_malloc(sizeof(double) * 6 * (size_t)nm), *cg = tu_malloc(sizeof(double) * 6 * (size_t)nm);
+    CHECK(tbrf_driver_modes(d1, 0.73, &nm, mm, c1) == TBRF_OK && tbrf_driver_modes(dg, 0.73, &nm, mm, cg) == TBRF_OK,
+          "modes");
+    double num = 0.0, den = 0.0, big = 0.0;
+    const double z = 0.6, zs = z * z, zc = (1 - z) * (1 - z);
+    for (int64_t i = 0; i < nm; i++) {
+        const double kk = sqrt(kk_of(mm + 3 * i)), P = tbrf_model_spectrum(m, 3, kk);
+        double share = 0.0;
+        for (int c = 0; c < 3; c++) {
+            const double h = 2 * PI * mm[3 * i + c] / kk;
+            share += g[c] * g[c] * (zs * (1 - h * h) + zc * h * h);
+        }
+        num += P * (2 * zs + zc);
+        den += P * share;
+        for (int x = 0; x < 6; x++)
+            big = fmax(big, fabs(c1[6 * i + x]));
+    }
+    const double ratio = sqrt(num / den);
+    double worst = 0.0;
+    for (int64_t i = 0; i < nm; i++)
+        for (int x = 0; x < 6; x++)
+            worst = fmax(worst, fabs(cg[6 * i + x] - g[x / 2] * ratio * c1[6 * i + x]));
+    printf("amplitude factors (1, 0.5, 0): A_g/A_1 = %.6f; max |c_g - g A_g/A_1 c_1| / max |c_1| = %.2e\n",
+           ratio, worst / big);
+    CHECK(worst <= 1e-12 * big, "factored coefficients = g_c A_g/A_1 x the default's: %.3g of %.3g", worst, big);
+    enum { NG = 6 };
+    const double o[3] = {0, 0, 0}, h[3] = {1.0 / NG, 1.0 / NG, 1.0 / NG};
+    const int64_t nn[3] = {NG, NG, NG};
+    double f[3 * NG * NG * NG];
+    CHECK(tbrf_driver_grid(dg, 0.73, o, h, nn, f) == TBRF_OK, "grid: %s", tbrf_driver_message(dg));
+    int zero = 1;
+    for (int i = 0; i < NG * NG * NG; i++)
+        zero &= f[3 * i + 2] == 0.0 && f[3 * i] != 0.0;
+    CHECK(zero, "a factor 0 gives a zero component (and the others are not)");
+    /* a state of other factors is refused naming them */
+    void *st = tu_malloc((size_t)tbrf_driver_state_size(dg));
+    CHECK(tbrf_driver_save(dg, st, tbrf_driver_state_size(dg)) == TBRF_OK, "save");
+    CHECK(tbrf_driver_load(d1, st, tbrf_driver_state_size(dg)) == TBRF_ERR_INVALID &&
+              strstr(tbrf_driver_message(d1), "amplitude_factor[1]") != NULL,
+          "a state of other factors refused: %s", tbrf_driver_message(d1));
+    free(st);
+    /* the exact rms with factors */
+    p.normalization = TBRF_DRIVE_RMS_EXACT;
+    p.rms = 1.7;
+    tbrf_driver *de = make(m, 12, &p);
+    double r = 0.0;
+    CHECK(tbrf_driver_rms(de, 0.73, &r) == TBRF_OK, "rms");
+    CHECK_NEAR(r, 1.7, 1.7e-14, "exact rms with factors");
+    tbrf_driver_destroy(de);
+    /* a non-periodic domain: f_g = g_c K f_1 with one K for every point */
+    tbrf_driver_default_params(&p);
+    p.periodic = 0;
+    p.zeta = 0.6;
+    tbrf_driver *t1 = make(m, 4, &p);
+    memcpy(p.amplitude_factor, g, sizeof g);
+    tbrf_driver *tg = make(m, 4, &p);
+    double x[12], v1[12], vg[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = 0.05 + 0.073 * i;
+    CHECK(tbrf_driver_points(t1, 0.4, 4, x, v1) == TBRF_OK && tbrf_driver_points(tg, 0.4, 4, x, vg) == TBRF_OK,
+          "domain points: %s", tbrf_driver_message(tg));
+    const double K = vg[0] / v1[0];
+    worst = 0.0;
+    big = 0.0;
+    for (int i = 0; i < 12; i++) {
+        worst = fmax(worst, fabs(vg[i] - g[i % 3] * K * v1[i]));
+        big = fmax(big, fabs(v1[i]));
+    }
+    CHECK(K > 1.0 && worst <= 1e-12 * big, "domain: f_g = g_c K f_1, K = %.4f: %.3g of %.3g", K, worst, big);
+    tbrf_driver_destroy(t1);
+    tbrf_driver_destroy(tg);
+    /* refusals */
+    const double bad[3][3] = {{NAN, 1, 1}, {1, -0.5, 1}, {0, 0, 0}};
+    for (int b = 0; b < 3; b++) {
+        tbrf_driver_default_params(&p);
+        memcpy(p.amplitude_factor, bad[b], sizeof bad[b]);
+        tbrf_driver *e = NULL;
+        CHECK(tbrf_driver_make(m, 1, &p, &e) == TBRF_ERR_INVALID && strstr(tbrf_driver_message(e), "amplitude_factor"),
+              "bad factors %d refused: %s", b, tbrf_driver_message(e));
+        tbrf_driver_destroy(e);
+    }
+    free(mm);
+    free(c1);
+    free(cg);
+    tbrf_driver_destroy(d1);
+    tbrf_driver_destroy(dg);
+    tbrf_model_destroy(m);
+}
+
+/* Three components in a 2D and a 1D box (components = 3, TurbGen's ndim =
+ * 2.5, 1.5): the modes lie in the box's plane (line); zeta = 1 leaves
+ * k.c = 0 and zeta = 0 only c parallel to k (so no third component in 2D,
+ * none across k in 1D), to rounding; points with dim coordinates equal
+ * the grid of n = (nx, ny, 1) and the stream; a band is flat per mode in
+ * 1D (E|c_m|^2 equal for every m over 2000 seeds within 4 sigma); the
+ * state of a two-component 2D driver is refused naming components; the
+ * unsupported combinations are refused. */
+static void test_geometry(void)
+{
+    tbrf_model *m = NULL;
+    tbrf_model_band(2 * PI * 1.0, 2 * PI * 3.0, &m);
+    for (int pd = 1; pd <= 2; pd++)
+        for (int z = 0; z <= 1; z++) {
+            tbrf_driver_params p;
+            tbrf_driver_default_params(&p);
+            p.dim = pd;
+            p.components = 3;
+            p.zeta = z;
+            tbrf_driver *d = make(m, 3, &p);
+            int64_t nm = 0;
+            tbrf_driver_modes(d, 0.0, &nm, NULL, NULL);
+            CHECK(nm == (pd == 1 ? 3 : 14), "%dD box: %lld modes", pd, (long long)nm);
+            int32_t *mm = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
+            double *c = tu_malloc(sizeof(double) * 6 * (size_t)nm);
+            CHECK(tbrf_driver_modes(d, 0.37, &nm, mm, c) == TBRF_OK, "modes: %s", tbrf_driver_message(d));
+            double worst = 0.0, big = 0.0;
+            int plane = 1;
+            for (int64_t i = 0; i < nm; i++) {
+                const int32_t *mi = mm + 3 * i;
+                plane &= mi[2] == 0 && (pd == 2 || mi[1] == 0);
+                const double kn = sqrt((double)(mi[0] * mi[0] + mi[1] * mi[1]));
+                for (int ri = 0; ri < 2; ri++) {
+                    const double *v = c + 6 * i + ri;
+                    const double kc = (mi[0] * v[0] + mi[1] * v[2]) / kn; /* k.c / |k| */
+                    double e = fabs(kc);  /* zeta = 1: no part along k */
+                    if (z == 0) {         /* zeta = 0: no part across k */
+                        const double px = v[0] - mi[0] / kn * kc, py = v[2] - mi[1] / kn * kc;
+                        e = sqrt(px * px + py * py + v[4] * v[4]);
+                    }
+                    worst = fmax(worst, e);
+                    big = fmax(big, sqrt(v[0] * v[0] + v[2] * v[2] + v[4] * v[4]));
+                }
+            }
+            CHECK(plane, "%dD box: every mode in the box's axes", pd);
+            CHECK(big > 0.0 && worst <= 1e-15 * big, "%dD box, zeta %d: %s %.3g of %.3g", pd, z,
+                  z ? "k.c" : "c across k", worst, big);
+            /* points (dim coordinates) = grid = stream */
+            enum { NX = 5, NY = 4 };
+            const int ny = pd == 2 ? NY : 1;
+            const double o[3] = {0.1, 0.2, 0.0}, h[3] = {0.17, 0.23, 0.0};
+            const int64_t nn[3] = {NX, ny, 1};
+            double x[2 * NX * NY], fp[3 * NX * NY], fg[3 * NX * NY], fs[3 * NX * NY];
+            for (int i = 0; i < NX * ny; i++) {
+                x[pd * i] = o[0] + h[0] * (i % NX);
+                if (pd == 2)
+                    x[pd * i + 1] = o[1] + h[1] * (i / NX);
+            }
+            CHECK(tbrf_driver_points(d, 0.37, NX * ny, x, fp) == TBRF_OK, "points: %s", tbrf_driver_message(d));
+            CHECK(tbrf_driver_grid(d, 0.37, o, h, nn, fg) == TBRF_OK, "grid: %s", tbrf_driver_message(d));
+            worst = 0.0;
+            big = 0.0;
+            for (int i = 0; i < 3 * NX * ny; i++) {
+                worst = fmax(worst, fabs(fp[i] - fg[i]));
+                big = fmax(big, fabs(fp[i]));
+            }
+            CHECK(big > 0.0 && worst <= 1e-13 * big, "%dD box: grid = points, %.3g of %.3g", pd, worst, big);
+            const int64_t bad[3] = {NX, pd == 1 ? 2 : ny, pd == 1 ? 1 : 2};
+            CHECK(tbrf_driver_grid(d, 0.37, o, h, bad, fg) == TBRF_ERR_SIZE, "%dD grid with a count on a "
+                  "missing axis refused: %s", pd, tbrf_driver_message(d));
+            pts pp = {x, NX * ny, fs, pd};
+            CHECK(tbrf_driver_stream(d, 0.37, pull, push, &pp) == TBRF_OK && memcmp(fs, fp, sizeof(double) * 3 * NX * ny) == 0,
+                  "%dD box: stream = points bitwise", pd);
+            free(mm);
+            free(c);
+            tbrf_driver_destroy(d);
+        }
+    /* 1D: a band's modes have equal variance (the 3D shell spectrum k^2
+     * P_3, flat for a band). |c_m|^2 / E over R seeds: each is a sum of 6
+     * squares of normals of equal variance, relative scatter sqrt(2/6/R)
+     * per mode (zeta = 1/2: P = I/2, the components independent) */
+    enum { RS = 2000 };
+    double e[3] = {0, 0, 0};
+    for (int r = 0; r < RS; r++) {
+        tbrf_driver_params p;
+        tbrf_driver_default_params(&p);
+        p.dim = 1;
+        p.components = 3;
+        p.zeta = 0.5;
+        tbrf_driver *d = make(m, 100 + (uint64_t)r, &p);
+        int64_t nm = 3;
+        int32_t mm[9];
+        double c[18];
+        tbrf_driver_modes(d, 0.0, &nm, mm, c);
+        for (int i = 0; i < 3; i++)
+            for (int x = 0; x < 6; x++)
+                e[i] += c[6 * i + x] * c[6 * i + x] / RS;
+        tbrf_driver_destroy(d);
+    }
+    const double mean = (e[0] + e[1] + e[2]) / 3.0, tol = 4.0 * sqrt(2.0 / 6.0 / RS);
+    printf("1D box, band: E|c_m|^2 / mean = %.4f %.4f %.4f (tolerance %.4f; the 3D P = 1/k^2 per "
+           "mode would give 2.20 0.55 0.24)\n", e[0] / mean, e[1] / mean, e[2] / mean, tol);
+    for (int i = 0; i < 3; i++)
+        CHECK_NEAR(e[i] / mean, 1.0, tol, "1D band: mode %d's variance", i + 1);
+    CHECK_NEAR(2.0 * (e[0] + e[1] + e[2]), 1.0, 4.0 * sqrt(2.0 / 18.0 / RS), "1D: the ensemble rms^2");
+    /* states and refusals */
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.dim = 2;
+    p.components = 3;
+    tbrf_driver *a = make(m, 3, &p);
+    double f3[3], x2[2] = {0.3, 0.4};
+    tbrf_driver_points(a, 0.1, 1, x2, f3);
+    void *st = tu_malloc((size_t)tbrf_driver_state_size(a));
+    CHECK(tbrf_driver_save(a, st, tbrf_driver_state_size(a)) == TBRF_OK, "save");
+    p.components = 0;
+    tbrf_driver *b = make(m, 3, &p);
+    CHECK(tbrf_driver_load(b, st, tbrf_driver_state_size(a)) == TBRF_ERR_INVALID &&
+              strstr(tbrf_driver_message(b), "components") != NULL,
+          "a 2.5D state refused by a 2D driver: %s", tbrf_driver_message(b));
+    free(st);
+    tbrf_driver_destroy(a);
+    tbrf_driver_destroy(b);
+    const struct { int dim, comp, periodic, eval, want; } bad[5] = {
+        {1, 0, 1, 0, TBRF_ERR_INVALID}, {3, 2, 1, 0, TBRF_ERR_INVALID}, {2, 3, 0, 0, TBRF_ERR_UNSUPPORTED},
+        {2, 3, 1, TBRF_DRIVE_NUFFT, TBRF_ERR_UNSUPPORTED}, {4, 0, 1, 0, TBRF_ERR_INVALID}};
+    for (int k = 0; k < 5; k++) {
+        tbrf_driver_default_params(&p);
+        p.dim = bad[k].dim;
+        p.components = bad[k].comp;
+        p.periodic = bad[k].periodic;
+        p.eval = bad[k].eval;
+        tbrf_driver *e2 = NULL;
+        const int got = tbrf_driver_make(m, 1, &p, &e2);
+        CHECK(got == bad[k].want, "dim %d components %d periodic %d eval %d: status %d: %s", bad[k].dim,
+              bad[k].comp, bad[k].periodic, bad[k].eval, got, tbrf_driver_message(e2));
+        tbrf_driver_destroy(e2);
+    }
+    tbrf_model_destroy(m);
+}
+
 static void test_models(void)
 {
     tbrf_model *b = NULL, *q = NULL;
@@ -776,6 +1028,8 @@ int main(void)
     test_2d();
     test_threads();
     test_injection();
+    test_amplitude_factors();
+    test_geometry();
     test_bad_input();
     return check_report("test_driving");
 }

@@ -287,7 +287,7 @@ static void test_restart(void)
             tbrf_driver_points(b, ts[k], NP, x, v);
             same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
         }
-        CHECK(same, "tb: times in reverse order (replays) give bitwise the same force (interp %d)", interp);
+        CHECK(same, "tb: times in reverse order (random access) give bitwise the same force (interp %d)", interp);
         same = 1;
         for (int k = 0; k < NT; k += 7) {
             tbrf_driver *c = make(m, 77, &p);

@@ -20,7 +20,8 @@ static const uint32_t FIELD_W1[] = {
     0, 1, 5, 1023, (1u << 24) - 1,                       /* line modes */
     TBRF_STREAM_SHIFT | 0, TBRF_STREAM_SHIFT | 77,       /* sub-sample shifts */
     TBRF_STREAM_VECTOR | 0, TBRF_STREAM_VECTOR | 9,      /* vector amplitudes */
-    TBRF_STREAM_DRIVE, TBRF_STREAM_DRIVE | 3u,           /* driver modes */
+    TBRF_STREAM_DRIVE, TBRF_STREAM_DRIVE | 3u,           /* driver modes (to 0.5) */
+    TBRF_STREAM_OU, TBRF_STREAM_OU | 3u,                 /* driver's OU tree */
     TBRF_STREAM_IC, TBRF_STREAM_IC | (1u << 16),         /* initial conditions */
     TBRF_STREAM_FFT, TBRF_STREAM_FFT | 1u,               /* FFT modes */
     TBRF_STREAM_ROTATION};

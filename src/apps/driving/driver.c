@@ -1,13 +1,13 @@
 /* driver.c — turbulence driving: an OU forcing field of periodic Fourier
  * modes (driver.h; the mathematics in doc/driving.md).
  *
- * State. The OU value a_m(j) of every mode after update j (dim complex
- * components, standard complex normal when stationary) is a pure function
- * of (seed, m, j): a_m(0) = xi_m(0), a_m(j) = f a_m(j-1) + sqrt(1 - f^2)
- * xi_m(j), xi drawn from Philox with counter (m, j). The driver caches the
- * state of one update; a later update advances it, an earlier one replays
- * from 0, a loaded state replaces it. The arithmetic is the same whatever
- * the path, so the force never depends on the history of calls.
+ * State. The OU value a_m(j) of every mode at update j (dim complex
+ * components, standard complex normal, stationary) is a pure function of
+ * (seed, m, dt / T, j), drawn by random access on a dyadic tree of
+ * conditional Gaussians (ou_tree.h): O(48) draws for any j, one per update
+ * when the updates come in order. The driver keeps the value of one update
+ * (a loaded state is that value); the force never depends on the history
+ * of calls.
  *
  * Coefficients. c_m = A s_m P_zeta(khat) a_m with s_m = sqrt(P(|k|)), A
  * from the target rms (ensemble, or per update from the modes by
@@ -23,6 +23,7 @@
  * (engine/engine.h), which sizes the lines and projects the driver's OU
  * lines through its backend. The state never depends on any of this. */
 #include "apps/driving/driver.h"
+#include "apps/driving/ou_tree.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -48,20 +49,22 @@ static const double PI = 3.14159265358979323846;
  * than a few thousand modes' draws, and busy-waiting threads slow a shared
  * machine (values never depend on it). */
 #define PAR_MODES 4096
-#define MAX_UPDATES ((int64_t)1 << 31)
-static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
-#define STATE_HEADER 40
+/* The saved state (tbrf_driver_save): magic, checksum, then the header
+ * words and values it covers (doc/driving.md, "Save and load"). */
+static const char MAGIC[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '2'};
+static const char MAGIC_V1[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
 
 struct tbrf_driver {
     int status;        /* TBRF_OK, or BAD_PLAN once the make failed */
     tbrfi_message msg; /* the last call's status and message */
     tbrf_driver_params p;
     uint64_t seed;
-    /* the state's key: the physical parameters only, so that any backend,
-     * thread count or eval loads another's state; legacy: 0.4.0's key,
-     * which also hashed eval, threads and accuracy (still accepted) */
-    uint64_t fingerprint, legacy_fingerprint;
-    int dim, eval;
+    /* a hash of the driven modes (wavevectors or line modes and their
+     * variances), which the saved state records beside the parameters */
+    uint64_t modes_hash;
+    int dim, eval; /* dim: the force's components (the arithmetic's dimension) */
+    int pdim;      /* the box's axes (a position's coordinates): dim, or 1, 2 below a
+                    * three-component dim (lifted: positions get 0 on the missing axes) */
     int eval_cpu; /* the eval of the CPU backend (eval, or what AUTO chose there) */
     /* where a box's sums run (tbrf_driver_set_backend): the table entry
      * and its state from init (NULL for the CPU); a domain's engine holds
@@ -71,7 +74,7 @@ struct tbrf_driver {
     int backend;
     double budget; /* tbrf_memory_budget at make */
     double bytes;  /* what the make allocated */
-    double dt, decay, noise; /* dt_update, f = e^{-dt/T}, sqrt(1 - f^2) */
+    double dt, decay; /* dt_update, f = e^{-dt/T} */
     double amp;              /* A of the ensemble normalisation */
     double rms_ensemble;
     int64_t nm;
@@ -80,9 +83,11 @@ struct tbrf_driver {
     double *khat;    /* unit wavevector, 3 per mode */
     int mmax[3];
     double kmin, kmax; /* the model's support */
-    /* OU state a(j) (2 dim doubles per mode), j = -1 before any */
+    /* the OU tree, and its value a(j) (2 dim doubles per mode) at update
+     * j, -1 before any; a1 holds a(j + 1) for the interpolation */
+    ou_tree ou;
     int64_t j;
-    double *a, *a1;  /* a(j) and scratch for a(j + 1) */
+    double *a, *a1;
     /* coefficients of the last time asked: key (update, weight) */
     double *coef, *cj;
     int coef_valid;
@@ -159,8 +164,10 @@ void tbrf_driver_default_params(tbrf_driver_params *p)
     memset(p, 0, sizeof *p);
     p->dim = 3;
     p->periodic = 1;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
         p->length[d] = 1.0;
+        p->amplitude_factor[d] = 1.0;
+    }
     p->zeta = 1.0;
     p->tcorr = 1.0;
     p->rms = 1.0;
@@ -171,8 +178,23 @@ void tbrf_driver_default_params(tbrf_driver_params *p)
 
 static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
 {
-    if (p->dim != 2 && p->dim != 3)
-        return fail(d, TBRF_ERR_INVALID, "driver: dim=%d must be 2 or 3", (int)p->dim);
+    if (p->dim < 1 || p->dim > 3)
+        return fail(d, TBRF_ERR_INVALID, "driver: dim=%d must be 1, 2 or 3", (int)p->dim);
+    if (p->components != 0 && p->components != p->dim && p->components != 3)
+        return fail(d, TBRF_ERR_INVALID, "driver: components=%d must be 0 (= dim), dim or 3",
+                    (int)p->components);
+    const int ncomp = p->components ? p->components : p->dim;
+    if (ncomp == 1)
+        return fail(d, TBRF_ERR_INVALID, "driver: dim=1 needs components=3 (a 1D box forced in "
+                    "three components, TurbGen's ndim = 1.5): one component along k is the "
+                    "compressive part alone");
+    if (ncomp > p->dim && p->periodic == 0)
+        return fail(d, TBRF_ERR_UNSUPPORTED, "driver: components=3 with dim=%d needs a periodic box "
+                    "(periodic = 1): the turning-bands lines of a non-periodic domain have dim "
+                    "components", (int)p->dim);
+    if (ncomp > p->dim && p->eval == TBRF_DRIVE_NUFFT)
+        return fail(d, TBRF_ERR_UNSUPPORTED, "driver: components=3 with dim=%d sums its modes "
+                    "directly (TBRF_DRIVE_AUTO or _DIRECT), not by the NUFFT", (int)p->dim);
     if (p->periodic != 0 && p->periodic != 1)
         return fail(d, TBRF_ERR_INVALID, "driver: periodic=%d must be 1 (a periodic box) or 0 (a "
                     "non-periodic domain, turning bands)", (int)p->periodic);
@@ -220,6 +242,16 @@ static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
     if (p->accuracy != 0.0 && !(p->accuracy >= 1e-15 && p->accuracy <= 0.1))
         return fail(d, TBRF_ERR_INVALID, "driver: accuracy=%g must be 0 or in [1e-15, 0.1]",
                     p->accuracy);
+    double gsum = 0.0;
+    for (int c = 0; c < ncomp; c++) {
+        if (!(isfinite(p->amplitude_factor[c]) && p->amplitude_factor[c] >= 0.0))
+            return fail(d, TBRF_ERR_INVALID, "driver: amplitude_factor[%d]=%g must be finite and "
+                        ">= 0", c, p->amplitude_factor[c]);
+        gsum += p->amplitude_factor[c];
+    }
+    if (!(gsum > 0.0))
+        return fail(d, TBRF_ERR_INVALID, "driver: amplitude_factor is zero for every component "
+                    "(fill the parameters with tbrf_driver_default_params: the factors default to 1)");
     return TBRF_OK;
 }
 
@@ -249,6 +281,17 @@ static int canonical(int dim, int64_t mx, int64_t my, int64_t mz)
     return dim == 3 && mz > 0;
 }
 
+/* A mode's variance, up to the driver's amplitude: the model's shape
+ * P(k) in the box's dimension, and in a 1D box (which a model does not
+ * describe) the 3D shell spectrum k^2 P_3(k): each 1D "shell" is one mode,
+ * so a band is flat there as in TurbGen's ndim = 1.5. */
+static double mode_spectrum(const tbrf_driver *d, const tbrf_model *model, double k)
+{
+    if (d->pdim >= 2)
+        return tbrfi_model_shape_spectrum(model, d->pdim, k);
+    return k * k * tbrfi_model_shape_spectrum(model, 3, k);
+}
+
 /* Enumerates the driven modes: count only (store 0) or store them. */
 static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
 {
@@ -275,7 +318,7 @@ static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
                 if (!(kq >= d->kmin && kq <= d->kmax))
                     continue;
                 /* the shape: the amplitude is the driver's own */
-                const double P = tbrfi_model_shape_spectrum(model, dim, kq);
+                const double P = mode_spectrum(d, model, kq);
                 if (!(P > 0.0))
                     continue;
                 if (store) {
@@ -292,7 +335,33 @@ static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
     return n;
 }
 
-/* FNV-1a over bytes, for the state's fingerprint. */
+/* Whether every component's amplitude factor is 1 (the default). */
+static int unit_factors(const tbrf_driver *d)
+{
+    int unit = 1;
+    for (int c = 0; c < d->dim; c++)
+        unit &= d->p.amplitude_factor[c] == 1.0;
+    return unit;
+}
+
+/* E|P_zeta(u) a|^2 weighted by the components' factors g_c^2, for a unit
+ * vector u and a standard complex normal a: sum_c g_c^2 (zeta^2 (1 - u_c^2)
+ * + (1 - zeta)^2 u_c^2); with every g_c = 1, zeta^2 (d - 1) + (1 - zeta)^2
+ * whatever u (and computed so, the amplitude of 0.5's formula). */
+static double unit_share(const tbrf_driver *d, const double *u)
+{
+    const double z = d->p.zeta, zs = z * z, zc = (1.0 - z) * (1.0 - z);
+    if (unit_factors(d))
+        return zs * (double)(d->dim - 1) + zc;
+    double w = 0.0;
+    for (int c = 0; c < d->dim; c++) {
+        const double g = d->p.amplitude_factor[c];
+        w += g * g * (zs * (1.0 - u[c] * u[c]) + zc * u[c] * u[c]);
+    }
+    return w;
+}
+
+/* FNV-1a over bytes, for the hash of the modes. */
 static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *b = data;
@@ -301,18 +370,6 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
         h *= 0x100000001b3ULL;
     }
     return h;
-}
-
-/* The parameters that set the state's values: eval, threads and accuracy
- * (how the force is summed) zeroed, so that the fingerprint of a state
- * holds for a driver made with any of them, or on any backend. */
-static tbrf_driver_params physical(const tbrf_driver_params *p)
-{
-    tbrf_driver_params q = *p;
-    q.eval = 0;
-    q.threads = 0;
-    q.accuracy = 0.0;
-    return q;
 }
 
 static int setup_modes(tbrf_driver *d, const tbrf_model *model)
@@ -324,16 +381,14 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
                     "tbrf_model_set_band", tbrf_model_describe(model));
     kmin = d->kmin;
     kmax = d->kmax;
-    for (int c = 0; c < d->dim; c++) {
-        const double mm = floor(kmax * d->p.length[c] / (2.0 * PI));
+    for (int c = 0; c < 3; c++) {
+        const double mm = c < d->pdim ? floor(kmax * d->p.length[c] / (2.0 * PI)) : 0.0;
         if (!(mm <= TBRF_DRIVE_MMAX))
             return fail(d, TBRF_ERR_SIZE,
                         "driver: kmax=%g reaches |m| = %.0f along axis %d, above %d (kmax L / 2 pi "
                         "must stay <= %d)", kmax, mm, c, TBRF_DRIVE_MMAX, TBRF_DRIVE_MMAX);
         d->mmax[c] = (int)mm;
     }
-    if (d->dim == 2)
-        d->mmax[2] = 0;
     const int64_t n = enumerate(d, model, 0);
     if (n > TBRF_DRIVE_MAX_MODES)
         return fail(d, TBRF_ERR_SIZE, "driver: more than %lld modes in [%g, %g] (at most 2^20)",
@@ -359,28 +414,25 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
     if (!d->m || !d->s || !d->khat || !d->a || !d->a1 || !d->coef || !d->cj)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %lld modes", (long long)n);
     enumerate(d, model, 1);
-    /* ensemble: E|f|^2 = sum 2 A^2 s^2 (zeta^2 (d-1) + (1-zeta)^2) */
-    const double z = d->p.zeta, proj = z * z * (double)(d->dim - 1) + (1.0 - z) * (1.0 - z);
+    /* ensemble: E|f|^2 = sum 2 A^2 s^2 share(khat) (unit_share; a constant
+     * with the default factors) */
+    const int unit = unit_factors(d);
     double sum = 0.0;
     for (int64_t i = 0; i < n; i++)
-        sum += d->s[i] * d->s[i];
+        sum += d->s[i] * d->s[i] * (unit ? 1.0 : unit_share(d, d->khat + 3 * i));
+    const double proj = unit ? unit_share(d, d->khat) : 1.0;
     d->amp = d->rms_ensemble / sqrt(2.0 * proj * sum);
-    const tbrf_driver_params q = physical(&d->p);
-    for (int legacy = 0; legacy < 2; legacy++) {
-        uint64_t h = 0xcbf29ce484222325ULL;
-        h = fnv(h, &d->seed, sizeof d->seed);
-        h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
-        h = fnv(h, &n, sizeof n);
-        h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
-        h = fnv(h, d->s, sizeof(double) * (size_t)n);
-        *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
-    }
+    uint64_t h = 0xcbf29ce484222325ULL;
+    h = fnv(h, &n, sizeof n);
+    h = fnv(h, d->m, sizeof(int32_t) * 3 * (size_t)n);
+    d->modes_hash = fnv(h, d->s, sizeof(double) * (size_t)n);
     return TBRF_OK;
 }
 
 /* The direct sum costs about one unit per mode and point, the NUFFT
  * about ncomp w^dim / 6 (an interpolation weight is one multiply-add
- * where a mode is two complex products and 2 dim multiply-adds). */
+ * where a mode is two complex products and 2 dim multiply-adds). AUTO
+ * leaves room for the smallest OU tree cache (setup_tree, made next). */
 static int setup_eval(tbrf_driver *d)
 {
     const double eps = d->p.accuracy > 0.0 ? d->p.accuracy : 1e-12;
@@ -392,8 +444,11 @@ static int setup_eval(tbrf_driver *d)
                          16.0 * (double)(n[0] / 2 + 1) * (double)n[1] * (double)n[2];
     const double wd = pow((double)d->ns.w, d->dim);
     int eval = d->p.eval;
+    if (eval == TBRF_DRIVE_AUTO && d->pdim < d->dim) /* lifted: never the NUFFT */
+        eval = TBRF_DRIVE_DIRECT;
     if (eval == TBRF_DRIVE_AUTO)
-        eval = (d->bytes + bytes <= d->budget && (double)d->nm > (double)d->dim * wd / 6.0)
+        eval = (d->bytes + bytes + tbrfi_ou_bytes(d->nm, 2 * d->dim, 1) <= d->budget &&
+                (double)d->nm > (double)d->dim * wd / 6.0)
                    ? TBRF_DRIVE_NUFFT
                    : TBRF_DRIVE_DIRECT;
     if (eval == TBRF_DRIVE_NUFFT) {
@@ -531,7 +586,7 @@ static int setup_tb(tbrf_driver *d, const tbrf_model *model)
 }
 
 /* The line modes' list and sizes, the directions and axes, the amplitude
- * and the state's fingerprints, once the arrays are allocated. */
+ * and the hash of the modes, once the arrays are allocated. */
 static int tb_modes(tbrf_driver *d)
 {
     const int dim = d->dim;
@@ -554,21 +609,41 @@ static int tb_modes(tbrf_driver *d)
      * same realization 0 (u / delta, then the sub-sample shifts) */
     tbrfi_directions_make(dim, d->L, d->seed, 0, d->u);
     tbrfi_engine_axes(d->engine, 0, d->axis);
-    /* E|f|^2 = A^2 (zeta^2 (dim - 1) + (1 - zeta)^2) sigma_Z^2 (doc/driving.md) */
-    const double z = d->p.zeta, proj = z * z * (double)(dim - 1) + (1.0 - z) * (1.0 - z);
+    /* E|f|^2 = A^2 sigma_Z^2 (1/L) sum_l share(u_l) (doc/driving.md) */
+    double proj = unit_share(d, d->u);
+    if (!unit_factors(d)) {
+        proj = 0.0;
+        for (int l = 0; l < d->L; l++)
+            proj += unit_share(d, d->u + 3 * l);
+        proj /= (double)d->L;
+    }
     d->amp = d->rms_ensemble / sqrt(proj * var);
     d->eval = d->eval_cpu = TBRF_DRIVE_DIRECT;
-    const tbrf_driver_params q = physical(&d->p);
-    for (int legacy = 0; legacy < 2; legacy++) {
-        uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
-        h = fnv(h, &d->seed, sizeof d->seed);
-        h = fnv(h, legacy ? &d->p : &q, sizeof d->p);
-        h = fnv(h, &n, sizeof n);
-        h = fnv(h, &d->spec->M, sizeof d->spec->M);
-        h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
-        h = fnv(h, d->s, sizeof(double) * (size_t)n);
-        *(legacy ? &d->legacy_fingerprint : &d->fingerprint) = h;
-    }
+    uint64_t h = 0xcbf29ce484222325ULL ^ 0x7462ULL; /* another family than the box's */
+    h = fnv(h, &n, sizeof n);
+    h = fnv(h, &d->spec->M, sizeof d->spec->M);
+    h = fnv(h, d->lm, sizeof(int32_t) * (size_t)K);
+    d->modes_hash = fnv(h, d->s, sizeof(double) * (size_t)n);
+    return TBRF_OK;
+}
+
+/* The OU tree of the modes (box: keyed by the wavevector; line modes: by
+ * the process index, blocks 2 and 3), its cache as deep as the memory
+ * budget allows up to 2^16 updates (the values never depend on the
+ * depth: only the cost of stepping through updates in order, one draw per
+ * update plus 48 per block of 2^levels). */
+static int setup_tree(tbrf_driver *d)
+{
+    const int nc = 2 * d->dim;
+    int levels = TBRF_OU_CACHE_MAX;
+    while (levels > 1 && d->bytes + tbrfi_ou_bytes(d->nm, nc, levels) > d->budget)
+        levels--;
+    if (reserve(d, tbrfi_ou_bytes(d->nm, nc, levels), "the OU tree's cache", "") != TBRF_OK)
+        return TBRF_ERR_SIZE;
+    const uint32_t w1 = TBRF_STREAM_OU | (d->tb ? 2u : 0u);
+    if (tbrfi_ou_init(&d->ou, d->seed, d->nm, nc, d->tb ? NULL : d->m, w1, d->dt / d->p.tcorr,
+                      levels, d->p.threads) != 0)
+        return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the OU tree's cache");
     return TBRF_OK;
 }
 
@@ -599,10 +674,14 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
     d->budget = (double)budget;
     if (st == TBRF_OK) {
         d->p = *params;
-        d->dim = params->dim;
+        d->pdim = params->dim;
+        d->dim = params->components ? params->components : params->dim;
+        for (int c = d->pdim; c < 3; c++) { /* a lifted box's missing axes: one period, unused */
+            d->p.origin[c] = 0.0;
+            d->p.length[c] = 1.0;
+        }
         d->dt = params->dt_update > 0.0 ? params->dt_update : params->tcorr / 10.0;
         d->decay = exp(-d->dt / params->tcorr);
-        d->noise = sqrt(-expm1(-2.0 * d->dt / params->tcorr));
         if (params->normalization == TBRF_DRIVE_INJECTION) {
             /* eps = f_rms^2 T_eff, T_eff = (dt/2) coth(dt / 2T) (doc/driving.md) */
             const double x = d->dt / (2.0 * params->tcorr);
@@ -619,6 +698,8 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
             if (st == TBRF_OK)
                 st = setup_eval(d);
         }
+        if (st == TBRF_OK)
+            st = setup_tree(d);
     }
     d->status = st == TBRF_OK ? TBRF_OK : TBRF_ERR_BAD_PLAN;
     d->msg.status = st;
@@ -626,55 +707,6 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
 }
 
 /* ------------------------------------------------------------ updates */
-
-/* xi_m(j): 2 dim standard normals (re, im of each component), each
- * complex component with E|xi_c|^2 = 1. */
-static void draw(const tbrf_driver *d, int64_t i, int64_t j, double *xi)
-{
-    if (d->tb) { /* line modes: word 0 the process index, blocks 2 and 3 */
-        double g[8];
-        tbrf_philox_normal4(d->seed, (uint64_t)j, (uint32_t)i, TBRF_STREAM_DRIVE | 2u, g);
-        if (d->dim == 3)
-            tbrf_philox_normal4(d->seed, (uint64_t)j, (uint32_t)i, TBRF_STREAM_DRIVE | 3u, g + 4);
-        for (int c = 0; c < 2 * d->dim; c++)
-            xi[c] = g[c] * 0.70710678118654752440;
-        return;
-    }
-    const int32_t *m = d->m + 3 * i;
-    const uint32_t w0 = (uint32_t)(m[0] + 512) | ((uint32_t)(m[1] + 512) << 10) |
-                        ((uint32_t)(m[2] + 512) << 20);
-    double g[8];
-    tbrf_philox_normal4(d->seed, (uint64_t)j, w0, TBRF_STREAM_DRIVE, g);
-    if (d->dim == 3)
-        tbrf_philox_normal4(d->seed, (uint64_t)j, w0, TBRF_STREAM_DRIVE | 1u, g + 4);
-    for (int c = 0; c < 2 * d->dim; c++)
-        xi[c] = g[c] * 0.70710678118654752440;
-}
-
-/* a(j) from a(j - 1) (j > 0) or afresh (j = 0), src and dst may alias. */
-static void step(const tbrf_driver *d, const double *src, double *dst, int64_t j)
-{
-    const int nc = 2 * d->dim;
-    const double f = d->decay, q = d->noise;
-#pragma omp parallel for schedule(static) num_threads(tbrf_threads(d->p.threads)) if (d->nm >= PAR_MODES)
-    for (int64_t i = 0; i < d->nm; i++) {
-        double xi[6];
-        draw(d, i, j, xi);
-        for (int c = 0; c < nc; c++)
-            dst[i * nc + c] = j == 0 ? xi[c] : f * src[i * nc + c] + q * xi[c];
-    }
-}
-
-/* Brings the cached state to update j. */
-static void seek(tbrf_driver *d, int64_t j)
-{
-    if (d->j > j)
-        d->j = -1; /* replay from the start */
-    while (d->j < j) {
-        step(d, d->a, d->a, d->j + 1);
-        d->j++;
-    }
-}
 
 /* Coefficients of state a into out: A s_m P_zeta(khat) a_m, renormalised
  * to the exact rms when asked. */
@@ -696,8 +728,8 @@ static void coefficients(const tbrf_driver *d, const double *a, double *out)
             kr += h[c] * g[2 * c];
             ki += h[c] * g[2 * c + 1];
         }
-        const double sc = d->amp * d->s[i];
         for (int c = 0; c < dim; c++) {
+            const double sc = d->amp * d->s[i] * d->p.amplitude_factor[c]; /* g_c = 1: exact */
             const double pr = h[c] * kr, pi = h[c] * ki; /* P_par g */
             out[i * nc + 2 * c] = sc * (z * (g[2 * c] - pr) + (1.0 - z) * pr);
             out[i * nc + 2 * c + 1] = sc * (z * (g[2 * c + 1] - pi) + (1.0 - z) * pi);
@@ -713,6 +745,31 @@ static void coefficients(const tbrf_driver *d, const double *a, double *out)
         out[i] *= scale;
 }
 
+/* The update j of time t (t >= 0 finite) and the interpolation weight w:
+ * update j holds on [t_j, t_{j+1}) with t_j = fl(j dt), the double a caller
+ * gets by writing j * dt, so a nominal instant lands in its own update
+ * whatever the rounding of t / dt (which floor() alone would put one
+ * update early for some j). -1 when j would pass the tree's last index. */
+static int64_t update_of(const tbrf_driver *d, double t, double *w)
+{
+    const double u = t / d->dt;
+    if (!(u < (double)TBRF_OU_UPDATES))
+        return -1;
+    int64_t j = (int64_t)floor(u);
+    /* t / dt is within an ulp of the exact quotient: one step either way */
+    while (j > 0 && (double)j * d->dt > t)
+        j--;
+    while (j + 1 < TBRF_OU_UPDATES && (double)(j + 1) * d->dt <= t)
+        j++;
+    if (j + 1 >= TBRF_OU_UPDATES)
+        return -1;
+    const double tj = (double)j * d->dt, tj1 = (double)(j + 1) * d->dt;
+    *w = (t - tj) / (tj1 - tj);
+    if (*w > 1.0)
+        *w = 1.0;
+    return j;
+}
+
 /* Makes d->coef those of time t. */
 static int at_time(tbrf_driver *d, double t)
 {
@@ -720,20 +777,25 @@ static int at_time(tbrf_driver *d, double t)
         return d->msg.status = TBRF_ERR_BAD_PLAN; /* the make's message stays */
     if (!(t >= 0.0) || !isfinite(t))
         return fail(d, TBRF_ERR_INVALID, "driver: time t=%g must be finite and >= 0", t);
-    const double u = t / d->dt;
-    if (!(u < (double)MAX_UPDATES))
+    double w = 0.0;
+    const int64_t j = update_of(d, t, &w);
+    if (j < 0)
         return fail(d, TBRF_ERR_INVALID,
-                    "driver: t=%g is %.3g updates of dt_update=%g, beyond 2^31 (the replay would "
-                    "not end)", t, u, d->dt);
-    const int64_t j = (int64_t)floor(u);
-    const double w = d->p.interpolate ? u - (double)j : 0.0;
+                    "driver: t=%g is %.3g updates of dt_update=%g, beyond the 2^48 - 1 = %.4g the "
+                    "OU tree covers (doc/driving.md, \"Time\")", t, t / d->dt, d->dt,
+                    (double)(TBRF_OU_UPDATES - 1));
+    if (!d->p.interpolate)
+        w = 0.0;
     if (d->coef_valid && d->coef_j == j && d->coef_w == w)
         return TBRF_OK;
-    seek(d, j);
+    if (d->j != j) {
+        tbrfi_ou_value(&d->ou, j, d->a);
+        d->j = j;
+    }
     coefficients(d, d->a, d->coef);
     if (w > 0.0) {
         const int64_t nt = d->nm * 2 * d->dim;
-        step(d, d->a, d->a1, j + 1);
+        tbrfi_ou_value(&d->ou, j + 1, d->a1);
         coefficients(d, d->a1, d->cj);
         for (int64_t i = 0; i < nt; i++)
             d->coef[i] = (1.0 - w) * d->coef[i] + w * d->cj[i];
@@ -850,7 +912,8 @@ static void tb_mix(tbrf_driver *d)
                 pd += perp[c] * u[c];
             }
             for (int c = 0; c < dim; c++)
-                d->lines[(size_t)c * LM + at] = z * (perp[c] - pd * u[c]) + (1.0 - z) * gd * u[c];
+                d->lines[(size_t)c * LM + at] =
+                    d->p.amplitude_factor[c] * (z * (perp[c] - pd * u[c]) + (1.0 - z) * gd * u[c]);
         }
     }
 }
@@ -980,11 +1043,38 @@ static int check_positions(tbrf_driver *d, int64_t n, const double *xyz)
             }
         return TBRF_OK;
     }
-    for (int64_t i = 0; i < n * d->dim; i++)
+    for (int64_t i = 0; i < n * d->pdim; i++)
         if (!isfinite(xyz[i]))
             return fail(d, TBRF_ERR_INVALID, "driver: position %lld has a non-finite coordinate",
-                        (long long)(i / d->dim));
+                        (long long)(i / d->pdim));
     return TBRF_OK;
+}
+
+/* A lifted box's positions (pdim < dim = 3 coordinates each) as 3D ones in
+ * place, the missing coordinates 0 (the modes do not vary along them); xyz
+ * has room for 3 n. Backwards, so no coordinate is overwritten unread. */
+static void lift(const tbrf_driver *d, int64_t n, double *xyz)
+{
+    for (int64_t i = n - 1; i >= 0; i--)
+        for (int c = 2; c >= 0; c--)
+            xyz[3 * i + c] = c < d->pdim ? xyz[d->pdim * i + c] : 0.0;
+}
+
+/* eval_points of a lifted box: chunk by chunk through a 3D copy. */
+static int eval_lifted(tbrf_driver *d, int64_t n, const double *xyz, double *out)
+{
+    int st = fits(d, 8.0 * 3 * DRIVE_CHUNK, "a chunk of positions");
+    double *x = st == TBRF_OK ? malloc(sizeof(double) * 3 * DRIVE_CHUNK) : NULL;
+    if (st == TBRF_OK && !x)
+        st = fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of positions");
+    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
+        memcpy(x, xyz + d->pdim * first, sizeof(double) * (size_t)(d->pdim * count));
+        lift(d, count, x);
+        st = eval_points(d, count, x, out + 3 * first);
+    }
+    free(x);
+    return st;
 }
 
 int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, double *out)
@@ -999,7 +1089,7 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
     if (st == TBRF_OK)
         st = check_positions(d, n, xyz);
     if (st == TBRF_OK)
-        st = eval_points(d, n, xyz, out);
+        st = d->pdim < d->dim ? eval_lifted(d, n, xyz, out) : eval_points(d, n, xyz, out);
     return st == TBRF_OK ? ok(d) : st;
 }
 
@@ -1119,21 +1209,39 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
     return nomem ? -1 : 1;
 }
 
-int tbrf_driver_grid(tbrf_driver *d, double t, const double origin[3], const double spacing[3],
-                     const int64_t n[3], double *out)
+/* The grid of a box with pdim axes as 3 axes: the missing ones one cell
+ * at 0 (a 2D grid had n[2] = 1 before; a lifted box's values do not vary
+ * along them). TBRF_OK, or TBRF_ERR_SIZE for a count above 1 there. */
+static int grid_axes(tbrf_driver *d, const double o_in[3], const double h_in[3],
+                     const int64_t n_in[3], double o[3], double h[3], int64_t n[3])
+{
+    for (int c = 0; c < 3; c++) {
+        if (c >= d->pdim && n_in[c] != 1)
+            return fail(d, TBRF_ERR_SIZE, "driver: a %dD grid has n[%d] = 1, not %lld", d->pdim, c,
+                        (long long)n_in[c]);
+        o[c] = c < d->pdim ? o_in[c] : 0.0;
+        h[c] = c < d->pdim ? h_in[c] : 0.0;
+        n[c] = c < d->pdim ? n_in[c] : 1;
+    }
+    return TBRF_OK;
+}
+
+int tbrf_driver_grid(tbrf_driver *d, double t, const double origin_in[3], const double spacing_in[3],
+                     const int64_t n_in[3], double *out)
 {
     if (!d)
         return TBRF_ERR_NULL;
-    if (!origin || !spacing || !n || !out)
+    if (!origin_in || !spacing_in || !n_in || !out)
         return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
     const int dim = d->dim;
-    int64_t total = 1;
+    double origin[3], spacing[3];
+    int64_t n[3], total = 1;
+    if (grid_axes(d, origin_in, spacing_in, n_in, origin, spacing, n) != TBRF_OK)
+        return TBRF_ERR_SIZE;
     for (int c = 0; c < 3; c++) {
         const int64_t nc = c < dim ? n[c] : 1;
         if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
             return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
-        if (c == 2 && dim == 2 && n[2] != 1)
-            return fail(d, TBRF_ERR_SIZE, "driver: a 2D grid has n[2] = 1, not %lld", (long long)n[2]);
         if (nc < 1 || total > INT64_MAX / 3 / nc)
             return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
                         (long long)n[1], (long long)n[2]);
@@ -1217,7 +1325,11 @@ int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn
         }
         if (count == 0)
             break;
-        if ((st = check_positions(d, count, xyz)) != TBRF_OK || (st = eval_points(d, count, xyz, val)) != TBRF_OK)
+        if ((st = check_positions(d, count, xyz)) != TBRF_OK)
+            break;
+        if (d->pdim < d->dim)
+            lift(d, count, xyz);
+        if ((st = eval_points(d, count, xyz, val)) != TBRF_OK)
             break;
         if (push(user, first, count, val) != 0) {
             st = fail(d, TBRF_ERR_CALLBACK, "driver: the push callback returned non-zero at %lld",
@@ -1291,6 +1403,56 @@ int tbrf_driver_get_info(const tbrf_driver *d, tbrf_driver_info *info)
 
 /* ------------------------------------------------------- save / load */
 
+/* The state: magic (8 bytes), a checksum of everything after it (8), then
+ * 8-byte words: the tbrf version, the update, the counts, the seed, the
+ * hash of the modes, the NPHYS physical parameters, and the values. */
+enum { NPHYS = 20, STATE_HEADER = 64 + 8 * NPHYS };
+static const char *const PHYS_NAME[NPHYS] = {
+    "dim", "components", "periodic", "origin[0]", "origin[1]", "origin[2]", "length[0]", "length[1]",
+    "length[2]", "zeta", "tcorr", "dt_update", "rms", "injection", "density", "normalization",
+    "interpolate", "amplitude_factor[0]", "amplitude_factor[1]", "amplitude_factor[2]"};
+
+/* The parameters that set the driver's values, in PHYS_NAME's order
+ * (eval, threads, accuracy and the backend set how it is summed and are
+ * not among them); those that cannot matter (the third axis in 2D, the rms
+ * or the injection the normalisation ignores) as 0, so they never refuse. */
+static void physical(const tbrf_driver *d, double v[NPHYS])
+{
+    const tbrf_driver_params *p = &d->p;
+    const int inj = p->normalization == TBRF_DRIVE_INJECTION, pd = d->pdim, nc = d->dim;
+    const double w[NPHYS] = {pd, nc, p->periodic, p->origin[0], pd >= 2 ? p->origin[1] : 0.0,
+                             pd == 3 ? p->origin[2] : 0.0, p->length[0], pd >= 2 ? p->length[1] : 0.0,
+                             pd == 3 ? p->length[2] : 0.0, p->zeta, p->tcorr, d->dt,
+                             inj ? 0.0 : p->rms, inj ? p->injection : 0.0, inj ? p->density : 0.0,
+                             p->normalization, p->interpolate, p->amplitude_factor[0],
+                             p->amplitude_factor[1], nc == 3 ? p->amplitude_factor[2] : 0.0};
+    memcpy(v, w, sizeof w);
+}
+
+/* A hash of the bytes [16, size) in 8-byte words: a change confined to
+ * one word always changes it (each step is a bijection of the running
+ * value and of the word), and the murmur finaliser spreads it. */
+static uint64_t state_checksum(const unsigned char *b, int64_t size)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)size;
+    for (int64_t at = 16; at + 8 <= size; at += 8) {
+        uint64_t w;
+        memcpy(&w, b + at, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static uint64_t version_word(void)
+{
+    return (uint64_t)TBRF_VERSION_MAJOR << 32 | (uint64_t)TBRF_VERSION_MINOR << 16 |
+           (uint64_t)TBRF_VERSION_PATCH;
+}
+
 int64_t tbrf_driver_state_size(const tbrf_driver *d)
 {
     if (!d || d->status != TBRF_OK)
@@ -1307,20 +1469,104 @@ int tbrf_driver_save(const tbrf_driver *dc, void *buf, int64_t size)
         return d->msg.status = TBRF_ERR_BAD_PLAN;
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: save: buf is NULL");
-    if (size < tbrf_driver_state_size(d))
+    const int64_t need = tbrf_driver_state_size(d);
+    if (size < need)
         return fail(d, TBRF_ERR_SIZE, "driver: save: %lld bytes, the state needs %lld",
-                    (long long)size, (long long)tbrf_driver_state_size(d));
+                    (long long)size, (long long)need);
     if (d->j < 0)
         return fail(d, TBRF_ERR_NO_GEOMETRY, "driver: save: no state yet (evaluate at a time first)");
     unsigned char *b = buf;
     const int64_t nm = d->nm, nc = 2 * d->dim;
+    const uint64_t ver = version_word();
+    double phys[NPHYS];
+    physical(d, phys);
     memcpy(b, MAGIC, 8);
-    memcpy(b + 8, &d->fingerprint, 8);
-    memcpy(b + 16, &d->j, 8);
-    memcpy(b + 24, &nm, 8);
-    memcpy(b + 32, &nc, 8);
+    memcpy(b + 16, &ver, 8);
+    memcpy(b + 24, &d->j, 8);
+    memcpy(b + 32, &nm, 8);
+    memcpy(b + 40, &nc, 8);
+    memcpy(b + 48, &d->seed, 8);
+    memcpy(b + 56, &d->modes_hash, 8);
+    memcpy(b + 64, phys, sizeof phys);
     memcpy(b + STATE_HEADER, d->a, sizeof(double) * (size_t)(nc * nm));
+    const uint64_t sum = state_checksum(b, need);
+    memcpy(b + 8, &sum, 8);
     return ok(d);
+}
+
+/* The state's format, version, counts, values and checksum (not whose it
+ * is): TBRF_OK with its update in *j, or a refusal. */
+static int load_intact(tbrf_driver *d, const unsigned char *b, int64_t size, int64_t *j)
+{
+    if (size >= 8 && memcmp(b, MAGIC_V1, 8) == 0)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: a state of tbrf 0.5 or earlier (format "
+                    "TBRFDRV1), refused by version %s: since 0.6.0 the OU process is drawn by random "
+                    "access, with other values; evaluate at the time instead (no state is needed)",
+                    TBRF_VERSION_STRING);
+    if (size < STATE_HEADER || memcmp(b, MAGIC, 8) != 0)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: not a tbrf driver state (%lld bytes)",
+                    (long long)size);
+    uint64_t ver, sum;
+    int64_t nm, nc;
+    memcpy(&sum, b + 8, 8);
+    memcpy(&ver, b + 16, 8);
+    memcpy(j, b + 24, 8);
+    memcpy(&nm, b + 32, 8);
+    memcpy(&nc, b + 40, 8);
+    if ((ver >> 16) != (version_word() >> 16))
+        return fail(d, TBRF_ERR_INVALID, "driver: load: a state of tbrf %u.%u.%u, refused by version "
+                    "%s: another minor version may draw other OU values", (unsigned)(ver >> 32),
+                    (unsigned)(ver >> 16 & 0xFFFF), (unsigned)(ver & 0xFFFF), TBRF_VERSION_STRING);
+    if (nm < 1 || nm > TBRF_DRIVE_MAX_MODES || (nc != 4 && nc != 6))
+        return fail(d, TBRF_ERR_INVALID, "driver: load: a damaged state (counts %lld modes x %lld)",
+                    (long long)nm, (long long)nc);
+    const int64_t need = STATE_HEADER + 8 * nm * nc;
+    if (size < need)
+        return fail(d, TBRF_ERR_SIZE, "driver: load: %lld bytes, the state has %lld", (long long)size,
+                    (long long)need);
+    for (int64_t i = 0; i < nm * nc; i++) {
+        double v;
+        memcpy(&v, b + STATE_HEADER + 8 * i, 8);
+        if (!isfinite(v))
+            return fail(d, TBRF_ERR_INVALID, "driver: load: value %lld of the state (mode %lld, real "
+                        "%lld) is %s: a damaged state", (long long)i, (long long)(i / nc),
+                        (long long)(i % nc), isnan(v) ? "NaN" : "infinite");
+    }
+    if (state_checksum(b, need) != sum)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: the state's checksum does not match its "
+                    "contents (a damaged or edited state)");
+    return TBRF_OK;
+}
+
+/* Whether the state b (intact) is this driver's: TBRF_OK, or a refusal
+ * naming the first parameter that differs. */
+static int load_same(tbrf_driver *d, const unsigned char *b)
+{
+    static const char why[] = "(a state loads into a driver made with the same model, seed and "
+                              "physical parameters, whatever its threads, eval or backend)";
+    uint64_t seed, hash;
+    int64_t nm, nc;
+    double phys[NPHYS], mine[NPHYS];
+    memcpy(&nm, b + 32, 8);
+    memcpy(&nc, b + 40, 8);
+    memcpy(&seed, b + 48, 8);
+    memcpy(&hash, b + 56, 8);
+    memcpy(phys, b + 64, sizeof phys);
+    physical(d, mine);
+    for (int k = 0; k < NPHYS; k++) {
+        if (k == 3 && seed != d->seed) /* after dim, components and periodic */
+            return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver: its "
+                        "seed=%llu, this driver's %llu %s", (unsigned long long)seed,
+                        (unsigned long long)d->seed, why);
+        if (phys[k] != mine[k])
+            return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver: its "
+                        "%s=%.17g, this driver's %.17g %s", PHYS_NAME[k], phys[k], mine[k], why);
+    }
+    if (nm != d->nm || nc != 2 * d->dim || hash != d->modes_hash)
+        return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver: its %lld "
+                    "modes%s differ from this driver's %lld (another model or band) %s", (long long)nm,
+                    nm == d->nm ? "' wavevectors or variances" : "", (long long)d->nm, why);
+    return TBRF_OK;
 }
 
 int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
@@ -1331,25 +1577,15 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
         return d->msg.status = TBRF_ERR_BAD_PLAN;
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: load: buf is NULL");
-    if (size < STATE_HEADER || memcmp(buf, MAGIC, 8) != 0)
-        return fail(d, TBRF_ERR_INVALID, "driver: load: not a tbrf driver state (%lld bytes)",
-                    (long long)size);
-    const unsigned char *b = buf;
-    uint64_t fp;
-    int64_t j, nm, nc;
-    memcpy(&fp, b + 8, 8);
-    memcpy(&j, b + 16, 8);
-    memcpy(&nm, b + 24, 8);
-    memcpy(&nc, b + 32, 8);
-    if ((fp != d->fingerprint && fp != d->legacy_fingerprint) || nm != d->nm || nc != 2 * d->dim)
-        return fail(d, TBRF_ERR_INVALID, "driver: load: the state is of another driver (its model, "
-                    "parameters or seed differ)");
-    if (size < tbrf_driver_state_size(d))
-        return fail(d, TBRF_ERR_SIZE, "driver: load: %lld bytes, the state has %lld", (long long)size,
-                    (long long)tbrf_driver_state_size(d));
-    if (j < 0 || j >= MAX_UPDATES)
+    int64_t j = 0;
+    int st = load_intact(d, buf, size, &j);
+    if (st == TBRF_OK)
+        st = load_same(d, buf);
+    if (st != TBRF_OK)
+        return st;
+    if (j < 0 || j >= TBRF_OU_UPDATES - 1)
         return fail(d, TBRF_ERR_INVALID, "driver: load: update index %lld out of range", (long long)j);
-    memcpy(d->a, b + STATE_HEADER, sizeof(double) * (size_t)(nc * nm));
+    memcpy(d->a, (const unsigned char *)buf + STATE_HEADER, sizeof(double) * 2 * (size_t)d->dim * (size_t)d->nm);
     d->j = j;
     d->coef_valid = 0;
     d->fine_valid = 0;
@@ -1451,6 +1687,7 @@ void tbrf_driver_destroy(tbrf_driver *d)
     free(d->khat);
     free(d->a);
     free(d->a1);
+    tbrfi_ou_free(&d->ou);
     free(d->coef);
     free(d->cj);
     for (int c = 0; c < 3; c++)

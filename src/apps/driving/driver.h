@@ -1,19 +1,19 @@
 /* driver.h — turbulence driving (tbrf_driver_*, doc/driving.md): the
  * Fourier modes of a periodic box in a band of a model's spectrum, each an
- * Ornstein–Uhlenbeck (OU) process advanced on a fixed driving interval and
- * drawn from Philox under the seed with counter (mode, update), summed
+ * Ornstein–Uhlenbeck (OU) process on a fixed driving interval drawn by
+ * random access in time (ou_tree.h: Philox under the seed with counter
+ * (mode, TBRF_STREAM_OU | block, tree node)), summed
  * directly at positions through the backend table (drive_points) or
  * through the type-2 NUFFT of methods/nufft (CPU); over a non-periodic
  * domain, OU line modes projected by the turning-bands engine. */
 #ifndef TBRF_DRIVER_H
 #define TBRF_DRIVER_H
 
-/* Philox word 1 of the driver's draws: 0x10000000 | block (0, 1), with
- * word 0 the mode m packed in 10 bits per axis and words 2-3 the update
- * index. The lines (word 1 < 2^24), the rotation (0xFFFFFFFF), the line
- * shifts (0x40000000 | l), the vector amplitudes (0x20000000 | l) and the
- * FFT modes (bit 31) never use it. */
-#include "core/streams.h" /* TBRF_STREAM_DRIVE */
+/* Philox word 1 of the driver's draws: TBRF_STREAM_OU | block (0, 1 a
+ * box, 2, 3 line modes), with word 0 the mode m packed in 10 bits per axis
+ * (or the line mode's process index) and words 2-3 the tree node's update
+ * index; core/streams.h keeps every other use off it. */
+#include "core/streams.h" /* TBRF_STREAM_OU */
 
 /* Largest |m_d| of a driven mode (10 bits per axis in the counter). */
 #define TBRF_DRIVE_MMAX 511
