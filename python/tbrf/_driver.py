@@ -29,7 +29,13 @@ class Driver:
     zeta=1, tcorr=1, dt_update=0 (tcorr/10), rms=1, injection=None,
     density=1, normalization="ensemble"|"exact"|"injection",
     interpolate=False, eval="auto"|"direct"|"nufft", threads=0,
-    accuracy=0, backend=None, device=-1).
+    accuracy=0, amplitude_factor=(1, 1, 1), components=None, backend=None,
+    device=-1).
+
+    components=3 with dim=1 or 2 drives three force components in a 1D or
+    2D box (TurbGen's ndim = 1.5, 2.5): the force arrays then hold 3
+    values per position. amplitude_factor splits the force between its
+    components; rms (or injection) still sets the total.
 
     model: a tbrf.Model with a bounded band (a covariance model needs
     kmin/kmax), e.g. tbrf.Model("parabola", kmin=1, kmax=3).
@@ -42,10 +48,11 @@ class Driver:
                  injection: Optional[float] = None, density: float = 1.0,
                  normalization: str = "ensemble", interpolate: bool = False,
                  eval: str = "auto", threads: int = 0, accuracy: float = 0.0,
-                 backend: Optional[str] = None, device: int = -1):
+                 amplitude_factor: Optional[Sequence[float]] = None,
+                 components: Optional[int] = None, backend: Optional[str] = None, device: int = -1):
         self.model = as_model(model, {})
-        if dim not in (2, 3) or isinstance(dim, bool):
-            raise ValueError(f"dim must be 2 or 3, not {dim!r}")
+        if dim not in (1, 2, 3) or isinstance(dim, bool):
+            raise ValueError(f"dim must be 1, 2 or 3, not {dim!r}")
         p = DriverParams()
         lib.tbrf_driver_default_params(ctypes.byref(p))
         p.dim, p.periodic = int(dim), 1 if periodic else 0
@@ -63,7 +70,17 @@ class Driver:
         p.interpolate = 1 if interpolate else 0
         p.eval = C.choice(EVALS, eval, "eval")
         p.threads, p.accuracy = int(threads), float(accuracy)
+        if amplitude_factor is not None:
+            g = np.asarray(amplitude_factor, dtype=np.float64)
+            if g.shape != (3,):
+                raise ValueError(f"amplitude_factor must hold 3 values, got shape {g.shape}")
+            p.amplitude_factor = (ctypes.c_double * 3)(*g)
+        if components is not None:
+            p.components = int(components)
         self.dim = int(dim)
+        # the force's components: dim, or 3 in a 1D/2D box (the library
+        # refuses any other combination when the driver is made)
+        self.nc = int(components) if components else self.dim
         self.params = struct_dict(p)
         self._lock = threading.Lock()
         self._h = ctypes.c_void_p()
@@ -86,9 +103,10 @@ class Driver:
         return self._h
 
     def points(self, t: float, points: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
-        """The force at time t at an (N, dim) array of positions: (N, dim)."""
+        """The force at time t at an (N, dim) array of positions: (N, nc), nc the
+        force's components (dim, or 3 with components=3)."""
         xyz = C.positions(points, self.dim)
-        f = C.out_array(xyz.shape, np.float64, out)
+        f = C.out_array((xyz.shape[0], self.nc), np.float64, out)
         with self._lock:
             self._check(lib.tbrf_driver_points(self.handle, float(t), xyz.shape[0],
                                                xyz.ctypes.data, f.ctypes.data))
@@ -102,7 +120,7 @@ class Driver:
         shape (nx, ny[, nz]): the (nz, ny, nx, dim) array ((ny, nx, dim) in 2D)."""
         counts = C.counts3(shape, self.dim)
         h = np.broadcast_to(np.asarray(spacing, dtype=np.float64), (self.dim,))
-        f = C.out_array(tuple(counts[:self.dim][::-1]) + (self.dim,), np.float64, out)
+        f = C.out_array(tuple(counts[:self.dim][::-1]) + (self.nc,), np.float64, out)
         with self._lock:
             self._check(lib.tbrf_driver_grid(self.handle, float(t),
                                              C.vec3(origin, self.dim, "origin"),
@@ -116,7 +134,7 @@ class Driver:
         the force at the positions (N, dim) written into one array reused
         each step (copy it to keep it)."""
         xyz = C.positions(points, self.dim)
-        f = np.empty(xyz.shape)
+        f = np.empty((xyz.shape[0], self.nc))
         for i in range(int(n)):
             t = t0 + i * dt
             yield t, self.points(t, xyz, out=f)
@@ -135,7 +153,7 @@ class Driver:
         with self._lock:
             self._check(lib.tbrf_driver_modes(self.handle, float(t), ctypes.byref(n), None, None))
             m = C.out_array((n.value, 3), np.int32, None)
-            coef = C.out_array((n.value, self.dim), np.complex128, None)
+            coef = C.out_array((n.value, self.nc), np.complex128, None)
             self._check(lib.tbrf_driver_modes(self.handle, float(t), ctypes.byref(n),
                                               m.ctypes.data, coef.ctypes.data))
         return m, coef

@@ -161,7 +161,9 @@ class DriverParams(Structure):
                 ("length", c_double * 3), ("zeta", c_double), ("tcorr", c_double),
                 ("dt_update", c_double), ("rms", c_double), ("injection", c_double),
                 ("density", c_double), ("normalization", c_int32), ("interpolate", c_int32),
-                ("eval", c_int32), ("threads", c_int32), ("accuracy", c_double)]
+                ("eval", c_int32), ("threads", c_int32), ("accuracy", c_double),
+                ("amplitude_factor", c_double * 3), ("components", c_int32),
+                ("reserved", c_int32)]
 
 
 class DriverInfo(Structure):

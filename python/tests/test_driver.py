@@ -104,3 +104,26 @@ def test_driver_backend_and_call():
                            atol=1e-9 * np.max(np.abs(d.points(0.4, x))))
     except (tbrf.NotBuiltError, tbrf.NoDeviceError, tbrf.UnsupportedError) as e:
         assert e.message and d.backend == "cpu"
+
+
+def test_driver_components_and_factors():
+    # a 2D box with three force components (TurbGen's ndim = 2.5): the
+    # arrays hold 3 values per position, equal to the grid's
+    d = make(dim=2, components=3)
+    x = np.random.default_rng(5).random((16, 2))
+    f = d.points(0.4, x)
+    assert f.shape == (16, 3) and np.all(np.isfinite(f)) and np.std(f[:, 2]) > 0
+    g = d.grid(0.4, (0, 0), 0.25, (4, 4))
+    assert g.shape == (4, 4, 3)
+    pts = np.stack(np.meshgrid(*[np.arange(4) * 0.25] * 2, indexing="ij")[::-1], -1)
+    assert np.allclose(d.points(0.4, pts.reshape(-1, 2)).reshape(4, 4, 3), g, atol=1e-10)
+    m, coef = d.modes(0.4)
+    assert coef.shape == (m.shape[0], 3)
+    # a zero factor silences its component; the others keep the total
+    z = make(dim=3, amplitude_factor=(1, 1, 0)).points(0.4, np.random.default_rng(6).random((8, 3)))
+    assert np.all(z[:, 2] == 0) and np.any(z[:, 0] != 0)
+    with pytest.raises(ValueError, match="amplitude_factor"):
+        make(amplitude_factor=(1, 1))
+    with pytest.raises(tbrf.InvalidError) as err:
+        make(dim=3, components=2)
+    assert err.value.message
