@@ -385,7 +385,7 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
         const double mm = c < d->pdim ? floor(kmax * d->p.length[c] / (2.0 * PI)) : 0.0;
         if (!(mm <= TBRF_DRIVE_MMAX))
             return fail(d, TBRF_ERR_SIZE,
-                        "driver: kmax=%g reaches |m| = %.0f along axis %d, above %d (kmax L / 2 pi "
+                        "driver: kmax=%g reaches |m| = %.4g along axis %d, above %d (kmax L / 2 pi "
                         "must stay <= %d)", kmax, mm, c, TBRF_DRIVE_MMAX, TBRF_DRIVE_MMAX);
         d->mmax[c] = (int)mm;
     }
