@@ -7,11 +7,13 @@ Cases:
             (512^2, FFT method, Matern nu = 1.5, length 4 cells) has the
             model's spectrum at sigma_lnrho = 0.5, 1.0 and 1.5 (variance
             e^(s^2) - 1 of the contrast): in every shell k_f .. k_nyq/2 the
-            mean of 16 realizations is within 4 standard errors (from the
-            realizations' scatter) of the model's mean over the shell's
-            modes, and the mean z^2 over the shells is below 2. Its power:
+            mean of 16 realizations is within 6 standard errors (from the
+            realizations' scatter: z is Student's t with 15 degrees of
+            freedom, P(|t| > 6) = 2.4e-5, 0.3% over the 128 shells) of the
+            model's mean over the shell's modes, and the mean z^2 over the
+            shells (expected 15/13) is below 2. Its power:
             --target-spectrum gaussian at sigma_lnrho 1.5 (today's
-            transform) fails both (its z reach ~10)
+            transform) fails both (max |z| ~10, mean z^2 ~45)
   pdf       (stats) ln rho is Gaussian with the requested sigma: per
             realization its mean is -sigma_g^2/2 exactly (the box has no
             k = 0 mode), its variance the plan's resolved variance and its
@@ -112,13 +114,13 @@ def case_spectrum():
         z = shell_z(s2, "density", s2)
         print(f"sigma_lnrho {s}: max |z| {np.abs(z).max():.2f}, mean z^2 {np.mean(z * z):.2f} "
               f"over {len(z)} shells")
-        if not (np.abs(z).max() < 4 and np.mean(z * z) < 2):
+        if not (np.abs(z).max() < 6 and np.mean(z * z) < 2):
             fail(f"sigma_lnrho {s}: the contrast's spectrum is off the model: z {z}")
     s = 1.5
     z = shell_z(math.expm1(s * s), "gaussian", s * s)
     print(f"--target-spectrum gaussian, sigma_lnrho {s}: max |z| {np.abs(z).max():.2f}, "
           f"mean z^2 {np.mean(z * z):.2f}")
-    if np.abs(z).max() < 4 or np.mean(z * z) < 2:
+    if np.abs(z).max() < 6 or np.mean(z * z) < 2:
         fail("the Gaussian target passed the density test: the test has no power")
 
 
