@@ -157,6 +157,9 @@ def case_pdf():
 
 def case_refuse():
     base = ["generate", "--grid", "32x32x32", "--spacing", "0.03125", "--out", "r.h5", "--lognormal"]
+    for old in ("r.h5", "r.xmf"):  # a previous run's
+        if os.path.exists(old):
+            os.remove(old)
     p = run(*base, "--model", "gaussian", "--length", "0.1", "--variance",
             repr(math.expm1(2.25)), ok=False, code=1)
     if "would lose" not in p.stderr or "%" not in p.stderr or p.stderr.count("\n") != 1:
