@@ -58,6 +58,10 @@ static void usage_gas(void)
            "  --density uniform | linear | lognormal   rho (1 + sigma g) or rho exp(sigma g)\n"
            "                    rescaled, g the unit-variance field (default uniform)\n"
            "  --sigma S         rms of delta (linear) or of ln rho (lognormal)\n"
+           "  --lognormal       lognormal whose contrast rho/rho_mean - 1 has the model's\n"
+           "                    spectrum and variance exp(S^2) - 1 (doc/lognormal.md);\n"
+           "                    --target-spectrum gaussian: g has it, as --density lognormal\n"
+           "  --forcing-b B     with --lognormal and --mach M: S^2 = ln(1 + B^2 M^2)\n"
            "  --model NAME and --index --kmin --kmax --length --nu --table as in generate;\n"
            "                    --resolution (default the mean point spacing)\n"
            "  --volumes voronoi | mean   Voronoi cell volumes (Qhull, default) or the\n"
@@ -90,7 +94,10 @@ enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED
        G_DENSITY, G_SIGMA, G_RHO, G_MODEL, G_INDEX, G_KMIN, G_KMAX, G_LENGTH, G_NU, G_TABLE,
        G_RES, G_VOLUMES, G_MASSDENS, G_TEMP, G_MU, G_GAMMA, G_CS, G_UNITV, G_VEL, G_TIME,
        G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_ZETA, G_VRMS, G_MACH, G_QUIET,
-       G_HELP, G_COUNT };
+       G_HELP,
+       /* lognormal densities (#33) */
+       G_LOGNORMAL, G_TARGET, G_FORCING_B,
+       G_COUNT };
 static const args_opt GOPTS[G_COUNT] = {
     {"--out", 1}, {"--box", 1}, {"--lattice", 1}, {"--jittered", 1}, {"--random", 1},
     {"--points", 1}, {"--jitter", 1}, {"--seed", 1}, {"--realization", 1}, {"--density", 1},
@@ -101,7 +108,9 @@ static const args_opt GOPTS[G_COUNT] = {
     {"--redshift", 1}, {"--omega-m", 1}, {"--omega-lambda", 1},
     {"--omega-b", 1}, {"--hubble", 1}, {"--precision", 1},
     {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
-    {"--vrms", 1}, {"--mach", 1}, {"--quiet", 0}, {"--help", 0}};
+    {"--vrms", 1}, {"--mach", 1}, {"--quiet", 0}, {"--help", 0},
+    /* lognormal densities (#33) */
+    {"--lognormal", 0}, {"--target-spectrum", 1}, {"--forcing-b", 1}};
 
 enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
 enum { DENS_UNIFORM, DENS_LINEAR, DENS_LOGNORMAL };
@@ -118,6 +127,11 @@ typedef struct gas_req {
     uint64_t seed, realization;
     tbrf_io_meta model; /* model_kind and parameters, as generate takes them */
     tbrf_arepo_header h;
+    /* lognormal densities (#33): which has the model's spectrum (the
+     * contrast, or g as --density lognormal always did), and the share of
+     * the derived Gaussian's variance clipped */
+    int ln_target;
+    double clipped;
 } gas_req;
 
 /* A number option when given (0 with *v unchanged when absent). */
@@ -175,12 +189,50 @@ static int parse_points(const char *const *val, gas_req *q)
     return 0;
 }
 
+/* Lognormal densities (#33): --lognormal (the contrast targeted, or g
+ * with --target-spectrum gaussian: what --density lognormal, kept as it
+ * was, makes) and sigma from --forcing-b and the velocities' --mach. */
+static int parse_lognormal(const char *const *val, gas_req *q)
+{
+    static const char *const TS[] = {"density", "gaussian"};
+    q->ln_target = 0; /* --density lognormal: recorded as before */
+    if (!val[G_LOGNORMAL]) {
+        if (val[G_TARGET] || val[G_FORCING_B]) {
+            cli_errline("arepo gas: --target-spectrum and --forcing-b need --lognormal");
+            return -1;
+        }
+        return 0;
+    }
+    if (val[G_DENSITY] && strcmp(val[G_DENSITY], "lognormal") != 0) {
+        cli_errline("arepo gas: --lognormal makes a lognormal density, not --density %.60s",
+                    val[G_DENSITY]);
+        return -1;
+    }
+    int t = val[G_TARGET] ? args_choice("--target-spectrum", val[G_TARGET], TS, 2) : 0;
+    if (t < 0)
+        return -1;
+    q->ln_target = t == 0 ? TBRF_IO_LOGNORMAL_DENSITY : TBRF_IO_LOGNORMAL_GAUSSIAN;
+    if (!val[G_FORCING_B])
+        return 0;
+    double b = NAN, mach = NAN;
+    if (!val[G_MACH] || val[G_SIGMA]) {
+        cli_errline("arepo gas: --forcing-b takes sigma from --mach (not with --sigma)");
+        return -1;
+    }
+    if (num(val, G_FORCING_B, &b, 1) || num(val, G_MACH, &mach, 1))
+        return -1;
+    q->sigma = sqrt(tbrf_lognormal_sigma2_mach(mach, b));
+    return 0;
+}
+
 /* The density kind, sigma, mean, volumes, and the model of the field. */
 static int parse_density(const char *const *val, gas_req *q)
 {
     static const char *const KINDS[] = {"uniform", "linear", "lognormal"};
     static const char *const VOLS[] = {"voronoi", "mean"};
     q->density = val[G_DENSITY] ? args_choice("--density", val[G_DENSITY], KINDS, 3) : 0;
+    if (val[G_LOGNORMAL])
+        q->density = DENS_LOGNORMAL;
     int v = val[G_VOLUMES] ? args_choice("--volumes", val[G_VOLUMES], VOLS, 2) : 0;
     if (q->density < 0 || v < 0)
         return -1;
@@ -197,10 +249,11 @@ static int parse_density(const char *const *val, gas_req *q)
         return -1;
     /* --model also gives the velocities their spectrum */
     int vel = val[G_VEL] && strcmp(val[G_VEL], "none") != 0;
-    int field = val[G_SIGMA] || (val[G_MODEL] && !vel);
-    if (q->density == DENS_UNIFORM ? field : !(val[G_SIGMA] && val[G_MODEL])) {
-        cli_errline("arepo gas: --density linear or lognormal needs --sigma and --model; "
-                    "uniform takes neither (--model only with --velocity)");
+    const int sigma = val[G_SIGMA] || val[G_FORCING_B];
+    int field = sigma || (val[G_MODEL] && !vel);
+    if (q->density == DENS_UNIFORM ? field : !(sigma && val[G_MODEL])) {
+        cli_errline("arepo gas: --density linear or lognormal needs --sigma (or --forcing-b) "
+                    "and --model; uniform takes neither (--model only with --velocity)");
         return -1;
     }
     m->model_kind = val[G_MODEL];
@@ -421,6 +474,37 @@ static int field_plan(const gas_req *q, const tbrf_model *model, int vector, tbr
     return tbrf_make_periodic_plan(model, 3, origin, length, nn, q->seed, &o, plan);
 }
 
+/* --lognormal with the contrast targeted: *model (the contrast's shape)
+ * replaced by the Gaussian's derived spectrum (tbrf_model_lognormal) for
+ * var(rho/rho_mean - 1) = exp(sigma^2) - 1, over k from min(pi/(4D),
+ * kmin/2) to 2 pi sqrt(3)/resolution with xi_g exact to D, D the box's
+ * diagonal, as generate does; over 5% clipped is refused. 0, or EXIT_FAIL
+ * after the message (*model freed). */
+static int lognormal_model(gas_req *q, tbrf_model **model)
+{
+    const double D = q->box * sqrt(3.0), pi = 3.14159265358979323846;
+    double kmin = pi / (4.0 * D), lost = NAN;
+    if (q->model.kmin > 0.0 && 0.5 * q->model.kmin < kmin)
+        kmin = 0.5 * q->model.kmin;
+    tbrf_model *g = NULL;
+    int st = tbrf_model_set_variance(*model, expm1(q->sigma * q->sigma));
+    if (st == TBRF_OK)
+        st = tbrf_model_lognormal(*model, 3, kmin, 2.0 * pi * sqrt(3.0) / q->resolution, 2.0 * D,
+                                  0.05, &lost, &g);
+    if (st != TBRF_OK) {
+        cli_errline("arepo gas: --lognormal: %s",
+                    g ? tbrf_model_message(g) : tbrf_model_message(*model));
+        tbrf_model_destroy(g);
+        tbrf_model_destroy(*model);
+        *model = NULL;
+        return EXIT_FAIL;
+    }
+    tbrf_model_destroy(*model);
+    *model = g;
+    q->clipped = lost;
+    return 0;
+}
+
 /* The unit-variance field g at the points (divided by the square root of
  * the plan's resolved variance, so that sigma is the rms asked for). */
 static int field_at(gas_req *q, const double *xyz, int vector, double *g, double *resolved)
@@ -435,6 +519,9 @@ static int field_at(gas_req *q, const double *xyz, int vector, double *g, double
     }
     if (!(q->resolution > 0))
         q->resolution = q->box / cbrt((double)q->n);
+    if (!vector && q->density == DENS_LOGNORMAL && q->ln_target == TBRF_IO_LOGNORMAL_DENSITY &&
+        lognormal_model(q, &model))
+        return EXIT_FAIL;
     st = field_plan(q, model, vector, &plan);
     if (st == TBRF_ERR_INVALID && !plan) {
         tbrf_model_destroy(model);
@@ -517,6 +604,12 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
     p[k++] = (tbrf_arepo_param){"realization", seeds[1], 0};
     p[k++] = (tbrf_arepo_param){"density", DENS[q->density], 0};
     p[k++] = (tbrf_arepo_param){"rho_mean", NULL, q->rho};
+    if (q->ln_target) /* #33: which has the model's spectrum */
+        p[k++] = (tbrf_arepo_param){"lognormal_target",
+                                    q->ln_target == TBRF_IO_LOGNORMAL_DENSITY ? "density"
+                                                                              : "gaussian", 0};
+    if (q->density == DENS_LOGNORMAL && q->ln_target == TBRF_IO_LOGNORMAL_DENSITY)
+        p[k++] = (tbrf_arepo_param){"lognormal_clipped", NULL, q->clipped};
     if (q->density != DENS_UNIFORM) {
         p[k++] = (tbrf_arepo_param){"sigma", NULL, q->sigma};
         p[k++] = (tbrf_arepo_param){"model_kind", q->model.model_kind, 0};
@@ -609,7 +702,7 @@ static int cmd_arepo_gas(int argc, char **argv)
     gas_req q;
     memset(&q, 0, sizeof q);
     tbrf_io_meta_init(&q.model);
-    if (parse_points(val, &q) || parse_density(val, &q) || parse_energy(val, &q) ||
+    if (parse_points(val, &q) || parse_lognormal(val, &q) || parse_density(val, &q) || parse_energy(val, &q) ||
         parse_velocity(val, &q) || parse_header(val, &q))
         return EXIT_USAGE;
     const char *in[2] = {q.points_file, q.model.table_file};

@@ -23,6 +23,8 @@ enum {
     O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
     O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC, O_LINE_LENGTH_FACTOR, O_DOMAIN,
     O_BOX, O_BOX_ORIGIN, O_VECTOR, O_ZETA, O_ACCURACY,
+    /* lognormal densities (#33) */
+    O_LOGNORMAL, O_TARGET_SPECTRUM, O_MACH, O_FORCING_B,
     O_COUNT
 };
 
@@ -50,6 +52,9 @@ static const args_opt OPTS[O_COUNT] = {
     [O_BOX] = {"--box", 1},           [O_BOX_ORIGIN] = {"--box-origin", 1},
     [O_VECTOR] = {"--vector", 1},     [O_ZETA] = {"--zeta", 1},
     [O_ACCURACY] = {"--accuracy", 1},
+    /* lognormal densities (#33) */
+    [O_LOGNORMAL] = {"--lognormal", 0}, [O_TARGET_SPECTRUM] = {"--target-spectrum", 1},
+    [O_MACH] = {"--mach", 1},           [O_FORCING_B] = {"--forcing-b", 1},
 };
 
 /* The second half of generate's help: method, output and execution. */
@@ -104,6 +109,15 @@ static void usage_method(const tbrf_opts *d)
            "  --device N           GPU backends: device index (default -1: first usable)\n"
            "  --chunk N            cells per streamed chunk (default 0: automatic)\n"
            "  --report             print the measured mean, variance and spectral slope\n"
+           "lognormal density (doc/lognormal.md):\n"
+           "  --lognormal          write rho/rho_mean = exp(g - s_g^2/2) of a Gaussian g\n"
+           "  --target-spectrum density|gaussian  which has the model's spectrum and\n"
+           "                       variance: the contrast rho/rho_mean - 1 (default; g's\n"
+           "                       spectrum derived, refused if over 5%% of it is clipped)\n"
+           "                       or g itself\n"
+           "  --mach M --forcing-b B  the variance from a turbulent cloud: s_g^2 =\n"
+           "                       ln(1 + B^2 M^2) (Federrath et al. 2008; B 1/3\n"
+           "                       solenoidal .. 1 compressive), instead of --variance\n"
            "  --help               this text\n"
            "\n"
            "example:\n"
@@ -509,12 +523,63 @@ static int parse_vector(const char *const *val, tbrf_io_meta *m)
     return 0;
 }
 
+/* Lognormal densities (#33): --lognormal, --target-spectrum, and the
+ * variance from --mach and --forcing-b (the contrast's b^2 M^2 for a
+ * density target, the Gaussian's ln(1 + b^2 M^2) for a Gaussian one). */
+static int parse_lognormal(const char *const *val, tbrf_io_meta *m)
+{
+    static const char *const TS[] = {"density", "gaussian"};
+    static const int TSV[] = {TBRF_IO_LOGNORMAL_DENSITY, TBRF_IO_LOGNORMAL_GAUSSIAN};
+    int32_t target = TBRF_IO_LOGNORMAL_DENSITY;
+    if (!val[O_LOGNORMAL] && (val[O_TARGET_SPECTRUM] || val[O_MACH] || val[O_FORCING_B])) {
+        cli_errline("generate: --target-spectrum, --mach and --forcing-b need --lognormal");
+        return -1;
+    }
+    if (!val[O_LOGNORMAL])
+        return 0;
+    if (choice_opt(val, O_TARGET_SPECTRUM, TS, TSV, 2, &target))
+        return -1;
+    m->lognormal = target;
+    if (val[O_VECTOR]) {
+        cli_errline("generate: --lognormal makes a scalar density; --vector does not apply");
+        return -1;
+    }
+    if (!val[O_MACH] != !val[O_FORCING_B]) {
+        cli_errline("generate: give --mach and --forcing-b together");
+        return -1;
+    }
+    if (!val[O_MACH])
+        return 0;
+    if (val[O_VARIANCE] || val[O_AMPLITUDE]) {
+        cli_errline("generate: --mach and --forcing-b set the variance: not with --variance "
+                    "or --amplitude");
+        return -1;
+    }
+    double mach = NAN, b = NAN;
+    char err[512];
+    if (args_positive("--mach", val[O_MACH], &mach, err, sizeof err) ||
+        args_positive("--forcing-b", val[O_FORCING_B], &b, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    const double s2 = tbrf_lognormal_sigma2_mach(mach, b);
+    m->by_variance = 1;
+    m->variance = target == TBRF_IO_LOGNORMAL_DENSITY ? expm1(s2) : s2;
+    if (!(m->variance > 0.0) || !isfinite(m->variance)) {
+        cli_errline("generate: --mach %.60s --forcing-b %.60s give no finite variance",
+                    val[O_MACH], val[O_FORCING_B]);
+        return -1;
+    }
+    return 0;
+}
+
 /* The whole command line into r; EXIT_USAGE after one message. */
 static int parse_generate(const char *const *val, request *r)
 {
     r->lines_auto = val[O_LINES] == NULL;
     if (parse_model(val, &r->meta) || parse_geometry(val, r) || parse_method(val, &r->meta) ||
-        parse_box(val, r) || parse_vector(val, &r->meta) || parse_backend(val, &r->meta.opts))
+        parse_box(val, r) || parse_vector(val, &r->meta) || parse_backend(val, &r->meta.opts) ||
+        parse_lognormal(val, &r->meta))
         return EXIT_USAGE;
     output_args a = {val[O_OUT], val[O_FORMAT], val[O_THREADS], val[O_CHUNK],
                      val[O_COMPRESS] != NULL, val[O_QUIET] != NULL, val[O_NO_XDMF] != NULL,

@@ -40,6 +40,12 @@ static void isotropy_line(const char *file)
                (iso.kiso < iso.knyq ? iso.kiso : iso.knyq) / iso.kf,
                100.0 * (iso.kiso < iso.knyq ? iso.kiso : iso.knyq) / iso.knyq, iso.knyq, iso.need);
     }
+    if (m.lognormal) /* #33: what the values are */
+        printf("lognormal: the values are rho/rho_mean = exp(g - s2/2), var(ln rho) = s2 = %.6g; "
+               "%s has the model's spectrum%s (doc/lognormal.md)\n", m.lognormal_sigma2,
+               m.lognormal == TBRF_IO_LOGNORMAL_DENSITY ? "the contrast rho/rho_mean - 1"
+                                                        : "the Gaussian g",
+               m.lognormal == TBRF_IO_LOGNORMAL_DENSITY && m.lognormal_lost > 0 ? " (g's derived spectrum clipped where negative)" : "");
     tbrf_io_meta_free(&m);
 }
 

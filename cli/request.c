@@ -12,6 +12,10 @@
 #include "isotropy.h"
 #include "request.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 /* ------------------------------------------------------------- models */
 
 /* The models are the library's kinds (tbrf_model_kind_name,
@@ -102,6 +106,7 @@ void request_free(request *r)
     cli_unguard_temp();
     tbrf_destroy(r->plan);
     tbrf_model_destroy(r->model);
+    tbrf_model_destroy(r->target);
     free(r->xyz);
     tbrf_io_points_close(r->pts);
     free(r->table_k);
@@ -707,6 +712,54 @@ static int vector_setup(request *r)
     return 0;
 }
 
+/* ------------------------------------------- lognormal densities (#33) */
+
+/* The most of the Gaussian's variance a density target may clip. */
+#define LOGNORMAL_MAX_CLIPPED 0.05
+
+/* --lognormal: with a density target the model is the contrast's, and the
+ * plan runs the Gaussian's derived spectrum (tbrf_model_lognormal) over
+ * k in [min(pi/(4 D), kmin/2), 2 pi sqrt(dim)/resolution] with xi_g exact
+ * to r = D (rmax = 2 D), D the domain's (or box's) diagonal: all recorded
+ * values, so regenerate and sample derive the same table. */
+static int lognormal_setup(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    if (!m->lognormal)
+        return 0;
+    if (m->lognormal == TBRF_IO_LOGNORMAL_GAUSSIAN) {
+        m->lognormal_sigma2 = tbrf_model_variance(r->model, m->dim);
+        m->lognormal_lost = 0.0;
+        return 0;
+    }
+    double d2 = 0.0;
+    for (int c = 0; c < m->dim; c++) {
+        const double e = m->box ? m->box_length[c] : m->hi[c] - m->lo[c];
+        d2 += e * e;
+    }
+    const double D = sqrt(d2), kmax = 2.0 * M_PI * sqrt((double)m->dim) / m->resolution;
+    double kmin = M_PI / (4.0 * D);
+    if (m->kmin > 0.0 && 0.5 * m->kmin < kmin)
+        kmin = 0.5 * m->kmin;
+    tbrf_model *g = NULL;
+    double lost = NAN;
+    int st = tbrf_model_lognormal(r->model, m->dim, kmin, kmax, 2.0 * D, LOGNORMAL_MAX_CLIPPED,
+                                  &lost, &g);
+    if (st != TBRF_OK) {
+        cli_errline("--lognormal: %s", model_msg(g, st));
+        tbrf_model_destroy(g);
+        return EXIT_FAIL;
+    }
+    r->target = r->model;
+    r->model = g;
+    m->lognormal_sigma2 = tbrf_model_variance(g, m->dim);
+    m->lognormal_lost = lost;
+    if (lost > 1e-4 && !r->quiet && !r->input && cli_mpi_rank() == 0)
+        fprintf(stderr, "tbrf: warning: --lognormal: the Gaussian's spectrum goes negative; "
+                        "clipped, losing %.3g%% of its variance (doc/lognormal.md)\n", 100 * lost);
+    return 0;
+}
+
 static int make_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -765,6 +818,8 @@ int request_plan(request *r)
         rc = box_setup(r, resolution_given);
     if (rc == 0)
         rc = vector_setup(r);
+    if (rc == 0)
+        rc = lognormal_setup(r);
     if (rc)
         return rc;
     /* The default lines follow the grid: isotropic up to its Nyquist
@@ -794,7 +849,7 @@ int request_plan(request *r)
     }
     /* What the file records of the run: the model as made, and the method
      * that ran (AUTO resolved). */
-    m->model = tbrf_model_describe(r->model);
+    m->model = tbrf_model_describe(r->target ? r->target : r->model);
     m->method_used = tbrf_plan_method(r->plan);
     m->opts.method = m->method_used;
     m->method_name = m->method_used == TBRF_METHOD_NUFFT ? "nufft"

@@ -74,6 +74,8 @@ typedef struct request {
     /* Owned, released by request_free. */
     char *command;
     tbrf_model *model;
+    tbrf_model *target; /* --lognormal density target: the contrast's model (model
+                           is then the derived Gaussian's) */
     tbrf_plan *plan;
     double *xyz;               /* all positions (points files read whole) */
     tbrf_io_points_reader *pts; /* or /points read in pieces (HDF5 input) */

@@ -38,7 +38,47 @@ typedef struct run {
     double *xyz;    /* streamed points: the piece being evaluated */
     char err[1024]; /* streamed points: why a callback stopped the run */
     int64_t offset; /* MPI: the global number of this rank's first cell */
+    void *ln;       /* --lognormal: the transformed chunk (streamed values) */
+    size_t ln_size; /* its bytes */
 } run;
+
+/* --lognormal (#33): rho/rho_mean = exp(g - s2/2), s2 the Gaussian's
+ * variance, in place on n values. */
+static void lognormal_apply(const request *r, void *values, int64_t n)
+{
+    const double h = 0.5 * r->meta.lognormal_sigma2;
+    if (r->meta.opts.precision == TBRF_FLOAT) {
+        float *v = values;
+        for (int64_t i = 0; i < n; i++)
+            v[i] = (float)exp((double)v[i] - h);
+    } else {
+        double *v = values;
+        for (int64_t i = 0; i < n; i++)
+            v[i] = exp(v[i] - h);
+    }
+}
+
+/* The values to write: the library's own, or with --lognormal their
+ * transform in u->ln (the library's buffer is not ours to change); NULL
+ * when out of memory. */
+static const void *lognormal_values(run *u, const void *values, int64_t n)
+{
+    const request *r = u->r;
+    if (!r->meta.lognormal || n <= 0)
+        return values;
+    const size_t bytes =
+        (size_t)n * (r->meta.opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double));
+    if (bytes > u->ln_size) {
+        void *p = realloc(u->ln, bytes);
+        if (!p)
+            return NULL;
+        u->ln = p;
+        u->ln_size = bytes;
+    }
+    memcpy(u->ln, values, bytes);
+    lognormal_apply(r, u->ln, n);
+    return u->ln;
+}
 
 /* Sum of v[0..n-1] (float or double) minus m, squared when sq: eight
  * running partial sums added in a fixed order, so the loop has no
@@ -85,6 +125,8 @@ static void moments_add(run *u, const void *values, int64_t count)
 static int push_cb(void *user, int64_t first, int64_t count, const void *values)
 {
     run *u = user;
+    if (!(values = lognormal_values(u, values, count * u->r->meta.ncomp)))
+        return 1;
     if (tbrf_io_grid_push(u->w, u->offset + first, count, values))
         return 1;
     moments_add(u, values, count * u->r->meta.ncomp);
@@ -164,6 +206,10 @@ static int pull_cb(void *user, int64_t first, int64_t max, double *xyz, int64_t 
 static int push_points_cb(void *user, int64_t first, int64_t count, const void *values)
 {
     run *u = user;
+    if (!(values = lognormal_values(u, values, count * u->r->meta.ncomp))) {
+        snprintf(u->err, sizeof u->err, "out of memory");
+        return 1;
+    }
     if (tbrf_io_points_push(u->w, first, count, u->xyz, values)) {
         snprintf(u->err, sizeof u->err, "%s", tbrf_io_message(u->w));
         return 1;
@@ -217,6 +263,8 @@ static int write_points_mpi(run *u)
             st = TBRF_ERR_INVALID;
         if (!st && ((st = tbrf_set_points(r->plan, n, p)) || (st = tbrf_execute(r->plan, m->realization, values))))
             snprintf(u->err, sizeof u->err, "%s", cli_plan_msg(r->plan, st));
+        if (!st && m->lognormal)
+            lognormal_apply(r, values, n * m->ncomp);
         if (!st && tbrf_io_points_push(u->w, row, n, p, values))
             st = TBRF_ERR_CALLBACK; /* another rank failed, or the write did */
         if (!st)
@@ -254,6 +302,8 @@ static int write_points(run *u)
         cli_errline("%s", cli_plan_msg(r->plan, st));
         rc = EXIT_FAIL;
     } else {
+        if (m->lognormal)
+            lognormal_apply(r, values, m->npoints * m->ncomp);
         moments_add(u, values, m->npoints * m->ncomp);
         if (tbrf_io_write_points(u->w, m->dim, m->npoints, r->xyz) ||
             tbrf_io_write_values(u->w, m->npoints, m->opts.precision, values)) {
@@ -704,6 +754,7 @@ int request_run(request *r)
     int rc = write_file(&u);
     cli_unguard_temp();
     tbrf_io_close(u.w); /* removes the temporary unless committed */
+    free(u.ln);
 #ifdef TBRF_CLI_MPI
     if (rc == 0 && r->report && cli_mpi_active()) /* the same flags on every rank */
         merge_moments(&u);

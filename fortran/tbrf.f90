@@ -571,6 +571,30 @@ contains
         v = c_tbrf_model_tail_slope(model%ptr, int(dim, c_int))
     end function tbrf_model_tail_slope
 
+    !> The Gaussian model behind a lognormal density whose contrast has the
+    !> density model's spectrum and variance (tbrf_model_lognormal in
+    !> tbrf/model.h): a table over [kmin, kmax], xi_g exact for r <= rmax/2,
+    !> negative parts clipped (lost: their share of sigma_g^2, refused above
+    !> max_lost).
+    subroutine tbrf_model_lognormal(gaussian, density, dim, kmin, kmax, rmax, max_lost, lost, stat)
+        type(tbrf_model), intent(out) :: gaussian
+        type(tbrf_model), intent(in) :: density
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: kmin, kmax, rmax, max_lost
+        real(c_double), intent(out) :: lost
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_lognormal(density%ptr, int(dim, c_int), kmin, kmax, rmax, &
+                                                 max_lost, lost, gaussian%ptr), &
+                          "tbrf_model_lognormal", gaussian, stat)
+    end subroutine tbrf_model_lognormal
+
+    !> sigma^2 of ln rho = ln(1 + b^2 mach^2) (Federrath et al. 2008, 2010).
+    function tbrf_lognormal_sigma2_mach(mach, b) result(v)
+        real(c_double), intent(in) :: mach, b
+        real(c_double) :: v
+        v = c_tbrf_lognormal_sigma2_mach(mach, b)
+    end function tbrf_lognormal_sigma2_mach
+
     ! -------------------------------------------------------------- plans
 
     subroutine tbrf_default_opts(opts)

@@ -472,6 +472,27 @@ module tbrf_c
         integer(c_int), value :: dim
     end function c_tbrf_model_tail_slope
 
+    function c_tbrf_model_lognormal(density, dim, kmin, kmax, rmax, max_lost, lost, gaussian) &
+        bind(C, name="tbrf_model_lognormal")
+        import
+        integer(c_int) :: c_tbrf_model_lognormal
+        type(c_ptr), value :: density
+        integer(c_int), value :: dim
+        real(c_double), value :: kmin
+        real(c_double), value :: kmax
+        real(c_double), value :: rmax
+        real(c_double), value :: max_lost
+        real(c_double), intent(out) :: lost
+        type(c_ptr) :: gaussian
+    end function c_tbrf_model_lognormal
+
+    function c_tbrf_lognormal_sigma2_mach(mach, b) bind(C, name="tbrf_lognormal_sigma2_mach")
+        import
+        real(c_double) :: c_tbrf_lognormal_sigma2_mach
+        real(c_double), value :: mach
+        real(c_double), value :: b
+    end function c_tbrf_lognormal_sigma2_mach
+
     function c_tbrf_make_plan(model, dim, lo, hi, resolution, seed, opts, plan) bind(C, name="tbrf_make_plan")
         import
         integer(c_int) :: c_tbrf_make_plan

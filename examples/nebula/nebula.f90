@@ -78,7 +78,8 @@ program nebula
     integer, parameter :: nsnap = 4
 
     real(c_double), allocatable :: u(:, :, :, :), u1(:, :, :, :), du(:, :, :, :), ghost(:, :, :), plane(:, :, :)
-    type(tbrf_model) :: model
+    type(tbrf_model) :: model, density_model
+    real(c_double) :: clipped
     type(tbrf_inflow) :: wind
     type(tbrf_opts) :: opts
     real(c_double) :: kmin, kmax, t, t_end, dt, lo(3), hi(3), mass0, inflow, outflow, fin, fout, t_plane
@@ -99,11 +100,21 @@ program nebula
     if (nx < 8 .or. ny < 8 .or. nz < 8 .or. .not. (crossings > 0)) error stop "nebula: sizes >= 8, crossings > 0"
     t_end = crossings * nz * h / v_w
 
-    ! --- the wind: k^-3.9 between the cross-section's fundamental and the
-    ! grid's Nyquist, unit variance; a tube long enough for the whole run
+    ! --- the wind: its density contrast rho/rho_w - 1 has the spectrum
+    ! k^-3.9 between the cross-section's fundamental and the grid's Nyquist
+    ! and the variance exp(sigma^2) - 1 of a lognormal with rms(ln rho) =
+    ! sigma (doc/lognormal.md): the Gaussian field behind it has the
+    ! spectrum tbrf_model_lognormal derives (to 2 pi sqrt(3)/h, its
+    ! correlation exact to 2 min(nx, ny) h), rescaled to unit variance for
+    ! the sampler's rho_w exp(sigma delta - sigma^2/2); a tube long enough
+    ! for the whole run
     kmin = 2 * acos(-1._c_double) / (min(nx, ny) * h)
     kmax = acos(-1._c_double) / h
-    call tbrf_model_powerlaw(model, index, kmin, kmax)
+    call tbrf_model_powerlaw(density_model, index, kmin, kmax)
+    call tbrf_model_set_variance(density_model, exp(sigma**2) - 1)
+    call tbrf_model_lognormal(model, density_model, 3, kmin / 2, 2 * sqrt(3._c_double) * kmax, &
+                              4 * min(nx, ny) * h, 0.05_c_double, clipped)
+    call tbrf_model_set_variance(model, 1._c_double)
     call tbrf_default_opts(opts)
     call tbrf_inflow_tube(3, [0.5_c_double * h, 0.5_c_double * h, -1.5_c_double * h], &
                           [(nx - 0.5_c_double) * h, (ny - 0.5_c_double) * h, -0.5_c_double * h], &
@@ -113,6 +124,8 @@ program nebula
     call tbrf_inflow_set_density(wind, TBRF_DENSITY_LOGNORMAL, rho_w, sigma)
     write(*, '(a, i0, a, i0, a, i0, a, f0.2, a, f0.1, a)') 'nebula: ', nx, ' x ', ny, ' x ', nz, &
         ' cells, t_end = ', t_end, ', wind lines ', tbrf_inflow_line_bytes(wind) / 1048576._c_double, ' MiB'
+    write(*, '(a, f0.2, a)') 'nebula: the wind''s Gaussian spectrum, derived for the density''s, clips ', &
+        100 * clipped, '% of its variance (below k_min)'
     flush(output_unit)
 
     ! --- state u(var, i, j, k), var = rho, mx, my, mz; two ghost layers
@@ -215,6 +228,7 @@ program nebula
         abs(total_mass(u) - mass0 - inflow + outflow) / mass0, ' (relative), ', nplanes, ' inflow planes'
     call tbrf_inflow_destroy(wind)
     call tbrf_model_destroy(model)
+    call tbrf_model_destroy(density_model)
 
 contains
 

@@ -188,6 +188,38 @@ TBRF_API int tbrf_model_make(const char *kind, double index, double kmin, double
  * or dim. */
 TBRF_API double tbrf_model_tail_slope(const tbrf_model *model, int dim);
 
+/* ------------------------------------------------------ lognormal fields */
+
+/* The Gaussian model behind a lognormal density whose contrast has the
+ * given model's spectrum and variance (doc/lognormal.md). With rho/rho_mean
+ * = exp(g - sigma_g^2/2), delta = rho/rho_mean - 1 has covariance
+ * exp(xi_g) - 1, so g needs xi_g(r) = ln(1 + xi_d(r)), xi_d the density
+ * model's covariance in dimension dim. *gaussian is a tabulated model
+ * (tbrf_model_table: 128 rows per decade over [kmin, kmax], plus rows at
+ * the density model's own range ends) of the spectrum of xi_g, computed by
+ * Hankel transforms with xi_g exact for r <= rmax/2 (it is tapered to 0
+ * over [rmax/2, rmax]: give rmax at least twice the largest separation the
+ * field is used at) and about 1e-5 relative accuracy (doc/lognormal.md),
+ * its variance set to sigma_g^2 = ln(1 + sigma_d^2). Where the spectrum
+ * would be negative it is clipped to 0; *lost is the clipped part's
+ * variance over sigma_g^2, and above max_lost the model is refused.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (bad arguments or
+ * density model, a correlation <= -1 that no lognormal density has, or
+ * more lost than max_lost: the message says which and how much),
+ * TBRF_ERR_SIZE (rmax kmax asks for more than 2^20 correlation samples or
+ * the memory budget), TBRF_ERR_NO_MEMORY. On failure *gaussian may hold a
+ * failed model, for its message (destroy it). */
+TBRF_API int tbrf_model_lognormal(const tbrf_model *density, int dim, double kmin, double kmax,
+                                  double rmax, double max_lost, TBRF_OUT double *lost,
+                                  tbrf_model **gaussian);
+
+/* The variance of ln rho in supersonic turbulence of rms Mach number mach
+ * with forcing parameter b (1/3 solenoidal, 1 compressive; Federrath et
+ * al. 2008, 2010): sigma^2 = ln(1 + b^2 mach^2). It is the Gaussian's
+ * sigma_g^2 of a lognormal density; the contrast's variance is then
+ * exp(sigma^2) - 1 = b^2 mach^2. NaN unless mach >= 0 and b > 0, finite. */
+TBRF_API double tbrf_lognormal_sigma2_mach(double mach, double b);
+
 #ifdef __cplusplus
 }
 #endif

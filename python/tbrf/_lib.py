@@ -258,6 +258,9 @@ _PROTOS = {
     "tbrf_model_make": (c_int, [c_char_p, c_double, c_double, c_double, c_double, c_double,
                                 POINTER(P)]),
     "tbrf_model_tail_slope": (c_double, [P, c_int]),
+    "tbrf_model_lognormal": (c_int, [P, c_int, c_double, c_double, c_double, c_double, OUT_D,
+                                     POINTER(P)]),
+    "tbrf_lognormal_sigma2_mach": (c_double, [c_double, c_double]),
     # plan.h
     "tbrf_make_plan": (c_int, [P, c_int, P, P, c_double, c_uint64, POINTER(Opts), POINTER(P)]),
     "tbrf_make_periodic_plan": (c_int, [P, c_int, P, P, P, c_uint64, POINTER(Opts),

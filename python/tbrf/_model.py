@@ -198,6 +198,23 @@ class Model:
         """sigma^2 = C(0) in dimension dim (NaN if divergent)."""
         return lib.tbrf_model_variance(self.handle, int(dim))
 
+    def lognormal(self, dim: int, kmin: float, kmax: float, rmax: float,
+                  max_lost: float = 0.05) -> Tuple["Model", float]:
+        """The Gaussian model behind a lognormal density whose contrast
+        rho/rho_mean - 1 has this model's spectrum and variance
+        (tbrf_model_lognormal; doc/lognormal.md): a table over [kmin, kmax]
+        with variance ln(1 + variance), its correlation ln(1 + xi) exact for
+        r <= rmax/2. Returns (model, lost), lost the share of its variance
+        clipped where its spectrum would be negative; more than max_lost
+        raises tbrf.InvalidError naming it."""
+        g = Model._empty()
+        g.kind = "table"
+        lost = ctypes.c_double()
+        g._adopt(lib.tbrf_model_lognormal(self.handle, int(dim), float(kmin), float(kmax),
+                                          float(rmax), float(max_lost), ctypes.byref(lost),
+                                          ctypes.byref(g._handle)))
+        return g, lost.value
+
     def tail_slope(self, dim: int = 3) -> float:
         """The spectrum's log-log slope far above its low wavenumbers (NaN if none)."""
         return lib.tbrf_model_tail_slope(self.handle, int(dim))
@@ -244,3 +261,16 @@ def as_model(model: Any, parameters: Dict[str, Any]) -> Model:
     if not isinstance(model, str):
         raise TypeError(f"model must be a kind name or a tbrf.Model, not {type(model).__name__}")
     return Model(model, **parameters)
+
+
+def lognormal_sigma2_mach(mach: float, b: float) -> float:
+    """var(ln rho) = ln(1 + b^2 mach^2) of supersonic turbulence of rms Mach
+    number mach and forcing parameter b (1/3 solenoidal .. 1 compressive;
+    Federrath et al. 2008, 2010): the Gaussian's sigma_g^2 of a lognormal
+    density, whose contrast has variance b^2 mach^2. Raises ValueError
+    unless mach >= 0 and b > 0, finite."""
+    v = lib.tbrf_lognormal_sigma2_mach(float(mach), float(b))
+    if math.isnan(v):
+        raise ValueError(f"lognormal_sigma2_mach: needs mach >= 0 and b > 0, finite "
+                         f"(mach {mach}, b {b})")
+    return v

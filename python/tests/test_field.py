@@ -335,3 +335,21 @@ def test_gil_released_during_a_call():
     gap = max(b - max(a, start) for a, b in zip(notes, notes[1:]) if b > start and a < end)
     assert gap < 0.5 * (end - start), \
         f"this thread stood still {gap:.3f} s of a {end - start:.3f} s call: the GIL was held"
+
+
+def test_lognormal_model():
+    """Model.lognormal (tbrf_model_lognormal, doc/lognormal.md): the Gaussian
+    behind a lognormal density has the correlation ln(1 + xi) of the
+    contrast's (to the table's interpolation, 1e-4 of sigma_g^2) and the
+    variance ln(1 + var); an unrealisable one is refused naming the loss."""
+    d = tbrf.Model("matern", length=0.1, nu=1.5, variance=math.expm1(1.0))
+    g, lost = d.lognormal(2, 0.05, 400.0, 4.0)  # kmin far below 1/length: no variance cut
+    assert 0 <= lost < 1e-6
+    assert g.variance(2) == pytest.approx(1.0, rel=1e-9)
+    r = np.array([0.0, 0.01, 0.05, 0.1, 0.3])
+    assert np.allclose(g.covariance(r, 2), np.log1p(d.covariance(r, 2)), rtol=0, atol=1e-4)
+    with pytest.raises(tbrf.InvalidError, match="would lose"):
+        tbrf.Model("gaussian", length=0.1, variance=8.5).lognormal(3, 0.5, 400.0, 6.0, 0.05)
+    assert tbrf.lognormal_sigma2_mach(3, 0.5) == pytest.approx(math.log(3.25), rel=1e-15)
+    with pytest.raises(ValueError):
+        tbrf.lognormal_sigma2_mach(1, 0)

@@ -79,6 +79,7 @@ void tbrf_io_meta_init(tbrf_io_meta *m)
     }
     m->ncomp = 1;
     m->zeta = m->accuracy = NAN;
+    m->lognormal_sigma2 = m->lognormal_lost = NAN;
 }
 
 void tbrf_io_meta_free(tbrf_io_meta *m)
@@ -184,6 +185,19 @@ static int vector_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     return e;
 }
 
+/* A lognormal density (issue #33): only where it applies, so the files
+ * of Gaussian fields are as before. */
+static int lognormal_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
+{
+    if (!m->lognormal)
+        return 0;
+    int e = s->str(s->ctx, "lognormal",
+                   m->lognormal == TBRF_IO_LOGNORMAL_DENSITY ? "density" : "gaussian");
+    e |= f64(s, "lognormal_sigma2_lnrho", m->lognormal_sigma2);
+    e |= f64(s, "lognormal_clipped", m->lognormal_lost);
+    return e;
+}
+
 int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
 {
     const int d = m->dim;
@@ -206,6 +220,7 @@ int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
         e |= s->str(s->ctx, "points_file", m->points_file);
     }
     e |= vector_attrs(s, m);
+    e |= lognormal_attrs(s, m);
     /* What the plan decided. */
     e |= i64(s, "line_samples", m->info.line_samples);
     e |= f64(s, "line_spacing", m->info.line_spacing);
@@ -451,6 +466,22 @@ static void read_vector(meta_in *in, tbrf_io_meta *m)
     m->method_name = in_str(in, "method_ran", 0);
 }
 
+/* Files before issue #33, and Gaussian fields, have none: lognormal 0. */
+static void read_lognormal(meta_in *in, tbrf_io_meta *m)
+{
+    const char *kind = in_str(in, "lognormal", 0);
+    if (!kind)
+        return;
+    if (strcmp(kind, "density") == 0)
+        m->lognormal = TBRF_IO_LOGNORMAL_DENSITY;
+    else if (strcmp(kind, "gaussian") == 0)
+        m->lognormal = TBRF_IO_LOGNORMAL_GAUSSIAN;
+    else
+        in_fail(in, "must be density or gaussian, not so in attribute", "lognormal");
+    in_f64v(in, "lognormal_sigma2_lnrho", &m->lognormal_sigma2, 1, 0);
+    in_f64v(in, "lognormal_clipped", &m->lognormal_lost, 1, 0);
+}
+
 int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t errlen)
 {
     if (!meta) {
@@ -499,6 +530,8 @@ int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t er
         read_plan_info(&in, meta);
     if (!in.bad)
         read_vector(&in, meta);
+    if (!in.bad)
+        read_lognormal(&in, meta);
     tbrf_io_file_close(f);
     if (in.bad) {
         tbrf_io_meta_free(meta);

@@ -109,7 +109,19 @@ typedef struct tbrf_io_meta {
     const char *method_name;   /* the method that ran by name ("tb", "fft", "nufft",
                                   ...; NULL: the one of method_used); attribute
                                   "method_ran" */
+    /* Lognormal densities (issue #33; doc/lognormal.md): written only for
+     * a lognormal field, so other files are as before. */
+    int lognormal;             /* 0: the Gaussian field; TBRF_IO_LOGNORMAL_DENSITY: rho/rho_mean
+                                  whose contrast has the model's spectrum;
+                                  TBRF_IO_LOGNORMAL_GAUSSIAN: exp(g - s2/2) of g with
+                                  the model's spectrum; attribute "lognormal" */
+    double lognormal_sigma2;   /* sigma_g^2 = var(ln rho), for humans (NaN: not recorded);
+                                  attribute "lognormal_sigma2_lnrho" */
+    double lognormal_lost;     /* the clipped share of sigma_g^2 (NaN: not recorded);
+                                  attribute "lognormal_clipped" */
 } tbrf_io_meta;
+
+enum { TBRF_IO_LOGNORMAL_DENSITY = 1, TBRF_IO_LOGNORMAL_GAUSSIAN = 2 };
 
 /* Fills *meta with "not applicable" (NULL strings, NaN numbers, zeros). */
 void tbrf_io_meta_init(tbrf_io_meta *meta);

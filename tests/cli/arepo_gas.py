@@ -15,6 +15,13 @@ Cases:
              so V = m / rho are the Voronoi volumes: they sum to L^3
              (1e-10); the rms of ln rho is the target sigma (see the
              tolerance below); --points FILE re-reads the coordinates
+  lndensity  --lognormal (issue #33; doc/lognormal.md): the contrast has the
+             model's spectrum (lognormal_target "density" recorded, the
+             rms of ln rho the target sigma as in `lognormal`, regenerate
+             --check bitwise); --lognormal --target-spectrum gaussian is
+             bitwise --density lognormal (which records nothing new);
+             --forcing-b B with --mach M gives sigma^2 = ln(1 + B^2 M^2);
+             option misuse refused with one message
   velocity   --velocity solenoidal and compressive at a 16^3 lattice: the
              rms speed is --vrms (tolerance below), the spectral divergence
              (curl) of the lattice values vanishes to 1e-9 of the gradient
@@ -174,6 +181,45 @@ def case_lognormal():
               "--points reads an AREPO file's coordinates")
 
 
+def case_lndensity():
+    base = ["arepo", "gas", "--box", "1", "--jittered", "16", "--model", "gaussian",
+            "--length", "0.05", "--rho", "2", "--temperature", "100", "--seed", "11",
+            "--mass-as-density"]
+    run(*(base + ["--lognormal", "--sigma", "0.5", "--out", "d"]))
+    run("regenerate", "d.hdf5", "--out", "d2", "--check")
+    with h5py.File("d.hdf5", "r") as f:
+        a = f["tbrf"].attrs
+        check(a["lognormal_target"] in ("density", b"density"), "lognormal_target density")
+        check(0 <= a["lognormal_clipped"] < 0.05, "clipped %r" % a["lognormal_clipped"])
+        s = np.std(np.log(f["PartType0/Masses"][...]))
+        print("--lognormal: rms ln rho = %.4f (target 0.5), clipped %.3g%%" %
+              (s, 100 * a["lognormal_clipped"]))
+        check(abs(s / 0.5 - 1) < 0.08, "rms of ln rho %g vs 0.5" % s)
+    run(*(base + ["--density", "lognormal", "--sigma", "0.5", "--out", "old"]))
+    run(*(base + ["--lognormal", "--target-spectrum", "gaussian", "--sigma", "0.5", "--out", "new"]))
+    with h5py.File("old.hdf5", "r") as f, h5py.File("new.hdf5", "r") as g:
+        check(np.array_equal(f["PartType0/Masses"][...], g["PartType0/Masses"][...]),
+              "--target-spectrum gaussian is --density lognormal bitwise")
+        check("lognormal_target" not in f["tbrf"].attrs, "--density lognormal records as before")
+    run("arepo", "gas", "--box", "1", "--jittered", "8", "--model", "gaussian", "--length", "0.2",
+        "--sound-speed", "1", "--lognormal", "--forcing-b", "0.4", "--mach", "3", "--velocity",
+        "solenoidal", "--out", "m")
+    with h5py.File("m.hdf5", "r") as f:
+        sig = f["tbrf"].attrs["sigma"]
+        check(abs(sig - np.sqrt(np.log1p(0.16 * 9))) < 1e-14, "--forcing-b 0.4 --mach 3: %r" % sig)
+    short = ["arepo", "gas", "--box", "1", "--jittered", "8", "--model", "gaussian", "--length",
+             "0.2", "--sound-speed", "1", "--out", "bad"]
+    for bad in (["--lognormal", "--density", "linear", "--sigma", "0.5"],
+                ["--density", "lognormal", "--sigma", "0.5", "--forcing-b", "0.4"],
+                ["--lognormal", "--forcing-b", "0.4"],
+                ["--lognormal", "--forcing-b", "0.4", "--mach", "2", "--sigma", "1",
+                 "--velocity", "solenoidal"],
+                ["--lognormal", "--sigma", "0.5", "--target-spectrum", "rho"]):
+        p = run(*(short + bad), want=2)
+        check(p.stderr.count("\n") == 1 and not os.path.exists("bad.hdf5"),
+              "%s: one message, no file: %r" % (bad, p.stderr))
+
+
 def spectral(v, g):
     """max |k.v_k| and max |k x v_k| over max |k||v_k| of a g^3 lattice field."""
     k = 2 * np.pi * np.fft.fftfreq(g)
@@ -309,7 +355,8 @@ def case_doc():
         check(f["PartType0/Masses"].shape == (32 ** 3,), "32^3 cells")
 
 
-{"doc": case_doc, "header": case_header, "files": case_files, "lognormal": case_lognormal, "bad": case_bad,
+{"doc": case_doc, "header": case_header, "files": case_files, "lognormal": case_lognormal,
+ "lndensity": case_lndensity, "bad": case_bad,
  "pk": case_pk, "velocity": case_velocity}[CASE]()
 print("%s: %s" % (CASE, "FAILED %d" % len(FAILS) if FAILS else "ok"))
 sys.exit(1 if FAILS else 0)

@@ -1,7 +1,7 @@
 ! test_api.f90 — the idiomatic module gives bitwise the values of the C API
 ! for grids (3D double, 2D float, rank-1 and rank-3 arrays, a sub-grid) and
 ! points, with default and 64-bit seeds (including one above 2^63, i.e.
-! negative int64).
+! negative int64); the lognormal model (#33).
 program test_api
     use, intrinsic :: iso_c_binding
     use tbrf
@@ -16,6 +16,7 @@ program test_api
     call points2d_float()
     call info_and_queries()
     call model_kinds()
+    call lognormal()
     call finish('fortran_api')
 contains
 
@@ -49,6 +50,33 @@ contains
         call check(ieee_is_nan(tbrf_model_tail_slope(a, 3)), 'no slope for a failed model')
         call tbrf_model_destroy(a)
     end subroutine model_kinds
+
+    !> tbrf_model_lognormal and tbrf_lognormal_sigma2_mach (#33): the derived
+    !> table is the C call's (variance ln(1 + var), its covariance ln(1 + xi)
+    !> to 1e-4), a refusal keeps its message under stat=.
+    subroutine lognormal()
+        type(tbrf_model) :: d, g
+        real(c_double) :: lost, xi
+        integer :: st, at
+        call tbrf_model_matern(d, 0.1_c_double, 1.5_c_double)
+        call tbrf_model_set_variance(d, exp(1.0_c_double) - 1)
+        call tbrf_model_lognormal(g, d, 3, 0.05_c_double, 400.0_c_double, 4.0_c_double, &
+                                  0.05_c_double, lost, stat=st)
+        call check(st == TBRF_OK .and. lost <= 0, 'lognormal: ' // tbrf_model_message(g))
+        call check(abs(tbrf_model_variance(g, 3) - 1) < 1e-12_c_double, 'lognormal variance ln(e)')
+        xi = log(1 + tbrf_model_covariance(d, 3, 0.05_c_double))
+        call check(abs(tbrf_model_covariance(g, 3, 0.05_c_double) - xi) < 1e-4_c_double, &
+                   'lognormal covariance ln(1 + xi)')
+        call tbrf_model_destroy(g)
+        call tbrf_model_lognormal(g, d, 3, 0.05_c_double, 400.0_c_double, 1e12_c_double, &
+                                  0.05_c_double, lost, stat=st)
+        at = index(tbrf_model_message(g), 'samples')
+        call check(st == TBRF_ERR_SIZE .and. at > 0, 'lognormal refusal under stat=')
+        call tbrf_model_destroy(g)
+        call tbrf_model_destroy(d)
+        call check(abs(tbrf_lognormal_sigma2_mach(3.0_c_double, 0.5_c_double) - log(3.25_c_double)) &
+                   < 1e-15_c_double, 'sigma2 from Mach 3, b 0.5')
+    end subroutine lognormal
 
     subroutine model0(m)
         type(tbrf_model), intent(out) :: m
