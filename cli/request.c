@@ -85,6 +85,15 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
     }
     if (st != TBRF_OK)
         return st;
+    /* anisotropy (--anis, --angles; attributes model_anis, model_angles):
+     * a file records both or neither */
+    if (!isnan(m->anis[0]) || !isnan(m->angles[0])) {
+        const double one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+        st = tbrf_model_set_anisotropy(*out, isnan(m->anis[0]) ? one : m->anis,
+                                       isnan(m->angles[0]) ? zero : m->angles);
+        if (st != TBRF_OK)
+            return st;
+    }
     return m->by_variance ? tbrf_model_set_variance(*out, m->variance)
                           : tbrf_model_set_amplitude(*out, m->amplitude);
 }

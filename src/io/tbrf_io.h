@@ -109,6 +109,11 @@ typedef struct tbrf_io_meta {
     const char *method_name;   /* the method that ran by name ("tb", "fft", "nufft",
                                   ...; NULL: the one of method_used); attribute
                                   "method_ran" */
+    /* Anisotropy (tbrf_model_set_anisotropy; issue #33): the per-axis
+     * factors and the angles, 3 each (2D: the third factor 1, the last two
+     * angles 0); NaN (an isotropic model) leaves them out of the file.
+     * Attributes "model_anis" and "model_angles". */
+    double anis[3], angles[3];
 } tbrf_io_meta;
 
 /* Fills *meta with "not applicable" (NULL strings, NaN numbers, zeros). */
