@@ -593,6 +593,14 @@ static void test_anisotropy_input(void)
               strstr(tbrf_plan_message(p), "anisotropy is three-dimensional") != NULL,
           "a 2D plan of a 3D anisotropy: %s", tbrf_plan_message(p));
     tbrf_destroy(p);
+    /* the driver's modes fill shells of |k|: it refuses, naming why */
+    tbrf_driver_params dp;
+    tbrf_driver_default_params(&dp);
+    tbrf_driver *d = NULL;
+    CHECK(tbrf_driver_make(m, 1, &dp, &d) == TBRF_ERR_UNSUPPORTED &&
+              strstr(tbrf_driver_message(d), "isotropic models only") != NULL,
+          "the driver with an anisotropic model: %s", d ? tbrf_driver_message(d) : "(null)");
+    tbrf_driver_destroy(d);
     tbrf_model_destroy(m);
 }
 
