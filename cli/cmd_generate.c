@@ -25,6 +25,7 @@ enum {
     O_BOX, O_BOX_ORIGIN, O_VECTOR, O_ZETA, O_ACCURACY,
     /* lognormal densities (#33) */
     O_LOGNORMAL, O_TARGET_SPECTRUM, O_MACH, O_FORCING_B,
+    O_ANIS, O_ANGLES,
     O_COUNT
 };
 
@@ -55,6 +56,7 @@ static const args_opt OPTS[O_COUNT] = {
     /* lognormal densities (#33) */
     [O_LOGNORMAL] = {"--lognormal", 0}, [O_TARGET_SPECTRUM] = {"--target-spectrum", 1},
     [O_MACH] = {"--mach", 1},           [O_FORCING_B] = {"--forcing-b", 1},
+    [O_ANIS] = {"--anis", 1},         [O_ANGLES] = {"--angles", 1},
 };
 
 /* The second half of generate's help: method, output and execution. */
@@ -86,6 +88,11 @@ static void usage_method(const tbrf_opts *d)
            "                       (divergence-free), compressive (curl-free) or mixed\n"
            "                       (--zeta Z, 0 <= Z <= 1: the weight of the solenoidal\n"
            "                       projection); every component has the model's variance\n"
+           "  --anis S1,S2[,S3]    anisotropy: the model's correlation length times Si\n"
+           "                       along principal axis i (one factor per axis; GSTools'\n"
+           "                       anis (a, b) is 1,a,b); C(x) = C_iso(|S^-1 R^T x|)\n"
+           "  --angles A1[,A2,A3]  rotation of the principal axes in radians (2D: one,\n"
+           "                       3D: three, GSTools' angles convention; doc/method.md)\n"
            "  --max-padding P      circulant embedding may grow lines 2^P times (default %d)\n"
            "  --line-length-factor F  lines F times the minimal length (default %d): 2D\n"
            "                       fields with correlation lengths not small against the\n"
@@ -573,13 +580,65 @@ static int parse_lognormal(const char *const *val, tbrf_io_meta *m)
     return 0;
 }
 
+/* --anis S1,S2[,S3] and --angles A1[,A2,A3] (issue #33): the model's
+ * per-axis length factors and rotation angles in radians (GSTools'
+ * convention: tbrf_model_set_anisotropy), into meta.anis / meta.angles
+ * (the unused third factor 1, the unused angles 0). Where the grid gives
+ * the dimension, the counts must match it: dim factors, 1 angle in 2D and
+ * 3 in 3D; points leave the check to the plan. */
+static int parse_anisotropy(const char *const *val, tbrf_io_meta *m)
+{
+    char err[512];
+    int k;
+    if (val[O_ANIS]) {
+        double v[3] = {1, 1, 1};
+        if (args_doubles("--anis", val[O_ANIS], 3, v, &k, err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        if (k < 2 || (m->dim && k != m->dim)) {
+            cli_errline("--anis: give %s factors, one per axis", m->dim == 3 ? "3" : m->dim ? "2" : "2 or 3");
+            return -1;
+        }
+        for (int c = 0; c < 3; c++) {
+            if (!(v[c] > 0)) {
+                cli_errline("--anis: factor %d is %g; each must be > 0", c + 1, v[c]);
+                return -1;
+            }
+            m->anis[c] = v[c];
+        }
+    }
+    if (val[O_ANGLES]) {
+        double v[3] = {0, 0, 0};
+        if (args_doubles("--angles", val[O_ANGLES], 3, v, &k, err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        if (k == 2 || (m->dim == 2 && k != 1) || (m->dim == 3 && k != 3)) {
+            cli_errline("--angles: give %s (radians)", m->dim == 2 ? "1 angle in 2D"
+                        : m->dim == 3 ? "3 angles in 3D" : "1 angle (2D) or 3 (3D)");
+            return -1;
+        }
+        for (int c = 0; c < 3; c++)
+            m->angles[c] = v[c];
+    }
+    /* a file records both or neither */
+    for (int c = 0; (val[O_ANIS] || val[O_ANGLES]) && c < 3; c++) {
+        if (isnan(m->anis[c]))
+            m->anis[c] = 1.0;
+        if (isnan(m->angles[c]))
+            m->angles[c] = 0.0;
+    }
+    return 0;
+}
+
 /* The whole command line into r; EXIT_USAGE after one message. */
 static int parse_generate(const char *const *val, request *r)
 {
     r->lines_auto = val[O_LINES] == NULL;
     if (parse_model(val, &r->meta) || parse_geometry(val, r) || parse_method(val, &r->meta) ||
         parse_box(val, r) || parse_vector(val, &r->meta) || parse_backend(val, &r->meta.opts) ||
-        parse_lognormal(val, &r->meta))
+        parse_lognormal(val, &r->meta) || parse_anisotropy(val, &r->meta))
         return EXIT_USAGE;
     output_args a = {val[O_OUT], val[O_FORMAT], val[O_THREADS], val[O_CHUNK],
                      val[O_COMPRESS] != NULL, val[O_QUIET] != NULL, val[O_NO_XDMF] != NULL,

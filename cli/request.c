@@ -89,6 +89,15 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
     }
     if (st != TBRF_OK)
         return st;
+    /* anisotropy (--anis, --angles; attributes model_anis, model_angles):
+     * a file records both or neither */
+    if (!isnan(m->anis[0]) || !isnan(m->angles[0])) {
+        const double one[3] = {1, 1, 1}, zero[3] = {0, 0, 0};
+        st = tbrf_model_set_anisotropy(*out, isnan(m->anis[0]) ? one : m->anis,
+                                       isnan(m->angles[0]) ? zero : m->angles);
+        if (st != TBRF_OK)
+            return st;
+    }
     return m->by_variance ? tbrf_model_set_variance(*out, m->variance)
                           : tbrf_model_set_amplitude(*out, m->amplitude);
 }
@@ -737,7 +746,16 @@ static int lognormal_setup(request *r)
         const double e = m->box ? m->box_length[c] : m->hi[c] - m->lo[c];
         d2 += e * e;
     }
-    const double D = sqrt(d2), kmax = 2.0 * M_PI * sqrt((double)m->dim) / m->resolution;
+    /* An anisotropic model's table lives in its scaled coordinates
+     * (|S R^T k|, |S^-1 R^T x|): widen the ranges by its extreme factors. */
+    double sc[3] = {1, 1, 1}, an[3], smin = 1.0, smax = 1.0;
+    tbrf_model_anisotropy(r->model, sc, an);
+    for (int c = 0; c < m->dim; c++) {
+        smin = sc[c] < smin ? sc[c] : smin;
+        smax = sc[c] > smax ? sc[c] : smax;
+    }
+    const double D = sqrt(d2) / smin;
+    const double kmax = smax * 2.0 * M_PI * sqrt((double)m->dim) / m->resolution;
     double kmin = M_PI / (4.0 * D);
     if (m->kmin > 0.0 && 0.5 * m->kmin < kmin)
         kmin = 0.5 * m->kmin;

@@ -490,6 +490,26 @@ contains
                           model, stat)
     end subroutine tbrf_model_set_band
 
+    !> Anisotropy and rotation (GSTools' anis/angles): C(x) = C_iso(|S^-1 R^T x|), S =
+    !> diag(scale), R of the angles in radians (3D: R = G_yz(a3) G_xz(-a2) G_xy(a1);
+    !> 2D: scale(3) = 1, angles(2:3) = 0). Every method, scalar and vector.
+    subroutine tbrf_model_set_anisotropy(model, scale, angles, stat)
+        type(tbrf_model), intent(inout) :: model
+        real(c_double), intent(in) :: scale(3), angles(3)
+        integer, intent(out), optional :: stat
+        call finish_model(c_tbrf_model_set_anisotropy(model%ptr, scale, angles), &
+                          "tbrf_model_set_anisotropy", model, stat)
+    end subroutine tbrf_model_set_anisotropy
+
+    !> The model's anisotropy factors and angles ((1, 1, 1) and 0 when isotropic).
+    subroutine tbrf_model_anisotropy(model, scale, angles, stat)
+        type(tbrf_model), intent(in) :: model
+        real(c_double), intent(out) :: scale(3), angles(3)
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_model_anisotropy(model%ptr, scale, angles), "tbrf_model_anisotropy", &
+                    "", stat)
+    end subroutine tbrf_model_anisotropy
+
     !> P(k) in dimension dim, amplitude included (NaN for a bad dim or model).
     function tbrf_model_spectrum(model, dim, k) result(v)
         type(tbrf_model), intent(in) :: model

@@ -393,6 +393,22 @@ module tbrf_c
         real(c_double), value :: kmax
     end function c_tbrf_model_set_band
 
+    function c_tbrf_model_set_anisotropy(model, scale, angles) bind(C, name="tbrf_model_set_anisotropy")
+        import
+        integer(c_int) :: c_tbrf_model_set_anisotropy
+        type(c_ptr), value :: model
+        real(c_double), intent(in) :: scale(3)
+        real(c_double), intent(in) :: angles(3)
+    end function c_tbrf_model_set_anisotropy
+
+    function c_tbrf_model_anisotropy(model, scale, angles) bind(C, name="tbrf_model_anisotropy")
+        import
+        integer(c_int) :: c_tbrf_model_anisotropy
+        type(c_ptr), value :: model
+        real(c_double), intent(inout) :: scale(3)
+        real(c_double), intent(inout) :: angles(3)
+    end function c_tbrf_model_anisotropy
+
     function c_tbrf_model_spectrum(model, dim, k) bind(C, name="tbrf_model_spectrum")
         import
         real(c_double) :: c_tbrf_model_spectrum

@@ -84,8 +84,9 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
  * need the box's Fourier modes.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter NaN or
  * out of range, a failed model), TBRF_ERR_UNSUPPORTED (an unbounded
- * spectrum; periodic = 0 with TBRF_DRIVE_RMS_EXACT or TBRF_DRIVE_NUFFT;
- * components = 3 in a 1D or 2D box with periodic = 0 or _NUFFT),
+ * spectrum; an anisotropic model; periodic = 0 with TBRF_DRIVE_RMS_EXACT
+ * or TBRF_DRIVE_NUFFT; components = 3 in a 1D or 2D box with periodic = 0
+ * or _NUFFT),
  * TBRF_ERR_SIZE (too many modes, none in the box, eval = TBRF_DRIVE_NUFFT
  * with fine grids above 1 GiB, or lines above 1 GiB), TBRF_ERR_FFT,
  * TBRF_ERR_NO_MEMORY.

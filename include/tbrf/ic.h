@@ -110,7 +110,8 @@ TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chu
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter out of
  * range, a glass point outside its box, a glass that does not tile G^3 or
  * whose tiling is not cubic, a power table that does not cover the box's
- * modes, no growth factor), TBRF_ERR_SIZE (over the memory budget),
+ * modes or is anisotropic, no growth factor), TBRF_ERR_SIZE (over the
+ * memory budget),
  * TBRF_ERR_NO_MEMORY, and those of the plan. */
 TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
 

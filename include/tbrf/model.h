@@ -120,6 +120,36 @@ TBRF_API int tbrf_model_set_amplitude(tbrf_model *model, double amplitude);
  * band that leaves no power: the message says which). */
 TBRF_API int tbrf_model_set_band(tbrf_model *model, double kmin, double kmax);
 
+/* Makes the model anisotropic and rotated (GSTools' anis and angles):
+ * the covariance becomes C(x) = C_iso(|S^-1 R^T x|), equivalently the
+ * spectrum P(k) = det S P_iso(|S R^T k|), where C_iso and P_iso are the
+ * model's isotropic covariance and spectrum (what tbrf_model_covariance
+ * and tbrf_model_spectrum keep returning, in the scaled coordinates
+ * S^-1 R^T x), S = diag(scale) and R the rotation of the angles. The
+ * correlation length along principal axis i is scale[i] times the model's
+ * (a GSTools model of len_scale l and anis (a, b) is scale = (1, a, b)
+ * with length l); a band cut or a power law's kmin/kmax bound |S R^T k|.
+ * The variance is unchanged.
+ * Angles (radians) follow GSTools' convention (matrix_rotate): 3D,
+ * R = G_yz(angles[2]) G_xz(-angles[1]) G_xy(angles[0]), G_ij(t) the
+ * rotation by t in the plane of axes i, j turning axis i towards j (the
+ * Tait-Bryan yaw, pitch, roll of the principal axes, which are R's
+ * columns); 2D: R = G_xy(angles[0]), and scale[2] must be 1 and
+ * angles[1], angles[2] 0 (a 2D plan refuses the model otherwise).
+ * scale = (1, 1, 1) with angles 0 is the isotropic model, bit for bit.
+ * Every method (turning bands, FFT, NUFFT) and backend, scalar and
+ * vector fields (projected at the physical wavevector, so solenoidal
+ * fields stay divergence-free). Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (a factor not finite and > 0, an angle not finite:
+ * the message names it). */
+TBRF_API int tbrf_model_set_anisotropy(tbrf_model *model, const double scale[3],
+                                       const double angles[3]);
+
+/* The model's anisotropy: scale (1, 1, 1) and angles 0 for an isotropic
+ * model. Statuses: TBRF_OK, TBRF_ERR_NULL. */
+TBRF_API int tbrf_model_anisotropy(const tbrf_model *model, TBRF_ARRAY double scale[3],
+                                   TBRF_ARRAY double angles[3]);
+
 /* The model's spectral density P(k) in dimension dim (2 or 3), amplitude
  * included; NaN for a bad dim or a model whose variance diverges. */
 TBRF_API double tbrf_model_spectrum(const tbrf_model *model, int dim, double k);
@@ -202,7 +232,10 @@ TBRF_API double tbrf_model_tail_slope(const tbrf_model *model, int dim);
  * field is used at) and about 1e-5 relative accuracy (doc/lognormal.md),
  * its variance set to sigma_g^2 = ln(1 + sigma_d^2). Where the spectrum
  * would be negative it is clipped to 0; *lost is the clipped part's
- * variance over sigma_g^2, and above max_lost the model is refused.
+ * variance over sigma_g^2, and above max_lost the model is refused. An
+ * anisotropic density model (tbrf_model_set_anisotropy) gives *gaussian
+ * the same anisotropy; kmin, kmax and rmax are then in its scaled
+ * coordinates (|S R^T k| and |S^-1 R^T x|).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (bad arguments or
  * density model, a correlation <= -1 that no lognormal density has, or
  * more lost than max_lost: the message says which and how much),

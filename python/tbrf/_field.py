@@ -290,7 +290,8 @@ class Field:
     @classmethod
     def from_gstools(cls, model: Any, **kwargs: Any) -> "Field":
         """A Field of the covariance a GSTools model describes (Gaussian,
-        Exponential, Matern; isotropic, no nugget), with GSTools' length
+        Exponential, Matern; no nugget; anis and angles mapped to
+        Model.set_anisotropy), with GSTools' length
         conventions converted (doc/python.md, "From GSTools"): Matern's
         length a = len_scale / sqrt(nu), Gaussian's a = 2 len_scale /
         sqrt(pi), Exponential's a = len_scale; variance = var. The
@@ -302,22 +303,30 @@ class Field:
 def gstools_params(model: Any) -> Tuple[str, Dict[str, float]]:
     """tbrf's model kind and parameters for a GSTools covariance model
     (duck-typed: the class name and dim, var, len_scale, nu, nugget,
-    anis), refusing what tbrf cannot represent."""
+    anis, angles), refusing what tbrf cannot represent."""
     name = type(model).__name__
     dim = int(getattr(model, "dim", 0))
     if dim not in (2, 3):
         raise ValueError(f"GSTools model of dimension {dim}: tbrf makes 2D and 3D fields")
     if float(getattr(model, "nugget", 0.0)) != 0.0:
         raise ValueError("a GSTools model with a nugget: tbrf has no nugget term")
-    anis = np.atleast_1d(getattr(model, "anis", 1.0))
-    if not np.all(anis == 1.0):
-        raise ValueError("an anisotropic GSTools model: tbrf's models are isotropic")
+    # GSTools' anis: the dim-1 ratios of the other axes' lengths to
+    # len_scale, i.e. tbrf's per-axis factors (1, *anis); its angles (one in
+    # 2D, three in 3D) are tbrf's convention (tbrf_model_set_anisotropy)
+    anis = np.atleast_1d(np.asarray(getattr(model, "anis", 1.0), dtype=np.float64))
+    anis = np.concatenate([anis, np.ones(dim - 1)])[: dim - 1] if anis.size < dim - 1 else anis
+    angles = np.atleast_1d(np.asarray(getattr(model, "angles", 0.0), dtype=np.float64))
+    extra: Dict[str, Any] = {}
+    if not (np.all(anis == 1.0) and np.all(angles == 0.0)):
+        extra["anis"] = [1.0] + [float(x) for x in anis[: dim - 1]]
+        want = 1 if dim == 2 else 3
+        extra["angles"] = [float(x) for x in np.concatenate([angles, np.zeros(want)])[:want]]
     ell, var = float(model.len_scale), float(model.var)
     if name == "Matern":
         nu = float(model.nu)
-        return "matern", {"length": ell / math.sqrt(nu), "nu": nu, "variance": var}
+        return "matern", {"length": ell / math.sqrt(nu), "nu": nu, "variance": var, **extra}
     if name == "Gaussian":
-        return "gaussian", {"length": 2.0 * ell / math.sqrt(math.pi), "variance": var}
+        return "gaussian", {"length": 2.0 * ell / math.sqrt(math.pi), "variance": var, **extra}
     if name == "Exponential":
-        return "exponential", {"length": ell, "variance": var}
+        return "exponential", {"length": ell, "variance": var, **extra}
     raise ValueError(f"GSTools model {name}: tbrf converts Gaussian, Exponential and Matern")

@@ -246,6 +246,8 @@ _PROTOS = {
     "tbrf_model_set_variance": (c_int, [P, c_double]),
     "tbrf_model_set_amplitude": (c_int, [P, c_double]),
     "tbrf_model_set_band": (c_int, [P, c_double, c_double]),
+    "tbrf_model_set_anisotropy": (c_int, [P, POINTER(c_double), POINTER(c_double)]),
+    "tbrf_model_anisotropy": (c_int, [P, POINTER(c_double), POINTER(c_double)]),
     "tbrf_model_spectrum": (c_double, [P, c_int, c_double]),
     "tbrf_model_covariance": (c_double, [P, c_int, c_double]),
     "tbrf_model_variance": (c_double, [P, c_int]),

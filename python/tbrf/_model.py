@@ -44,7 +44,8 @@ class Model:
     parabola) from its parameters: index, kmin, kmax, length, nu (those
     tbrf.kind_params(kind) lists; a kmin/kmax given to a covariance model
     cuts its spectrum to that band), and variance (default 1) or
-    amplitude. A table takes table=(k, P) arrays or table_file=path. An
+    amplitude, and anis=/angles= (set_anisotropy). A table takes
+    table=(k, P) arrays or table_file=path. An
     unknown or missing parameter raises tbrf.InvalidError (ValueError)
     with the library's message, never a silent default.
 
@@ -59,12 +60,16 @@ class Model:
         self.parameters = dict(parameters)
         variance = parameters.pop("variance", None)
         amplitude = parameters.pop("amplitude", None)
+        anis = parameters.pop("anis", None)
+        angles = parameters.pop("angles", None)
         if variance is not None and amplitude is not None:
             raise ValueError("give variance or amplitude, not both")
         if self.kind == "table":
             self._make_table(parameters)
         else:
             self._make_kind(parameters)
+        if anis is not None or angles is not None:
+            self.set_anisotropy(1.0 if anis is None else anis, 0.0 if angles is None else angles)
         if variance is not None:
             self.set_variance(variance)
         if amplitude is not None:
@@ -170,6 +175,31 @@ class Model:
         """Cuts the spectrum to kmin <= k <= kmax (tbrf_model_set_band); returns self."""
         self._check(lib.tbrf_model_set_band(self.handle, float(kmin), float(kmax)))
         return self
+
+    def set_anisotropy(self, anis: Any = 1.0, angles: Any = 0.0) -> "Model":
+        """Makes the covariance anisotropic and rotated
+        (tbrf_model_set_anisotropy): C(x) = C_iso(|S^-1 R^T x|). anis: the
+        per-axis factors of the model's length, 2 (2D) or 3 values (the
+        tbrf command's --anis; GSTools' anis (a, b) is (1, a, b)); angles
+        in radians, 1 (2D) or 3 (3D), GSTools' convention. Returns self."""
+        s = [float(x) for x in np.atleast_1d(np.asarray(anis, dtype=np.float64))]
+        a = [float(x) for x in np.atleast_1d(np.asarray(angles, dtype=np.float64))]
+        if len(s) == 1 and s[0] == 1.0:
+            s = [1.0, 1.0]
+        if len(s) not in (2, 3):
+            raise ValueError(f"anis: give 2 or 3 factors (one per axis), not {len(s)}")
+        if len(a) not in (1, 3):
+            raise ValueError(f"angles: give 1 (2D) or 3 (3D) angles, not {len(a)}")
+        s3 = (ctypes.c_double * 3)(*(s + [1.0] * (3 - len(s))))
+        a3 = (ctypes.c_double * 3)(*(a + [0.0] * (3 - len(a))))
+        self._check(lib.tbrf_model_set_anisotropy(self.handle, s3, a3))
+        return self
+
+    def anisotropy(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The factors and angles, 3 each ((1, 1, 1) and 0 when isotropic)."""
+        s3, a3 = (ctypes.c_double * 3)(), (ctypes.c_double * 3)()
+        self._check(lib.tbrf_model_anisotropy(self.handle, s3, a3))
+        return np.array(s3[:]), np.array(a3[:])
 
     def normalize_sigma(self, r: float, sigma: float) -> "Model":
         """Sets the amplitude so that the top-hat rms sigma_r(r) = sigma

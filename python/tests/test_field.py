@@ -256,14 +256,38 @@ def test_from_gstools_conventions():
                        atol=1e-12)
     f = tbrf.Field.from_gstools(Exponential(3, 1.0, ell))
     assert np.allclose(f.model.covariance(r, 3), np.exp(-r / ell), atol=1e-12)
+    # GSTools' anis (ratios to len_scale) and angles map to the factors
+    # (1, *anis) and the same angles (issue #33)
     m = Gaussian(3, 1.0, 1.0)
-    m.anis = np.array([1.0, 0.5])
-    with pytest.raises(ValueError, match="anisotropic"):
-        tbrf.Field.from_gstools(m)
+    m.anis, m.angles = np.array([1.0, 0.5]), np.array([0.1, 0.2, 0.3])
+    s, a = tbrf.Field.from_gstools(m).model.anisotropy()
+    assert list(s) == [1.0, 1.0, 0.5] and list(a) == [0.1, 0.2, 0.3]
+    m = Gaussian(2, 1.0, 1.0)
+    m.anis, m.angles = 0.25, 0.7
+    s, a = tbrf.Field.from_gstools(m).model.anisotropy()
+    assert list(s) == [1.0, 0.25, 1.0] and list(a) == [0.7, 0.0, 0.0]
     m = Gaussian(3, 1.0, 1.0)
     m.nugget = 0.1
     with pytest.raises(ValueError, match="nugget"):
         tbrf.Field.from_gstools(m)
+
+
+def test_anisotropy_keywords():
+    m = tbrf.Model("gaussian", length=2.0, anis=(1.0, 0.5), angles=0.3)
+    assert "anis=[1, 0.5, 1] angles=[0.3, 0, 0]" in m.describe()
+    iso = tbrf.Field("gaussian", 2, length=2.0, seed=4)
+    one = tbrf.Field(tbrf.Model("gaussian", length=2.0, anis=(1, 1), angles=0), 2, seed=4)
+    g = dict(origin=(0, 0), spacing=(0.5, 0.5), shape=(16, 12))
+    # the identity is the isotropic field bit for bit; an anisotropy is not
+    assert iso.grid(**g).tobytes() == one.grid(**g).tobytes()
+    ani = tbrf.Field(m, 2, seed=4)
+    assert not np.array_equal(iso.grid(**g), ani.grid(**g))
+    with pytest.raises(tbrf.InvalidError, match=r"scale\[1\]=0"):
+        tbrf.Model("gaussian", length=1.0, anis=(1, 0))
+    with pytest.raises(tbrf.InvalidError, match=r"angles\[0\]=nan"):
+        tbrf.Model("gaussian", length=1.0, angles=float("nan"))
+    with pytest.raises(ValueError, match="angles"):
+        tbrf.Model("gaussian", length=1.0, angles=(0.1, 0.2))
 
 
 def test_from_real_gstools():

@@ -21,6 +21,13 @@ CASES = {
                  "--domain", "-1,-1,-1:1,1,1", "--resolution", "0.08"],
     "box_nufft": ["--model", "exponential", "--length", "0.2", "--box", "1,2",
                   "--resolution", "0.125", "--grid", "10x12", "--spacing", "0.1"],
+    # issue #33: anisotropic, rotated; vector on turning bands, scalar FFT
+    "anis3d_vector": ["--model", "gaussian", "--length", "0.3", "--grid", "8x7x6",
+                      "--spacing", "0.1", "--anis", "1,0.5,2", "--angles", "0.3,-0.2,1.1",
+                      "--vector", "solenoidal", "--lines", "64"],
+    "anis2d_fft": ["--model", "matern", "--length", "0.2", "--nu", "1.5", "--grid", "16x16",
+                   "--spacing", "0.0625", "--method", "fft", "--anis", "1,0.25",
+                   "--angles", "0.7"],
     "netcdf": ["--model", "band", "--kmin", "2", "--kmax", "9", "--grid", "12x12",
                "--spacing", "0.1", "--format", "netcdf"],
 }

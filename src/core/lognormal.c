@@ -202,6 +202,13 @@ int tbrf_model_lognormal(const tbrf_model *density, int dim, double kmin, double
             st = tbrf_model_table(n, k, p, gaussian);
             if (st == TBRF_OK)
                 st = tbrf_model_set_variance(*gaussian, var_g);
+            /* ln(1 + xi_d) of the scaled distance is xi_g of the same
+             * distance: the density's anisotropy carries over unchanged */
+            double sc[3], an[3];
+            if (st == TBRF_OK && tbrf_model_anisotropy(density, sc, an) == TBRF_OK &&
+                (sc[0] != 1.0 || sc[1] != 1.0 || sc[2] != 1.0 || an[0] != 0.0 || an[1] != 0.0 ||
+                 an[2] != 0.0))
+                st = tbrf_model_set_anisotropy(*gaussian, sc, an);
         }
     }
     free(h);

@@ -129,7 +129,18 @@ static void describe_amplitude(tbrf_model *m)
     char *sp = strrchr(m->description, ' ');
     if (sp && (strncmp(sp, " variance=", 10) == 0 || strncmp(sp, " amplitude=", 11) == 0))
         *sp = '\0';
+    /* the anisotropy sits just before the amplitude, and is redone */
+    char *an = strstr(m->description, " anis=[");
+    if (an)
+        *an = '\0';
     size_t len = strlen(m->description);
+    if (m->anis) {
+        snprintf(m->description + len, sizeof m->description - len,
+                 " anis=[%s, %s, %s] angles=[%s, %s, %s]", NUM(m->anis_scale[0]),
+                 NUM(m->anis_scale[1]), NUM(m->anis_scale[2]), NUM(m->anis_angles[0]),
+                 NUM(m->anis_angles[1]), NUM(m->anis_angles[2]));
+        len = strlen(m->description);
+    }
     snprintf(m->description + len, sizeof m->description - len, " %s=%s",
              m->by_variance ? "variance" : "amplitude",
              NUM(m->by_variance ? m->variance : m->amplitude));
@@ -180,6 +191,8 @@ static tbrf_model *new_model(int kind)
     m->by_variance = 1;
     m->variance = 1.0;
     m->amplitude = 1.0;
+    for (int d = 0; d < 3; d++)
+        m->anis_scale[d] = 1.0;
     snprintf(m->description, sizeof m->description, "%s (invalid)", kind_name(kind));
     return m;
 }
@@ -816,6 +829,46 @@ int tbrf_model_set_amplitude(tbrf_model *model, double amplitude)
     model->by_variance = 0;
     model->amplitude = amplitude;
     describe_amplitude(model);
+    return TBRF_OK;
+}
+
+int tbrf_model_set_anisotropy(tbrf_model *model, const double scale[3], const double angles[3])
+{
+    if (!model)
+        return TBRF_ERR_NULL;
+    if (model->status != TBRF_OK)
+        return model->status;
+    if (!scale || !angles)
+        return tbrfi_fail(&model->msg, TBRF_ERR_NULL, "set_anisotropy: scale or angles is NULL");
+    int identity = 1;
+    for (int d = 0; d < 3; d++) {
+        if (!(isfinite(scale[d]) && scale[d] > 0.0))
+            return tbrfi_fail(&model->msg, TBRF_ERR_INVALID, "set_anisotropy: scale[%d]=%s must be "
+                              "finite and > 0", d, NUM(scale[d]));
+        if (!isfinite(angles[d]))
+            return tbrfi_fail(&model->msg, TBRF_ERR_INVALID, "set_anisotropy: angles[%d]=%s must "
+                              "be finite", d, NUM(angles[d]));
+        identity &= scale[d] == 1.0 && angles[d] == 0.0;
+    }
+    /* the identity is no anisotropy at all: the isotropic code paths, bit
+     * for bit */
+    model->anis = !identity;
+    for (int d = 0; d < 3; d++) {
+        model->anis_scale[d] = scale[d];
+        model->anis_angles[d] = angles[d];
+    }
+    describe_amplitude(model);
+    return TBRF_OK;
+}
+
+int tbrf_model_anisotropy(const tbrf_model *model, double scale[3], double angles[3])
+{
+    if (!model || !scale || !angles)
+        return TBRF_ERR_NULL;
+    for (int d = 0; d < 3; d++) {
+        scale[d] = model->anis ? model->anis_scale[d] : 1.0;
+        angles[d] = model->anis ? model->anis_angles[d] : 0.0;
+    }
     return TBRF_OK;
 }
 

@@ -40,7 +40,34 @@ struct tbrf_model {
     double band_var[2];               /* the cut shape's variance: 2D, 3D */
     int by_variance;                  /* 1: amplitude from variance; 0: amplitude given */
     double variance, amplitude;
+    /* tbrf_model_set_anisotropy: C(x) = C_iso(|S^-1 R^T x|). anis is 0
+     * (and the factors 1, the angles 0) until a non-identity is set, so an
+     * isotropic model takes exactly the code paths it always took. */
+    int anis;
+    double anis_scale[3], anis_angles[3];
 };
+
+/* The rotation R of the model's angles in dimension dim (row-major 3x3,
+ * the identity beyond dim): GSTools' matrix_rotate, R = G_yz(a3)
+ * G_xz(-a2) G_xy(a1) in 3D (G_ij(t) the Givens rotation by t in the plane
+ * of axes i, j, +t turning axis i towards j), R = G_xy(a1) in 2D; the
+ * columns of R are the principal axes. */
+void tbrfi_model_anis_rotation(const tbrf_model *m, int dim, double R[9]);
+
+/* T = R S^-1 (row-major 3x3): a line direction u of the isotropic field
+ * becomes the physical axis T u, since u . (S^-1 R^T x) = (R S^-1 u) . x.
+ * Returns m->anis (T is the identity when 0). */
+int tbrfi_model_anis_axes(const tbrf_model *m, int dim, double T[9]);
+
+/* K = S R^T (row-major 3x3) and *det = det S over the first dim axes: the
+ * spectrum at a physical wavevector k is det S P_iso(|K k|). Returns
+ * m->anis. */
+int tbrfi_model_anis_waves(const tbrf_model *m, int dim, double K[9], double *det);
+
+/* Whether the anisotropy can be used in dimension dim: in 2D the third
+ * factor must be 1 and the second and third angles 0. TBRF_OK, or
+ * TBRF_ERR_INVALID with a message in msg. */
+int tbrfi_model_anis_check(const tbrf_model *m, int dim, char *msg, size_t msgsize);
 
 /* 1 for the models with a closed-form covariance (Gaussian, exponential,
  * Matern, von Karman). */

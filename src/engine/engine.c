@@ -205,6 +205,9 @@ static int freeze_model(tbrfi_engine *e, const tbrf_model *model, int dim)
         return fail(e, TBRF_ERR_DIVERGENT, "%s: the variance integral in %dD diverges or vanishes",
                     tbrf_model_describe(model), dim);
     }
+    char why[sizeof e->msg.text];
+    if (tbrfi_model_anis_check(model, dim, why, sizeof why))
+        return fail(e, TBRF_ERR_INVALID, "%s", why);
     e->model = tbrfi_model_copy(model);
     if (!e->model)
         return fail(e, TBRF_ERR_NO_MEMORY, "no memory to copy the model");
@@ -256,11 +259,48 @@ static int set_domain(tbrfi_engine *e, const double lo[3], const double hi[3], d
     return TBRF_OK;
 }
 
+/* The lines of an anisotropic model run in the isotropic coordinates
+ * y = S^-1 R^T x: their extent is twice the farthest domain corner from
+ * the centre there, and their resolution the physical one over the
+ * largest factor, since a physical wavenumber pi / resolution along axis
+ * i is s_i pi / resolution in y. An isotropic model keeps the diagonal and
+ * the resolution as they are. */
+static void line_frame(const tbrfi_engine *e, double *extent, double *resolution, double *stretch)
+{
+    const tbrfi_engine_view *v = &e->v;
+    double T[9];
+    *extent = v->extent;
+    *resolution = v->resolution;
+    *stretch = 1.0;
+    if (!tbrfi_model_anis_axes(e->model, v->dim, T))
+        return;
+    double smax = 0.0, smin = INFINITY, far2 = 0.0;
+    for (int d = 0; d < v->dim; d++) {
+        smax = fmax(smax, e->model->anis_scale[d]);
+        smin = fmin(smin, e->model->anis_scale[d]);
+    }
+    *stretch = 1.0 / smin;
+    for (int corner = 0; corner < (1 << v->dim); corner++) {
+        double y2 = 0.0;
+        for (int c = 0; c < v->dim; c++) { /* y_c = (T^T h)_c, h the corner's offset */
+            double y = 0.0;
+            for (int d = 0; d < v->dim; d++)
+                y += T[3 * d + c] * 0.5 * (v->hi[d] - v->lo[d]) * ((corner >> d) & 1 ? 1.0 : -1.0);
+            y2 += y * y;
+        }
+        far2 = fmax(far2, y2);
+    }
+    *extent = 2.0 * sqrt(far2);
+    *resolution = v->resolution / smax;
+}
+
 /* Step 5: the line sizing, and the FFTW plan with storage WINDOWS. */
 static int size_lines(tbrfi_engine *e, double maxabs)
 {
     tbrfi_engine_view *v = &e->v;
-    int st = tbrfi_lines_spec_build(&v->spec, e->model, v->dim, v->extent, v->resolution, &v->opts,
+    double extent, resolution, stretch;
+    line_frame(e, &extent, &resolution, &stretch);
+    int st = tbrfi_lines_spec_build(&v->spec, e->model, v->dim, extent, resolution, &v->opts,
                                     e->msg.text, sizeof e->msg.text);
     if (st) {
         e->msg.status = st; /* tbrfi_lines_spec_build wrote the message */
@@ -269,7 +309,7 @@ static int size_lines(tbrfi_engine *e, double maxabs)
     /* Coordinates so large that double precision cannot place a position
      * to within a fraction of a line sample make the lines' margin
      * meaningless: refuse them rather than project outside the lines. */
-    if (8.0 * DBL_EPSILON * maxabs > 0.25 * v->spec.delta)
+    if (8.0 * DBL_EPSILON * maxabs * stretch > 0.25 * v->spec.delta)
         return fail(e, TBRF_ERR_INVALID, "domain coordinates up to %g cannot be resolved to the "
                     "line spacing %g in double precision: shift the origin or coarsen the "
                     "resolution", maxabs, v->spec.delta);
@@ -397,6 +437,13 @@ void tbrfi_engine_axes(const tbrfi_engine *e, uint64_t r, double *axis)
 {
     const int L = e->v.L;
     tbrfi_directions_make(e->v.dim, L, e->v.seed, r, axis);
+    double T[9];
+    if (tbrfi_model_anis_axes(e->model, e->v.dim, T))
+        for (int l = 0; l < L; l++) { /* u -> R S^-1 u: the line's physical axis */
+            const double u[3] = {axis[3 * l], axis[3 * l + 1], axis[3 * l + 2]};
+            for (int c = 0; c < 3; c++)
+                axis[3 * l + c] = T[3 * c] * u[0] + T[3 * c + 1] * u[1] + T[3 * c + 2] * u[2];
+        }
     for (int i = 0; i < 3 * L; i++)
         axis[i] /= e->v.spec.delta;
     tbrfi_lines_shifts(e->v.seed, r, L, axis + 3 * L);

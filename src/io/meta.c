@@ -80,6 +80,8 @@ void tbrf_io_meta_init(tbrf_io_meta *m)
     m->ncomp = 1;
     m->zeta = m->accuracy = NAN;
     m->lognormal_sigma2 = m->lognormal_lost = NAN;
+    for (int c = 0; c < 3; c++)
+        m->anis[c] = m->angles[c] = NAN;
 }
 
 void tbrf_io_meta_free(tbrf_io_meta *m)
@@ -134,6 +136,8 @@ static int model_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     else
         e |= f64(s, "amplitude", m->amplitude);
     e |= s->str(s->ctx, "model_table_file", m->table_file);
+    e |= f64v(s, "model_anis", m->anis, 3);
+    e |= f64v(s, "model_angles", m->angles, 3);
     return e;
 }
 
@@ -336,6 +340,8 @@ static void read_model(meta_in *in, tbrf_io_meta *m)
     else
         in_f64v(in, "amplitude", &m->amplitude, 1, 1);
     m->table_file = in_str(in, "model_table_file", 0);
+    in_f64v(in, "model_anis", m->anis, 3, 0);
+    in_f64v(in, "model_angles", m->angles, 3, 0);
     if (in->bad || !m->model_kind || strcmp(m->model_kind, "table") != 0)
         return;
     if (tbrf_io_read_table(in->f, &m->table_n, &in->store->k, &in->store->p)) {

@@ -119,6 +119,11 @@ typedef struct tbrf_io_meta {
                                   attribute "lognormal_sigma2_lnrho" */
     double lognormal_lost;     /* the clipped share of sigma_g^2 (NaN: not recorded);
                                   attribute "lognormal_clipped" */
+    /* Anisotropy (tbrf_model_set_anisotropy; issue #33): the per-axis
+     * factors and the angles, 3 each (2D: the third factor 1, the last two
+     * angles 0); NaN (an isotropic model) leaves them out of the file.
+     * Attributes "model_anis" and "model_angles". */
+    double anis[3], angles[3];
 } tbrf_io_meta;
 
 enum { TBRF_IO_LOGNORMAL_DENSITY = 1, TBRF_IO_LOGNORMAL_GAUSSIAN = 2 };

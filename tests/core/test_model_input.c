@@ -547,6 +547,63 @@ static void test_covariance_kinds(void)
     CHECK(checked >= 4, "%d covariance kinds checked", checked);
 }
 
+/* tbrf_model_set_anisotropy (issue #33): non-positive, NaN or infinite
+ * factors and non-finite angles refused with a message naming the entry,
+ * the model left as it was; the identity is no anisotropy (the isotropic
+ * description); a 2D plan refuses a 3D anisotropy, naming it. */
+static void test_anisotropy_input(void)
+{
+    tbrf_model *m = NULL;
+    CHECK(tbrf_model_gaussian(2.0, &m) == TBRF_OK, "gaussian");
+    const char *iso = "gaussian length=2 variance=1";
+    CHECK(strcmp(tbrf_model_describe(m), iso) == 0, "describe: %s", tbrf_model_describe(m));
+    const double zero[3] = {0, 0, 0};
+    const struct { double s[3], a[3]; const char *what; } bad[] = {
+        {{1, 0, 1}, {0, 0, 0}, "scale[1]=0"},         {{-1, 1, 1}, {0, 0, 0}, "scale[0]=-1"},
+        {{1, 1, NAN}, {0, 0, 0}, "scale[2]=nan"},     {{1, INFINITY, 1}, {0, 0, 0}, "scale[1]=inf"},
+        {{1, 1, 1}, {0, NAN, 0}, "angles[1]=nan"},    {{1, 1, 1}, {0, 0, -INFINITY}, "angles[2]=-inf"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(tbrf_model_set_anisotropy(m, bad[i].s, bad[i].a) == TBRF_ERR_INVALID,
+              "%s accepted", bad[i].what);
+        CHECK(strstr(tbrf_model_message(m), bad[i].what) != NULL, "message '%s' does not name %s",
+              tbrf_model_message(m), bad[i].what);
+        CHECK(strcmp(tbrf_model_describe(m), iso) == 0, "a refused anisotropy changed the model: %s",
+              tbrf_model_describe(m));
+    }
+    CHECK(tbrf_model_set_anisotropy(m, NULL, zero) == TBRF_ERR_NULL, "NULL scale");
+    CHECK(tbrf_model_set_anisotropy(NULL, zero, zero) == TBRF_ERR_NULL, "NULL model");
+    const double one[3] = {1, 1, 1};
+    CHECK(tbrf_model_set_anisotropy(m, one, zero) == TBRF_OK, "identity");
+    CHECK(strcmp(tbrf_model_describe(m), iso) == 0, "the identity is described: %s",
+          tbrf_model_describe(m));
+    const double s3[3] = {1, 0.5, 2}, a3[3] = {0.1, 0.2, 0.3};
+    CHECK(tbrf_model_set_anisotropy(m, s3, a3) == TBRF_OK, "3D anisotropy");
+    CHECK(strcmp(tbrf_model_describe(m),
+                 "gaussian length=2 anis=[1, 0.5, 2] angles=[0.1, 0.2, 0.3] variance=1") == 0,
+          "describe: %s", tbrf_model_describe(m));
+    CHECK(tbrf_model_set_variance(m, 2.0) == TBRF_OK &&
+          strcmp(tbrf_model_describe(m),
+                 "gaussian length=2 anis=[1, 0.5, 2] angles=[0.1, 0.2, 0.3] variance=2") == 0,
+          "describe after set_variance: %s", tbrf_model_describe(m));
+    double gs[3], ga[3];
+    CHECK(tbrf_model_anisotropy(m, gs, ga) == TBRF_OK && gs[2] == 2 && ga[1] == 0.2, "read back");
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    tbrf_plan *p = NULL;
+    CHECK(tbrf_make_plan(m, 2, lo, hi, 0.1, 1, NULL, &p) == TBRF_ERR_INVALID &&
+              strstr(tbrf_plan_message(p), "anisotropy is three-dimensional") != NULL,
+          "a 2D plan of a 3D anisotropy: %s", tbrf_plan_message(p));
+    tbrf_destroy(p);
+    /* the driver's modes fill shells of |k|: it refuses, naming why */
+    tbrf_driver_params dp;
+    tbrf_driver_default_params(&dp);
+    tbrf_driver *d = NULL;
+    CHECK(tbrf_driver_make(m, 1, &dp, &d) == TBRF_ERR_UNSUPPORTED &&
+              strstr(tbrf_driver_message(d), "isotropic models only") != NULL,
+          "the driver with an anisotropic model: %s", d ? tbrf_driver_message(d) : "(null)");
+    tbrf_driver_destroy(d);
+    tbrf_model_destroy(m);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -561,6 +618,7 @@ int main(void)
     test_describe();
     test_kinds();
     test_covariance_kinds();
+    test_anisotropy_input();
     for (int i = 0; i < g_nfiles; i++)
         remove(g_files[i]);
     rmdir(g_dir);

@@ -669,6 +669,9 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
         st = fail(d, TBRF_ERR_NULL, "driver: %s is NULL", model ? "params" : "model");
     else if (tbrf_model_status(model) != TBRF_OK)
         st = fail(d, TBRF_ERR_INVALID, "driver: the model failed: %s", tbrf_model_message(model));
+    else if (model->anis) /* its modes are shells of |k| (doc/driving.md) */
+        st = fail(d, TBRF_ERR_UNSUPPORTED, "driver: %s: the driver takes isotropic models only "
+                  "(its modes fill shells of |k|)", tbrf_model_describe(model));
     else
         st = check_params(d, params);
     d->budget = (double)budget;

@@ -151,6 +151,9 @@ static int linear_pk(tbrf_ic_cosmo *ic, const tbrf_model *power)
     const double side = p->box / p->length_per_mpc;
     const double kf = 2 * PI / side, kn = PI * (double)p->particles / side;
     int st;
+    if (power && power->anis) /* P(k) of an isotropic universe */
+        return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: the power spectrum model "
+                          "is anisotropic (%s): it must be isotropic", tbrf_model_describe(power));
     if (power) {
         ic->p0 = tbrfi_model_copy(power);
         if (!ic->p0)

@@ -20,6 +20,7 @@
 
 #include "methods/turning_bands/lines.h"
 #include "core/cpu_isa.h"
+#include "core/model.h"
 #include "core/parallel.h"
 #include "core/streams.h"
 #include "tbrf/rng/philox.h"
@@ -428,6 +429,10 @@ typedef struct spec_eval {
     double *table; /* P/V (or its square root, if root) at |m|^2 = s, or NULL */
     int64_t smax;
     int root;
+    /* an anisotropic model: P(k) = det S P_iso(|K k|), K = S R^T; no
+     * table, |K k| not being a function of |m|^2 */
+    int anis;
+    double K[9], det;
 } spec_eval;
 
 static int spec_init(spec_eval *e, const tbrf_model *model, int dim, const grid_geom *g, int threads,
@@ -449,7 +454,8 @@ static int spec_init(spec_eval *e, const tbrf_model *model, int dim, const grid_
         }
     }
     e->inv_volume = 1.0 / V;
-    if (!equal)
+    e->anis = tbrfi_model_anis_waves(model, dim, e->K, &e->det);
+    if (!equal || e->anis)
         return TBRF_OK;
     int64_t smax = 0;
     for (int d = 0; d < dim; d++)
@@ -475,6 +481,15 @@ static double spec_value(const spec_eval *e, int64_t mx, int64_t my, int64_t mz)
         return e->table[mx * mx + my * my + mz * mz];
     const double kx = e->twopi_over_L[0] * (double)mx, ky = e->twopi_over_L[1] * (double)my,
                  kz = e->twopi_over_L[2] * (double)mz;
+    if (e->anis) {
+        double q2 = 0.0;
+        for (int r = 0; r < e->dim; r++) {
+            const double q = e->K[3 * r] * kx + e->K[3 * r + 1] * ky + e->K[3 * r + 2] * kz;
+            q2 += q * q;
+        }
+        const double v = e->det * tbrf_model_spectrum(e->model, e->dim, sqrt(q2)) * e->inv_volume;
+        return e->root ? sqrt(v) : v;
+    }
     const double v = tbrf_model_spectrum(e->model, e->dim, sqrt(kx * kx + ky * ky + kz * kz)) * e->inv_volume;
     return e->root ? sqrt(v) : v;
 }
@@ -541,7 +556,8 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
                 const int64_t mx = idx_to_m(ix, nx);
                 if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0))
                     continue;
-                plane += spec_value(&e, mx < 0 ? -mx : mx, my, mz);
+                /* P(-m) = P(m), but not P(-mx, my, mz) once anisotropic */
+                plane += spec_value(&e, mx < 0 && !e.anis ? -mx : mx, my, mz);
             }
         }
         planes[iz] = plane;
