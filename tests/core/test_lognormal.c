@@ -133,6 +133,29 @@ static void check_small(void)
     tbrf_model_destroy(d);
 }
 
+/* An anisotropic density's Gaussian model keeps its anisotropy, and the
+ * spectrum along the scaled wavevector is the isotropic one's. */
+static void check_anisotropic(void)
+{
+    tbrf_model *d = NULL, *g = NULL, *gi = NULL;
+    double lost, sc[3], an[3];
+    const double s_in[3] = {1.0, 2.5, 0.5}, a_in[3] = {0.3, -0.2, 0.1};
+    tbrf_model_gaussian(0.1, &d);
+    tbrf_model_set_variance(d, 0.1);
+    REQUIRE(tbrf_model_lognormal(d, 3, 0.5, 400.0, 6.0, 0.01, &lost, &gi) == TBRF_OK, , "iso");
+    tbrf_model_set_anisotropy(d, s_in, a_in);
+    REQUIRE(tbrf_model_lognormal(d, 3, 0.5, 400.0, 6.0, 0.01, &lost, &g) == TBRF_OK, , "anis");
+    CHECK(tbrf_model_anisotropy(g, sc, an) == TBRF_OK, "anisotropy read back");
+    for (int c = 0; c < 3; c++)
+        CHECK(sc[c] == s_in[c] && an[c] == a_in[c], "axis %d: scale %g angle %g", c, sc[c], an[c]);
+    for (double k = 1.0; k < 20.0; k *= 2.0)
+        CHECK(tbrf_model_spectrum(g, 3, k) == tbrf_model_spectrum(gi, 3, k),
+              "the isotropic part is the isotropic density's at k %g", k);
+    tbrf_model_destroy(gi);
+    tbrf_model_destroy(g);
+    tbrf_model_destroy(d);
+}
+
 static void check_refusals(void)
 {
     tbrf_model *d = NULL, *g = NULL;
@@ -181,6 +204,7 @@ int main(void)
     check_matern_xi(2);
     check_matern_xi(3);
     check_small();
+    check_anisotropic();
     check_refusals();
     CHECK_NEAR(tbrf_lognormal_sigma2_mach(3.0, 0.5), log(1.0 + 2.25), 1e-15, "b 0.5 M 3");
     CHECK_NEAR(tbrf_lognormal_sigma2_mach(0.0, 1.0), 0.0, 0.0, "M 0");
