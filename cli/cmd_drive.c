@@ -17,7 +17,7 @@ enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
     D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
     D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_BACKEND, D_DEVICE,
-    D_RMS_COMP, D_HELP, D_COUNT
+    D_RMS_COMP, D_TURBGEN, D_HELP, D_COUNT
 };
 
 static const args_opt OPTS[D_COUNT] = {
@@ -31,7 +31,8 @@ static const args_opt OPTS[D_COUNT] = {
     [D_INJECTION] = {"--injection", 1}, [D_DENSITY] = {"--density", 1}, [D_EVAL] = {"--eval", 1},
     [D_ACCURACY] = {"--accuracy", 1}, [D_THREADS] = {"--threads", 1}, [D_QUIET] = {"--quiet", 0},
     [D_DOMAIN] = {"--domain", 1},   [D_BACKEND] = {"--backend", 1}, [D_DEVICE] = {"--device", 1},
-    [D_RMS_COMP] = {"--rms-per-component", 1}, [D_HELP] = {"--help", 0},
+    [D_RMS_COMP] = {"--rms-per-component", 1}, [D_TURBGEN] = {"--turbgen", 1},
+    [D_HELP] = {"--help", 0},
 };
 
 /* Most time steps a series holds. */
@@ -72,6 +73,10 @@ static void usage(void)
            "  --backend B    cpu (default), opencl, cuda or auto: where the sums run (the\n"
            "                 nufft stays on the cpu; doc/driving.md); --device N (GPU)\n"
            "  --seed S (default 1), --threads T\n"
+           "  --turbgen FILE TurbGen's parameter file instead of --box, --model, --kmin,\n"
+           "                 --kmax, --zeta, --tcorr, --dt-update, amplitude and --seed:\n"
+           "                 its spectrum, sol_weight, t_decay, nsteps_per_t_turb and\n"
+           "                 force rms (doc/driving.md, \"TurbGen's parameter files\")\n"
            "  --quiet        no progress bar (shown only on a terminal) and no 'wrote' line\n"
            "output (HDF5): /time (nt), /field (nt, nz, ny, nx, dim) or /points (N, dim)\n"
            "and /value (nt, N, dim), float64, with the parameters as root attributes, and\n"
@@ -485,25 +490,104 @@ static int check_amplitude(const drive_run *d, const tbrf_driver *drv)
     return -1;
 }
 
+/* --turbgen FILE: TurbGen's parameter file gives the box, the model, zeta,
+ * tcorr, dt_update, the rms and the seed (tbrf_driver_params_from_turbgen);
+ * the options it replaces are refused beside it. 0, or -1 after one
+ * message. */
+static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **model)
+{
+    static const int replaced[] = {D_BOX, D_DOMAIN, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH,
+                                   D_NU, D_TABLE, D_ZETA, D_TCORR, D_DT_UPDATE, D_RMS, D_RMS_COMP,
+                                   D_INJECTION, D_DENSITY, D_EXACT, D_SEED};
+    for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
+        if (val[replaced[i]]) {
+            cli_errline("drive: %s is set by --turbgen's file: give one of them",
+                        OPTS[replaced[i]].name);
+            return -1;
+        }
+    FILE *fp = fopen(val[D_TURBGEN], "rb");
+    char *text = fp ? malloc(1 << 20) : NULL;
+    size_t len = text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
+    const int full = text && len == (1 << 20) - 1 && fgetc(fp) != EOF;
+    if (fp)
+        fclose(fp);
+    if (!text || full || memchr(text, '\0', len)) {
+        cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN],
+                    !fp ? "cannot be read" : !text ? "out of memory"
+                    : full ? "larger than 1 MiB, not a parameter file" : "binary data");
+        free(text);
+        return -1;
+    }
+    text[len] = '\0';
+    char msg[512];
+    int st = tbrf_driver_params_from_turbgen(text, &d->p, &d->seed, model, msg, sizeof msg);
+    free(text);
+    if (st) {
+        cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN], msg);
+        return -1;
+    }
+    if (d->p.components == 3) {
+        cli_errline("drive: --turbgen %.200s: ndim = %d.5 drives three components of a %dD box, "
+                    "which tbrf drive's series does not hold yet (the library does: "
+                    "tbrf_driver_params_from_turbgen)", val[D_TURBGEN], d->p.dim, d->p.dim);
+        return -1;
+    }
+    d->dim = d->p.dim;
+    d->m.model_kind = "turbgen";
+    d->amp_opt = "--turbgen";
+    return 0;
+}
+
+/* With --turbgen, the options the file leaves to the command line:
+ * --interpolate, --eval, --accuracy, --threads. */
+static int parse_tg_rest(const char *const *val, drive_run *d)
+{
+    char err[512];
+    int64_t th = 0;
+    d->p.interpolate = val[D_INTERP] != NULL;
+    if (num(val, D_ACCURACY, 1, &d->p.accuracy))
+        return -1;
+    if (val[D_EVAL]) {
+        static const char *const names[] = {"auto", "direct", "nufft"};
+        if ((d->p.eval = args_choice("--eval", val[D_EVAL], names, 3)) < 0)
+            return -1;
+    }
+    if (val[D_THREADS] && args_int64("--threads", val[D_THREADS], 0, 1024, &th, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    d->p.threads = (int32_t)th;
+    return 0;
+}
+
 static int run(const char *const *val, drive_run *d, const char *command)
 {
-    if (parse_model(val, d) || parse_params(val, d) || parse_backend(val, d) ||
-        parse_times(val[D_TIMES], d) || parse_geometry(val, d))
+    tbrf_model *model = NULL;
+    if (val[D_TURBGEN] ? parse_turbgen(val, d, &model) || parse_tg_rest(val, d)
+                       : parse_model(val, d) || parse_params(val, d)) {
+        tbrf_model_destroy(model);
         return EXIT_USAGE;
+    }
+    if (parse_backend(val, d) || parse_times(val[D_TIMES], d) || parse_geometry(val, d)) {
+        tbrf_model_destroy(model);
+        return EXIT_USAGE;
+    }
     if (!val[D_OUT] || !val[D_OUT][0]) {
         cli_errline("drive: --out SERIES.h5 is required");
+        tbrf_model_destroy(model);
         return EXIT_USAGE;
     }
     d->out = val[D_OUT];
     const char *in[2] = {val[D_POINTS], val[D_TABLE]};
     const char *what[2] = {"the --points input", "the --table input"};
     char *outs[1] = {(char *)d->out};
-    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2))
+    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2)) {
+        tbrf_model_destroy(model);
         return EXIT_USAGE;
+    }
     d->quiet = val[D_QUIET] != NULL;
-    tbrf_model *model = NULL;
     tbrf_driver *drv = NULL;
-    int st = cli_model_make(&d->m, &model), rc = 0;
+    int st = model ? TBRF_OK : cli_model_make(&d->m, &model), rc = 0;
     if (st) {
         cli_errline("drive: model %s: %s", d->m.model_kind, model ? tbrf_model_message(model) : tbrf_strerror(st));
         rc = EXIT_USAGE;

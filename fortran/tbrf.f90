@@ -1431,6 +1431,34 @@ contains
         call c_tbrf_driver_default_params(params)
     end subroutine tbrf_driver_default_params
 
+    !> TurbGen's parameter file (its text, lines separated by new_line('a'))
+    !> as driver parameters, a seed and a model (doc/driving.md, "TurbGen's
+    !> parameter files"); on failure the reason goes to `message` (if
+    !> present) or, without `stat`, to stderr before stopping.
+    subroutine tbrf_driver_params_from_turbgen(text, params, seed, model, message, stat)
+        character(len=*), intent(in) :: text
+        type(tbrf_driver_params), intent(out) :: params
+        integer(c_int64_t), intent(out) :: seed
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(out), optional :: message
+        integer, intent(out), optional :: stat
+        character(kind=c_char) :: msg(512)
+        integer(c_int) :: st
+        integer :: i, n
+        character(len=512) :: m
+        st = c_tbrf_driver_params_from_turbgen(c_str(text), params, seed, model%ptr, msg, &
+                                               int(size(msg), c_int64_t))
+        m = ''
+        n = 0
+        do i = 1, size(msg)
+            if (msg(i) == c_null_char) exit
+            n = i
+            m(i:i) = msg(i)
+        end do
+        if (present(message)) message = m(1:n)
+        call finish(st, "tbrf_driver_params_from_turbgen", m(1:n), stat)
+    end subroutine tbrf_driver_params_from_turbgen
+
     subroutine driver_assign(to, from)
         class(tbrf_driver), intent(inout) :: to
         type(tbrf_driver), intent(in) :: from

@@ -882,6 +882,18 @@ module tbrf_c
         type(c_ptr) :: driver
     end function c_tbrf_driver_make
 
+    function c_tbrf_driver_params_from_turbgen(text, params, seed, model, message, message_size) &
+        bind(C, name="tbrf_driver_params_from_turbgen")
+        import
+        integer(c_int) :: c_tbrf_driver_params_from_turbgen
+        character(kind=c_char), intent(in) :: text(*)
+        type(tbrf_driver_params) :: params
+        integer(c_int64_t), intent(out) :: seed
+        type(c_ptr) :: model
+        character(kind=c_char) :: message(*)
+        integer(c_int64_t), value :: message_size
+    end function c_tbrf_driver_params_from_turbgen
+
     function c_tbrf_driver_points(driver, t, n, xyz, out) bind(C, name="tbrf_driver_points")
         import
         integer(c_int) :: c_tbrf_driver_points

@@ -94,6 +94,35 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
 TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
                               const tbrf_driver_params *params, tbrf_driver **driver);
 
+/* Reads TurbGen's parameter file (Federrath et al. 2022,
+ * chfeder/turbulence_generator: its "key = value  # comment" lines, the
+ * text given NUL-terminated) into driver parameters, a seed and a model
+ * giving TurbGen's force for that file in distribution: the spectral
+ * shape (spect_form 0 band, 1 parabola, 2 power law k^power_law_exp, all
+ * of the shell spectrum, over [k_min, k_max] 2 pi / L_x), zeta =
+ * sol_weight, tcorr = t_decay = L_x / (k_driv velocity), dt_update =
+ * t_decay / nsteps_per_t_turb, amplitude_factor_d = ampl_factor_d^1.5,
+ * components from ndim (1.5, 2.5: three components of a 1D, 2D box) and
+ * rms = TurbGen's ensemble rms of |f| for the file, summed over its own
+ * modes (for the power law its sparse random directions, angles_exp,
+ * replayed from random_seed), which TurbGen's OUvar = sqrt(energy /
+ * t_decay) sets (doc/driving.md, "TurbGen's parameter files"). The driver
+ * samples every direction of the band and draws with its own generator
+ * (seed = random_seed), so the realisation differs from TurbGen's.
+ * Make the driver with tbrf_driver_make(*model, *seed, params, ...) and
+ * destroy *model after. Every TurbGen key is required (as TurbGen does);
+ * an unknown key, ndim = 1, ampl_auto_adjust = 1 or k_max beyond
+ * TurbGen's lattice (|ik| > 256) is refused by name. On failure the
+ * reason (with the line) is written into message (message_size bytes,
+ * NUL-terminated, truncated; message may be NULL) and *model is NULL.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a malformed line, a
+ * value out of range, a missing or repeated key), TBRF_ERR_UNSUPPORTED (a
+ * key tbrf does not honour), TBRF_ERR_SIZE (no mode in the band),
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_params *params,
+                                             TBRF_OUT uint64_t *seed, tbrf_model **model,
+                                             TBRF_ARRAY char *message, int64_t message_size);
+
 /* The force at time t >= 0 at n positions xyz[dim*i + d] (wrapped into
  * the box; the array is read during the call only, so moved cells cost
  * nothing to set again) into out[nc*i + c], nc the components (dim, or 3
