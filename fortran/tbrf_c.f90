@@ -135,7 +135,7 @@ module tbrf_c
         real(c_double) :: accuracy
         real(c_double) :: amplitude_factor(3)
         integer(c_int32_t) :: components
-        integer(c_int32_t) :: reserved
+        integer(c_int32_t) :: directions
     end type tbrf_driver_params
     type, bind(C) :: tbrf_driver_info
         integer(c_int64_t) :: modes

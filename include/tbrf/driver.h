@@ -63,7 +63,13 @@ typedef struct tbrf_driver_params {
                               (TurbGen's ndim = 1.5, 2.5): the modes of a 1D or 2D periodic
                               box, each with three components, so out holds 3 values per
                               point or cell (doc/driving.md, "Geometry") */
-    int32_t reserved;      /* 0 */
+    int32_t directions;    /* 0 (default): every mode of the band; D > 0: sparse directions
+                              for wide bands, as TurbGen's angles: in each shell s = round(|k|
+                              length[0] / 2 pi) (s >= 1) each of its N_s modes is kept with
+                              probability q_s = min(1, D s / N_s) (keyed by the seed) and its
+                              variance divided by q_s, so the spectrum is exact in expectation
+                              and about D s modes per shell are driven; periodic only
+                              (doc/driving.md, "Wide bands") */
 } tbrf_driver_params;
 
 /* Fills *params with the defaults listed in tbrf_driver_params. */

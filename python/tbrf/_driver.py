@@ -29,13 +29,15 @@ class Driver:
     zeta=1, tcorr=1, dt_update=0 (tcorr/10), rms=1, injection=None,
     density=1, normalization="ensemble"|"exact"|"injection",
     interpolate=False, eval="auto"|"direct"|"nufft", threads=0,
-    accuracy=0, amplitude_factor=(1, 1, 1), components=None, backend=None,
-    device=-1).
+    accuracy=0, amplitude_factor=(1, 1, 1), components=None, directions=0,
+    backend=None, device=-1).
 
     components=3 with dim=1 or 2 drives three force components in a 1D or
     2D box (TurbGen's ndim = 1.5, 2.5): the force arrays then hold 3
     values per position. amplitude_factor splits the force between its
-    components; rms (or injection) still sets the total.
+    components; rms (or injection) still sets the total. directions=D > 0
+    keeps about D s random modes of each shell s of a wide band, weighted
+    so the spectrum is exact in expectation (TurbGen's sparse angles).
 
     model: a tbrf.Model with a bounded band (a covariance model needs
     kmin/kmax), e.g. tbrf.Model("parabola", kmin=1, kmax=3).
@@ -49,7 +51,8 @@ class Driver:
                  normalization: str = "ensemble", interpolate: bool = False,
                  eval: str = "auto", threads: int = 0, accuracy: float = 0.0,
                  amplitude_factor: Optional[Sequence[float]] = None,
-                 components: Optional[int] = None, backend: Optional[str] = None, device: int = -1):
+                 components: Optional[int] = None, directions: int = 0,
+                 backend: Optional[str] = None, device: int = -1):
         self.model = as_model(model, {})
         if dim not in (1, 2, 3) or isinstance(dim, bool):
             raise ValueError(f"dim must be 1, 2 or 3, not {dim!r}")
@@ -77,6 +80,7 @@ class Driver:
             p.amplitude_factor = (ctypes.c_double * 3)(*g)
         if components is not None:
             p.components = int(components)
+        p.directions = int(directions)
         self.dim = int(dim)
         # the force's components: dim, or 3 in a 1D/2D box (the library
         # refuses any other combination when the driver is made)

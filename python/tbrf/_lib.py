@@ -163,7 +163,7 @@ class DriverParams(Structure):
                 ("density", c_double), ("normalization", c_int32), ("interpolate", c_int32),
                 ("eval", c_int32), ("threads", c_int32), ("accuracy", c_double),
                 ("amplitude_factor", c_double * 3), ("components", c_int32),
-                ("reserved", c_int32)]
+                ("directions", c_int32)]
 
 
 class DriverInfo(Structure):
