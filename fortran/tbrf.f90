@@ -1459,6 +1459,23 @@ contains
         call finish(st, "tbrf_driver_params_from_turbgen", m(1:n), stat)
     end subroutine tbrf_driver_params_from_turbgen
 
+    !> TurbGen's amplitude controller (doc/driving.md, "Amplitude control"):
+    !> the gains for the next interval dt from the gains and the measured
+    !> per-component velocity dispersions (size(gain) components, 1 to 3).
+    subroutine tbrf_driver_amplitude_adjust(gain, measured, target, dt, timescale, gain_out, stat)
+        real(c_double), intent(in) :: gain(:), measured(:), target, dt, timescale
+        real(c_double), intent(out) :: gain_out(:)
+        integer, intent(out), optional :: stat
+        if (size(measured) /= size(gain) .or. size(gain_out) /= size(gain)) then
+            call finish(int(TBRF_ERR_SIZE, c_int), "tbrf_driver_amplitude_adjust", &
+                        "gain, measured and gain_out must have the same size", stat)
+            return
+        end if
+        call finish(c_tbrf_driver_amplitude_adjust(int(size(gain), c_int32_t), gain, measured, target, dt, &
+                                                   timescale, gain_out), &
+                    "tbrf_driver_amplitude_adjust", "", stat)
+    end subroutine tbrf_driver_amplitude_adjust
+
     subroutine driver_assign(to, from)
         class(tbrf_driver), intent(inout) :: to
         type(tbrf_driver), intent(in) :: from

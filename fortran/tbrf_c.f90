@@ -894,6 +894,19 @@ module tbrf_c
         integer(c_int64_t), value :: message_size
     end function c_tbrf_driver_params_from_turbgen
 
+    function c_tbrf_driver_amplitude_adjust(n, gain, measured, target, dt, timescale, gain_out) &
+        bind(C, name="tbrf_driver_amplitude_adjust")
+        import
+        integer(c_int) :: c_tbrf_driver_amplitude_adjust
+        integer(c_int32_t), value :: n
+        real(c_double), intent(in) :: gain(*)
+        real(c_double), intent(in) :: measured(*)
+        real(c_double), value :: target
+        real(c_double), value :: dt
+        real(c_double), value :: timescale
+        real(c_double) :: gain_out(*)
+    end function c_tbrf_driver_amplitude_adjust
+
     function c_tbrf_driver_points(driver, t, n, xyz, out) bind(C, name="tbrf_driver_points")
         import
         integer(c_int) :: c_tbrf_driver_points

@@ -129,6 +129,27 @@ TBRF_API int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_param
                                              TBRF_OUT uint64_t *seed, tbrf_model **model,
                                              TBRF_ARRAY char *message, int64_t message_size);
 
+/* TurbGen's amplitude controller (its ampl_auto_adjust) as a pure
+ * function, so that a restart that hands it the same inputs gets the same
+ * bits: from the per-component gains gain[d] > 0 (multipliers of the
+ * force's component d, TurbGen's ampl_factor^1.5) and the code's measured
+ * velocity dispersion per component measured[d] > 0, the gains for the
+ * next interval dt >= 0 towards a total dispersion `target` > 0:
+ *   want_d = gain_d (target / (measured_d sqrt(n)))^1.5,
+ *   tau_d = sqrt(want_d / gain_d) timescale, e_d = exp(-dt / tau_d),
+ *   gain_out_d = e_d gain_d + (1 - e_d) want_d,
+ * timescale > 0 (TurbGen's t_decay: the driver's tcorr). A driver applies
+ * gains through amplitude_factor = gain and rms = the unit-gain rms times
+ * sqrt(sum_d gain_d^2 w_d), w_d the unit force's share of component d
+ * (1/n in an isotropic box; doc/driving.md, "Amplitude control"); making
+ * the driver again changes nothing else (the force is a pure function of
+ * its parameters, the seed and t). gain_out may be gain. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (n not 1..3; a value NaN,
+ * infinite or out of range; a result not finite). */
+TBRF_API int tbrf_driver_amplitude_adjust(int32_t n, const double *gain, const double *measured,
+                                          double target, double dt, double timescale,
+                                          TBRF_ARRAY double *gain_out);
+
 /* The force at time t >= 0 at n positions xyz[dim*i + d] (wrapped into
  * the box; the array is read during the call only, so moved cells cost
  * nothing to set again) into out[nc*i + c], nc the components (dim, or 3

@@ -132,5 +132,14 @@ contains
         call tbrf_driver_params_from_turbgen(text // 'foo = 1' // nl, tp, seed, tm, msg, stat=st)
         call check(st == TBRF_ERR_UNSUPPORTED .and. index(msg, "'foo'") > 0, &
                    'turbgen: an unknown key refused by name: ' // trim(msg))
+        block
+            real(c_double) :: g(3), go(3)
+            g = [1d0, 2d0, 0.5d0]
+            ! at the target (each component target / sqrt(3)) the gains stay
+            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0, 1d0] / sqrt(3d0), 1d0, 0.05d0, 0.5d0, go)
+            call check(all(abs(go - g) < 1d-15 * g), 'amplitude_adjust: fixed point at the target')
+            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0], 1d0, 0.05d0, 0.5d0, go(1:2), stat=st)
+            call check(st == TBRF_ERR_SIZE, 'amplitude_adjust: sizes checked')
+        end block
     end subroutine turbgen_file
 end program test_driving

@@ -18,7 +18,13 @@
  *    (kc/k)^2 shell by shell (each |m|^2 class's mean |coef|^2 / A^2 equal
  *    to the pooled ratio within 4 standard errors of the class);
  *  - refusals named: an unknown key, ndim = 1, ampl_auto_adjust = 1, a
- *    missing key, a list of the wrong length. */
+ *    missing key, a list of the wrong length;
+ *  - the amplitude controller (tbrf_driver_amplitude_adjust): the target
+ *    is a fixed point; on a plant with TurbGen's scaling v_d = c_d
+ *    gain_d^(2/3) (different c_d per component) 300 updates of dt = T/10
+ *    bring every v_d to target / sqrt(3) within 1e-9, monotonically (no
+ *    overshoot); a replay of the same inputs gives the same bits (what a
+ *    restart relies on); bad inputs refused. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +154,49 @@ static void check_driver(const tbrf_model *model, uint64_t seed, const tbrf_driv
     tbrf_driver_destroy(d);
 }
 
+static void controller(void)
+{
+    const double c[3] = {0.7, 1.3, 2.9}, target = 1.5, T = 0.5, dt = 0.05;
+    double g[3] = {1.0, 1.0, 1.0}, v[3], out[3], first[300][3];
+    for (int d = 0; d < 3; d++)
+        v[d] = target / sqrt(3.0);
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, dt, T, out) == TBRF_OK &&
+              fabs(out[0] - 1.0) < 1e-15 && fabs(out[2] - 1.0) < 1e-15,
+          "the target is a fixed point");
+    for (int rep = 0; rep < 2; rep++) {
+        double gg[3] = {1.0, 1.0, 1.0}, prev[3];
+        for (int d = 0; d < 3; d++)
+            prev[d] = fabs(c[d] - target / sqrt(3.0));
+        for (int j = 0; j < 300; j++) {
+            double vv[3];
+            for (int d = 0; d < 3; d++)
+                vv[d] = c[d] * pow(gg[d], 2.0 / 3.0);
+            CHECK(tbrf_driver_amplitude_adjust(3, gg, vv, target, dt, T, gg) == TBRF_OK, "adjust");
+            for (int d = 0; d < 3; d++) {
+                const double e = fabs(c[d] * pow(gg[d], 2.0 / 3.0) - target / sqrt(3.0));
+                CHECK(e <= prev[d] * (1.0 + 1e-12), "component %d: error grew at update %d", d, j);
+                prev[d] = e;
+            }
+            if (rep == 0)
+                memcpy(first[j], gg, sizeof gg);
+            else
+                CHECK(memcmp(first[j], gg, sizeof gg) == 0, "replay differs at update %d", j);
+        }
+        for (int d = 0; d < 3; d++)
+            CHECK(prev[d] < 1e-9 * target, "component %d: |v - target/sqrt 3| = %g after 300", d,
+                  prev[d]);
+    }
+    printf("controller: 300 updates bring v_d = c_d g^(2/3) (c = 0.7, 1.3, 2.9) to %.6f each\n",
+           target / sqrt(3.0));
+    CHECK(tbrf_driver_amplitude_adjust(0, g, v, target, dt, T, out) == TBRF_ERR_INVALID, "n = 0");
+    v[1] = 0.0;
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, dt, T, out) == TBRF_ERR_INVALID,
+          "measured 0");
+    v[1] = 1.0;
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, NAN, dt, T, out) == TBRF_ERR_INVALID, "NaN target");
+    CHECK(tbrf_driver_amplitude_adjust(3, NULL, v, target, dt, T, out) == TBRF_ERR_NULL, "NULL");
+}
+
 static void refused(const char *text, int status, const char *word)
 {
     tbrf_driver_params p;
@@ -235,5 +284,6 @@ int main(void)
     refused(t, TBRF_ERR_INVALID, "'L' has 2 values");
     free(t);
     free(base);
+    controller();
     return check_report("test_driving_turbgen");
 }
