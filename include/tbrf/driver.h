@@ -123,7 +123,8 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * NUL-terminated, truncated; message may be NULL) and *model is NULL.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a malformed line, a
  * value out of range, a missing or repeated key), TBRF_ERR_UNSUPPORTED (a
- * key tbrf does not honour), TBRF_ERR_SIZE (no mode in the band),
+ * key tbrf does not honour), TBRF_ERR_SIZE (no mode in the band, or
+ * more than TurbGen's limit of 100000 modes, where TurbGen stops),
  * TBRF_ERR_NO_MEMORY. */
 TBRF_API int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_params *params,
                                              TBRF_OUT uint64_t *seed, tbrf_model **model,

@@ -18,7 +18,8 @@
  *    (kc/k)^2 shell by shell (each |m|^2 class's mean |coef|^2 / A^2 equal
  *    to the pooled ratio within 4 standard errors of the class);
  *  - refusals named: an unknown key, ndim = 1, ampl_auto_adjust = 1, a
- *    missing key, a list of the wrong length;
+ *    missing key, more modes than TurbGen's limit, a list of the wrong
+ *    length;
  *  - the amplitude controller (tbrf_driver_amplitude_adjust): the target
  *    is a fixed point; on a plant with TurbGen's scaling v_d = c_d
  *    gain_d^(2/3) (different c_d per component) 300 updates of dt = T/10
@@ -279,6 +280,9 @@ int main(void)
     free(t);
     t = with(base, "k_driv", NULL);
     refused(t, TBRF_ERR_INVALID, "'k_driv' is missing");
+    free(t);
+    t = with(base, "k_max", "40.0"); /* 268k lattice modes: TurbGen stops above 100000 */
+    refused(t, TBRF_ERR_SIZE, "more than 100000 TurbGen modes");
     free(t);
     t = with(base, "L", "1.0, 2.0");
     refused(t, TBRF_ERR_INVALID, "'L' has 2 values");

@@ -29,6 +29,8 @@
 #include "tbrf/driver.h"
 
 #define TG_PI 3.14159265358979323846
+/* TurbGen's tgd_max_nmodes: it stops ("Too many stirring modes") above */
+#define TG_MAX_MODES 100000
 
 enum { K_NDIM, K_L, K_VEL, K_AF, K_AAA, K_KDRIV, K_KMIN, K_KMAX, K_SOL, K_FORM, K_PLE, K_ANG,
        K_SEED, K_NSTEPS, K_COUNT };
@@ -304,6 +306,7 @@ static double tg_sum_full(const tg_file *f, const tg_spec *sp)
     }
     const double parab = -4.0 / pow(sp->kmax - sp->kmin, 2.0);
     double sum = 0.0;
+    int64_t count = 0;
     for (int ix = -imax[0]; ix <= imax[0]; ix++)
         for (int iy = -imax[1]; iy <= imax[1]; iy++)
             for (int iz = -imax[2]; iz <= imax[2]; iz++) {
@@ -315,8 +318,10 @@ static double tg_sum_full(const tg_file *f, const tg_spec *sp)
                 double a = sp->form == 0 ? 1.0 : fabs(parab * pow(ka - sp->kc, 2.0) + 1.0);
                 a = sqrt(a) * pow(sp->kc / ka, (f->idim - 1) / 2.0);
                 sum += a * a * tg_share(f, sp, k);
+                if (++count > TG_MAX_MODES)
+                    return -1.0;
             }
-    return sum;
+    return count > TG_MAX_MODES ? -1.0 : sum;
 }
 
 /* The same over TurbGen's power-law modes: nang = 2^idim ceil(ik^angles_exp)
@@ -334,7 +339,8 @@ static double tg_sum_powerlaw(const tg_file *f, const tg_spec *sp, int seed)
     ikmin = ikmin > 1 ? ikmin : 1;
     ikmax = (int)round(sp->kmax * L[0] / (2 * TG_PI));
     double sum = 0.0;
-    for (int ik = ikmin; ik <= ikmax; ik++) {
+    int64_t count = 0;
+    for (int ik = ikmin; ik <= ikmax && count <= TG_MAX_MODES; ik++) {
         const int nang = (int)(pow(2.0, f->idim) * ceil(pow((double)ik, f->v[K_ANG][0])));
         for (int ia = 1; ia <= nang; ia++) {
             double phi = 2 * TG_PI * tg_ran2_next(&r, &seed), theta = TG_PI / 2.0;
@@ -355,9 +361,10 @@ static double tg_sum_powerlaw(const tg_file *f, const tg_spec *sp, int seed)
             a = sqrt(a * pow((double)ik, f->idim - 1) / (double)nang * 4.0 * sqrt(3.0)) *
                 pow(sp->kc / ka, (f->idim - 1) / 2.0);
             sum += a * a * tg_share(f, sp, k);
+            count++;
         }
     }
-    return sum;
+    return count > TG_MAX_MODES ? -1.0 : sum;
 }
 
 /* TurbGen's ensemble rms of |f| for the file (the header comment's
@@ -381,7 +388,7 @@ static double tg_rms(const tg_file *f, int form, int seed)
     const double ouvar2 = energy / t_decay;
     const double swn2 = 3.0 / n * 3.0 / (1.0 - 2.0 * z + n * z * z);
     const double sum = form == 2 ? tg_sum_powerlaw(f, &sp, seed) : tg_sum_full(f, &sp);
-    return sqrt(4.0 * ouvar2 * swn2 * sum);
+    return sum < 0.0 ? -1.0 : sqrt(4.0 * ouvar2 * swn2 * sum);
 }
 
 /* The model of the shape: TurbGen's shell spectrum (band, parabola,
@@ -442,6 +449,10 @@ static int tg_fill(tg_file *f, tbrf_driver_params *params, uint64_t *seed, tbrf_
     params->dt_update = params->tcorr / nsteps;
     params->normalization = TBRF_DRIVE_RMS_ENSEMBLE;
     params->rms = tg_rms(f, form, rseed);
+    if (params->rms == -1.0)
+        return tg_fail(f, TBRF_ERR_SIZE, "turbgen: more than %d TurbGen modes in k = [%g, %g] 2 pi "
+                       "/ L_x: TurbGen itself stops there (its tgd_max_nmodes)", TG_MAX_MODES,
+                       f->v[K_KMIN][0], f->v[K_KMAX][0]);
     if (!(params->rms > 0.0 && isfinite(params->rms)))
         return tg_fail(f, TBRF_ERR_SIZE, "turbgen: no TurbGen mode in k = [%g, %g] 2 pi / L_x "
                        "(its force is zero)", f->v[K_KMIN][0], f->v[K_KMAX][0]);
