@@ -97,6 +97,39 @@ class Driver:
         if backend is not None:
             self.set_backend(backend, device)
 
+    @classmethod
+    def from_turbgen(cls, text_or_path: Any, **options: Any) -> "Driver":
+        """A driver from TurbGen's parameter file (its text, or a path):
+        TurbGen's spectrum, sol_weight, t_decay, update interval, amplitude
+        factors, seed and force rms (doc/driving.md, "TurbGen's parameter
+        files"). options: the keywords the file does not set (threads,
+        eval, accuracy, interpolate, directions, backend, device)."""
+        import os
+        src = text_or_path
+        if isinstance(src, os.PathLike) or (isinstance(src, str) and "=" not in src):
+            with open(src, "rb") as f:
+                raw = f.read()
+        else:
+            raw = src.encode() if isinstance(src, str) else bytes(src)
+        p = DriverParams()
+        seed = ctypes.c_uint64()
+        model = Model._empty()
+        msg = ctypes.create_string_buffer(512)
+        st = lib.tbrf_driver_params_from_turbgen(raw, ctypes.byref(p), ctypes.byref(seed),
+                                                 ctypes.byref(model._handle), msg, 512)
+        if st != 0:
+            raise_for(st, msg.value.decode(errors="replace"))
+        model.kind = "turbgen"
+        kw = dict(dim=p.dim, length=tuple(p.length)[:p.dim], zeta=p.zeta, tcorr=p.tcorr,
+                  dt_update=p.dt_update, rms=p.rms, amplitude_factor=tuple(p.amplitude_factor),
+                  components=p.components or None)
+        for k in options:
+            if k in kw or k == "seed":
+                raise ValueError(f"from_turbgen: {k} is set by the TurbGen file")
+        kw.update(options)
+        dim = kw.pop("dim")
+        return cls(model, int(seed.value), dim, **kw)
+
     def _check(self, st: int) -> None:
         raise_for(st, text(lib.tbrf_driver_message(self._h)))
 
