@@ -134,8 +134,8 @@ def test_turbgen_and_directions():
     # interval, sol_weight and seed; the rms is the C library's (checked
     # against TurbGen's own field in test_driving_turbgen)
     import os
-    par = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "turbgen",
-                       "TurbGen.par")
+    src = os.environ.get("TBRF_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+    par = os.path.join(src, "tests", "data", "turbgen", "TurbGen.par")
     d = tbrf.Driver.from_turbgen(par, threads=1)
     p = d.params
     assert p["tcorr"] == 0.5 and p["dt_update"] == 0.05 and p["zeta"] == 0.5
