@@ -17,7 +17,7 @@ enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
     D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
     D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_BACKEND, D_DEVICE,
-    D_RMS_COMP, D_HELP, D_COUNT
+    D_RMS_COMP, D_TURBGEN, D_AFAC, D_DIRS, D_HELP, D_COUNT
 };
 
 static const args_opt OPTS[D_COUNT] = {
@@ -31,7 +31,9 @@ static const args_opt OPTS[D_COUNT] = {
     [D_INJECTION] = {"--injection", 1}, [D_DENSITY] = {"--density", 1}, [D_EVAL] = {"--eval", 1},
     [D_ACCURACY] = {"--accuracy", 1}, [D_THREADS] = {"--threads", 1}, [D_QUIET] = {"--quiet", 0},
     [D_DOMAIN] = {"--domain", 1},   [D_BACKEND] = {"--backend", 1}, [D_DEVICE] = {"--device", 1},
-    [D_RMS_COMP] = {"--rms-per-component", 1}, [D_HELP] = {"--help", 0},
+    [D_RMS_COMP] = {"--rms-per-component", 1}, [D_TURBGEN] = {"--turbgen", 1},
+    [D_AFAC] = {"--amplitude-factor", 1}, [D_DIRS] = {"--directions", 1},
+    [D_HELP] = {"--help", 0},
 };
 
 /* Most time steps a series holds. */
@@ -72,6 +74,14 @@ static void usage(void)
            "  --backend B    cpu (default), opencl, cuda or auto: where the sums run (the\n"
            "                 nufft stays on the cpu; doc/driving.md); --device N (GPU)\n"
            "  --seed S (default 1), --threads T\n"
+           "  --amplitude-factor A,B[,C]  per-component factors of the force (its rms\n"
+           "                 still sets the total; doc/driving.md, \"Amplitude\")\n"
+           "  --directions D sparse directions for wide bands: about D s modes of each\n"
+           "                 shell s, the spectrum exact in expectation (\"Wide bands\")\n"
+           "  --turbgen FILE TurbGen's parameter file instead of --box, --model, --kmin,\n"
+           "                 --kmax, --zeta, --tcorr, --dt-update, amplitude and --seed:\n"
+           "                 its spectrum, sol_weight, t_decay, nsteps_per_t_turb and\n"
+           "                 force rms (doc/driving.md, \"TurbGen's parameter files\")\n"
            "  --quiet        no progress bar (shown only on a terminal) and no 'wrote' line\n"
            "output (HDF5): /time (nt), /field (nt, nz, ny, nx, dim) or /points (N, dim)\n"
            "and /value (nt, N, dim), float64, with the parameters as root attributes, and\n"
@@ -98,6 +108,7 @@ typedef struct drive_run {
     double rms_comp;     /* --rms-per-component */
     int per_comp;
     const char *amp_opt; /* the option setting the amplitude, for messages */
+    int n_afac;          /* --amplitude-factor's count, checked against the geometry */
 } drive_run;
 
 static int num(const char *const *val, int o, int positive, double *v)
@@ -348,6 +359,14 @@ static int parse_geometry(const char *const *val, drive_run *d)
         return -1;
     }
     d->dim = d->p.dim = dim;
+    if (d->n_afac > 1 && d->n_afac != dim) {
+        cli_errline("drive: --amplitude-factor has %d values, the geometry is %dD (one per axis, "
+                    "or one for all)", d->n_afac, dim);
+        return -1;
+    }
+    if (d->n_afac == 1)
+        for (int c = 1; c < 3; c++)
+            d->p.amplitude_factor[c] = d->p.amplitude_factor[0];
     int ns = 0;
     for (int c = 0; c < 3; c++)
         d->spacing[c] = c < dim && d->is_grid ? d->p.length[c] / (double)d->n[c] : 1.0;
@@ -379,6 +398,7 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
     const double times[3] = {d->t0, d->t1, d->dt};
     /* rms_ensemble is of |f|; each component's is 1/sqrt(dim) of it */
     const double rms_comp = info.rms_ensemble / sqrt((double)d->dim);
+    const int64_t dirs = d->p.directions;
     const int64_t modes = info.modes, dim = d->dim, flags[3] = {d->p.normalization, d->p.interpolate, info.eval};
     int e = tbrf_io_series_attr_str(w, "tbrf_version", tbrf_version()) |
             tbrf_io_series_attr_str(w, "command", command) |
@@ -396,7 +416,9 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
             tbrf_io_series_attr_f64(w, "rms_component_ensemble", &rms_comp, 1) |
             tbrf_io_series_attr_f64(w, "times", times, 3) |
             tbrf_io_series_attr_i64(w, "modes", &modes, 1) |
-            tbrf_io_series_attr_i64(w, "normalization_interpolate_eval", flags, 3);
+            tbrf_io_series_attr_i64(w, "normalization_interpolate_eval", flags, 3) |
+            tbrf_io_series_attr_f64(w, "amplitude_factor", d->p.amplitude_factor, d->dim) |
+            tbrf_io_series_attr_i64(w, "directions", &dirs, 1);
     if (d->is_grid)
         e |= tbrf_io_series_attr_i64(w, "grid_counts", d->n, d->dim) |
              tbrf_io_series_attr_f64(w, "grid_spacing", d->spacing, d->dim);
@@ -485,25 +507,137 @@ static int check_amplitude(const drive_run *d, const tbrf_driver *drv)
     return -1;
 }
 
+/* --turbgen FILE: TurbGen's parameter file gives the box, the model, zeta,
+ * tcorr, dt_update, the rms and the seed (tbrf_driver_params_from_turbgen);
+ * the options it replaces are refused beside it. 0, or -1 after one
+ * message. */
+static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **model)
+{
+    static const int replaced[] = {D_BOX, D_DOMAIN, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH,
+                                   D_NU, D_TABLE, D_ZETA, D_TCORR, D_DT_UPDATE, D_RMS, D_RMS_COMP,
+                                   D_INJECTION, D_DENSITY, D_EXACT, D_SEED};
+    for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
+        if (val[replaced[i]]) {
+            cli_errline("drive: %s is set by --turbgen's file: give one of them",
+                        OPTS[replaced[i]].name);
+            return -1;
+        }
+    FILE *fp = fopen(val[D_TURBGEN], "rb");
+    char *text = fp ? malloc(1 << 20) : NULL;
+    size_t len = text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
+    const int full = text && len == (1 << 20) - 1 && fgetc(fp) != EOF;
+    if (fp)
+        fclose(fp);
+    if (!text || full || memchr(text, '\0', len)) {
+        cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN],
+                    !fp ? "cannot be read" : !text ? "out of memory"
+                    : full ? "larger than 1 MiB, not a parameter file" : "binary data");
+        free(text);
+        return -1;
+    }
+    text[len] = '\0';
+    char msg[512];
+    int st = tbrf_driver_params_from_turbgen(text, &d->p, &d->seed, model, msg, sizeof msg);
+    free(text);
+    if (st) {
+        cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN], msg);
+        return -1;
+    }
+    if (d->p.components == 3) {
+        cli_errline("drive: --turbgen %.200s: ndim = %d.5 drives three components of a %dD box, "
+                    "which tbrf drive's series does not hold yet (the library does: "
+                    "tbrf_driver_params_from_turbgen)", val[D_TURBGEN], d->p.dim, d->p.dim);
+        return -1;
+    }
+    d->dim = d->p.dim;
+    d->m.model_kind = "turbgen";
+    d->amp_opt = "--turbgen";
+    return 0;
+}
+
+/* --amplitude-factor A,B[,C] (one per axis of the box; --turbgen's file
+ * sets them instead) and --directions D: 0 or -1 after one message. */
+static int parse_shape_opts(const char *const *val, drive_run *d, int turbgen)
+{
+    char err[512];
+    if (val[D_AFAC]) {
+        int nf = 0;
+        double g[3] = {1.0, 1.0, 1.0};
+        if (turbgen) {
+            cli_errline("drive: --amplitude-factor is set by --turbgen's file (ampl_factor)");
+            return -1;
+        }
+        if (args_doubles("--amplitude-factor", val[D_AFAC], 3, g, &nf, err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        for (int c = 0; c < 3; c++)
+            d->p.amplitude_factor[c] = c < nf ? g[c] : 1.0;
+        d->n_afac = nf;
+    }
+    int64_t dirs = 0;
+    if (val[D_DIRS] && args_int64("--directions", val[D_DIRS], 0, 1 << 20, &dirs, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    d->p.directions = (int32_t)dirs;
+    return 0;
+}
+
+/* With --turbgen, the options the file leaves to the command line:
+ * --interpolate, --eval, --accuracy, --threads. */
+static int parse_tg_rest(const char *const *val, drive_run *d)
+{
+    char err[512];
+    int64_t th = 0;
+    d->p.interpolate = val[D_INTERP] != NULL;
+    if (num(val, D_ACCURACY, 1, &d->p.accuracy))
+        return -1;
+    if (val[D_EVAL]) {
+        static const char *const names[] = {"auto", "direct", "nufft"};
+        if ((d->p.eval = args_choice("--eval", val[D_EVAL], names, 3)) < 0)
+            return -1;
+    }
+    if (val[D_THREADS] && args_int64("--threads", val[D_THREADS], 0, 1024, &th, err, sizeof err)) {
+        cli_errline("%s", err);
+        return -1;
+    }
+    d->p.threads = (int32_t)th;
+    return 0;
+}
+
 static int run(const char *const *val, drive_run *d, const char *command)
 {
-    if (parse_model(val, d) || parse_params(val, d) || parse_backend(val, d) ||
-        parse_times(val[D_TIMES], d) || parse_geometry(val, d))
+    tbrf_model *model = NULL;
+    if (val[D_TURBGEN] ? parse_turbgen(val, d, &model) || parse_tg_rest(val, d)
+                       : parse_model(val, d) || parse_params(val, d)) {
+        tbrf_model_destroy(model);
         return EXIT_USAGE;
+    }
+    if (parse_shape_opts(val, d, val[D_TURBGEN] != NULL)) {
+        tbrf_model_destroy(model);
+        return EXIT_USAGE;
+    }
+    if (parse_backend(val, d) || parse_times(val[D_TIMES], d) || parse_geometry(val, d)) {
+        tbrf_model_destroy(model);
+        return EXIT_USAGE;
+    }
     if (!val[D_OUT] || !val[D_OUT][0]) {
         cli_errline("drive: --out SERIES.h5 is required");
+        tbrf_model_destroy(model);
         return EXIT_USAGE;
     }
     d->out = val[D_OUT];
     const char *in[2] = {val[D_POINTS], val[D_TABLE]};
     const char *what[2] = {"the --points input", "the --table input"};
     char *outs[1] = {(char *)d->out};
-    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2))
+    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2)) {
+        tbrf_model_destroy(model);
         return EXIT_USAGE;
+    }
     d->quiet = val[D_QUIET] != NULL;
-    tbrf_model *model = NULL;
     tbrf_driver *drv = NULL;
-    int st = cli_model_make(&d->m, &model), rc = 0;
+    int st = model ? TBRF_OK : cli_model_make(&d->m, &model), rc = 0;
     if (st) {
         cli_errline("drive: model %s: %s", d->m.model_kind, model ? tbrf_model_message(model) : tbrf_strerror(st));
         rc = EXIT_USAGE;

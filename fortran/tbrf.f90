@@ -44,6 +44,7 @@ module tbrf
     private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
     private :: driver_fail, driver_clear, driver_points_d, driver_points_f, grid_args, grid_fill
     private :: grid_planes, grid_slab, grid_contiguous, grid_shape, shape_text, temp_fits, points_shapes
+    private :: two_components
     private :: budget_bytes
     private :: grid_n4_d8, grid_n4_d4, grid_n4_f8, grid_n4_f4, grid_n3_d8, grid_n3_d4, grid_n3_f8
     private :: grid_n3_f4, grid_n1_d8, grid_n1_d4, grid_n1_f8, grid_n1_f4, grid_s4_d, grid_s4_f
@@ -82,6 +83,7 @@ module tbrf
     type :: tbrf_driver
         type(c_ptr) :: ptr = c_null_ptr
         integer(c_int) :: dim = 0
+        integer(c_int) :: nc = 0  ! the force's components: dim, or 3 (components = 3 in 1D/2D)
         character(len=:), allocatable, private :: msg  ! failure found by the wrapper
     contains
         procedure, private :: driver_assign
@@ -1475,6 +1477,51 @@ contains
         call c_tbrf_driver_default_params(params)
     end subroutine tbrf_driver_default_params
 
+    !> TurbGen's parameter file (its text, lines separated by new_line('a'))
+    !> as driver parameters, a seed and a model (doc/driving.md, "TurbGen's
+    !> parameter files"); on failure the reason goes to `message` (if
+    !> present) or, without `stat`, to stderr before stopping.
+    subroutine tbrf_driver_params_from_turbgen(text, params, seed, model, message, stat)
+        character(len=*), intent(in) :: text
+        type(tbrf_driver_params), intent(out) :: params
+        integer(c_int64_t), intent(out) :: seed
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(out), optional :: message
+        integer, intent(out), optional :: stat
+        character(kind=c_char) :: msg(512)
+        integer(c_int) :: st
+        integer :: i, n
+        character(len=512) :: m
+        st = c_tbrf_driver_params_from_turbgen(c_str(text), params, seed, model%ptr, msg, &
+                                               int(size(msg), c_int64_t))
+        m = ''
+        n = 0
+        do i = 1, size(msg)
+            if (msg(i) == c_null_char) exit
+            n = i
+            m(i:i) = msg(i)
+        end do
+        if (present(message)) message = m(1:n)
+        call finish(st, "tbrf_driver_params_from_turbgen", m(1:n), stat)
+    end subroutine tbrf_driver_params_from_turbgen
+
+    !> TurbGen's amplitude controller (doc/driving.md, "Amplitude control"):
+    !> the gains for the next interval dt from the gains and the measured
+    !> per-component velocity dispersions (size(gain) components, 1 to 3).
+    subroutine tbrf_driver_amplitude_adjust(gain, measured, target, dt, timescale, gain_out, stat)
+        real(c_double), intent(in) :: gain(:), measured(:), target, dt, timescale
+        real(c_double), intent(out) :: gain_out(:)
+        integer, intent(out), optional :: stat
+        if (size(measured) /= size(gain) .or. size(gain_out) /= size(gain)) then
+            call finish(int(TBRF_ERR_SIZE, c_int), "tbrf_driver_amplitude_adjust", &
+                        "gain, measured and gain_out must have the same size", stat)
+            return
+        end if
+        call finish(c_tbrf_driver_amplitude_adjust(int(size(gain), c_int32_t), gain, measured, target, dt, &
+                                                   timescale, gain_out), &
+                    "tbrf_driver_amplitude_adjust", "", stat)
+    end subroutine tbrf_driver_amplitude_adjust
+
     subroutine driver_assign(to, from)
         class(tbrf_driver), intent(inout) :: to
         type(tbrf_driver), intent(in) :: from
@@ -1543,6 +1590,8 @@ contains
             call c_tbrf_driver_default_params(p)
         end if
         driver%dim = p%dim
+        driver%nc = p%dim
+        if (p%components == 3) driver%nc = 3
         call finish_driver(c_tbrf_driver_make(model%ptr, seed, c_loc(p), driver%ptr), "tbrf_driver_make", &
                            driver, stat)
     end subroutine make_driver_i8
@@ -1600,16 +1649,17 @@ contains
         real(c_double), intent(in) :: xyz(:, :)
         integer, intent(in) :: fd1, fd2
         integer, intent(out), optional :: stat
-        integer(c_int64_t) :: d
+        integer(c_int64_t) :: d, nc
         call driver_clear(driver)
         d = driver%dim
+        nc = driver%nc
         ok = .not. c_associated(driver%ptr) .or. &  ! the C call says why
-             (size(xyz, 1) == d .and. fd1 == d .and. fd2 >= size(xyz, 2))
+             (size(xyz, 1) == d .and. fd1 == nc .and. fd2 >= size(xyz, 2))
         if (.not. ok) &
             call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_points", "xyz is " // &
                              shape_text(shape(xyz, c_int64_t)) // " and force " // &
-                             shape_text(int([fd1, fd2], c_int64_t)) // ": both must be (dim, n) with dim = " // &
-                             shape_text([d]) // ", force at least as long as xyz", stat)
+                             shape_text(int([fd1, fd2], c_int64_t)) // ": xyz must be (dim, n) and force (nc, n) with " // &
+                             "(dim, nc) = " // shape_text([d, nc]) // ", force at least as long as xyz", stat)
     end function points_shapes
 
     !> The force at time t at positions xyz(dim, n) into force(dim, n).
@@ -1735,7 +1785,7 @@ contains
         integer, intent(out), optional :: stat
         integer(c_int64_t) :: kc
         real(c_double) :: plane
-        plane = 8d0 * driver%dim * real(nn(1), c_double) * real(nn(2), c_double)
+        plane = 8d0 * driver%nc * real(nn(1), c_double) * real(nn(2), c_double)
         kc = 0
         if (.not. temp_fits(driver, "tbrf_driver_grid", 2 * plane, stat)) return
         kc = 1
@@ -1760,7 +1810,7 @@ contains
         real(c_double), pointer :: p(:, :, :, :)
         integer(c_int64_t) :: kc, k0, kk, d, nx, ny, a, b
         integer(c_int) :: st
-        d = driver%dim
+        d = driver%nc
         nx = nn(1)
         ny = nn(2)
         kc = grid_slab(driver, nn, stat)
@@ -1807,7 +1857,7 @@ contains
         integer(c_int64_t) :: nn(3), s(4)
         real(c_double), pointer :: flat(:)
         if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
-        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), nn], stat)) return
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%nc, c_int64_t), nn], stat)) return
         s = shape(force, c_int64_t)
         if (grid_contiguous(c_loc(force(1, 1, 1, 1)), c_loc(force(min(2_c_int64_t, s(1)), 1, 1, 1)), &
                             c_loc(force(s(1), s(2), s(3), s(4))), product(s))) then
@@ -1837,7 +1887,7 @@ contains
         real(c_double) :: o(3), h(3)
         integer(c_int64_t) :: nn(3)
         if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
-        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), nn], stat)) return
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%nc, c_int64_t), nn], stat)) return
         call grid_fill(driver, t, o, h, nn, stat, f4=force)
     end subroutine grid_n4_f8
 
@@ -1860,7 +1910,7 @@ contains
         real(c_double) :: o(3), h(3)
         integer(c_int64_t) :: nn(3)
         if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
-        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), &
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%nc, c_int64_t), &
                              nn(1:driver%dim)], stat)) return
         call grid_fill(driver, t, o, h, nn, stat, d3=force)
     end subroutine grid_n3_d8
@@ -1884,7 +1934,7 @@ contains
         real(c_double) :: o(3), h(3)
         integer(c_int64_t) :: nn(3)
         if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
-        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%dim, c_int64_t), &
+        if (.not. grid_shape(driver, "force", shape(force, c_int64_t), [int(driver%nc, c_int64_t), &
                              nn(1:driver%dim)], stat)) return
         call grid_fill(driver, t, o, h, nn, stat, f3=force)
     end subroutine grid_n3_f8
@@ -1909,10 +1959,10 @@ contains
         real(c_double) :: o(3), h(3)
         integer(c_int64_t) :: nn(3)
         if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
-        if (size(force, kind=c_int64_t) < driver%dim * product(nn)) then
+        if (size(force, kind=c_int64_t) < driver%nc * product(nn)) then
             call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "force has " // &
-                             shape_text([size(force, kind=c_int64_t)]) // " values, fewer than dim*nx*ny*nz = " // &
-                             shape_text([driver%dim * product(nn)]), stat)
+                             shape_text([size(force, kind=c_int64_t)]) // " values, fewer than nc*nx*ny*nz = " // &
+                             shape_text([driver%nc * product(nn)]), stat)
             return
         end if
         call finish_driver(c_tbrf_driver_grid(driver%ptr, t, o, h, nn, force), "tbrf_driver_grid", driver, stat)
@@ -1937,10 +1987,10 @@ contains
         real(c_double) :: o(3), h(3)
         integer(c_int64_t) :: nn(3)
         if (.not. grid_args(driver, origin, spacing, n, o, h, nn, stat)) return
-        if (size(force, kind=c_int64_t) < driver%dim * product(nn)) then
+        if (size(force, kind=c_int64_t) < driver%nc * product(nn)) then
             call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "force has " // &
-                             shape_text([size(force, kind=c_int64_t)]) // " values, fewer than dim*nx*ny*nz = " // &
-                             shape_text([driver%dim * product(nn)]), stat)
+                             shape_text([size(force, kind=c_int64_t)]) // " values, fewer than nc*nx*ny*nz = " // &
+                             shape_text([driver%nc * product(nn)]), stat)
             return
         end if
         call grid_fill(driver, t, o, h, nn, stat, f1=force)
@@ -2040,6 +2090,17 @@ contains
         call grid_fill(driver, t, o, h, nn, stat, xf=fx, yf=fy, zf=fz)
     end subroutine grid_c3_f
 
+    !> fx, fy of a 2D grid hold two components: a driver of three
+    !> (components = 3) would lose fz, so it is refused (use force(3, nx, ny)).
+    logical function two_components(driver, stat) result(ok)
+        type(tbrf_driver), intent(inout) :: driver
+        integer, intent(out), optional :: stat
+        ok = driver%nc == 2
+        if (.not. ok) call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid", "fx, fy hold two " // &
+                                       "components, the driver has three (components = 3): pass " // &
+                                       "force(3, nx, ny)", stat)
+    end function two_components
+
     !> The components of a 2D grid into fx, fy (nx, ny) each, double.
     subroutine grid_c2_d(driver, t, origin, spacing, fx, fy, stat)
         type(tbrf_driver), intent(inout) :: driver
@@ -2051,6 +2112,7 @@ contains
         if (.not. grid_args(driver, origin, spacing, [shape(fx, c_int64_t), 1_c_int64_t], o, h, nn, stat)) return
         if (.not. grid_shape(driver, "fx", shape(fx, c_int64_t), nn(1:driver%dim), stat)) return
         if (.not. grid_shape(driver, "fy", shape(fy, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. two_components(driver, stat)) return
         call grid_fill(driver, t, o, h, nn, stat, xd2=fx, yd2=fy)
     end subroutine grid_c2_d
 
@@ -2065,6 +2127,7 @@ contains
         if (.not. grid_args(driver, origin, spacing, [shape(fx, c_int64_t), 1_c_int64_t], o, h, nn, stat)) return
         if (.not. grid_shape(driver, "fx", shape(fx, c_int64_t), nn(1:driver%dim), stat)) return
         if (.not. grid_shape(driver, "fy", shape(fy, c_int64_t), nn(1:driver%dim), stat)) return
+        if (.not. two_components(driver, stat)) return
         call grid_fill(driver, t, o, h, nn, stat, xf2=fx, yf2=fy)
     end subroutine grid_c2_f
 
@@ -2109,7 +2172,7 @@ contains
         n = 0
         st = c_tbrf_driver_modes(driver%ptr, t, n, m0, c0)
         if (st == TBRF_OK) then
-            allocate(m(3, n(1)), coef(2 * driver%dim, n(1)))
+            allocate(m(3, n(1)), coef(2 * driver%nc, n(1)))
             st = c_tbrf_driver_modes(driver%ptr, t, n, m, coef)
         end if
         call finish_driver(st, "tbrf_driver_modes", driver, stat)
@@ -2194,6 +2257,7 @@ contains
         call c_tbrf_driver_destroy(driver%ptr)
         driver%ptr = c_null_ptr
         driver%dim = 0
+        driver%nc = 0
         call driver_clear(driver)
     end subroutine tbrf_driver_destroy
 

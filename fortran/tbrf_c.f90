@@ -135,7 +135,7 @@ module tbrf_c
         real(c_double) :: accuracy
         real(c_double) :: amplitude_factor(3)
         integer(c_int32_t) :: components
-        integer(c_int32_t) :: reserved
+        integer(c_int32_t) :: directions
     end type tbrf_driver_params
     type, bind(C) :: tbrf_driver_info
         integer(c_int64_t) :: modes
@@ -918,6 +918,31 @@ module tbrf_c
         type(c_ptr), value :: params
         type(c_ptr) :: driver
     end function c_tbrf_driver_make
+
+    function c_tbrf_driver_params_from_turbgen(text, params, seed, model, message, message_size) &
+        bind(C, name="tbrf_driver_params_from_turbgen")
+        import
+        integer(c_int) :: c_tbrf_driver_params_from_turbgen
+        character(kind=c_char), intent(in) :: text(*)
+        type(tbrf_driver_params) :: params
+        integer(c_int64_t), intent(out) :: seed
+        type(c_ptr) :: model
+        character(kind=c_char) :: message(*)
+        integer(c_int64_t), value :: message_size
+    end function c_tbrf_driver_params_from_turbgen
+
+    function c_tbrf_driver_amplitude_adjust(n, gain, measured, target, dt, timescale, gain_out) &
+        bind(C, name="tbrf_driver_amplitude_adjust")
+        import
+        integer(c_int) :: c_tbrf_driver_amplitude_adjust
+        integer(c_int32_t), value :: n
+        real(c_double), intent(in) :: gain(*)
+        real(c_double), intent(in) :: measured(*)
+        real(c_double), value :: target
+        real(c_double), value :: dt
+        real(c_double), value :: timescale
+        real(c_double) :: gain_out(*)
+    end function c_tbrf_driver_amplitude_adjust
 
     function c_tbrf_driver_points(driver, t, n, xyz, out) bind(C, name="tbrf_driver_points")
         import

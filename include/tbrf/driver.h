@@ -63,7 +63,13 @@ typedef struct tbrf_driver_params {
                               (TurbGen's ndim = 1.5, 2.5): the modes of a 1D or 2D periodic
                               box, each with three components, so out holds 3 values per
                               point or cell (doc/driving.md, "Geometry") */
-    int32_t reserved;      /* 0 */
+    int32_t directions;    /* 0 (default): every mode of the band; D > 0: sparse directions
+                              for wide bands, as TurbGen's angles: in each shell s = round(|k|
+                              length[0] / 2 pi) (s >= 1) each of its N_s modes is kept with
+                              probability q_s = min(1, D s / N_s) (keyed by the seed) and its
+                              variance divided by q_s, so the spectrum is exact in expectation
+                              and about D s modes per shell are driven; periodic only
+                              (doc/driving.md, "Wide bands") */
 } tbrf_driver_params;
 
 /* Fills *params with the defaults listed in tbrf_driver_params. */
@@ -94,6 +100,57 @@ TBRF_API void tbrf_driver_default_params(tbrf_driver_params *params);
  * tbrf_driver_message, then destroy). */
 TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
                               const tbrf_driver_params *params, tbrf_driver **driver);
+
+/* Reads TurbGen's parameter file (Federrath et al. 2022,
+ * chfeder/turbulence_generator: its "key = value  # comment" lines, the
+ * text given NUL-terminated) into driver parameters, a seed and a model
+ * giving TurbGen's force for that file in distribution: the spectral
+ * shape (spect_form 0 band, 1 parabola, 2 power law k^power_law_exp, all
+ * of the shell spectrum, over [k_min, k_max] 2 pi / L_x), zeta =
+ * sol_weight, tcorr = t_decay = L_x / (k_driv velocity), dt_update =
+ * t_decay / nsteps_per_t_turb, amplitude_factor_d = ampl_factor_d^1.5,
+ * components from ndim (1.5, 2.5: three components of a 1D, 2D box) and
+ * rms = TurbGen's ensemble rms of |f| for the file, summed over its own
+ * modes (for the power law its sparse random directions, angles_exp,
+ * replayed from random_seed), which TurbGen's OUvar = sqrt(energy /
+ * t_decay) sets (doc/driving.md, "TurbGen's parameter files"). The driver
+ * samples every direction of the band and draws with its own generator
+ * (seed = random_seed), so the realisation differs from TurbGen's.
+ * Make the driver with tbrf_driver_make(*model, *seed, params, ...) and
+ * destroy *model after. Every TurbGen key is required (as TurbGen does);
+ * an unknown key, ndim = 1, ampl_auto_adjust = 1 or k_max beyond
+ * TurbGen's lattice (|ik| > 256) is refused by name. On failure the
+ * reason (with the line) is written into message (message_size bytes,
+ * NUL-terminated, truncated; message may be NULL) and *model is NULL.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a malformed line, a
+ * value out of range, a missing or repeated key), TBRF_ERR_UNSUPPORTED (a
+ * key tbrf does not honour), TBRF_ERR_SIZE (no mode in the band, or
+ * more than TurbGen's limit of 100000 modes, where TurbGen stops),
+ * TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_params *params,
+                                             TBRF_OUT uint64_t *seed, tbrf_model **model,
+                                             TBRF_ARRAY char *message, int64_t message_size);
+
+/* TurbGen's amplitude controller (its ampl_auto_adjust) as a pure
+ * function, so that a restart that hands it the same inputs gets the same
+ * bits: from the per-component gains gain[d] > 0 (multipliers of the
+ * force's component d, TurbGen's ampl_factor^1.5) and the code's measured
+ * velocity dispersion per component measured[d] > 0, the gains for the
+ * next interval dt >= 0 towards a total dispersion `target` > 0:
+ *   want_d = gain_d (target / (measured_d sqrt(n)))^1.5,
+ *   tau_d = sqrt(want_d / gain_d) timescale, e_d = exp(-dt / tau_d),
+ *   gain_out_d = e_d gain_d + (1 - e_d) want_d,
+ * timescale > 0 (TurbGen's t_decay: the driver's tcorr). A driver applies
+ * gains through amplitude_factor = gain and rms = the unit-gain rms times
+ * sqrt(sum_d gain_d^2 w_d), w_d the unit force's share of component d
+ * (1/n in an isotropic box; doc/driving.md, "Amplitude control"); making
+ * the driver again changes nothing else (the force is a pure function of
+ * its parameters, the seed and t). gain_out may be gain. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (n not 1..3; a value NaN,
+ * infinite or out of range; a result not finite). */
+TBRF_API int tbrf_driver_amplitude_adjust(int32_t n, const double *gain, const double *measured,
+                                          double target, double dt, double timescale,
+                                          TBRF_ARRAY double *gain_out);
 
 /* The force at time t >= 0 at n positions xyz[dim*i + d] (wrapped into
  * the box; the array is read during the call only, so moved cells cost

@@ -29,13 +29,15 @@ class Driver:
     zeta=1, tcorr=1, dt_update=0 (tcorr/10), rms=1, injection=None,
     density=1, normalization="ensemble"|"exact"|"injection",
     interpolate=False, eval="auto"|"direct"|"nufft", threads=0,
-    accuracy=0, amplitude_factor=(1, 1, 1), components=None, backend=None,
-    device=-1).
+    accuracy=0, amplitude_factor=(1, 1, 1), components=None, directions=0,
+    backend=None, device=-1).
 
     components=3 with dim=1 or 2 drives three force components in a 1D or
     2D box (TurbGen's ndim = 1.5, 2.5): the force arrays then hold 3
     values per position. amplitude_factor splits the force between its
-    components; rms (or injection) still sets the total.
+    components; rms (or injection) still sets the total. directions=D > 0
+    keeps about D s random modes of each shell s of a wide band, weighted
+    so the spectrum is exact in expectation (TurbGen's sparse angles).
 
     model: a tbrf.Model with a bounded band (a covariance model needs
     kmin/kmax), e.g. tbrf.Model("parabola", kmin=1, kmax=3).
@@ -49,7 +51,8 @@ class Driver:
                  normalization: str = "ensemble", interpolate: bool = False,
                  eval: str = "auto", threads: int = 0, accuracy: float = 0.0,
                  amplitude_factor: Optional[Sequence[float]] = None,
-                 components: Optional[int] = None, backend: Optional[str] = None, device: int = -1):
+                 components: Optional[int] = None, directions: int = 0,
+                 backend: Optional[str] = None, device: int = -1):
         self.model = as_model(model, {})
         if dim not in (1, 2, 3) or isinstance(dim, bool):
             raise ValueError(f"dim must be 1, 2 or 3, not {dim!r}")
@@ -77,6 +80,7 @@ class Driver:
             p.amplitude_factor = (ctypes.c_double * 3)(*g)
         if components is not None:
             p.components = int(components)
+        p.directions = int(directions)
         self.dim = int(dim)
         # the force's components: dim, or 3 in a 1D/2D box (the library
         # refuses any other combination when the driver is made)
@@ -92,6 +96,39 @@ class Driver:
             raise_for(st, msg)
         if backend is not None:
             self.set_backend(backend, device)
+
+    @classmethod
+    def from_turbgen(cls, text_or_path: Any, **options: Any) -> "Driver":
+        """A driver from TurbGen's parameter file (its text, or a path):
+        TurbGen's spectrum, sol_weight, t_decay, update interval, amplitude
+        factors, seed and force rms (doc/driving.md, "TurbGen's parameter
+        files"). options: the keywords the file does not set (threads,
+        eval, accuracy, interpolate, directions, backend, device)."""
+        import os
+        src = text_or_path
+        if isinstance(src, os.PathLike) or (isinstance(src, str) and "=" not in src):
+            with open(src, "rb") as f:
+                raw = f.read()
+        else:
+            raw = src.encode() if isinstance(src, str) else bytes(src)
+        p = DriverParams()
+        seed = ctypes.c_uint64()
+        model = Model._empty()
+        msg = ctypes.create_string_buffer(512)
+        st = lib.tbrf_driver_params_from_turbgen(raw, ctypes.byref(p), ctypes.byref(seed),
+                                                 ctypes.byref(model._handle), msg, 512)
+        if st != 0:
+            raise_for(st, msg.value.decode(errors="replace"))
+        model.kind = "turbgen"
+        kw = dict(dim=p.dim, length=tuple(p.length)[:p.dim], zeta=p.zeta, tcorr=p.tcorr,
+                  dt_update=p.dt_update, rms=p.rms, amplitude_factor=tuple(p.amplitude_factor),
+                  components=p.components or None)
+        for k in options:
+            if k in kw or k == "seed":
+                raise ValueError(f"from_turbgen: {k} is set by the TurbGen file")
+        kw.update(options)
+        dim = kw.pop("dim")
+        return cls(model, int(seed.value), dim, **kw)
 
     def _check(self, st: int) -> None:
         raise_for(st, text(lib.tbrf_driver_message(self._h)))

@@ -163,7 +163,7 @@ class DriverParams(Structure):
                 ("density", c_double), ("normalization", c_int32), ("interpolate", c_int32),
                 ("eval", c_int32), ("threads", c_int32), ("accuracy", c_double),
                 ("amplitude_factor", c_double * 3), ("components", c_int32),
-                ("reserved", c_int32)]
+                ("directions", c_int32)]
 
 
 class DriverInfo(Structure):
@@ -292,6 +292,9 @@ _PROTOS = {
     # driver.h
     "tbrf_driver_default_params": (None, [POINTER(DriverParams)]),
     "tbrf_driver_make": (c_int, [P, c_uint64, POINTER(DriverParams), POINTER(P)]),
+    "tbrf_driver_params_from_turbgen": (c_int, [ctypes.c_char_p, POINTER(DriverParams),
+                                                POINTER(c_uint64), POINTER(P), ctypes.c_char_p,
+                                                c_int64]),
     "tbrf_driver_points": (c_int, [P, c_double, c_int64, P, P]),
     "tbrf_driver_grid": (c_int, [P, c_double, P, P, P, P]),
     "tbrf_driver_rms": (c_int, [P, c_double, OUT_D]),

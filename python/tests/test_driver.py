@@ -127,3 +127,28 @@ def test_driver_components_and_factors():
     with pytest.raises(tbrf.InvalidError) as err:
         make(dim=3, components=2)
     assert err.value.message
+
+
+def test_turbgen_and_directions():
+    # TurbGen's example file (tests/data/turbgen): its t_decay, update
+    # interval, sol_weight and seed; the rms is the C library's (checked
+    # against TurbGen's own field in test_driving_turbgen)
+    import os
+    src = os.environ.get("TBRF_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+    par = os.path.join(src, "tests", "data", "turbgen", "TurbGen.par")
+    d = tbrf.Driver.from_turbgen(par, threads=1)
+    p = d.params
+    assert p["tcorr"] == 0.5 and p["dt_update"] == 0.05 and p["zeta"] == 0.5
+    assert abs(p["rms"] - 2.28474) < 1e-5 and d.info["modes"] == 43
+    with open(par) as f:
+        text = f.read()
+    assert tbrf.Driver.from_turbgen(text, threads=1).params == p
+    with pytest.raises(tbrf.UnsupportedError, match="'foo'"):
+        tbrf.Driver.from_turbgen(text + "foo = 1\n")
+    with pytest.raises(ValueError, match="zeta"):
+        tbrf.Driver.from_turbgen(text, zeta=1.0)
+    # sparse directions keep fewer modes of a wide band
+    wide = tbrf.Model("powerlaw", index=-4, kmin=2 * np.pi, kmax=32 * np.pi)
+    full = tbrf.Driver(wide, seed=3, zeta=0.5).info["modes"]
+    sparse = tbrf.Driver(wide, seed=3, zeta=0.5, directions=8).info["modes"]
+    assert full == 8538 and 900 < sparse < 1300

@@ -34,6 +34,11 @@
 #define TBRF_STREAM_OU 0x10000100u
 #define TBRF_STREAM_OU_END 0x10000104u
 
+/* Turbulence driving's sparse mode selection (directions > 0, 0.6.0 on):
+ * w0 = the box mode (as the OU tree's), r = 0, one word per mode. */
+#define TBRF_STREAM_DRIVE_SELECT 0x10000200u
+#define TBRF_STREAM_DRIVE_SELECT_END 0x10000201u
+
 /* Initial conditions: point placement (jittered lattice, random points,
  * glass tiling) and any other draw of the IC physics; w1 =
  * TBRF_STREAM_IC | purpose << 16 | (index >> 32), purpose < 256. */
@@ -66,7 +71,9 @@
 _Static_assert(TBRF_STREAM_LINES_END <= TBRF_STREAM_RNG, "lines overlap the public RNG");
 _Static_assert(TBRF_STREAM_RNG_END <= TBRF_STREAM_DRIVE, "public RNG overlaps driving");
 _Static_assert(TBRF_STREAM_DRIVE_END <= TBRF_STREAM_OU, "the retired driving range overlaps the OU tree");
-_Static_assert(TBRF_STREAM_OU_END <= TBRF_STREAM_IC, "the OU tree overlaps initial conditions");
+_Static_assert(TBRF_STREAM_OU_END <= TBRF_STREAM_DRIVE_SELECT, "the OU tree overlaps mode selection");
+_Static_assert(TBRF_STREAM_DRIVE_SELECT_END <= TBRF_STREAM_IC,
+               "driving's mode selection overlaps initial conditions");
 _Static_assert(TBRF_IC_PURPOSE_JITTER < 256 && TBRF_IC_PURPOSE_RANDOM < 256 &&
                TBRF_IC_PURPOSE_JITTER != TBRF_IC_PURPOSE_RANDOM,
                "IC purposes are distinct and fit 8 bits");

@@ -18,8 +18,15 @@
 #            line names the .xmf, the progress bar, info's axis labels
 #   models   generate --model band|parabola files regenerate bit for bit
 #            (the model's attributes read back: model_kind, kmin, kmax)
+#   turbgen  --turbgen TurbGen.par (tests/data/turbgen): its t_decay, dt,
+#            sol_weight, seed and TurbGen's force rms recorded; the options
+#            the file sets, an unknown key and ndim = 2.5 refused by name;
+#            --amplitude-factor and --directions recorded as attributes
+#            (fewer modes with --directions), a factor list of the wrong
+#            length and --amplitude-factor beside --turbgen refused
 set -euo pipefail
 tbrf=$1 h5dump=$2 case=$3
+tgpar=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/turbgen" && pwd)/TurbGen.par
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -169,6 +176,42 @@ models)
         "$tbrf" regenerate $m.h5 --out again_$m.h5 --check 2>/dev/null
     done
     echo "generate: band and parabola models round-trip through the file"
+    ;;
+turbgen)
+    "$tbrf" drive --turbgen "$tgpar" --times 0:0.1:0.05 --grid 8x8x8 --out t.h5 --quiet
+    "$h5dump" -H t.h5 | grep -q 'DATASPACE  SIMPLE { ( 3, 8, 8, 8, 3 )'
+    "$h5dump" -a tcorr t.h5 | grep -q '(0): 0.5$'
+    "$h5dump" -a dt_update t.h5 | grep -q '(0): 0.05$'
+    "$h5dump" -a zeta t.h5 | grep -q '(0): 0.5$'
+    "$h5dump" -a seed t.h5 | grep -q '(0): 140281$'
+    "$h5dump" -a model_kind t.h5 | grep -q '"turbgen"'
+    "$h5dump" -a rms_ensemble t.h5 | grep -q '(0): 2.2847'
+    tg_refuse() { # pattern file args...
+        local pat=$1 rc=0
+        shift
+        "$tbrf" drive --turbgen "$@" --times 0:0.1:0.05 --out r.h5 2>err.txt || rc=$?
+        [ "$rc" -eq 2 ] && grep -q "^tbrf: .*$pat" err.txt || { echo "want '$pat':"; cat err.txt; exit 1; }
+        [ ! -e r.h5 ]
+    }
+    tg_refuse '--zeta is set by --turbgen' "$tgpar" --zeta 1 --grid 8x8x8
+    sed 's/^random_seed /randseed /' "$tgpar" > bad.par
+    tg_refuse "'randseed' is not one tbrf honours" bad.par --grid 8x8x8
+    sed 's/^ndim  *= 3 /ndim = 2.5 /' "$tgpar" > half.par
+    tg_refuse 'ndim = 2.5 drives three components' half.par --grid 8x8
+    tg_refuse 'amplitude-factor is set by --turbgen' "$tgpar" --amplitude-factor 1,2,3 --grid 8x8x8
+    wide=(--box 1 --model powerlaw --index -4 --kmin $K1 --kmax 100.6 --zeta 0.5 --tcorr 0.5 --rms 1
+          --times 0:0.1:0.05 --grid 8x8x8 --quiet)
+    "$tbrf" drive "${wide[@]}" --amplitude-factor 1,0.5,2 --directions 8 --out w.h5
+    "$tbrf" drive "${wide[@]}" --out f.h5
+    "$h5dump" -a amplitude_factor w.h5 | grep -q '(0): 1, 0.5, 2$'
+    "$h5dump" -a directions w.h5 | grep -q '(0): 8$'
+    "$h5dump" -a directions f.h5 | grep -q '(0): 0$'
+    mw=$("$h5dump" -a modes w.h5 | sed -n 's/.*(0): //p') mf=$("$h5dump" -a modes f.h5 | sed -n 's/.*(0): //p')
+    [ "$mf" -eq 8538 ] && [ "$mw" -lt 1300 ] || { echo "modes: full $mf, directions 8 $mw"; exit 1; }
+    rc=0
+    "$tbrf" drive "${wide[@]}" --amplitude-factor 1,2 --out r.h5 2>err.txt || rc=$?
+    [ "$rc" -eq 2 ] && grep -q "amplitude-factor has 2 values" err.txt && [ ! -e r.h5 ]
+    echo "drive --turbgen: TurbGen's parameters and force rms recorded, refusals named; factors and directions recorded"
     ;;
 *)
     echo "unknown case $case"

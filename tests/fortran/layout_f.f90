@@ -68,7 +68,7 @@ contains
         call put(off(c_loc(v3%accuracy), c_loc(v3)), 'offsetof(tbrf_driver_params, accuracy)')
         call put(off(c_loc(v3%amplitude_factor(1)), c_loc(v3)), 'offsetof(tbrf_driver_params, amplitude_factor)')
         call put(off(c_loc(v3%components), c_loc(v3)), 'offsetof(tbrf_driver_params, components)')
-        call put(off(c_loc(v3%reserved), c_loc(v3)), 'offsetof(tbrf_driver_params, reserved)')
+        call put(off(c_loc(v3%directions), c_loc(v3)), 'offsetof(tbrf_driver_params, directions)')
         call put(int(c_sizeof(v4), c_int64_t), 'sizeof(tbrf_driver_info)')
         call put(off(c_loc(v4%modes), c_loc(v4)), 'offsetof(tbrf_driver_info, modes)')
         call put(off(c_loc(v4%eval), c_loc(v4)), 'offsetof(tbrf_driver_info, eval)')

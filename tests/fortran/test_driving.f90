@@ -5,7 +5,9 @@
 ! mode, and its Parseval rms equals tbrf_driver_rms; a saved state loaded
 ! into a new driver gives bitwise the same force; the driver starts on
 ! the cpu backend, an unknown backend is refused through stat and leaves
-! its bits; band/parabola models.
+! its bits; band/parabola models; TurbGen's parameter file through
+! tbrf_driver_params_from_turbgen (its parameters handed back, an unknown
+! key refused through stat with the key in the message).
 program test_driving
     use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
     use tbrf
@@ -94,10 +96,50 @@ program test_driving
                all(transfer(f, 0_c_int64_t, 360) == transfer(g, 0_c_int64_t, 360)), &
                'back on the cpu: the same bits')
 
+    call turbgen_file()
+
     call tbrf_driver_destroy(drv)
     call tbrf_driver_destroy(other)
     call tbrf_model_destroy(band)
     call tbrf_model_destroy(para)
     deallocate(m, coef, state)  ! main-program variables are never freed for us (LeakSanitizer)
     call finish('fortran_driving')
+contains
+    ! TurbGen's example file (tests/data/turbgen/TurbGen.par), its values
+    ! only: rms is TurbGen's for it (test_driving_turbgen derives it)
+    subroutine turbgen_file()
+        character(len=*), parameter :: nl = new_line('a')
+        character(len=:), allocatable :: text
+        character(len=256) :: msg
+        type(tbrf_driver_params) :: tp
+        type(tbrf_model) :: tm
+        type(tbrf_driver) :: td
+        integer(c_int64_t) :: seed
+        integer :: st
+        text = 'ndim = 3' // nl // 'L = 1.0 # box' // nl // 'velocity = 1.0' // nl // &
+               'ampl_factor = 1.0' // nl // 'ampl_auto_adjust = 0' // nl // 'k_driv = 2.0' // nl // &
+               'k_min = 1.0' // nl // 'k_max = 3.0' // nl // 'sol_weight = 0.5' // nl // &
+               'spect_form = 1' // nl // 'power_law_exp = -2.0' // nl // 'angles_exp = 1.0' // nl // &
+               'random_seed = 140281' // nl // 'nsteps_per_t_turb = 10' // nl
+        call tbrf_driver_params_from_turbgen(text, tp, seed, tm, msg, stat=st)
+        call check(st == TBRF_OK, 'turbgen: ' // trim(msg))
+        call check(tp%dim == 3 .and. abs(tp%tcorr - 0.5d0) < 1d-16 .and. abs(tp%dt_update - 0.05d0) < 1d-17 .and. &
+                   abs(tp%zeta - 0.5d0) < 1d-16 .and. seed == 140281 .and. abs(tp%rms - 2.28474d0) < 1d-5, &
+                   'turbgen: the parameters of TurbGen.par')
+        call tbrf_driver_make(td, tm, seed, tp)
+        call tbrf_driver_destroy(td)
+        call tbrf_model_destroy(tm)
+        call tbrf_driver_params_from_turbgen(text // 'foo = 1' // nl, tp, seed, tm, msg, stat=st)
+        call check(st == TBRF_ERR_UNSUPPORTED .and. index(msg, "'foo'") > 0, &
+                   'turbgen: an unknown key refused by name: ' // trim(msg))
+        block
+            real(c_double) :: g(3), go(3)
+            g = [1d0, 2d0, 0.5d0]
+            ! at the target (each component target / sqrt(3)) the gains stay
+            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0, 1d0] / sqrt(3d0), 1d0, 0.05d0, 0.5d0, go)
+            call check(all(abs(go - g) < 1d-15 * g), 'amplitude_adjust: fixed point at the target')
+            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0], 1d0, 0.05d0, 0.5d0, go(1:2), stat=st)
+            call check(st == TBRF_ERR_SIZE, 'amplitude_adjust: sizes checked')
+        end block
+    end subroutine turbgen_file
 end program test_driving

@@ -12,6 +12,11 @@
 !    call's values and every ghost cell keeps its value;
 !  - a 2D driver: force(2, nx, ny), its shape form and fx, fy;
 !  - points into single precision;
+!  - a 2D driver of three components (components = 3): force(3, nx, ny)
+!    and its shape form, a ghost-zoned single-precision section, and
+!    points xyz(2, n) into force(3, n), all the direct call's values; the
+!    two-component forms (2, nx, ny) and fx, fy refused (they would drop
+!    f_z);
 !  - wrong shapes and sizes refused before the C call with TBRF_ERR_SIZE
 !    and a message naming the shapes (tbrf_driver_message; the issue's
 !    empty message), among them an output smaller than n (which crashed).
@@ -67,7 +72,7 @@ program test_driving_forms
     call check(bits4(flatf, [real(ref, c_float)]), 'a flat single-precision array: the doubles rounded')
     call tbrf_driver_grid(drv, t, o, h, [nx, ny, nz], flat(1:3 * nx * ny * nz - 1), stat=st)
     msg = tbrf_driver_message(drv)
-    call check(st == TBRF_ERR_SIZE .and. index(msg, 'fewer than dim*nx*ny*nz') > 0, &
+    call check(st == TBRF_ERR_SIZE .and. index(msg, 'fewer than nc*nx*ny*nz') > 0, &
                'a flat array one value short refused: ' // msg)
 
     allocate(fx(nx, ny, nz), fy(nx, ny, nz), fz(nx, ny, nz), sx(nx, ny, nz), sy(nx, ny, nz), sz(nx, ny, nz))
@@ -162,6 +167,8 @@ program test_driving_forms
                'a good call after them: no message, the same bits')
     if (trim(arg) == 'planes') write(*, '(a)') 'under TBRF_MEMORY_BUDGET: the copies went plane by plane'
 
+    call three_in_2d()
+
     call tbrf_driver_destroy(drv)
     call tbrf_driver_destroy(drv2)
     call tbrf_model_destroy(band)
@@ -170,6 +177,48 @@ program test_driving_forms
                flat, flatf)
     call finish('fortran_driving_forms')
 contains
+    !> components = 3 in a 2D box: the force's first extent is 3, not dim.
+    subroutine three_in_2d()
+        type(tbrf_driver_params) :: p3
+        type(tbrf_driver) :: d3
+        real(c_double) :: r3(3, 12, 10), w(3, 12, 10), x2(2, 120), f3(3, 120), f2(2, 12, 10), qx(12, 10), qy(12, 10)
+        real(c_float) :: gz3(3, 16, 14)
+        integer :: i, j, k3
+        call tbrf_driver_default_params(p3)
+        p3%dim = 2
+        p3%components = 3
+        call tbrf_driver_make(d3, band, 5, p3)
+        call tbrf_driver_grid(d3, 0.3d0, [0d0, 0d0], [1d0 / 12, 1d0 / 10], [12_c_int64_t, 10_c_int64_t], r3)
+        call check(maxval(abs(r3(3, :, :))) > 0.1d0, 'components 3 in 2D: f_z is driven')
+        call tbrf_driver_grid(d3, 0.3d0, [0d0, 0d0], [1d0 / 12, 1d0 / 10], w)
+        call check(bits8([w], [r3]), 'components 3 in 2D: the shape form, bitwise')
+        gz3 = -999.0
+        call tbrf_driver_grid(d3, 0.3d0, [0d0, 0d0], [1d0 / 12, 1d0 / 10], [12, 10], gz3(:, 3:14, 3:12))
+        call check(bits4([gz3(:, 3:14, 3:12)], [real(r3, c_float)]) .and. all(abs(gz3(:, 1:2, :) + 999.0) < 0.5) &
+                   .and. all(abs(gz3(:, :, 13:14) + 999.0) < 0.5), 'components 3 in 2D: a ghost-zoned single section')
+        k3 = 0
+        do j = 1, 10
+            do i = 1, 12
+                k3 = k3 + 1
+                x2(:, k3) = [(i - 1) / 12d0, (j - 1) / 10d0]
+            end do
+        end do
+        ! (not under the 1 MiB budget of the "planes" run: the C library's
+        ! chunk of positions needs more; that run is about the grid copies)
+        if (trim(arg) /= 'planes') then
+            call tbrf_driver_points(d3, 0.3d0, x2, f3)
+            call check(maxval(abs(f3 - reshape(r3, [3, 120]))) < 1d-12 * maxval(abs(r3)), &
+                       'components 3 in 2D: points xyz(2, n) into force(3, n)')
+        end if
+        call tbrf_driver_grid(d3, 0.3d0, [0d0, 0d0], [1d0 / 12, 1d0 / 10], f2, stat=st)
+        call check(st == TBRF_ERR_SIZE, 'components 3 in 2D: force(2, nx, ny) refused')
+        call tbrf_driver_grid(d3, 0.3d0, [0d0, 0d0], [1d0 / 12, 1d0 / 10], qx, qy, stat=st)
+        msg = tbrf_driver_message(d3)
+        call check(st == TBRF_ERR_SIZE .and. index(msg, 'three') > 0, &
+                   'components 3 in 2D: fx, fy refused')
+        call tbrf_driver_destroy(d3)
+    end subroutine three_in_2d
+
     !> Whether x and y hold the same bits (any array flattened by [ ]).
     logical function bits8(x, y)
         real(c_double), intent(in) :: x(:), y(:)

@@ -83,6 +83,10 @@ struct tbrf_driver {
     double *khat;    /* unit wavevector, 3 per mode */
     int mmax[3];
     double kmin, kmax; /* the model's support */
+    /* directions > 0: the modes of each shell s (N_s of them), counted
+     * before the selection; NULL after the make */
+    int64_t *shell_n;
+    int nshell;
     /* the OU tree, and its value a(j) (2 dim doubles per mode) at update
      * j, -1 before any; a1 holds a(j + 1) for the interpolation */
     ou_tree ou;
@@ -195,6 +199,10 @@ static int check_params(tbrf_driver *d, const tbrf_driver_params *p)
     if (ncomp > p->dim && p->eval == TBRF_DRIVE_NUFFT)
         return fail(d, TBRF_ERR_UNSUPPORTED, "driver: components=3 with dim=%d sums its modes "
                     "directly (TBRF_DRIVE_AUTO or _DIRECT), not by the NUFFT", (int)p->dim);
+    if (p->directions < 0 || (p->directions > 0 && p->periodic == 0))
+        return fail(d, p->directions < 0 ? TBRF_ERR_INVALID : TBRF_ERR_UNSUPPORTED,
+                    "driver: directions=%d must be >= 0, and 0 on a non-periodic domain (the "
+                    "sparse directions select a box's Fourier modes)", (int)p->directions);
     if (p->periodic != 0 && p->periodic != 1)
         return fail(d, TBRF_ERR_INVALID, "driver: periodic=%d must be 1 (a periodic box) or 0 (a "
                     "non-periodic domain, turning bands)", (int)p->periodic);
@@ -292,7 +300,35 @@ static double mode_spectrum(const tbrf_driver *d, const tbrf_model *model, doubl
     return k * k * tbrfi_model_shape_spectrum(model, 3, k);
 }
 
-/* Enumerates the driven modes: count only (store 0) or store them. */
+/* A mode's shell s = round(|k| length[0] / 2 pi), capped to the table. */
+static int shell_of(const tbrf_driver *d, double kk)
+{
+    const double s = floor(kk * d->p.length[0] / (2.0 * PI) + 0.5);
+    return s < (double)d->nshell - 1.0 ? (int)s : d->nshell - 1;
+}
+
+/* directions > 0 (the sparse selection): the factor dividing mode m's
+ * variance, 1 / q_s, or 0 for a mode left out. Mode m is kept when its
+ * uniform (Philox under the seed, TBRF_STREAM_DRIVE_SELECT, so the same
+ * for any thread count or backend) is below q_s = min(1, D s / N_s), which
+ * makes E[kept / q_s] = 1 for every mode: the spectrum exact in
+ * expectation. */
+static double selection(const tbrf_driver *d, int64_t mx, int64_t my, int64_t mz, double kk)
+{
+    const int s = shell_of(d, kk);
+    const double want = (double)d->p.directions * (double)(s > 1 ? s : 1);
+    const double q = want >= (double)d->shell_n[s] ? 1.0 : want / (double)d->shell_n[s];
+    if (q == 1.0)
+        return 1.0;
+    const uint32_t w0 = (uint32_t)(mx + 512) | ((uint32_t)(my + 512) << 10) |
+                        ((uint32_t)(mz + 512) << 20);
+    const philox4x32_ctr_t r = tbrf_philox(d->seed, 0, w0, TBRF_STREAM_DRIVE_SELECT);
+    const double u = ((double)r.v[0] + 0.5) * 0x1.0p-32;
+    return u < q ? 1.0 / q : 0.0;
+}
+
+/* Enumerates the driven modes: count only (store 0), store them (1), or
+ * count every shell's modes before the selection (2, into shell_n). */
 static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
 {
     const int dim = d->dim;
@@ -318,8 +354,14 @@ static int64_t enumerate(tbrf_driver *d, const tbrf_model *model, int store)
                 if (!(kq >= d->kmin && kq <= d->kmax))
                     continue;
                 /* the shape: the amplitude is the driver's own */
-                const double P = mode_spectrum(d, model, kq);
+                double P = mode_spectrum(d, model, kq);
                 if (!(P > 0.0))
+                    continue;
+                if (store == 2) {
+                    d->shell_n[shell_of(d, kk)]++;
+                    continue;
+                }
+                if (d->shell_n && !((P *= selection(d, mx, my, mz, kk)) > 0.0))
                     continue;
                 if (store) {
                     d->m[3 * n] = (int32_t)mx;
@@ -389,6 +431,13 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
                         "must stay <= %d)", kmax, mm, c, TBRF_DRIVE_MMAX, TBRF_DRIVE_MMAX);
         d->mmax[c] = (int)mm;
     }
+    if (d->p.directions > 0) {
+        /* |m| <= 511 sqrt 3 on any axis: shells up to kmax length[0] / 2 pi + 1 */
+        d->nshell = (int)floor(kmax * d->p.length[0] / (2.0 * PI)) + 2;
+        if (!(d->shell_n = calloc((size_t)d->nshell, sizeof(int64_t))))
+            return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %d shells", d->nshell);
+        enumerate(d, model, 2);
+    }
     const int64_t n = enumerate(d, model, 0);
     if (n > TBRF_DRIVE_MAX_MODES)
         return fail(d, TBRF_ERR_SIZE, "driver: more than %lld modes in [%g, %g] (at most 2^20)",
@@ -414,6 +463,8 @@ static int setup_modes(tbrf_driver *d, const tbrf_model *model)
     if (!d->m || !d->s || !d->khat || !d->a || !d->a1 || !d->coef || !d->cj)
         return fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for %lld modes", (long long)n);
     enumerate(d, model, 1);
+    free(d->shell_n);
+    d->shell_n = NULL;
     /* ensemble: E|f|^2 = sum 2 A^2 s^2 share(khat) (unit_share; a constant
      * with the default factors) */
     const int unit = unit_factors(d);
@@ -1687,6 +1738,7 @@ void tbrf_driver_destroy(tbrf_driver *d)
     d->be->release(d->be_state);
     free(d->m);
     free(d->s);
+    free(d->shell_n);
     free(d->khat);
     free(d->a);
     free(d->a1);

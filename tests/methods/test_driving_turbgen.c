@@ -1,0 +1,293 @@
+/* test_driving_turbgen.c — TurbGen's parameter files
+ * (tbrf_driver_params_from_turbgen; doc/driving.md, "TurbGen's parameter
+ * files"; issue #29 deliverable 3).
+ *
+ * tests/data/turbgen/TurbGen.par is TurbGen's own example; its variants
+ * replace single lines. Checked:
+ *  - the parameters: box, components, zeta = sol_weight, tcorr = t_decay =
+ *    L / (k_driv velocity), dt_update = t_decay / nsteps_per_t_turb, the
+ *    seed, ampl_factor^1.5 as the components' factors;
+ *  - the force rms against TurbGen's own field for the same file, measured
+ *    with TurbGen built from source (chfeder/turbulence_generator fab24a3,
+ *    16^3 cells at 100 (or 300) times 3 t_decay apart: the mean of <|f|^2>_box and
+ *    its standard error): |rms^2 - m| within 4 standard errors (TurbGen's
+ *    scatter; the tbrf value is exact, an ensemble sum);
+ *  - the driver made from it: its box mean square averaged over 400
+ *    updates 10 tcorr apart equals rms^2 within 4 standard errors (from
+ *    the samples), and its per-mode power follows TurbGen's A_k^2 = shape
+ *    (kc/k)^2 shell by shell (each |m|^2 class's mean |coef|^2 / A^2 equal
+ *    to the pooled ratio within 4 standard errors of the class);
+ *  - refusals named: an unknown key, ndim = 1, ampl_auto_adjust = 1, a
+ *    missing key, more modes than TurbGen's limit, a list of the wrong
+ *    length;
+ *  - the amplitude controller (tbrf_driver_amplitude_adjust): the target
+ *    is a fixed point; on a plant with TurbGen's scaling v_d = c_d
+ *    gain_d^(2/3) (different c_d per component) 300 updates of dt = T/10
+ *    bring every v_d to target / sqrt(3) within 1e-9, monotonically (no
+ *    overshoot); a replay of the same inputs gives the same bits (what a
+ *    restart relies on); bad inputs refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/testutil.h"
+
+static const double PI = 3.14159265358979323846;
+
+static char *read_text(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    CHECK(fp != NULL, "cannot open %s", path);
+    char *t = tu_malloc(1 << 16);
+    size_t n = fread(t, 1, (1 << 16) - 1, fp);
+    fclose(fp);
+    t[n] = '\0';
+    return t;
+}
+
+/* The text with the line starting with `key` (then a space or '=')
+ * replaced by "key = value" (appended if absent; value NULL deletes). */
+static char *with(const char *text, const char *key, const char *value)
+{
+    const size_t kl = strlen(key);
+    char *out = tu_malloc(strlen(text) + 256);
+    out[0] = '\0';
+    int done = 0;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        const int hit = strncmp(p, key, kl) == 0 && (p[kl] == ' ' || p[kl] == '=');
+        if (hit) {
+            done = 1;
+            if (value)
+                sprintf(out + strlen(out), "%s = %s\n", key, value);
+        } else {
+            strncat(out, p, len);
+            strcat(out, "\n");
+        }
+        p += len + (p[len] == '\n');
+    }
+    if (!done && value)
+        sprintf(out + strlen(out), "%s = %s\n", key, value);
+    return out;
+}
+
+static int parse(const char *text, tbrf_driver_params *p, uint64_t *seed, tbrf_model **m,
+                 char *msg)
+{
+    return tbrf_driver_params_from_turbgen(text, p, seed, m, msg, 512);
+}
+
+/* TurbGen's measured mean square (and standard error) of its field. */
+static void check_rms(const char *name, const tbrf_driver_params *p, double ms, double se)
+{
+    const double r2 = p->rms * p->rms;
+    CHECK(fabs(r2 - ms) <= 4.0 * se, "%s: rms^2 %.5f, TurbGen's field %.5f +- %.5f", name, r2, ms,
+          se);
+    printf("%-10s rms %.5f (TurbGen's field %.5f +- %.5f)\n", name, p->rms, sqrt(ms),
+           0.5 * se / sqrt(ms));
+}
+
+/* The driver from TurbGen.par: rms over updates and the spectrum's shape. */
+static void check_driver(const tbrf_model *model, uint64_t seed, const tbrf_driver_params *p)
+{
+    tbrf_driver *d = NULL;
+    CHECK(tbrf_driver_make(model, seed, p, &d) == TBRF_OK, "make: %s", tbrf_driver_message(d));
+    tbrf_driver_info info;
+    tbrf_driver_get_info(d, &info);
+    CHECK(info.dt_update == p->tcorr / 10.0 && fabs(info.decay - exp(-0.1)) < 1e-15,
+          "dt_update %g decay %g", info.dt_update, info.decay);
+    enum { T = 400, NC = 10 };
+    int64_t nm = info.modes;
+    int32_t *m = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
+    double *c = tu_malloc(sizeof(double) * 6 * (size_t)nm);
+    double s = 0.0, ss = 0.0, cls[NC][T], tot[T];
+    const double kmin = 2 * PI, kmax = 6 * PI, kc = 0.5 * (kmin + kmax);
+    memset(cls, 0, sizeof cls);
+    int cnt[NC] = {0};
+    for (int i = 0; i < T; i++) {
+        const double t = (10.0 * i + 0.25) * p->tcorr;
+        double r;
+        CHECK(tbrf_driver_rms(d, t, &r) == TBRF_OK, "rms: %s", tbrf_driver_message(d));
+        s += r * r;
+        ss += r * r * r * r;
+        int64_t n = nm;
+        CHECK(tbrf_driver_modes(d, t, &n, m, c) == TBRF_OK && n == nm, "modes");
+        tot[i] = 0.0;
+        for (int64_t k = 0; k < nm; k++) {
+            const int q = m[3 * k] * m[3 * k] + m[3 * k + 1] * m[3 * k + 1] + m[3 * k + 2] * m[3 * k + 2];
+            const double ka = 2 * PI * sqrt((double)q), u = (ka - kc) / (0.5 * (kmax - kmin));
+            const double A2 = (1.0 - u * u) * (kc / ka) * (kc / ka); /* TurbGen's A_k^2 */
+            double p2 = 0.0;
+            for (int j = 0; j < 6; j++)
+                p2 += c[6 * k + j] * c[6 * k + j];
+            CHECK(q < NC, "mode |m|^2 = %d outside k = 1..3", q);
+            cls[q][i] += p2 / A2;
+            tot[i] += p2 / A2;
+            if (i == 0)
+                cnt[q]++;
+        }
+    }
+    const double mean = s / T, se = sqrt((ss / T - mean * mean) / (T - 1));
+    CHECK(fabs(mean - p->rms * p->rms) <= 4.0 * se, "box mean square %.5f +- %.5f, rms^2 %.5f",
+          mean, se, p->rms * p->rms);
+    printf("driver: box mean square over %d updates %.5f +- %.5f (rms^2 %.5f)\n", T, mean, se,
+           p->rms * p->rms);
+    double pooled = 0.0;
+    for (int i = 0; i < T; i++)
+        pooled += tot[i] / (double)nm / T;
+    for (int q = 1; q < NC; q++) {
+        if (!cnt[q])
+            continue;
+        double a = 0.0, aa = 0.0;
+        for (int i = 0; i < T; i++) {
+            const double x = cls[q][i] / cnt[q];
+            a += x;
+            aa += x * x;
+        }
+        a /= T;
+        const double sq = sqrt((aa / T - a * a) / (T - 1));
+        CHECK(fabs(a - pooled) <= 4.0 * sq, "|m|^2 = %d: power / A^2 %.5g +- %.2g, pooled %.5g", q,
+              a, sq, pooled);
+        printf("  |m|^2 = %d (%2d modes): power / TurbGen's A^2 = %.4f +- %.4f of the pooled\n", q,
+               cnt[q], a / pooled, sq / pooled);
+    }
+    free(m);
+    free(c);
+    tbrf_driver_destroy(d);
+}
+
+static void controller(void)
+{
+    const double c[3] = {0.7, 1.3, 2.9}, target = 1.5, T = 0.5, dt = 0.05;
+    double g[3] = {1.0, 1.0, 1.0}, v[3], out[3], first[300][3];
+    for (int d = 0; d < 3; d++)
+        v[d] = target / sqrt(3.0);
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, dt, T, out) == TBRF_OK &&
+              fabs(out[0] - 1.0) < 1e-15 && fabs(out[2] - 1.0) < 1e-15,
+          "the target is a fixed point");
+    for (int rep = 0; rep < 2; rep++) {
+        double gg[3] = {1.0, 1.0, 1.0}, prev[3];
+        for (int d = 0; d < 3; d++)
+            prev[d] = fabs(c[d] - target / sqrt(3.0));
+        for (int j = 0; j < 300; j++) {
+            double vv[3];
+            for (int d = 0; d < 3; d++)
+                vv[d] = c[d] * pow(gg[d], 2.0 / 3.0);
+            CHECK(tbrf_driver_amplitude_adjust(3, gg, vv, target, dt, T, gg) == TBRF_OK, "adjust");
+            for (int d = 0; d < 3; d++) {
+                const double e = fabs(c[d] * pow(gg[d], 2.0 / 3.0) - target / sqrt(3.0));
+                CHECK(e <= prev[d] * (1.0 + 1e-12), "component %d: error grew at update %d", d, j);
+                prev[d] = e;
+            }
+            if (rep == 0)
+                memcpy(first[j], gg, sizeof gg);
+            else
+                CHECK(memcmp(first[j], gg, sizeof gg) == 0, "replay differs at update %d", j);
+        }
+        for (int d = 0; d < 3; d++)
+            CHECK(prev[d] < 1e-9 * target, "component %d: |v - target/sqrt 3| = %g after 300", d,
+                  prev[d]);
+    }
+    printf("controller: 300 updates bring v_d = c_d g^(2/3) (c = 0.7, 1.3, 2.9) to %.6f each\n",
+           target / sqrt(3.0));
+    CHECK(tbrf_driver_amplitude_adjust(0, g, v, target, dt, T, out) == TBRF_ERR_INVALID, "n = 0");
+    v[1] = 0.0;
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, dt, T, out) == TBRF_ERR_INVALID,
+          "measured 0");
+    v[1] = 1.0;
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, NAN, dt, T, out) == TBRF_ERR_INVALID, "NaN target");
+    CHECK(tbrf_driver_amplitude_adjust(3, NULL, v, target, dt, T, out) == TBRF_ERR_NULL, "NULL");
+}
+
+static void refused(const char *text, int status, const char *word)
+{
+    tbrf_driver_params p;
+    uint64_t seed;
+    tbrf_model *m = (tbrf_model *)&p; /* set to NULL by the call */
+    char msg[512];
+    const int st = parse(text, &p, &seed, &m, msg);
+    CHECK(st == status && m == NULL && strstr(msg, word), "want %d naming '%s', got %d: %s",
+          status, word, st, msg);
+}
+
+int main(void)
+{
+    char *base = read_text(TBRF_TEST_DATA "/turbgen/TurbGen.par");
+    tbrf_driver_params p;
+    uint64_t seed = 0;
+    tbrf_model *model = NULL;
+    char msg[512];
+    CHECK(parse(base, &p, &seed, &model, msg) == TBRF_OK, "TurbGen.par: %s", msg);
+    CHECK(p.dim == 3 && p.components == 0 && p.periodic == 1 && p.length[0] == 1.0 &&
+              p.length[2] == 1.0 && p.zeta == 0.5 && p.tcorr == 0.5 && p.dt_update == 0.05 &&
+              seed == 140281 && p.normalization == TBRF_DRIVE_RMS_ENSEMBLE &&
+              p.amplitude_factor[0] == 1.0 && p.amplitude_factor[2] == 1.0,
+          "TurbGen.par's parameters");
+    /* TurbGen built from source, this file: <|f|^2> = 5.21756 +- 0.04800 */
+    check_rms("TurbGen.par", &p, 5.21756, 0.04800);
+    check_driver(model, seed, &p);
+    tbrf_model_destroy(model);
+
+    /* variants: TurbGen's measured <|f|^2> and standard error for each */
+    struct {
+        const char *name, *kv[8];
+        double ms, se;
+    } var[] = {
+        {"band", {"spect_form", "0", "sol_weight", "1.0"}, 2.39624, 0.01548}, /* 300 times */
+        {"powerlaw", {"spect_form", "2", "k_max", "8.0", "sol_weight", "0.0"}, 0.87650, 0.03523},
+        {"factors", {"ampl_factor", "1.0, 0.5, 2.0"}, 15.70333, 0.14065}, /* 300 times */
+        /* TurbGen's ndim = 2 leaves L_z unset and drives nothing (its modes'
+         * k_z = 0 / L_z): 2.5 is its 2D box that works */
+        {"2.5D", {"ndim", "2.5", "spect_form", "0", "velocity", "2.0", "ampl_factor",
+                  "1.0, 0.5, 2.0"}, 58.26942, 1.53157},
+    };
+    for (size_t i = 0; i < sizeof var / sizeof var[0]; i++) {
+        char *t = with(base, var[i].kv[0], var[i].kv[1]);
+        for (int j = 2; j < 8 && var[i].kv[j]; j += 2) {
+            char *u = with(t, var[i].kv[j], var[i].kv[j + 1]);
+            free(t);
+            t = u;
+        }
+        CHECK(parse(t, &p, &seed, &model, msg) == TBRF_OK, "%s: %s", var[i].name, msg);
+        check_rms(var[i].name, &p, var[i].ms, var[i].se);
+        tbrf_driver *d = NULL;
+        CHECK(tbrf_driver_make(model, seed, &p, &d) == TBRF_OK, "%s: make: %s", var[i].name,
+              tbrf_driver_message(d));
+        tbrf_driver_destroy(d);
+        tbrf_model_destroy(model);
+        free(t);
+    }
+    char *t = with(base, "ampl_factor", "1.0, 0.5, 2.0");
+    CHECK(parse(t, &p, &seed, &model, msg) == TBRF_OK, "%s", msg);
+    CHECK(p.amplitude_factor[0] == 1.0 && fabs(p.amplitude_factor[1] - pow(0.5, 1.5)) < 1e-15 &&
+              fabs(p.amplitude_factor[2] - pow(2.0, 1.5)) < 1e-15,
+          "ampl_factor^1.5");
+    tbrf_model_destroy(model);
+    free(t);
+    t = with(base, "ndim", "2.5");
+    CHECK(parse(t, &p, &seed, &model, msg) == TBRF_OK && p.dim == 2 && p.components == 3,
+          "ndim 2.5: %s", msg);
+    tbrf_model_destroy(model);
+    free(t);
+
+    t = with(base, "foo_bar", "1");
+    refused(t, TBRF_ERR_UNSUPPORTED, "foo_bar");
+    free(t);
+    t = with(base, "ndim", "1");
+    refused(t, TBRF_ERR_UNSUPPORTED, "ndim = 1");
+    free(t);
+    t = with(base, "ampl_auto_adjust", "1");
+    refused(t, TBRF_ERR_UNSUPPORTED, "ampl_auto_adjust");
+    free(t);
+    t = with(base, "k_driv", NULL);
+    refused(t, TBRF_ERR_INVALID, "'k_driv' is missing");
+    free(t);
+    t = with(base, "k_max", "40.0"); /* 268k lattice modes: TurbGen stops above 100000 */
+    refused(t, TBRF_ERR_SIZE, "more than 100000 TurbGen modes");
+    free(t);
+    t = with(base, "L", "1.0, 2.0");
+    refused(t, TBRF_ERR_INVALID, "'L' has 2 values");
+    free(t);
+    free(base);
+    controller();
+    return check_report("test_driving_turbgen");
+}
