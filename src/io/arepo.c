@@ -721,24 +721,6 @@ static int stage_member(tbrf_io_writer *w, char *err, size_t errlen)
     return 0;
 }
 
-/* Syncs the directory of path, so that the renames survive a crash. */
-static void sync_dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    int fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
 /* The file NAME that member w replaces kept as ".NAME.tmp-PID.old" until
  * the set is published: a hard link, or where the file system has none
  * NAME itself renamed there (NAME is then missing until the member's own
@@ -846,7 +828,7 @@ int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
         say_temps(s, 0);
         for (int f = 0; f < nf; f++)
             s->w[f]->committed = 1;
-        sync_dir_of(s->w[0]->path);
+        io_sync_dir(s->w[0]->path);
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -310,6 +311,23 @@ int io_remove_stale_temps(const char *path)
         closedir(d);
     free(prefix);
     return removed;
+}
+
+void io_sync_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
 }
 
 int io_same_file(const char *a, const char *b)

@@ -260,6 +260,9 @@ int io_remove_stale_temps(const char *path);
 
 /* 1 if a and b name the same file: equal strings, or both exist with the
  * same device and inode (hard links, ./x and x, symbolic links). */
+/* Syncs the folder holding path (best effort), so that renames into it
+ * survive a crash: the writer's commit and the AREPO set's. */
+void io_sync_dir(const char *path);
 int io_same_file(const char *a, const char *b);
 
 /* Writes the XDMF side file of h5path for *m into the temporary tmp,

@@ -1380,24 +1380,6 @@ static void keep_mode(int fd, const char *replaced)
         return;
 }
 
-/* Syncs the directory of path, so that the renames survive a crash. */
-static void sync_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    int fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
 /* A commit that failed: nothing of it may remain. */
 static int commit_failed(tbrf_io_writer *w)
 {
@@ -1602,7 +1584,7 @@ static int publish(tbrf_io_writer *w)
     free(bak);
     if (!w->has_xmf)
         io_xdmf_remove_stale(w->path);
-    sync_dir(w->path);
+    io_sync_dir(w->path);
     w->committed = 1;
     return 0;
 }
