@@ -90,7 +90,7 @@ G, L, Z = 32, 50000.0, 127.0
 OM, OL, OB, H, S8 = 0.3089, 0.6911, 0.0486, 0.6774, 0.831
 BASE = ["arepo", "cosmo", "--box", str(L), "--particles", str(G), "--redshift", str(Z),
         "--omega-m", str(OM), "--omega-b", str(OB), "--hubble", str(H), "--sigma8", str(S8),
-        "--seed", "3"]
+        "--seed", "3", "--lpt", "1"]
 
 
 def check(cond, msg):
