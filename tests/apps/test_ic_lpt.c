@@ -10,7 +10,8 @@
  *    same exact modes) to rounding, while the unpadded (aliased) products
  *    differ: the test sees aliasing;
  *  - positions q + Psi1 + Psi2 and velocities vfac Psi1 + vfac2 Psi2,
- *    vfac2 = sqrt(a) f2 H; any chunks give one chunk's bits;
+ *    vfac2 = sqrt(a) f2 H; any chunks give one chunk's bits; with gas
+ *    both species at the site's position plus their shifts;
  *  - a glass that is a coarser lattice gets the lattice's Psi2 (NUFFT);
  *  - a paired pair sums to 2 (q + Psi2), its Psi2 the same bits;
  *  - fixed amplitudes: |delta_k|^2 = P(k) D^2 exactly for every mode, the
@@ -351,6 +352,61 @@ static void test_particles(void)
     tbrf_ic_cosmo_destroy(ic);
 }
 
+/* Gas and dark matter with 2LPT: both at the site's q + Psi1 + Psi2 plus
+ * their shifts, both with the site's velocity. */
+typedef struct gas_sink {
+    int64_t next;
+    double *pos, *vel, *gas;
+} gas_sink;
+
+static int collect_gas(void *user, const tbrf_ic_chunk *ch)
+{
+    gas_sink *s = user;
+    if (ch->first != s->next || (ch->count > 0 && !ch->gas_pos))
+        return 1;
+    memcpy(s->pos + 3 * ch->first, ch->pos, (size_t)ch->count * 24);
+    memcpy(s->vel + 3 * ch->first, ch->vel, (size_t)ch->count * 24);
+    memcpy(s->gas + 3 * ch->first, ch->gas_pos, (size_t)ch->count * 24);
+    s->next += ch->count;
+    return 0;
+}
+
+static void test_gas(void)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_default_cosmo(&p);
+    p.particles = 10;
+    p.redshift = 9;
+    p.gas = 1;
+    tbrf_ic_cosmo *ic = make_ic(&p);
+    if (!ic)
+        return;
+    tbrf_ic_cosmo_info f;
+    tbrf_ic_cosmo_get_info(ic, &f);
+    const int64_t n = f.particles, g = p.particles;
+    double *psi = displacements(ic, 1), *psi2 = displacements(ic, 2);
+    gas_sink s = {0, malloc((size_t)n * 24), malloc((size_t)n * 24), malloc((size_t)n * 24)};
+    CHECK(tbrf_ic_cosmo_generate(ic, 4, collect_gas, &s) == TBRF_OK && s.next == n,
+          "gas generate: %s", tbrf_ic_cosmo_message(ic));
+    double wd = 0, wg = 0, wv = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
+        for (int c = 0; c < 3; c++) {
+            const double x = (double)ix[c] * p.box / (double)g + psi[3 * i + c] + psi2[3 * i + c];
+            wd = fmax(wd, fabs(dwrap(s.pos[3 * i + c] - x - f.shift_dm, p.box)));
+            wg = fmax(wg, fabs(dwrap(s.gas[3 * i + c] - x - f.shift_gas, p.box)));
+            wv = fmax(wv, fabs(s.vel[3 * i + c] - (f.velocity_factor * psi[3 * i + c] +
+                                                   f.velocity_factor2 * psi2[3 * i + c])));
+        }
+    }
+    printf("2LPT gas: dark matter %.2e, gas %.2e kpc/h from q + Psi1 + Psi2 + shift; u %.2e\n",
+           wd, wg, wv);
+    CHECK(wd < 1e-10 * p.box && wg < 1e-10 * p.box && wv < 1e-10, "2LPT with gas: %g %g %g",
+          wd, wg, wv);
+    free(s.pos), free(s.vel), free(s.gas), free(psi), free(psi2);
+    tbrf_ic_cosmo_destroy(ic);
+}
+
 /* A glass of 4^3 points on a lattice tiled 2 times per axis is the 8^3
  * lattice, in another row order: 2LPT at the glass sites (NUFFT) is the
  * lattice's; fixed amplitudes too. */
@@ -594,6 +650,7 @@ int main(void)
     test_growth2();
     test_source();
     test_particles();
+    test_gas();
     test_glass();
     test_paired();
     test_fixed();
