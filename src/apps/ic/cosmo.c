@@ -309,7 +309,10 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
         char why[TBRFI_MESSAGE_SIZE];
         /* the plan and the glass; chunks add theirs in generate */
         st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS),
-                             "cosmological IC: the plan of Psi", why, sizeof why);
+                             ic->p.lpt >= 2 || ic->p.fixed_amplitude
+                                 ? "cosmological IC: the plan of Psi and the potentials of "
+                                   "2LPT or fixed amplitudes"
+                                 : "cosmological IC: the plan of Psi", why, sizeof why);
         if (st != TBRF_OK)
             tbrfi_fail(&ic->msg, st, "%s", why);
     }
