@@ -49,6 +49,16 @@ static size_t hc_count(int64_t n)
     return (size_t)(n * n * (n / 2 + 1));
 }
 
+/* The fundamental wavenumber as the plan's FFT method has it: 2 pi over
+ * the period G (L/G) of its box lattice, which may differ from L in the
+ * last bit, so that a mode on the sphere cut is kept or dropped as the
+ * plan keeps or drops it. */
+static double kfund(const tbrf_ic_cosmo *ic)
+{
+    const double g = (double)ic->p.particles;
+    return 2 * PI / (g * (ic->p.box / g));
+}
+
 /* The padded grid of the products. */
 static int64_t padded(int64_t g)
 {
@@ -115,7 +125,7 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
                      fftw_complex *work)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1, nx2 = 2 * nh;
-    const double kf = 2 * PI / ic->p.box, norm = 1.0 / ((double)g * (double)g * (double)g);
+    const double kf = kfund(ic), norm = 1.0 / ((double)g * (double)g * (double)g);
     fftw_plan f = plan_r2c(g, work);
     if (!f)
         return TBRF_ERR_FFT;
@@ -155,7 +165,7 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
 static void fix_amplitudes(const tbrf_ic_cosmo *ic, fftw_complex *phi)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1;
-    const double kf = 2 * PI / ic->p.box, vol = ic->p.box * ic->p.box * ic->p.box;
+    const double kf = kfund(ic), per = 2 * PI / kf, vol = per * per * per;
     for (int64_t row = 0; row < g * g; row++)
         for (int64_t x = 0; x < nh; x++) {
             double *a = phi[row * nh + x];
@@ -177,7 +187,7 @@ static void derivative(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int i, 
                        fftw_plan c2r, fftw_complex *a)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1, mm = padded(g), mh = mm / 2 + 1;
-    const double kf = 2 * PI / ic->p.box;
+    const double kf = kfund(ic);
     memset(a, 0, hc_count(mm) * sizeof *a);
     for (int64_t row = 0; row < g * g; row++) {
         const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
@@ -234,7 +244,7 @@ static void source(const tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_plan c
 static void second_potential(const tbrf_ic_cosmo *ic, const fftw_complex *S, fftw_complex *phi2)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1, mm = padded(g), mh = mm / 2 + 1;
-    const double kf = 2 * PI / ic->p.box, d1 = ic->info.growth;
+    const double kf = kfund(ic), d1 = ic->info.growth;
     const double scale = ic->info.growth2 / (d1 * d1) / ((double)mm * (double)mm * (double)mm);
     for (int64_t row = 0; row < g * g; row++) {
         const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
@@ -335,7 +345,7 @@ static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int
                            fftw_complex *w)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1;
-    const double kf = 2 * PI / ic->p.box;
+    const double kf = kfund(ic);
     for (int64_t row = 0; row < g * g; row++)
         for (int64_t x = 0; x < nh; x++) {
             const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
