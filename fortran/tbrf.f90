@@ -2646,6 +2646,28 @@ contains
         if (present(message)) message = msg_buffer(buf)
     end subroutine tbrf_ic_glass_tile
 
+    !> The P(k) = k**n_s T(k)**2 of one species (TBRF_IC_TRANSFER_MATTER,
+    !> _BARYON, _CDM) of a CAMB transfer file or a CLASS tk file as a table
+    !> model; format (optional) gets TBRF_IC_TRANSFER_CAMB or _CLASS.
+    subroutine tbrf_ic_transfer_power(model, path, species, n_s, format, stat, message)
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(in) :: path
+        integer(c_int32_t), intent(in) :: species
+        real(c_double), intent(in) :: n_s
+        integer(c_int32_t), intent(out), optional :: format
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        integer(c_int32_t) :: f
+        buf(1) = c_null_char
+        f = 0
+        call finish_msg(c_tbrf_ic_transfer_power(c_str(path), species, n_s, f, model%ptr, buf, &
+                                                 size(buf, kind=c_size_t)), &
+                        "tbrf_ic_transfer_power", buf, stat)
+        if (present(format)) format = f
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_transfer_power
+
     !> sites(3, count): rows first .. first + count - 1 (counted from 0, as
     !> in C) of glass(3, n) tiled tile**3 times in [0, box)**3.
     subroutine tbrf_ic_glass_sites(glass, glass_box, tile, box, first, sites, stat)

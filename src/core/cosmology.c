@@ -146,7 +146,7 @@ typedef struct eh_params {
 static int eh_set(double om, double ob, double h, double tcmb, eh_params *p)
 {
     if (!(isfinite(om) && isfinite(ob) && isfinite(h) && isfinite(tcmb)) || om <= 0 || om > 10 ||
-        ob <= 0 || ob >= om || h <= 0.1 || h > 2 || tcmb <= 0 || tcmb > 100)
+        ob < 0 || ob >= om || h <= 0.1 || h > 2 || tcmb <= 0 || tcmb > 100)
         return TBRF_ERR_INVALID;
     double omhh = om * h * h, obhh = ob * h * h, fb = ob / om;
     double th = tcmb / 2.7, th2 = th * th, th4 = th2 * th2;
@@ -179,6 +179,13 @@ static int eh_set(double om, double ob, double h, double tcmb, eh_params *p)
     p->beta_b = 0.5 + fb + (3. - 2. * fb) * sqrt(pow(17.2 * omhh, 2.0) + 1);
     p->sound_horizon_fit = 44.5 * log(9.83 / omhh) / sqrt(1 + 10.0 * pow(obhh, 0.75));
     p->alpha_gamma = 1 - 0.328 * log(431.0 * omhh) * fb + 0.38 * log(22.3 * omhh) * fb * fb;
+    if (ob == 0) {
+        /* the zero-baryon limit: no sound horizon, no baryon term (f_b =
+         * 0 weights it out; its 0/0 factors are set to their limits) */
+        p->sound_horizon = 0;
+        p->alpha_b = 0;
+        p->k_silk = 1;
+    }
     return isfinite(p->sound_horizon) && isfinite(p->alpha_b) ? TBRF_OK : TBRF_ERR_INVALID;
 }
 

@@ -61,9 +61,12 @@ Cases:
             kpc/h, far above the 1e-11 rounding of positions of size L and
             far below any error of a wrong mode or site), velocities the
             same sqrt(a) f H times them; both glass formats give the same
-            particles (1e-9 L); regenerate --check remakes it bit for bit; a 256-point glass for 16^3 (16 copies, not
-            a cube), 20^3 for 512 (no whole number of copies) and a point
-            outside the glass box are refused with one message, no file
+            particles (1e-9 L); regenerate --check remakes it bit for bit;
+            a point exactly at the glass's BoxSize is wrapped (the same
+            particles, bit for bit, as with it at 0); a 256-point glass for
+            16^3 (16 copies, not a cube), 20^3 for 512 (no whole number of
+            copies) and a point clearly outside the glass box (1000.5 in
+            1000) are refused with one message, no file
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -469,7 +472,16 @@ def case_glass():
     out = run("regenerate", "gl.hdf5", "--out", "gl2", "--check").stdout
     check("bitwise equal" in out, "regenerate --check of a glass file: %r" % out)
     write_glass("g256.hdf5", glass_points(8, 1000.0, 6)[:256], box=1000.0)
-    write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
+    # a point exactly at BoxSize is wrapped to 0 (issue #28 item 8): the same
+    # particles as the glass with that point at 0; one clearly outside is refused
+    write_glass("edge.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
+    write_glass("zero.hdf5", np.vstack([gx[:-1], [[0.0, 1, 1]]]), box=1000.0)
+    run(*BASE, "--out", "edge_ic", "--glass", "edge.hdf5", "--quiet")
+    run(*BASE, "--out", "zero_ic", "--glass", "zero.hdf5", "--quiet")
+    with h5py.File("edge_ic.hdf5", "r") as a, h5py.File("zero_ic.hdf5", "r") as b:
+        check(np.array_equal(a["PartType1/Coordinates"][...], b["PartType1/Coordinates"][...]),
+              "a glass point at BoxSize is not wrapped to 0")
+    write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.5, 1, 1]]]), box=1000.0)
     before = sorted(os.listdir("."))
     small = list(BASE)
     for g, name, text in ((16, "g256.hdf5", "cubic"), (20, "glass.hdf5", "does not tile"),

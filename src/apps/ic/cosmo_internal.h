@@ -20,12 +20,17 @@ typedef struct icc_spec {
 struct tbrf_ic_cosmo {
     tbrfi_message msg;
     int made;                  /* make succeeded */
-    tbrf_ic_cosmo_params p;    /* as made; p.glass points to glass, p.power NULL */
+    tbrf_ic_cosmo_params p;    /* as made; p.glass points to glass, p.power, p.power_gas NULL */
     double *glass;             /* the copy of the glass (3 glass_n) */
     tbrf_ic_cosmo_info info;
     icc_spec spec;             /* the model's callback data: lives as long as the plan */
     tbrf_model *p0, *m;        /* P(k) at z = 0 (h/Mpc), and Psi's spectrum */
     tbrf_plan *plan;
+    /* the gas's own spectrum (power_gas) and glass weights (gas_volumes) */
+    icc_spec spec_gas;
+    tbrf_model *g0, *mg;       /* the gas's P(k) at z = 0 and its Psi spectrum, or NULL */
+    tbrf_plan *plan_gas;       /* its plan, evaluated at the sites by the non-uniform FFT */
+    double *gas_weight;        /* glass_n Voronoi volumes over the mean, or NULL */
 };
 
 /* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */
