@@ -2542,12 +2542,13 @@ contains
     !> optionally, glass(3, n) points in [0, params%glass_box) and a z = 0
     !> P(k) table `power` (k in h/Mpc), both copied. On failure `ic` keeps
     !> the C object for tbrf_ic_cosmo_message.
-    subroutine tbrf_ic_cosmo_make(ic, params, glass, power, stat)
+    subroutine tbrf_ic_cosmo_make(ic, params, glass, power, stat, power_gas)
         type(tbrf_ic_cosmo), intent(inout) :: ic
         type(tbrf_ic_cosmo_params), intent(in) :: params
         real(c_double), intent(in), target, contiguous, optional :: glass(:, :)
         type(tbrf_model), intent(in), optional :: power
         integer, intent(out), optional :: stat
+        type(tbrf_model), intent(in), optional :: power_gas
         type(tbrf_ic_cosmo_params), target :: p
         call tbrf_ic_cosmo_destroy(ic)
         p = params
@@ -2560,6 +2561,7 @@ contains
             p%glass_n = size(glass, 2, kind=c_int64_t)
         end if
         if (present(power)) p%power = power%ptr
+        if (present(power_gas)) p%power_gas = power_gas%ptr
         call finish_ic(c_tbrf_ic_cosmo_make(c_loc(p), ic%ptr), "tbrf_ic_cosmo_make", ic, stat)
     end subroutine tbrf_ic_cosmo_make
 
