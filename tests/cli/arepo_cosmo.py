@@ -75,7 +75,8 @@ Cases:
             from the file (1e-4); the gas (--gas) moves with its own
             displacement, velocities sqrt(a) f H times it; recorded
             (power_spectrum, gas_power_spectrum, the digest in the command),
-            regenerate --check bit for bit, refused (no output) once the
+            --files 3 the same particles bit for bit, regenerate --check
+            bit for bit, refused (no output) once the
             file changed; --table with --transfer, --sigma8 table with
             --transfer, a two-column file: exit 2, one line, no file
   amplitude --sigma8 table keeps a --table's amplitude (a table written at
@@ -613,6 +614,16 @@ def case_transfer():
               (name, np.max(np.abs(rg / want - 1))))
     out = run("regenerate", "tg.hdf5", "--out", "tg2", "--check").stdout
     check("bitwise equal" in out, "regenerate --check of a --transfer file: %r" % out)
+    # the gas's own displacement is the same for any --files (one
+    # non-uniform FFT per file)
+    run(*BASE, "--out", "tf", "--transfer", path, "--gas", "--files", "3", "--quiet")
+    with h5py.File("tg.hdf5", "r") as a:
+        parts = [h5py.File("tf.%d.hdf5" % i, "r") for i in range(3)]
+        for key in ("PartType0/Coordinates", "PartType0/Velocities", "PartType1/Coordinates"):
+            c = np.concatenate([f[key][...] for f in parts])
+            check(np.array_equal(c, a[key][...]), "--files 3: %s differs" % key)
+        for f in parts:
+            f.close()
     local = "mine_tk.dat"
     with open(os.path.join(DATA, "class_tk_99.dat")) as a, open(local, "w") as b:
         b.write(a.read())
