@@ -8,7 +8,7 @@
  *    file with sscanf, to 1e-13 relative;
  *  - the same rows behind recent CAMB's '#' header and in CLASS's format =
  *    camb layout (-T_i/k2 columns, written here from the d_i) give the same
- *    models;
+ *    models; CLASS's d_m is taken for the matter over d_tot;
  *  - refused with TBRF_ERR_TABLE and a message naming what was expected: a
  *    two-column P(k) table, a CLASS header without d_tot, a Newtonian-gauge
  *    CLASS file (t_cdm), rows of unequal length; a missing file
@@ -194,6 +194,29 @@ static void refused(const char *name, const char *text, int want, const char *ne
     CHECK(st == want && !m && strstr(msg, needle), "%s: status %d (want %d), message %s", name,
           st, want, msg);
     remove(name);
+}
+
+/* CLASS writes d_m (matter without radiation) in newer versions: taken
+ * over d_tot wherever it stands. */
+static void test_d_m(void)
+{
+    FILE *f = fopen("tr_dm.txt", "w");
+    if (f) {
+        fputs("# 1:k (h/Mpc)  2:d_b  3:d_cdm  4:d_tot  5:d_m\n0.01 -1 -2 -3 -4\n"
+              "0.1 -10 -20 -30 -40\n", f);
+        fclose(f);
+    }
+    tbrf_model *m = NULL;
+    char msg[256];
+    int st = tbrf_ic_transfer_power("tr_dm.txt", TBRF_IC_TRANSFER_MATTER, 1.0, NULL, &m, msg,
+                                    sizeof msg);
+    if (CHECK(st == TBRF_OK, "d_m file: %s", msg)) {
+        tbrf_model_set_amplitude(m, 1);
+        /* k (d_m / k^2)^2 at k = 0.01: 0.01 (4e4)^2 */
+        CHECK_NEAR(tbrf_model_spectrum(m, 3, 0.01) / (0.01 * 4e4 * 4e4), 1, 1e-13, "d_m taken");
+    }
+    tbrf_model_destroy(m);
+    remove("tr_dm.txt");
 }
 
 static void test_refusals(void)
@@ -406,6 +429,7 @@ int main(void)
     test_files();
     test_layouts();
     test_refusals();
+    test_d_m();
     test_gas_spectrum();
     test_amplitude_and_range();
     return check_report("test_ic_transfer");

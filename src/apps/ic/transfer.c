@@ -92,10 +92,10 @@ static int class_names(const char *s, char names[TR_COLS][32])
     return n >= 2 && names[0][0] == 'k' ? (n < TR_COLS ? n : TR_COLS) : 0;
 }
 
-static int find_name(char names[TR_COLS][32], int n, const char *a, const char *b)
+static int find_name(char names[TR_COLS][32], int n, const char *a)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(names[i], a) == 0 || (b && strcmp(names[i], b) == 0))
+        if (strcmp(names[i], a) == 0)
             return i;
     return -1;
 }
@@ -108,15 +108,19 @@ static int class_header(const char *line, tr_layout *l)
     if (n == 0)
         return 0;
     l->format = TBRF_IC_TRANSFER_CLASS;
-    l->col[0] = find_name(names, n, "d_m", "d_tot");
-    l->col[1] = find_name(names, n, "d_b", NULL);
-    l->col[2] = find_name(names, n, "d_cdm", NULL);
+    /* CLASS's matter (d_m) where it writes one, else its total (which
+     * also holds the radiation's small share) */
+    l->col[0] = find_name(names, n, "d_m");
+    if (l->col[0] < 0)
+        l->col[0] = find_name(names, n, "d_tot");
+    l->col[1] = find_name(names, n, "d_b");
+    l->col[2] = find_name(names, n, "d_cdm");
     l->delta = 1;
-    l->newtonian = find_name(names, n, "t_cdm", NULL) >= 0;
-    if (l->col[0] < 0 && find_name(names, n, "-T_tot/k2", NULL) >= 0) {
-        l->col[0] = find_name(names, n, "-T_tot/k2", NULL);
-        l->col[1] = find_name(names, n, "-T_b/k2", NULL);
-        l->col[2] = find_name(names, n, "-T_cdm/k2", NULL);
+    l->newtonian = find_name(names, n, "t_cdm") >= 0;
+    if (l->col[0] < 0 && find_name(names, n, "-T_tot/k2") >= 0) {
+        l->col[0] = find_name(names, n, "-T_tot/k2");
+        l->col[1] = find_name(names, n, "-T_b/k2");
+        l->col[2] = find_name(names, n, "-T_cdm/k2");
         l->delta = 0;
     }
     return 1;
