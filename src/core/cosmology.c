@@ -240,7 +240,8 @@ int tbrf_cosmo_eh_transfer(double omega_m, double omega_b, double h, double t_cm
         return st;
     if (!(isfinite(k) && k >= 0) || (wiggles != 0 && wiggles != 1))
         return TBRF_ERR_INVALID;
-    *transfer = wiggles ? eh_full(&p, k * h) : eh_nowiggle(&p, k * h);
+    /* no baryons: their eq. 29 (the no-wiggle form at f_b = 0) */
+    *transfer = wiggles && omega_b > 0 ? eh_full(&p, k * h) : eh_nowiggle(&p, k * h);
     return TBRF_OK;
 }
 
@@ -383,7 +384,7 @@ int tbrf_model_eisenstein_hu(double omega_m, double omega_b, double h, double n_
     double *k = buf, *pk = buf + n;
     for (size_t i = 0; i < n; i++) {
         k[i] = i + 1 == n ? kmax : kmin * pow(10.0, dec * (double)i / (double)(n - 1));
-        double t = wiggles ? eh_full(&p, k[i] * h) : eh_nowiggle(&p, k[i] * h);
+        double t = wiggles && omega_b > 0 ? eh_full(&p, k[i] * h) : eh_nowiggle(&p, k[i] * h);
         pk[i] = pow(k[i], n_s) * t * t;
     }
     int st = tbrf_model_table(n, k, pk, model);
