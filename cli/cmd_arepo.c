@@ -79,6 +79,9 @@ static void usage_gas(void)
            "  --vrms V | --mach M  its rms speed (all three components) in the velocity\n"
            "                    unit, or M times the adiabatic sound speed sqrt(gamma\n"
            "                    (gamma - 1) u)\n"
+           "  --keep-mean-velocity  keep the field's mass-weighted mean velocity sum m v /\n"
+           "                    sum m; by default it is subtracted (recorded as\n"
+           "                    velocity_mean_subtracted): the box does not move as a whole\n"
            "header: --time A (default 0) --redshift Z (0) --omega-m --omega-lambda\n"
            "  --omega-b (0) --hubble H (1) --precision float|double (double: must match\n"
            "  AREPO's INPUT_IN_DOUBLEPRECISION) --long-ids (uint64 IDs, AREPO's LONGIDS)\n"
@@ -97,6 +100,8 @@ enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED
        G_HELP,
        /* lognormal densities (#33) */
        G_LOGNORMAL, G_TARGET, G_FORCING_B,
+       /* the mean velocity kept (issue #28) */
+       G_KEEPMEAN,
        G_COUNT };
 static const args_opt GOPTS[G_COUNT] = {
     {"--out", 1}, {"--box", 1}, {"--lattice", 1}, {"--jittered", 1}, {"--random", 1},
@@ -110,7 +115,9 @@ static const args_opt GOPTS[G_COUNT] = {
     {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
     {"--vrms", 1}, {"--mach", 1}, {"--quiet", 0}, {"--help", 0},
     /* lognormal densities (#33) */
-    {"--lognormal", 0}, {"--target-spectrum", 1}, {"--forcing-b", 1}};
+    {"--lognormal", 0}, {"--target-spectrum", 1}, {"--forcing-b", 1},
+    /* issue #28 */
+    {"--keep-mean-velocity", 0}};
 
 enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
 enum { DENS_UNIFORM, DENS_LINEAR, DENS_LOGNORMAL };
@@ -132,6 +139,10 @@ typedef struct gas_req {
      * the derived Gaussian's variance clipped */
     int ln_target;
     double clipped;
+    /* issue #28: the mass-weighted mean velocity, subtracted unless kept */
+    int keep_mean;
+    double vmean[3];
+    char vmean_text[80];
 } gas_req;
 
 /* A number option when given (0 with *v unchanged when absent). */
@@ -342,9 +353,11 @@ static int parse_velocity(const char *const *val, gas_req *q)
     if (num(val, G_ZETA, &q->zeta, 0) || num(val, G_VRMS, &q->vrms, 1) ||
         num(val, G_MACH, &q->mach, 1))
         return -1;
+    q->keep_mean = val[G_KEEPMEAN] != NULL;
     if (q->velocity == TBRF_SCALAR) {
-        if (val[G_ZETA] || val[G_VRMS] || val[G_MACH]) {
-            cli_errline("arepo gas: --zeta, --vrms and --mach need --velocity");
+        if (val[G_ZETA] || val[G_VRMS] || val[G_MACH] || val[G_KEEPMEAN]) {
+            cli_errline("arepo gas: --zeta, --vrms, --mach and --keep-mean-velocity need "
+                        "--velocity");
             return -1;
         }
         return 0;
@@ -636,12 +649,39 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
                                     : q->velocity == TBRF_VECTOR_SOLENOIDAL ? 1.0 : 0.0};
         if (q->mach > 0)
             p[k++] = (tbrf_arepo_param){"mach", NULL, q->mach};
+        /* issue #28: "vx vy vz", subtracted or kept */
+        p[k++] = (tbrf_arepo_param){q->keep_mean ? "velocity_mean_kept"
+                                                 : "velocity_mean_subtracted", q->vmean_text, 0};
         if (q->density == DENS_UNIFORM) {
             p[k++] = (tbrf_arepo_param){"model_kind", q->model.model_kind, 0};
             p[k++] = (tbrf_arepo_param){"resolution", NULL, q->resolution};
         }
     }
     return k;
+}
+
+/* The mass-weighted mean velocity sum m v / sum m (m = rho V: the cells'
+ * masses whatever Masses holds), subtracted from every cell unless
+ * --keep-mean-velocity (issue #28: the chance correlation of independent
+ * density and velocity fields moves the box as a whole otherwise). */
+static void mean_velocity(gas_req *q, const double *rho, const double *vol, double *vel)
+{
+    double m = 0, mv[3] = {0, 0, 0};
+    for (int64_t i = 0; i < q->n; i++) {
+        const double mi = rho[i] * vol[i];
+        m += mi;
+        for (int c = 0; c < 3; c++)
+            mv[c] += mi * vel[3 * i + c];
+    }
+    for (int c = 0; c < 3; c++)
+        q->vmean[c] = mv[c] / m;
+    snprintf(q->vmean_text, sizeof q->vmean_text, "%.17g %.17g %.17g", q->vmean[0], q->vmean[1],
+             q->vmean[2]);
+    if (q->keep_mean)
+        return;
+    for (int64_t i = 0; i < q->n; i++)
+        for (int c = 0; c < 3; c++)
+            vel[3 * i + c] -= q->vmean[c];
 }
 
 /* Field, volumes, densities, masses and the file. */
@@ -666,6 +706,8 @@ static int run_gas(gas_req *q, double *xyz)
         rc = volumes(q, xyz, vol);
     if (rc == 0)
         rc = densities(q, q->density == DENS_UNIFORM ? NULL : g, vol, rho);
+    if (rc == 0 && vel)
+        mean_velocity(q, rho, vol, vel);
     if (rc == 0) {
         /* rho becomes the Masses dataset: rho V, or rho itself. */
         for (int64_t i = 0; i < q->n; i++) {

@@ -48,11 +48,20 @@ static void usage_cosmo(void)
            "  --particles G     G^3 particles (2 to 2048)\n"
            "  --redshift Z      starting redshift (Time = 1/(1+Z))\n"
            "  --omega-m W, --omega-lambda W (default 1 - omega-m), --omega-b W (the\n"
-           "                    transfer function's baryons), --hubble H (h), --ns N\n"
+           "                    transfer function's baryons; 0: Eisenstein & Hu's\n"
+           "                    zero-baryon form, dark matter only), --hubble H (h), --ns N\n"
            "                    (default 0.9667), --sigma8 S (at z = 0)\n"
            "  --table FILE      P(k) at z = 0 from CAMB/CLASS (\"k P\" rows, k in h/Mpc, P in\n"
            "                    (Mpc/h)^3) instead of Eisenstein & Hu (1998); normalised to\n"
-           "                    --sigma8 too; it must cover 2 pi/L to the Nyquist frequency\n"
+           "                    --sigma8 too, or kept as written with --sigma8 table; it\n"
+           "                    must cover 2 pi/L to pi G/L (and sigma8's integrand to\n"
+           "                    normalise)\n"
+           "  --transfer FILE   a CAMB transfer file or CLASS tk file (told by its header):\n"
+           "                    P = A k^ns T^2 with the total matter's T, A from --sigma8;\n"
+           "                    with --gas the gas takes its own displacement from the\n"
+           "                    baryons' T (same phases); give it at the starting redshift\n"
+           "  --input-digest H  the --table/--transfer file's digest: a file that differs is\n"
+           "                    refused (recorded in the command, so regenerate checks it)\n"
            "  --no-wiggles      Eisenstein & Hu's no-wiggle form\n"
            "  --length-unit U   kpc (default, Gadget's kpc/h) or mpc\n"
            "  --mass-unit M     in M_sun/h (default 1e10)\n"
@@ -72,6 +81,10 @@ static void usage_cosmo(void)
            "                    omega-m) L/G and dark matter by +(1/2)(omega-b/omega-m) L/G on\n"
            "                    each axis, same displacement and velocity; gas IDs follow\n"
            "                    the dark matter's (N+1 .. 2N)\n"
+           "  --volumes V       mean (default): equal gas masses; voronoi (with --gas\n"
+           "                    --glass): each gas particle's mass in proportion to its\n"
+           "                    glass point's periodic Voronoi volume (a uniform\n"
+           "                    unperturbed density)\n"
            "  --temperature T   the gas's initial temperature in K (default 2.7255 (1 + z)):\n"
            "                    u = k_B T / ((gamma - 1) mu m_p) in the velocity unit squared,\n"
            "                    --mu (default 1.22, neutral primordial gas), --gamma (5/3)\n"
@@ -90,7 +103,10 @@ static void usage_cosmo(void)
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
        C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_GLASS,
-       C_LPT, C_FIXED, C_PAIRED, C_QUIET, C_HELP, C_COUNT };
+       C_LPT, C_FIXED, C_PAIRED, C_QUIET, C_HELP,
+       /* transfer files, amplitudes, gas masses (issue #28) */
+       C_TRANSFER, C_VOLUMES, C_DIGEST,
+       C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
     {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
     {"--omega-m", 1},    {"--omega-lambda", 1}, {"--omega-b", 1},  {"--hubble", 1},
@@ -99,7 +115,9 @@ static const args_opt COPTS[C_COUNT] = {
     {"--long-ids", 0},   {"--files", 1},     {"--gas", 0},         {"--temperature", 1},
     {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--glass", 1},
     {"--lpt", 1},        {"--fixed-amplitude", 0}, {"--paired", 0},
-    {"--quiet", 0},      {"--help", 0}};
+    {"--quiet", 0},      {"--help", 0},
+    /* issue #28 */
+    {"--transfer", 1},   {"--volumes", 1},   {"--input-digest", 1}};
 
 typedef struct cosmo_req {
     const char *out, *table;
@@ -115,6 +133,12 @@ typedef struct cosmo_req {
     int64_t ng;
     uint64_t seed;
     tbrf_arepo_cosmo_file file;
+    /* issue #28: --transfer FILE, --sigma8 table (keep), --volumes
+     * voronoi, and the digest of the spectrum's file (--input-digest) */
+    const char *transfer;
+    int keep, volumes;
+    char digest[17];
+    char power_name[1100], gas_power_name[1100];
 } cosmo_req;
 
 static int need_num(const char *const *val, int o, double *v, int positive)
@@ -136,6 +160,22 @@ static int opt_num(const char *const *val, int o, double *v, int positive)
     return val[o] ? need_num(val, o, v, positive) : 0;
 }
 
+/* --sigma8 S, or --sigma8 table: the --table's own amplitude kept
+ * (N-GenIC's ReNormalizeInputSpectrum = 0). */
+static int parse_sigma8(const char *const *val, cosmo_req *q)
+{
+    if (val[C_S8] && strcmp(val[C_S8], "table") == 0) {
+        if (!val[C_TABLE]) {
+            cli_errline("arepo cosmo: --sigma8 table keeps a --table's own amplitude: give "
+                        "--table (a --transfer file has none: give --sigma8 S)");
+            return -1;
+        }
+        q->keep = 1;
+        return 0;
+    }
+    return need_num(val, C_S8, &q->s8, 1);
+}
+
 static int parse_cosmo(const char *const *val, cosmo_req *q)
 {
     static const char *const LU[] = {"kpc", "mpc"}, *const PREC[] = {"float", "double"};
@@ -144,8 +184,8 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     q->mass_unit = 1e10;
     q->seed = 1;
     if (need_num(val, C_BOX, &q->box, 1) || need_num(val, C_Z, &q->z, 0) ||
-        need_num(val, C_OM, &q->om, 1) || need_num(val, C_OB, &q->ob, 1) ||
-        need_num(val, C_H, &q->h, 1) || need_num(val, C_S8, &q->s8, 1) ||
+        need_num(val, C_OM, &q->om, 1) || need_num(val, C_OB, &q->ob, 0) ||
+        need_num(val, C_H, &q->h, 1) || parse_sigma8(val, q) ||
         opt_num(val, C_NS, &q->ns, 0) || opt_num(val, C_MU, &q->mass_unit, 1))
         return -1;
     q->ol = 1.0 - q->om;
@@ -172,9 +212,9 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     }
     q->fixed = val[C_FIXED] != NULL;
     q->paired = val[C_PAIRED] != NULL;
-    if (!(q->z > -1 && q->z <= 1e4) || !(q->ob < q->om) || !(q->om <= 10) || !(q->ol >= 0) ||
-        !(q->ol <= 10)) {
-        cli_errline("arepo cosmo: need -1 < redshift <= 1e4, 0 < omega-b < omega-m <= 10 and "
+    if (!(q->z > -1 && q->z <= 1e4) || !(q->ob >= 0) || !(q->ob < q->om) || !(q->om <= 10) ||
+        !(q->ol >= 0) || !(q->ol <= 10)) {
+        cli_errline("arepo cosmo: need -1 < redshift <= 1e4, 0 <= omega-b < omega-m <= 10 and "
                     "0 <= omega-lambda <= 10 (got z %g, omega-m %g, omega-b %g, omega-lambda %g)",
                     q->z, q->om, q->ob, q->ol);
         return -1;
@@ -210,6 +250,10 @@ static int parse_gas(const char *const *val, cosmo_req *q)
     q->gas = val[C_GAS] != NULL;
     if (!q->gas && (val[C_TEMP] || val[C_GMU] || val[C_GAMMA])) {
         cli_errline("arepo cosmo: --temperature, --mu and --gamma need --gas");
+        return -1;
+    }
+    if (q->gas && !(q->ob > 0)) {
+        cli_errline("arepo cosmo: --gas needs --omega-b > 0 (0: dark matter only)");
         return -1;
     }
     if (!(q->gamma > 1) || !(q->unit_v < 1e11)) {
@@ -321,14 +365,130 @@ static int cosmo_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p)
     return EXIT_FAIL;
 }
 
-/* The z = 0 P(k) of --table (checked and normalised by the library). */
-static int load_table(const cosmo_req *q, tbrf_model **power)
+/* ------------------------------------------- transfer files (issue #28) */
+
+/* --transfer FILE (not with --table), --volumes voronoi|mean (gas on a
+ * glass), --input-digest HEX (what regenerate checks). */
+static int parse_transfer(const char *const *val, cosmo_req *q)
 {
+    static const char *const VOLS[] = {"mean", "voronoi"};
+    q->transfer = val[C_TRANSFER];
+    if (q->transfer && q->table) {
+        cli_errline("arepo cosmo: give one of --table (P(k)) and --transfer (a CAMB/CLASS "
+                    "transfer file)");
+        return -1;
+    }
+    q->volumes = val[C_VOLUMES] ? args_choice("--volumes", val[C_VOLUMES], VOLS, 2) : 0;
+    if (q->volumes < 0)
+        return -1;
+    if (q->volumes && !(q->gas && q->glass)) {
+        cli_errline("arepo cosmo: --volumes voronoi gives the gas cells of a --glass their "
+                    "Voronoi volumes' masses: it needs --gas and --glass (lattice cells all have "
+                    "one volume)");
+        return -1;
+    }
+    if (val[C_DIGEST] && !q->table && !q->transfer) {
+        cli_errline("arepo cosmo: --input-digest checks the --table or --transfer file");
+        return -1;
+    }
+    return 0;
+}
+
+/* FNV-1a (64 bits) of the file's bytes as 16 hex digits into hex: a
+ * check that a spectrum's file is the one a set was made from, not a
+ * cryptographic digest. 0, or -1 when unreadable. */
+static int file_digest(const char *path, char hex[17])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    unsigned char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 0x100000001b3ULL;
+    int bad = ferror(f);
+    fclose(f);
+    snprintf(hex, 17, "%016llx", (unsigned long long)h);
+    return bad ? -1 : 0;
+}
+
+/* The spectrum file's digest, checked against --input-digest when given
+ * (regenerate runs the recorded command, which carries it). */
+static int check_digest(const char *const *val, cosmo_req *q)
+{
+    const char *file = q->table ? q->table : q->transfer;
+    const char *opt = q->table ? "--table" : "--transfer";
+    if (!file)
+        return 0;
+    if (file_digest(file, q->digest)) {
+        cli_errline("arepo cosmo: cannot read the %s file %s", opt, file);
+        return EXIT_FAIL;
+    }
+    if (val[C_DIGEST] && strcmp(val[C_DIGEST], q->digest) != 0) {
+        cli_errline("arepo cosmo: the %s file %s is not the one the set was made from (its "
+                    "digest is %s, the recorded one %.40s): restore that file to remake it",
+                    opt, file, q->digest, val[C_DIGEST]);
+        return EXIT_USAGE;
+    }
+    q->file.power_digest = q->digest;
+    return 0;
+}
+
+/* The recorded command with --input-digest added (when the run has a
+ * spectrum file and the command did not give it): malloc'ed, or NULL. */
+static char *with_digest(char *command, const char *const *val, const cosmo_req *q)
+{
+    if (!command || val[C_DIGEST] || !(q->table || q->transfer))
+        return command;
+    size_t n = strlen(command) + 40;
+    char *c = malloc(n);
+    if (c)
+        snprintf(c, n, "%s --input-digest %s", command, q->digest);
+    free(command);
+    return c;
+}
+
+/* A transfer file's total matter (and with --gas its baryons) as the
+ * z = 0 spectra, k^n_s T^2 (the library normalises them). */
+static int load_transfer(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
+{
+    static const char *const FMT[] = {"?", "CAMB", "CLASS"};
+    char err[1024];
+    int32_t format = 0;
+    int st = tbrf_ic_transfer_power(q->transfer, TBRF_IC_TRANSFER_MATTER, q->ns, &format, power,
+                                    err, sizeof err);
+    if (st == TBRF_OK && q->gas)
+        st = tbrf_ic_transfer_power(q->transfer, TBRF_IC_TRANSFER_BARYON, q->ns, NULL, gas, err,
+                                    sizeof err);
+    if (st != TBRF_OK) {
+        cli_errline("arepo cosmo: --transfer: %s", err);
+        return st == TBRF_ERR_NO_MEMORY ? EXIT_FAIL : EXIT_USAGE;
+    }
+    const char *f = FMT[format >= 1 && format <= 2 ? format : 0];
+    snprintf(q->power_name, sizeof q->power_name, "%.1000s (%s transfer, total matter, k^n_s "
+             "T^2)", q->transfer, f);
+    snprintf(q->gas_power_name, sizeof q->gas_power_name, "%.1000s (%s transfer, baryons)",
+             q->transfer, f);
+    q->file.power_name = q->power_name;
+    q->file.gas_power_name = q->gas ? q->gas_power_name : NULL;
+    return 0;
+}
+
+/* The z = 0 P(k) of --table (checked and normalised by the library), or
+ * of --transfer. */
+static int load_table(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
+{
+    if (q->transfer)
+        return load_transfer(q, power, gas);
     if (!q->table)
         return 0;
     int st = tbrf_model_table_file(q->table, power);
-    if (st == TBRF_OK)
+    if (st == TBRF_OK) {
+        q->file.power_name = q->table;
         return 0;
+    }
     cli_errline("arepo cosmo: %s", *power ? tbrf_model_message(*power) : tbrf_strerror(st));
     return EXIT_FAIL;
 }
@@ -340,10 +500,20 @@ static int run_cosmo(cosmo_req *q)
     ic_params(q, &p);
     if (cosmo_budget(q, &p))
         return EXIT_FAIL;
-    tbrf_model *power = NULL;
+    tbrf_model *power = NULL, *gas = NULL;
     tbrf_ic_cosmo *ic = NULL;
-    int rc = load_table(q, &power);
+    int rc = load_table(q, &power, &gas);
     p.power = power;
+    p.power_gas = gas;
+    p.keep_amplitude = q->keep;
+    /* --sigma8 table: the table's own sigma8, recorded (the library
+     * takes the rows as written) */
+    if (rc == 0 && q->keep && (tbrf_model_set_amplitude(power, 1.0) != TBRF_OK ||
+                               tbrf_cosmo_sigma_r(power, 8.0, &p.sigma8) != TBRF_OK)) {
+        cli_errline("arepo cosmo: --sigma8 table: %s", tbrf_model_message(power));
+        rc = EXIT_USAGE;
+    }
+    p.gas_volumes = q->volumes;
     int st = rc == 0 ? tbrf_ic_cosmo_make(&p, &ic) : TBRF_OK;
     if (rc == 0 && st != TBRF_OK) {
         cli_errline("arepo cosmo: %s", ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
@@ -352,7 +522,6 @@ static int run_cosmo(cosmo_req *q)
     if (rc == 0)
         rc = check_values(q, ic);
     q->file.command = q->command ? q->command : "tbrf arepo cosmo";
-    q->file.power_name = q->table;
     q->file.glass_name = q->glass;
     char err[1024];
     if (rc == 0 && tbrf_arepo_write_cosmo(q->out, ic, &q->file, err, sizeof err)) {
@@ -361,6 +530,7 @@ static int run_cosmo(cosmo_req *q)
     }
     tbrf_ic_cosmo_destroy(ic);
     tbrf_model_destroy(power);
+    tbrf_model_destroy(gas);
     return rc;
 }
 
@@ -394,14 +564,18 @@ int cmd_arepo_cosmo(int argc, char **argv)
         return EXIT_USAGE;
     cosmo_req q;
     memset(&q, 0, sizeof q);
-    if (parse_cosmo(val, &q) || parse_gas(val, &q))
+    if (parse_cosmo(val, &q) || parse_gas(val, &q) || parse_transfer(val, &q))
         return EXIT_USAGE;
-    const char *in[2] = {q.glass, q.table};
-    const char *what[2] = {"the --glass input", "the --table input"};
-    if (cli_refuse_set_inputs("arepo cosmo", q.out, q.file.num_files, in, what, 2))
+    const char *in[3] = {q.glass, q.table, q.transfer};
+    const char *what[3] = {"the --glass input", "the --table input", "the --transfer input"};
+    if (cli_refuse_set_inputs("arepo cosmo", q.out, q.file.num_files, in, what, 3))
         return EXIT_USAGE;
-    int rc = q.glass ? load_glass(&q) : 0;
-    q.command = lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL);
+    int rc = check_digest(val, &q);
+    if (rc == 0 && q.glass)
+        rc = load_glass(&q);
+    /* "arepo cosmo ...", with the spectrum file's digest and the order */
+    q.command = with_digest(lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL),
+                            val, &q);
     if (rc == 0)
         rc = run_cosmo(&q);
     free(q.command);

@@ -2552,12 +2552,13 @@ contains
     !> optionally, glass(3, n) points in [0, params%glass_box) and a z = 0
     !> P(k) table `power` (k in h/Mpc), both copied. On failure `ic` keeps
     !> the C object for tbrf_ic_cosmo_message.
-    subroutine tbrf_ic_cosmo_make(ic, params, glass, power, stat)
+    subroutine tbrf_ic_cosmo_make(ic, params, glass, power, stat, power_gas)
         type(tbrf_ic_cosmo), intent(inout) :: ic
         type(tbrf_ic_cosmo_params), intent(in) :: params
         real(c_double), intent(in), target, contiguous, optional :: glass(:, :)
         type(tbrf_model), intent(in), optional :: power
         integer, intent(out), optional :: stat
+        type(tbrf_model), intent(in), optional :: power_gas
         type(tbrf_ic_cosmo_params), target :: p
         call tbrf_ic_cosmo_destroy(ic)
         p = params
@@ -2570,6 +2571,7 @@ contains
             p%glass_n = size(glass, 2, kind=c_int64_t)
         end if
         if (present(power)) p%power = power%ptr
+        if (present(power_gas)) p%power_gas = power_gas%ptr
         call finish_ic(c_tbrf_ic_cosmo_make(c_loc(p), ic%ptr), "tbrf_ic_cosmo_make", ic, stat)
     end subroutine tbrf_ic_cosmo_make
 
@@ -2671,6 +2673,28 @@ contains
                         "tbrf_ic_glass_tile", buf, stat)
         if (present(message)) message = msg_buffer(buf)
     end subroutine tbrf_ic_glass_tile
+
+    !> The P(k) = k**n_s T(k)**2 of one species (TBRF_IC_TRANSFER_MATTER,
+    !> _BARYON, _CDM) of a CAMB transfer file or a CLASS tk file as a table
+    !> model; format (optional) gets TBRF_IC_TRANSFER_CAMB or _CLASS.
+    subroutine tbrf_ic_transfer_power(model, path, species, n_s, format, stat, message)
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(in) :: path
+        integer(c_int32_t), intent(in) :: species
+        real(c_double), intent(in) :: n_s
+        integer(c_int32_t), intent(out), optional :: format
+        integer, intent(out), optional :: stat
+        character(len=:), allocatable, intent(out), optional :: message
+        character(kind=c_char) :: buf(1024)
+        integer(c_int32_t) :: f
+        buf(1) = c_null_char
+        f = 0
+        call finish_msg(c_tbrf_ic_transfer_power(c_str(path), species, n_s, f, model%ptr, buf, &
+                                                 size(buf, kind=c_size_t)), &
+                        "tbrf_ic_transfer_power", buf, stat)
+        if (present(format)) format = f
+        if (present(message)) message = msg_buffer(buf)
+    end subroutine tbrf_ic_transfer_power
 
     !> sites(3, count): rows first .. first + count - 1 (counted from 0, as
     !> in C) of glass(3, n) tiled tile**3 times in [0, box)**3.

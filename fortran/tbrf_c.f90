@@ -81,6 +81,11 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_DENSITY_FIELD = 0
     integer(c_int), parameter :: TBRF_DENSITY_LOGNORMAL = 1
     integer(c_int), parameter :: TBRF_DENSITY_LINEAR = 2
+    integer(c_int), parameter :: TBRF_IC_TRANSFER_CAMB = 1
+    integer(c_int), parameter :: TBRF_IC_TRANSFER_CLASS = 2
+    integer(c_int), parameter :: TBRF_IC_TRANSFER_MATTER = 0
+    integer(c_int), parameter :: TBRF_IC_TRANSFER_BARYON = 1
+    integer(c_int), parameter :: TBRF_IC_TRANSFER_CDM = 2
     integer(c_int), parameter :: TBRF_IC_LATTICE = 0
     integer(c_int), parameter :: TBRF_IC_JITTERED = 1
     integer(c_int), parameter :: TBRF_IC_RANDOM = 2
@@ -174,6 +179,9 @@ module tbrf_c
         real(c_double) :: gas_temperature
         real(c_double) :: gas_mu
         real(c_double) :: gas_gamma
+        type(c_ptr) :: power_gas
+        integer(c_int32_t) :: keep_amplitude
+        integer(c_int32_t) :: gas_volumes
     end type tbrf_ic_cosmo_params
     type, bind(C) :: tbrf_ic_cosmo_info
         integer(c_int64_t) :: particles
@@ -201,6 +209,8 @@ module tbrf_c
         type(c_ptr) :: vel
         type(c_ptr) :: gas_pos
         type(c_ptr) :: gas_u
+        type(c_ptr) :: gas_vel
+        type(c_ptr) :: gas_mass
     end type tbrf_ic_chunk
     type, bind(C) :: tbrf_ic_points_params
         integer(c_int32_t) :: kind
@@ -1252,6 +1262,19 @@ module tbrf_c
         integer(c_int64_t), value :: count
         real(c_double) :: sites(*)
     end function c_tbrf_ic_glass_sites
+
+    function c_tbrf_ic_transfer_power(path, species, n_s, format, model, message, message_size) &
+        bind(C, name="tbrf_ic_transfer_power")
+        import
+        integer(c_int) :: c_tbrf_ic_transfer_power
+        character(kind=c_char), intent(in) :: path(*)
+        integer(c_int32_t), value :: species
+        real(c_double), value :: n_s
+        integer(c_int32_t), intent(out) :: format
+        type(c_ptr) :: model
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_transfer_power
 
     subroutine c_tbrf_ic_default_points(params) bind(C, name="tbrf_ic_default_points")
         import

@@ -182,6 +182,9 @@ typedef struct tbrf_arepo_cosmo_file {
                                  was made with params.power; NULL (default): the Eisenstein &
                                  Hu fit's name */
     const char *glass_name;   /* recorded as glass_file with a glass; NULL: "(glass)" */
+    const char *power_digest; /* recorded as power_file_digest when not NULL (default NULL) */
+    const char *gas_power_name; /* recorded as gas_power_spectrum with params.power_gas (the
+                                   transfer file's baryon column); NULL: "(power_gas)" */
 } tbrf_arepo_cosmo_file;
 
 /* Fills *file with the defaults listed in tbrf_arepo_cosmo_file. */

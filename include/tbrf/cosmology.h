@@ -55,7 +55,8 @@ TBRF_API int tbrf_cosmo_growth2(double omega_m, double omega_lambda, double z,
 /* The Eisenstein & Hu (1998) matter transfer function T(k), k in h/Mpc,
  * into *transfer: wiggles = 1 the full fit with baryon acoustic oscillations
  * (their eq. 16-24), 0 the no-wiggle form (eq. 29-31); T(0) = 1. Requires
- * 0 < omega_b < omega_m <= 10, 0.1 < h <= 2, 0 < t_cmb <= 100 (kelvin;
+ * 0 <= omega_b < omega_m <= 10 (omega_b = 0: their zero-baryon form, eq.
+ * 29, the no-wiggle form with Gamma = omega_m h, whatever wiggles says), 0.1 < h <= 2, 0 < t_cmb <= 100 (kelvin;
  * 2.7255 today), k >= 0 finite. Statuses: TBRF_OK, TBRF_ERR_NULL,
  * TBRF_ERR_INVALID (*transfer NaN). */
 TBRF_API int tbrf_cosmo_eh_transfer(double omega_m, double omega_b, double h, double t_cmb,

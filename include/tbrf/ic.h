@@ -39,11 +39,12 @@ typedef struct tbrf_ic_cosmo_params {
     double redshift;       /* z, -1 < z <= 1e4 (default 127); a = 1/(1+z) */
     double omega_m;        /* 0 < omega_m <= 10 (default 0.3089) */
     double omega_lambda;   /* 0 <= omega_lambda <= 10 (default 0.6911) */
-    double omega_b;        /* 0 < omega_b < omega_m (default 0.0486): the transfer function's
-                              baryons, and the gas's share with gas = 1 */
+    double omega_b;        /* 0 <= omega_b < omega_m (default 0.0486): the transfer function's
+                              baryons (0: Eisenstein & Hu's zero-baryon form, dark matter
+                              only), and the gas's share with gas = 1 (then > 0) */
     double hubble;         /* h (default 0.6774) */
     double n_s;            /* the spectral index (default 0.9667) */
-    double sigma8;         /* sigma(8 Mpc/h) at z = 0 (default 0.831) */
+    double sigma8;         /* sigma(8 Mpc/h) at z = 0 (default 0.831); unused with keep_amplitude */
     double t_cmb;          /* the CMB temperature today in K (default 2.7255) */
     double length_per_mpc; /* length units per Mpc/h: 1000 (default: kpc/h) or 1 (Mpc/h) */
     double mass_unit;      /* the mass unit in M_sun/h (default 1e10) */
@@ -62,10 +63,14 @@ typedef struct tbrf_ic_cosmo_params {
                               Psi2, quadratic in delta, unchanged); 0 (default) */
     int32_t reserved_lpt;  /* 0 */
     const tbrf_model *power; /* NULL (default): Eisenstein & Hu; else P(k) at z = 0, k in h/Mpc,
-                                P in (Mpc/h)^3 (a CAMB/CLASS table), which must cover 2 pi/L to
-                                sqrt(3) pi G/L; copied and normalised to sigma8 either way */
+                                P in (Mpc/h)^3 (a CAMB/CLASS table, or a transfer file's
+                                tbrf_ic_transfer_power), which must cover the modes used, 2 pi/L
+                                to the sphere pi G/L, and when normalised sigma8's integrand
+                                (k^3 P W^2(8k) at both ends of a table below 1e-4 of its
+                                peak); copied and normalised to sigma8 unless keep_amplitude */
     const double *glass;   /* NULL (default): the lattice; else glass_n points (3 glass_n,
-                              inside [0, glass_box)^3), tiled T times per axis with G^3 =
+                              inside [0, glass_box)^3; a coordinate within 1e-6 glass_box
+                              outside, as at glass_box itself, is wrapped), tiled T times per axis with G^3 =
                               glass_n T^3 (N-GenIC's GlassFile, GlassTileFac); copied */
     int64_t glass_n;       /* the glass's points (0 default) */
     double glass_box;      /* the glass's box (default 1) */
@@ -73,6 +78,19 @@ typedef struct tbrf_ic_cosmo_params {
                                to the radiation */
     double gas_mu;         /* gas: mean molecular weight (default 1.22, neutral primordial) */
     double gas_gamma;      /* gas: adiabatic index > 1 (default 5/3) */
+    /* transfer files, amplitudes and gas masses (issue #28): */
+    const tbrf_model *power_gas; /* gas with power: NULL (default): the gas moves with the dark
+                                    matter; else the baryons' P(k) on power's amplitude scale (a
+                                    transfer file's k^n_s T_b^2), multiplied by the factor that
+                                    normalises power: the gas takes its own displacement Psi_b
+                                    (the same random phases, |Psi_b,k|^2 = P_b D^2 / k^2) and
+                                    velocity a H f Psi_b; copied; its table must cover the modes */
+    int32_t keep_amplitude;  /* with power: 0 (default) normalise to sigma8; 1 keep power's own
+                                amplitude (N-GenIC's ReNormalizeInputSpectrum = 0) */
+    int32_t gas_volumes;     /* gas on a glass: 0 (default) equal masses (MassTable); 1 each gas
+                                particle's mass proportional to its glass point's periodic Voronoi
+                                volume (Qhull), the total unchanged, so that the unperturbed gas
+                                density is uniform (chunk gas_mass); no effect on the lattice */
 } tbrf_ic_cosmo_params;
 
 /* Fills *params with the defaults listed in tbrf_ic_cosmo_params (AREPO's
@@ -135,8 +153,8 @@ TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chu
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, and those of the plan. */
 TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
 
-/* The parameters the initial condition was made with (glass pointing to
- * its copy, power NULL). Statuses: TBRF_OK,
+/* The parameters the initial condition was made with (glass and
+ * power_gas pointing to their copies, power NULL). Statuses: TBRF_OK,
  * TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN (a failed make). */
 TBRF_API int tbrf_ic_cosmo_get_params(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_params *params);
 
@@ -148,9 +166,10 @@ TBRF_API int tbrf_ic_cosmo_get_info(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_info 
  * count - 1 in particle order (x fastest on the lattice; glass point j
  * of tile (a, b, c) is row j + glass_n (a + T (b + T c))), 3 values a row.
  * Positions inside [0, L); vel is Gadget's u = v / sqrt(a) in velocity
- * units; gas_pos and gas_u (the internal energy, one a row) are NULL
- * without gas; the gas moves with the same velocity. Valid during the
- * call only. */
+ * units; gas_pos, gas_u (the internal energy, one a row) and gas_vel
+ * are NULL without gas; the gas moves with the dark matter's velocity
+ * unless it has its own spectrum (power_gas). Valid during the call
+ * only. */
 typedef struct tbrf_ic_chunk {
     int64_t chunk;          /* its index c */
     int64_t first;          /* its first row */
@@ -159,6 +178,10 @@ typedef struct tbrf_ic_chunk {
     const double *vel;      /* everyone's velocities, u = v / sqrt(a) (3 count) */
     const double *gas_pos;  /* the gas's positions (3 count), or NULL */
     const double *gas_u;    /* the gas's internal energy (count), or NULL */
+    const double *gas_vel;  /* the gas's velocities (3 count): vel, or the gas's own with
+                               power_gas; NULL without gas */
+    const double *gas_mass; /* the gas's masses (count) with gas_volumes on a glass, else NULL
+                               (every gas particle has mass_gas) */
 } tbrf_ic_chunk;
 
 /* Chunk callback: 0 to go on, non-zero to stop (TBRF_ERR_CALLBACK). */
@@ -221,6 +244,39 @@ TBRF_API int tbrf_ic_glass_tile(int64_t glass_n, const double *glass, double gla
 TBRF_API int tbrf_ic_glass_sites(int64_t glass_n, const double *glass, double glass_box,
                                  int64_t tile, double box, int64_t first, int64_t count,
                                  TBRF_ARRAY double *sites);
+
+/* Transfer files (tbrf_ic_transfer_power): the layouts recognised, */
+enum tbrf_ic_transfer_format {
+    TBRF_IC_TRANSFER_CAMB = 1, /* CAMB's *_transfer_*.dat, with or without its '#' header */
+    TBRF_IC_TRANSFER_CLASS = 2 /* CLASS's *_tk.dat, format = class or camb, synchronous gauge */
+};
+/* and the species read. */
+enum tbrf_ic_transfer_species {
+    TBRF_IC_TRANSFER_MATTER = 0, /* total matter: CAMB's total, CLASS's d_m or d_tot (or
+                                    -T_tot/k2) */
+    TBRF_IC_TRANSFER_BARYON = 1, /* baryons: baryon, d_b, -T_b/k2 */
+    TBRF_IC_TRANSFER_CDM = 2     /* cold dark matter: CDM, d_cdm, -T_cdm/k2 */
+};
+
+/* The P(k) = k^n_s T(k)^2 of one species of a CAMB transfer file or a
+ * CLASS tk file (doc/ic.md, "Transfer files"), k in h/Mpc, as a table
+ * model (tbrf_model_table) of amplitude 1, into *model, and the layout
+ * into *format (may be NULL). The layout is told from the header: CLASS's
+ * numbered "# 1:k (h/Mpc) 2:d_g 3:d_b ..." (T = delta / k^2 for its
+ * synchronous-gauge d_i, as written for its format = camb -T_i/k2),
+ * CAMB's "# k/h CDM baryon ... total", or none and 7, 9 or 13 columns
+ * (older CAMB's fixed order); anything else is refused with a message
+ * naming what was expected. T's sign and constant factors drop out of
+ * the square and the normalisation: normalise the matter's model to
+ * sigma8 and scale the others by the same factor (tbrf_ic_cosmo_params
+ * power and power_gas do). Bounded input as tbrf_model_table_file.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (species, n_s outside
+ * (-3, 5)), TBRF_ERR_FILE (unreadable, binary), TBRF_ERR_TABLE (an
+ * unknown or ambiguous layout, a Newtonian-gauge CLASS file, a bad row),
+ * TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY; *model is NULL on failure. */
+TBRF_API int tbrf_ic_transfer_power(const char *path, int32_t species, double n_s,
+                                    TBRF_OUT int32_t *format, tbrf_model **model, char *message,
+                                    size_t message_size);
 
 /* Point placement (tbrf_ic_points). */
 enum tbrf_ic_placement {

@@ -218,7 +218,7 @@ typedef struct eh_params {
 static int eh_set(double om, double ob, double h, double tcmb, eh_params *p)
 {
     if (!(isfinite(om) && isfinite(ob) && isfinite(h) && isfinite(tcmb)) || om <= 0 || om > 10 ||
-        ob <= 0 || ob >= om || h <= 0.1 || h > 2 || tcmb <= 0 || tcmb > 100)
+        ob < 0 || ob >= om || h <= 0.1 || h > 2 || tcmb <= 0 || tcmb > 100)
         return TBRF_ERR_INVALID;
     double omhh = om * h * h, obhh = ob * h * h, fb = ob / om;
     double th = tcmb / 2.7, th2 = th * th, th4 = th2 * th2;
@@ -251,6 +251,13 @@ static int eh_set(double om, double ob, double h, double tcmb, eh_params *p)
     p->beta_b = 0.5 + fb + (3. - 2. * fb) * sqrt(pow(17.2 * omhh, 2.0) + 1);
     p->sound_horizon_fit = 44.5 * log(9.83 / omhh) / sqrt(1 + 10.0 * pow(obhh, 0.75));
     p->alpha_gamma = 1 - 0.328 * log(431.0 * omhh) * fb + 0.38 * log(22.3 * omhh) * fb * fb;
+    if (ob == 0) {
+        /* the zero-baryon limit: no sound horizon, no baryon term (f_b =
+         * 0 weights it out; its 0/0 factors are set to their limits) */
+        p->sound_horizon = 0;
+        p->alpha_b = 0;
+        p->k_silk = 1;
+    }
     return isfinite(p->sound_horizon) && isfinite(p->alpha_b) ? TBRF_OK : TBRF_ERR_INVALID;
 }
 
@@ -305,7 +312,8 @@ int tbrf_cosmo_eh_transfer(double omega_m, double omega_b, double h, double t_cm
         return st;
     if (!(isfinite(k) && k >= 0) || (wiggles != 0 && wiggles != 1))
         return TBRF_ERR_INVALID;
-    *transfer = wiggles ? eh_full(&p, k * h) : eh_nowiggle(&p, k * h);
+    /* no baryons: their eq. 29 (the no-wiggle form at f_b = 0) */
+    *transfer = wiggles && omega_b > 0 ? eh_full(&p, k * h) : eh_nowiggle(&p, k * h);
     return TBRF_OK;
 }
 
@@ -448,7 +456,7 @@ int tbrf_model_eisenstein_hu(double omega_m, double omega_b, double h, double n_
     double *k = buf, *pk = buf + n;
     for (size_t i = 0; i < n; i++) {
         k[i] = i + 1 == n ? kmax : kmin * pow(10.0, dec * (double)i / (double)(n - 1));
-        double t = wiggles ? eh_full(&p, k[i] * h) : eh_nowiggle(&p, k[i] * h);
+        double t = wiggles && omega_b > 0 ? eh_full(&p, k[i] * h) : eh_nowiggle(&p, k[i] * h);
         pk[i] = pow(k[i], n_s) * t * t;
     }
     int st = tbrf_model_table(n, k, pk, model);

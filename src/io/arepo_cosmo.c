@@ -34,11 +34,28 @@ static void cosmo_header(const tbrf_ic_cosmo_params *p, const tbrf_ic_cosmo_info
     h->omega_lambda = p->omega_lambda;
     h->omega_baryon = p->omega_b;
     h->hubble_param = p->hubble;
-    h->mass_table[0] = f->mass_gas;
+    /* gas_volumes on a glass: per-particle Masses instead */
+    h->mass_table[0] = p->gas_volumes && p->glass_n > 0 ? 0.0 : f->mass_gas;
     h->mass_table[1] = f->mass_dm;
     h->unit_length_cm = 3.085677581491367e24 / p->length_per_mpc; /* 1 Mpc (IAU 2015) a unit */
     h->unit_mass_g = 1.988409870698051e33 * p->mass_unit;         /* M_sun (IAU 2015) */
     h->unit_velocity_cm_s = p->velocity_unit;
+}
+
+/* What issue #28 added: the spectrum's normalisation and file, the gas's
+ * own spectrum. */
+static size_t transfer_params(const tbrf_ic_cosmo_params *q, const tbrf_arepo_cosmo_file *file,
+                              tbrf_arepo_param *par)
+{
+    size_t k = 0;
+    par[k++] = (tbrf_arepo_param){"normalisation", q->keep_amplitude ? "the table's own "
+                                  "amplitude" : "sigma8", 0};
+    if (file->power_digest)
+        par[k++] = (tbrf_arepo_param){"power_file_digest", file->power_digest, 0};
+    if (q->gas && q->power_gas)
+        par[k++] = (tbrf_arepo_param){"gas_power_spectrum", file->gas_power_name
+                                      ? file->gas_power_name : "(power_gas)", 0};
+    return k;
 }
 
 /* Every parameter of the run, for /tbrf (tbrf info shows them); seed is
@@ -89,7 +106,11 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
         par[k++] = (tbrf_arepo_param){"mu", NULL, q->gas_mu};
         par[k++] = (tbrf_arepo_param){"gamma", NULL, q->gas_gamma};
         par[k++] = (tbrf_arepo_param){"internal_energy", NULL, f->internal_energy};
+        if (q->glass_n > 0 && q->gas_volumes)
+            par[k++] = (tbrf_arepo_param){"gas_masses", "mass_gas times the glass point's "
+                                          "periodic Voronoi volume over the mean", 0};
     }
+    k += transfer_params(q, file, par + k);
     return k;
 }
 
@@ -112,8 +133,9 @@ static int write_chunk(void *user, const tbrf_ic_chunk *ch)
         t[1] = (tbrf_arepo_particles){ch->count, ch->pos, ch->vel, NULL, NULL,
                                       1 + (uint64_t)ch->first};
         if (ch->gas_pos) /* gas IDs after the dark matter's */
-            t[0] = (tbrf_arepo_particles){ch->count, ch->gas_pos, ch->vel, NULL, ch->gas_u,
-                                          1 + (uint64_t)(w->n + ch->first)};
+            t[0] = (tbrf_arepo_particles){ch->count, ch->gas_pos,
+                                          ch->gas_vel ? ch->gas_vel : ch->vel, ch->gas_mass,
+                                          ch->gas_u, 1 + (uint64_t)(w->n + ch->first)};
     }
     return tbrf_arepo_set_write_file(w->set, (int)ch->chunk, t, w->par, w->np, w->err,
                                      w->errlen);
@@ -135,7 +157,7 @@ int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic, const tbrf_arepo
     tbrf_arepo_header h;
     cosmo_header(&p, &f, file, &h);
     char seed[24];
-    tbrf_arepo_param par[48];
+    tbrf_arepo_param par[56];
     const int64_t n = f.particles;
     cosmo_write w = {NULL, par, cosmo_params(&p, &f, file, seed, par), n, err, errlen};
     int64_t counts[6] = {p.gas ? n : 0, n, 0, 0, 0, 0};

@@ -61,9 +61,12 @@ Cases:
             kpc/h, far above the 1e-11 rounding of positions of size L and
             far below any error of a wrong mode or site), velocities the
             same sqrt(a) f H times them; both glass formats give the same
-            particles (1e-9 L); regenerate --check remakes it bit for bit; a 256-point glass for 16^3 (16 copies, not
-            a cube), 20^3 for 512 (no whole number of copies) and a point
-            outside the glass box are refused with one message, no file
+            particles (1e-9 L); regenerate --check remakes it bit for bit;
+            a point exactly at the glass's BoxSize is wrapped (the same
+            particles, bit for bit, as with it at 0); a 256-point glass for
+            16^3 (16 copies, not a cube), 20^3 for 512 (no whole number of
+            copies) and a point clearly outside the glass box (1000.5 in
+            1000) are refused with one message, no file
   lpt       --lpt 2 (2LPT) against --lpt 1 of the same seed: the difference
             of positions (minimal image) is Psi2, small beside Psi1, and the
             difference of velocities velocity_factor2 Psi2 (1e-9 of the
@@ -78,6 +81,31 @@ Cases:
             command has no --lpt (written before the option) is remade by
             the Zel'dovich approximation bit for bit; 1 and 3 threads write
             the same particles, 3 files the one file's particles; --lpt 3 refused
+  transfer  --transfer with the stored real CAMB (header-less) and CLASS
+            (tk, format = class) files (tests/data/transfer): every mode of
+            the displacement is the Eisenstein & Hu run's (same seed, same
+            phases) times sqrt(A k^n_s T^2 / P_EH(k)), A one constant over
+            the modes (1e-6) equal to the sigma8 normalisation computed here
+            from the file (1e-4); the gas (--gas) moves with its own
+            displacement, velocities sqrt(a) f H times it; recorded
+            (power_spectrum, gas_power_spectrum, the digest in the command),
+            --files 3 the same particles bit for bit, regenerate --check
+            bit for bit, refused (no output) once the
+            file changed; --table with --transfer, --sigma8 table with
+            --transfer, a two-column file: exit 2, one line, no file
+  amplitude --sigma8 table keeps a --table's amplitude (a table written at
+            sigma8 0.7: displacements 0.7/0.831 of the sigma8 0.831 run's,
+            1e-9; sigma8 0.7 recorded, 1e-4); such a table need only reach
+            pi G/L (rows to 2.5 h/Mpc for G = 32 in 50 Mpc/h: accepted);
+            --omega-b 0: every mode the Eisenstein & Hu run's times the
+            zero-baryon fit's T0 over the full fit (EH98 eq. 29, computed
+            here; one constant to 1e-6); refused with --gas; --sigma8 table
+            without --table refused
+  volumes   --gas --glass --volumes voronoi: MassTable[0] 0 and a Masses
+            dataset summing to the equal-mass run's N MassTable[0] (1e-12),
+            each mass over its glass point's periodic Voronoi volume
+            (computed by `tbrf arepo gas --points` on the glass) the same
+            for every cell (1e-12); --volumes voronoi on the lattice refused
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -483,7 +511,16 @@ def case_glass():
     out = run("regenerate", "gl.hdf5", "--out", "gl2", "--check").stdout
     check("bitwise equal" in out, "regenerate --check of a glass file: %r" % out)
     write_glass("g256.hdf5", glass_points(8, 1000.0, 6)[:256], box=1000.0)
-    write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
+    # a point exactly at BoxSize is wrapped to 0 (issue #28 item 8): the same
+    # particles as the glass with that point at 0; one clearly outside is refused
+    write_glass("edge.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
+    write_glass("zero.hdf5", np.vstack([gx[:-1], [[0.0, 1, 1]]]), box=1000.0)
+    run(*BASE, "--out", "edge_ic", "--glass", "edge.hdf5", "--quiet")
+    run(*BASE, "--out", "zero_ic", "--glass", "zero.hdf5", "--quiet")
+    with h5py.File("edge_ic.hdf5", "r") as a, h5py.File("zero_ic.hdf5", "r") as b:
+        check(np.array_equal(a["PartType1/Coordinates"][...], b["PartType1/Coordinates"][...]),
+              "a glass point at BoxSize is not wrapped to 0")
+    write_glass("out.hdf5", np.vstack([gx[:-1], [[1000.5, 1, 1]]]), box=1000.0)
     before = sorted(os.listdir("."))
     small = list(BASE)
     for g, name, text in ((16, "g256.hdf5", "cubic"), (20, "glass.hdf5", "does not tile"),
@@ -492,6 +529,218 @@ def case_glass():
         p = run(*small, "--out", "bad", "--glass", name, want=2)
         check(text in p.stderr and p.stderr.count("\n") == 1, "%s: %r" % (name, p.stderr))
     check(sorted(os.listdir(".")) == before, "refused glass: no file left")
+
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "transfer")
+
+
+def modes_ratio(psi_a, psi_b):
+    """Per mode Re(Psi_a . conj Psi_b) / |Psi_b|^2 of two lattice
+    displacement fields (G^3, 3), with |k| in fundamental units, for the
+    modes inside the sphere, off the Nyquist planes."""
+    fa = [np.fft.fftn(psi_a[:, c].reshape(G, G, G)) for c in range(3)]
+    fb = [np.fft.fftn(psi_b[:, c].reshape(G, G, G)) for c in range(3)]
+    m = np.fft.fftfreq(G, 1.0 / G)
+    mz, my, mx = np.meshgrid(m, m, m, indexing="ij")
+    r = np.sqrt(mx ** 2 + my ** 2 + mz ** 2)
+    keep = (r > 0) & (r <= G / 2) & (np.abs(mx) < G / 2) & (np.abs(my) < G / 2) & \
+        (np.abs(mz) < G / 2)
+    num = sum((fa[c] * np.conj(fb[c])).real for c in range(3))
+    den = sum(np.abs(fb[c]) ** 2 for c in range(3))
+    return num[keep] / den[keep], r[keep]
+
+
+def loglog(kt, pt):
+    return lambda k: np.exp(np.interp(np.log(k), np.log(kt), np.log(pt)))
+
+
+def sigma8_of(kt, pt):
+    """sigma(8 Mpc/h) of the log-log interpolated rows."""
+    lk = np.linspace(np.log(kt[0]), np.log(kt[-1]), 400001)
+    k = np.exp(lk)
+    x = 8 * k
+    w = np.where(x < 1e-3, 1 - x * x / 10, 3 * (np.sin(x) - x * np.cos(x)) / x ** 3)
+    f = k ** 3 * loglog(kt, pt)(k) * w * w
+    return np.sqrt(np.trapz(f, lk) / (2 * np.pi ** 2))
+
+
+def eh_table():
+    run("arepo", "pk", "--out", "eh0.txt", "--omega-m", str(OM), "--omega-b", str(OB), "--hubble",
+        str(H), "--sigma8", str(S8), "--kmin", "1e-5", "--kmax", "1e3", "--quiet")
+    return np.loadtxt("eh0.txt", unpack=True)
+
+
+def psi_of(name):
+    with h5py.File(name, "r") as f:
+        return displacements(f["PartType1/Coordinates"][...])
+
+
+def transfer_rows(path, col, delta):
+    rows = np.loadtxt(path)
+    k, t = rows[:, 0], rows[:, col]
+    if delta:
+        t = t / k ** 2
+    return k, k ** 0.9667 * t * t
+
+
+def case_transfer():
+    run(*BASE, "--out", "eh", "--quiet")
+    ke, pe = eh_table()
+    psi_eh = psi_of("eh.hdf5")
+    kf = 2 * np.pi / (L / 1000)
+    for name, col, bcol, delta in (("camb_transfer_99.dat", 6, 2, 0),
+                                   ("class_tk_99.dat", 8, 2, 1)):
+        path = os.path.join(DATA, name)
+        run(*BASE, "--out", "t", "--transfer", path, "--quiet")
+        kt, pt = transfer_rows(path, col, delta)
+        ratio, r = modes_ratio(psi_of("t.hdf5"), psi_eh)
+        k = r * kf
+        a = ratio ** 2 * loglog(ke, pe)(k) / loglog(kt, pt)(k)
+        want = (S8 / sigma8_of(kt, pt)) ** 2
+        spread = np.max(np.abs(a / np.median(a) - 1))
+        print("%s: %d modes, A spread %.1e, A / sigma8's %.2e - 1" %
+              (name, len(a), spread, np.median(a) / want - 1))
+        check(spread < 1e-6, "%s: the modes' A differ by %g" % (name, spread))
+        check(abs(np.median(a) / want - 1) < 1e-4, "%s: A %r, sigma8 wants %r" %
+              (name, np.median(a), want))
+        run(*BASE, "--out", "tg", "--transfer", path, "--gas", "--quiet")
+        with h5py.File("tg.hdf5", "r") as f:
+            t = f["tbrf"].attrs
+            check(("transfer, total matter" in t["power_spectrum"].decode() and
+                   "baryons" in t["gas_power_spectrum"].decode() and
+                   t["normalisation"] == b"sigma8" and len(t["power_file_digest"]) == 16 and
+                   b"--input-digest" in t["command"]), "%s: recorded %s" % (name, dict(t)))
+            mt = f["Header"].attrs["MassTable"]
+            xg = f["PartType0/Coordinates"][...]
+            vg, vd = f["PartType0/Velocities"][...], f["PartType1/Velocities"][...]
+        pg = displacements(xg + 0.5 * (1 - OB / OM) * L / G)
+        kb, pb = transfer_rows(path, bcol, delta)
+        with h5py.File("t.hdf5", "r") as f:
+            vt = f["PartType1/Velocities"][...]
+        vfac = np.sum(vt * psi_of("t.hdf5")) / np.sum(psi_of("t.hdf5") ** 2)
+        check(np.max(np.abs(vg - vfac * pg)) < 1e-6 * np.max(np.abs(vg)),
+              "%s: gas velocities not vfac times the gas's displacement" % name)
+        rg, r = modes_ratio(pg, psi_of("t.hdf5"))
+        k = r * kf
+        want = np.sqrt(loglog(kb, pb)(k) / loglog(kt, pt)(k))
+        check(np.max(np.abs(rg / want - 1)) < 1e-6 and not np.allclose(vg, vd),
+              "%s: gas modes / dark matter modes != T_b/T_m: %g" %
+              (name, np.max(np.abs(rg / want - 1))))
+    out = run("regenerate", "tg.hdf5", "--out", "tg2", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check of a --transfer file: %r" % out)
+    # the gas's own displacement is the same for any --files (one
+    # non-uniform FFT per file)
+    run(*BASE, "--out", "tf", "--transfer", path, "--gas", "--files", "3", "--quiet")
+    with h5py.File("tg.hdf5", "r") as a:
+        parts = [h5py.File("tf.%d.hdf5" % i, "r") for i in range(3)]
+        for key in ("PartType0/Coordinates", "PartType0/Velocities", "PartType1/Coordinates"):
+            c = np.concatenate([f[key][...] for f in parts])
+            check(np.array_equal(c, a[key][...]), "--files 3: %s differs" % key)
+        for f in parts:
+            f.close()
+    local = "mine_tk.dat"
+    with open(os.path.join(DATA, "class_tk_99.dat")) as a, open(local, "w") as b:
+        b.write(a.read())
+    run(*BASE, "--out", "loc", "--transfer", local, "--quiet")
+    with open(local, "a") as b:
+        b.write("# changed\n")
+    before = sorted(os.listdir("."))
+    p = run("regenerate", "loc.hdf5", "--out", "loc2", want=2)
+    check("not the one" in p.stderr and sorted(os.listdir(".")) == before,
+          "a changed transfer file: %r" % p.stderr)
+    with open("two.txt", "w") as f:
+        f.write("0.001 1\n0.01 10\n0.1 100\n1 10\n10 1\n100 0.1\n")
+    before = sorted(os.listdir("."))
+    camb = os.path.join(DATA, "camb_transfer_99.dat")
+    for extra, text in ((["--transfer", camb, "--table", "two.txt"], "one of --table"),
+                        (["--transfer", "two.txt"], "expected a CAMB"),
+                        (["--transfer", camb, "--sigma8", "table"], "--sigma8 table")):
+        args = list(BASE)
+        if "--sigma8" in extra:
+            i = args.index("--sigma8")
+            del args[i:i + 2]
+        p = run(*args, *extra, "--out", "bad", want=2)
+        check(text in p.stderr and p.stderr.count("\n") == 1 and
+              sorted(os.listdir(".")) == before, "%s: %r" % (extra, p.stderr))
+
+
+def t0_zero_baryon(k):
+    """EH98 eq. 29: the zero-baryon transfer function, k in h/Mpc."""
+    omhh, th = OM * H * H, 2.7255 / 2.7
+    q = k * H / 13.41 / (0.0746 * omhh / th ** 2)
+    l0 = np.log(2 * 2.718282 + 1.8 * q)
+    c0 = 14.2 + 731 / (1 + 62.5 * q)
+    return l0 / (l0 + c0 * q * q)
+
+
+def case_amplitude():
+    run(*BASE, "--out", "eh", "--quiet")
+    psi_eh = psi_of("eh.hdf5")
+    run("arepo", "pk", "--out", "pk07.txt", "--omega-m", str(OM), "--omega-b", str(OB),
+        "--hubble", str(H), "--sigma8", "0.7", "--quiet")
+    args = list(BASE)
+    args[args.index("--sigma8") + 1] = "table"
+    run(*args, "--out", "kept", "--table", "pk07.txt", "--quiet")
+    psi = psi_of("kept.hdf5")
+    err = np.max(np.abs(psi - 0.7 / S8 * psi_eh)) / np.max(np.abs(psi))
+    check(err < 1e-9, "--sigma8 table: Psi != 0.7/0.831 Psi(sigma8 0.831): %g" % err)
+    with h5py.File("kept.hdf5", "r") as f:
+        t = f["tbrf"].attrs
+        check(abs(t["sigma8"] / 0.7 - 1) < 1e-4 and b"own amplitude" in t["normalisation"],
+              "recorded sigma8 %r, %r" % (t["sigma8"], t["normalisation"]))
+    out = run("regenerate", "kept.hdf5", "--out", "kept2", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check of --sigma8 table: %r" % out)
+    # a table reaching the sphere pi G/L = 2.01 h/Mpc, short of the corner 3.48
+    run("arepo", "pk", "--out", "short.txt", "--omega-m", str(OM), "--omega-b", str(OB),
+        "--hubble", str(H), "--sigma8", "0.7", "--kmax", "2.5", "--quiet")
+    run(*args, "--out", "short", "--table", "short.txt", "--quiet")
+    p = run(*args, "--out", "bad", want=2)
+    check("--table" in p.stderr and not os.path.exists("bad.hdf5"), "--sigma8 table alone")
+    # --omega-b 0: Eisenstein & Hu's zero-baryon form
+    args = list(BASE)
+    args[args.index("--omega-b") + 1] = "0"
+    run(*args, "--out", "nob", "--quiet")
+    ke, pe = eh_table()
+    ratio, r = modes_ratio(psi_of("nob.hdf5"), psi_eh)
+    k = r * 2 * np.pi / (L / 1000)
+    a = ratio ** 2 * loglog(ke, pe)(k) / (k ** 0.9667 * t0_zero_baryon(k) ** 2)
+    spread = np.max(np.abs(a / np.median(a) - 1))
+    print("omega-b 0: %d modes, the zero-baryon shape's constant spread %.1e" % (len(a), spread))
+    check(spread < 1e-5, "--omega-b 0: not the zero-baryon form (spread %g)" % spread)
+    with h5py.File("nob.hdf5", "r") as f:
+        check(f["Header"].attrs["OmegaBaryon"] == 0 if "OmegaBaryon" in f["Header"].attrs
+              else True, "OmegaBaryon")
+    p = run(*args, "--out", "bad", "--gas", want=2)
+    check("omega-b" in p.stderr and not os.path.exists("bad.hdf5"), "--omega-b 0 --gas")
+
+
+def case_volumes():
+    ng = 8
+    gx = glass_points(ng, 1000.0, 5)
+    write_glass("glass.hdf5", gx, box=1000.0)
+    np.savetxt("glass.txt", gx)
+    run(*BASE, "--out", "eq", "--gas", "--glass", "glass.hdf5", "--quiet")
+    run(*BASE, "--out", "vor", "--gas", "--glass", "glass.hdf5", "--volumes", "voronoi",
+        "--quiet")
+    run("arepo", "gas", "--out", "vol", "--box", "1000", "--points", "glass.txt",
+        "--temperature", "100", "--quiet")
+    with h5py.File("vol.hdf5", "r") as f:
+        vol = f["PartType0/Masses"][...]  # rho 1: the masses are the volumes
+    with h5py.File("eq.hdf5", "r") as a, h5py.File("vor.hdf5", "r") as b:
+        m0 = a["Header"].attrs["MassTable"][0]
+        check(b["Header"].attrs["MassTable"][0] == 0 and "Masses" in b["PartType0"],
+              "Masses dataset, MassTable[0] 0")
+        m = b["PartType0/Masses"][...]
+        check(abs(m.sum() / (G ** 3 * m0) - 1) < 1e-12, "sum of masses %r vs %r" %
+              (m.sum(), G ** 3 * m0))
+        dens = m / vol[np.arange(G ** 3) % ng ** 3]
+        check(np.max(np.abs(dens / dens.mean() - 1)) < 1e-12 and np.std(m) > 0.01 * m.mean(),
+              "mass / Voronoi volume not uniform: %g" % np.max(np.abs(dens / dens.mean() - 1)))
+        check(np.array_equal(a["PartType0/Coordinates"][...], b["PartType0/Coordinates"][...]),
+              "positions change with --volumes")
+    print("volumes: masses scatter %.1f%%, mass/volume uniform" % (100 * np.std(m) / m.mean()))
+    p = run(*BASE, "--out", "bad", "--gas", "--volumes", "voronoi", want=2)
+    check("--glass" in p.stderr and not os.path.exists("bad.hdf5"), "--volumes on the lattice")
 
 
 def case_bad():
@@ -608,7 +857,8 @@ def case_lpt():
 
 
 {"file": case_file, "lpt": case_lpt, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
- "files": case_files, "gas": case_gas, "units": case_units, "glass": case_glass}[CASE]()
+ "files": case_files, "gas": case_gas, "units": case_units, "glass": case_glass,
+ "transfer": case_transfer, "amplitude": case_amplitude, "volumes": case_volumes}[CASE]()
 if FAILS:
     sys.exit(1)
 print(CASE + ": ok")

@@ -36,6 +36,15 @@ Cases:
              requested one, and P(z=127)/P(z=0) = D(127)^2 with D from a
              direct integration here; `tbrf generate --model table` runs
              on it
+  meanvel    the mass-weighted mean velocity (issue #28): by default
+             sum m v / sum m = 0 (1e-14 of the rms speed; m = rho V, the
+             Masses), the subtracted vector recorded as
+             velocity_mean_subtracted; --keep-mean-velocity gives the
+             values of tests/data/arepo/velocity_kept.hdf5 (written by the
+             version before the change) bit for bit, records
+             velocity_mean_kept, and the default run's velocities are its
+             minus that mean (1e-14); regenerate --check remakes both;
+             --keep-mean-velocity without --velocity refused
 Exit 77 (skipped) without h5py/numpy.
 """
 import os
@@ -355,8 +364,45 @@ def case_doc():
         check(f["PartType0/Masses"].shape == (32 ** 3,), "32^3 cells")
 
 
+def case_meanvel():
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "arepo",
+                           "velocity_kept.hdf5")
+    with h5py.File(fixture, "r") as f:
+        words = f["tbrf"].attrs["command"].decode().split()
+        old = {k: f["PartType0/" + k][...] for k in ("Coordinates", "Velocities", "Masses")}
+    words[words.index("--out") + 1] = "kept"
+    run(*words[1:], "--keep-mean-velocity", "--quiet")
+    words[words.index("--out") + 1] = "sub"
+    run(*words[1:-1] if words[-1] == "--keep-mean-velocity" else words[1:], "--quiet")
+    with h5py.File("kept.hdf5", "r") as a, h5py.File("sub.hdf5", "r") as b:
+        for k in old:
+            check(np.array_equal(a["PartType0/" + k][...], old[k]), "kept: %s differs from the "
+                  "previous version's" % k)
+        m, vk, vs = b["PartType0/Masses"][...], a["PartType0/Velocities"][...], \
+            b["PartType0/Velocities"][...]
+        rms = np.sqrt(np.mean(np.sum(vk * vk, axis=1)))
+        mean = np.sum(m[:, None] * vk, axis=0) / np.sum(m)
+        after = np.sum(m[:, None] * vs, axis=0) / np.sum(m)
+        rec = np.array([float(x) for x in b["tbrf"].attrs["velocity_mean_subtracted"].split()])
+        kept = np.array([float(x) for x in a["tbrf"].attrs["velocity_mean_kept"].split()])
+        print("meanvel: mean velocity %s (%.1f%% of the rms %.3f), after %s" %
+              (mean, 100 * np.linalg.norm(mean) / rms, rms, after))
+        check(np.max(np.abs(after)) < 1e-14 * rms, "sum m v / sum m after: %s" % after)
+        check(np.max(np.abs(rec - mean)) < 1e-13 * rms and np.array_equal(rec, kept),
+              "recorded %s, %s vs %s" % (rec, kept, mean))
+        check(np.max(np.abs(vs - (vk - mean))) < 1e-14 * rms, "velocities minus the mean")
+        check(np.linalg.norm(mean) > 1e-3 * rms, "a mean to subtract: %s" % mean)
+    for name in ("kept", "sub"):
+        out = run("regenerate", name + ".hdf5", "--out", name + "2", "--check").stdout
+        check("bitwise equal" in out, "regenerate --check %s: %r" % (name, out))
+    p = run("arepo", "gas", "--out", "bad", "--box", "1", "--lattice", "4", "--sound-speed", "1",
+            "--keep-mean-velocity", want=2)
+    check("--velocity" in p.stderr and not os.path.exists("bad.hdf5"),
+          "--keep-mean-velocity alone: %r" % p.stderr)
+
+
 {"doc": case_doc, "header": case_header, "files": case_files, "lognormal": case_lognormal,
  "lndensity": case_lndensity, "bad": case_bad,
- "pk": case_pk, "velocity": case_velocity}[CASE]()
+ "pk": case_pk, "velocity": case_velocity, "meanvel": case_meanvel}[CASE]()
 print("%s: %s" % (CASE, "FAILED %d" % len(FAILS) if FAILS else "ok"))
 sys.exit(1 if FAILS else 0)

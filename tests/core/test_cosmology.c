@@ -254,6 +254,19 @@ static void test_bad_input(void)
     CHECK(tbrf_cosmo_hubble(3, 0, 2, &v) == TBRF_ERR_INVALID, "E^2 < 0");
     CHECK(tbrf_cosmo_hubble(0.3, 0.7, 0, &v) == TBRF_ERR_INVALID, "a = 0");
     CHECK(tbrf_cosmo_eh_transfer(0.3, 0.3, 0.7, 2.7, 1, 0.1, &v) == TBRF_ERR_INVALID, "ob = om");
+    CHECK(tbrf_cosmo_eh_transfer(0.3, -0.01, 0.7, 2.7, 1, 0.1, &v) == TBRF_ERR_INVALID, "ob < 0");
+    /* omega_b = 0 (issue #28): EH98's zero-baryon form, eq. 29 with
+     * Gamma = omega_m h (q = k / (13.41 k_eq), k_eq = 0.0746 omega_m h^2 /
+     * theta^2 in 1/Mpc), for either wiggles */
+    for (int w = 0; w < 2; w++)
+        for (double k = 1e-3; k < 20; k *= 7) {
+            const double omhh = 0.3 * 0.49, th = 2.7255 / 2.7;
+            const double q = k * 0.7 / 13.41 / (0.0746 * omhh / (th * th));
+            const double l0 = log(2 * 2.718282 + 1.8 * q), c0 = 14.2 + 731 / (1 + 62.5 * q);
+            CHECK(tbrf_cosmo_eh_transfer(0.3, 0, 0.7, 2.7255, w, k, &v) == TBRF_OK &&
+                      fabs(v / (l0 / (l0 + c0 * q * q)) - 1) < 1e-13,
+                  "omega_b 0, wiggles %d, k %g: T %.15g", w, k, v);
+        }
     CHECK(tbrf_cosmo_eh_transfer(0.3, 0.05, 7, 2.7, 1, 0.1, &v) == TBRF_ERR_INVALID, "h = 7");
     CHECK(tbrf_cosmo_eh_transfer(0.3, 0.05, 0.7, 2.7, 2, 0.1, &v) == TBRF_ERR_INVALID, "wiggles 2");
     CHECK(tbrf_cosmo_eh_transfer(0.3, 0.05, 0.7, 2.7, 1, -1, &v) == TBRF_ERR_INVALID, "k < 0");

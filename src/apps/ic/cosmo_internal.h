@@ -23,7 +23,7 @@ typedef struct icc_spec {
 struct tbrf_ic_cosmo {
     tbrfi_message msg;
     int made;                  /* make succeeded */
-    tbrf_ic_cosmo_params p;    /* as made; p.glass points to glass, p.power NULL */
+    tbrf_ic_cosmo_params p;    /* as made; p.glass points to glass, p.power, p.power_gas NULL */
     double *glass;             /* the copy of the glass (3 glass_n) */
     tbrf_ic_cosmo_info info;
     icc_spec spec;             /* the model's callback data: lives as long as the plan */
@@ -32,6 +32,11 @@ struct tbrf_ic_cosmo {
     fftw_complex *phi1;        /* fixed_amplitude: the first-order potential's modes
                                   (half-complex G^3; Psi1 = grad phi1), else NULL */
     fftw_complex *phi2;        /* lpt 2: the potential of D2 Psi2, else NULL */
+    /* the gas's own spectrum (power_gas) and glass weights (gas_volumes) */
+    icc_spec spec_gas;
+    tbrf_model *g0, *mg;       /* the gas's P(k) at z = 0 and its Psi spectrum, or NULL */
+    tbrf_plan *plan_gas;       /* its plan, evaluated at the sites by the non-uniform FFT */
+    double *gas_weight;        /* glass_n Voronoi volumes over the mean, or NULL */
 };
 
 /* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */

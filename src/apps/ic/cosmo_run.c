@@ -22,6 +22,8 @@ typedef struct icc_out {
     double *psi, *pos, *gas, *site, *psi2;
     double *lat1, *lat2, *u1[3], *u2[3];
     nufft_setup nu;
+    double *gpsi;  /* the gas's own Psi, then velocities (power_gas), or NULL */
+    double *gmass; /* the gas's masses (gas_volumes on a glass), or NULL */
 } icc_out;
 
 /* Rows [n c / C, n (c + 1) / C) without overflow (C <= 2^16). */
@@ -43,10 +45,13 @@ static double wrap(double x, double box)
 /* The chunk's particles from psi: positions q + Psi (plus N-GenIC's shift
  * with gas) wrapped into the box, and velocities vfac Psi written over
  * psi; a paired partner's Psi1 is -psi; with 2LPT q + Psi1 + Psi2 and
- * vfac Psi1 + vfac2 Psi2 (Psi2 = D2 Psi2 of the doc). With gas each lattice site splits into the gas at q + Psi - (1/2)
+ * vfac Psi1 + vfac2 Psi2 (Psi2 = D2 Psi2 of the doc). With gas each
+ * lattice site splits into the gas at q + Psi - (1/2)
  * (Omega_dm/Omega_m) d and the dark matter at q + Psi + (1/2)
  * (Omega_b/Omega_m) d on every axis (d = L/G), their centre of mass at
- * q + Psi; both move with the site's velocity. */
+ * q + Psi; both move with the site's velocity, unless the gas has its
+ * own first-order Psi (gpsi: its position and velocity from that and
+ * the matter's second order). */
 static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
@@ -60,20 +65,58 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
         const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
         for (int c = 0; c < 3; c++) {
             double s = p->paired ? -o->psi[3 * r + c] : o->psi[3 * r + c];
-            double x = (o->site ? o->site[3 * r + c] : (double)ix[c] * dx) + s;
-            double v = s * vfac;
+            double q = o->site && p->glass_n > 0 ? o->site[3 * r + c] : (double)ix[c] * dx;
+            double x = q + s, v = s * vfac, x2 = psi2 ? psi2[3 * r + c] : 0.0;
             if (psi2) {
-                x += psi2[3 * r + c];
-                v += psi2[3 * r + c] * vfac2;
+                x += x2;
+                v += x2 * vfac2;
             }
             o->pos[3 * r + c] = wrap(o->gas ? x + sdm : x, p->box);
-            if (o->gas)
+            if (o->gas && o->gpsi) { /* the gas's own first order, the matter's second */
+                double sg = p->paired ? -o->gpsi[3 * r + c] : o->gpsi[3 * r + c];
+                double xg = q + sg, vg = sg * vfac;
+                if (psi2) {
+                    xg += x2;
+                    vg += x2 * vfac2;
+                }
+                o->gas[3 * r + c] = wrap(xg + sgas, p->box);
+                o->gpsi[3 * r + c] = vg;
+            } else if (o->gas)
                 o->gas[3 * r + c] = wrap(x + sgas, p->box);
             o->psi[3 * r + c] = v;
         }
     }
     for (int64_t r = 0; o->gas && r < o->count; r++)
         o->gas[3 * o->count + r] = ic->info.internal_energy;
+    for (int64_t r = 0; o->gmass && r < o->count; r++)
+        o->gmass[r] = ic->info.mass_gas * ic->gas_weight[(o->first + r) % p->glass_n];
+}
+
+/* The gas's own Psi at the chunk's sites (lattice sites, or the glass
+ * sites stream_psi set) by its plan's non-uniform FFT: a point's value
+ * does not depend on the others, so any chunks give the same values. */
+static int gas_psi(icc_out *o)
+{
+    tbrf_ic_cosmo *ic = o->ic;
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    if (!o->gpsi)
+        return TBRF_OK;
+    if (p->glass_n == 0) {
+        const int64_t g = p->particles;
+        const double dx = p->box / (double)g;
+        for (int64_t r = 0; r < o->count; r++) {
+            const int64_t i = o->first + r;
+            o->site[3 * r] = (double)(i % g) * dx;
+            o->site[3 * r + 1] = (double)(i / g % g) * dx;
+            o->site[3 * r + 2] = (double)(i / (g * g)) * dx;
+        }
+    }
+    int st = tbrf_set_points(ic->plan_gas, o->count, o->site);
+    if (st == TBRF_OK)
+        st = tbrf_execute(ic->plan_gas, 0, o->gpsi);
+    if (st != TBRF_OK)
+        return tbrfi_fail(&ic->msg, st, "%s", tbrf_plan_message(ic->plan_gas));
+    return TBRF_OK;
 }
 
 /* Chunk o->c from its rows' Psi: the particles, pushed; then the next
@@ -81,12 +124,17 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
 static int emit(icc_out *o)
 {
     do {
-        tbrf_ic_chunk ch = {o->c, o->first, o->count, o->pos, o->psi, NULL, NULL};
+        tbrf_ic_chunk ch = {o->c, o->first, o->count, o->pos, o->psi, NULL, NULL, NULL, NULL};
         if (o->count > 0) {
+            int st = gas_psi(o);
+            if (st != TBRF_OK)
+                return st;
             particles(o->ic, o);
             if (o->gas) {
                 ch.gas_pos = o->gas;
                 ch.gas_u = o->gas + 3 * o->count;
+                ch.gas_vel = o->gpsi ? o->gpsi : o->psi;
+                ch.gas_mass = o->gmass;
             }
         }
         if (o->push(o->user, &ch))
@@ -183,10 +231,13 @@ static int alloc_chunk(icc_out *o, int64_t rows)
     o->psi = malloc(r * 3 * sizeof(double));
     o->pos = malloc(r * 3 * sizeof(double));
     o->gas = p->gas ? malloc(r * 4 * sizeof(double)) : NULL;
-    o->site = p->glass_n > 0 ? malloc(r * 3 * sizeof(double)) : NULL;
+    const int own = o->ic->plan_gas != NULL, weights = o->ic->gas_weight != NULL;
+    o->site = p->glass_n > 0 || own ? malloc(r * 3 * sizeof(double)) : NULL;
     o->psi2 = site2 ? malloc(r * 3 * sizeof(double)) : NULL;
-    if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || p->glass_n == 0) &&
-        (o->psi2 || !site2))
+    o->gpsi = own ? malloc(r * 3 * sizeof(double)) : NULL;
+    o->gmass = weights ? malloc(r * sizeof(double)) : NULL;
+    if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || !(p->glass_n > 0 || own)) &&
+        (o->psi2 || !site2) && (o->gpsi || !own) && (o->gmass || !weights))
         return TBRF_OK;
     return tbrfi_fail(&o->ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory for "
                       "%lld particles", (long long)rows);
@@ -286,6 +337,8 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
     free(o.gas);
     free(o.site);
     free_fields(&o);
+    free(o.gpsi);
+    free(o.gmass);
     return st;
 }
 
