@@ -182,7 +182,8 @@ class CosmoParams(Structure):
                 ("paired", c_int32), ("reserved_lpt", c_int32),
                 ("power", c_void_p), ("glass", c_void_p),
                 ("glass_n", c_int64), ("glass_box", c_double), ("gas_temperature", c_double),
-                ("gas_mu", c_double), ("gas_gamma", c_double)]
+                ("gas_mu", c_double), ("gas_gamma", c_double), ("power_gas", c_void_p),
+                ("keep_amplitude", c_int32), ("gas_volumes", c_int32)]
 
 
 class CosmoInfo(Structure):
@@ -197,7 +198,7 @@ class CosmoInfo(Structure):
 class Chunk(Structure):
     _fields_ = [("chunk", c_int64), ("first", c_int64), ("count", c_int64),
                 ("pos", c_void_p), ("vel", c_void_p), ("gas_pos", c_void_p),
-                ("gas_u", c_void_p)]
+                ("gas_u", c_void_p), ("gas_vel", c_void_p), ("gas_mass", c_void_p)]
 
 
 class PointsParams(Structure):

@@ -77,6 +77,8 @@ class Chunk(NamedTuple):
     vel: np.ndarray
     gas_pos: Optional[np.ndarray]
     gas_u: Optional[np.ndarray]
+    gas_vel: Optional[np.ndarray] = None   # the gas's velocities (vel unless power_gas)
+    gas_mass: Optional[np.ndarray] = None  # the gas's masses with gas_volumes on a glass
 
 
 def _view(address: Optional[int], shape: Tuple[int, ...]) -> Optional[np.ndarray]:
@@ -95,17 +97,18 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
         if k not in fields or k == "glass_n":
             raise TypeError(f"CosmoIC: unknown parameter {k}; it takes "
                             f"{', '.join(sorted(fields - {'glass_n'}))}")
-        if k == "power":
+        if k in ("power", "power_gas"):
             if v is not None and not isinstance(v, Model):
-                raise TypeError("power must be a tbrf.Model (P(k) at z = 0, k in h/Mpc)")
-            p.power = v.handle.value if v is not None else None
+                raise TypeError(f"{k} must be a tbrf.Model (P(k) at z = 0, k in h/Mpc)")
+            setattr(p, k, v.handle.value if v is not None else None)
             keep.append(v)
         elif k == "glass":
             if v is not None:
                 g = C.positions(v, 3, "glass")
                 keep.append(g)
                 p.glass, p.glass_n = g.ctypes.data, g.shape[0]
-        elif k in ("wiggles", "gas", "fixed_amplitude", "paired"):
+        elif k in ("wiggles", "gas", "fixed_amplitude", "paired", "keep_amplitude",
+                   "gas_volumes"):
             setattr(p, k, 1 if v else 0)
         elif k in ("particles", "seed", "lpt", "reserved_lpt"):
             setattr(p, k, int(v))
@@ -122,8 +125,9 @@ class CosmoIC:
     particles, redshift, omega_m, omega_lambda, omega_b, hubble, n_s,
     sigma8, t_cmb, length_per_mpc, mass_unit, velocity_unit, wiggles, gas,
     seed, lpt, fixed_amplitude, paired, power (a tbrf.Model), glass ((n, 3)
-    array), glass_box, gas_temperature, gas_mu, gas_gamma); the rest keep
-    their defaults."""
+    array), glass_box, gas_temperature, gas_mu, gas_gamma, power_gas (a
+    tbrf.Model: the gas's own P(k)), keep_amplitude, gas_volumes); the rest
+    keep their defaults."""
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)
@@ -189,7 +193,9 @@ class CosmoIC:
                 n = int(c.count)
                 ch = Chunk(int(c.chunk), int(c.first), _view(c.pos, (n, 3)),
                            _view(c.vel, (n, 3)), _view(c.gas_pos, (n, 3)) if c.gas_pos else None,
-                           _view(c.gas_u, (n,)) if c.gas_u else None)
+                           _view(c.gas_u, (n,)) if c.gas_u else None,
+                           _view(c.gas_vel, (n, 3)) if c.gas_vel else None,
+                           _view(c.gas_mass, (n,)) if c.gas_mass else None)
                 return 1 if callback(ch) is False else 0
             except BaseException as e:  # noqa: BLE001 - re-raised below
                 raised.append(e)

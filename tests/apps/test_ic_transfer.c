@@ -298,6 +298,7 @@ static void test_gas_spectrum(void)
     p.gas = 1;
     p.power = pm;
     p.power_gas = pb;
+    p.lpt = 1; /* the first orders' ratio, without the shared second order */
     tbrf_ic_cosmo *ic = NULL;
     int st = tbrf_ic_cosmo_make(&p, &ic);
     REQUIRE(st == TBRF_OK, , "make: %s", tbrf_ic_cosmo_message(ic));
