@@ -75,11 +75,19 @@ static void usage_cosmo(void)
            "  --precision P, --long-ids, --quiet   as for tbrf arepo gas\n"
            "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
            "                    displacement's plan plus one file's particles (checked\n"
-           "                    against TBRF_MEMORY_BUDGET before anything is allocated)\n");
+           "                    against TBRF_MEMORY_BUDGET before anything is allocated)\n"
+           "  --format F        hdf5 (default: AREPO/Gadget format 3, BASE.hdf5), gadget1 or\n"
+           "                    gadget2 (Gadget's binary SnapFormat/ICFormat 1 and 2: files\n"
+           "                    BASE, or BASE.0 BASE.1 ... with --files; float32 unless\n"
+           "                    --precision double; IDs uint64 past 2^32 - 1), with the side\n"
+           "                    file BASE.tbrf.h5 holding the parameters (tbrf info, tbrf\n"
+           "                    regenerate BASE.tbrf.h5)\n");
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
        C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_GLASS,
+       /* output layout and N-GenIC input (doc/arepo.md "Gadget binary files", "--ngenic") */
+       C_FORMAT, C_NGENIC,
        C_QUIET, C_HELP, C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
     {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
@@ -88,6 +96,7 @@ static const args_opt COPTS[C_COUNT] = {
     {"--length-unit", 1}, {"--mass-unit", 1}, {"--seed", 1},       {"--precision", 1},
     {"--long-ids", 0},   {"--files", 1},     {"--gas", 0},         {"--temperature", 1},
     {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--glass", 1},
+    {"--format", 1},     {"--ngenic", 1},
     {"--quiet", 0},      {"--help", 0}};
 
 typedef struct cosmo_req {
@@ -174,7 +183,8 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
         return -1;
     }
     q->file.num_files = (int)files;
-    return 0;
+    return arepo_parse_format(val[C_FORMAT], val[C_PREC], &q->file.format,
+                              &q->file.double_precision);
 }
 
 /* --unit-velocity, and --gas with its temperature: default T_CMB (1 + z),
@@ -355,7 +365,8 @@ int cmd_arepo_cosmo(int argc, char **argv)
         return EXIT_USAGE;
     const char *in[2] = {q.glass, q.table};
     const char *what[2] = {"the --glass input", "the --table input"};
-    if (cli_refuse_set_inputs("arepo cosmo", q.out, q.file.num_files, in, what, 2))
+    if (arepo_refuse_format_inputs("arepo cosmo", q.out, q.file.num_files, q.file.format, in,
+                                   what, 2))
         return EXIT_USAGE;
     int rc = q.glass ? load_glass(&q) : 0;
     q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
@@ -363,7 +374,8 @@ int cmd_arepo_cosmo(int argc, char **argv)
         rc = run_cosmo(&q);
     free(q.command);
     if (rc == 0 && !val[C_QUIET])
-        arepo_say_wrote(q.out, q.file.num_files, (q.gas ? 2 : 1) * q.g * q.g * q.g,
+        arepo_say_wrote_format(q.out, q.file.num_files, q.file.format,
+                               (q.gas ? 2 : 1) * q.g * q.g * q.g,
                         q.gas ? "dark-matter and gas particles (PartType1, PartType0)"
                               : "dark-matter particles (PartType1)",
                         q.file.double_precision);
