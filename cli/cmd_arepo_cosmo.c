@@ -20,6 +20,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "ngenic.h"
 #include "tbrf_arepo.h"
 #include "io/tbrf_io.h"
 #include "request.h"
@@ -113,6 +114,11 @@ typedef struct cosmo_req {
     int64_t ng;
     uint64_t seed;
     tbrf_arepo_cosmo_file file;
+    /* --ngenic: the parameter file's tabulated P(k) (owned), the names
+     * the file gives (OutputDir/FileBase, its glass) */
+    tbrf_model *ngenic_power;
+    char *ngenic_out;
+    int64_t ngenic_tile;
 } cosmo_req;
 
 static int need_num(const char *const *val, int o, double *v, int positive)
@@ -228,6 +234,16 @@ static int load_glass(cosmo_req *q)
         cli_errline("arepo cosmo: %s", rc ? err : "the glass must have 3 coordinates a point");
         return EXIT_USAGE;
     }
+    /* N-GenIC's GlassTileFac: the tiling the library will find */
+    if (q->ngenic_tile > 0 && (double)q->ng * (double)(q->ngenic_tile * q->ngenic_tile *
+                                                      q->ngenic_tile) != (double)(q->g * q->g * q->g)) {
+        cli_errline("arepo cosmo: --ngenic: GlassTileFac %lld tiles the %lld points of GlassFile "
+                    "%s into %.0f particles, not Nsample^3 = %lld: tbrf cuts the modes at the "
+                    "particles' Nyquist, so they must agree", (long long)q->ngenic_tile,
+                    (long long)q->ng, q->glass, (double)q->ng * pow((double)q->ngenic_tile, 3),
+                    (long long)(q->g * q->g * q->g));
+        return EXIT_USAGE;
+    }
     /* two glass points at one site make coincident particles in every
      * tile (and coincident gas cells with --gas) */
     return cli_refuse_duplicates("arepo cosmo", "--glass", q->glass, q->ng, q->gx, 0.0);
@@ -307,8 +323,13 @@ static int cosmo_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p)
 }
 
 /* The z = 0 P(k) of --table (checked and normalised by the library). */
-static int load_table(const cosmo_req *q, tbrf_model **power)
+static int load_table(cosmo_req *q, tbrf_model **power)
 {
+    if (q->ngenic_power) { /* --ngenic's table, converted already */
+        *power = q->ngenic_power;
+        q->ngenic_power = NULL;
+        return 0;
+    }
     if (!q->table)
         return 0;
     int st = tbrf_model_table_file(q->table, power);
@@ -349,6 +370,119 @@ static int run_cosmo(cosmo_req *q)
     return rc;
 }
 
+/* --ngenic PARAM (doc/arepo.md, "--ngenic"): the request from an N-GenIC
+ * parameter file. Beside it only the output options may be given
+ * (--out, --files, --format, --precision, --long-ids, --quiet: they
+ * override OutputDir/FileBase, NumFiles, gadget1 and float32); every
+ * other option is refused, the file setting it. 0 or EXIT_USAGE. */
+static int parse_ngenic(const char *const *val, cosmo_req *q)
+{
+    static const int OUTPUT[] = {C_OUT, C_FILES, C_FORMAT, C_PREC, C_LONGIDS, C_QUIET, C_HELP,
+                                 C_NGENIC};
+    for (int o = 0; o < C_COUNT; o++) {
+        int ok = 0;
+        for (size_t i = 0; i < sizeof OUTPUT / sizeof OUTPUT[0]; i++)
+            ok |= OUTPUT[i] == o;
+        if (val[o] && !ok) {
+            cli_errline("arepo cosmo: %s cannot be given with --ngenic: the parameter file sets "
+                        "what it would (doc/arepo.md, \"--ngenic\")", COPTS[o].name);
+            return EXIT_USAGE;
+        }
+    }
+    const char *path = val[C_NGENIC];
+    ngenic_params n;
+    int rc = ngenic_read(path, &n);
+    if (rc == 0)
+        rc = ngenic_check(path, &n);
+    if (rc == 0)
+        rc = ngenic_power(path, &n, &q->ngenic_power);
+    if (rc)
+        return rc;
+    q->box = n.Box;
+    q->g = (int64_t)n.Nsample;
+    q->z = n.Redshift;
+    q->om = n.Omega;
+    q->ol = n.OmegaLambda;
+    q->ob = n.OmegaBaryon;
+    q->h = n.HubbleParam;
+    q->ns = n.PrimordialIndex;
+    q->s8 = n.Sigma8;
+    q->mpc = 3.085678e24 / n.UnitLength_in_cm;
+    /* kpc/h and Mpc/h are --length-unit's, whatever the division rounds */
+    if (fabs(q->mpc - 1000.0) < 1e-9)
+        q->mpc = 1000.0;
+    else if (fabs(q->mpc - 1.0) < 1e-12)
+        q->mpc = 1.0;
+    q->mass_unit = n.UnitMass_in_g / 1.988409870698051e33; /* M_sun (IAU 2015) */
+    q->unit_v = n.UnitVelocity_in_cm_per_s;
+    q->temp = 0;
+    q->mu = 1.22;
+    q->gamma = 5.0 / 3.0;
+    q->wiggles = 0; /* N-GenIC's Eisenstein & Hu is the no-wiggle fit */
+    q->seed = (uint64_t)n.Seed;
+    q->ngenic_tile = (int64_t)n.GlassTileFac;
+    q->glass = strdup(n.GlassFile);
+    q->table = n.WhichSpectrum == 2 ? strdup(n.FileWithInputSpectrum) : NULL;
+    size_t len = strlen(n.OutputDir) + strlen(n.FileBase) + 2;
+    q->ngenic_out = malloc(len);
+    if (!q->glass || !q->ngenic_out || (n.WhichSpectrum == 2 && !q->table)) {
+        cli_errline("arepo cosmo: out of memory");
+        return EXIT_FAIL;
+    }
+    const char *sep = n.OutputDir[0] && n.OutputDir[strlen(n.OutputDir) - 1] != '/' ? "/" : "";
+    snprintf(q->ngenic_out, len, "%s%s%s", n.OutputDir, sep, n.FileBase);
+    q->out = val[C_OUT] ? val[C_OUT] : q->ngenic_out;
+    tbrf_arepo_default_cosmo_file(&q->file);
+    q->file.long_ids = val[C_LONGIDS] != NULL;
+    q->file.num_files = (int32_t)n.NumFiles;
+    int64_t files = 1;
+    char err[256];
+    if (val[C_FILES]) {
+        if (args_int64("--files", val[C_FILES], 1, 65536, &files, err, sizeof err)) {
+            cli_errline("arepo cosmo: %s", err);
+            return EXIT_USAGE;
+        }
+        q->file.num_files = (int32_t)files;
+    }
+    static const char *const PREC[] = {"float", "double"};
+    int p = val[C_PREC] ? args_choice("--precision", val[C_PREC], PREC, 2) : 0;
+    if (p < 0 || arepo_parse_format(val[C_FORMAT] ? val[C_FORMAT] : "gadget1", "given",
+                                    &q->file.format, &q->file.double_precision))
+        return EXIT_USAGE;
+    q->file.double_precision = p;
+    return 0;
+}
+
+/* s as one word of a recorded command: in single quotes when it holds a
+ * blank (cmd_arepo_regen.c's split_command reads them back). */
+static const char *quote_word(const char *s, char *buf, size_t len)
+{
+    if (!strpbrk(s, " \t"))
+        return s;
+    snprintf(buf, len, "'%s'", s);
+    return buf;
+}
+
+/* The command recorded for `tbrf regenerate`: the command line, with the
+ * output and file count that --ngenic took from the parameter file
+ * (regenerate replaces --out and reads --files). Malloc'ed. */
+static char *ngenic_command(char *cmd, const cosmo_req *q, const char *const *val)
+{
+    if (!cmd || (val[C_OUT] && val[C_FILES]))
+        return cmd;
+    char esc[1100];
+    size_t len = strlen(cmd) + strlen(q->out) + 64;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%s%s%s%s %d", cmd, val[C_OUT] ? "" : " --out ",
+                 val[C_OUT] ? "" : quote_word(q->out, esc, sizeof esc),
+                 val[C_FILES] ? "" : " --files", val[C_FILES] ? 0 : q->file.num_files);
+    if (s && val[C_FILES]) /* no count to add: drop the trailing " 0" */
+        s[strlen(s) - 2] = '\0';
+    free(cmd);
+    return s;
+}
+
 int cmd_arepo_cosmo(int argc, char **argv)
 {
     const char *val[C_COUNT] = {0};
@@ -361,8 +495,16 @@ int cmd_arepo_cosmo(int argc, char **argv)
         return EXIT_USAGE;
     cosmo_req q;
     memset(&q, 0, sizeof q);
-    if (parse_cosmo(val, &q) || parse_gas(val, &q))
-        return EXIT_USAGE;
+    int ng = val[C_NGENIC] ? parse_ngenic(val, &q) : 0;
+    if (ng || (!val[C_NGENIC] && (parse_cosmo(val, &q) || parse_gas(val, &q)))) {
+        tbrf_model_destroy(q.ngenic_power);
+        free(q.ngenic_out);
+        if (val[C_NGENIC]) {
+            free((char *)q.glass);
+            free((char *)q.table);
+        }
+        return ng ? ng : EXIT_USAGE;
+    }
     const char *in[2] = {q.glass, q.table};
     const char *what[2] = {"the --glass input", "the --table input"};
     if (arepo_refuse_format_inputs("arepo cosmo", q.out, q.file.num_files, q.file.format, in,
@@ -370,6 +512,8 @@ int cmd_arepo_cosmo(int argc, char **argv)
         return EXIT_USAGE;
     int rc = q.glass ? load_glass(&q) : 0;
     q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
+    if (val[C_NGENIC])
+        q.command = ngenic_command(q.command, &q, val);
     if (rc == 0)
         rc = run_cosmo(&q);
     free(q.command);
@@ -380,5 +524,11 @@ int cmd_arepo_cosmo(int argc, char **argv)
                               : "dark-matter particles (PartType1)",
                         q.file.double_precision);
     free(q.gx);
+    tbrf_model_destroy(q.ngenic_power);
+    free(q.ngenic_out);
+    if (val[C_NGENIC]) {
+        free((char *)q.glass);
+        free((char *)q.table);
+    }
     return rc;
 }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# `tbrf arepo cosmo --ngenic` (doc/arepo.md, "--ngenic") on the adapted
+# N-GenIC parameter file tests/data/ngenic/ngenic.param with a format-1
+# glass of 8 points tiled 8 times: the Gadget files N-GenIC would name
+# (OutputDir/FileBase.0, .1), bitwise equal to the explicit command they
+# map to, regenerated from the side file; every key tbrf cannot honour
+# refused by name with exit 2.
+# usage: arepo_ngenic.sh TBRF DATA_DIR WORK_DIR
+set -u
+T=$1; DATA=$2; W=$3
+rm -rf "$W" && mkdir -p "$W/ICs" && cd "$W" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cp "$DATA/ngenic.param" . || exit 1
+# the glass: Gadget format 1, header (npart[1] = npartTotal[1] = 8, one
+# file, BoxSize 1000) and a POS block of float32 points on a 2^3 lattice
+{
+  printf '\000\001\000\000'                       # 256
+  printf '\000\000\000\000\010\000\000\000'        # npart[0..1]
+  head -c 64 /dev/zero                             # npart[2..5], mass[6]
+  head -c 24 /dev/zero                             # time, redshift, flags
+  printf '\000\000\000\000\010\000\000\000'        # npartTotal[0..1]
+  head -c 16 /dev/zero                             # npartTotal[2..5]
+  printf '\000\000\000\000\001\000\000\000'        # flag_cooling, num_files
+  printf '\000\000\000\000\000\100\217\100'        # BoxSize 1000.0
+  head -c 120 /dev/zero                            # the rest of 256
+  printf '\000\001\000\000'
+  printf '\140\000\000\000'                        # 96 bytes of POS
+  for k in 0 1; do for j in 0 1; do for i in 0 1; do
+    for c in $i $j $k; do
+      if [ "$c" = 0 ]; then printf '\000\000\000\000'; else printf '\000\000\372\103'; fi
+    done
+  done; done; done
+  printf '\140\000\000\000'
+} > glass_dmonly_8.dat
+"$T" arepo cosmo --ngenic ngenic.param --quiet || fail "--ngenic run"
+for f in ICs/ics.0 ICs/ics.1 ICs/ics.tbrf.h5; do test -s "$f" || fail "no $f"; done
+# the explicit command it maps to (mass unit 1.989e43 g in M_sun of the IAU)
+MU=$(awk 'BEGIN { printf "%.17g", 1.989e43 / 1.988409870698051e33 }')
+"$T" arepo cosmo --glass glass_dmonly_8.dat --format gadget1 --files 2 --no-wiggles \
+  --box 50000 --particles 16 --redshift 63 --omega-m 0.3 --omega-lambda 0.7 --omega-b 0.04 \
+  --hubble 0.7 --ns 1.0 --sigma8 0.9 --seed 123456 --mass-unit "$MU" --out expl --quiet \
+  || fail "explicit run"
+cmp ICs/ics.0 expl.0 && cmp ICs/ics.1 expl.1 || fail "--ngenic differs from its explicit command"
+"$T" regenerate ICs/ics.tbrf.h5 --out again --check >/dev/null || fail "regenerate --check"
+test -s again.0 && test -s again.1 || fail "regenerate names"
+# refused by name, exit 2
+refuse() { # KEY VALUE
+  sed "s/^$1 .*/$1 $2/" ngenic.param > bad.param
+  "$T" arepo cosmo --ngenic bad.param --out bad 2>err.txt; rc=$?
+  test $rc = 2 || fail "$1 $2: exit $rc, not 2"
+  grep -q "$1" err.txt || fail "$1 $2: not named: $(cat err.txt)"
+  test ! -e bad.0 || fail "$1 $2 wrote files"
+}
+refuse WDM_On 1
+refuse WDM_Vtherm_On 1
+refuse OmegaDM_2ndSpecies 0.1
+refuse SphereMode 0
+refuse WhichSpectrum 0
+refuse Nmesh 8
+refuse GlassTileFac 4
+printf 'Bogus 1\n' >> bad.param; cp ngenic.param b2.param; printf 'Bogus 1\n' >> b2.param
+"$T" arepo cosmo --ngenic b2.param 2>err.txt; test $? = 2 && grep -q Bogus err.txt || fail "unknown key"
+"$T" arepo cosmo --ngenic ngenic.param --box 3 2>err.txt; test $? = 2 && grep -q -- --box err.txt \
+  || fail "--box beside --ngenic"
+# WhichSpectrum 2: N-GenIC's table (log10 k, log10 Delta^2) made from tbrf's own P(k)
+"$T" arepo pk --out pk.txt --omega-m 0.3 --omega-b 0.04 --hubble 0.7 --sigma8 0.9 --ns 1 --quiet \
+  || fail "arepo pk"
+awk '!/^#/ && NF == 2 { printf "%.10f %.10f\n", log($1)/log(10), log($1^3 * $2 / (2 * 3.141592653589793^2))/log(10) }' \
+  pk.txt > input_spectrum.txt
+sed 's/^WhichSpectrum .*/WhichSpectrum 2/' ngenic.param > tab.param
+"$T" arepo cosmo --ngenic tab.param --out tab --quiet || fail "WhichSpectrum 2"
+test -s tab.0 && test -s tab.1 || fail "WhichSpectrum 2 files"
+echo "arepo_ngenic: ok"
