@@ -71,12 +71,15 @@ void arepo_say_wrote_format(const char *base, int files, int format, int64_t n,
     char size[32], e1[1024], e2[1024], e3[1024];
     cli_human_size(bytes, size, sizeof size);
     const char *fmt = format == TBRF_AREPO_FORMAT_GADGET1 ? "Gadget format 1" : "Gadget format 2";
+    char count[32] = "";
+    if (files > 1)
+        snprintf(count, sizeof count, " (%d files)", files);
     if (first && last && side)
         fprintf(stderr, "wrote %s%s%s%s: %s initial conditions, %lld %s, %s, %s; parameters in "
                 "%s\n", tbrf_io_escape(first, e1, sizeof e1), files > 1 ? " ... " : "",
                 files > 1 ? tbrf_io_escape(last, e2, sizeof e2) : "",
-                files > 1 ? " (several files)" : "", fmt, (long long)n, what,
-                dbl ? "float64" : "float32", size, tbrf_io_escape(side, e3, sizeof e3));
+                count, fmt, (long long)n, what, dbl ? "float64" : "float32", size,
+                tbrf_io_escape(side, e3, sizeof e3));
     free(first);
     free(last);
     free(side);

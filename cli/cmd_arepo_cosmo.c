@@ -82,7 +82,14 @@ static void usage_cosmo(void)
            "                    BASE, or BASE.0 BASE.1 ... with --files; float32 unless\n"
            "                    --precision double; IDs uint64 past 2^32 - 1), with the side\n"
            "                    file BASE.tbrf.h5 holding the parameters (tbrf info, tbrf\n"
-           "                    regenerate BASE.tbrf.h5)\n");
+           "                    regenerate BASE.tbrf.h5)\n"
+           "  --ngenic PARAM    run an N-GenIC parameter file (Nsample, Box, GlassFile and\n"
+           "                    GlassTileFac, cosmology, Sigma8, WhichSpectrum 1 or 2, Seed,\n"
+           "                    units, NumFiles) as N-GenIC would: Gadget format 1 to\n"
+           "                    OutputDir/FileBase[.N]; keys tbrf cannot honour (WDM,\n"
+           "                    SphereMode 0, a second species, ...) refused by name; beside\n"
+           "                    it only --out, --files, --format, --precision, --long-ids\n"
+           "                    and --quiet, which override the file (doc/arepo.md)\n");
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
