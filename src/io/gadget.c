@@ -314,13 +314,86 @@ int io_gadget_file_digest(const char *path, uint64_t *digest, uint64_t *bytes)
     return rc;
 }
 
-/* ------------------------------------------------------------ glass */
+/* ------------------------------------------------------------ info */
 
 /* Reads exactly n bytes at the current position: 0, or -1. */
 static int read_exact(FILE *f, void *p, size_t n)
 {
     return fread(p, 1, n, f) == n ? 0 : -1;
 }
+
+/* Walks the records of a member: each record's label (format 2) and
+ * length into out, until the end or a framing error. */
+static void info_records(FILE *f, FILE *out, int format, long size)
+{
+    static const char *const NAMES[] = {"POS", "VEL", "ID", "MASS", "U"};
+    for (int k = 0; k < 16; k++) {
+        char lab[5] = "";
+        uint32_t m1, m2, next = 0, l1 = 0, l2 = 0;
+        if (format == IO_GADGET_FORMAT2 &&
+            (read_exact(f, &l1, 4) || read_exact(f, lab, 4) || read_exact(f, &next, 4) ||
+             read_exact(f, &l2, 4) || l1 != 8 || l2 != 8))
+            return;
+        long here = ftell(f);
+        if (read_exact(f, &m1, 4) || here < 0 || (long)m1 > size - here - 8 ||
+            fseek(f, (long)m1, SEEK_CUR) || read_exact(f, &m2, 4) || m1 != m2) {
+            if (ftell(f) < size)
+                fprintf(out, "  (a record's markers do not frame it: truncated or corrupt)\n");
+            return;
+        }
+        fprintf(out, "  record %-4s %u bytes\n", format == IO_GADGET_FORMAT2 ? lab
+                : k < 5 ? NAMES[k] : "?", m1);
+    }
+}
+
+int io_gadget_info(const char *path, FILE *out, char *err, size_t errlen)
+{
+    const int format = io_gadget_sniff(path);
+    FILE *f = format > 0 ? fopen(path, "rb") : NULL;
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        io_setf(err, errlen, "%s: not a Gadget file of this byte order", path);
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    unsigned char hb[256];
+    uint32_t m1 = 0;
+    if (format == IO_GADGET_FORMAT2)
+        fseek(f, 16, SEEK_SET);
+    if (read_exact(f, &m1, 4) || m1 != 256 || read_exact(f, hb, 256) || fseek(f, 4, SEEK_CUR)) {
+        io_setf(err, errlen, "%s: the Gadget header record is truncated", path);
+        fclose(f);
+        return -1;
+    }
+    int32_t npart[6], ints[2], dbl;
+    uint32_t total[6], high[6];
+    double mass[6], tz[2], cosmo[4];
+    memcpy(npart, hb, 24);
+    memcpy(mass, hb + 24, 48);
+    memcpy(tz, hb + 72, 16);
+    memcpy(total, hb + 96, 24);
+    memcpy(ints, hb + 120, 8);
+    memcpy(cosmo, hb + 128, 32);
+    memcpy(high, hb + 168, 24);
+    memcpy(&dbl, hb + 196, 4);
+    fprintf(out, "%s: Gadget format %d, %lld bytes\n  header: Time %.17g Redshift %.17g "
+            "BoxSize %.17g Omega0 %.17g OmegaLambda %.17g HubbleParam %.17g NumFiles %d "
+            "flag_doubleprecision %d\n", path, format, (long long)st.st_size, tz[0], tz[1],
+            cosmo[0], cosmo[1], cosmo[2], cosmo[3], ints[1], dbl);
+    for (int t = 0; t < 6; t++)
+        if (npart[t] || total[t] || high[t])
+            fprintf(out, "  type %d: %d in this file, %llu in all, mass %.17g%s\n", t, npart[t],
+                    (unsigned long long)total[t] + ((unsigned long long)high[t] << 32), mass[t],
+                    mass[t] == 0 ? " (a MASS block)" : "");
+    fseek(f, format == IO_GADGET_FORMAT2 ? 16 : 0, SEEK_SET);
+    fseek(f, 264, SEEK_CUR);
+    info_records(f, out, format, (long)st.st_size);
+    fclose(f);
+    return 0;
+}
+
+/* ------------------------------------------------------------ glass */
 
 int io_gadget_sniff(const char *path)
 {

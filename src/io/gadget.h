@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tbrf_arepo.h"
 
@@ -43,6 +44,12 @@ int io_gadget_file_digest(const char *path, uint64_t *digest, uint64_t *bytes);
  * 256), IO_GADGET_FORMAT2 (marker 8 and "HEAD"), -1 the same in the other
  * byte order, 0 anything else (or unreadable). */
 int io_gadget_sniff(const char *path);
+
+/* What the Gadget file path holds (`tbrf info`): the header's values,
+ * each type's counts and masses, each record's label and length, into
+ * out. 0, or -1 with the reason in err (not a Gadget file of this byte
+ * order, a truncated header). */
+int io_gadget_info(const char *path, FILE *out, char *err, size_t errlen);
 
 /* Reads the positions of a Gadget glass file (format 1 or 2, one file,
  * every type's particles, float32 or float64 told by the POS record's

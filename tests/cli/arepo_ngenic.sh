@@ -41,6 +41,10 @@ MU=$(awk 'BEGIN { printf "%.17g", 1.989e43 / 1.988409870698051e33 }')
   --hubble 0.7 --ns 1.0 --sigma8 0.9 --seed 123456 --mass-unit "$MU" --out expl --quiet \
   || fail "explicit run"
 cmp ICs/ics.0 expl.0 && cmp ICs/ics.1 expl.1 || fail "--ngenic differs from its explicit command"
+"$T" info ICs/ics.0 > info.txt || fail "info of a member"
+grep -q "Gadget format 1" info.txt && grep -q "type 1: 2048 in this file, 4096 in all" info.txt \
+  && grep -q "record ID   8192 bytes" info.txt || fail "info: $(cat info.txt)"
+"$T" info ICs/ics.tbrf.h5 | grep -q 'format *= "gadget1"' || fail "info of the side file"
 "$T" regenerate ICs/ics.tbrf.h5 --out again --check >/dev/null || fail "regenerate --check"
 test -s again.0 && test -s again.1 || fail "regenerate names"
 # refused by name, exit 2
