@@ -364,6 +364,7 @@ static void test_masses(const char *dir)
         mass[i] = 1.0 + 0.01 * i;
         u[i] = 2.0 + i;
     }
+    pos[4] = nextafter(1.0, 0.0); /* rounds to BoxSize as a float32: wraps to 0 */
     tbrf_arepo_header h;
     tbrf_arepo_header_init(&h);
     h.long_ids = 1;
