@@ -972,6 +972,8 @@ static int commit_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
     }
     if (stage_member(s->side, err, errlen))
         return -1;
+    if (fault("term", 1)) /* every temporary synced, nothing renamed */
+        raise(SIGTERM);
     for (int f = 0; f < nf; f++) {
         int fd = open(s->tmps[f], O_RDONLY);
         if (fd >= 0) {

@@ -47,6 +47,19 @@ grep -q "Gadget format 1" info.txt && grep -q "type 1: 2048 in this file, 4096 i
 "$T" info ICs/ics.tbrf.h5 | grep -q 'format *= "gadget1"' || fail "info of the side file"
 "$T" regenerate ICs/ics.tbrf.h5 --out again --check >/dev/null || fail "regenerate --check"
 test -s again.0 && test -s again.1 || fail "regenerate names"
+# the set's commit (TBRF_TEST_AREPO_SET_FAULT, src/io/arepo.c): a failed
+# rename or a SIGTERM before the renames leaves the previous set and no
+# temporary; kill -9 between renames leaves a mixed set that info refuses
+A="--box 50000 --particles 8 --redshift 63 --omega-m 0.3 --omega-b 0.04 --hubble 0.7 --sigma8 0.8 --format gadget1 --files 2 --quiet"
+"$T" arepo cosmo $A --out s --seed 1 || fail "set"
+cksum s.0 s.1 s.tbrf.h5 > before.txt
+TBRF_TEST_AREPO_SET_FAULT=fail:2 "$T" arepo cosmo $A --out s --seed 2 2>/dev/null && fail "fail:2 succeeded"
+TBRF_TEST_AREPO_SET_FAULT=term:1 "$T" arepo cosmo $A --out s --seed 3 2>/dev/null && fail "term:1 succeeded"
+cksum s.0 s.1 s.tbrf.h5 | cmp -s - before.txt || fail "the previous set changed"
+ls -A | grep -q tmp && fail "temporaries left: $(ls -A)"
+TBRF_TEST_AREPO_SET_FAULT=kill:2 "$T" arepo cosmo $A --out s --seed 4 2>/dev/null && fail "kill:2 succeeded"
+"$T" info s.tbrf.h5 >/dev/null 2>err.txt && fail "info of a mixed set"
+grep -q "does not belong to the set" err.txt || fail "mixed set: $(cat err.txt)"
 # refused by name, exit 2
 refuse() { # KEY VALUE
   sed "s/^$1 .*/$1 $2/" ngenic.param > bad.param
