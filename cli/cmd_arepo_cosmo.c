@@ -426,6 +426,9 @@ static int parse_ngenic(const char *const *val, cosmo_req *q)
     q->mu = 1.22;
     q->gamma = 5.0 / 3.0;
     q->wiggles = 0; /* N-GenIC's Eisenstein & Hu is the no-wiggle fit */
+    /* The LPT order: N-GenIC is Zel'dovich (first order). When `--lpt`
+     * arrives (issue #28 item 1) set it to 1 here, so that --ngenic keeps
+     * reproducing N-GenIC; 2LPTic's parameter files would map to 2. */
     q->seed = (uint64_t)n.Seed;
     q->ngenic_tile = (int64_t)n.GlassTileFac;
     q->glass = strdup(n.GlassFile);
