@@ -154,6 +154,10 @@ int ngenic_check(const char *path, const ngenic_params *p)
     if (p->OmegaDM_2ndSpecies != 0)
         return refuse(path, "OmegaDM_2ndSpecies", p->OmegaDM_2ndSpecies,
                       "tbrf has no second dark-matter species");
+    if (!(p->OmegaBaryon > 0) || !(p->OmegaBaryon < p->Omega))
+        return refuse(path, "OmegaBaryon", p->OmegaBaryon, "tbrf needs 0 < OmegaBaryon < Omega "
+                      "(its Eisenstein & Hu transfer function and its cosmology take the "
+                      "baryons apart; a dark-matter-only N-GenIC run sets 0 here)");
     if (p->SphereMode != 1)
         return refuse(path, "SphereMode", p->SphereMode, "tbrf cuts the modes at the sphere "
                       "|k| < k_Nyquist (SphereMode 1), not N-GenIC's cube");

@@ -75,6 +75,7 @@ refuse SphereMode 0
 refuse WhichSpectrum 0
 refuse Nmesh 8
 refuse GlassTileFac 4
+refuse OmegaBaryon 0
 printf 'Bogus 1\n' >> bad.param; cp ngenic.param b2.param; printf 'Bogus 1\n' >> b2.param
 "$T" arepo cosmo --ngenic b2.param 2>err.txt; test $? = 2 && grep -q Bogus err.txt || fail "unknown key"
 "$T" arepo cosmo --ngenic ngenic.param --box 3 2>err.txt; test $? = 2 && grep -q -- --box err.txt \
