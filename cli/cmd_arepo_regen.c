@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "io/gadget.h"
 #include "io/tbrf_io.h"
 #include "tbrf.h"
 #include "tbrf_arepo.h"
@@ -121,6 +122,12 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
 int arepo_regenerate(const char *file, const char *out, int check, int quiet)
 {
     char *cmd = NULL, err[1024], *w[MAX_ARGS];
+    if (io_gadget_sniff(file) > 0) { /* a binary member records nothing */
+        char esc[1024];
+        cli_errline("regenerate: %s is a Gadget binary file; its set's parameters are in the "
+                    "side file BASE.tbrf.h5: regenerate that", tbrf_io_escape(file, esc, sizeof esc));
+        return EXIT_USAGE;
+    }
     int st = tbrf_arepo_read_command(file, &cmd, err, sizeof err);
     if (st == 1)
         return -1;

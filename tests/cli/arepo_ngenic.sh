@@ -47,6 +47,8 @@ grep -q "Gadget format 1" info.txt && grep -q "type 1: 2048 in this file, 4096 i
 "$T" info ICs/ics.tbrf.h5 | grep -q 'format *= "gadget1"' || fail "info of the side file"
 "$T" regenerate ICs/ics.tbrf.h5 --out again --check >/dev/null || fail "regenerate --check"
 test -s again.0 && test -s again.1 || fail "regenerate names"
+"$T" regenerate ICs/ics.0 --out x 2>err.txt; test $? = 2 && grep -q "tbrf.h5" err.txt \
+  || fail "regenerate of a member: $(cat err.txt)"
 # the set's commit (TBRF_TEST_AREPO_SET_FAULT, src/io/arepo.c): a failed
 # rename or a SIGTERM before the renames leaves the previous set and no
 # temporary; kill -9 between renames leaves a mixed set that info refuses
