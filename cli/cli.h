@@ -50,6 +50,18 @@ void cli_human_size(double bytes, char *buf, size_t n);
  * arepo` wrote: its name(s), the particles and their type, the precision
  * and the size on disk (cmd_arepo.c). */
 void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, int dbl);
+/* --format hdf5|gadget1|gadget2 (val NULL: hdf5) into *format
+ * (TBRF_AREPO_FORMAT_*); a gadget format without --precision (prec NULL)
+ * sets *double_precision 0, Gadget's float32. 0, or -1 after the message
+ * (arepo_format.c). */
+int arepo_parse_format(const char *val, const char *prec, int *format, int32_t *double_precision);
+/* cli_refuse_set_inputs for the set BASE in `format`: every member and,
+ * for Gadget, the side file BASE.tbrf.h5. */
+int arepo_refuse_format_inputs(const char *cmd, const char *base, int nfiles, int format,
+                               const char *const *in_paths, const char *const *in_what, int nin);
+/* arepo_say_wrote for the set in `format`. */
+void arepo_say_wrote_format(const char *base, int files, int format, int64_t n,
+                            const char *what, int dbl);
 int cmd_sample(int argc, char **argv);
 int cmd_drive(int argc, char **argv); /* cmd_drive.c: turbulence driving series */
 

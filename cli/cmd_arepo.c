@@ -86,6 +86,9 @@ static void usage_gas(void)
            "  --omega-b (0) --hubble H (1) --precision float|double (double: must match\n"
            "  AREPO's INPUT_IN_DOUBLEPRECISION) --long-ids (uint64 IDs, AREPO's LONGIDS)\n"
            "  --files F (default 1)\n"
+           "  --format hdf5|gadget1|gadget2: Gadget's binary formats 1 and 2 instead of\n"
+           "  HDF5 (files BASE or BASE.0 ..., float32 unless --precision double, a MASS\n"
+           "  block for the cells' masses; the side file BASE.tbrf.h5 holds the parameters)\n"
            "--quiet: no 'wrote FILE: ...' line on stderr\n"
            "\n"
            "The fields are periodic over the box (tbrf's periodic plans: the box's Fourier\n"
@@ -102,6 +105,8 @@ enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED
        G_LOGNORMAL, G_TARGET, G_FORCING_B,
        /* the mean velocity kept (issue #28) */
        G_KEEPMEAN,
+       /* the output layout (doc/arepo.md "Gadget binary files") */
+       G_FORMAT,
        G_COUNT };
 static const args_opt GOPTS[G_COUNT] = {
     {"--out", 1}, {"--box", 1}, {"--lattice", 1}, {"--jittered", 1}, {"--random", 1},
@@ -117,7 +122,9 @@ static const args_opt GOPTS[G_COUNT] = {
     /* lognormal densities (#33) */
     {"--lognormal", 0}, {"--target-spectrum", 1}, {"--forcing-b", 1},
     /* issue #28 */
-    {"--keep-mean-velocity", 0}};
+    {"--keep-mean-velocity", 0},
+    /* the output layout */
+    {"--format", 1}};
 
 enum { PTS_LATTICE, PTS_JITTERED, PTS_RANDOM, PTS_FILE };
 enum { DENS_UNIFORM, DENS_LINEAR, DENS_LOGNORMAL };
@@ -134,6 +141,7 @@ typedef struct gas_req {
     uint64_t seed, realization;
     tbrf_io_meta model; /* model_kind and parameters, as generate takes them */
     tbrf_arepo_header h;
+    int format; /* --format: TBRF_AREPO_FORMAT_* */
     /* lognormal densities (#33): which has the model's spectrum (the
      * contrast, or g as --density lognormal always did), and the share of
      * the derived Gaussian's variance clipped */
@@ -400,6 +408,8 @@ static int parse_header(const char *const *val, gas_req *q)
         return -1;
     }
     h->num_files = (int)files;
+    if (arepo_parse_format(val[G_FORMAT], val[G_PREC], &q->format, &h->double_precision))
+        return -1;
     /* Bad header values stop the run before any work. */
     char herr[512];
     if (tbrf_arepo_check_header(h, herr, sizeof herr)) {
@@ -722,7 +732,7 @@ static int run_gas(gas_req *q, double *xyz)
         char seeds[2][24];
         size_t np = gas_params(q, resolved, par, seeds);
         char err[1024];
-        if (tbrf_arepo_write(q->out, &q->h, t, par, np, err, sizeof err)) {
+        if (tbrf_arepo_write_format(q->out, &q->h, t, par, np, q->format, err, sizeof err)) {
             cli_errline("arepo gas: %s", err);
             rc = EXIT_FAIL;
         }
@@ -749,7 +759,7 @@ static int cmd_arepo_gas(int argc, char **argv)
         return EXIT_USAGE;
     const char *in[2] = {q.points_file, q.model.table_file};
     const char *what[2] = {"the --points input", "the --table input"};
-    if (cli_refuse_set_inputs("arepo gas", q.out, q.h.num_files, in, what, 2))
+    if (arepo_refuse_format_inputs("arepo gas", q.out, q.h.num_files, q.format, in, what, 2))
         return EXIT_USAGE;
     double *xyz = NULL;
     int rc = make_points(&q, &xyz);
@@ -763,7 +773,8 @@ static int cmd_arepo_gas(int argc, char **argv)
         rc = run_gas(&q, xyz);
     }
     if (rc == 0 && !val[G_QUIET])
-        arepo_say_wrote(q.out, q.h.num_files, q.n, "gas cells (PartType0)", q.h.double_precision);
+        arepo_say_wrote_format(q.out, q.h.num_files, q.format, q.n, "gas cells (PartType0)",
+                               q.h.double_precision);
     free(q.command);
     free(xyz);
     return rc;

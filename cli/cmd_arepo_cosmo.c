@@ -21,6 +21,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "ngenic.h"
 #include "tbrf_arepo.h"
 #include "io/tbrf_io.h"
 #include "request.h"
@@ -98,12 +99,28 @@ static void usage_cosmo(void)
            "  --precision P, --long-ids, --quiet   as for tbrf arepo gas\n"
            "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
            "                    displacement's plan plus one file's particles (checked\n"
-           "                    against TBRF_MEMORY_BUDGET before anything is allocated)\n");
+           "                    against TBRF_MEMORY_BUDGET before anything is allocated)\n"
+           "  --format F        hdf5 (default: AREPO/Gadget format 3, BASE.hdf5), gadget1 or\n"
+           "                    gadget2 (Gadget's binary SnapFormat/ICFormat 1 and 2: files\n"
+           "                    BASE, or BASE.0 BASE.1 ... with --files; float32 unless\n"
+           "                    --precision double; IDs uint64 past 2^32 - 1), with the side\n"
+           "                    file BASE.tbrf.h5 holding the parameters (tbrf info, tbrf\n"
+           "                    regenerate BASE.tbrf.h5)\n"
+           "  --ngenic PARAM    run an N-GenIC parameter file (Nsample, Box, GlassFile and\n"
+           "                    GlassTileFac, cosmology, Sigma8, WhichSpectrum 1 or 2, Seed,\n"
+           "                    units, NumFiles) as N-GenIC would: Gadget format 1 to\n"
+           "                    OutputDir/FileBase[.N]; keys tbrf cannot honour (WDM,\n"
+           "                    SphereMode 0, a second species, ...) refused by name; beside\n"
+           "                    it only --out, --files, --format, --precision, --long-ids\n"
+           "                    and --quiet, which override the file (doc/arepo.md)\n");
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
        C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_GLASS,
-       C_LPT, C_FIXED, C_PAIRED, C_QUIET, C_HELP,
+       C_LPT, C_FIXED, C_PAIRED,
+       /* output layout and N-GenIC input (doc/arepo.md "Gadget binary files", "--ngenic") */
+       C_FORMAT, C_NGENIC,
+       C_QUIET, C_HELP,
        /* transfer files, amplitudes, gas masses (issue #28) */
        C_TRANSFER, C_VOLUMES, C_DIGEST,
        C_COUNT };
@@ -115,6 +132,7 @@ static const args_opt COPTS[C_COUNT] = {
     {"--long-ids", 0},   {"--files", 1},     {"--gas", 0},         {"--temperature", 1},
     {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--glass", 1},
     {"--lpt", 1},        {"--fixed-amplitude", 0}, {"--paired", 0},
+    {"--format", 1},     {"--ngenic", 1},
     {"--quiet", 0},      {"--help", 0},
     /* issue #28 */
     {"--transfer", 1},   {"--volumes", 1},   {"--input-digest", 1}};
@@ -139,6 +157,11 @@ typedef struct cosmo_req {
     int keep, volumes;
     char digest[17];
     char power_name[1100], gas_power_name[1100];
+    /* --ngenic: the parameter file's tabulated P(k) (owned), the names
+     * the file gives (OutputDir/FileBase, its glass) */
+    tbrf_model *ngenic_power;
+    char *ngenic_out;
+    int64_t ngenic_tile;
 } cosmo_req;
 
 static int need_num(const char *const *val, int o, double *v, int positive)
@@ -232,7 +255,8 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
         return -1;
     }
     q->file.num_files = (int)files;
-    return 0;
+    return arepo_parse_format(val[C_FORMAT], val[C_PREC], &q->file.format,
+                              &q->file.double_precision);
 }
 
 /* --unit-velocity, and --gas with its temperature: default T_CMB (1 + z),
@@ -278,6 +302,16 @@ static int load_glass(cosmo_req *q)
     }
     if (rc || dim != 3) {
         cli_errline("arepo cosmo: %s", rc ? err : "the glass must have 3 coordinates a point");
+        return EXIT_USAGE;
+    }
+    /* N-GenIC's GlassTileFac: the tiling the library will find */
+    if (q->ngenic_tile > 0 && (double)q->ng * (double)(q->ngenic_tile * q->ngenic_tile *
+                                                      q->ngenic_tile) != (double)(q->g * q->g * q->g)) {
+        cli_errline("arepo cosmo: --ngenic: GlassTileFac %lld tiles the %lld points of GlassFile "
+                    "%s into %.0f particles, not Nsample^3 = %lld: tbrf cuts the modes at the "
+                    "particles' Nyquist, so they must agree", (long long)q->ngenic_tile,
+                    (long long)q->ng, q->glass, (double)q->ng * pow((double)q->ngenic_tile, 3),
+                    (long long)(q->g * q->g * q->g));
         return EXIT_USAGE;
     }
     /* two glass points at one site make coincident particles in every
@@ -482,6 +516,11 @@ static int load_table(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
 {
     if (q->transfer)
         return load_transfer(q, power, gas);
+    if (q->ngenic_power) { /* --ngenic's table, converted already */
+        *power = q->ngenic_power;
+        q->ngenic_power = NULL;
+        return 0;
+    }
     if (!q->table)
         return 0;
     int st = tbrf_model_table_file(q->table, power);
@@ -538,7 +577,7 @@ static int run_cosmo(cosmo_req *q)
  * explicit: regenerate then reruns the same order whatever a later
  * version's default, and reads a command without --lpt as one written
  * before the option, by the Zel'dovich approximation. */
-static char *lpt_command(char *cmd, int given)
+static char *lpt_command(char *cmd, int given, int64_t order)
 {
     if (!cmd || given)
         return cmd;
@@ -548,8 +587,131 @@ static char *lpt_command(char *cmd, int given)
         free(cmd);
         return NULL;
     }
-    memcpy(more + n, " --lpt 2", sizeof " --lpt 2");
+    memcpy(more + n, order == 1 ? " --lpt 1" : " --lpt 2", sizeof " --lpt 2");
     return more;
+}
+
+/* --ngenic PARAM (doc/arepo.md, "--ngenic"): the request from an N-GenIC
+ * parameter file. Beside it only the output options may be given
+ * (--out, --files, --format, --precision, --long-ids, --quiet: they
+ * override OutputDir/FileBase, NumFiles, gadget1 and float32); every
+ * other option is refused, the file setting it. 0 or EXIT_USAGE. */
+static int parse_ngenic(const char *const *val, cosmo_req *q)
+{
+    static const int OUTPUT[] = {C_OUT, C_FILES, C_FORMAT, C_PREC, C_LONGIDS, C_QUIET, C_HELP,
+                                 C_NGENIC, C_LPT, C_DIGEST};
+    for (int o = 0; o < C_COUNT; o++) {
+        int ok = 0;
+        for (size_t i = 0; i < sizeof OUTPUT / sizeof OUTPUT[0]; i++)
+            ok |= OUTPUT[i] == o;
+        if (val[o] && !ok) {
+            cli_errline("arepo cosmo: %s cannot be given with --ngenic: the parameter file sets "
+                        "what it would (doc/arepo.md, \"--ngenic\")", COPTS[o].name);
+            return EXIT_USAGE;
+        }
+    }
+    const char *path = val[C_NGENIC];
+    ngenic_params n;
+    int rc = ngenic_read(path, &n);
+    if (rc == 0)
+        rc = ngenic_check(path, &n);
+    if (rc == 0)
+        rc = ngenic_power(path, &n, &q->ngenic_power);
+    if (rc)
+        return rc;
+    q->box = n.Box;
+    q->g = (int64_t)n.Nsample;
+    q->z = n.Redshift;
+    q->om = n.Omega;
+    q->ol = n.OmegaLambda;
+    q->ob = n.OmegaBaryon;
+    q->h = n.HubbleParam;
+    q->ns = n.PrimordialIndex;
+    q->s8 = n.Sigma8;
+    q->mpc = 3.085678e24 / n.UnitLength_in_cm;
+    /* kpc/h and Mpc/h are --length-unit's, whatever the division rounds */
+    if (fabs(q->mpc - 1000.0) < 1e-9)
+        q->mpc = 1000.0;
+    else if (fabs(q->mpc - 1.0) < 1e-12)
+        q->mpc = 1.0;
+    q->mass_unit = n.UnitMass_in_g / 1.988409870698051e33; /* M_sun (IAU 2015) */
+    q->unit_v = n.UnitVelocity_in_cm_per_s;
+    q->temp = 0;
+    q->mu = 1.22;
+    q->gamma = 5.0 / 3.0;
+    q->wiggles = 0; /* N-GenIC's Eisenstein & Hu is the no-wiggle fit */
+    /* The LPT order: N-GenIC is Zel'dovich (first order), so 1 unless
+     * --lpt asks for 2 (2LPTic's parameter files would map to 2). */
+    q->lpt = 1;
+    char lerr[256];
+    if (val[C_LPT] && args_int64("--lpt", val[C_LPT], 1, 2, &q->lpt, lerr, sizeof lerr)) {
+        cli_errline("arepo cosmo: %s", lerr);
+        return EXIT_USAGE;
+    }
+    q->seed = (uint64_t)n.Seed;
+    /* ReNormalizeInputSpectrum 0: the table's own amplitude (--sigma8 table) */
+    q->keep = n.WhichSpectrum == 2 && n.ReNormalizeInputSpectrum == 0;
+    q->ngenic_tile = (int64_t)n.GlassTileFac;
+    q->glass = strdup(n.GlassFile);
+    q->table = n.WhichSpectrum == 2 ? strdup(n.FileWithInputSpectrum) : NULL;
+    size_t len = strlen(n.OutputDir) + strlen(n.FileBase) + 2;
+    q->ngenic_out = malloc(len);
+    if (!q->glass || !q->ngenic_out || (n.WhichSpectrum == 2 && !q->table)) {
+        cli_errline("arepo cosmo: out of memory");
+        return EXIT_FAIL;
+    }
+    const char *sep = n.OutputDir[0] && n.OutputDir[strlen(n.OutputDir) - 1] != '/' ? "/" : "";
+    snprintf(q->ngenic_out, len, "%s%s%s", n.OutputDir, sep, n.FileBase);
+    q->out = val[C_OUT] ? val[C_OUT] : q->ngenic_out;
+    tbrf_arepo_default_cosmo_file(&q->file);
+    q->file.long_ids = val[C_LONGIDS] != NULL;
+    q->file.num_files = (int32_t)n.NumFiles;
+    int64_t files = 1;
+    char err[256];
+    if (val[C_FILES]) {
+        if (args_int64("--files", val[C_FILES], 1, 65536, &files, err, sizeof err)) {
+            cli_errline("arepo cosmo: %s", err);
+            return EXIT_USAGE;
+        }
+        q->file.num_files = (int32_t)files;
+    }
+    static const char *const PREC[] = {"float", "double"};
+    int p = val[C_PREC] ? args_choice("--precision", val[C_PREC], PREC, 2) : 0;
+    if (p < 0 || arepo_parse_format(val[C_FORMAT] ? val[C_FORMAT] : "gadget1", "given",
+                                    &q->file.format, &q->file.double_precision))
+        return EXIT_USAGE;
+    q->file.double_precision = p;
+    return 0;
+}
+
+/* s as one word of a recorded command: in single quotes when it holds a
+ * blank (cmd_arepo_regen.c's split_command reads them back). */
+static const char *quote_word(const char *s, char *buf, size_t len)
+{
+    if (!strpbrk(s, " \t"))
+        return s;
+    snprintf(buf, len, "'%s'", s);
+    return buf;
+}
+
+/* The command recorded for `tbrf regenerate`: the command line, with the
+ * output and file count that --ngenic took from the parameter file
+ * (regenerate replaces --out and reads --files). Malloc'ed. */
+static char *ngenic_command(char *cmd, const cosmo_req *q, const char *const *val)
+{
+    if (!cmd || (val[C_OUT] && val[C_FILES]))
+        return cmd;
+    char esc[1100];
+    size_t len = strlen(cmd) + strlen(q->out) + 64;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%s%s%s%s %d", cmd, val[C_OUT] ? "" : " --out ",
+                 val[C_OUT] ? "" : quote_word(q->out, esc, sizeof esc),
+                 val[C_FILES] ? "" : " --files", val[C_FILES] ? 0 : q->file.num_files);
+    if (s && val[C_FILES]) /* no count to add: drop the trailing " 0" */
+        s[strlen(s) - 2] = '\0';
+    free(cmd);
+    return s;
 }
 
 int cmd_arepo_cosmo(int argc, char **argv)
@@ -564,26 +726,46 @@ int cmd_arepo_cosmo(int argc, char **argv)
         return EXIT_USAGE;
     cosmo_req q;
     memset(&q, 0, sizeof q);
-    if (parse_cosmo(val, &q) || parse_gas(val, &q) || parse_transfer(val, &q))
-        return EXIT_USAGE;
+    int ng = val[C_NGENIC] ? parse_ngenic(val, &q) : 0;
+    if (ng || (!val[C_NGENIC] && (parse_cosmo(val, &q) || parse_gas(val, &q) ||
+                                  parse_transfer(val, &q)))) {
+        tbrf_model_destroy(q.ngenic_power);
+        free(q.ngenic_out);
+        if (val[C_NGENIC]) {
+            free((char *)q.glass);
+            free((char *)q.table);
+        }
+        return ng ? ng : EXIT_USAGE;
+    }
     const char *in[3] = {q.glass, q.table, q.transfer};
     const char *what[3] = {"the --glass input", "the --table input", "the --transfer input"};
-    if (cli_refuse_set_inputs("arepo cosmo", q.out, q.file.num_files, in, what, 3))
+    if (arepo_refuse_format_inputs("arepo cosmo", q.out, q.file.num_files, q.file.format, in,
+                                   what, 3))
         return EXIT_USAGE;
     int rc = check_digest(val, &q);
     if (rc == 0 && q.glass)
         rc = load_glass(&q);
     /* "arepo cosmo ...", with the spectrum file's digest and the order */
-    q.command = with_digest(lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL),
+    q.command = with_digest(lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL,
+                                        q.lpt),
                             val, &q);
+    if (val[C_NGENIC])
+        q.command = ngenic_command(q.command, &q, val);
     if (rc == 0)
         rc = run_cosmo(&q);
     free(q.command);
     if (rc == 0 && !val[C_QUIET])
-        arepo_say_wrote(q.out, q.file.num_files, (q.gas ? 2 : 1) * q.g * q.g * q.g,
+        arepo_say_wrote_format(q.out, q.file.num_files, q.file.format,
+                               (q.gas ? 2 : 1) * q.g * q.g * q.g,
                         q.gas ? "dark-matter and gas particles (PartType1, PartType0)"
                               : "dark-matter particles (PartType1)",
                         q.file.double_precision);
     free(q.gx);
+    tbrf_model_destroy(q.ngenic_power);
+    free(q.ngenic_out);
+    if (val[C_NGENIC]) {
+        free((char *)q.glass);
+        free((char *)q.table);
+    }
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "io/gadget.h"
 #include "io/tbrf_io.h"
 #include "tbrf.h"
 #include "tbrf_arepo.h"
@@ -73,13 +74,16 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
 {
     int nf, index, rc;
     set_index(w, n, file, &nf, &index);
+    /* a Gadget set is regenerated from its side file BASE.tbrf.h5, the
+     * one compared (its members byte for byte) */
+    const int format = tbrf_arepo_file_format(file);
     /* no member of the new set may be the file regenerated (the
      * command's own inputs are refused by the command itself) */
     const char *in[1] = {file};
     const char *what[1] = {"the file being regenerated"};
-    if (cli_refuse_set_inputs("regenerate", out, nf, in, what, 1))
+    if (arepo_refuse_format_inputs("regenerate", out, nf, format, in, what, 1))
         return EXIT_USAGE;
-    char *made = tbrf_arepo_file_name(out, nf, index);
+    char *made = tbrf_arepo_record_name(out, nf, index, format);
     if (!made)
         return EXIT_FAIL;
     rc = cmd_arepo(n - 1, w + 1);
@@ -87,7 +91,10 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
         char err[1024];
         int c = tbrf_arepo_compare(file, made, err, sizeof err);
         if (c == 0) {
-            printf("check: the particles of %s are bitwise equal to %s\n", made, file);
+            printf(format == TBRF_AREPO_FORMAT_HDF5
+                       ? "check: the particles of %s are bitwise equal to %s\n"
+                       : "check: the Gadget files of %s are bitwise equal to those of %s\n",
+                   made, file);
         } else {
             char v[64], esc[256];
             tbrf_io_arepo_version(file, v, sizeof v);
@@ -96,8 +103,11 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
                 cli_errline("--check: %s was written by another version of tbrf (%s, this is %s): "
                             "its values are not this version's (doc/design.md, \"Versions\")",
                             file, tbrf_io_escape(v, esc, sizeof esc), tbrf_version());
-            for (int i = 0; i < nf; i++) {
-                char *name = tbrf_arepo_file_name(out, nf, i);
+            for (int i = 0; i <= nf; i++) {
+                char *name = i < nf ? tbrf_arepo_member_name(out, nf, i, format)
+                                    : format != TBRF_AREPO_FORMAT_HDF5
+                                        ? tbrf_arepo_record_name(out, nf, 0, format)
+                                        : NULL;
                 if (name)
                     unlink(name);
                 free(name);
@@ -112,6 +122,12 @@ static int remake(char **w, int n, const char *file, const char *out, int check)
 int arepo_regenerate(const char *file, const char *out, int check, int quiet)
 {
     char *cmd = NULL, err[1024], *w[MAX_ARGS];
+    if (io_gadget_sniff(file) > 0) { /* a binary member records nothing */
+        char esc[1024];
+        cli_errline("regenerate: %s is a Gadget binary file; its set's parameters are in the "
+                    "side file BASE.tbrf.h5: regenerate that", tbrf_io_escape(file, esc, sizeof esc));
+        return EXIT_USAGE;
+    }
     int st = tbrf_arepo_read_command(file, &cmd, err, sizeof err);
     if (st == 1)
         return -1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "io/gadget.h"
 #include "io/tbrf_io.h"
 #include "isotropy.h"
 #include "tbrf_arepo.h"
@@ -72,6 +73,17 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     char err[1024], esc[2048];
+    /* a member of a Gadget binary set: its header and records (the
+     * parameters are in the set's side file BASE.tbrf.h5) */
+    if (io_gadget_sniff(file) > 0) {
+        if (io_gadget_info(file, stdout, err, sizeof err)) {
+            cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+            return EXIT_FAIL;
+        }
+        printf("(tbrf's Gadget sets record their parameters in BASE.tbrf.h5: tbrf info that "
+               "file)\n");
+        return 0;
+    }
     if (tbrf_io_info(file, stdout, err, sizeof err)) {
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;

@@ -21,6 +21,15 @@
 extern "C" {
 #endif
 
+/* The file layouts of a set (tbrf_arepo_cosmo_file.format, doc/arepo.md
+ * "Gadget binary files"): AREPO/Gadget format-3 HDF5 BASE.hdf5 (BASE.I.hdf5
+ * for several files); Gadget's binary SnapFormat/ICFormat 1 (Fortran
+ * records: the 256-byte header, POS, VEL, ID, MASS, U); format 2 (the
+ * same with a labelled record before each block). */
+#define TBRF_AREPO_FORMAT_HDF5 0
+#define TBRF_AREPO_FORMAT_GADGET1 1
+#define TBRF_AREPO_FORMAT_GADGET2 2
+
 /* The Header of every file of a set. */
 typedef struct tbrf_arepo_header {
     double time, redshift;        /* Time (the scale factor in cosmological runs), Redshift */
@@ -132,6 +141,33 @@ void tbrf_arepo_set_temp_hook(void (*hook)(const char *const *paths, int n));
  * Not exported: the readers of this file call it. */
 int tbrf_arepo_check_set(const char *path, char *err, size_t errlen);
 
+/* tbrf_arepo_set_open and tbrf_arepo_write in the file layout `format`
+ * (TBRF_AREPO_FORMAT_*): for the gadget formats the members are Gadget
+ * binary files BASE (BASE.I for several) and the set also publishes the
+ * side file BASE.tbrf.h5 (the Header, /tbrf with the parameters, the
+ * format, set_files, set_digest, and /gadget_members: each member's size
+ * and digest), renamed first; a single file is refused while BASE.0
+ * exists. Not exported: the command's. */
+int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                               const uint64_t first_id[6], int format, tbrf_arepo_set **set,
+                               char *err, size_t errlen);
+int tbrf_arepo_write_format(const char *base, const tbrf_arepo_header *h,
+                            const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
+                            size_t nparams, int format, char *err, size_t errlen);
+
+/* The format recorded by the file path (TBRF_AREPO_FORMAT_*): a Gadget
+ * set's side file records gadget1 or gadget2; any other file is
+ * TBRF_AREPO_FORMAT_HDF5. Not exported. */
+int tbrf_arepo_file_format(const char *path);
+
+/* The name of member `index` of the set `base` of num_files in `format`
+ * (tbrf_arepo_file_name for HDF5; BASE or BASE.INDEX for Gadget), and of
+ * the file that records a set's command: the HDF5 member itself, a Gadget
+ * set's side file BASE.tbrf.h5 (index ignored). Malloc'ed, NULL if out of
+ * memory. Not exported. */
+char *tbrf_arepo_member_name(const char *base, int num_files, int index, int format);
+char *tbrf_arepo_record_name(const char *base, int num_files, int index, int format);
+
 /* Rows [*first, *first + *count) of n that file f of a set of num_files
  * holds: [n f / F, n (f + 1) / F). */
 TBRF_API void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count);
@@ -175,7 +211,11 @@ typedef struct tbrf_arepo_cosmo_file {
     int32_t num_files;        /* NumFilesPerSnapshot, 1 .. 65536 (default 1) */
     int32_t double_precision; /* 1: float64 (default); 0: float32 */
     int32_t long_ids;         /* 1: uint64 ParticleIDs; 0: uint32 (default) */
-    int32_t reserved;         /* 0 */
+    int32_t format;           /* TBRF_AREPO_FORMAT_HDF5 (0, default), _GADGET1 or _GADGET2:
+                                 Gadget's binary layouts, members BASE (BASE.0, BASE.1, ...
+                                 for several files) and the side file BASE.tbrf.h5 with the
+                                 Header and the parameters; IDs become uint64 by themselves
+                                 when they pass 2^32 - 1 */
     const char *command;      /* recorded as /tbrf command (what `tbrf arepo regen` reruns);
                                  NULL (default): "tbrf arepo cosmo" */
     const char *power_name;   /* recorded as power_spectrum: the P(k) table's file when the IC

@@ -18,7 +18,7 @@ module arepo_writer
         integer(c_int32_t) :: num_files
         integer(c_int32_t) :: double_precision
         integer(c_int32_t) :: long_ids
-        integer(c_int32_t) :: reserved
+        integer(c_int32_t) :: format     ! 0 HDF5, 1 Gadget format 1, 2 format 2
         type(c_ptr) :: command
         type(c_ptr) :: power_name
         type(c_ptr) :: glass_name

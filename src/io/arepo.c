@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/gadget.h"
 #include "io/io_internal.h"
 #include "tbrf_arepo.h"
 #include "io/tbrf_io.h"
@@ -36,6 +37,18 @@ void tbrf_arepo_header_init(tbrf_arepo_header *h)
     h->hubble_param = 1;
     h->double_precision = 1;
     h->num_files = 1;
+}
+
+char *tbrf_arepo_member_name(const char *base, int num_files, int index, int format)
+{
+    return format == TBRF_AREPO_FORMAT_HDF5 ? tbrf_arepo_file_name(base, num_files, index)
+                                            : io_gadget_member_name(base, num_files, index);
+}
+
+char *tbrf_arepo_record_name(const char *base, int num_files, int index, int format)
+{
+    return format == TBRF_AREPO_FORMAT_HDF5 ? tbrf_arepo_file_name(base, num_files, index)
+                                            : io_gadget_side_name(base);
 }
 
 char *tbrf_arepo_file_name(const char *base, int num_files, int index)
@@ -292,7 +305,7 @@ typedef struct ds_out {
 /* A 64-bit digest of n bytes continuing h: 8 bytes a multiply and a
  * shift, fast enough to run over every block as it is written. Not a
  * cryptographic hash: it tells the members of two runs apart. */
-static uint64_t digest_bytes(uint64_t h, const void *p, size_t n)
+uint64_t io_digest_bytes(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
     size_t i = 0;
@@ -360,13 +373,13 @@ static int write_dataset(hid_t g, const char *name, int64_t rows, int cols, cons
     void *buf = rc ? NULL : malloc((size_t)AREPO_BLOCK * (size_t)cols * esize);
     if (!buf)
         rc = -1;
-    *o->digest = digest_bytes(*o->digest, name, strlen(name));
+    *o->digest = io_digest_bytes(*o->digest, name, strlen(name));
     for (int64_t r = 0; rc == 0 && r < rows; r += AREPO_BLOCK) {
         int64_t m = rows - r < AREPO_BLOCK ? rows - r : AREPO_BLOCK;
         size_t k = (size_t)m * (size_t)cols;
         hid_t mtype;
         fill_block(buf, src, first, r, k, cols, dbl, first_id, box, &mtype);
-        *o->digest = digest_bytes(*o->digest, buf, k * H5Tget_size(mtype));
+        *o->digest = io_digest_bytes(*o->digest, buf, k * H5Tget_size(mtype));
         hsize_t start[2] = {(hsize_t)r, 0}, cnt[2] = {(hsize_t)m, (hsize_t)cols};
         hid_t ms = H5Screate_simple(cols == 1 ? 1 : 2, cnt, NULL);
         H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, cnt, NULL);
@@ -397,7 +410,7 @@ static int write_type(hid_t file, const tbrf_arepo_header *h, int t, const tbrf_
     if (g < 0)
         return -1;
     const ds_out o = {h->double_precision, h->long_ids, digest};
-    *digest = digest_bytes(*digest, name, strlen(name));
+    *digest = io_digest_bytes(*digest, name, strlen(name));
     int rc = write_dataset(g, "Coordinates", count, 3, p->pos, first, &o, 0, h->box_size);
     rc |= write_dataset(g, "Velocities", count, 3, p->vel ? p->vel : ZEROS, first, &o, 0, 0);
     rc |= write_dataset(g, "ParticleIDs", count, 1, NULL, first, &o, p->first_id, 0);
@@ -438,13 +451,13 @@ static uint64_t digest_meta(uint64_t d, const tbrf_arepo_header *h, const tbrf_a
                         h->unit_length_cm, h->unit_mass_g, h->unit_velocity_cm_s};
     const int32_t iv[] = {h->double_precision, h->long_ids, h->num_files, h->flag_sfr,
                           h->flag_cooling, h->flag_stellarage, h->flag_metals, h->flag_feedback};
-    d = digest_bytes(digest_bytes(d, v, sizeof v), iv, sizeof iv);
+    d = io_digest_bytes(io_digest_bytes(d, v, sizeof v), iv, sizeof iv);
     for (size_t i = 0; i < n; i++) {
         if (!p[i].name)
             continue;
-        d = digest_bytes(d, p[i].name, strlen(p[i].name) + 1);
-        d = p[i].text ? digest_bytes(d, p[i].text, strlen(p[i].text) + 1)
-                      : digest_bytes(d, &p[i].value, sizeof p[i].value);
+        d = io_digest_bytes(d, p[i].name, strlen(p[i].name) + 1);
+        d = p[i].text ? io_digest_bytes(d, p[i].text, strlen(p[i].text) + 1)
+                      : io_digest_bytes(d, &p[i].value, sizeof p[i].value);
     }
     return d;
 }
@@ -504,6 +517,16 @@ struct tbrf_arepo_set {
     int written;        /* files written so far (in order) */
     uint64_t *digest;   /* each member's content digest (write_dataset) */
     const char **tmps;  /* the members' temporaries' names (malloc'ed), for the hook */
+    /* Gadget sets (format gadget1/2): members are binary files written
+     * into tmps[f] (gadget.c), the side file paths[nf] is an HDF5 writer
+     * (tmps[nf] its temporary's name) */
+    int format;
+    int ntmp;             /* temporaries listed: num_files (+ 1: the side file) */
+    char **paths;         /* the members' names, then the side file's */
+    uint64_t *bytes;      /* each member's size */
+    uint64_t meta;        /* digest of the header and parameters (digest_meta) */
+    tbrf_io_writer *side; /* the side file */
+    int committed;
 };
 
 /* The command's signal handler's list of temporaries to remove
@@ -529,6 +552,7 @@ static void say_temps(const tbrf_arepo_set *s, int n)
 static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t errlen)
 {
     const int nf = s->h.num_files;
+    s->ntmp = nf;
     for (int f = 0; f < nf; f++) {
         char *name = tbrf_arepo_file_name(base, nf, f);
         s->tmps[f] = name ? io_temp_name(name) : NULL;
@@ -551,11 +575,59 @@ static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t
     return 0;
 }
 
+/* The members' and the side file's names and temporaries of a Gadget
+ * set, listed for the handler before any exists; the side file's writer.
+ * 0, or -1 with err set. */
+static int create_gadget_members(tbrf_arepo_set *s, const char *base, char *err, size_t errlen)
+{
+    const int nf = s->h.num_files;
+    s->ntmp = nf + 1;
+    for (int f = 0; f <= nf; f++) {
+        s->paths[f] = f < nf ? io_gadget_member_name(base, nf, f) : io_gadget_side_name(base);
+        s->tmps[f] = s->paths[f] ? io_temp_name(s->paths[f]) : NULL;
+        if (!s->tmps[f]) {
+            io_setf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    say_temps(s, s->ntmp);
+    for (int f = 0; f < nf; f++)
+        io_remove_stale_temps(s->paths[f]);
+    s->side = tbrf_io_create(s->paths[nf], 0, err, errlen);
+    return s->side ? 0 : -1;
+}
+
+/* A stale set member that a reader would open instead of the single file
+ * being written: AREPO looks for BASE.0.hdf5 before BASE.hdf5 (read_ic.c,
+ * find_files), Gadget's readers BASE.0 before BASE. 0, or -1 with err. */
+static int refuse_stale_set(const char *base, int format, char *err, size_t errlen)
+{
+    char *set0 = tbrf_arepo_member_name(base, 2, 0, format);
+    int stale = set0 && access(set0, F_OK) == 0;
+    if (stale)
+        io_setf(err, errlen, "%s exists: AREPO would read that set instead of a single "
+                "file; remove it or write a set (--files)", set0);
+    free(set0);
+    return stale ? -1 : 0;
+}
+
 int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
                         const uint64_t first_id[6], tbrf_arepo_set **set, char *err,
                         size_t errlen)
 {
+    return tbrf_arepo_set_open_format(base, h, n, first_id, TBRF_AREPO_FORMAT_HDF5, set, err,
+                                      errlen);
+}
+
+int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                               const uint64_t first_id[6], int format, tbrf_arepo_set **set,
+                               char *err, size_t errlen)
+{
     *set = NULL;
+    if (format < TBRF_AREPO_FORMAT_HDF5 || format > TBRF_AREPO_FORMAT_GADGET2) {
+        io_setf(err, errlen, "unknown AREPO file format %d", format);
+        return -1;
+    }
     if (!base || !base[0] || !h || !n || !first_id) {
         io_setf(err, errlen, "no output name, header or particle counts given");
         return -1;
@@ -568,6 +640,7 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
         return -1;
     }
     s->h = *h;
+    s->format = format;
     int64_t any = 0;
     for (int t = 0; t < 6; t++) {
         s->totals[t].n = n[t];
@@ -589,29 +662,23 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
         free(s);
         return -1;
     }
-    /* AREPO looks for BASE.0.hdf5 before BASE.hdf5 (read_ic.c,
-     * find_files): a set left there would be read instead of this file. */
-    if (h->num_files == 1) {
-        char *set0 = tbrf_arepo_file_name(base, 2, 0);
-        int stale = set0 && access(set0, F_OK) == 0;
-        if (stale)
-            io_setf(err, errlen, "%s exists: AREPO would read that set instead of a single "
-                    "file; remove it or write a set (--files)", set0);
-        free(set0);
-        if (stale) {
-            free(s);
-            return -1;
-        }
+    if (h->num_files == 1 && refuse_stale_set(base, format, err, errlen)) {
+        free(s);
+        return -1;
     }
-    s->w = calloc((size_t)h->num_files, sizeof *s->w);
-    s->digest = calloc((size_t)h->num_files, sizeof *s->digest);
-    s->tmps = calloc((size_t)h->num_files, sizeof *s->tmps);
-    if (!s->w || !s->digest || !s->tmps) {
+    const size_t nf = (size_t)h->num_files, nt = nf + (format != TBRF_AREPO_FORMAT_HDF5);
+    s->w = calloc(nf, sizeof *s->w);
+    s->digest = calloc(nf, sizeof *s->digest);
+    s->tmps = calloc(nt, sizeof *s->tmps);
+    s->paths = calloc(nt, sizeof *s->paths);
+    s->bytes = calloc(nf, sizeof *s->bytes);
+    if (!s->w || !s->digest || !s->tmps || !s->paths || !s->bytes) {
         io_setf(err, errlen, "out of memory");
         tbrf_arepo_set_close(s);
         return -1;
     }
-    if (create_members(s, base, err, errlen)) {
+    if (format == TBRF_AREPO_FORMAT_HDF5 ? create_members(s, base, err, errlen)
+                                         : create_gadget_members(s, base, err, errlen)) {
         tbrf_arepo_set_close(s);
         return -1;
     }
@@ -622,6 +689,32 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
 void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count)
 {
     file_rows(n, f, num_files, first, count);
+}
+
+/* The side file of a Gadget set: the set's Header (as member 0's) and
+ * the parameters in /tbrf, with the format; the set's identity is added
+ * at the commit (gadget_record). */
+static int write_side(tbrf_arepo_set *s, const tbrf_arepo_param *params, size_t nparams,
+                      char *err, size_t errlen)
+{
+    io_quiet q;
+    io_quiet_begin(&q);
+    s->meta = digest_meta(IO_GADGET_DIGEST_SEED, &s->h, params, nparams);
+    hid_t file = s->side->file;
+    int rc = write_header(file, &s->h, s->totals, 0) | write_params(file, params, nparams);
+    hid_t g = rc ? -1 : H5Gopen2(file, "tbrf", H5P_DEFAULT);
+    if (g >= 0) {
+        rc |= attr_s(g, "format", s->format == TBRF_AREPO_FORMAT_GADGET1 ? "gadget1" : "gadget2");
+        H5Gclose(g);
+    }
+    if (rc || g < 0) {
+        char why[256];
+        io_h5_reason(why, sizeof why);
+        io_setf(err, errlen, "cannot write %s%s%s", s->side->path, why[0] ? ": " : "", why);
+        rc = -1;
+    }
+    io_quiet_end(&q);
+    return rc;
 }
 
 int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particles part[6],
@@ -648,8 +741,16 @@ int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particl
             return -1;
         t[k] = part[k];
     }
-    if (write_file(s->w[f], &s->h, s->totals, t, params, nparams, f, &s->digest[f], err, errlen))
+    if (s->format != TBRF_AREPO_FORMAT_HDF5) {
+        if (f == 0 && write_side(s, params, nparams, err, errlen))
+            return -1;
+        if (io_gadget_write_member(s->tmps[f], &s->h, s->totals, t, f, s->format, &s->digest[f],
+                                   &s->bytes[f], err, errlen))
+            return -1;
+    } else if (write_file(s->w[f], &s->h, s->totals, t, params, nparams, f, &s->digest[f], err,
+                          errlen)) {
         return -1;
+    }
     s->written++;
     return 0;
 }
@@ -727,17 +828,17 @@ static int stage_member(tbrf_io_writer *w, char *err, size_t errlen)
  * rename, with signals held back). NULL when there is nothing to keep;
  * the next run to NAME removes one a crash left (io_remove_stale_temps).
  * *lost is set when a file exists that could not be kept. */
-static char *backup_of(const tbrf_io_writer *w, int *lost)
+static char *backup_of(const char *path, const char *tmp, int *lost)
 {
     struct stat st;
-    if (lstat(w->path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return NULL;
-    size_t n = strlen(w->tmp) + 8;
+    size_t n = strlen(tmp) + 8;
     char *b = malloc(n);
     if (b) {
-        snprintf(b, n, "%s.old", w->tmp);
+        snprintf(b, n, "%s.old", tmp);
         unlink(b);
-        if (link(w->path, b) == 0 || rename(w->path, b) == 0)
+        if (link(path, b) == 0 || rename(path, b) == 0)
             return b;
         free(b);
     }
@@ -749,10 +850,12 @@ static char *backup_of(const tbrf_io_writer *w, int *lost)
  * member 0 (the file AREPO opens first, whose header says how many
  * follow) last. Until every rename is done each replaced member is kept
  * as a hard link, so a failed rename puts the previous set back. 0, or
- * -1 with the previous set restored and no member of the new one. */
-static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
+ * -1 with the previous set restored and no member of the new one. tmps
+ * and paths: the nf files' temporaries and names (a Gadget set's side
+ * file last: renamed first). */
+static int publish_members(const char *const *tmps, const char *const *paths, int nf, char *err,
+                           size_t errlen)
 {
-    const int nf = s->h.num_files;
     char **bak = calloc((size_t)nf, sizeof *bak);
     if (!bak) {
         io_setf(err, errlen, "out of memory");
@@ -760,9 +863,9 @@ static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
     }
     int done = 0, e = 0, lost = 0;
     while (done < nf) {
-        tbrf_io_writer *w = s->w[nf - 1 - done];
-        bak[done] = backup_of(w, &lost);
-        if (fault("fail", done) ? (errno = EIO, 1) : rename(w->tmp, w->path) != 0) {
+        const char *tmp = tmps[nf - 1 - done], *path = paths[nf - 1 - done];
+        bak[done] = backup_of(path, tmp, &lost);
+        if (fault("fail", done) ? (errno = EIO, 1) : rename(tmp, path) != 0) {
             e = errno;
             break;
         }
@@ -774,14 +877,14 @@ static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
     }
     if (done < nf) {
         /* the member that failed: its old file back where it was */
-        if (bak[done] && access(s->w[nf - 1 - done]->path, F_OK) != 0)
-            lost |= rename(bak[done], s->w[nf - 1 - done]->path) != 0;
+        if (bak[done] && access(paths[nf - 1 - done], F_OK) != 0)
+            lost |= rename(bak[done], paths[nf - 1 - done]) != 0;
         for (int i = 0; i < done; i++) {
-            const char *name = s->w[nf - 1 - i]->path;
+            const char *name = paths[nf - 1 - i];
             if (bak[i] ? rename(bak[i], name) != 0 : unlink(name) != 0 && errno != ENOENT)
                 lost = 1;
         }
-        io_setf(err, errlen, "cannot write %s: %s; %s", s->w[nf - 1 - done]->path, strerror(e),
+        io_setf(err, errlen, "cannot write %s: %s; %s", paths[nf - 1 - done], strerror(e),
                 lost ? "the set could not be put back as it was" : "the set is left as it was");
     }
     for (int i = 0; i < nf; i++) {
@@ -793,6 +896,94 @@ static int publish_members(tbrf_arepo_set *s, char *err, size_t errlen)
     return done < nf ? -1 : 0;
 }
 
+/* Renames with every catchable signal held back: one arriving now is
+ * delivered once the whole set is published (and its handler finds no
+ * temporary), never between two members. */
+static int publish_held(tbrf_arepo_set *s, const char *const *tmps, const char *const *paths,
+                        int n, char *err, size_t errlen)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int rc = publish_members(tmps, paths, n, err, errlen);
+    if (rc == 0) {
+        say_temps(s, 0);
+        s->committed = 1;
+        for (int f = 0; f < s->h.num_files; f++)
+            if (s->w[f])
+                s->w[f]->committed = 1;
+        if (s->side)
+            s->side->committed = 1;
+        io_sync_dir(paths[0]);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* The set's identity in the side file of a Gadget set: set_files,
+ * set_digest (of every member's bytes and the parameters) and
+ * /gadget_members, each member's size and digest (nf x 2 uint64), which
+ * tbrf_arepo_check_set compares with the members on disk. */
+static int gadget_record(tbrf_arepo_set *s, const char *hex)
+{
+    const int nf = s->h.num_files;
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t file = s->side->file, g = H5Gopen2(file, "tbrf", H5P_DEFAULT);
+    int rc = g < 0 ? -1 : attr_i(g, "set_files", nf) | attr_s(g, "set_digest", hex);
+    if (g >= 0)
+        H5Gclose(g);
+    hsize_t dims[2] = {(hsize_t)nf, 2};
+    uint64_t *v = malloc((size_t)nf * 2 * sizeof *v);
+    hid_t sp = H5Screate_simple(2, dims, NULL);
+    hid_t d = sp < 0 || rc ? -1 : H5Dcreate2(file, "gadget_members", H5T_STD_U64LE, sp,
+                                            H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    for (int f = 0; v && f < nf; f++) {
+        v[2 * f] = s->bytes[f];
+        v[2 * f + 1] = s->digest[f];
+    }
+    if (!v || d < 0 || H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+        rc = -1;
+    if (d >= 0)
+        H5Dclose(d);
+    if (sp >= 0)
+        H5Sclose(sp);
+    free(v);
+    io_quiet_end(&q);
+    if (rc)
+        IO_FAIL(s->side, "cannot write %s: recording the set", s->side->path);
+    return rc;
+}
+
+/* The commit of a Gadget set: its members are written and synced
+ * (io_gadget_write_member); the side file completed and staged; then
+ * the renames, the side file first and member 0 last. */
+static int commit_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
+{
+    const int nf = s->h.num_files;
+    uint64_t id = io_digest_bytes(IO_GADGET_DIGEST_SEED, &nf, sizeof nf);
+    id = io_digest_bytes(id, s->digest, (size_t)nf * sizeof *s->digest);
+    id = io_digest_bytes(id, &s->meta, sizeof s->meta);
+    char hex[24];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)id);
+    if (gadget_record(s, hex)) {
+        io_setf(err, errlen, "%s", s->side->message);
+        return -1;
+    }
+    if (stage_member(s->side, err, errlen))
+        return -1;
+    if (fault("term", 1)) /* every temporary synced, nothing renamed */
+        raise(SIGTERM);
+    for (int f = 0; f < nf; f++) {
+        int fd = open(s->tmps[f], O_RDONLY);
+        if (fd >= 0) {
+            keep_mode(fd, s->paths[f]);
+            close(fd);
+        }
+    }
+    return publish_held(s, s->tmps, (const char *const *)s->paths, nf + 1, err, errlen);
+}
+
 int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
 {
     if (!s || s->written != s->h.num_files) {
@@ -800,9 +991,11 @@ int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
                 s ? s->written : 0, s ? s->h.num_files : 0);
         return -1;
     }
+    if (s->format != TBRF_AREPO_FORMAT_HDF5)
+        return commit_gadget(s, err, errlen);
     const int nf = s->h.num_files;
-    uint64_t id = digest_bytes(0x6a09e667f3bcc909ull, &nf, sizeof nf);
-    id = digest_bytes(id, s->digest, (size_t)nf * sizeof *s->digest);
+    uint64_t id = io_digest_bytes(0x6a09e667f3bcc909ull, &nf, sizeof nf);
+    id = io_digest_bytes(id, s->digest, (size_t)nf * sizeof *s->digest);
     char hex[24];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)id);
     /* Everything that takes time first (closing, syncing), with signals
@@ -817,21 +1010,11 @@ int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
         if (fault("term", f + 1))
             raise(SIGTERM);
     }
-    /* Then only renames, with every catchable signal held back: one
-     * arriving now is delivered once the whole set is published (and its
-     * handler finds no temporary), never between two members. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int rc = publish_members(s, err, errlen);
-    if (rc == 0) {
-        say_temps(s, 0);
-        for (int f = 0; f < nf; f++)
-            s->w[f]->committed = 1;
-        io_sync_dir(s->w[0]->path);
+    /* Then only renames */
+    for (int f = 0; f < nf; f++) {
+        s->paths[f] = s->w[f]->path; /* the writers' own names, not freed here */
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return rc;
+    return publish_held(s, s->tmps, (const char *const *)s->paths, nf, err, errlen);
 }
 
 void tbrf_arepo_set_close(tbrf_arepo_set *s)
@@ -842,18 +1025,36 @@ void tbrf_arepo_set_close(tbrf_arepo_set *s)
      * handler's list only then, and are freed after */
     for (int f = 0; s->w && f < s->h.num_files; f++)
         tbrf_io_close(s->w[f]);
+    const int gadget = s->format != TBRF_AREPO_FORMAT_HDF5;
+    if (gadget)
+        tbrf_io_close(s->side);
+    for (int f = 0; gadget && !s->committed && s->tmps && f < s->h.num_files; f++)
+        if (s->tmps[f])
+            unlink(s->tmps[f]); /* a member written but not published */
     say_temps(s, 0);
-    for (int f = 0; s->tmps && f < s->h.num_files; f++)
+    for (int f = 0; s->tmps && f < s->ntmp; f++)
         free((char *)s->tmps[f]);
+    for (int f = 0; gadget && s->paths && f < s->ntmp; f++)
+        free(s->paths[f]);
     free(s->w);
     free(s->digest);
     free(s->tmps);
+    free(s->paths);
+    free(s->bytes);
     free(s);
 }
 
 int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                      size_t nparams, char *err, size_t errlen)
+{
+    return tbrf_arepo_write_format(base, h, types, params, nparams, TBRF_AREPO_FORMAT_HDF5, err,
+                                   errlen);
+}
+
+int tbrf_arepo_write_format(const char *base, const tbrf_arepo_header *h,
+                            const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
+                            size_t nparams, int format, char *err, size_t errlen)
 {
     if (!base || !base[0] || !h || !types) {
         io_setf(err, errlen, "no output name, header or particles given");
@@ -868,7 +1069,7 @@ int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
         id[t] = types[t].first_id;
     }
     tbrf_arepo_set *s = NULL;
-    int rc = tbrf_arepo_set_open(base, h, n, id, &s, err, errlen);
+    int rc = tbrf_arepo_set_open_format(base, h, n, id, format, &s, err, errlen);
     for (int f = 0; rc == 0 && f < h->num_files; f++) {
         tbrf_arepo_particles part[6];
         for (int t = 0; t < 6; t++) {
@@ -974,6 +1175,10 @@ int tbrf_arepo_read_coordinates(const char *path, int64_t *n, double **xyz, char
 int tbrf_arepo_read_glass(const char *path, int64_t *n, double **xyz, double *box, char *err,
                           size_t errlen)
 {
+    /* N-GenIC's glass files are Gadget binaries (a record marker 256
+     * first): told by their first bytes, as HDF5 and text are */
+    if (io_stat_input(path, "glass", err, errlen) == 0 && io_gadget_sniff(path) != 0)
+        return io_gadget_read_glass(path, n, xyz, box, err, errlen);
     int rc = read_coords(path, "PartType1", n, xyz, box, err, errlen);
     return rc == 1 ? read_coords(path, "PartType0", n, xyz, box, err, errlen) : rc;
 }
@@ -1004,6 +1209,156 @@ static int read_tbrf_attr(const char *path, const char *name, char **value, char
     if (f >= 0)
         H5Fclose(f);
     io_quiet_end(&q);
+    return rc;
+}
+
+static int attr_one_int(hid_t a, int *v);
+
+int tbrf_arepo_file_format(const char *path)
+{
+    char *v = NULL, err[256];
+    int f = TBRF_AREPO_FORMAT_HDF5;
+    if (path && read_tbrf_attr(path, "format", &v, err, sizeof err) == 0 && v)
+        f = strcmp(v, "gadget1") == 0   ? TBRF_AREPO_FORMAT_GADGET1
+            : strcmp(v, "gadget2") == 0 ? TBRF_AREPO_FORMAT_GADGET2
+                                        : TBRF_AREPO_FORMAT_HDF5;
+    free(v);
+    return f;
+}
+
+/* The members' sizes and digests that the side file of a Gadget set
+ * records (/gadget_members, nf x 2) into malloc'ed *v: 0, or -1 when
+ * they are missing or not nf rows (nf from /tbrf set_files). */
+static int read_gadget_members(const char *side, int *nf, uint64_t **v)
+{
+    *v = NULL;
+    io_quiet q;
+    io_quiet_begin(&q);
+    hid_t f = H5Fopen(side, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t a = f < 0 ? -1 : H5Aopen_by_name(f, "tbrf", "set_files", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t d = f < 0 ? -1 : H5Dopen2(f, "gadget_members", H5P_DEFAULT);
+    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    int rc = a >= 0 && attr_one_int(a, nf) == 0 && *nf >= 1 && *nf <= 65536 && sp >= 0 &&
+                     H5Sget_simple_extent_ndims(sp) == 2 &&
+                     H5Sget_simple_extent_dims(sp, dims, NULL) == 2 && dims[0] == (hsize_t)*nf &&
+                     dims[1] == 2
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        *v = malloc((size_t)*nf * 2 * sizeof **v);
+        if (!*v || H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, *v) < 0)
+            rc = -1;
+    }
+    if (rc) {
+        free(*v);
+        *v = NULL;
+    }
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (d >= 0)
+        H5Dclose(d);
+    if (a >= 0)
+        H5Aclose(a);
+    if (f >= 0)
+        H5Fclose(f);
+    io_quiet_end(&q);
+    return rc;
+}
+
+/* BASE of a Gadget set's side file BASE.tbrf.h5 (malloc'ed), NULL when
+ * the name does not end so. */
+static char *gadget_base(const char *side)
+{
+    size_t len = strlen(side), sl = strlen(IO_GADGET_SIDE_SUFFIX);
+    if (len <= sl || strcmp(side + len - sl, IO_GADGET_SIDE_SUFFIX) != 0)
+        return NULL;
+    char *b = malloc(len - sl + 1);
+    if (b)
+        snprintf(b, len - sl + 1, "%.*s", (int)(len - sl), side);
+    return b;
+}
+
+/* tbrf_arepo_check_set of a Gadget set's side file: every member there,
+ * of the recorded size and digest (read back in full). */
+static int check_gadget_set(const char *side, char *err, size_t errlen)
+{
+    int nf = 0;
+    uint64_t *v = NULL;
+    char *base = gadget_base(side);
+    if (!base || read_gadget_members(side, &nf, &v)) {
+        io_setf(err, errlen, base ? "%s: /tbrf set_files and /gadget_members (set_files x 2) do "
+                "not agree: not a side file of tbrf's" : "%s: a Gadget set's side file must be "
+                "named BASE" IO_GADGET_SIDE_SUFFIX " (renamed?)", side);
+        free(base);
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < nf && rc == 0; i++) {
+        char *name = io_gadget_member_name(base, nf, i);
+        uint64_t d = 0, n = 0;
+        if (!name) {
+            io_setf(err, errlen, "out of memory");
+            rc = -1;
+        } else if (io_gadget_file_digest(name, &d, &n)) {
+            io_setf(err, errlen, "%s records a set of %d Gadget files, but %s is missing or "
+                    "unreadable: an incomplete set", side, nf, name);
+            rc = -1;
+        } else if (n != v[2 * i] || d != v[2 * i + 1]) {
+            io_setf(err, errlen, "%s does not belong to the set of %s (another run's file or "
+                    "changed since: a mixed set, as an interrupted commit leaves; write the set "
+                    "again)", name, side);
+            rc = -1;
+        }
+        free(name);
+    }
+    free(v);
+    free(base);
+    return rc;
+}
+
+/* Members of the Gadget sets of side files a and b compared byte for
+ * byte: 0 equal, 1 different (err names the member), -1 unreadable. */
+static int compare_gadget_sets(const char *a, const char *b, char *err, size_t errlen)
+{
+    int na = 0, nb = 0;
+    uint64_t *va = NULL, *vb = NULL;
+    char *ba = gadget_base(a), *bb = gadget_base(b);
+    int rc = !ba || !bb || read_gadget_members(a, &na, &va) || read_gadget_members(b, &nb, &vb)
+                 ? -1 : na != nb ? 1 : 0;
+    if (rc)
+        io_setf(err, errlen, rc < 0 ? "cannot read the Gadget sets of %s and %s"
+                                    : "%s and %s hold different numbers of files", a, b);
+    unsigned char *x = rc ? NULL : malloc(1 << 16), *y = rc ? NULL : malloc(1 << 16);
+    for (int i = 0; rc == 0 && i < na; i++) {
+        char *fa = io_gadget_member_name(ba, na, i), *fb = io_gadget_member_name(bb, nb, i);
+        FILE *pa = fa ? fopen(fa, "rb") : NULL, *pb = fb ? fopen(fb, "rb") : NULL;
+        if (!x || !y || !pa || !pb) {
+            io_setf(err, errlen, "cannot read %s", !pa ? (fa ? fa : a) : (fb ? fb : b));
+            rc = -1;
+        }
+        while (rc == 0) {
+            size_t ka = fread(x, 1, 1 << 16, pa), kb = fread(y, 1, 1 << 16, pb);
+            if (ka != kb || memcmp(x, y, ka) != 0) {
+                io_setf(err, errlen, "%s differs from %s", fb, fa);
+                rc = 1;
+            }
+            if (ka == 0 || ka < (1 << 16))
+                break;
+        }
+        if (pa)
+            fclose(pa);
+        if (pb)
+            fclose(pb);
+        free(fa);
+        free(fb);
+    }
+    free(x);
+    free(y);
+    free(va);
+    free(vb);
+    free(ba);
+    free(bb);
     return rc;
 }
 
@@ -1057,6 +1412,8 @@ static int member_id(const char *path, int *files, int *member, char digest[24])
 
 int tbrf_arepo_check_set(const char *path, char *err, size_t errlen)
 {
+    if (tbrf_arepo_file_format(path) != TBRF_AREPO_FORMAT_HDF5)
+        return check_gadget_set(path, err, errlen);
     int nf = 0, k = 0, nf2 = 0, k2 = 0;
     char id[24], id2[24];
     int own = path ? member_id(path, &nf, &k, id) : 1;
@@ -1166,6 +1523,9 @@ done:
 
 int tbrf_arepo_compare(const char *a, const char *b, char *err, size_t errlen)
 {
+    if (tbrf_arepo_file_format(a) != TBRF_AREPO_FORMAT_HDF5 &&
+        tbrf_arepo_file_format(b) != TBRF_AREPO_FORMAT_HDF5)
+        return compare_gadget_sets(a, b, err, errlen);
     static const char *const NAMES[] = {"Coordinates", "Velocities", "ParticleIDs", "Masses",
                                         "InternalEnergy"};
     io_quiet q;

@@ -162,8 +162,12 @@ int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic, const tbrf_arepo
     cosmo_write w = {NULL, par, cosmo_params(&p, &f, file, seed, par), n, err, errlen};
     int64_t counts[6] = {p.gas ? n : 0, n, 0, 0, 0, 0};
     uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1};
+    /* Gadget's files take uint64 IDs (the long-ID convention) when the
+     * largest passes uint32; HDF5 files follow file->long_ids */
+    if (file->format != TBRF_AREPO_FORMAT_HDF5 && (uint64_t)n * (p.gas ? 2 : 1) > UINT32_MAX)
+        h.long_ids = 1;
     if (tbrf_arepo_check_header(&h, err, errlen) ||
-        tbrf_arepo_set_open(base, &h, counts, ids, &w.set, err, errlen))
+        tbrf_arepo_set_open_format(base, &h, counts, ids, file->format, &w.set, err, errlen))
         return -1;
     st = tbrf_ic_cosmo_generate(ic, h.num_files, write_chunk, &w);
     if (st != TBRF_OK && st != TBRF_ERR_CALLBACK) /* a callback's error is in err */

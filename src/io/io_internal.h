@@ -263,6 +263,11 @@ int io_remove_stale_temps(const char *path);
 /* Syncs the folder holding path (best effort), so that renames into it
  * survive a crash: the writer's commit and the AREPO set's. */
 void io_sync_dir(const char *path);
+
+/* A 64-bit digest of n bytes continuing h (arepo.c): what tells the
+ * members of two runs of an AREPO or Gadget set apart; not a
+ * cryptographic hash. */
+uint64_t io_digest_bytes(uint64_t h, const void *p, size_t n);
 int io_same_file(const char *a, const char *b);
 
 /* Writes the XDMF side file of h5path for *m into the temporary tmp,

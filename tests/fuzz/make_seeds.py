@@ -188,6 +188,36 @@ SEEDS_AREPO = {
 }
 
 
+# fuzz_gadget: Gadget glass files (the file's bytes): format 1 and 2,
+# float32 and float64, one point at BoxSize, and a truncated one.
+def gadget_glass(fmt=1, npts=8, dbl=False, box=1000.0):
+    import struct
+    hb = bytearray(256)
+    struct.pack_into("6i", hb, 0, 0, npts, 0, 0, 0, 0)
+    struct.pack_into("6I", hb, 96, 0, npts, 0, 0, 0, 0)
+    struct.pack_into("i", hb, 124, 1)
+    struct.pack_into("d", hb, 128, box)
+    pts = [((i % 2) * box / 2, (i // 2 % 2) * box / 2, (i // 4 % 2) * box / 2) for i in range(npts)]
+    if npts > 1:
+        pts[-1] = (box, 0.0, box / 3)
+    pos = b"".join(struct.pack("3d" if dbl else "3f", *q) for q in pts)
+    out = b""
+    for label, rec in (("HEAD", bytes(hb)), ("POS ", pos)):
+        if fmt == 2:
+            out += struct.pack("i4sii", 8, label.encode(), len(rec) + 8, 8)
+        out += struct.pack("i", len(rec)) + rec + struct.pack("i", len(rec))
+    return out
+
+
+SEEDS_GADGET = {
+    "format1": gadget_glass(1),
+    "format2": gadget_glass(2),
+    "double": gadget_glass(1, dbl=True),
+    "one": gadget_glass(1, npts=1),
+    "truncated": gadget_glass(1)[:300],
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -201,3 +231,4 @@ write("fuzz_nc", SEEDS_NC)
 write("fuzz_table", SEEDS_TABLE)
 write("fuzz_points_text", SEEDS_POINTS)
 write("fuzz_arepo", SEEDS_AREPO)
+write("fuzz_gadget", SEEDS_GADGET)
