@@ -4,11 +4,13 @@ background cosmology (include/tbrf/cosmology.h).
 Cosmological particle loads by the Zel'dovich approximation (CosmoIC),
 point placements (points), density transforms of a Gaussian field
 (density, density_volumes), periodic Voronoi volumes (voronoi_volumes),
-glass tiling (glass_tile, glass_sites), and the background functions
-(hubble, growth, growth_rate, eh_transfer)."""
+glass tiling (glass_tile, glass_sites), CAMB/CLASS transfer files
+(transfer_power), and the background functions (hubble, growth,
+growth_rate, eh_transfer)."""
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -68,6 +70,8 @@ class Chunk(NamedTuple):
     vel: np.ndarray
     gas_pos: Optional[np.ndarray]
     gas_u: Optional[np.ndarray]
+    gas_vel: Optional[np.ndarray] = None   # the gas's velocities (vel unless power_gas)
+    gas_mass: Optional[np.ndarray] = None  # gas masses with gas_volumes on a glass
 
 
 def _view(address: Optional[int], shape: Tuple[int, ...]) -> Optional[np.ndarray]:
@@ -86,17 +90,17 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
         if k not in fields or k == "glass_n":
             raise TypeError(f"CosmoIC: unknown parameter {k}; it takes "
                             f"{', '.join(sorted(fields - {'glass_n'}))}")
-        if k == "power":
+        if k in ("power", "power_gas"):
             if v is not None and not isinstance(v, Model):
-                raise TypeError("power must be a tbrf.Model (P(k) at z = 0, k in h/Mpc)")
-            p.power = v.handle.value if v is not None else None
+                raise TypeError(f"{k} must be a tbrf.Model (P(k) at z = 0, k in h/Mpc)")
+            setattr(p, k, v.handle.value if v is not None else None)
             keep.append(v)
         elif k == "glass":
             if v is not None:
                 g = C.positions(v, 3, "glass")
                 keep.append(g)
                 p.glass, p.glass_n = g.ctypes.data, g.shape[0]
-        elif k in ("wiggles", "gas"):
+        elif k in ("wiggles", "gas", "keep_amplitude", "gas_volumes"):
             setattr(p, k, 1 if v else 0)
         elif k in ("particles", "seed"):
             setattr(p, k, int(v))
@@ -112,7 +116,9 @@ class CosmoIC:
     particles, redshift, omega_m, omega_lambda, omega_b, hubble, n_s,
     sigma8, t_cmb, length_per_mpc, mass_unit, velocity_unit, wiggles, gas,
     seed, power (a tbrf.Model), glass ((n, 3) array), glass_box,
-    gas_temperature, gas_mu, gas_gamma); the rest keep their defaults."""
+    gas_temperature, gas_mu, gas_gamma, power_gas (a tbrf.Model: the
+    gas's own P(k), transfer_power(..., "baryon")), keep_amplitude,
+    gas_volumes); the rest keep their defaults."""
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)
@@ -142,7 +148,7 @@ class CosmoIC:
         p = CosmoParams()
         self._check(lib.tbrf_ic_cosmo_get_params(self._h, ctypes.byref(p)))
         d = struct_dict(p)
-        for k in ("power", "glass"):
+        for k in ("power", "glass", "power_gas"):
             d.pop(k)
         return d
 
@@ -171,7 +177,9 @@ class CosmoIC:
                 n = int(c.count)
                 ch = Chunk(int(c.chunk), int(c.first), _view(c.pos, (n, 3)),
                            _view(c.vel, (n, 3)), _view(c.gas_pos, (n, 3)) if c.gas_pos else None,
-                           _view(c.gas_u, (n,)) if c.gas_u else None)
+                           _view(c.gas_u, (n,)) if c.gas_u else None,
+                           _view(c.gas_vel, (n, 3)) if c.gas_vel else None,
+                           _view(c.gas_mass, (n,)) if c.gas_mass else None)
                 return 1 if callback(ch) is False else 0
             except BaseException as e:  # noqa: BLE001 - re-raised below
                 raised.append(e)
@@ -189,6 +197,28 @@ class CosmoIC:
 
     def __del__(self):
         self.close()
+
+
+TRANSFER_SPECIES = {"matter": 0, "baryon": 1, "cdm": 2}
+TRANSFER_FORMATS = {1: "camb", 2: "class"}
+
+
+def transfer_power(path: str, species: str = "matter", n_s: float = 0.9667) -> Tuple[Model, str]:
+    """(P(k) = k^n_s T(k)^2 of one species, "matter", "baryon" or "cdm", of
+    a CAMB transfer file or CLASS tk file as a table Model of amplitude 1,
+    its layout "camb" or "class"): tbrf_ic_transfer_power. Normalise the
+    matter's to sigma8 (CosmoIC does with power=) and give the baryons' as
+    power_gas (scaled by the same factor)."""
+    if species not in TRANSFER_SPECIES:
+        raise ValueError(f"species must be one of {', '.join(TRANSFER_SPECIES)}")
+    m = Model._empty()
+    fmt = ctypes.c_int32()
+    buf = ctypes.create_string_buffer(1024)
+    st = lib.tbrf_ic_transfer_power(os.fsencode(path), TRANSFER_SPECIES[species], float(n_s),
+                                    ctypes.byref(fmt), ctypes.byref(m._handle), buf, len(buf))
+    raise_for(st, buf.value.decode(errors="replace"))
+    m.kind, m.parameters = "table", {"transfer_file": path, "species": species}
+    return m, TRANSFER_FORMATS.get(fmt.value, "?")
 
 
 def glass_tile(glass: Any, glass_box: float, particles: int) -> int:

@@ -18,7 +18,7 @@ CASES = [
     (L.CosmoParams, L.lib.tbrf_ic_default_cosmo,
      dict(box=50000.0, particles=32, redshift=127.0, sigma8=0.831, wiggles=1, gas=0, seed=1,
           power=None, glass=None, glass_n=0, glass_box=1.0, gas_mu=1.22,
-          gas_gamma=5.0 / 3.0)),
+          gas_gamma=5.0 / 3.0, power_gas=None, keep_amplitude=0, gas_volumes=0)),
     (L.PointsParams, L.lib.tbrf_ic_default_points,
      dict(kind=0, per_axis=2, n=8, box=1.0, jitter=0.25, seed=1, realization=0)),
     (L.DensityParams, L.lib.tbrf_ic_default_density,
