@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "args.h"
 #include "cli.h"
@@ -454,8 +455,17 @@ static int check_digest(const char *const *val, cosmo_req *q)
 {
     const char *file = q->table ? q->table : q->transfer;
     const char *opt = q->table ? "--table" : "--transfer";
+    struct stat st;
     if (!file)
         return 0;
+    /* a pipe (--table <(...)) is read once, by the loader: no digest to
+     * record, nothing regenerate could read again */
+    if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (!val[C_DIGEST])
+            return 0;
+        cli_errline("arepo cosmo: --input-digest: %s is not a regular file", file);
+        return EXIT_USAGE;
+    }
     if (file_digest(file, q->digest)) {
         cli_errline("arepo cosmo: cannot read the %s file %s", opt, file);
         return EXIT_FAIL;
@@ -474,7 +484,7 @@ static int check_digest(const char *const *val, cosmo_req *q)
  * spectrum file and the command did not give it): malloc'ed, or NULL. */
 static char *with_digest(char *command, const char *const *val, const cosmo_req *q)
 {
-    if (!command || val[C_DIGEST] || !(q->table || q->transfer))
+    if (!command || val[C_DIGEST] || !q->digest[0])
         return command;
     size_t n = strlen(command) + 40;
     char *c = malloc(n);

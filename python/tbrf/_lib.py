@@ -182,8 +182,9 @@ class CosmoParams(Structure):
                 ("paired", c_int32), ("reserved_lpt", c_int32),
                 ("power", c_void_p), ("glass", c_void_p),
                 ("glass_n", c_int64), ("glass_box", c_double), ("gas_temperature", c_double),
-                ("gas_mu", c_double), ("gas_gamma", c_double), ("power_gas", c_void_p),
-                ("keep_amplitude", c_int32), ("gas_volumes", c_int32)]
+                ("gas_mu", c_double), ("gas_gamma", c_double),
+                # issue #28
+                ("power_gas", c_void_p), ("keep_amplitude", c_int32), ("gas_volumes", c_int32)]
 
 
 class CosmoInfo(Structure):
@@ -346,6 +347,8 @@ _PROTOS = {
     "tbrf_ic_density_volumes": (c_int, [POINTER(DensityParams), c_int64, P, P, c_double, P,
                                         c_char_p, c_size_t]),
     "tbrf_ic_voronoi_volumes": (c_int, [c_int64, P, c_double, P, c_char_p, c_size_t]),
+    "tbrf_ic_transfer_power": (c_int, [c_char_p, c_int32, c_double, POINTER(c_int32), POINTER(P),
+                                       c_char_p, c_size_t]),
     # rng.h
     "tbrf_rng_name": (c_char_p, [c_int]),
     "tbrf_rng_u32": (c_int, [c_int, c_uint64, c_uint64, c_uint64, c_int64, P]),

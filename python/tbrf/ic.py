@@ -4,11 +4,13 @@ background cosmology (include/tbrf/cosmology.h).
 Cosmological particle loads by the Zel'dovich approximation (CosmoIC),
 point placements (points), density transforms of a Gaussian field
 (density, density_volumes), periodic Voronoi volumes (voronoi_volumes),
-glass tiling (glass_tile, glass_sites), and the background functions
-(hubble, growth, growth_rate, growth2, eh_transfer)."""
+glass tiling (glass_tile, glass_sites), CAMB/CLASS transfer files
+(transfer_power), and the background functions (hubble, growth,
+growth_rate, growth2, eh_transfer)."""
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -126,8 +128,8 @@ class CosmoIC:
     sigma8, t_cmb, length_per_mpc, mass_unit, velocity_unit, wiggles, gas,
     seed, lpt, fixed_amplitude, paired, power (a tbrf.Model), glass ((n, 3)
     array), glass_box, gas_temperature, gas_mu, gas_gamma, power_gas (a
-    tbrf.Model: the gas's own P(k)), keep_amplitude, gas_volumes); the rest
-    keep their defaults."""
+    tbrf.Model: the gas's own P(k), transfer_power(..., "baryon")),
+    keep_amplitude, gas_volumes); the rest keep their defaults."""
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)
@@ -157,7 +159,7 @@ class CosmoIC:
         p = CosmoParams()
         self._check(lib.tbrf_ic_cosmo_get_params(self._h, ctypes.byref(p)))
         d = struct_dict(p)
-        for k in ("power", "glass"):
+        for k in ("power", "glass", "power_gas"):
             d.pop(k)
         return d
 
@@ -213,6 +215,28 @@ class CosmoIC:
 
     def __del__(self):
         self.close()
+
+
+TRANSFER_SPECIES = {"matter": 0, "baryon": 1, "cdm": 2}
+TRANSFER_FORMATS = {1: "camb", 2: "class"}
+
+
+def transfer_power(path: str, species: str = "matter", n_s: float = 0.9667) -> Tuple[Model, str]:
+    """(P(k) = k^n_s T(k)^2 of one species, "matter", "baryon" or "cdm", of
+    a CAMB transfer file or CLASS tk file as a table Model of amplitude 1,
+    its layout "camb" or "class"): tbrf_ic_transfer_power. Normalise the
+    matter's to sigma8 (CosmoIC does with power=) and give the baryons' as
+    power_gas (scaled by the same factor)."""
+    if species not in TRANSFER_SPECIES:
+        raise ValueError(f"species must be one of {', '.join(TRANSFER_SPECIES)}")
+    m = Model._empty()
+    fmt = ctypes.c_int32()
+    buf = ctypes.create_string_buffer(1024)
+    st = lib.tbrf_ic_transfer_power(os.fsencode(path), TRANSFER_SPECIES[species], float(n_s),
+                                    ctypes.byref(fmt), ctypes.byref(m._handle), buf, len(buf))
+    raise_for(st, buf.value.decode(errors="replace"))
+    m.kind, m.parameters = "table", {"transfer_file": path, "species": species}
+    return m, TRANSFER_FORMATS.get(fmt.value, "?")
 
 
 def glass_tile(glass: Any, glass_box: float, particles: int) -> int:

@@ -60,6 +60,29 @@ def test_cosmo_ic():
         ic.CosmoIC(particle=8)
 
 
+def test_transfer():
+    """A CAMB transfer file (tests/data/transfer): the matter and baryon
+    models, the gas's own displacement and velocities (issue #28)."""
+    import os
+    src = os.environ.get("TBRF_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+    path = os.path.join(src, "tests", "data", "transfer", "camb_transfer_99.dat")
+    m, fmt = ic.transfer_power(path, "matter", 0.9667)
+    b, _ = ic.transfer_power(path, "baryon", 0.9667)
+    assert fmt == "camb"
+    rows = np.loadtxt(path)
+    k, t = rows[5, 0], rows[5, 6]
+    assert m.set_amplitude(1.0).spectrum(k) == pytest.approx(k ** 0.9667 * t * t, rel=1e-13)
+    c = ic.CosmoIC(particles=8, gas=1, power=m, power_gas=b, seed=3)
+    got = []
+    c.generate(lambda ch: got.append((ch.vel.copy(), ch.gas_vel.copy(), ch.gas_mass)))
+    vel, gas_vel, mass = got[0]
+    assert mass is None and not np.allclose(vel, gas_vel)
+    with pytest.raises(tbrf.InvalidError):
+        ic.CosmoIC(particles=8, power_gas=b)          # needs gas and power
+    with pytest.raises(tbrf.TableError):
+        ic.transfer_power(__file__)
+
+
 def test_points_and_glass():
     lat = ic.points("lattice", per_axis=3, box=3.0)
     assert lat.shape == (27, 3) and set(np.unique(lat)) == {0.5, 1.5, 2.5}
