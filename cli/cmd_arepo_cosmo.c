@@ -29,6 +29,8 @@
 #include "tbrf.h"
 
 
+static void usage_cosmo_order_output(void);
+
 static void usage_cosmo(void)
 {
     printf("usage: tbrf arepo cosmo --out BASE --box L --particles G --redshift Z\n"
@@ -89,8 +91,14 @@ static void usage_cosmo(void)
            "                    unperturbed density)\n"
            "  --temperature T   the gas's initial temperature in K (default 2.7255 (1 + z)):\n"
            "                    u = k_B T / ((gamma - 1) mu m_p) in the velocity unit squared,\n"
-           "                    --mu (default 1.22, neutral primordial gas), --gamma (5/3)\n"
-           "  --seed S          random seed (default 1); the same seed at another\n"
+           "                    --mu (default 1.22, neutral primordial gas), --gamma (5/3)\n");
+    usage_cosmo_order_output();
+}
+
+/* The second half of `arepo cosmo --help`: order, seed and output. */
+static void usage_cosmo_order_output(void)
+{
+    printf("  --seed S          random seed (default 1); the same seed at another\n"
            "                    --particles shares every common first-order mode\n"
            "  --lpt N           1: Zel'dovich; 2 (default): second order\n"
            "  --fixed-amplitude every first-order mode with |delta_k| set to its rms,\n"
@@ -113,7 +121,8 @@ static void usage_cosmo(void)
            "                    OutputDir/FileBase[.N]; keys tbrf cannot honour (WDM,\n"
            "                    SphereMode 0, a second species, ...) refused by name; beside\n"
            "                    it only --out, --files, --format, --precision, --long-ids\n"
-           "                    and --quiet, which override the file (doc/arepo.md)\n");
+           "                    and --quiet, which override the file (doc/arepo.md); the\n"
+           "                    order is N-GenIC's (Zel'dovich) unless --lpt 2 is given\n");
 }
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
@@ -601,12 +610,9 @@ static char *lpt_command(char *cmd, int given, int64_t order)
     return more;
 }
 
-/* --ngenic PARAM (doc/arepo.md, "--ngenic"): the request from an N-GenIC
- * parameter file. Beside it only the output options may be given
- * (--out, --files, --format, --precision, --long-ids, --quiet: they
- * override OutputDir/FileBase, NumFiles, gadget1 and float32); every
- * other option is refused, the file setting it. 0 or EXIT_USAGE. */
-static int parse_ngenic(const char *const *val, cosmo_req *q)
+/* 0 when beside --ngenic only the options it lets override the file
+ * are given; EXIT_USAGE (with the message) naming the first other one. */
+static int ngenic_refuse_options(const char *const *val)
 {
     static const int OUTPUT[] = {C_OUT, C_FILES, C_FORMAT, C_PREC, C_LONGIDS, C_QUIET, C_HELP,
                                  C_NGENIC, C_LPT, C_DIGEST};
@@ -620,6 +626,19 @@ static int parse_ngenic(const char *const *val, cosmo_req *q)
             return EXIT_USAGE;
         }
     }
+    return 0;
+}
+
+/* --ngenic PARAM (doc/arepo.md, "--ngenic"): the request from an N-GenIC
+ * parameter file. Beside it only the output options may be given
+ * (--out, --files, --format, --precision, --long-ids, --quiet: they
+ * override OutputDir/FileBase, NumFiles, gadget1 and float32) and
+ * --lpt (default 1, N-GenIC's order); every
+ * other option is refused, the file setting it. 0 or EXIT_USAGE. */
+static int parse_ngenic(const char *const *val, cosmo_req *q)
+{
+    if (ngenic_refuse_options(val))
+        return EXIT_USAGE;
     const char *path = val[C_NGENIC];
     ngenic_params n;
     int rc = ngenic_read(path, &n);
