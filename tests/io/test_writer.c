@@ -480,7 +480,7 @@ static void coverage(const char *dir)
     tbrf_io_writer *sw = tbrf_io_create(path, 0, err, sizeof err);
     const int64_t sn[3] = {2, 2, 1};
     double sv[8] = {0};
-    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 3, sn, 0, NULL) == 0, , "series begin");
+    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 2, 3, sn, 0, NULL) == 0, , "series begin");
     CHECK(tbrf_io_series_step(sw, 0, 0.0, sv) == 0 && tbrf_io_series_step(sw, 2, 1.0, sv) == 0,
           "series steps");
     CHECK(tbrf_io_series_step(sw, 2, 1.0, sv) != 0 && strstr(tbrf_io_message(sw), "time 2 would be written twice"),
@@ -489,7 +489,7 @@ static void coverage(const char *dir)
           "series commit after it refused: %s", tbrf_io_message(sw));
     tbrf_io_close(sw);
     sw = tbrf_io_create(path, 0, err, sizeof err);
-    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 3, sn, 0, NULL) == 0, , "series begin");
+    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 2, 3, sn, 0, NULL) == 0, , "series begin");
     CHECK(tbrf_io_series_step(sw, 0, 0.0, sv) == 0 && tbrf_io_series_step(sw, 2, 1.0, sv) == 0,
           "series steps");
     CHECK(tbrf_io_commit(sw) != 0 && strstr(tbrf_io_message(sw), "time 1 was never written (2 of 3"),
