@@ -62,7 +62,8 @@ static void usage(void)
            "  --zeta Z       solenoidal weight, 0 (compressive) .. 1 (solenoidal)\n"
            "  --tcorr T      autocorrelation time; --dt-update D (default T/10)\n"
            "  --rms A        target rms of the force vector, sqrt(<|f|^2>) (OU ensemble):\n"
-           "                 each of the NC components has rms A/sqrt(NC); --exact-rms:\n"
+           "                 each of the NC components has rms A/sqrt(NC) (their quadratic\n"
+           "                 mean with --components 3 in 1D/2D, split by Z); --exact-rms:\n"
            "                 |f| has rms exactly A over the box at every update\n"
            "  --rms-per-component A  the same with each component's rms A (|f|'s is\n"
            "                 A sqrt(NC)), the convention of generate --vector --variance\n"
@@ -409,7 +410,8 @@ static int parse_geometry(const char *const *val, drive_run *d)
             cli_errline("drive: --turbgen's file is a %dD box (ndim), but the geometry is %dD",
                         d->fixed_dim, dim);
         else
-            cli_errline("drive: --box has %d lengths but the geometry is %dD", d->fixed_dim, dim);
+            cli_errline("drive: %s has %d lengths but the geometry is %dD",
+                        val[D_DOMAIN] ? "--domain" : "--box", d->fixed_dim, dim);
         return -1;
     }
     if (!d->fixed_dim)
