@@ -457,7 +457,8 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
     tbrf_driver_info info;
     tbrf_driver_get_info(drv, &info);
     const double times[3] = {d->t0, d->t1, d->dt};
-    /* rms_ensemble is of |f|; each component's is 1/sqrt(nc) of it */
+    /* rms_ensemble is of |f|; each component's is 1/sqrt(nc) of it (with
+     * three components in a 1D or 2D box, the components' quadratic mean) */
     const double rms_comp = info.rms_ensemble / sqrt((double)d->nc);
     const int64_t dirs = d->p.directions, nc = d->nc;
     const int64_t modes = info.modes, dim = d->dim, flags[3] = {d->p.normalization, d->p.interpolate, info.eval};
@@ -516,7 +517,8 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
 {
     const int64_t count = d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts;
     char err[1024];
-    if (tbrf_io_budget_check(d->out, "one time of the series", (double)count * d->nc * 8.0, err, sizeof err)) {
+    if (tbrf_io_budget_check(d->out, "one time of the series", (double)count * d->nc * 8.0, err,
+                             sizeof err)) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }

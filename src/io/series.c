@@ -83,7 +83,8 @@ static int side_file(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64
  * a cell). */
 static hsize_t grid_planes(int dim, int nc, const int64_t n[3])
 {
-    const hsize_t plane = dim == 1 ? (hsize_t)nc * 8u : (hsize_t)n[0] * (hsize_t)n[1] * (hsize_t)nc * 8u;
+    const hsize_t cell = (hsize_t)nc * 8u;
+    const hsize_t plane = dim == 1 ? cell : (hsize_t)n[0] * (hsize_t)n[1] * cell;
     const hsize_t planes = plane >= ((hsize_t)1 << 20) ? 1 : ((hsize_t)1 << 20) / plane;
     const hsize_t along = (hsize_t)n[dim - 1];
     return planes < along ? planes : along;
@@ -120,7 +121,8 @@ double tbrf_io_series_bytes(int dim, int nc, int64_t nt, const int64_t n[3], int
     double data, chunks;
     if (n) {
         const double planes = (double)grid_planes(dim, nc, n), along = (double)n[dim - 1];
-        const double plane = (dim == 1 ? 1.0 : (double)n[0]) * (dim == 3 ? (double)n[1] : 1.0) * nc * 8.0;
+        const double plane =
+            (dim == 1 ? 1.0 : (double)n[0]) * (dim == 3 ? (double)n[1] : 1.0) * nc * 8.0;
         data = (double)nt * whole(along, planes) * plane;
         chunks = (double)nt * ceil(along / planes);
     } else {
@@ -409,7 +411,8 @@ static int compare_dataset(hid_t fa, hid_t fb, const char *a, const char *b, con
         io_setf(err, errlen, "/%s of %s has another shape or type than %s's", name, b, a);
         rc = 1;
     } else if (tbrf_io_budget_check(a, "comparing a time of the series", 16.0 * row, err, errlen) ||
-               !(ba = malloc(sizeof(double) * (size_t)row)) || !(bb = malloc(sizeof(double) * (size_t)row))) {
+               !(ba = malloc(sizeof(double) * (size_t)row)) ||
+               !(bb = malloc(sizeof(double) * (size_t)row))) {
         if (!ba || !bb)
             io_setf(err, errlen, "%s: not enough memory to compare a time", a);
     } else {
@@ -446,7 +449,8 @@ int tbrf_io_series_compare(const char *a, const char *b, int64_t *values, char *
     *values = 0;
     io_quiet q;
     io_quiet_begin(&q);
-    hid_t fa = H5Fopen(a, H5F_ACC_RDONLY, H5P_DEFAULT), fb = H5Fopen(b, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t fa = H5Fopen(a, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t fb = H5Fopen(b, H5F_ACC_RDONLY, H5P_DEFAULT);
     int rc = -1;
     if (fa < 0 || fb < 0) {
         io_setf(err, errlen, "cannot open %s as HDF5", fa < 0 ? a : b);
