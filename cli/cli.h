@@ -64,6 +64,13 @@ void arepo_say_wrote_format(const char *base, int files, int format, int64_t n,
                             const char *what, int dbl);
 int cmd_sample(int argc, char **argv);
 int cmd_drive(int argc, char **argv); /* cmd_drive.c: turbulence driving series */
+/* cmd_drive.c: `regenerate` of a `tbrf drive` series from its recorded
+ * command (--out replaced, --points read from the series itself;
+ * threads, when given, replaces its --threads; refused names an option of
+ * regenerate's that does not apply to a series, or NULL); -1 when FILE is
+ * no series, else an exit status after --check when check is set. */
+int drive_regenerate(const char *file, const char *out, const char *threads, const char *refused,
+                     int check, int quiet);
 
 /* A run killed by Ctrl-C or the batch system's SIGTERM must not leave its
  * temporary file behind: main.c's signal handler removes the file named

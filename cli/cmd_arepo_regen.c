@@ -14,41 +14,12 @@
 
 #include "cli.h"
 #include "io/gadget.h"
+#include "request.h"
 #include "io/tbrf_io.h"
 #include "tbrf.h"
 #include "tbrf_arepo.h"
 
 #define MAX_ARGS 256
-
-/* Splits the recorded command into words as request_command wrote them
- * (words with blanks or quotes inside single quotes). Returns the count,
- * or -1 when it is not a command of this form. */
-static int split_command(char *s, char **w)
-{
-    int n = 0;
-    while (*s) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        if (n == MAX_ARGS)
-            return -1;
-        if (*s == '\'') {
-            char *end = strchr(s + 1, '\'');
-            if (!end || (end[1] && end[1] != ' '))
-                return -1;
-            *end = '\0';
-            w[n++] = s + 1;
-            s = end + 1;
-        } else {
-            w[n++] = s;
-            s += strcspn(s, " ");
-            if (*s)
-                *s++ = '\0';
-        }
-    }
-    return n;
-}
 
 /* The number of files of the set (--files, default 1) and which of them
  * `file` is (the N of BASE.N.hdf5; 0 for one file). */
@@ -151,7 +122,7 @@ int arepo_regenerate(const char *file, const char *out, int check, int quiet)
         free(cmd);
         return EXIT_FAIL;
     }
-    int n = split_command(cmd, w), rc = EXIT_FAIL, o = -1;
+    int n = request_split_command(cmd, w, MAX_ARGS), rc = EXIT_FAIL, o = -1;
     for (int i = 0; i + 1 < n; i++)
         if (strcmp(w[i], "--out") == 0)
             o = i + 1;

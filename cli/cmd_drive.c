@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
@@ -17,7 +18,7 @@ enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
     D_SEED, D_TIMES, D_GRID, D_SPACING, D_POINTS, D_OUT, D_DT_UPDATE, D_EXACT, D_INTERP,
     D_INJECTION, D_DENSITY, D_EVAL, D_ACCURACY, D_THREADS, D_QUIET, D_DOMAIN, D_BACKEND, D_DEVICE,
-    D_RMS_COMP, D_TURBGEN, D_AFAC, D_DIRS, D_HELP, D_COUNT
+    D_RMS_COMP, D_TURBGEN, D_AFAC, D_DIRS, D_COMPONENTS, D_HELP, D_COUNT
 };
 
 static const args_opt OPTS[D_COUNT] = {
@@ -33,7 +34,7 @@ static const args_opt OPTS[D_COUNT] = {
     [D_DOMAIN] = {"--domain", 1},   [D_BACKEND] = {"--backend", 1}, [D_DEVICE] = {"--device", 1},
     [D_RMS_COMP] = {"--rms-per-component", 1}, [D_TURBGEN] = {"--turbgen", 1},
     [D_AFAC] = {"--amplitude-factor", 1}, [D_DIRS] = {"--directions", 1},
-    [D_HELP] = {"--help", 0},
+    [D_COMPONENTS] = {"--components", 1}, [D_HELP] = {"--help", 0},
 };
 
 /* Most time steps a series holds. */
@@ -44,7 +45,7 @@ static void usage(void)
     printf("usage: tbrf drive (--box L|LX,LY[,LZ] | --domain X0,Y0[,Z0]:X1,Y1[,Z1])\n"
            "                  --model band|parabola|powerlaw|... [--kmin K]\n"
            "                  --kmax K --zeta Z --tcorr T --rms A [--seed S] --times T0:T1:DT\n"
-           "                  (--grid NXxNY[xNZ] [--spacing D|DX,DY[,DZ]] | --points FILE)\n"
+           "                  (--grid NX[xNY[xNZ]] [--spacing D|DX,DY[,DZ]] | --points FILE)\n"
            "                  --out SERIES.h5 [options]\n"
            "\n"
            "Writes the forcing of a turbulence driver (doc/driving.md) at the times\n"
@@ -61,21 +62,27 @@ static void usage(void)
            "  --zeta Z       solenoidal weight, 0 (compressive) .. 1 (solenoidal)\n"
            "  --tcorr T      autocorrelation time; --dt-update D (default T/10)\n"
            "  --rms A        target rms of the force vector, sqrt(<|f|^2>) (OU ensemble):\n"
-           "                 each of the DIM components has rms A/sqrt(DIM); --exact-rms:\n"
+           "                 each of the NC components has rms A/sqrt(NC) (their quadratic\n"
+           "                 mean with --components 3 in 1D/2D, split by Z); --exact-rms:\n"
            "                 |f| has rms exactly A over the box at every update\n"
            "  --rms-per-component A  the same with each component's rms A (|f|'s is\n"
-           "                 A sqrt(DIM)), the convention of generate --vector --variance\n"
+           "                 A sqrt(NC)), the convention of generate --vector --variance\n"
            "  --injection E [--density R]  instead of --rms: the rms that injects\n"
            "                 energy E per unit volume and time\n"
            "  --interpolate  linear in time between updates (default: constant)\n"
-           "  --grid N...    cells at spacing*(i,j,k), spacing default L/N per axis\n"
-           "  --points FILE  positions (as generate --points reads)\n"
+           "  --grid N...    cells at spacing*(i,j,k), spacing default L/N per axis; one\n"
+           "                 count NX: a 1D box (with --components 3)\n"
+           "  --points FILE  positions (as generate --points reads: 2D or 3D)\n"
+           "  --components NC  force components: the dimension DIM (default), or 3 in a\n"
+           "                 1D or 2D box (TurbGen's ndim = 1.5, 2.5: modes along the\n"
+           "                 box's axes, three components each; doc/driving.md,\n"
+           "                 \"Geometry\"); a 1D box needs 3. NC values per cell or point\n"
            "  --eval E       auto (default), direct or nufft; --accuracy EPS (nufft)\n"
            "  --backend B    cpu (default), opencl, cuda or auto: where the sums run (the\n"
            "                 nufft stays on the cpu; doc/driving.md); --device N (GPU)\n"
            "  --seed S (default 1), --threads T\n"
-           "  --amplitude-factor A,B[,C]  per-component factors of the force (its rms\n"
-           "                 still sets the total; doc/driving.md, \"Amplitude\")\n"
+           "  --amplitude-factor A,B[,C]  per-component factors of the force, one or NC\n"
+           "                 (its rms still sets the total; doc/driving.md, \"Amplitude\")\n"
            "  --directions D sparse directions for wide bands: about D s modes of each\n"
            "                 shell s, the spectrum exact in expectation (\"Wide bands\")\n"
            "  --turbgen FILE TurbGen's parameter file instead of --box, --model, --kmin,\n"
@@ -83,8 +90,8 @@ static void usage(void)
            "                 its spectrum, sol_weight, t_decay, nsteps_per_t_turb and\n"
            "                 force rms (doc/driving.md, \"TurbGen's parameter files\")\n"
            "  --quiet        no progress bar (shown only on a terminal) and no 'wrote' line\n"
-           "output (HDF5): /time (nt), /field (nt, nz, ny, nx, dim) or /points (N, dim)\n"
-           "and /value (nt, N, dim), float64, with the parameters as root attributes, and\n"
+           "output (HDF5): /time (nt), /field (nt, [nz,] [ny,] nx, NC) or /points (N, DIM)\n"
+           "and /value (nt, N, NC), float64, with the parameters as root attributes, and\n"
            "SERIES.xmf, an XDMF temporal collection (ParaView opens it as an animation).\n"
            "The series' size is checked against the free space of the output's folder\n"
            "and the memory budget before anything is computed; a non-finite force or\n"
@@ -101,6 +108,8 @@ typedef struct drive_run {
     double t0, t1, dt;
     int64_t nt, n[3], npts;
     int dim, is_grid;
+    int nc;              /* force components: dim, or 3 in a 1D or 2D box */
+    int fixed_dim;       /* the dimension the box (its lengths) or --turbgen's file sets, 0: any */
     double spacing[3], *xyz;
     const char *out, *points_file;
     int quiet;
@@ -303,6 +312,7 @@ static int parse_params(const char *const *val, drive_run *d)
         return -1;
     }
     d->dim = nb;
+    d->fixed_dim = nb > 1 ? nb : 0; /* one length: every axis, the geometry's dimension */
     return 0;
 }
 
@@ -330,38 +340,89 @@ static int check_coordinates(const char *const *val, const drive_run *d)
     return -1;
 }
 
-/* --grid with --spacing (default L/N), or --points; sets the dimension
- * (--box with one length takes it from the geometry). */
-static int parse_geometry(const char *const *val, drive_run *d)
+/* --grid NX[xNY[xNZ]] (one count: a 1D box) or --points FILE: the
+ * positions and their dimension *dim. 0 or -1 after one message. */
+static int parse_positions(const char *const *val, drive_run *d, int *dim)
 {
     char err[512];
     if (!!val[D_GRID] == !!val[D_POINTS] || (val[D_SPACING] && !val[D_GRID])) {
-        cli_errline("drive: give --grid NXxNY[xNZ] [--spacing ...] or --points FILE");
+        cli_errline("drive: give --grid NX[xNY[xNZ]] [--spacing ...] or --points FILE");
         return -1;
     }
-    int dim = 0;
-    if (val[D_GRID]) {
-        if (args_grid("--grid", val[D_GRID], d->n, &dim, err, sizeof err)) {
+    if (val[D_GRID] && !strpbrk(val[D_GRID], "xX")) { /* a 1D box */
+        if (args_int64("--grid", val[D_GRID], 1, INT64_MAX, &d->n[0], err, sizeof err)) {
+            cli_errline("%s", err);
+            return -1;
+        }
+        d->n[1] = d->n[2] = 1;
+        *dim = d->is_grid = 1;
+    } else if (val[D_GRID]) {
+        if (args_grid("--grid", val[D_GRID], d->n, dim, err, sizeof err)) {
             cli_errline("%s", err);
             return -1;
         }
         d->is_grid = 1;
-    } else if (tbrf_io_read_points(d->points_file = val[D_POINTS], &dim, &d->npts, &d->xyz, err,
+    } else if (tbrf_io_read_points(d->points_file = val[D_POINTS], dim, &d->npts, &d->xyz, err,
                                    sizeof err)) {
         cli_errline("%s", err);
         return -1;
     }
-    if (d->dim == 1)
-        for (int c = 1; c < 3; c++)
-            d->p.length[c] = d->p.length[0];
-    else if (d->dim != dim) {
-        cli_errline("drive: --box has %d lengths but the geometry is %dD", d->dim, dim);
+    return 0;
+}
+
+/* The force's components against the geometry's dimension: dim itself,
+ * or 3 in a 1D or 2D box (--components 3, or --turbgen's ndim = 1.5,
+ * 2.5, which set d->nc before). 0 or -1 after one message. */
+static int parse_components(const char *const *val, drive_run *d, int dim)
+{
+    char err[512];
+    int64_t nc = d->nc ? d->nc : dim;
+    if (val[D_COMPONENTS] &&
+        args_int64("--components", val[D_COMPONENTS], 1, 3, &nc, err, sizeof err)) {
+        cli_errline("%s", err);
         return -1;
     }
+    if (dim == 1 && nc != 3) {
+        cli_errline("drive: a 1D box (--grid NX) drives three force components: give "
+                    "--components 3 (TurbGen's ndim = 1.5)");
+        return -1;
+    }
+    if (nc != dim && nc != 3) {
+        cli_errline("drive: --components %lld with a %dD geometry: the components are the "
+                    "dimension (%d), or 3 in a 1D or 2D box", (long long)nc, dim, dim);
+        return -1;
+    }
+    d->nc = (int)nc;
+    d->p.components = nc == 3 && dim < 3 ? 3 : 0;
+    return 0;
+}
+
+/* --grid with --spacing (default L/N), or --points; sets the dimension
+ * (--box with one length takes it from the geometry) and the components. */
+static int parse_geometry(const char *const *val, drive_run *d)
+{
+    char err[512];
+    int dim = 0;
+    if (parse_positions(val, d, &dim))
+        return -1;
+    if (d->fixed_dim && d->fixed_dim != dim) {
+        if (val[D_TURBGEN])
+            cli_errline("drive: --turbgen's file is a %dD box (ndim), but the geometry is %dD",
+                        d->fixed_dim, dim);
+        else
+            cli_errline("drive: %s has %d lengths but the geometry is %dD",
+                        val[D_DOMAIN] ? "--domain" : "--box", d->fixed_dim, dim);
+        return -1;
+    }
+    if (!d->fixed_dim)
+        for (int c = 1; c < 3; c++)
+            d->p.length[c] = d->p.length[0];
     d->dim = d->p.dim = dim;
-    if (d->n_afac > 1 && d->n_afac != dim) {
-        cli_errline("drive: --amplitude-factor has %d values, the geometry is %dD (one per axis, "
-                    "or one for all)", d->n_afac, dim);
+    if (parse_components(val, d, dim))
+        return -1;
+    if (d->n_afac > 1 && d->n_afac != d->nc) {
+        cli_errline("drive: --amplitude-factor has %d values, the force has %d components (one "
+                    "per component, or one for all)", d->n_afac, d->nc);
         return -1;
     }
     if (d->n_afac == 1)
@@ -376,9 +437,9 @@ static int parse_geometry(const char *const *val, drive_run *d)
     }
     if (ns == 1)
         d->spacing[1] = d->spacing[2] = d->spacing[0];
-    /* per component A: |f|, the sum of dim independent components' squares */
+    /* per component A: |f|, the sum of nc independent components' squares */
     if (d->per_comp)
-        d->p.rms = d->rms_comp * sqrt((double)dim);
+        d->p.rms = d->rms_comp * sqrt((double)d->nc);
     return check_coordinates(val, d);
 }
 
@@ -396,9 +457,10 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
     tbrf_driver_info info;
     tbrf_driver_get_info(drv, &info);
     const double times[3] = {d->t0, d->t1, d->dt};
-    /* rms_ensemble is of |f|; each component's is 1/sqrt(dim) of it */
-    const double rms_comp = info.rms_ensemble / sqrt((double)d->dim);
-    const int64_t dirs = d->p.directions;
+    /* rms_ensemble is of |f|; each component's is 1/sqrt(nc) of it (with
+     * three components in a 1D or 2D box, the components' quadratic mean) */
+    const double rms_comp = info.rms_ensemble / sqrt((double)d->nc);
+    const int64_t dirs = d->p.directions, nc = d->nc;
     const int64_t modes = info.modes, dim = d->dim, flags[3] = {d->p.normalization, d->p.interpolate, info.eval};
     int e = tbrf_io_series_attr_str(w, "tbrf_version", tbrf_version()) |
             tbrf_io_series_attr_str(w, "command", command) |
@@ -407,6 +469,7 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
             tbrf_io_series_attr_u64(w, "seed", d->seed) |
             tbrf_io_series_attr_str(w, "backend", backend_name(drv)) |
             tbrf_io_series_attr_i64(w, "dim", &dim, 1) |
+            tbrf_io_series_attr_i64(w, "components", &nc, 1) |
             tbrf_io_series_attr_f64(w, d->p.periodic ? "box_length" : "domain_length", d->p.length, d->dim) |
             tbrf_io_series_attr_f64(w, "origin", d->p.origin, d->dim) |
             tbrf_io_series_attr_f64(w, "zeta", &d->p.zeta, 1) |
@@ -417,7 +480,7 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
             tbrf_io_series_attr_f64(w, "times", times, 3) |
             tbrf_io_series_attr_i64(w, "modes", &modes, 1) |
             tbrf_io_series_attr_i64(w, "normalization_interpolate_eval", flags, 3) |
-            tbrf_io_series_attr_f64(w, "amplitude_factor", d->p.amplitude_factor, d->dim) |
+            tbrf_io_series_attr_f64(w, "amplitude_factor", d->p.amplitude_factor, d->nc) |
             tbrf_io_series_attr_i64(w, "directions", &dirs, 1);
     if (d->is_grid)
         e |= tbrf_io_series_attr_i64(w, "grid_counts", d->n, d->dim) |
@@ -438,12 +501,12 @@ static int step(const drive_run *d, tbrf_driver *drv, double t, double *v)
         cli_errline("drive: %s", tbrf_driver_message(drv));
         return EXIT_FAIL;
     }
-    const int64_t nv = (d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->dim;
+    const int64_t nv = (d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->nc;
     for (int64_t i = 0; i < nv; i++)
         if (!isfinite(v[i])) {
             cli_errline("drive: %s: the force at t = %g, %s %lld, component %d, is %g: not "
                         "finite", d->amp_opt, t, d->is_grid ? "cell" : "point",
-                        (long long)(i / d->dim), (int)(i % d->dim), v[i]);
+                        (long long)(i / d->nc), (int)(i % d->nc), v[i]);
             return EXIT_FAIL;
         }
     return 0;
@@ -454,11 +517,12 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
 {
     const int64_t count = d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts;
     char err[1024];
-    if (tbrf_io_budget_check(d->out, "one time of the series", (double)count * d->dim * 8.0, err, sizeof err)) {
+    if (tbrf_io_budget_check(d->out, "one time of the series", (double)count * d->nc * 8.0, err,
+                             sizeof err)) {
         cli_errline("%s", err);
         return EXIT_FAIL;
     }
-    double *v = malloc(sizeof(double) * (size_t)(count * d->dim));
+    double *v = malloc(sizeof(double) * (size_t)(count * d->nc));
     tbrf_io_writer *w = v ? tbrf_io_create(d->out, 0, err, sizeof err) : NULL;
     if (!w) {
         cli_errline("%s", v ? err : "drive: out of memory");
@@ -468,7 +532,8 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
     cli_guard_temp(tbrf_io_temp_path(w));
     /* series_begin checks the series' size against the free space and
      * attaches the side file, before the first time is computed */
-    int rc = tbrf_io_series_begin(w, d->dim, d->nt, d->is_grid ? d->n : NULL, d->npts, d->xyz) ||
+    int rc = tbrf_io_series_begin(w, d->dim, d->nc, d->nt, d->is_grid ? d->n : NULL, d->npts,
+                                  d->xyz) ||
                      write_attrs(w, d, drv, model, command)
                  ? -1
                  : 0;
@@ -515,7 +580,7 @@ static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **mode
 {
     static const int replaced[] = {D_BOX, D_DOMAIN, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH,
                                    D_NU, D_TABLE, D_ZETA, D_TCORR, D_DT_UPDATE, D_RMS, D_RMS_COMP,
-                                   D_INJECTION, D_DENSITY, D_EXACT, D_SEED};
+                                   D_INJECTION, D_DENSITY, D_EXACT, D_SEED, D_COMPONENTS};
     for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
         if (val[replaced[i]]) {
             cli_errline("drive: %s is set by --turbgen's file: give one of them",
@@ -543,13 +608,9 @@ static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **mode
         cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN], msg);
         return -1;
     }
-    if (d->p.components == 3) {
-        cli_errline("drive: --turbgen %.200s: ndim = %d.5 drives three components of a %dD box, "
-                    "which tbrf drive's series does not hold yet (the library does: "
-                    "tbrf_driver_params_from_turbgen)", val[D_TURBGEN], d->p.dim, d->p.dim);
-        return -1;
-    }
-    d->dim = d->p.dim;
+    /* ndim = 1.5, 2.5: three components of a 1D or 2D box */
+    d->dim = d->fixed_dim = d->p.dim;
+    d->nc = d->p.components == 3 ? 3 : d->p.dim;
     d->m.model_kind = "turbgen";
     d->amp_opt = "--turbgen";
     return 0;
@@ -685,5 +746,104 @@ int cmd_drive(int argc, char **argv)
     int rc = run(val, &d, command ? command : "tbrf drive");
     free(command);
     free(d.xyz);
+    return rc;
+}
+
+/* The most words a recorded drive command has (each option and value). */
+#define MAX_WORDS 128
+
+/* The recorded command's words for the run that remakes `file` into
+ * `out`: its --out replaced, --points read from the series' own /points,
+ * --quiet and --threads as regenerate's. n, or -1 after one message. */
+static int regen_words(char *cmd, char **w, const char *file, const char *out,
+                       const char *threads, int quiet)
+{
+    int n = request_split_command(cmd, w, MAX_WORDS - 4), o = -1;
+    for (int i = 2; i < n; i++) {
+        if (strcmp(w[i], "--quiet") == 0 ||
+            (strcmp(w[i], "--threads") == 0 && threads && i + 1 < n)) {
+            const int k = strcmp(w[i], "--quiet") == 0 ? 1 : 2;
+            memmove(w + i, w + i + k, sizeof *w * (size_t)(n - i - k));
+            n -= k, i--;
+        } else if (strcmp(w[i], "--out") == 0 && i + 1 < n) {
+            w[o = ++i] = (char *)out;
+        } else if (strcmp(w[i], "--points") == 0 && i + 1 < n) {
+            w[++i] = (char *)file; /* the positions as the series holds them */
+        }
+    }
+    if (n < 3 || strcmp(w[0], "tbrf") != 0 || strcmp(w[1], "drive") != 0 || o < 0) {
+        cli_errline("regenerate: %s: its command attribute is not a `tbrf drive ... --out "
+                    "SERIES` command", file);
+        return -1;
+    }
+    if (threads)
+        w[n++] = (char *)"--threads", w[n++] = (char *)threads;
+    if (quiet)
+        w[n++] = (char *)"--quiet";
+    return n;
+}
+
+/* After a remake of file into out: compares them (--check), removing
+ * out and its side file when they differ. 0 or EXIT_FAIL. */
+static int regen_check(const char *file, const char *out)
+{
+    char err[1024], esc[2048], v[64] = "";
+    int64_t count = 0;
+    const int c = tbrf_io_series_compare(file, out, &count, err, sizeof err);
+    if (c == 0) {
+        printf("check: %lld values of %s are bitwise equal to %s\n", (long long)count, out, file);
+        return 0;
+    }
+    cli_errline("--check: %s", tbrf_io_escape(err, esc, sizeof esc));
+    tbrf_io_file *f = tbrf_io_open(file, err, sizeof err);
+    if (f && tbrf_io_attr_str(f, "tbrf_version", v, sizeof v) == 1 && strcmp(v, tbrf_version()))
+        cli_errline("--check: %s was written by another version of tbrf (%s, this is %s): its "
+                    "values are not this version's (doc/design.md, \"Versions\")", file,
+                    tbrf_io_escape(v, esc, 256), tbrf_version());
+    if (f)
+        tbrf_io_file_close(f);
+    char *side = tbrf_io_xdmf_name(out);
+    unlink(out);
+    if (side)
+        unlink(side);
+    free(side);
+    return EXIT_FAIL;
+}
+
+int drive_regenerate(const char *file, const char *out, const char *threads, const char *refused,
+                     int check, int quiet)
+{
+    char *cmd = NULL, err[1024], esc[2048], *w[MAX_WORDS];
+    int st = tbrf_io_series_command(file, &cmd, err, sizeof err);
+    if (st == 1)
+        return -1;
+    if (st < 0) {
+        cli_errline("regenerate: %s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_FAIL;
+    }
+    /* a crafted file's command could carry terminal escapes: never run */
+    for (const char *c = cmd; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            cli_errline("regenerate: %s: its command attribute holds control characters, which "
+                        "no command of tbrf's writes: %s", file,
+                        tbrf_io_escape(cmd, esc, sizeof esc));
+            free(cmd);
+            return EXIT_FAIL;
+        }
+    int rc = EXIT_USAGE, n = 0;
+    const char *in[1] = {file}, *what[1] = {"the series being regenerated"};
+    char *outs[1] = {(char *)out};
+    if (refused)
+        cli_errline("regenerate: %s is a `tbrf drive` series (HDF5, uncompressed, with its side "
+                    "file): %s does not apply", file, refused);
+    else if (cli_refuse_inputs("regenerate", out, outs, 1, in, what, 1))
+        rc = EXIT_USAGE;
+    else if ((n = regen_words(cmd, w, file, out, threads, quiet)) < 0)
+        rc = EXIT_FAIL;
+    else
+        rc = cmd_drive(n - 1, w + 1);
+    if (rc == 0 && check)
+        rc = regen_check(file, out);
+    free(cmd);
     return rc;
 }

@@ -129,7 +129,11 @@ static void usage(void)
            "values (format, compression, threads, chunk) may be chosen freely. --check\n"
            "then compares NEW with FILE value by value (plane by plane for a grid) and\n"
            "fails unless they are bitwise equal. stderr gets one 'wrote NEW ...' line\n"
-           "(what was written, its shape, type and size) unless --quiet.\n");
+           "(what was written, its shape, type and size) unless --quiet.\n"
+           "A `tbrf drive` series (or an AREPO file of tbrf arepo) is remade by the\n"
+           "command it records, with NEW as its --out (a series' positions from FILE's\n"
+           "/points; files its --turbgen or --table named are read again); --check then\n"
+           "compares /time and every time's values.\n");
 }
 
 /* The command line: FILE, and the options that do not change values. */
@@ -225,6 +229,13 @@ int cmd_regenerate(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     /* an AREPO file of `tbrf arepo` holds no field: its command remakes it */
     rc = arepo_regenerate(a.file, a.out.out, a.check, a.out.quiet);
+    if (rc >= 0)
+        return rc;
+    /* a `tbrf drive` series: its recorded command remakes it */
+    const char *refused = a.out.compress ? "--compress" : a.out.chunk ? "--chunk"
+                          : a.out.no_xdmf ? "--no-xdmf"
+                          : a.out.format && strcmp(a.out.format, "hdf5") ? "--format" : NULL;
+    rc = drive_regenerate(a.file, a.out.out, a.out.threads, refused, a.check, a.out.quiet);
     if (rc >= 0)
         return rc;
     request r;

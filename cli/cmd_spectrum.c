@@ -184,10 +184,11 @@ static int series_meta(spec *sp, const char *file)
     return 0;
 }
 
-/* The solenoidal share of the power zeta gives (doc/cli.md, --vector). */
-static double zeta_fraction(double z, int dim)
+/* The solenoidal share of the power zeta gives (doc/cli.md, --vector) to
+ * nc components (3 also on a 2D grid: doc/driving.md, "Geometry"). */
+static double zeta_fraction(double z, int nc)
 {
-    return dim == 3 ? 2 * z * z / (1 - 2 * z + 3 * z * z) : z * z / (z * z + (1 - z) * (1 - z));
+    return nc == 3 ? 2 * z * z / (1 - 2 * z + 3 * z * z) : z * z / (z * z + (1 - z) * (1 - z));
 }
 
 /* A generated file's parameters and model. 0 or -1. */
@@ -362,8 +363,8 @@ static void print_parts(const spec *sp)
     }
     printf("solenoidal fraction: measured %.4f over %.4g <= k <= %.4g", f, klo, sp->knyq);
     if (isfinite(sp->zeta))
-        printf(", zeta = %.4g gives %.4f (%s)\n", sp->zeta, zeta_fraction(sp->zeta, sp->mdim),
-               sp->mdim == 3 ? "2 zeta^2 / (1 - 2 zeta + 3 zeta^2)"
+        printf(", zeta = %.4g gives %.4f (%s)\n", sp->zeta, zeta_fraction(sp->zeta, sp->pk.L.ncomp),
+               sp->pk.L.ncomp == 3 ? "2 zeta^2 / (1 - 2 zeta + 3 zeta^2)"
                              : "zeta^2 / (zeta^2 + (1 - zeta)^2)");
     else
         printf(" (the file records no zeta)\n");

@@ -172,15 +172,17 @@ int pick_resolve(const char *cmd, const char *file, const pick_args *a, int all,
 
 int pick_points_series(const char *cmd, const char *file)
 {
-    char err[1024];
+    char err[1024], esc[2048];
     int64_t nt = 0;
     double *t = NULL;
     tbrf_io_layout L;
-    int yes = tbrf_io_read_times(file, &nt, &t, err, sizeof err) == 0 &&
-              tbrf_io_grid_layout(file, &L, err, sizeof err) != 0;
+    int yes = tbrf_io_read_times(file, &nt, &t, err, sizeof err) == 0;
+    const int layout = yes ? tbrf_io_grid_layout(file, &L, err, sizeof err) : 0;
     free(t);
-    if (yes)
+    if (layout == -2) /* a series in a 1D box: the reader's message names it */
+        cli_errline("%s: %s", cmd, tbrf_io_escape(err, esc, sizeof esc));
+    else if (layout)
         cli_errline("%s: %s is a series at points (/value (time, point, component)); %s needs a "
                     "grid", cmd, file, cmd);
-    return yes;
+    return layout != 0;
 }

@@ -38,8 +38,9 @@ int pick_resolve(const char *cmd, const char *file, const pick_args *a, int all,
                  pick *p);
 
 /* 1 when file is a `tbrf drive` series at points (/time, /value, no
- * /field grid): then one line "CMD: FILE is a series at points ...;
- * CMD needs a grid" has been printed. Else 0, nothing printed. */
+ * /field grid) or in a 1D box (/field (time, nx, 3)): then one line "CMD:
+ * FILE is a series at points ...; CMD needs a grid" (or the reader's
+ * naming the 1D series) has been printed. Else 0, nothing printed. */
 int pick_points_series(const char *cmd, const char *file);
 
 /* The option words pick_args takes: fills the slot of option o and

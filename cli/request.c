@@ -146,6 +146,33 @@ char *request_command(int argc, char **argv)
     return s;
 }
 
+int request_split_command(char *s, char **w, int max)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        if (n == max)
+            return -1;
+        if (*s == '\'') {
+            char *end = strchr(s + 1, '\'');
+            if (!end || (end[1] && end[1] != ' '))
+                return -1;
+            *end = '\0';
+            w[n++] = s + 1;
+            s = end + 1;
+        } else {
+            w[n++] = s;
+            s += strcspn(s, " ");
+            if (*s)
+                *s++ = '\0';
+        }
+    }
+    return n;
+}
+
 /* The library's detailed message, or the status text when it has none. */
 static const char *model_msg(const tbrf_model *model, int status)
 {

@@ -138,4 +138,10 @@ int generate_parse_origin(const char *s, tbrf_io_meta *m);
  * attribute (malloc'ed; NULL if out of memory). */
 char *request_command(int argc, char **argv);
 
+/* Splits a command request_command wrote (s, changed in place) into at
+ * most max words w (words with blanks or quotes inside single quotes),
+ * for `regenerate` to run it again. Returns the count, or -1 when it is
+ * not a command of this form or has more words. */
+int request_split_command(char *s, char **w, int max);
+
 #endif

@@ -350,7 +350,10 @@ int tbrf_measure_helmholtz(const double *v, int ncomp, const int64_t n_in[3],
     if (window != TBRF_WINDOW_NONE && window != TBRF_WINDOW_HANN) return -1;
     int64_t n[3] = {n_in[0], n_in[1], n_in[2]};
     int dim = n[2] == 1 ? 2 : 3;
-    if (ncomp != dim || n[0] < 2 || n[1] < 2 || n[2] < 1) return -1;
+    /* three components on a plane: a 2D box driven with 3 (doc/driving.md,
+     * "Geometry"); the third has no wavenumber along it, so it is transverse */
+    if ((ncomp != dim && !(dim == 2 && ncomp == 3)) || n[0] < 2 || n[1] < 2 || n[2] < 1)
+        return -1;
     for (int c = 0; c < dim; c++)
         if (n[c] > INT_MAX / 2 || !(spacing[c] > 0.0) || !isfinite(spacing[c])) return -1;
     if ((double)n[0] * (double)n[1] * (double)n[2] * ncomp > 1e12) return -1;

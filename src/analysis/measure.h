@@ -94,7 +94,8 @@ void tbrf_spectrum_free(tbrf_spectrum *s);
 int tbrf_spectrum_fit(const tbrf_spectrum *s, double klo, double khi, double *slope,
                       double *slope_stderr, double *intercept, int *bins_used);
 
-/* The spectra of a vector field v of ncomp = dim components interleaved
+/* The spectra of a vector field v of ncomp = dim components (or 3 on a
+ * 2D grid, the third transverse to every in-plane k) interleaved
  * per cell (x fastest, n[2] == 1: 2D), each component windowed and
  * transformed like tbrf_measure_spectrum's field: *total is the mean
  * of the components' spectra (for an isotropic field with the model's
@@ -103,7 +104,7 @@ int tbrf_spectrum_fit(const tbrf_spectrum *s, double klo, double khi, double *sl
  * (longitudinal, |k.F|^2/k^2) parts, sol->p + comp->p = total->p per
  * shell. The window mixes the parts near the fundamental (its gradient
  * is of order k_f/k of the field). p2 is left 0. Returns 0, or -1 on
- * bad arguments (ncomp != dim) or allocation/FFTW failure (all three
+ * bad arguments (another ncomp) or allocation/FFTW failure (all three
  * then empty); free each with tbrf_spectrum_free. */
 int tbrf_measure_helmholtz(const double *v, int ncomp, const int64_t n[3], const double spacing[3],
                            int window, tbrf_spectrum *total, tbrf_spectrum *sol,

@@ -308,7 +308,11 @@ static void print_axes(FILE *out, hid_t obj, hid_t space, int grid)
     }
     vec = vec || series; /* a series always holds vectors */
     int space_axes = rank - series - vec;
-    const char *grid_axes = space_axes == 3 ? "nz, ny, nx" : space_axes == 2 ? "ny, nx" : NULL;
+    /* a 1D grid only in a series (three components in a 1D box) */
+    const char *grid_axes = space_axes == 3   ? "nz, ny, nx"
+                            : space_axes == 2 ? "ny, nx"
+                            : space_axes == 1 && series ? "nx"
+                                                        : NULL;
     if (!grid)
         grid_axes = space_axes == 1 ? "point" : NULL;
     if (!grid_axes)

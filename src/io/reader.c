@@ -1322,7 +1322,15 @@ int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t e
     int vec_axis = !L->split && (series || comps > 1);
     L->dim = rank - series - vec_axis;
     L->ncomp = vec_axis ? (int)(rank > 0 ? dims[rank - 1] : 0) : L->split ? (int)comps : 1;
-    if (L->dim < 2 || L->dim > 3 || (vec_axis && L->ncomp != L->dim) ||
+    if (series && L->dim == 1 && L->ncomp == 3) {
+        io_setf(err, errlen, "%s: /field is a 1D series (time, nx, component): a grid of 2 or 3 "
+                "dimensions is needed here (read it with h5py or ParaView)", path);
+        rc = -2;
+        goto done;
+    }
+    /* a series in a 2D box may hold three components (doc/driving.md) */
+    const int nc_ok = L->ncomp == L->dim || (series && L->dim == 2 && L->ncomp == 3);
+    if (L->dim < 2 || L->dim > 3 || (vec_axis && !nc_ok) ||
         (!vec_axis && comps > 1 && !L->split) || (L->split && (comps < 2 || comps > 3))) {
         char s[128];
         shape_str(s, sizeof s, rank < 0 ? 0 : rank, dims);

@@ -368,10 +368,12 @@ int tbrf_io_field_shape(const char *path, int64_t n[3], char *err, size_t errlen
  * with the components last ((nz, ny, nx, 3), (ny, nx, 2); attribute
  * "components") or, in netCDF, one variable per component field_x,
  * field_y[, field_z]; a `tbrf drive` series, /field (nt, [nz,] ny, nx,
- * dim) beside /time (nt). */
+ * dim) beside /time (nt), or (nt, ny, nx, 3) from a 2D box with three
+ * components (a 1D series, (nt, nx, 3), is refused by name). */
 typedef struct tbrf_io_layout {
     int dim;      /* 2 or 3: the grid's dimension */
-    int ncomp;    /* values per cell: 1 (scalar), or dim for a vector */
+    int ncomp;    /* values per cell: 1 (scalar), or dim for a vector (3 for a series
+                     in a 2D box driven with three components) */
     int split;    /* 1: the components are the variables field_x, field_y[, field_z] */
     int64_t nt;   /* frames of a series (/time); 0 for a single field */
     int64_t n[3]; /* cells along x, y, z (n[2] = 1 in 2D) */
@@ -379,7 +381,8 @@ typedef struct tbrf_io_layout {
 
 /* Fills *L for the grid file path after checking the datasets' rank,
  * type and stored size. 0, or -1 with a message naming the file and the
- * shape found in err. */
+ * shape found in err (-2: a series in a 1D box, which no 2D or 3D grid
+ * reader takes). */
 int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t errlen);
 
 #define TBRF_IO_ALL_COMPONENTS (-1) /* every component, interleaved per cell */
@@ -431,22 +434,24 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen);
 
 /* --------------------------------------------------------------- series
  * Time series of vector fields, `tbrf drive` (series.c): HDF5 only,
- * float64, /time (nt) and either /field (nt, nz, ny, nx, dim) ((nt, ny,
- * nx, dim) in 2D) or /points (N, dim) with /value (nt, N, dim). Write
+ * float64, /time (nt) and either /field (nt, [nz,] [ny,] nx, nc) or
+ * /points (N, dim) with /value (nt, N, nc); nc, the components, is dim
+ * (2 or 3) or 3 in a 1D or 2D box (a driver's components = 3). Write
  * with a writer from tbrf_io_create (flags 0), publish with
  * tbrf_io_commit (the same temporary-and-rename as every tbrf file). */
 
-/* Creates the datasets: a grid when n is given (x fastest, n[2] = 1 in
- * 2D), else npts points whose positions xyz are copied to /points. First
- * refuses a series larger than the free space of the output's folder
- * (tbrf_io_series_bytes, tbrf_io_space_check) or whose times exceed the
- * memory budget, naming the size needed and the space free. Returns 0 or
- * -1 (message in the writer). */
-int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int64_t nt, const int64_t n[3], int64_t npts,
-                         const double *xyz);
+/* Creates the datasets: a grid when n is given (x fastest, n[d] = 1 on
+ * the axes beyond dim), else npts points (dim 2 or 3) whose positions
+ * xyz are copied to /points. First refuses a series larger than the free
+ * space of the output's folder (tbrf_io_series_bytes,
+ * tbrf_io_space_check) or whose times exceed the memory budget, naming
+ * the size needed and the space free, then attaches the XDMF side file.
+ * Returns 0 or -1 (message in the writer). */
+int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64_t n[3],
+                         int64_t npts, const double *xyz);
 
 /* Writes time index it: t into /time and the values of all cells or
- * points (dim interleaved per position) into its row. 0 or -1. */
+ * points (nc interleaved per position) into its row. 0 or -1. */
 int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values);
 
 /* Root attributes of a series: a string, count doubles, count int64,
@@ -460,7 +465,22 @@ int tbrf_io_series_attr_u64(tbrf_io_writer *w, const char *name, uint64_t v);
  * tbrf_io_series_begin): whole chunks, their index and room for the
  * metadata; NaN for bad arguments. series_begin checks it against the
  * free space of the output's folder (tbrf_io_space_check). */
-double tbrf_io_series_bytes(int dim, int64_t nt, const int64_t n[3], int64_t npts);
+double tbrf_io_series_bytes(int dim, int nc, int64_t nt, const int64_t n[3], int64_t npts);
+
+/* Compares the series a and b (HDF5): /time, then /field or /value,
+ * their shapes, types and bits, one time at a time (each time's values
+ * checked against the memory budget). 0 when equal (*values the number
+ * of values compared), 1 when they differ, -1 when a file cannot be read;
+ * err says which dataset and time index differ, or why. */
+int tbrf_io_series_compare(const char *a, const char *b, int64_t *values, char *err,
+                           size_t errlen);
+
+/* The command that wrote the `tbrf drive` series at path (its root
+ * attribute "command", "tbrf drive ...") into *command (malloc'ed; free
+ * it). 0; 1 when path is no series (no HDF5 file with /time beside
+ * /field or /value); -1 with err set for a series without such a
+ * command. */
+int tbrf_io_series_command(const char *path, char **command, char *err, size_t errlen);
 
 /* FOR TESTS ONLY: when set (a number of bytes), tbrf_io_space_check takes
  * it as the free space instead of asking the file system, so that a

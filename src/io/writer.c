@@ -1331,7 +1331,8 @@ int tbrf_io_attach_xdmf(tbrf_io_writer *w, const tbrf_io_meta *m)
 {
     if (!usable(w))
         return -1;
-    if (!m || (m->dim != 2 && m->dim != 3)) {
+    /* a 1D grid: a drive series with three components (series.c) */
+    if (!m || m->dim < 1 || m->dim > 3 || (m->dim == 1 && !m->is_grid)) {
         FAIL(w, "%s: bad metadata for the XDMF side file", w->path);
         return -1;
     }

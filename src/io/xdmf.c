@@ -176,7 +176,9 @@ static void xml_cloud(FILE *f, const tbrf_io_meta *m, const char *base)
 }
 
 /* A series: one Uniform grid per frame, each with its time, reading row
- * `it` of /field (nt, [nz,] ny, nx, dim) or /value (nt, N, dim). The row
+ * `it` of /field (nt, [nz,] [ny,] nx, nc) or /value (nt, N, nc), nc =
+ * m->ncomp (dim, or 3 in a 1D or 2D box: a 3-component Vector on the
+ * 3DCoRectMesh, whose unused axes have one node). The row
  * is named in Xdmf 3's heavy-data syntax "FILE:/DATASET|START:STRIDE:
  * COUNT:DATASPACE" (a hyperslab per dimension of the dataset), which
  * ParaView's default XDMF reader (Xdmf3ReaderS) reads; an XDMF 2
@@ -196,7 +198,7 @@ static void xml_series(FILE *f, const tbrf_io_meta *m, const char *base, int64_t
             dd[r++] = (long long)m->n[c];
     else
         dd[r++] = (long long)m->npoints;
-    dd[r++] = d;
+    dd[r++] = m->ncomp;
     char rest[160] = "", dims[96];
     for (int i = 1, k = 0; i < r; i++)
         k += snprintf(rest + k, sizeof rest - (size_t)k, " %lld", dd[i]);
@@ -214,7 +216,7 @@ static void xml_series(FILE *f, const tbrf_io_meta *m, const char *base, int64_t
         fprintf(f, "      <Attribute Name=\"%s\" AttributeType=\"Vector\" Center=\"Node\">\n"
                    "        <DataItem Dimensions=\"%s %d\" NumberType=\"Float\" Precision=\"8\" "
                    "Format=\"HDF\">",
-                grid ? "field" : "value", dims, d);
+                grid ? "field" : "value", dims, m->ncomp);
         put_ref(f, base, grid ? "field" : "value");
         fprintf(f, "|%lld", (long long)it); /* start */
         for (int i = 1; i < r; i++)

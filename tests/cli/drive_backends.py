@@ -8,6 +8,9 @@ against `--backend cpu` (doc/driving.md, "Backends"):
            ~1e-14; measured ~1e-15)
   domain   a non-periodic domain (the turning-bands lines projected by
            the backend in double): bitwise the cpu's values
+  plane, line  three components in a 2D box (grid and 2D points) and in a
+           1D box (grid): --components 3, the direct sum as in box, within
+           the same 1e-12
   Both: /time identical, the `backend` attribute names the backend that
   ran, the driver's `modes` and `rms_ensemble` attributes identical.
   A backend this build lacks (NOT_BUILT) or without a device (NO_DEVICE)
@@ -40,7 +43,10 @@ K1, K3 = "6.283185307179586", "18.84955592153876"
 COMMON = ["--model", "band", "--kmin", K1, "--kmax", K3, "--zeta", "0.6", "--tcorr", "0.5",
           "--rms", "2", "--seed", "9", "--interpolate", "--times", "0:1.5:0.25", "--quiet"]
 GEOM = {"box": ["--box", "1,1.125,1.25"],
-        "domain": ["--domain", "-0.5,-0.25,0:0.5,0.875,1.25"]}
+        "domain": ["--domain", "-0.5,-0.25,0:0.5,0.875,1.25"],
+        "plane": ["--box", "1,1.125", "--components", "3"],
+        "line": ["--box", "1", "--components", "3"]}
+GRID = {"box": "9x7x5", "domain": "9x7x5", "plane": "9x7", "line": "9"}
 failures = []
 
 
@@ -62,10 +68,11 @@ rng = np.random.default_rng(5)
 np.savetxt("box_pts.txt", rng.uniform(-0.7, 2.1, size=(400, 3)))
 lo, hi = np.array([-0.5, -0.25, 0.0]), np.array([0.5, 0.875, 1.25])
 np.savetxt("domain_pts.txt", lo + (hi - lo) * rng.uniform(size=(400, 3)))
+np.savetxt("plane_pts.txt", rng.uniform(-0.7, 2.1, size=(400, 2)))
 
-for geom in ("box", "domain"):
-    for kind in ("grid", "points"):
-        where = ["--grid", "9x7x5"] if kind == "grid" else ["--points", geom + "_pts.txt"]
+for geom in ("box", "domain", "plane", "line"):
+    for kind in ("grid", "points") if geom != "line" else ("grid",):
+        where = ["--grid", GRID[geom]] if kind == "grid" else ["--points", geom + "_pts.txt"]
         ref = run(geom, where, "cpu", "cpu.h5")
         check(ref.returncode == 0, f"{geom} {kind}: cpu runs ({ref.stderr.strip()})")
         r = run(geom, where, BACKEND, "be.h5")

@@ -20,7 +20,8 @@
 #            (the model's attributes read back: model_kind, kmin, kmax)
 #   turbgen  --turbgen TurbGen.par (tests/data/turbgen): its t_decay, dt,
 #            sol_weight, seed and TurbGen's force rms recorded; the options
-#            the file sets, an unknown key and ndim = 2.5 refused by name;
+#            the file sets, an unknown key and ndim = 2.5 on a 3D grid
+#            refused by name;
 #            --amplitude-factor and --directions recorded as attributes
 #            (fewer modes with --directions), a factor list of the wrong
 #            length and --amplitude-factor beside --turbgen refused
@@ -197,7 +198,8 @@ turbgen)
     sed 's/^random_seed /randseed /' "$tgpar" > bad.par
     tg_refuse "'randseed' is not one tbrf honours" bad.par --grid 8x8x8
     sed 's/^ndim  *= 3 /ndim = 2.5 /' "$tgpar" > half.par
-    tg_refuse 'ndim = 2.5 drives three components' half.par --grid 8x8
+    # ndim = 2.5 is a 2D box of three components (drive_components.py)
+    tg_refuse 'a 2D box (ndim), but the geometry is 3D' half.par --grid 8x8x8
     tg_refuse 'amplitude-factor is set by --turbgen' "$tgpar" --amplitude-factor 1,2,3 --grid 8x8x8
     wide=(--box 1 --model powerlaw --index -4 --kmin $K1 --kmax 100.6 --zeta 0.5 --tcorr 0.5 --rms 1
           --times 0:0.1:0.05 --grid 8x8x8 --quiet)

@@ -8,8 +8,9 @@ at the files"):
     absolute path: a 3D grid with anisotropic spacing and an origin, a 2D
     grid, points, a 3D vector grid (3 components); the points, bounds,
     origin and spacing, and the field's values against h5py's;
-  - `tbrf drive` series (grid and points) as temporal collections: the
-    times, and the first and last frames' vectors against /field, /value;
+  - `tbrf drive` series (grid and points, and three components in a 2D
+    and a 1D box) as temporal collections: the times, the bounds, and
+    the first and last frames' vectors against /field, /value;
     the 3D series played as an animation (the scene's time steps from the
     data, every frame stepped through GoToNext) showing each time's row;
   - the bare "NAME.xmf", which crashes the Xdmf3 reader of ParaView 5.11
@@ -124,8 +125,15 @@ subprocess.run([tbrf, *drive, "--box", "6.283185307179586,6.283185307179586", "-
                 "--out", "s2.h5"], check=True)
 subprocess.run([tbrf, *drive, "--box", "6.283185307179586", "--points", "pts.txt", "--out",
                 "sp.h5"], check=True)
+# three components in a 2D and a 1D box (--components 3, TurbGen's ndim =
+# 2.5, 1.5): a 3-component Vector on the plane's or the line's mesh
+subprocess.run([tbrf, *drive, "--box", "6.283185307179586", "--grid", "8x6", "--components",
+                "3", "--out", "s2c.h5"], check=True)
+subprocess.run([tbrf, *drive, "--box", "6.283185307179586", "--grid", "8", "--components", "3",
+                "--out", "s1c.h5"], check=True)
 for name, ds, npos, nc in (("s3", "field", 8 * 6 * 4, 3), ("s2", "field", 8 * 6, 2),
-                           ("sp", "value", 4, 3)):
+                           ("sp", "value", 4, 3), ("s2c", "field", 8 * 6, 3),
+                           ("s1c", "field", 8, 3)):
     h = h5py.File(name + ".h5", "r")
     times, rows = h["time"][()], h[ds][()]
     r = OpenDataFile(f"./{name}.xmf")
@@ -162,6 +170,10 @@ for name, ds, npos, nc in (("s3", "field", 8 * 6 * 4, 3), ("s2", "field", 8 * 6,
         check(np.allclose(d.GetBounds(), (0, 7 * 0.7853981633974483, 0, 5 * 1.0471975511965976,
                                           0, 3 * 1.5707963267948966)),
               f"s3: bounds {d.GetBounds()}")
+    if name in ("s2c", "s1c"):
+        ny = 5 * 1.0471975511965976 if name == "s2c" else 0.0
+        check(np.allclose(d.GetBounds(), (0, 7 * 0.7853981633974483, 0, ny, 0, 0)),
+              f"{name}: bounds {d.GetBounds()}")
     Delete(r)
 
 r = NetCDFReader(FileName=["g3.nc"])

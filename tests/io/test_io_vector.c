@@ -215,7 +215,7 @@ static void series_file(const char *path, int dim, int64_t nt)
     char err[512];
     tbrf_io_writer *w = tbrf_io_create(path, 0, err, sizeof err);
     REQUIRE(w, , "%s: %s", path, err);
-    CHECK(tbrf_io_series_begin(w, dim, nt, n, 0, NULL) == 0, "%s: %s", path, tbrf_io_message(w));
+    CHECK(tbrf_io_series_begin(w, dim, dim, nt, n, 0, NULL) == 0, "%s: %s", path, tbrf_io_message(w));
     double v[5 * 4 * 3 * 3];
     for (int64_t t = 0; t < nt; t++) {
         for (int64_t i = 0; i < cells; i++)

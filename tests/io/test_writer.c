@@ -29,6 +29,7 @@
  * dimension, P the precision: 30, 31, 20). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
 #include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,7 +481,7 @@ static void coverage(const char *dir)
     tbrf_io_writer *sw = tbrf_io_create(path, 0, err, sizeof err);
     const int64_t sn[3] = {2, 2, 1};
     double sv[8] = {0};
-    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 3, sn, 0, NULL) == 0, , "series begin");
+    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 2, 3, sn, 0, NULL) == 0, , "series begin");
     CHECK(tbrf_io_series_step(sw, 0, 0.0, sv) == 0 && tbrf_io_series_step(sw, 2, 1.0, sv) == 0,
           "series steps");
     CHECK(tbrf_io_series_step(sw, 2, 1.0, sv) != 0 && strstr(tbrf_io_message(sw), "time 2 would be written twice"),
@@ -489,11 +490,21 @@ static void coverage(const char *dir)
           "series commit after it refused: %s", tbrf_io_message(sw));
     tbrf_io_close(sw);
     sw = tbrf_io_create(path, 0, err, sizeof err);
-    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 3, sn, 0, NULL) == 0, , "series begin");
+    REQUIRE(sw && tbrf_io_series_begin(sw, 2, 2, 3, sn, 0, NULL) == 0, , "series begin");
     CHECK(tbrf_io_series_step(sw, 0, 0.0, sv) == 0 && tbrf_io_series_step(sw, 2, 1.0, sv) == 0,
           "series steps");
     CHECK(tbrf_io_commit(sw) != 0 && strstr(tbrf_io_message(sw), "time 1 was never written (2 of 3"),
           "a series with a time missing refused: %s", tbrf_io_message(sw));
+    tbrf_io_close(sw);
+    /* the shapes a series holds: nc = dim, or 3 in a 1D or 2D box */
+    const int64_t s1[3] = {4, 1, 1};
+    CHECK(isfinite(tbrf_io_series_bytes(1, 3, 2, s1, 0)) && isfinite(tbrf_io_series_bytes(2, 3, 2, sn, 0)) &&
+          isnan(tbrf_io_series_bytes(1, 1, 2, s1, 0)) && isnan(tbrf_io_series_bytes(3, 2, 2, sn, 0)) &&
+          isnan(tbrf_io_series_bytes(1, 3, 2, NULL, 4)), "series sizes: 1D/2D with 3 components only");
+    sw = tbrf_io_create(path, 0, err, sizeof err);
+    CHECK(sw && tbrf_io_series_begin(sw, 3, 2, 3, sn, 0, NULL) != 0 &&
+          strstr(tbrf_io_message(sw), "or 3 in 1D and 2D"), "a 3D series of 2 components refused: %s",
+          sw ? tbrf_io_message(sw) : err);
     tbrf_io_close(sw);
     CHECK(!exists(path) && dir_is_empty_but(dir, "-", "-"), "coverage: nothing left in %s", dir);
 }
