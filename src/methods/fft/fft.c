@@ -428,6 +428,7 @@ typedef struct spec_eval {
     double inv_volume;
     double *table; /* P/V (or its square root, if root) at |m|^2 = s, or NULL */
     int64_t smax;
+    int64_t s_hi; /* the largest s of a non-zero table entry (-1: none): modes past it are zero */
     int root;
     /* an anisotropic model: P(k) = det S P_iso(|K k|), K = S R^T; no
      * table, |K k| not being a function of |m|^2 */
@@ -472,7 +473,22 @@ static int spec_init(spec_eval *e, const tbrf_model *model, int dim, const grid_
         if (root)
             t[s] = sqrt(t[s]);
     }
+    e->s_hi = smax;
+    while (e->s_hi >= 0 && t[e->s_hi] == 0.0)
+        e->s_hi--;
     return TBRF_OK;
+}
+
+/* The largest m >= 0 with m^2 <= r (r >= 0): the modes of a row or plane
+ * that can have non-zero power are those with |m_x| <= isqrt(s_hi - rest). */
+static int64_t isqrt(int64_t r)
+{
+    int64_t m = (int64_t)sqrt((double)r);
+    while (m > 0 && m * m > r)
+        m--;
+    while ((m + 1) * (m + 1) <= r)
+        m++;
+    return m;
 }
 
 static double spec_value(const spec_eval *e, int64_t mx, int64_t my, int64_t mz)
@@ -523,11 +539,24 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
                 mz2[g] = mz * mz;
                 live[g] = g < gn && !(dim == 3 && is_nyquist(mz, nz));
             }
-            for (int64_t iy = 0; iy < ny; iy++) {
+            /* Terms past the table's last non-zero entry are +-0 and are
+             * skipped: adding a zero to a sum that is never -0 (it starts
+             * at +0, and x + -x is +0) leaves it bitwise unchanged. */
+            int64_t mz2min = INT64_MAX;
+            for (int64_t g = 0; g < gn; g++)
+                if (live[g] && mz2[g] < mz2min)
+                    mz2min = mz2[g];
+            for (int64_t iy = 0; iy < ny && mz2min != INT64_MAX; iy++) {
                 const int64_t my = idx_to_m(iy, ny);
-                if (is_nyquist(my, ny))
+                if (is_nyquist(my, ny) || my * my + mz2min > e.s_hi)
                     continue;
+                /* |m_x| <= mm: ix in [0, mm] and [nx - mm, nx), in order */
+                const int64_t mm = isqrt(e.s_hi - my * my - mz2min);
                 for (int64_t ix = 0; ix < nx; ix++) {
+                    if (ix > mm && ix < nx - mm) {
+                        ix = nx - mm - 1;
+                        continue;
+                    }
                     const int64_t mx = idx_to_m(ix, nx);
                     if (is_nyquist(mx, nx))
                         continue;
@@ -651,13 +680,20 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
             const int64_t r1 = xend - x0 < nb ? (xend - x0 > r0 ? xend - x0 : r0) : nb;
             if (comp < 0 && r1 > r0) {
                 double amp[NORMAL_BLOCK];
-                for (int64_t b = r0; b < r1; b++)
+                /* past the last non-zero table entry amp is 0: not looked up */
+                int64_t ra = r1;
+                if (e.table) {
+                    const int64_t rest = e.s_hi - my * my - mz * mz;
+                    ra = rest < 0 ? r0 : isqrt(rest) + 1 - x0;
+                    ra = ra < r0 ? r0 : ra > r1 ? r1 : ra;
+                }
+                for (int64_t b = r0; b < ra; b++)
                     amp[b] = spec_value(&e, x0 + b, my, mz);
                 /* Modes of zero power (beyond k_max, below k_min: half of
                  * a cube's modes lie outside the inscribed sphere) are not
                  * drawn: each mode has its own counter, so skipping one
                  * changes no other, and its value is zero either way. */
-                int64_t lo = r0, hi = r1;
+                int64_t lo = r0, hi = ra;
                 while (lo < hi && amp[lo] == 0.0)
                     lo++;
                 while (hi > lo && amp[hi - 1] == 0.0)
@@ -675,8 +711,10 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
             }
             for (int64_t b = 0; b < nb; b++) {
                 const int64_t ix = x0 + b, mx = ix;
-                if (comp < 0 && b >= r0 && b < r1)
-                    continue; /* stored above */
+                if (comp < 0 && b == r0 && r1 > r0) {
+                    b = r1 - 1; /* [r0, r1) stored above */
+                    continue;
+                }
                 if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
                     if (!zeroed)
                         c[ix][0] = c[ix][1] = 0.0;
