@@ -130,7 +130,7 @@ int main(int argc, char **argv)
         const double med = reps % 2 ? q[reps / 2] : 0.5 * (q[reps / 2 - 1] + q[reps / 2]);
         printf("%-8s %12.4f %12.4f %10.3f [%.3f-%.3f]\n", f ? "float" : "double", bt, bb, med, q[0],
                q[reps - 1]);
-        printf("RATIO fft_over_bare_%s %.3f\n", f ? "float" : "double", med);
+        printf("RATIO fft_over_bare_%s %.3f [%.3f-%.3f]\n", f ? "float" : "double", med, q[0], q[reps - 1]);
     }
     fprintf(stderr, "(checksum %g)\n", sink);
     free(q);

@@ -73,7 +73,7 @@ static void report(const char *name, const char *key, double *q, int reps)
     qsort(q, (size_t)reps, sizeof *q, cmp);
     const double med = reps % 2 ? q[reps / 2] : 0.5 * (q[reps / 2 - 1] + q[reps / 2]);
     printf("%-44s %6.3f [%.3f-%.3f]\n", name, med, q[0], q[reps - 1]);
-    printf("RATIO %s %.3f\n", key, med);
+    printf("RATIO %s %.3f [%.3f-%.3f]\n", key, med, q[0], q[reps - 1]);
 }
 
 int main(int argc, char **argv)
