@@ -510,6 +510,58 @@ static double spec_value(const spec_eval *e, int64_t mx, int64_t my, int64_t mz)
     return e->root ? sqrt(v) : v;
 }
 
+/* Eight planes at a time: each plane's sum is still one chain in (iy, ix)
+ * order (the same bits as tbrfi_fft_method_variance's loop without a
+ * table), but eight independent chains hide the adds' latency, which
+ * bounded it. The sums of planes z0 .. z0 + 7 (those below nz) into
+ * planes[]. */
+enum { VARIANCE_GROUP = 8 };
+
+static void variance_planes(const spec_eval *ep, int dim, int64_t nx, int64_t ny, int64_t nz, int64_t z0,
+                            double *planes)
+{
+    enum { G = VARIANCE_GROUP };
+    const spec_eval e = *ep;
+    const int64_t gn = nz - z0 < G ? nz - z0 : G;
+    double acc[G] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t mz2[G];
+    int live[G];
+    for (int64_t g = 0; g < G; g++) {
+        const int64_t mz = g < gn && dim == 3 ? idx_to_m(z0 + g, nz) : 0;
+        mz2[g] = mz * mz;
+        live[g] = g < gn && !(dim == 3 && is_nyquist(mz, nz));
+    }
+    /* Terms past the table's last non-zero entry are +-0 and are
+     * skipped: adding a zero to a sum that is never -0 (it starts
+     * at +0, and x + -x is +0) leaves it bitwise unchanged. */
+    int64_t mz2min = INT64_MAX;
+    for (int64_t g = 0; g < gn; g++)
+        if (live[g] && mz2[g] < mz2min)
+            mz2min = mz2[g];
+    for (int64_t iy = 0; iy < ny && mz2min != INT64_MAX; iy++) {
+        const int64_t my = idx_to_m(iy, ny);
+        if (is_nyquist(my, ny) || my * my + mz2min > e.s_hi)
+            continue;
+        /* |m_x| <= mm: ix in [0, mm] and [nx - mm, nx), in order */
+        const int64_t mm = isqrt(e.s_hi - my * my - mz2min);
+        for (int64_t ix = 0; ix < nx; ix++) {
+            if (ix > mm && ix < nx - mm) {
+                ix = nx - mm - 1;
+                continue;
+            }
+            const int64_t mx = idx_to_m(ix, nx);
+            if (is_nyquist(mx, nx))
+                continue;
+            const int64_t s = mx * mx + my * my;
+            for (int64_t g = 0; g < G; g++)
+                if (live[g] && (s != 0 || mz2[g] != 0))
+                    acc[g] += e.table[s + mz2[g]];
+        }
+    }
+    for (int64_t g = 0; g < gn; g++)
+        planes[z0 + g] = live[g] ? acc[g] : 0.0;
+}
+
 double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_geom *g)
 {
     spec_eval e;
@@ -523,52 +575,11 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
     /* per-plane sums in parallel, added in plane order: the same bits for
      * any thread count */
     if (e.table) {
-        /* Eight planes at a time: each plane's sum is still one chain in
-         * (iy, ix) order (the same bits as the loop below), but eight
-         * independent chains hide the adds' latency, which bounded it. */
-        enum { G = 8 };
+        enum { G = VARIANCE_GROUP };
         const int64_t groups = (nz + G - 1) / G;
 #pragma omp parallel for schedule(static)
-        for (int64_t gi = 0; gi < groups; gi++) {
-            const int64_t z0 = gi * G, gn = nz - z0 < G ? nz - z0 : G;
-            double acc[G] = {0, 0, 0, 0, 0, 0, 0, 0};
-            int64_t mz2[G];
-            int live[G];
-            for (int64_t g = 0; g < G; g++) {
-                const int64_t mz = g < gn && dim == 3 ? idx_to_m(z0 + g, nz) : 0;
-                mz2[g] = mz * mz;
-                live[g] = g < gn && !(dim == 3 && is_nyquist(mz, nz));
-            }
-            /* Terms past the table's last non-zero entry are +-0 and are
-             * skipped: adding a zero to a sum that is never -0 (it starts
-             * at +0, and x + -x is +0) leaves it bitwise unchanged. */
-            int64_t mz2min = INT64_MAX;
-            for (int64_t g = 0; g < gn; g++)
-                if (live[g] && mz2[g] < mz2min)
-                    mz2min = mz2[g];
-            for (int64_t iy = 0; iy < ny && mz2min != INT64_MAX; iy++) {
-                const int64_t my = idx_to_m(iy, ny);
-                if (is_nyquist(my, ny) || my * my + mz2min > e.s_hi)
-                    continue;
-                /* |m_x| <= mm: ix in [0, mm] and [nx - mm, nx), in order */
-                const int64_t mm = isqrt(e.s_hi - my * my - mz2min);
-                for (int64_t ix = 0; ix < nx; ix++) {
-                    if (ix > mm && ix < nx - mm) {
-                        ix = nx - mm - 1;
-                        continue;
-                    }
-                    const int64_t mx = idx_to_m(ix, nx);
-                    if (is_nyquist(mx, nx))
-                        continue;
-                    const int64_t s = mx * mx + my * my;
-                    for (int64_t g = 0; g < G; g++)
-                        if (live[g] && (s != 0 || mz2[g] != 0))
-                            acc[g] += e.table[s + mz2[g]];
-                }
-            }
-            for (int64_t g = 0; g < gn; g++)
-                planes[z0 + g] = live[g] ? acc[g] : 0.0;
-        }
+        for (int64_t gi = 0; gi < groups; gi++)
+            variance_planes(&e, dim, nx, ny, nz, gi * G, planes);
     } else
 #pragma omp parallel for schedule(static)
     for (int64_t iz = 0; iz < nz; iz++) {
@@ -866,7 +877,11 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
 #pragma omp parallel for schedule(static) num_threads(nthreads)
         for (int64_t row = 0; row < nz * ny; row++) {
             const double *src = R + row * 2 * nh;
-            if (precision == TBRF_FLOAT) {
+            if (precision == TBRF_FLOAT && ncomp == 1) { /* contiguous: vectorised */
+                float *restrict dst = (float *)out + row * nx;
+                for (int64_t i = 0; i < nx; i++)
+                    dst[i] = (float)src[i];
+            } else if (precision == TBRF_FLOAT) {
                 float *dst = (float *)out + row * nx * ncomp + c;
                 for (int64_t i = 0; i < nx; i++)
                     dst[i * ncomp] = (float)src[i];
