@@ -163,8 +163,9 @@ fi
 tg=${TBRF_TURBGEN_DIR:-}
 if [ -n "$tg" ] && [ -f "$tg/TurbGen.h" ] && command -v g++ >/dev/null; then
     mkdir -p "$out/turbgen"
-    if g++ -O3 -I"$tg" -I"$here/../include" -I"$build/include" "$here/turbgen_wide.cpp" -L"$build/src" \
-        -ltbrf -Wl,-rpath,"$build/src" -o "$out/turbgen/turbgen_wide" 2>"$out/turbgen/err" &&
+    babs=$(cd "$build" && pwd) # the rpath must hold from the scratch folder
+    if g++ -O3 -I"$tg" -I"$here/../include" -I"$babs/include" "$here/turbgen_wide.cpp" -L"$babs/src" \
+        -ltbrf -Wl,-rpath,"$babs/src" -o "$out/turbgen/turbgen_wide" 2>"$out/turbgen/err" &&
         (cd "$out/turbgen" && ./turbgen_wide 200 "$preps") >"$out/turbgen.txt" 2>/dev/null; then
         echo
         cat "$out/turbgen.txt"
