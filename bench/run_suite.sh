@@ -8,10 +8,30 @@
 # path this CPU runs (TBRF_CPU_ISA forces the
 # lower ones: on an AVX-512 machine the AVX2 row is the AVX2 path on that
 # machine, not an AVX2-only CPU). Asserts nothing.
+#
+# Peers (#31): the last table, "Peers", puts tbrf against each peer, one
+# row per line
+#     PEER <name> <ratio> <goal> <isa> <note...>
+# that the blocks between "Peers: blocks" and "Peers: table" append to
+# the file $peers with `peer NAME RATIO GOAL ISA NOTE...`:
+#   name   one word (no spaces), e.g. fft_method_float_vs_bare_fftw;
+#   ratio  tbrf's time / the peer's time, the two timed alternated in one
+#          run (median of the pairs' own ratios): below 1 tbrf is faster;
+#   goal   the bound the ratio should meet, "<=X" (the table says whether
+#          it does), or "-" for none;
+#   isa    the CPU kernels tbrf ran with: avx512-gather, avx512, avx2,
+#          portable (TBRF_CPU_ISA forces a lower one), "-" for none;
+#   note   how it was measured: size, threads, clock, [min-max] and pairs.
+# Each block measures its peer on its own (it may use $build, $here,
+# $out, $isas (best first), $best (the one tbrf picks), $preps (pairs, at
+# least 5) and $cpu), appends its lines, or prints why it has none (peer
+# not installed), and never stops the suite: a new peer is one more block.
 # Usage: bench/run_suite.sh [BUILD_DIR=build] [quick|full] [REPEATS=3]
 # Environment: TBRF_PEERS_VENV (default /tmp/tbrf-peers-venv); set
-# TBRF_NO_PEERS=1 to skip the peers; TBRF_SUITE_SUMMARY_ONLY=1 to run only
-# the summary's programs.
+# TBRF_NO_PEERS=1 to skip the Python peers (GSTools, FINUFFT);
+# TBRF_TURBGEN_DIR: the folder of TurbGen.h (github.com/chfeder/
+# turbulence_generator, not part of tbrf) for the TurbGen rows;
+# TBRF_SUITE_SUMMARY_ONLY=1 to run only the summaries' programs.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -25,7 +45,8 @@ grep -q -w avx512f /proc/cpuinfo && grep -q -w avx512dq /proc/cpuinfo && isas="a
 grep -q -w avx512_fp16 /proc/cpuinfo && case $isas in avx512*) isas="avx512-gather $isas" ;; esac
 echo "# machine: $cpu, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# CPU kernels: $isas (best first)"
-cmake --build "$build" --target bench_suite bench_projection bench_fft_write bench_limits tbrf_cli >/dev/null
+cmake --build "$build" --target bench_suite bench_projection bench_fft_write bench_limits tbrf_cli \
+    bench_fft_bare bench_tb_linear tbrf >/dev/null
 if [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     "$build/bench/bench_suite" "$mode" "$reps"
     echo
@@ -74,6 +95,52 @@ echo
 echo "## the projection's ceiling on this core (samples in L1; compare the core cl/s above)"
 "$build/bench/bench_limits" "$reps" | grep -v '^LIMIT'
 
+# ---------------------------------------------------------------- Peers: blocks
+peers=$out/peers
+: >"$peers"
+# peer NAME RATIO GOAL ISA NOTE...: one row (an empty RATIO is written "n/a")
+peer() {
+    name=$1 r=${2:-n/a}
+    shift 2
+    echo "PEER $name $r $*" >>"$peers"
+}
+best=${isas%% *}
+preps=$((reps > 5 ? reps : 5))
+
+# The FFT method against a bare FFTW c2r + fill, no write (#31 item 4):
+# one thread, CPU time, each ISA (the modes' Philox and passes are SIMD).
+for isa in $isas; do
+    if OMP_NUM_THREADS=1 TBRF_BENCH_CLOCK=cpu TBRF_CPU_ISA=$isa "$build/bench/bench_fft_bare" 256 "$preps" \
+        >"$out/fftbare-$isa" 2>/dev/null; then
+        for p in float double; do
+            set -- $(ratio "fftbare-$isa" "fft_over_bare_$p")
+            peer "fft_method_${p}_vs_bare_fftw" "$1" "<=1.15" "$isa" \
+                "256^3, 1 thread, CPU time, median $2 of $preps pairs"
+        done
+    else
+        echo "# bench_fft_bare failed: no FFT rows"
+    fi
+done
+
+# Turning bands linear past the cache (#31 item 3): the cost per
+# cell.line at 512^3 (a slab of its grid) and at 8192 lines against the
+# 128^3 grid with 1024 lines; one thread, CPU time, each ISA.
+for isa in $isas; do
+    if OMP_NUM_THREADS=1 TBRF_BENCH_CLOCK=cpu TBRF_CPU_ISA=$isa "$build/bench/bench_tb_linear" "$preps" \
+        128 512 1024 8192 >"$out/linear-$isa" 2>/dev/null; then
+        set -- $(ratio "linear-$isa" tb_big_grid_over_small)
+        peer tb_512cube_vs_128cube_per_cell_line "$1" "<=1.1" "$isa" \
+            "1024 lines, 1 thread, CPU time, median $2 of $preps pairs"
+        set -- $(ratio "linear-$isa" tb_many_lines_over_small)
+        peer tb_8192_vs_1024_lines_per_cell_line "$1" "<=1.1" "$isa" \
+            "128^3, 1 thread, CPU time, median $2 of $preps pairs"
+    else
+        echo "# bench_tb_linear failed: no linearity rows"
+    fi
+done
+
+# GSTools and FINUFFT from PyPI (a throw-away virtual environment) against
+# tbrf's Python package on the same points, one thread, CPU time.
 if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     venv=${TBRF_PEERS_VENV:-/tmp/tbrf-peers-venv}
     if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import gstools, finufft, numpy' 2>/dev/null; then
@@ -82,5 +149,44 @@ if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     fi
     echo
     if [ "$mode" = full ]; then sizes="10000 100000 1000000 10000000"; else sizes="10000 100000 1000000"; fi
-    "$venv/bin/python" "$here/peers.py" "$threads" "$reps" $sizes || echo "# peers failed"
+    if PYTHONPATH="$here/../python${PYTHONPATH:+:$PYTHONPATH}" TBRF_LIBRARY="$build/src/libtbrf.so" \
+        "$venv/bin/python" "$here/peers.py" 1 "$preps" "$best" $sizes >"$out/peers-py"; then
+        grep -v '^PEER' "$out/peers-py" || true
+        grep '^PEER' "$out/peers-py" >>"$peers" || true
+    else
+        echo "# peers failed"
+    fi
 fi
+
+# TurbGen's driving update against tbrf's (bench/turbgen_wide.cpp), where
+# TBRF_TURBGEN_DIR holds TurbGen.h: built here, run in a scratch folder.
+tg=${TBRF_TURBGEN_DIR:-}
+if [ -n "$tg" ] && [ -f "$tg/TurbGen.h" ] && command -v g++ >/dev/null; then
+    mkdir -p "$out/turbgen"
+    babs=$(cd "$build" && pwd) # the rpath must hold from the scratch folder
+    if g++ -O3 -I"$tg" -I"$here/../include" -I"$babs/include" "$here/turbgen_wide.cpp" -L"$babs/src" \
+        -ltbrf -Wl,-rpath,"$babs/src" -o "$out/turbgen/turbgen_wide" 2>"$out/turbgen/err" &&
+        (cd "$out/turbgen" && ./turbgen_wide 200 "$preps") >"$out/turbgen.txt" 2>/dev/null; then
+        echo
+        cat "$out/turbgen.txt"
+        # name (34 columns), TurbGen's modes, tbrf's, TurbGen us, "us", tbrf us, "us", TurbGen / tbrf
+        awk -v isa="$best" -v n="$preps" '/ us / {
+            name = substr($0, 1, 34); sub(/ +$/, "", name); gsub(/[^A-Za-z0-9.]+/, "_", name)
+            printf "PEER turbgen_update_%s %.3g - %s TurbGen %s modes, tbrf %s; 1 thread, CPU time, median of %s rounds\n",
+                name, 1 / $NF, isa, $(NF - 6), $(NF - 5), n }' "$out/turbgen.txt" >>"$peers"
+    else
+        echo "# TurbGen: turbgen_wide did not build or run: no TurbGen rows"
+    fi
+else
+    echo "# TurbGen: set TBRF_TURBGEN_DIR to the folder of TurbGen.h for its rows"
+fi
+
+# ---------------------------------------------------------------- Peers: table
+echo
+echo "## Peers: tbrf's time / the peer's (below 1: tbrf faster), alternated in one run"
+echo "# $cpu, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
+printf "%-48s %8s %7s %-6s %-13s %s\n" "row" "ratio" "goal" "" "ISA" "measured"
+awk '{ note = ""; for (i = 6; i <= NF; i++) note = note (i > 6 ? " " : "") $i
+       ok = ""
+       if ($4 ~ /^<=/ && $3 ~ /^[0-9.]+$/) ok = $3 + 0 <= substr($4, 3) + 0 ? "met" : "MISSED"
+       printf "%-48s %8s %7s %-6s %-13s %s\n", $2, $3, $4, ok, $5, note }' "$peers"

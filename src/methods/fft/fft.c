@@ -428,6 +428,7 @@ typedef struct spec_eval {
     double inv_volume;
     double *table; /* P/V (or its square root, if root) at |m|^2 = s, or NULL */
     int64_t smax;
+    int64_t s_hi; /* the largest s of a non-zero table entry (-1: none): modes past it are zero */
     int root;
     /* an anisotropic model: P(k) = det S P_iso(|K k|), K = S R^T; no
      * table, |K k| not being a function of |m|^2 */
@@ -472,7 +473,22 @@ static int spec_init(spec_eval *e, const tbrf_model *model, int dim, const grid_
         if (root)
             t[s] = sqrt(t[s]);
     }
+    e->s_hi = smax;
+    while (e->s_hi >= 0 && t[e->s_hi] == 0.0)
+        e->s_hi--;
     return TBRF_OK;
+}
+
+/* The largest m >= 0 with m^2 <= r (r >= 0): the modes of a row or plane
+ * that can have non-zero power are those with |m_x| <= isqrt(s_hi - rest). */
+static int64_t isqrt(int64_t r)
+{
+    int64_t m = (int64_t)sqrt((double)r);
+    while (m > 0 && m * m > r)
+        m--;
+    while ((m + 1) * (m + 1) <= r)
+        m++;
+    return m;
 }
 
 static double spec_value(const spec_eval *e, int64_t mx, int64_t my, int64_t mz)
@@ -494,6 +510,58 @@ static double spec_value(const spec_eval *e, int64_t mx, int64_t my, int64_t mz)
     return e->root ? sqrt(v) : v;
 }
 
+/* Eight planes at a time: each plane's sum is still one chain in (iy, ix)
+ * order (the same bits as tbrfi_fft_method_variance's loop without a
+ * table), but eight independent chains hide the adds' latency, which
+ * bounded it. The sums of planes z0 .. z0 + 7 (those below nz) into
+ * planes[]. */
+enum { VARIANCE_GROUP = 8 };
+
+static void variance_planes(const spec_eval *ep, int dim, int64_t nx, int64_t ny, int64_t nz, int64_t z0,
+                            double *planes)
+{
+    enum { G = VARIANCE_GROUP };
+    const spec_eval e = *ep;
+    const int64_t gn = nz - z0 < G ? nz - z0 : G;
+    double acc[G] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t mz2[G];
+    int live[G];
+    for (int64_t g = 0; g < G; g++) {
+        const int64_t mz = g < gn && dim == 3 ? idx_to_m(z0 + g, nz) : 0;
+        mz2[g] = mz * mz;
+        live[g] = g < gn && !(dim == 3 && is_nyquist(mz, nz));
+    }
+    /* Terms past the table's last non-zero entry are +-0 and are
+     * skipped: adding a zero to a sum that is never -0 (it starts
+     * at +0, and x + -x is +0) leaves it bitwise unchanged. */
+    int64_t mz2min = INT64_MAX;
+    for (int64_t g = 0; g < gn; g++)
+        if (live[g] && mz2[g] < mz2min)
+            mz2min = mz2[g];
+    for (int64_t iy = 0; iy < ny && mz2min != INT64_MAX; iy++) {
+        const int64_t my = idx_to_m(iy, ny);
+        if (is_nyquist(my, ny) || my * my + mz2min > e.s_hi)
+            continue;
+        /* |m_x| <= mm: ix in [0, mm] and [nx - mm, nx), in order */
+        const int64_t mm = isqrt(e.s_hi - my * my - mz2min);
+        for (int64_t ix = 0; ix < nx; ix++) {
+            if (ix > mm && ix < nx - mm) {
+                ix = nx - mm - 1;
+                continue;
+            }
+            const int64_t mx = idx_to_m(ix, nx);
+            if (is_nyquist(mx, nx))
+                continue;
+            const int64_t s = mx * mx + my * my;
+            for (int64_t g = 0; g < G; g++)
+                if (live[g] && (s != 0 || mz2[g] != 0))
+                    acc[g] += e.table[s + mz2[g]];
+        }
+    }
+    for (int64_t g = 0; g < gn; g++)
+        planes[z0 + g] = live[g] ? acc[g] : 0.0;
+}
+
 double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_geom *g)
 {
     spec_eval e;
@@ -507,39 +575,11 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
     /* per-plane sums in parallel, added in plane order: the same bits for
      * any thread count */
     if (e.table) {
-        /* Eight planes at a time: each plane's sum is still one chain in
-         * (iy, ix) order (the same bits as the loop below), but eight
-         * independent chains hide the adds' latency, which bounded it. */
-        enum { G = 8 };
+        enum { G = VARIANCE_GROUP };
         const int64_t groups = (nz + G - 1) / G;
 #pragma omp parallel for schedule(static)
-        for (int64_t gi = 0; gi < groups; gi++) {
-            const int64_t z0 = gi * G, gn = nz - z0 < G ? nz - z0 : G;
-            double acc[G] = {0, 0, 0, 0, 0, 0, 0, 0};
-            int64_t mz2[G];
-            int live[G];
-            for (int64_t g = 0; g < G; g++) {
-                const int64_t mz = g < gn && dim == 3 ? idx_to_m(z0 + g, nz) : 0;
-                mz2[g] = mz * mz;
-                live[g] = g < gn && !(dim == 3 && is_nyquist(mz, nz));
-            }
-            for (int64_t iy = 0; iy < ny; iy++) {
-                const int64_t my = idx_to_m(iy, ny);
-                if (is_nyquist(my, ny))
-                    continue;
-                for (int64_t ix = 0; ix < nx; ix++) {
-                    const int64_t mx = idx_to_m(ix, nx);
-                    if (is_nyquist(mx, nx))
-                        continue;
-                    const int64_t s = mx * mx + my * my;
-                    for (int64_t g = 0; g < G; g++)
-                        if (live[g] && (s != 0 || mz2[g] != 0))
-                            acc[g] += e.table[s + mz2[g]];
-                }
-            }
-            for (int64_t g = 0; g < gn; g++)
-                planes[z0 + g] = live[g] ? acc[g] : 0.0;
-        }
+        for (int64_t gi = 0; gi < groups; gi++)
+            variance_planes(&e, dim, nx, ny, nz, gi * G, planes);
     } else
 #pragma omp parallel for schedule(static)
     for (int64_t iz = 0; iz < nz; iz++) {
@@ -651,13 +691,20 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
             const int64_t r1 = xend - x0 < nb ? (xend - x0 > r0 ? xend - x0 : r0) : nb;
             if (comp < 0 && r1 > r0) {
                 double amp[NORMAL_BLOCK];
-                for (int64_t b = r0; b < r1; b++)
+                /* past the last non-zero table entry amp is 0: not looked up */
+                int64_t ra = r1;
+                if (e.table) {
+                    const int64_t rest = e.s_hi - my * my - mz * mz;
+                    ra = rest < 0 ? r0 : isqrt(rest) + 1 - x0;
+                    ra = ra < r0 ? r0 : ra > r1 ? r1 : ra;
+                }
+                for (int64_t b = r0; b < ra; b++)
                     amp[b] = spec_value(&e, x0 + b, my, mz);
                 /* Modes of zero power (beyond k_max, below k_min: half of
                  * a cube's modes lie outside the inscribed sphere) are not
                  * drawn: each mode has its own counter, so skipping one
                  * changes no other, and its value is zero either way. */
-                int64_t lo = r0, hi = r1;
+                int64_t lo = r0, hi = ra;
                 while (lo < hi && amp[lo] == 0.0)
                     lo++;
                 while (hi > lo && amp[hi - 1] == 0.0)
@@ -675,8 +722,10 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
             }
             for (int64_t b = 0; b < nb; b++) {
                 const int64_t ix = x0 + b, mx = ix;
-                if (comp < 0 && b >= r0 && b < r1)
-                    continue; /* stored above */
+                if (comp < 0 && b == r0 && r1 > r0) {
+                    b = r1 - 1; /* [r0, r1) stored above */
+                    continue;
+                }
                 if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
                     if (!zeroed)
                         c[ix][0] = c[ix][1] = 0.0;
@@ -828,7 +877,11 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
 #pragma omp parallel for schedule(static) num_threads(nthreads)
         for (int64_t row = 0; row < nz * ny; row++) {
             const double *src = R + row * 2 * nh;
-            if (precision == TBRF_FLOAT) {
+            if (precision == TBRF_FLOAT && ncomp == 1) { /* contiguous: vectorised */
+                float *restrict dst = (float *)out + row * nx;
+                for (int64_t i = 0; i < nx; i++)
+                    dst[i] = (float)src[i];
+            } else if (precision == TBRF_FLOAT) {
                 float *dst = (float *)out + row * nx * ncomp + c;
                 for (int64_t i = 0; i < nx; i++)
                     dst[i * ncomp] = (float)src[i];
