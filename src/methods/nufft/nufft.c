@@ -706,15 +706,35 @@ void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64
         }
         free(start);
     }
+    /* In blocks of BLOCK sorted points: their coordinates gathered first
+     * and their values scattered last, each a run of independent loads or
+     * stores whose cache misses (the sorted order is random in memory)
+     * overlap, instead of one miss before and after every point's sum. */
+    enum { BLOCK = 32 };
     const point_fn point = pick_point();
+    const int64_t nblocks = (npts + BLOCK - 1) / BLOCK;
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
-    for (int64_t k = 0; k < npts; k++) {
-        const int64_t i = order ? order[k] : k;
-        const double *p = xyz + (size_t)dim * (size_t)i;
-        const double x[3] = {p[0], p[1], dim == 3 ? p[2] : 0.0};
-        double res[3];
-        point(s, u, ncomp, x, res);
-        store(out, precision, i, ncomp, res);
+    for (int64_t blk = 0; blk < nblocks; blk++) {
+        const int64_t k0 = blk * BLOCK, m = npts - k0 < BLOCK ? npts - k0 : BLOCK;
+        int64_t at[BLOCK];
+        double x[BLOCK][3], res[BLOCK][3];
+        for (int64_t t = 0; t < m; t++) {
+            const int64_t i = order ? order[k0 + t] : k0 + t;
+            const double *p = xyz + (size_t)dim * (size_t)i;
+            at[t] = i;
+            x[t][0] = p[0];
+            x[t][1] = p[1];
+            x[t][2] = dim == 3 ? p[2] : 0.0;
+        }
+        if (order) /* the next block's coordinates and values, while this one's sums run */
+            for (int64_t t = k0 + BLOCK; t < k0 + 2 * BLOCK && t < npts; t++) {
+                __builtin_prefetch(xyz + (size_t)dim * (size_t)order[t], 0, 0);
+                __builtin_prefetch((char *)out + (size_t)order[t] * (size_t)ncomp * (precision == TBRF_FLOAT ? 4u : 8u), 1, 0);
+            }
+        for (int64_t t = 0; t < m; t++)
+            point(s, u, ncomp, x[t], res[t]);
+        for (int64_t t = 0; t < m; t++)
+            store(out, precision, at[t], ncomp, res[t]);
     }
     free(order);
 }
