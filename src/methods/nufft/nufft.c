@@ -12,6 +12,12 @@
 
 static const double PI = 3.14159265358979323846;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define NU_PREFETCH(p, write) __builtin_prefetch((p), (write), 0)
+#else
+#define NU_PREFETCH(p, write) ((void)(p))
+#endif
+
 /* FINUFFT's rules for sigma = 2: w = ceil(log10(10/eps)) (at least 2, at
  * most 16), beta = c_w w with c_w = 2.20, 2.26, 2.38 for w = 2, 3, 4 and
  * 2.30 beyond. */
@@ -728,8 +734,8 @@ void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64
         }
         if (order) /* the next block's coordinates and values, while this one's sums run */
             for (int64_t t = k0 + BLOCK; t < k0 + 2 * BLOCK && t < npts; t++) {
-                __builtin_prefetch(xyz + (size_t)dim * (size_t)order[t], 0, 0);
-                __builtin_prefetch((char *)out + (size_t)order[t] * (size_t)ncomp * (precision == TBRF_FLOAT ? 4u : 8u), 1, 0);
+                NU_PREFETCH(xyz + (size_t)dim * (size_t)order[t], 0);
+                NU_PREFETCH((char *)out + (size_t)order[t] * (size_t)ncomp * (precision == TBRF_FLOAT ? 4u : 8u), 1);
             }
         for (int64_t t = 0; t < m; t++)
             point(s, u, ncomp, x[t], res[t]);
