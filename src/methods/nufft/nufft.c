@@ -446,25 +446,37 @@ sum_avx2_fast(const nufft_setup *s, double *const *u, const int NC, const int NV
     for (int c = 0; c < NC; c++)
         for (int v = 0; v < NV; v++)
             line[c][v] = _mm256_setzero_pd();
-    for (int a = 0; a < W->wz; a++) {
-        __m256d plane[3][4];
-        const double *base[3];
-        for (int c = 0; c < NC; c++) {
-            base[c] = u[c] + W->iz[a] * Ny * Sx + W->x0;
-            for (int v = 0; v < NV; v++)
-                plane[c][v] = _mm256_setzero_pd();
-        }
+    /* G planes at once: each plane's chain of w fused multiply-adds waits
+     * on itself, so independent planes side by side keep the FMA units
+     * busy (about 8 chains); each plane's operations and the order in
+     * which the planes enter line stay those above. */
+    const int G = NC * NV <= 2 ? 4 : NC * NV <= 4 ? 2 : 1;
+    for (int a0 = 0; a0 < W->wz; a0 += G) {
+        const int ng = W->wz - a0 < G ? W->wz - a0 : G;
+        __m256d plane[4][3][4];
+        const double *base[4][3];
+        for (int g = 0; g < G; g++)
+            for (int c = 0; c < NC; c++) {
+                base[g][c] = u[c] + W->iz[a0 + (g < ng ? g : 0)] * Ny * Sx + W->x0;
+                for (int v = 0; v < NV; v++)
+                    plane[g][c][v] = _mm256_setzero_pd();
+            }
         for (int b = 0; b < w; b++) {
             const int64_t off = W->iy[b] * Sx;
             const __m256d kb = _mm256_set1_pd(W->ky[b]);
+            for (int g = 0; g < G; g++)
+                if (g < ng)
+                    for (int c = 0; c < NC; c++)
+                        for (int v = 0; v < NV; v++)
+                            plane[g][c][v] =
+                                _mm256_fmadd_pd(kb, _mm256_loadu_pd(base[g][c] + off + 4 * v), plane[g][c][v]);
+        }
+        for (int g = 0; g < ng; g++) {
+            const __m256d ka = _mm256_set1_pd(W->kz[a0 + g]);
             for (int c = 0; c < NC; c++)
                 for (int v = 0; v < NV; v++)
-                    plane[c][v] = _mm256_fmadd_pd(kb, _mm256_loadu_pd(base[c] + off + 4 * v), plane[c][v]);
+                    line[c][v] = _mm256_fmadd_pd(ka, plane[g][c][v], line[c][v]);
         }
-        const __m256d ka = _mm256_set1_pd(W->kz[a]);
-        for (int c = 0; c < NC; c++)
-            for (int v = 0; v < NV; v++)
-                line[c][v] = _mm256_fmadd_pd(ka, plane[c][v], line[c][v]);
     }
     for (int c = 0; c < NC; c++) {
         double l[16];
