@@ -19,10 +19,13 @@ Each pair is one FINUFFT call then one tbrf call; the ratios FINUFFT / tbrf
 (> 1: tbrf is faster) are CPU seconds of each process (time.process_time
 around FINUFFT's call, CLOCK_PROCESS_CPUTIME_ID around tbrf's), which load
 from other processes disturbs least. Prints, per case, the median ratio
-[min-max] over the pairs, and one line "RATIO nufft_<case> <median>" each.
-Usage: nufft_peer.py BENCH_NUFFT_PEER [pairs=5] [npts=1000000] [cases]
-  cases: comma-separated n:eps:float|double:ncomp (default: 64 and 128 x
-  1e-6 float and 1e-6, 1e-9, 1e-12 double x 1 and 3 components)."""
+[min-max] over the pairs, and lines for bench/run_suite.sh's Peers table,
+"PEER nufft_{interp,full}_<case> <tbrf / FINUFFT median> <=1 <isa> <note>"
+(there the ratio is tbrf's time over the peer's: below 1 tbrf is faster).
+Usage: nufft_peer.py BENCH_NUFFT_PEER [pairs=5] [npts=1000000] [cases] [isa]
+  cases: comma-separated n:eps:float|double:ncomp (default, or "all": 64
+  and 128 x 1e-6 float and 1e-6, 1e-9, 1e-12 double x 1 and 3 components);
+  isa: the CPU kernels tbrf runs (for the PEER lines; default "-")."""
 import os
 import statistics
 import subprocess
@@ -66,7 +69,8 @@ def main():
     exe = sys.argv[1]
     pairs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     npts = int(float(sys.argv[3])) if len(sys.argv) > 3 else 10**6
-    cases = parse_cases(sys.argv[4]) if len(sys.argv) > 4 else default_cases()
+    cases = parse_cases(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] != "all" else default_cases()
+    isa = sys.argv[5] if len(sys.argv) > 5 else "-"
     import finufft
     rng = np.random.default_rng(1)
     pts = rng.random((npts, 3))
@@ -108,9 +112,13 @@ def main():
             print(f"{n:>5}^3 {eps:>6.0e} {prec:>6} {nc:>4} {statistics.median(tf):>10.3f} "
                   f"{statistics.median(ti):>13.3f} {statistics.median(tu):>11.3f} {spread(ri):>20} "
                   f"{spread(ru):>20}", flush=True)
-            tag = f"{n}_{eps:.0e}_{prec}_{nc}c"
-            print(f"RATIO nufft_interp_{tag} {statistics.median(ri):.3f}")
-            print(f"RATIO nufft_full_{tag} {statistics.median(ru):.3f}", flush=True)
+            tag = f"{n}cube_{eps:.0e}_{prec}_{nc}c"
+            for kind, r, what in (("interp", ri, "interpolation (grid cached)"),
+                                  ("full", ru, "synthesis + fine grid + interpolation")):
+                inv = [1 / x for x in r]
+                print(f"PEER nufft_{kind}_{tag} {statistics.median(inv):.3f} <=1 {isa} tbrf {what} vs "
+                      f"FINUFFT type 2, {npts} points, 1 thread, CPU time, [{min(inv):.2f}-{max(inv):.2f}] "
+                      f"of {pairs} pairs", flush=True)
     finally:
         os.unlink(path)
 

@@ -64,8 +64,9 @@ double tbrfi_nufft_kernel(const nufft_setup *s, double z)
  * costs no digits the double coefficients keep. A fixed computation from
  * w and beta: every plan of the same accuracy has the same coefficients.
  * Degree w + 3: the error of each piece is then at its floor, set by the
- * square-root edge of the kernel's support (about 0.15 e^-beta, a tenth
- * of the method's own error; Barnett et al. 2019 sec. 5). */
+ * square-root edge of the kernel's support (about 0.15 10^(1-w), some
+ * 1.5 e^-beta: a sixth of the method's own error, which it left unchanged
+ * in test_periodic). */
 static void fit_pieces(nufft_setup *s)
 {
     const int w = s->w, D = w + 3;

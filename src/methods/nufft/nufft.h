@@ -8,7 +8,8 @@
  * phi(t) = exp(beta (sqrt(1 - (2t/w)^2) - 1)), |t| <= w/2 (in fine-grid
  * cells), placed on a grid oversampled sigma = 2 times, transformed by one
  * FFTW c2r, and the result is interpolated at each position by the w^dim
- * kernel weights around it. The width w and beta follow FINUFFT's rules
+ * kernel weights around it, the kernel evaluated as w polynomial pieces
+ * (FINUFFT's Horner kernel; nufft_setup.horner). The width w and beta follow FINUFFT's rules
  * for the requested relative accuracy eps (doc/method.md, "Periodic
  * fields at any point"). The fine grid is kept by the caller, so a new set
  * of positions costs only the interpolation. */
