@@ -181,6 +181,45 @@ else
     echo "# TurbGen: set TBRF_TURBGEN_DIR to the folder of TurbGen.h for its rows"
 fi
 
+# Peers row "NUFFT vs FINUFFT" (issue #31, item 1): tbrf's periodic field at
+# 10^6 random points (bench/nufft_peer.py driving bench_nufft_peer) against
+# FINUFFT type 2 from PyPI, same points, modes and accuracy, one thread,
+# alternated pairs (at least 5), CPU seconds; the table's ratio is FINUFFT /
+# tbrf (> 1 when tbrf is faster), its PEER lines tbrf / FINUFFT. quick:
+# 64^3 modes; full: 64^3 and 128^3.
+if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
+    nuvenv=${TBRF_PEERS_VENV:-/tmp/tbrf-peers-venv}
+    if [ ! -x "$nuvenv/bin/python" ] || ! "$nuvenv/bin/python" -c 'import finufft, numpy' 2>/dev/null; then
+        python3 -m venv "$nuvenv" && "$nuvenv/bin/pip" install -q finufft numpy ||
+            echo "# FINUFFT could not be installed: NUFFT row skipped"
+    fi
+    if "$nuvenv/bin/python" -c 'import finufft, numpy' 2>/dev/null &&
+        cmake --build "$build" --target bench_nufft_peer >/dev/null; then
+        nupairs=$((reps > 5 ? reps : 5))
+        nucases=""
+        for nun in 64 128; do
+            [ "$mode" = full ] || [ "$nun" = 64 ] || continue
+            for nue in 1e-6:float 1e-6:double 1e-9:double 1e-12:double; do
+                for nuc in 1 3; do
+                    nucases="$nucases${nucases:+,}$nun:${nue%%:*}:${nue#*:}:$nuc"
+                done
+            done
+        done
+        echo
+        echo "## Peers: NUFFT vs FINUFFT ($cpu; tbrf's CPU kernels: ${isas%% *})"
+        nuout=$(mktemp)
+        if OMP_NUM_THREADS=1 "$nuvenv/bin/python" "$here/nufft_peer.py" "$build/bench/bench_nufft_peer" \
+            "$nupairs" 1000000 "$nucases" "${isas%% *}" >"$nuout"; then
+            grep -v '^PEER' "$nuout" || true
+            # the Peers table's rows (tbrf / FINUFFT), where the suite keeps one
+            if [ -n "${peers:-}" ]; then grep '^PEER' "$nuout" >>"$peers" || true; else grep '^PEER' "$nuout"; fi
+        else
+            echo "# NUFFT vs FINUFFT failed"
+        fi
+        rm -f "$nuout"
+    fi
+fi
+
 # ---------------------------------------------------------------- Peers: table
 echo
 echo "## Peers: tbrf's time / the peer's (below 1: tbrf faster), alternated in one run"

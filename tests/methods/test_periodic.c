@@ -5,7 +5,9 @@
  *    Nyquist modes are zero), and sum_m b_m e^{ik.(x-o)} at random points,
  *    inside and outside the box, is compared with the NUFFT for requested
  *    accuracies 1e-3 ... 1e-12, in 3D (anisotropic box, odd and even n) and
- *    2D: max |error| <= 5 eps times the field's rms over the points. The
+ *    2D: max |error| <= 2 eps times the exact sum's max |value| over the
+ *    points (the stated accuracy, relative to the exact sum; float output
+ *    at its default 1e-6 too) and <= 5 eps times its rms. The
  *    exponential-of-semicircle kernel with w = ceil(log10(10/eps)) gives
  *    relative errors about eps (Barnett et al. 2019, fig. 3.1), and a
  *    maximum over 300 points of an error a few times its rms; 5 is that
@@ -25,6 +27,7 @@
 #include <complex.h>
 #include <fftw3.h>
 
+#include "methods/nufft/nufft.h"
 #include "support/testutil.h"
 
 static tbrf_plan *periodic(const tbrf_model *m, int dim, const double o[3], const double L[3],
@@ -101,6 +104,9 @@ static void check_direct(const tbrf_model *m, int dim, const double o[3], const 
         rms += ref[i] * ref[i];
     }
     rms = sqrt(rms / NP);
+    double peak = 0; /* the exact sum's largest magnitude over the points */
+    for (int i = 0; i < NP; i++)
+        peak = fmax(peak, fabs(ref[i]));
     double v[NP], last = HUGE_VAL;
     const double eps[4] = {1e-3, 1e-6, 1e-9, 1e-12};
     for (int e = 0; e < 4; e++) {
@@ -113,12 +119,32 @@ static void check_direct(const tbrf_model *m, int dim, const double o[3], const 
         double err = 0;
         for (int i = 0; i < NP; i++)
             err = fmax(err, fabs(v[i] - ref[i]));
-        printf("%dD n=%lldx%lldx%lld eps %.0e: max error / rms %.3g\n", dim, (long long)n[0],
-               (long long)n[1], (long long)nz, eps[e], err / rms);
+        printf("%dD n=%lldx%lldx%lld eps %.0e: max error / rms %.3g, / max %.3g\n", dim, (long long)n[0],
+               (long long)n[1], (long long)nz, eps[e], err / rms, err / peak);
         CHECK(err <= 5 * eps[e] * rms, "%dD eps %g: max error %g > 5 eps rms (rms %g)", dim, eps[e], err, rms);
+        CHECK(err <= 2 * eps[e] * peak, "%dD eps %g: max error %g > 2 eps max |exact| (%g)", dim, eps[e], err,
+              peak);
         CHECK(e == 0 || err < last, "error does not fall with eps: %g then %g", last, err);
         last = err;
         tbrf_destroy(p);
+        if (eps[e] == 1e-6) { /* float output, its default accuracy: within 2 eps too */
+            tbrf_opts fo;
+            tbrf_default_opts(&fo);
+            fo.precision = TBRF_FLOAT;
+            fo.threads = 2;
+            float vf[NP];
+            CHECK(tbrf_make_periodic_plan(m, dim, o, L, n, 7, &fo, &p) == TBRF_OK, "float plan: %s",
+                  tbrf_plan_message(p));
+            CHECK(tbrf_set_points(p, NP, xyz) == TBRF_OK && tbrf_execute(p, 3, vf) == TBRF_OK, "float: %s",
+                  tbrf_plan_message(p));
+            double ferr = 0;
+            for (int i = 0; i < NP; i++)
+                ferr = fmax(ferr, fabs((double)vf[i] - ref[i]));
+            printf("%dD float eps 1e-06: max error / rms %.3g, / max %.3g\n", dim, ferr / rms, ferr / peak);
+            CHECK(ferr <= 5e-6 * rms && ferr <= 2e-6 * peak, "%dD float: max error %g (rms %g, max %g)", dim,
+                  ferr, rms, peak);
+            tbrf_destroy(p);
+        }
     }
     fftw_destroy_plan(pl);
     fftw_free(in);
@@ -355,8 +381,44 @@ static void check_isa(const tbrf_model *m)
             }
 }
 
+/* The kernel's polynomial pieces against the kernel itself, for every
+ * width: within 0.2 10^(1-w) (the pieces' floor, set by the kernel's
+ * square-root edge, is about 0.15 e^-beta ~ 0.15 10^(1-w); a wrong
+ * coefficient or piece would be off by far more), and down to double
+ * rounding (1e-14) for the widest two, whose floor is below it. The weights
+ * of a position sum to the kernel's integral phi-hat(0) within 10^(1-w)
+ * of it (Poisson summation: the rest is the kernel's transform at 2 pi,
+ * far smaller): no weight left out, doubled or shifted. */
+static void check_kernel(void)
+{
+    for (int w = 2; w <= 16; w++) {
+        nufft_setup s;
+        const int64_t n[3] = {16, 16, 16};
+        const double o[3] = {0, 0, 0}, L[3] = {1, 1, 1};
+        tbrfi_nufft_setup(&s, 3, n, o, L, pow(10.0, 1.0 - w));
+        CHECK(s.w == w, "accuracy 1e%d gives width %d", 1 - w, s.w);
+        const double bound = fmax(0.2 * pow(10.0, 1.0 - w), 1e-14);
+        const double ft0 = tbrfi_nufft_kernel_ft(&s, 0.0);
+        double worst = 0, dev = 0;
+        for (int i = 0; i <= 2000; i++) {
+            const double z = -1.0 + i / 1000.0 - (i == 2000 ? 1e-12 : 0.0);
+            double k[NUFFT_WMAX], sum = 0;
+            tbrfi_nufft_weights(&s, z, k);
+            for (int j = 0; j < w; j++) {
+                worst = fmax(worst, fabs(k[j] - tbrfi_nufft_kernel(&s, (z + 1.0 + 2.0 * j - w) / w)));
+                sum += k[j];
+            }
+            dev = fmax(dev, fabs(sum - ft0) / ft0);
+        }
+        CHECK(worst <= bound, "w %d: polynomial pieces off the kernel by %g > %g", w, worst, bound);
+        printf("w %d: pieces within %.3g of the kernel, weight sums within %.3g of phi-hat(0)\n", w, worst, dev);
+        CHECK(dev <= fmax(pow(10.0, 1.0 - w), 1e-14), "w %d: the weights' sum is %g off phi-hat(0)", w, dev);
+    }
+}
+
 int main(void)
 {
+    check_kernel();
     tbrf_model *m = NULL;
     tbrf_model_gaussian(0.15, &m);
     const double o3[3] = {0.25, -1.0, 3.0}, L3[3] = {1.0, 1.3, 0.8};

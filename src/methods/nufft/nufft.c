@@ -12,6 +12,12 @@
 
 static const double PI = 3.14159265358979323846;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define NU_PREFETCH(p, write) __builtin_prefetch((p), (write), 0)
+#else
+#define NU_PREFETCH(p, write) ((void)(p))
+#endif
+
 /* FINUFFT's rules for sigma = 2: w = ceil(log10(10/eps)) (at least 2, at
  * most 16), beta = c_w w with c_w = 2.20, 2.26, 2.38 for w = 2, 3, 4 and
  * 2.30 beyond. */
@@ -45,12 +51,59 @@ static int64_t next235even(int64_t m)
     }
 }
 
+double tbrfi_nufft_kernel(const nufft_setup *s, double z)
+{
+    const double q = 1.0 - z * z;
+    return q > 0.0 ? exp(s->beta * (sqrt(q) - 1.0)) : 0.0;
+}
+
+/* The kernel's polynomial pieces (nufft.h, horner): piece j interpolates
+ * phi at the deg + 1 Chebyshev points of its unit interval; the Chebyshev
+ * series is turned into monomials in long double (the T_m have integer
+ * coefficients, exact there) so that the cancellation between the terms
+ * costs no digits the double coefficients keep. A fixed computation from
+ * w and beta: every plan of the same accuracy has the same coefficients.
+ * Degree w + 3: the error of each piece is then at its floor, set by the
+ * square-root edge of the kernel's support (about 0.15 10^(1-w), some
+ * 1.5 e^-beta: a sixth of the method's own error, which it left unchanged
+ * in test_periodic). */
+static void fit_pieces(nufft_setup *s)
+{
+    const int w = s->w, D = w + 3;
+    s->deg = D;
+    long double T[NUFFT_DEG_MAX + 1][NUFFT_DEG_MAX + 1] = {{0}};
+    T[0][0] = 1;
+    T[1][1] = 1;
+    for (int m = 2; m <= D; m++)
+        for (int k = 0; k <= m; k++)
+            T[m][k] = (k ? 2 * T[m - 1][k - 1] : 0) - T[m - 2][k];
+    for (int j = 0; j < w; j++) {
+        double f[NUFFT_DEG_MAX + 1];
+        for (int i = 0; i <= D; i++) {
+            const double x = cos(PI * ((double)i + 0.5) / (double)(D + 1));
+            f[i] = tbrfi_nufft_kernel(s, (x + 1.0 + 2.0 * j - w) / (double)w);
+        }
+        long double c[NUFFT_DEG_MAX + 1] = {0};
+        for (int m = 0; m <= D; m++) {
+            long double a = 0;
+            for (int i = 0; i <= D; i++)
+                a += (long double)f[i] * (long double)cos(PI * (double)m * ((double)i + 0.5) / (double)(D + 1));
+            a *= (m ? 2.0L : 1.0L) / (long double)(D + 1);
+            for (int k = 0; k <= m; k++)
+                c[k] += a * T[m][k];
+        }
+        for (int k = 0; k <= D; k++)
+            s->horner[k][j] = (double)c[k];
+    }
+}
+
 void tbrfi_nufft_setup(nufft_setup *s, int dim, const int64_t n[3], const double origin[3],
                        const double length[3], double eps)
 {
     memset(s, 0, sizeof *s);
     s->dim = dim;
     s->w = width_for(eps, &s->beta);
+    fit_pieces(s);
     for (int d = 0; d < 3; d++) {
         const int used = d < dim;
         s->n[d] = used ? n[d] : 1;
@@ -68,12 +121,6 @@ double tbrfi_nufft_fine_bytes(const nufft_setup *s)
 double *tbrfi_nufft_fine_alloc(const nufft_setup *s)
 {
     return fftw_malloc((size_t)tbrfi_nufft_fine_bytes(s));
-}
-
-static double kernel(const nufft_setup *s, double z)
-{
-    const double q = 1.0 - z * z;
-    return q > 0.0 ? exp(s->beta * (sqrt(q) - 1.0)) : 0.0;
 }
 
 /* Gauss-Legendre nodes and weights on [-1, 1] (Newton on P_q from the
@@ -114,7 +161,7 @@ double tbrfi_nufft_kernel_ft(const nufft_setup *s, double xi)
     double sum = 0.0;
     for (int i = 0; i < q; i++) {
         const double t = h * (x[i] + 1.0);
-        sum += wt[i] * kernel(s, 2.0 * t / s->w) * cos(xi * t);
+        sum += wt[i] * tbrfi_nufft_kernel(s, 2.0 * t / s->w) * cos(xi * t);
     }
     return 2.0 * h * sum;
 }
@@ -172,10 +219,11 @@ int tbrfi_nufft_fine(const nufft_setup *s, const fftw_complex *C, int threads, d
     return TBRF_OK;
 }
 
-#define WMAX 16
+#define WMAX NUFFT_WMAX
 
 /* The weights of one position: per axis the first fine index (wrapped) and
- * w kernel values; along y and z also every wrapped index. */
+ * w kernel values (lanes w .. 15 zero or unused); along y and z also every
+ * wrapped index. */
 typedef struct point_weights {
     int w, wz;
     int64_t x0; /* fine x index of weight 0, in [0, N_x) */
@@ -183,9 +231,33 @@ typedef struct point_weights {
     double kx[WMAX], ky[WMAX], kz[WMAX];
 } point_weights;
 
-/* Kernel weights along one axis for coordinate x: the fine indices
- * (wrapped) in idx and w weights; positions are wrapped into the box. */
-static void axis_weights(const nufft_setup *s, int d, double x, int64_t *idx, double *k)
+/* The kernel's w weights at z (nufft.h, horner) into k[0..15]: Horner's
+ * rule for all weights at once, lane j performing
+ *   v = horner[deg][j];  v = fma(v, z, horner[d][j]) for d = deg-1 .. 0,
+ * which the vector versions perform lane by lane: the same bits. */
+typedef void (*weights_fn)(const nufft_setup *s, double z, double *k);
+
+static void weights_portable(const nufft_setup *s, double z, double *k)
+{
+    for (int j = 0; j < WMAX; j++)
+        k[j] = s->horner[s->deg][j];
+    for (int d = s->deg - 1; d >= 0; d--)
+        for (int j = 0; j < WMAX; j++)
+            k[j] = fma(k[j], z, s->horner[d][j]);
+}
+
+void tbrfi_nufft_weights(const nufft_setup *s, double z, double *k)
+{
+    double v[WMAX];
+    weights_portable(s, z, v);
+    for (int j = 0; j < s->w; j++)
+        k[j] = v[j];
+}
+
+/* The first fine index (wrapped into [0, N)) of the kernel around
+ * coordinate x along axis d, and its Horner variable z in [-1, 1);
+ * positions are wrapped into the box. */
+static inline int64_t axis_place(const nufft_setup *s, int d, double x, double *z)
 {
     const int64_t N = s->N[d];
     double t = (x - s->origin[d]) / s->length[d];
@@ -194,28 +266,31 @@ static void axis_weights(const nufft_setup *s, int d, double x, int64_t *idx, do
     if (pos >= (double)N)
         pos -= (double)N;
     const int64_t i0 = (int64_t)ceil(pos - 0.5 * s->w);
-    for (int j = 0; j < s->w; j++) {
-        int64_t i = i0 + j;
-        k[j] = kernel(s, 2.0 * ((double)i - pos) / s->w);
-        i %= N;
-        if (i < 0)
-            i += N;
-        idx[j] = i;
-    }
+    *z = 2.0 * ((double)i0 - pos) + (double)(s->w - 1);
+    return i0 < 0 ? i0 + N : i0;
 }
 
-static void point_weights_at(const nufft_setup *s, const double *x, point_weights *W)
+static inline void wrapped_indices(int64_t i0, int w, int64_t N, int64_t *idx)
 {
-    int64_t ix[WMAX];
+    for (int j = 0; j < w; j++)
+        idx[j] = i0 + j < N ? i0 + j : i0 + j - N;
+}
+
+static inline void point_weights_at(const nufft_setup *s, const double *x, weights_fn weights,
+                                    point_weights *W)
+{
+    double z;
     W->w = s->w;
-    axis_weights(s, 0, x[0], ix, W->kx);
-    W->x0 = ix[0];
-    axis_weights(s, 1, x[1], W->iy, W->ky);
+    W->x0 = axis_place(s, 0, x[0], &z);
+    weights(s, z, W->kx);
+    wrapped_indices(axis_place(s, 1, x[1], &z), s->w, s->N[1], W->iy);
+    weights(s, z, W->ky);
     W->wz = 1;
     W->iz[0] = 0;
     W->kz[0] = 1.0;
     if (s->dim == 3) {
-        axis_weights(s, 2, x[2], W->iz, W->kz);
+        wrapped_indices(axis_place(s, 2, x[2], &z), s->w, s->N[2], W->iz);
+        weights(s, z, W->kz);
         W->wz = s->w;
     }
 }
@@ -261,9 +336,6 @@ static void sum_portable(const nufft_setup *s, double *const *u, int ncomp, cons
         res[c] = v;
     }
 }
-
-typedef void (*sum_fn)(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
-                       double *res);
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -333,15 +405,140 @@ sum_avx2_nc(const nufft_setup *s, double *const *u, const int NC, const point_we
     }
 }
 
-NU_AVX2 static void sum_avx2(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
-                             double *res)
+/* The kernel weights of naxes axes at once (Horner variables z[a], weight
+ * arrays k[a]), NV 4-lane vectors per axis, the axes' chains interleaved
+ * (each fused multiply-add waits on the one before it in its chain):
+ * lane by lane the operations of weights_portable. Writes all 16 lanes
+ * of W's kx, ky (and kz in 3D). */
+NU_AVX2 static inline __attribute__((always_inline)) void
+horner_avx2(const nufft_setup *s, const int NV, const int naxes, const double *z, point_weights *W)
 {
-    if (ncomp == 1)
-        sum_avx2_nc(s, u, 1, W, res);
-    else if (ncomp == 2)
-        sum_avx2_nc(s, u, 2, W, res);
+    double *const k[3] = {W->kx, W->ky, W->kz};
+    __m256d acc[3][4], zz[3];
+    for (int a = 0; a < naxes; a++) {
+        zz[a] = _mm256_set1_pd(z[a]);
+        for (int v = 0; v < NV; v++)
+            acc[a][v] = _mm256_loadu_pd(&s->horner[s->deg][4 * v]);
+    }
+    for (int d = s->deg - 1; d >= 0; d--)
+        for (int v = 0; v < NV; v++) {
+            const __m256d c = _mm256_loadu_pd(&s->horner[d][4 * v]);
+            for (int a = 0; a < naxes; a++)
+                acc[a][v] = _mm256_fmadd_pd(acc[a][v], zz[a], c);
+        }
+    for (int a = 0; a < naxes; a++)
+        for (int v = 0; v < 4; v++) /* the lanes past 4 NV are past w: zero */
+            _mm256_storeu_pd(k[a] + 4 * v, v < NV ? acc[a][v] : _mm256_setzero_pd());
+}
+
+/* The sum of sum_avx2_nc for a kernel that does not wrap across the x
+ * face and whose 4 NV lanes from x0 lie inside the row's storage (at
+ * most into the row's padding past its end): plain loads. Lanes j >= w load neighbours or
+ * padding, which only ever reach lanes j >= w of plane and line, never
+ * the result (the last step reads lanes j < w): the same bits as the
+ * masked loads. NC and NV are constants in each inlined copy. */
+NU_AVX2 static inline __attribute__((always_inline)) void
+sum_avx2_fast(const nufft_setup *s, double *const *u, const int NC, const int NV, const point_weights *W,
+              double *res)
+{
+    const int w = W->w;
+    const int64_t Sx = 2 * (s->N[0] / 2 + 1), Ny = s->N[1];
+    __m256d line[3][4];
+    for (int c = 0; c < NC; c++)
+        for (int v = 0; v < NV; v++)
+            line[c][v] = _mm256_setzero_pd();
+    /* G planes at once: each plane's chain of w fused multiply-adds waits
+     * on itself, so independent planes side by side keep the FMA units
+     * busy (about 8 chains); each plane's operations and the order in
+     * which the planes enter line stay those above. */
+    const int G = NC * NV <= 2 ? 4 : NC * NV <= 4 ? 2 : 1;
+    for (int a0 = 0; a0 < W->wz; a0 += G) {
+        const int ng = W->wz - a0 < G ? W->wz - a0 : G;
+        __m256d plane[4][3][4];
+        const double *base[4][3];
+        for (int g = 0; g < G; g++)
+            for (int c = 0; c < NC; c++) {
+                base[g][c] = u[c] + W->iz[a0 + (g < ng ? g : 0)] * Ny * Sx + W->x0;
+                for (int v = 0; v < NV; v++)
+                    plane[g][c][v] = _mm256_setzero_pd();
+            }
+        for (int b = 0; b < w; b++) {
+            const int64_t off = W->iy[b] * Sx;
+            const __m256d kb = _mm256_set1_pd(W->ky[b]);
+            for (int g = 0; g < G; g++)
+                if (g < ng)
+                    for (int c = 0; c < NC; c++)
+                        for (int v = 0; v < NV; v++)
+                            plane[g][c][v] =
+                                _mm256_fmadd_pd(kb, _mm256_loadu_pd(base[g][c] + off + 4 * v), plane[g][c][v]);
+        }
+        for (int g = 0; g < ng; g++) {
+            const __m256d ka = _mm256_set1_pd(W->kz[a0 + g]);
+            for (int c = 0; c < NC; c++)
+                for (int v = 0; v < NV; v++)
+                    line[c][v] = _mm256_fmadd_pd(ka, plane[g][c][v], line[c][v]);
+        }
+    }
+    for (int c = 0; c < NC; c++) {
+        double l[16];
+        for (int v = 0; v < NV; v++)
+            _mm256_storeu_pd(l + 4 * v, line[c][v]);
+        double r = 0.0;
+        for (int j = 0; j < w; j++)
+            r = fma(W->kx[j], l[j], r);
+        res[c] = r;
+    }
+}
+
+/* Placement and indices of a position (point_weights_at without the
+ * weights); z[] receives the Horner variables. */
+static inline void point_place(const nufft_setup *s, const double *x, point_weights *W, double *z)
+{
+    W->w = s->w;
+    W->x0 = axis_place(s, 0, x[0], &z[0]);
+    wrapped_indices(axis_place(s, 1, x[1], &z[1]), s->w, s->N[1], W->iy);
+    W->wz = 1;
+    W->iz[0] = 0;
+    W->kz[0] = 1.0;
+    if (s->dim == 3) {
+        wrapped_indices(axis_place(s, 2, x[2], &z[2]), s->w, s->N[2], W->iz);
+        W->wz = s->w;
+    }
+}
+
+NU_AVX2 static inline __attribute__((always_inline)) void
+point_avx2_nv(const nufft_setup *s, double *const *u, int ncomp, const int NV, const double *x, double *res)
+{
+    point_weights W;
+    double z[3];
+    point_place(s, x, &W, z);
+    if (s->dim == 3)
+        horner_avx2(s, NV, 3, z, &W);
     else
-        sum_avx2_nc(s, u, 3, W, res);
+        horner_avx2(s, NV, 2, z, &W);
+    if (W.x0 + W.w <= s->N[0] && W.x0 + 4 * NV <= 2 * (s->N[0] / 2 + 1)) {
+        if (ncomp == 1)
+            sum_avx2_fast(s, u, 1, NV, &W, res);
+        else if (ncomp == 2)
+            sum_avx2_fast(s, u, 2, NV, &W, res);
+        else
+            sum_avx2_fast(s, u, 3, NV, &W, res);
+    } else if (ncomp == 1)
+        sum_avx2_nc(s, u, 1, &W, res);
+    else if (ncomp == 2)
+        sum_avx2_nc(s, u, 2, &W, res);
+    else
+        sum_avx2_nc(s, u, 3, &W, res);
+}
+
+NU_AVX2 static void point_avx2(const nufft_setup *s, double *const *u, int ncomp, const double *x, double *res)
+{
+    switch ((s->w + 3) / 4) {
+    case 1: point_avx2_nv(s, u, ncomp, 1, x, res); break;
+    case 2: point_avx2_nv(s, u, ncomp, 2, x, res); break;
+    case 3: point_avx2_nv(s, u, ncomp, 3, x, res); break;
+    default: point_avx2_nv(s, u, ncomp, 4, x, res); break;
+    }
 }
 
 /* The same with two 8-lane vectors and mask registers; NC (the number of
@@ -400,47 +597,72 @@ sum_avx512_nc(const nufft_setup *s, double *const *u, const int NC, const point_
     }
 }
 
-NU_AVX512 static void sum_avx512(const nufft_setup *s, double *const *u, int ncomp, const point_weights *W,
-                                 double *res)
+/* The AVX-512 level: the weights by the 4-lane Horner (lane by lane the
+ * same operations at any width), the sum with mask registers. */
+NU_AVX512 static void point_avx512(const nufft_setup *s, double *const *u, int ncomp, const double *x,
+                                   double *res)
 {
+    point_weights W;
+    double z[3];
+    point_place(s, x, &W, z);
+    const int naxes = s->dim == 3 ? 3 : 2;
+    switch ((s->w + 3) / 4) {
+    case 1: horner_avx2(s, 1, naxes, z, &W); break;
+    case 2: horner_avx2(s, 2, naxes, z, &W); break;
+    case 3: horner_avx2(s, 3, naxes, z, &W); break;
+    default: horner_avx2(s, 4, naxes, z, &W); break;
+    }
     if (ncomp == 1)
-        sum_avx512_nc(s, u, 1, W, res);
+        sum_avx512_nc(s, u, 1, &W, res);
     else if (ncomp == 2)
-        sum_avx512_nc(s, u, 2, W, res);
+        sum_avx512_nc(s, u, 2, &W, res);
     else
-        sum_avx512_nc(s, u, 3, W, res);
+        sum_avx512_nc(s, u, 3, &W, res);
 }
 #endif
+
+static void point_portable(const nufft_setup *s, double *const *u, int ncomp, const double *x, double *res)
+{
+    point_weights W;
+    point_weights_at(s, x, weights_portable, &W);
+    sum_portable(s, u, ncomp, &W, res);
+}
+
+/* One position's values res[0 .. ncomp-1]: weights and sum. */
+typedef void (*point_fn)(const nufft_setup *s, double *const *u, int ncomp, const double *x, double *res);
 
 /* The best version this CPU runs (core/cpu_isa.c: TBRF_CPU_ISA may lower
  * it, as for the projection kernels, for the tests that check all versions
  * agree bitwise). The gather level of the projection has no NUFFT
  * counterpart: it runs the AVX-512 sum. */
-static sum_fn pick_sum(void)
+static point_fn pick_point(void)
 {
 #ifdef NUFFT_X86
     const int isa = tbrfi_cpu_isa();
-    return isa >= CPU_ISA_AVX512 ? sum_avx512 : isa == CPU_ISA_AVX2 ? sum_avx2 : sum_portable;
+    return isa >= CPU_ISA_AVX512 ? point_avx512 : isa == CPU_ISA_AVX2 ? point_avx2 : point_portable;
 #else
-    return sum_portable;
+    return point_portable;
 #endif
 }
 
-static void eval_point(const nufft_setup *s, double *const *u, int ncomp, const double *x, sum_fn sum,
-                       double *res)
+/* Stores one position's values; the component count spelled out so that
+ * each is one plain store. */
+static inline void store(void *out, int precision, int64_t at, int ncomp, const double *res)
 {
-    point_weights W;
-    point_weights_at(s, x, &W);
-    sum(s, u, ncomp, &W, res);
-}
-
-static void store(void *out, int precision, int64_t at, int ncomp, const double *res)
-{
-    for (int c = 0; c < ncomp; c++) {
-        if (precision == TBRF_FLOAT)
-            ((float *)out)[at * ncomp + c] = (float)res[c];
-        else
-            ((double *)out)[at * ncomp + c] = res[c];
+    if (precision == TBRF_FLOAT) {
+        float *o = (float *)out + at * ncomp;
+        switch (ncomp) {
+        case 3: o[2] = (float)res[2]; /* fall through */
+        case 2: o[1] = (float)res[1]; /* fall through */
+        default: o[0] = (float)res[0];
+        }
+    } else {
+        double *o = (double *)out + at * ncomp;
+        switch (ncomp) {
+        case 3: o[2] = res[2]; /* fall through */
+        case 2: o[1] = res[1]; /* fall through */
+        default: o[0] = res[0];
+        }
     }
 }
 
@@ -503,15 +725,35 @@ void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64
         }
         free(start);
     }
-    const sum_fn sum = pick_sum();
+    /* In blocks of BLOCK sorted points: their coordinates gathered first
+     * and their values scattered last, each a run of independent loads or
+     * stores whose cache misses (the sorted order is random in memory)
+     * overlap, instead of one miss before and after every point's sum. */
+    enum { BLOCK = 32 };
+    const point_fn point = pick_point();
+    const int64_t nblocks = (npts + BLOCK - 1) / BLOCK;
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
-    for (int64_t k = 0; k < npts; k++) {
-        const int64_t i = order ? order[k] : k;
-        double x[3] = {0, 0, 0}, res[3];
-        for (int d = 0; d < dim; d++)
-            x[d] = xyz[(size_t)dim * (size_t)i + (size_t)d];
-        eval_point(s, u, ncomp, x, sum, res);
-        store(out, precision, i, ncomp, res);
+    for (int64_t blk = 0; blk < nblocks; blk++) {
+        const int64_t k0 = blk * BLOCK, m = npts - k0 < BLOCK ? npts - k0 : BLOCK;
+        int64_t at[BLOCK];
+        double x[BLOCK][3], res[BLOCK][3];
+        for (int64_t t = 0; t < m; t++) {
+            const int64_t i = order ? order[k0 + t] : k0 + t;
+            const double *p = xyz + (size_t)dim * (size_t)i;
+            at[t] = i;
+            x[t][0] = p[0];
+            x[t][1] = p[1];
+            x[t][2] = dim == 3 ? p[2] : 0.0;
+        }
+        if (order) /* the next block's coordinates and values, while this one's sums run */
+            for (int64_t t = k0 + BLOCK; t < k0 + 2 * BLOCK && t < npts; t++) {
+                NU_PREFETCH(xyz + (size_t)dim * (size_t)order[t], 0);
+                NU_PREFETCH((char *)out + (size_t)order[t] * (size_t)ncomp * (precision == TBRF_FLOAT ? 4u : 8u), 1);
+            }
+        for (int64_t t = 0; t < m; t++)
+            point(s, u, ncomp, x[t], res[t]);
+        for (int64_t t = 0; t < m; t++)
+            store(out, precision, at[t], ncomp, res[t]);
     }
     free(order);
 }
@@ -520,7 +762,7 @@ void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, 
                              const double spacing[3], const int64_t n[3], const int64_t start[3],
                              int64_t first, int64_t count, int precision, int threads, void *out)
 {
-    const sum_fn sum = pick_sum();
+    const point_fn point = pick_point();
 #pragma omp parallel for schedule(static) num_threads(tbrf_threads(threads))
     for (int64_t i = 0; i < count; i++) {
         const int64_t cell = first + i;
@@ -529,7 +771,7 @@ void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, 
         const double x[3] = {origin[0] + spacing[0] * (double)jx, origin[1] + spacing[1] * (double)jy,
                              origin[2] + spacing[2] * (double)jz};
         double res[3];
-        eval_point(s, u, ncomp, x, sum, res);
+        point(s, u, ncomp, x, res);
         store(out, precision, i, ncomp, res);
     }
 }

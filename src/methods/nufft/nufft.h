@@ -8,7 +8,8 @@
  * phi(t) = exp(beta (sqrt(1 - (2t/w)^2) - 1)), |t| <= w/2 (in fine-grid
  * cells), placed on a grid oversampled sigma = 2 times, transformed by one
  * FFTW c2r, and the result is interpolated at each position by the w^dim
- * kernel weights around it. The width w and beta follow FINUFFT's rules
+ * kernel weights around it, the kernel evaluated as w polynomial pieces
+ * (FINUFFT's Horner kernel; nufft_setup.horner). The width w and beta follow FINUFFT's rules
  * for the requested relative accuracy eps (doc/method.md, "Periodic
  * fields at any point"). The fine grid is kept by the caller, so a new set
  * of positions costs only the interpolation. */
@@ -18,10 +19,21 @@
 #include <fftw3.h>
 #include <stdint.h>
 
+/* The widest kernel and the highest degree of its polynomial pieces. */
+#define NUFFT_WMAX 16
+#define NUFFT_DEG_MAX (NUFFT_WMAX + 3)
+
 typedef struct nufft_setup {
     int dim;
     int w;            /* kernel width in fine cells */
+    int deg;          /* degree of the kernel's polynomial pieces, w + 3 */
     double beta;      /* kernel shape */
+    /* The kernel as w polynomial pieces, one per weight: weight j of a
+     * position whose first fine index i0 lies t = i0 - pos (in
+     * [-w/2, 1 - w/2)) cells from it is sum_k horner[k][j] z^k at
+     * z = 2 t + w - 1 in [-1, 1) (Chebyshev interpolation of phi on each
+     * unit interval, in monomials); lanes j >= w are zero. */
+    double horner[NUFFT_DEG_MAX + 1][NUFFT_WMAX];
     int64_t n[3];     /* the box's mode grid (FFT method's cells) */
     int64_t N[3];     /* the fine grid (N[2] = 1 in 2D) */
     double origin[3], length[3];
@@ -60,6 +72,14 @@ void tbrfi_nufft_interp(const nufft_setup *s, double *const *u, int ncomp, int64
 void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, const double origin[3],
                              const double spacing[3], const int64_t n[3], const int64_t start[3],
                              int64_t first, int64_t count, int precision, int threads, void *out);
+
+/* The kernel phi at z = 2 t / w in [-1, 1] (t in fine cells), exactly:
+ * the function the polynomial pieces approximate (exposed for the tests). */
+double tbrfi_nufft_kernel(const nufft_setup *s, double z);
+
+/* The w weights of the polynomial pieces at z = 2 (i0 - pos) + w - 1 in
+ * [-1, 1) (see horner above): k[0..w-1] (exposed for the tests). */
+void tbrfi_nufft_weights(const nufft_setup *s, double z, double *k);
 
 /* phi-hat(xi) = integral of phi(t) e^{-i xi t} dt for the kernel of s, by
  * Gauss-Legendre quadrature (exposed for the tests). */
