@@ -142,8 +142,8 @@ static int make_temp(tbrf_io_writer *w, char *err, size_t errlen)
 static int open_format(tbrf_io_writer *w, char *err, size_t errlen)
 {
     w->ops = (w->flags & TBRF_IO_NETCDF) ? &io_netcdf_ops : &io_hdf5_ops;
-    if (w->flags & TBRF_IO_NETCDF)
-        io_nc_initialize(); /* before the quiet window: netcdf.c says why */
+    if ((w->flags & TBRF_IO_NETCDF) && io_nc_initialize(err, errlen))
+        return -1; /* before the quiet window: netcdf.c says why */
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->create(w);
