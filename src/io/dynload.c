@@ -12,14 +12,14 @@ int io_dynload(const char *soname, const char *what, const char *const *names, v
     void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();
-        snprintf(err, errlen, "%s needs %s, which could not be loaded: %s", what, soname,
+        snprintf(err, errlen, "%s need %s, which could not be loaded: %s", what, soname,
                  why ? why : "unknown reason");
         return -1;
     }
     for (int i = 0; i < n; i++) {
         *slots[i] = dlsym(h, names[i]);
         if (!*slots[i]) {
-            snprintf(err, errlen, "%s needs %s, which lacks the function %s", what, soname,
+            snprintf(err, errlen, "%s need %s, which lacks the function %s", what, soname,
                      names[i]);
             for (int j = 0; j <= i; j++)
                 *slots[j] = NULL;

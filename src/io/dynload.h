@@ -15,10 +15,11 @@
 #include <stddef.h>
 
 /* Opens the library `soname` (dlopen, searched as the dynamic linker
- * searches) and sets *slots[i] to its function names[i], for i < n; `what`
- * names the library's use in the message. Returns 0, or -1 with err set
- * (the library is not installed, or lacks a function) and every slot left
- * NULL. Not thread-safe: callers serialise it (pthread_once). */
+ * searches) and sets *slots[i] to its function names[i], for i < n;
+ * `what` names what needs the library, in the plural ("netCDF files").
+ * Returns 0, or -1 with err set (the library is not installed, or lacks a
+ * function) and every slot left NULL. Not thread-safe: callers serialise
+ * it. */
 int io_dynload(const char *soname, const char *what, const char *const *names, void **const *slots,
                int n, char *err, size_t errlen);
 
