@@ -84,3 +84,21 @@ if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     if [ "$mode" = full ]; then sizes="10000 100000 1000000 10000000"; else sizes="10000 100000 1000000"; fi
     "$venv/bin/python" "$here/peers.py" "$threads" "$reps" $sizes || echo "# peers failed"
 fi
+
+# ---- start-up (issue #31 item 2): `tbrf --version` and a 2^3 generate
+# against a bare C program linked with libtbrf (+ libtbrf_writer for the
+# grid), 20 alternated pairs, CPU time of each child (goal <= 2).
+if cmake --build "$build" --target tbrf_cli bench_startup startup_bare_version startup_bare_grid \
+    >/dev/null 2>&1; then
+    echo
+    echo "## start-up: tbrf against a bare program linked with libtbrf ($cpu)"
+    su_out=$(mktemp -d)
+    OMP_NUM_THREADS=1 "$build/bench/bench_startup" "$build/cli/tbrf" "$build/bench/startup_bare_version" \
+        "$build/bench/startup_bare_grid" 20 "$su_out" | tee "$su_out/log" | grep -v '^RATIO'
+    printf "%-22s %8s %8s\n" "start-up (goal <= 2)" "version" "grid 2^3"
+    printf "%-22s %8s %8s\n" "tbrf / bare, CPU" "$(sed -n 's/^RATIO startup_version_cpu //p' "$su_out/log")" \
+        "$(sed -n 's/^RATIO startup_grid2_cpu //p' "$su_out/log")"
+    rm -rf "$su_out"
+else
+    echo "# start-up: bench_startup not built (TBRF_BUILD_BENCH=ON with the command and libtbrf_writer)"
+fi
