@@ -1,5 +1,5 @@
 /* nc_load.h — netCDF loaded on first use (io/dynload.h says why). Included
- * after <netcdf.h> by the io sources that call netCDF. In the serial io
+ * (after <netcdf.h>) by the io sources that call netCDF. In the serial io
  * library (TBRF_IO_NC_DLOPEN, set by src/io/CMakeLists.txt) each netCDF
  * function named below becomes a pointer that io_nc_load fills; the MPI
  * io library (TBRF_IO_MPI) links the MPI netCDF as before.
@@ -18,6 +18,8 @@
 int io_nc_load(char *err, size_t errlen);
 
 #if defined(TBRF_IO_NC_DLOPEN) && !defined(TBRF_IO_MPI)
+#include <netcdf.h>
+
 #define IO_NC_FUNCS(X)                                                                            \
     X(nc_close) X(nc_create) X(nc_def_dim) X(nc_def_var) X(nc_def_var_chunking)                   \
     X(nc_def_var_deflate) X(nc_def_var_fill) X(nc_get_var_double) X(nc_initialize)                \
