@@ -7,7 +7,7 @@
  * with curl, gnutls, Kerberos and LDAP), several times the cost of the
  * library itself, which a command printing its version does not need.
  *
- * Under an MPI launcher the MPI command (when built: LIBEXECDIR/tbrf/tbrf
+ * Under an MPI launcher the MPI command (when built: LIBDIR/tbrf/mpi/tbrf
  * installed, build/mpi/tbrf in the build tree) runs in its place, so
  * `mpirun -n 4 tbrf generate ...` splits the field over the ranks as
  * before (doc/mpi.md). */

@@ -24,7 +24,7 @@ if [ "${HAVE_CLI:-ON}" = "ON" ]; then
     # through the launcher's RUNPATH (doc/design.md, "Start-up")
     "$tmp/prefix/bin/tbrf" --help | grep -q '^  generate '
     # with MPI, the MPI command (run by bin/tbrf under mpirun) finds libtbrf too
-    mpi_cmd=$(ls "$tmp"/prefix/libexec/tbrf/tbrf 2>/dev/null || true)
+    mpi_cmd=$(ls "$libdir"/tbrf/mpi/tbrf 2>/dev/null || true)
     if [ -n "$mpi_cmd" ]; then ASAN_OPTIONS=detect_leaks=0 "$mpi_cmd" --version; fi
 fi
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
