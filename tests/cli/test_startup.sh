@@ -9,6 +9,8 @@
 #    library without their functions, under their sonames first on
 #    LD_LIBRARY_PATH), netCDF output and preview fail with one message
 #    naming the library and leave no file, HDF5 output still works;
+#  - the commands' module beside the executable exports tbrf_cli_main
+#    alone (a private module: no API of its own);
 #  - under mpirun (when given), bin/tbrf runs the MPI command: the file
 #    records mpi_ranks = 2.
 set -euo pipefail
@@ -47,6 +49,10 @@ check "netCDF output writes its file" test -s g.nc
 LD_DEBUG=libs "$tbrf" preview g.h5 --out p.png >/dev/null 2>png.log
 check "preview loads cairo" loaded png.log "$cairo_so"
 check "preview draws its picture" test -s p.png
+
+module=$(dirname "$tbrf")/tbrf-commands.so
+check "the module exports tbrf_cli_main alone" \
+    test "$(nm -D --defined-only "$module" | awk '{print $NF}' | tr '\n' ' ')" = "tbrf_cli_main "
 
 # broken installations of netCDF and cairo
 mkdir broken
