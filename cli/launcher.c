@@ -1,9 +1,9 @@
 /* launcher.c — the serial `tbrf` command's executable (doc/design.md,
  * "Start-up"). It links libtbrf alone: `tbrf --version` is answered here,
  * and every other command runs in the private module tbrf-commands.so
- * (main.c and the rest of cli/, with HDF5), loaded with dlopen from the
- * executable's RUNPATH (its own folder in the build tree, LIBDIR/tbrf
- * installed). HDF5 alone loads some thirty libraries (Debian builds it
+ * (main.c and the rest of cli/, with HDF5), loaded with dlopen from its
+ * path relative to the executable (its own folder in the build tree,
+ * LIBDIR/tbrf installed). HDF5 alone loads some thirty libraries (Debian builds it
  * with curl, gnutls, Kerberos and LDAP), several times the cost of the
  * library itself, which a command printing its version does not need.
  *
@@ -38,31 +38,58 @@ static int version(void)
     return 0;
 }
 
-/* Under mpirun (the variables mpi_env.c tests), execs the MPI command,
- * found relative to this executable's folder, when it is there; returns
- * when it is not (a build without MPI: the serial command runs). */
-static void run_mpi_command(char **argv)
+/* The folder of this executable, in self (PATH_MAX bytes); 0 or -1. */
+static int self_dir(char *self)
 {
-    static const char *const WHERE[] = {TBRF_MPI_COMMAND, "../mpi/tbrf"};
-    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
-        return;
-    char self[PATH_MAX], path[PATH_MAX + 64];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    ssize_t n = readlink("/proc/self/exe", self, PATH_MAX - 1);
     if (n <= 0)
-        return;
+        return -1;
     self[n] = '\0';
     char *slash = strrchr(self, '/');
     if (!slash)
-        return;
+        return -1;
     *slash = '\0';
-    for (size_t i = 0; i < sizeof WHERE / sizeof WHERE[0]; i++) {
-        if (snprintf(path, sizeof path, "%s/%s", self, WHERE[i]) >= (int)sizeof path ||
-            access(path, X_OK) != 0)
-            continue;
-        execv(path, argv);
-        fprintf(stderr, "tbrf: cannot run the MPI command %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
+    return 0;
+}
+
+/* The first of the files `where` (relative to this executable's folder)
+ * that exists, with `mode` (access), in path; 0, or -1 when none does. */
+static int find_beside(const char *const *where, int n, int mode, char *path, size_t size)
+{
+    char self[PATH_MAX];
+    if (self_dir(self))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (snprintf(path, size, "%s/%s", self, where[i]) < (int)size && access(path, mode) == 0)
+            return 0;
+    return -1;
+}
+
+/* Under mpirun (the variables mpi_env.c tests), execs the MPI command when
+ * it is there; returns when it is not (a build without MPI: the serial
+ * command runs). */
+static void run_mpi_command(char **argv)
+{
+    static const char *const WHERE[] = {TBRF_MPI_COMMAND, "../mpi/tbrf"};
+    char path[PATH_MAX + 64];
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
+        return;
+    if (find_beside(WHERE, 2, X_OK, path, sizeof path))
+        return;
+    execv(path, argv);
+    fprintf(stderr, "tbrf: cannot run the MPI command %s: %s\n", path, strerror(errno));
+    exit(1);
+}
+
+/* The commands' module by its path from this executable (its own folder
+ * in the build tree, LIBDIR/tbrf installed), else by name through the
+ * RUNPATH: a sanitizer's dlopen interceptor searches its own, not ours. */
+static void *load_module(char *path, size_t size)
+{
+    static const char *const WHERE[] = {TBRF_CLI_MODULE, TBRF_CLI_MODULE_INSTALLED};
+    if (find_beside(WHERE, 2, R_OK, path, size))
+        snprintf(path, size, "%s", TBRF_CLI_MODULE);
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
 int main(int argc, char **argv)
@@ -70,18 +97,18 @@ int main(int argc, char **argv)
     if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0))
         return version();
     run_mpi_command(argv);
-    void *module = dlopen(TBRF_CLI_MODULE, RTLD_NOW | RTLD_LOCAL);
+    char path[PATH_MAX + 64];
+    void *module = load_module(path, sizeof path);
     if (!module) {
         const char *why = dlerror();
-        fprintf(stderr, "tbrf: cannot load the commands' module %s: %s\n", TBRF_CLI_MODULE,
+        fprintf(stderr, "tbrf: cannot load the commands' module %s: %s\n", path,
                 why ? why : "unknown reason");
         return 1;
     }
     int (*run)(int, char **) = NULL;
     *(void **)&run = dlsym(module, "tbrf_cli_main");
     if (!run) {
-        fprintf(stderr, "tbrf: %s is not tbrf's commands' module (no tbrf_cli_main)\n",
-                TBRF_CLI_MODULE);
+        fprintf(stderr, "tbrf: %s is not tbrf's commands' module (no tbrf_cli_main)\n", path);
         return 1;
     }
     return run(argc, argv);
