@@ -220,6 +220,27 @@ if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     fi
 fi
 
+# ---- start-up (issue #31 item 2): `tbrf --version` and a 2^3 generate
+# against a bare C program linked with libtbrf (+ libtbrf_writer for the
+# grid), 20 alternated pairs, CPU time of each child (goal <= 2).
+if cmake --build "$build" --target tbrf_cli bench_startup startup_bare_version startup_bare_grid \
+    >/dev/null 2>&1; then
+    echo
+    echo "## start-up: tbrf against a bare program linked with libtbrf ($cpu)"
+    su_out=$(mktemp -d)
+    OMP_NUM_THREADS=1 "$build/bench/bench_startup" "$build/cli/tbrf" "$build/bench/startup_bare_version" \
+        "$build/bench/startup_bare_grid" 20 "$su_out" | tee "$su_out/log" | grep -v '^RATIO'
+    suv=$(sed -n 's/^RATIO startup_version_cpu //p' "$su_out/log")
+    sug=$(sed -n 's/^RATIO startup_grid2_cpu //p' "$su_out/log")
+    printf "%-22s %8s %8s\n" "start-up (goal <= 2)" "version" "grid 2^3"
+    printf "%-22s %8s %8s\n" "tbrf / bare, CPU" "$suv" "$sug"
+    peer startup_version "$suv" "<=2" "$best" "tbrf --version / a bare libtbrf program, CPU time, 20 pairs"
+    peer startup_grid2 "$sug" "<=2" "$best" "tbrf generate 2^3 / a bare libtbrf + writer program, CPU time, 20 pairs"
+    rm -rf "$su_out"
+else
+    echo "# start-up: bench_startup not built (TBRF_BUILD_BENCH=ON with the command and libtbrf_writer)"
+fi
+
 # ---------------------------------------------------------------- Peers: table
 echo
 echo "## Peers: tbrf's time / the peer's (below 1: tbrf faster), alternated in one run"

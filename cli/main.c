@@ -186,7 +186,15 @@ static int rank0_only(int (*run)(int, char **), int argc, char **argv)
     return cli_mpi_agree(rc == 0) ? rc : (rc ? rc : EXIT_FAIL);
 }
 
+#ifdef TBRF_CLI_MODULE
+/* The serial command's entry, in its module tbrf-commands.so: the
+ * executable (launcher.c) loads the module and calls this with its own
+ * arguments. The only symbol the module exports. */
+__attribute__((visibility("default"))) int tbrf_cli_main(int argc, char **argv);
+int tbrf_cli_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
     /* HDF5 1.10 crashes in its atexit clean-up when an H5Fclose failed
      * earlier (e.g. the disk filled while flushing): the failed file stays

@@ -89,6 +89,9 @@ void plot_say_wrote(const char *path);
 /* ------------------------------------------------ shared by the drawings */
 #ifdef PLOT_INTERNAL
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
+
+#include "cairo_load.h"
 
 /* ColorBrewer RdBu for t in [-1, 1] (NaN and beyond clamp): blue
  * negative, near-white zero, red positive; rgb in [0, 1]. */

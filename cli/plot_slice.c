@@ -315,6 +315,8 @@ static int slice_picture(const char *path, const plot_slice_in *in, char *err, s
 
 int plot_slice(const char *path, const plot_slice_in *in, char *err, size_t errlen)
 {
+    if (plot_load(err, errlen))
+        return -1;
     int rc = slice_picture(path, in, err, errlen);
     plot_release();
     return rc;

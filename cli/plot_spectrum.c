@@ -381,6 +381,8 @@ static int picture(const char *path, const plot_spectrum_in *in, char *err, size
 
 int plot_spectrum(const char *path, const plot_spectrum_in *in, char *err, size_t errlen)
 {
+    if (plot_load(err, errlen))
+        return -1;
     int rc = picture(path, in, err, errlen);
     plot_release();
     return rc;

@@ -229,8 +229,9 @@ extern const io_format_ops io_netcdf_ops; /* netcdf.c */
  * the field's neutral long_name and comment, and the coordinate variables
  * and bounds filled (tbrf_io_write_grid_record, netcdf.c). 0 or -1. */
 int io_nc_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m);
-/* Initialises netCDF outside any io_quiet window (netcdf.c says why). */
-void io_nc_initialize(void);
+/* Loads (io/nc_load.h) and initialises netCDF outside any io_quiet window
+ * (netcdf.c says why). 0, or -1 with err set when netCDF cannot be loaded. */
+int io_nc_initialize(char *err, size_t errlen);
 
 /* The grid's cells [first, first + count) in x-fastest order as at most
  * five boxes (z, y, x) + (cz, cy, cx): a partial row, whole rows to the

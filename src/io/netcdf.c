@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "io/io_internal.h"
+#include "io/nc_load.h"
 #include "io/tbrf_io.h"
 #ifdef TBRF_IO_MPI
 #include <netcdf_par.h>
@@ -114,9 +115,12 @@ static int par_access(tbrf_io_writer *w, int var)
  * host program's own netCDF calls would then print HDF5 diagnostics, so
  * tbrf_io_create initialises it first: the host's HDF5 printing is then
  * off, as after its own first netCDF call (tbrf_io.h, "Errors"). */
-void io_nc_initialize(void)
+int io_nc_initialize(char *err, size_t errlen)
 {
+    if (io_nc_load(err, errlen))
+        return -1;
     nc_initialize();
+    return 0;
 }
 
 static int ncw_create(tbrf_io_writer *w)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "io/io_internal.h"
+#include "io/nc_load.h"
 #include "io/tbrf_io.h"
 
 /* Opens an existing HDF5 file read-only, checking first with the OS so
@@ -471,6 +472,8 @@ static int nc_points_column(int ncid, int var, const char *name, double fill, in
 static int read_points_nc(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                           size_t errlen)
 {
+    if (io_nc_load(err, errlen))
+        return -1;
     int ncid, st = nc_open(path, NC_NOWRITE, &ncid);
     if (st != NC_NOERR) {
         io_setf(err, errlen, "cannot open points file %s: %s", path, nc_strerror(st));

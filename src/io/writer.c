@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "io/io_internal.h"
+#include "io/nc_load.h"
 #include "io/tbrf_io.h"
 
 /* Chunk cache for /field: the writer touches at most a couple of chunks
@@ -142,8 +143,8 @@ static int make_temp(tbrf_io_writer *w, char *err, size_t errlen)
 static int open_format(tbrf_io_writer *w, char *err, size_t errlen)
 {
     w->ops = (w->flags & TBRF_IO_NETCDF) ? &io_netcdf_ops : &io_hdf5_ops;
-    if (w->flags & TBRF_IO_NETCDF)
-        io_nc_initialize(); /* before the quiet window: netcdf.c says why */
+    if ((w->flags & TBRF_IO_NETCDF) && io_nc_initialize(err, errlen))
+        return -1; /* before the quiet window: netcdf.c says why */
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->create(w);
@@ -159,6 +160,11 @@ static int open_format(tbrf_io_writer *w, char *err, size_t errlen)
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
 {
     if (check_output(path, err, errlen))
+        return NULL;
+    /* netCDF is loaded (io/nc_load.h) before the temporary exists: the
+     * loading takes a while, and a signal meanwhile (the command removes
+     * the temporary only once tbrf_io_create returned it) must find none. */
+    if ((flags & TBRF_IO_NETCDF) && io_nc_load(err, errlen))
         return NULL;
     tbrf_io_writer *w = alloc_writer(path, flags, err, errlen);
     if (!w)

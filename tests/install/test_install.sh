@@ -20,6 +20,12 @@ for h in features philox saru tea lcg64 normal; do test -f "$tmp/prefix/include/
 if [ "${HAVE_CLI:-ON}" = "ON" ]; then
     test -x "$tmp/prefix/bin/tbrf"
     "$tmp/prefix/bin/tbrf" --version   # finds libtbrf through its RPATH
+    # any other command loads the private module LIBDIR/tbrf/tbrf-commands.so
+    # through the launcher's RUNPATH (doc/design.md, "Start-up")
+    "$tmp/prefix/bin/tbrf" --help | grep -q '^  generate '
+    # with MPI, the MPI command (run by bin/tbrf under mpirun) finds libtbrf too
+    mpi_cmd=$(ls "$libdir"/tbrf/mpi/tbrf 2>/dev/null || true)
+    if [ -n "$mpi_cmd" ]; then ASAN_OPTIONS=detect_leaks=0 "$mpi_cmd" --version; fi
 fi
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # pkg-config: a static libtbrf needs --static (Requires.private, Libs.private)
