@@ -12,9 +12,9 @@ module tbrf_c
     public
 
     integer(c_int), parameter :: TBRF_VERSION_MAJOR = 0
-    integer(c_int), parameter :: TBRF_VERSION_MINOR = 6
+    integer(c_int), parameter :: TBRF_VERSION_MINOR = 7
     integer(c_int), parameter :: TBRF_VERSION_PATCH = 0
-    character(len=*), parameter :: TBRF_VERSION_STRING = "0.6.0"
+    character(len=*), parameter :: TBRF_VERSION_STRING = "0.7.0"
 
     integer(c_int), parameter :: TBRF_OK = 0
     integer(c_int), parameter :: TBRF_ERR_NULL = 1

@@ -49,8 +49,8 @@ if [ -f "$tmp/prefix/include/tbrf_writer.h" ]; then
     "$tmp/writer_pc" "$tmp/tube.h5" 16 16 100
     test -s "$tmp/tube.h5" && test -s "$tmp/tube.xmf"
 fi
-# every installed library has the same soname version (libtbrf.so.0.6,
-# libtbrf_fortran.so.0.6, ...: doc/design.md, "Versions")
+# every installed library has the same soname version (libtbrf.so.0.7,
+# libtbrf_fortran.so.0.7, ...: doc/design.md, "Versions")
 sover=""
 for lib in "$libdir"/libtbrf*.so; do
     [ -e "$lib" ] || continue
