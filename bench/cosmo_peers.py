@@ -273,6 +273,13 @@ def theory_bins(table, D, G, box, nmax):
 # ---------------------------------------------------------------- main
 
 
+def pairs_of(names):
+    """tbrf against every peer; without tbrf, the first two codes."""
+    if "tbrf" in names:
+        return [("tbrf", x) for x in names if x != "tbrf"]
+    return [tuple(names[:2])] if len(names) >= 2 else []
+
+
 def main():
     args = sys.argv[1:]
     jout = figp = None
@@ -312,36 +319,35 @@ def main():
         lin[code] = dict(seeds=seeds, P=P1, Pcic=Pc)
     kb = binned(np.zeros((G, G, G)), G, box, nmax)
     kmean, M = kb[:, 0], kb[:, 2]
+    pairs = pairs_of(list(lin))
     print("\n## linear: P(k) of -div Psi1 (seed mean) / D1^2 P_lin (shell mean); "
-          "z = (P - P_th) / (P_th sqrt(2/(M R)))")
+          "z = (P - P_th) / (P_th sqrt(2/(M R))); z(a-b) = (P_a - P_b) / (P_th sqrt(2/M (1/R_a + 1/R_b)))")
     hdr = f"{'k h/Mpc':>8} {'M':>6}" + "".join(f" {c + ' ratio':>16} {'z':>6}" for c in lin)
-    if len(lin) >= 2:
-        hdr += f" {'z(' + '-'.join(list(lin)[:2]) + ')':>20}"
+    hdr += "".join(f" {'z(' + x + '-' + y + ')':>20}" for x, y in pairs)
     print(hdr)
     chi = {c: 0.0 for c in lin}
-    chi_pair = 0.0
+    chi_pair = {f"{x}-{y}": 0.0 for x, y in pairs}
     for b in range(nmax):
         line = f"{kmean[b]:8.4f} {int(M[b]):6d}"
-        means = []
         for c, L in lin.items():
             R = len(L["seeds"])
             m = L["P"][:, b].mean()
             z = (m - th[b]) / (th[b] * math.sqrt(2.0 / (M[b] * R)))
             chi[c] += z * z
             line += f" {m / th[b]:16.5f} {z:6.2f}"
-            means.append((m, R))
-        if len(means) >= 2:
-            (ma, ra), (mb, rb) = means[:2]
-            zp = (ma - mb) / (th[b] * math.sqrt(2.0 / M[b] * (1.0 / ra + 1.0 / rb)))
-            chi_pair += zp * zp
+        for x, y in pairs:
+            ra, rb = len(lin[x]["seeds"]), len(lin[y]["seeds"])
+            zp = (lin[x]["P"][:, b].mean() - lin[y]["P"][:, b].mean()) / (
+                th[b] * math.sqrt(2.0 / M[b] * (1.0 / ra + 1.0 / rb)))
+            chi_pair[f"{x}-{y}"] += zp * zp
             line += f" {zp:20.2f}"
         print(line)
     for c in lin:
-        print(f"# {c}: chi^2 = {chi[c]:.1f} over {nmax} shells")
-    if len(lin) >= 2:
-        print(f"# difference: chi^2 = {chi_pair:.1f} over {nmax} shells")
+        print(f"# {c}: chi^2 = {chi[c]:.1f} over {nmax} shells ({len(lin[c]['seeds'])} seeds)")
+    for k_, v in chi_pair.items():
+        print(f"# {k_}: chi^2 = {v:.1f} over {nmax} shells")
     out["linear"] = dict(k=kmean.tolist(), M=M.tolist(), theory=th.tolist(),
-                         chi2={c: chi[c] for c in lin}, chi2_pair=chi_pair, shells=nmax,
+                         chi2={c: chi[c] for c in lin}, chi2_pairs=chi_pair, shells=nmax,
                          codes={c: dict(seeds=L["seeds"], P=L["P"].tolist(), Pcic=L["Pcic"].tolist())
                                 for c, L in lin.items()})
     ncic = G // 4
@@ -391,10 +397,11 @@ def main():
                       f" {r['rms_psi2_over_psi1']:13.5f} {r['u_factor1_over_expected']:10.6f}"
                       f" {r['u_factor2_over_2x_factor1']:10.6f} {r['u_rel_residual']:9.2e}")
         print("# c is D2/D1^2 (-3/7 = -0.42857143 in Einstein-de Sitter)")
-    if len(sec) >= 2:
-        ca, cb = list(sec)[:2]
+    out["second_pairs"] = []
+    for ca, cb in pairs_of(list(sec)):
         A, B = sec[ca]["P2"], sec[cb]["P2"]
-        print(f"\n## second order: P(k) of div Psi2 / D2, means over seeds; z with the seeds' scatter")
+        print(f"\n## second order: P(k) of div Psi2 / D2, means over seeds; z with the seeds' "
+              f"scatter (sample std / sqrt(R) per code)")
         print(f"{'k h/Mpc':>8} {ca:>12} {cb:>12} {'ratio':>8} {'z':>6}")
         chi2 = 0.0
         zs = []
@@ -406,8 +413,8 @@ def main():
             zs.append(z)
             print(f"{kmean[b]:8.4f} {A[:, b].mean():12.5g} {B[:, b].mean():12.5g}"
                   f" {A[:, b].mean() / B[:, b].mean():8.4f} {z:6.2f}")
-        print(f"# chi^2 = {chi2:.1f} over {nmax} shells")
-        out["second_pair"] = dict(codes=[ca, cb], z=zs, chi2=chi2)
+        print(f"# {ca}-{cb}: chi^2 = {chi2:.1f} over {nmax} shells")
+        out["second_pairs"].append(dict(codes=[ca, cb], z=zs, chi2=chi2))
     out["second"] = {c: dict(seeds=S["seeds"], checks=S["checks"], P2=S["P2"].tolist()) for c, S in sec.items()}
 
     # 6: realisation against realisation where two codes share phases
