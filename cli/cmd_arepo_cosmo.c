@@ -1,6 +1,7 @@
 /* cmd_arepo_cosmo.c — `tbrf arepo cosmo`: cosmological dark-matter initial
- * conditions by the Zel'dovich approximation (doc/arepo.md, "Cosmological
- * initial conditions").
+ * conditions by second-order Lagrangian perturbation theory (2LPT) or the
+ * Zel'dovich approximation (doc/arepo.md, "Cosmological initial
+ * conditions").
  *
  *   tbrf arepo cosmo --out BASE --box L --particles G --redshift Z
  *                    --omega-m W --omega-b W --hubble H --sigma8 S [...]
@@ -31,14 +32,17 @@ static void usage_cosmo(void)
     printf("usage: tbrf arepo cosmo --out BASE --box L --particles G --redshift Z\n"
            "                        --omega-m W --omega-b W --hubble H --sigma8 S [options]\n"
            "\n"
-           "Dark-matter (and gas) initial conditions for AREPO/Gadget by the Zel'dovich\n"
-           "approximation: G^3 particles on the lattice q = (i, j, k) L/G (or a tiled\n"
-           "--glass), displaced by Psi, a periodic\n"
-           "curl-free Gaussian field with |Psi_k|^2 = P(k) D(z)^2 / k^2 (Psi_k = i k delta_k\n"
-           "/ k^2), modes cut at the particle Nyquist frequency pi G / L (a sphere), and\n"
-           "moving with the peculiar velocity v = a H(a) f(a) Psi, written in Gadget's\n"
-           "convention u = v / sqrt(a) (km/s, or --unit-velocity). Flat or curved LCDM\n"
-           "without radiation.\n"
+           "Dark-matter (and gas) initial conditions for AREPO/Gadget by second-order\n"
+           "Lagrangian perturbation theory (2LPT; --lpt 1: the Zel'dovich approximation):\n"
+           "G^3 particles on the lattice q = (i, j, k) L/G (or a tiled --glass), displaced\n"
+           "by D1 Psi1 + D2 Psi2. D1 Psi1 is a periodic curl-free Gaussian field with\n"
+           "|Psi_k|^2 = P(k) D(z)^2 / k^2 (Psi_k = i k delta_k / k^2), modes cut at the\n"
+           "particle Nyquist frequency pi G / L (a sphere); Psi2 = grad phi2 with\n"
+           "laplacian phi2 = sum_{i>j} [phi,ii phi,jj - phi,ij^2] of Psi1 = grad phi, its\n"
+           "products formed on a 3/2-padded grid (no aliasing), and D2 ~ -(3/7) D1^2 from\n"
+           "the growth equations. The particles move with v = a H (f1 D1 Psi1 + f2 D2\n"
+           "Psi2), written in Gadget's convention u = v / sqrt(a) (km/s, or\n"
+           "--unit-velocity). Flat or curved LCDM without radiation.\n"
            "\n"
            "  --box L           box side in the length unit (default kpc/h: 50000 = 50 Mpc/h)\n"
            "  --particles G     G^3 particles (2 to 2048)\n"
@@ -71,7 +75,13 @@ static void usage_cosmo(void)
            "  --temperature T   the gas's initial temperature in K (default 2.7255 (1 + z)):\n"
            "                    u = k_B T / ((gamma - 1) mu m_p) in the velocity unit squared,\n"
            "                    --mu (default 1.22, neutral primordial gas), --gamma (5/3)\n"
-           "  --seed S          random seed (default 1)\n"
+           "  --seed S          random seed (default 1); the same seed at another\n"
+           "                    --particles shares every common first-order mode\n"
+           "  --lpt N           1: Zel'dovich; 2 (default): second order\n"
+           "  --fixed-amplitude every first-order mode with |delta_k| set to its rms,\n"
+           "                    the phases random (Angulo & Pontzen 2016)\n"
+           "  --paired          the phase-flipped partner: delta -> -delta (Psi1 -> -Psi1;\n"
+           "                    Psi2 is unchanged); a pair averages to q + D2 Psi2\n"
            "  --precision P, --long-ids, --quiet   as for tbrf arepo gas\n"
            "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
            "                    displacement's plan plus one file's particles (checked\n"
@@ -80,7 +90,7 @@ static void usage_cosmo(void)
 
 enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_NOWIG, C_LU,
        C_MU, C_SEED, C_PREC, C_LONGIDS, C_FILES, C_GAS, C_TEMP, C_GMU, C_GAMMA, C_UNITV, C_GLASS,
-       C_QUIET, C_HELP, C_COUNT };
+       C_LPT, C_FIXED, C_PAIRED, C_QUIET, C_HELP, C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
     {"--out", 1},        {"--box", 1},       {"--particles", 1},   {"--redshift", 1},
     {"--omega-m", 1},    {"--omega-lambda", 1}, {"--omega-b", 1},  {"--hubble", 1},
@@ -88,6 +98,7 @@ static const args_opt COPTS[C_COUNT] = {
     {"--length-unit", 1}, {"--mass-unit", 1}, {"--seed", 1},       {"--precision", 1},
     {"--long-ids", 0},   {"--files", 1},     {"--gas", 0},         {"--temperature", 1},
     {"--mu", 1},         {"--gamma", 1},     {"--unit-velocity", 1}, {"--glass", 1},
+    {"--lpt", 1},        {"--fixed-amplitude", 0}, {"--paired", 0},
     {"--quiet", 0},      {"--help", 0}};
 
 typedef struct cosmo_req {
@@ -97,8 +108,8 @@ typedef struct cosmo_req {
     double mass_unit;
     double unit_v;              /* velocity unit in cm/s (1e5: km/s) */
     double temp, mu, gamma;     /* gas: temperature (0: the library's default), mu, gamma */
-    int64_t g;
-    int wiggles, gas;
+    int64_t g, lpt;
+    int wiggles, gas, fixed, paired;
     const char *glass; /* --glass FILE: ng points gx in [0, gbox)^3 */
     double *gx, gbox;
     int64_t ng;
@@ -154,6 +165,13 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     if (lu < 0 || p < 0)
         return -1;
     q->mpc = lu == 0 ? 1000.0 : 1.0;
+    q->lpt = 2;
+    if (val[C_LPT] && args_int64("--lpt", val[C_LPT], 1, 2, &q->lpt, err, sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        return -1;
+    }
+    q->fixed = val[C_FIXED] != NULL;
+    q->paired = val[C_PAIRED] != NULL;
     if (!(q->z > -1 && q->z <= 1e4) || !(q->ob < q->om) || !(q->om <= 10) || !(q->ol >= 0) ||
         !(q->ol <= 10)) {
         cli_errline("arepo cosmo: need -1 < redshift <= 1e4, 0 < omega-b < omega-m <= 10 and "
@@ -263,6 +281,9 @@ static void ic_params(const cosmo_req *q, tbrf_ic_cosmo_params *p)
     p->wiggles = q->wiggles;
     p->gas = q->gas;
     p->seed = q->seed;
+    p->lpt = (int32_t)q->lpt;
+    p->fixed_amplitude = q->fixed;
+    p->paired = q->paired;
     p->glass = q->gx;
     p->glass_n = q->ng;
     p->glass_box = q->gbox > 0 ? q->gbox : 1.0;
@@ -339,6 +360,24 @@ static int run_cosmo(cosmo_req *q)
     return rc;
 }
 
+/* The recorded command ("arepo cosmo ..."), with the default order made
+ * explicit: regenerate then reruns the same order whatever a later
+ * version's default, and reads a command without --lpt as one written
+ * before the option, by the Zel'dovich approximation. */
+static char *lpt_command(char *cmd, int given)
+{
+    if (!cmd || given)
+        return cmd;
+    const size_t n = strlen(cmd);
+    char *more = realloc(cmd, n + sizeof " --lpt 2");
+    if (!more) {
+        free(cmd);
+        return NULL;
+    }
+    memcpy(more + n, " --lpt 2", sizeof " --lpt 2");
+    return more;
+}
+
 int cmd_arepo_cosmo(int argc, char **argv)
 {
     const char *val[C_COUNT] = {0};
@@ -358,7 +397,7 @@ int cmd_arepo_cosmo(int argc, char **argv)
     if (cli_refuse_set_inputs("arepo cosmo", q.out, q.file.num_files, in, what, 2))
         return EXIT_USAGE;
     int rc = q.glass ? load_glass(&q) : 0;
-    q.command = request_command(argc + 1, argv - 1); /* "arepo cosmo ..." */
+    q.command = lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL);
     if (rc == 0)
         rc = run_cosmo(&q);
     free(q.command);

@@ -148,6 +148,15 @@ int arepo_regenerate(const char *file, const char *out, int check, int quiet)
             has_quiet |= strcmp(w[i], "--quiet") == 0;
         if (quiet && !has_quiet && n < MAX_ARGS)
             w[n++] = (char *)"--quiet"; /* regenerate's --quiet silences the remade file's line */
+        /* `arepo cosmo` records its --lpt since the option exists: a
+         * command without it was written by the Zel'dovich approximation */
+        int has_lpt = 0;
+        for (int i = 0; i < n; i++)
+            has_lpt |= strcmp(w[i], "--lpt") == 0;
+        if (n >= 3 && strcmp(w[2], "cosmo") == 0 && !has_lpt && n + 1 < MAX_ARGS) {
+            w[n++] = (char *)"--lpt";
+            w[n++] = (char *)"1";
+        }
         rc = remake(w, n, file, out, check);
     }
     free(cmd);

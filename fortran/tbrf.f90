@@ -1405,6 +1405,16 @@ contains
                     "", stat)
     end subroutine tbrf_cosmo_growth_rate
 
+    !> Second-order growth factor D2 (about -(3/7) D**2) and its rate f2 = dln D2/dln a at z,
+    !> from the growth equations (tbrf_cosmo_growth2).
+    subroutine tbrf_cosmo_growth2(omega_m, omega_lambda, z, growth2, rate2, stat)
+        real(c_double), intent(in) :: omega_m, omega_lambda, z
+        real(c_double), intent(out) :: growth2, rate2
+        integer, intent(out), optional :: stat
+        call finish(c_tbrf_cosmo_growth2(omega_m, omega_lambda, z, growth2, rate2), &
+                    "tbrf_cosmo_growth2", "", stat)
+    end subroutine tbrf_cosmo_growth2
+
     !> Eisenstein & Hu (1998) transfer function at k (h/Mpc); wiggles .true.
     !> for the full fit, .false. for the no-wiggle form.
     subroutine tbrf_cosmo_eh_transfer(omega_m, omega_b, h, t_cmb, wiggles, k, transfer, stat)
@@ -2596,7 +2606,7 @@ contains
                        "tbrf_ic_cosmo_generate", ic, stat)
     end subroutine tbrf_ic_cosmo_generate
 
-    !> Psi of every particle into psi(3, G^3), particle order.
+    !> The first-order displacements D1 Psi1 of every particle into psi(3, G^3), particle order.
     subroutine tbrf_ic_cosmo_displacements(ic, psi, stat)
         type(tbrf_ic_cosmo), intent(inout) :: ic
         real(c_double), intent(out), contiguous :: psi(:, :)
@@ -2611,6 +2621,22 @@ contains
         if (st == TBRF_OK) st = c_tbrf_ic_cosmo_displacements(ic%ptr, psi)
         call finish_ic(st, "tbrf_ic_cosmo_displacements", ic, stat)
     end subroutine tbrf_ic_cosmo_displacements
+
+    !> The second-order displacements D2 Psi2 of every particle into psi2(3, G^3) (zeros with lpt 1).
+    subroutine tbrf_ic_cosmo_displacements2(ic, psi2, stat)
+        type(tbrf_ic_cosmo), intent(inout) :: ic
+        real(c_double), intent(out), contiguous :: psi2(:, :)
+        integer, intent(out), optional :: stat
+        type(tbrf_ic_cosmo_info) :: info
+        integer(c_int) :: st
+        st = c_tbrf_ic_cosmo_get_info(ic%ptr, info)
+        if (st == TBRF_OK .and. (size(psi2, 1) /= 3 .or. size(psi2, 2, kind=c_int64_t) /= info%particles)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_ic_cosmo_displacements2", "psi2 must be (3, G**3)", stat)
+            return
+        end if
+        if (st == TBRF_OK) st = c_tbrf_ic_cosmo_displacements2(ic%ptr, psi2)
+        call finish_ic(st, "tbrf_ic_cosmo_displacements2", ic, stat)
+    end subroutine tbrf_ic_cosmo_displacements2
 
     function tbrf_ic_cosmo_status(ic) result(st)
         type(tbrf_ic_cosmo), intent(in) :: ic

@@ -163,6 +163,10 @@ module tbrf_c
         integer(c_int32_t) :: wiggles
         integer(c_int32_t) :: gas
         integer(c_int64_t) :: seed
+        integer(c_int32_t) :: lpt
+        integer(c_int32_t) :: fixed_amplitude
+        integer(c_int32_t) :: paired
+        integer(c_int32_t) :: reserved_lpt
         type(c_ptr) :: power
         type(c_ptr) :: glass
         integer(c_int64_t) :: glass_n
@@ -185,6 +189,9 @@ module tbrf_c
         real(c_double) :: shift_gas
         real(c_double) :: gas_temperature
         real(c_double) :: internal_energy
+        real(c_double) :: growth2
+        real(c_double) :: growth_rate2
+        real(c_double) :: velocity_factor2
     end type tbrf_ic_cosmo_info
     type, bind(C) :: tbrf_ic_chunk
         integer(c_int64_t) :: chunk
@@ -861,6 +868,16 @@ module tbrf_c
         real(c_double), intent(out) :: rate
     end function c_tbrf_cosmo_growth_rate
 
+    function c_tbrf_cosmo_growth2(omega_m, omega_lambda, z, growth2, rate2) bind(C, name="tbrf_cosmo_growth2")
+        import
+        integer(c_int) :: c_tbrf_cosmo_growth2
+        real(c_double), value :: omega_m
+        real(c_double), value :: omega_lambda
+        real(c_double), value :: z
+        real(c_double), intent(out) :: growth2
+        real(c_double), intent(out) :: rate2
+    end function c_tbrf_cosmo_growth2
+
     function c_tbrf_cosmo_eh_transfer(omega_m, omega_b, h, t_cmb, wiggles, k, transfer) &
         bind(C, name="tbrf_cosmo_eh_transfer")
         import
@@ -1184,6 +1201,13 @@ module tbrf_c
         type(c_ptr), value :: ic
         real(c_double) :: psi(*)
     end function c_tbrf_ic_cosmo_displacements
+
+    function c_tbrf_ic_cosmo_displacements2(ic, psi2) bind(C, name="tbrf_ic_cosmo_displacements2")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_displacements2
+        type(c_ptr), value :: ic
+        real(c_double) :: psi2(*)
+    end function c_tbrf_ic_cosmo_displacements2
 
     function c_tbrf_ic_cosmo_status(ic) bind(C, name="tbrf_ic_cosmo_status")
         import

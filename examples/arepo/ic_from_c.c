@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     p.hubble = 0.6774;
     p.sigma8 = 0.831;
     p.seed = 1;
+    p.lpt = 1; /* Zel'dovich, as N-GenIC's ICs of AREPO's example */
     tbrf_ic_cosmo *ic = NULL;
     int st = tbrf_ic_cosmo_make(&p, &ic);
     if (st != TBRF_OK) {
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
     snprintf(command, sizeof command,
              "tbrf arepo cosmo --out cosmo_ics --box 50000 --particles %lld --redshift 127 "
              "--omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486 --hubble 0.6774 "
-             "--sigma8 0.831 --seed 1", (long long)p.particles);
+             "--sigma8 0.831 --seed 1 --lpt 1", (long long)p.particles);
     tbrf_arepo_cosmo_file file;
     tbrf_arepo_default_cosmo_file(&file); /* one file, float64, 32-bit IDs */
     file.command = command;

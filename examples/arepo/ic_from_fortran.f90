@@ -71,6 +71,7 @@ program ic_from_fortran
     p%hubble = 0.6774_c_double
     p%sigma8 = 0.831_c_double
     p%seed = 1
+    p%lpt = 1 ! Zel'dovich, as N-GenIC's ICs of AREPO's example
     call tbrf_ic_cosmo_make(ic, p, stat=st)
     if (st /= TBRF_OK) then
         write(*, '(a)') 'ic_from_fortran: ' // tbrf_ic_cosmo_message(ic)
@@ -83,7 +84,7 @@ program ic_from_fortran
     ! the command line that writes the same file (tbrf arepo regen reruns it)
     write(command, '(a, i0, a)') 'tbrf arepo cosmo --out cosmo_ics --box 50000 --particles ', &
         p%particles, ' --redshift 127 --omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486' // &
-        ' --hubble 0.6774 --sigma8 0.831 --seed 1'
+        ' --hubble 0.6774 --sigma8 0.831 --seed 1 --lpt 1'
     command = trim(command) // c_null_char
     call tbrf_arepo_default_cosmo_file(file)
     file%command = c_loc(command)

@@ -49,7 +49,7 @@ command -v "$tbrf" >/dev/null || { echo "run.sh: tbrf not found: install tbrf or
 # (b) cosmological dark matter, as AREPO's examples/cosmo_box_gravity_only_3d
 "$tbrf" arepo cosmo --out cosmo_ics --box 50000 --particles "$parts" --redshift 127 \
     --omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486 --hubble 0.6774 \
-    --sigma8 0.831 --seed 1
+    --sigma8 0.831 --seed 1 --lpt 1
 
 "$python" "$here/check.py" turb_ics.hdf5 cosmo_ics.hdf5
 

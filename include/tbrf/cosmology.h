@@ -37,6 +37,21 @@ TBRF_API int tbrf_cosmo_growth(double omega_m, double omega_lambda, double z,
 TBRF_API int tbrf_cosmo_growth_rate(double omega_m, double omega_lambda, double z,
                                     TBRF_OUT double *rate);
 
+/* The second-order growth factor D2(z) of Lagrangian perturbation theory
+ * (2LPT: x = q + D1 Psi1 + D2 Psi2, Psi2 = grad phi2 with laplacian phi2
+ * = sum_{i>j} [phi,ii phi,jj - phi,ij^2] of Psi1 = grad phi) into
+ * *growth2, and its rate f2 = dln D2/dln a into *rate2. D2 solves
+ * D2'' + (2 + dln E/dln a) D2' - (3/2) Omega_m(a) (D2 - D1^2) = 0 (' =
+ * d/dln a) with the growing-mode start D2 = -(3/7) D1^2 deep in matter
+ * domination, integrated numerically (RK4 in ln a, relative error below
+ * 1e-9), in the normalisation D1(0) = 1 of tbrf_cosmo_growth: D2 is
+ * negative, -(3/7) D1^2 and f2 = 2 exactly in Einstein-de Sitter, close
+ * to -(3/7) D1^2 Omega_m(z)^(-1/143) and 2 Omega_m(z)^(6/11) in flat LCDM
+ * (Bouchet et al. 1995). Arguments as tbrf_cosmo_growth. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (both outputs NaN). */
+TBRF_API int tbrf_cosmo_growth2(double omega_m, double omega_lambda, double z,
+                                TBRF_OUT double *growth2, TBRF_OUT double *rate2);
+
 /* The Eisenstein & Hu (1998) matter transfer function T(k), k in h/Mpc,
  * into *transfer: wiggles = 1 the full fit with baryon acoustic oscillations
  * (their eq. 16-24), 0 the no-wiggle form (eq. 29-31); T(0) = 1. Requires

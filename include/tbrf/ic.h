@@ -50,6 +50,14 @@ typedef struct tbrf_ic_cosmo_params {
                               masses in the ratio omega_b : omega_m - omega_b, shifted as
                               N-GenIC does; 0 (default): dark matter only */
     uint64_t seed;         /* the random seed (default 1) */
+    int32_t lpt;           /* the order of Lagrangian perturbation theory: 1 (Zel'dovich) or
+                              2 (default: 2LPT, x = q + D1 Psi1 + D2 Psi2, doc/ic.md) */
+    int32_t fixed_amplitude; /* 1: every first-order mode keeps its random phase with |delta_k|
+                                set to its rms sqrt(P(k) D^2 / V) (Angulo & Pontzen 2016);
+                                0 (default): Gaussian amplitudes */
+    int32_t paired;        /* 1: the phase-flipped partner, delta -> -delta (Psi1 -> -Psi1;
+                              Psi2, quadratic in delta, unchanged); 0 (default) */
+    int32_t reserved_lpt;  /* 0 */
     const tbrf_model *power; /* NULL (default): Eisenstein & Hu; else P(k) at z = 0, k in h/Mpc,
                                 P in (Mpc/h)^3 (a CAMB/CLASS table), which must cover 2 pi/L to
                                 sqrt(3) pi G/L; copied and normalised to sigma8 either way */
@@ -90,6 +98,10 @@ typedef struct tbrf_ic_cosmo_info {
     double shift_gas;        /* of gas: -(1/2)(1 - Omega_b / Omega_m) L/G */
     double gas_temperature;  /* K (the default resolved) */
     double internal_energy;  /* gas: k_B T / ((gamma - 1) mu m_p) in velocity units squared */
+    double growth2;          /* D2(z) (tbrf_cosmo_growth2; about -(3/7) D^2), whatever lpt */
+    double growth_rate2;     /* f2 = dln D2 / dln a at z */
+    double velocity_factor2; /* u per unit of the second-order displacement D2 Psi2:
+                                sqrt(a) f2 H (used with lpt = 2) */
 } tbrf_ic_cosmo_info;
 
 /* The bytes tbrf_ic_cosmo_make and tbrf_ic_cosmo_generate hold at once
@@ -157,11 +169,21 @@ typedef int (*tbrf_ic_push_fn)(void *user, const tbrf_ic_chunk *chunk);
 TBRF_API int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push,
                                     void *user);
 
-/* The displacements Psi of every particle (3 n values, rows in particle
- * order, length units, before the gas/dark-matter shifts and the wrap):
- * the field whose spectral divergence is -delta on the lattice. Statuses
- * as tbrf_ic_cosmo_generate. */
+/* The first-order displacements D1 Psi1 of every particle (3 n values,
+ * rows in particle order, length units, before the gas/dark-matter shifts
+ * and the wrap): the field whose spectral divergence is -delta on the
+ * lattice (-(-delta) for a paired partner; fixed amplitudes included).
+ * Statuses as tbrf_ic_cosmo_generate. */
 TBRF_API int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, TBRF_ARRAY double *psi);
+
+/* The second-order displacements D2 Psi2 of every particle into psi2 (as
+ * tbrf_ic_cosmo_displacements; zeros with lpt 1): the particles sit at q
+ * + psi + psi2 and move with u = velocity_factor psi + velocity_factor2
+ * psi2. Psi2 = grad phi2 with laplacian phi2 = sum_{i>j} [phi,ii phi,jj -
+ * phi,ij^2] for Psi1 = grad phi (dealiased: doc/ic.md), so div psi2 =
+ * (D2 / D1^2) times the source of psi's potential on the lattice.
+ * Statuses as tbrf_ic_cosmo_generate. */
+TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *psi2);
 
 /* Status of the last call on ic (TBRF_ERR_BAD_PLAN for a failed make). */
 TBRF_API int tbrf_ic_cosmo_status(const tbrf_ic_cosmo *ic);

@@ -50,7 +50,8 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
     snprintf(seed, 24, "%llu", (unsigned long long)q->seed);
     const tbrf_arepo_param p[] = {
         {"command", file->command ? file->command : "tbrf arepo cosmo", 0},
-        {"kind", "arepo cosmological initial conditions (Zel'dovich)", 0},
+        {"kind", q->lpt >= 2 ? "arepo cosmological initial conditions (2LPT)"
+                             : "arepo cosmological initial conditions (Zel'dovich)", 0},
         {"particles_per_axis", NULL, (double)q->particles}, {"box", NULL, q->box},
         {"redshift", NULL, q->redshift}, {"omega_m", NULL, q->omega_m},
         {"omega_lambda", NULL, q->omega_lambda}, {"omega_b", NULL, q->omega_b},
@@ -65,6 +66,16 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
         {"unit_velocity_cm_s", NULL, q->velocity_unit}};
     memcpy(par, p, sizeof p);
     size_t k = sizeof p / sizeof p[0];
+    par[k++] = (tbrf_arepo_param){"lpt_order", NULL, (double)q->lpt};
+    par[k++] = (tbrf_arepo_param){"fixed_amplitude", NULL, (double)q->fixed_amplitude};
+    par[k++] = (tbrf_arepo_param){"paired", NULL, (double)q->paired};
+    if (q->lpt >= 2) {
+        par[k++] = (tbrf_arepo_param){"growth_factor2", NULL, f->growth2};
+        par[k++] = (tbrf_arepo_param){"growth_rate2", NULL, f->growth_rate2};
+        par[k++] = (tbrf_arepo_param){"velocity_factor2", NULL, f->velocity_factor2};
+        par[k++] = (tbrf_arepo_param){"dealiasing", "second-order products on a 3/2-padded "
+                                      "grid (Orszag)", 0};
+    }
     if (q->glass_n > 0) {
         par[k++] = (tbrf_arepo_param){"glass_file", file->glass_name ? file->glass_name
                                                                      : "(glass)", 0};
@@ -124,7 +135,7 @@ int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic, const tbrf_arepo
     tbrf_arepo_header h;
     cosmo_header(&p, &f, file, &h);
     char seed[24];
-    tbrf_arepo_param par[32];
+    tbrf_arepo_param par[48];
     const int64_t n = f.particles;
     cosmo_write w = {NULL, par, cosmo_params(&p, &f, file, seed, par), n, err, errlen};
     int64_t counts[6] = {p.gas ? n : 0, n, 0, 0, 0, 0};

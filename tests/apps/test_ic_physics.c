@@ -89,6 +89,7 @@ static void test_divergence(void)
 {
     tbrf_ic_cosmo_params p;
     tbrf_ic_default_cosmo(&p);
+    p.lpt = 1; /* the Zel'dovich approximation's relations (2LPT: test_ic_lpt.c) */
     p.particles = 32;
     p.seed = 11;
     tbrf_ic_cosmo *ic = make_ic(&p);
@@ -213,6 +214,7 @@ static void test_velocities_masses_gas(void)
 {
     tbrf_ic_cosmo_params p;
     tbrf_ic_default_cosmo(&p);
+    p.lpt = 1; /* the Zel'dovich approximation's relations (2LPT: test_ic_lpt.c) */
     p.particles = 12;
     p.redshift = 49;
     p.gas = 1;
@@ -301,6 +303,7 @@ static void test_glass(void)
           site[2] == (glass[17] / 10.0 + 1) * 50.0, "site of a tiled row");
     tbrf_ic_cosmo_params p;
     tbrf_ic_default_cosmo(&p);
+    p.lpt = 1; /* the Zel'dovich approximation's relations (2LPT: test_ic_lpt.c) */
     p.particles = 8;
     tbrf_ic_cosmo *lat = make_ic(&p);
     p.glass = glass;
@@ -491,6 +494,7 @@ static void test_budget(void)
 {
     tbrf_ic_cosmo_params p;
     tbrf_ic_default_cosmo(&p);
+    p.lpt = 1; /* the Zel'dovich approximation's relations (2LPT: test_ic_lpt.c) */
     p.particles = 64;
     /* the plan of 64^3 takes 53 MB, one chunk of all particles 13 MB */
     setenv("TBRF_MEMORY_BUDGET", "60M", 1);

@@ -64,6 +64,20 @@ Cases:
             particles (1e-9 L); regenerate --check remakes it bit for bit; a 256-point glass for 16^3 (16 copies, not
             a cube), 20^3 for 512 (no whole number of copies) and a point
             outside the glass box are refused with one message, no file
+  lpt       --lpt 2 (2LPT) against --lpt 1 of the same seed: the difference
+            of positions (minimal image) is Psi2, small beside Psi1, and the
+            difference of velocities velocity_factor2 Psi2 (1e-9 of the
+            velocities), with velocity_factor2 / velocity_factor = f2/f1 ~ 2
+            at z = 127 (1e-4); --paired: x_a + x_b = 2 (q + Psi2) (1e-9 L)
+            and u_a + u_b = 2 vf2 Psi2; --fixed-amplitude: |delta_k| of the
+            lattice's displacement depends on |k| alone (modes of one |m|^2
+            equal to 1e-9) and its phases are the Gaussian run's; the
+            order, fixed and paired recorded in /tbrf (D2 ~ -(3/7) D^2);
+            regenerate --check remakes a fixed paired 2LPT file bit for bit,
+            a command without --lpt records "--lpt 2", and a file whose
+            command has no --lpt (written before the option) is remade by
+            the Zel'dovich approximation bit for bit; 1 and 3 threads write
+            the same particles, 3 files the one file's particles; --lpt 3 refused
   bad       a negative box, Omega_m out of range, a table not covering the
             needed k, more particles than the memory budget: exit status,
             one message, no file
@@ -90,7 +104,7 @@ G, L, Z = 32, 50000.0, 127.0
 OM, OL, OB, H, S8 = 0.3089, 0.6911, 0.0486, 0.6774, 0.831
 BASE = ["arepo", "cosmo", "--box", str(L), "--particles", str(G), "--redshift", str(Z),
         "--omega-m", str(OM), "--omega-b", str(OB), "--hubble", str(H), "--sigma8", str(S8),
-        "--seed", "3"]
+        "--seed", "3", "--lpt", "1"]
 
 
 def check(cond, msg):
@@ -501,7 +515,99 @@ def case_bad():
     check(sorted(os.listdir(".")) == ["short.txt"], "no file left: %s" % os.listdir("."))
 
 
-{"file": case_file, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
+def lpt_args(*extra):
+    args = list(BASE)
+    args[args.index("--lpt") + 1] = "2"
+    return args + list(extra)
+
+
+def read_set(name):
+    with h5py.File(name + ".hdf5", "r") as f:
+        return (f["PartType1/Coordinates"][...], f["PartType1/Velocities"][...],
+                dict(f["tbrf"].attrs))
+
+
+def delta_modes(x):
+    """delta_k = -i k.Psi_k of the lattice displacements, and |m|^2."""
+    d = displacements(x).reshape(G, G, G, 3)  # z, y, x
+    m = np.fft.fftfreq(G, 1.0 / G)
+    mz, my, mx = np.meshgrid(m, m, m, indexing="ij")
+    f = [np.fft.fftn(d[..., c]) for c in range(3)]
+    delta = -1j * (mx * f[0] + my * f[1] + mz * f[2])
+    return delta, (mx ** 2 + my ** 2 + mz ** 2), (np.abs(mx) == G // 2) | (np.abs(my) == G // 2) | (np.abs(mz) == G // 2)
+
+
+def case_lpt():
+    run(*BASE, "--out", "za", "--quiet")
+    run(*lpt_args(), "--out", "l2", "--quiet")
+    run(*lpt_args("--paired"), "--out", "pr", "--quiet")
+    run(*BASE, "--fixed-amplitude", "--out", "fx", "--quiet")
+    x1, u1, t1 = read_set("za")
+    x2, u2, t2 = read_set("l2")
+    xp, up, tp = read_set("pr")
+    psi1 = displacements(x1)
+    psi2 = x2 - x1
+    psi2 -= L * np.round(psi2 / L)
+    s1, s2 = np.abs(psi1).max(), np.abs(psi2).max()
+    check(0 < s2 < 0.1 * s1, "Psi2 small beside Psi1: %g vs %g" % (s2, s1))
+    vf1, vf2 = t2["velocity_factor"], t2["velocity_factor2"]
+    err = np.abs(u2 - u1 - vf2 * psi2).max() / np.abs(u2).max()
+    check(err < 1e-9, "2LPT velocities: u2 - u1 = vf2 Psi2 (%g)" % err)
+    check(abs(vf2 / vf1 / 2 - 1) < 1e-4, "f2 / f1 = %g ~ 2 at z = 127" % (vf2 / vf1))
+    D = t2["growth_factor"]
+    check(abs(t2["growth_factor2"] / (-3 / 7 * D * D) - 1) < 1e-4, "D2 ~ -(3/7) D^2")
+    check(t2["lpt_order"] == 2 and t1["lpt_order"] == 1 and tp["paired"] == 1 and
+          t2["paired"] == 0 and t2["fixed_amplitude"] == 0, "order, paired, fixed recorded")
+    cmd = t2["command"]
+    cmd = cmd.decode() if isinstance(cmd, bytes) else str(cmd)
+    check(" --lpt 2" in cmd, "the command records --lpt 2: %r" % cmd)
+    s = xp + x2 - 2 * (lattice() + psi2)
+    s -= L * np.round(s / L)
+    check(np.abs(s).max() < 1e-9 * L, "a pair sums to 2 (q + Psi2): %g" % np.abs(s).max())
+    err = np.abs(up + u2 - 2 * vf2 * psi2).max() / np.abs(u2).max()
+    check(err < 1e-9, "paired velocities sum to 2 vf2 Psi2: %g" % err)
+    # fixed amplitudes: |delta_k| a function of |k|, phases the Gaussian run's
+    xf, _, tf = read_set("fx")
+    check(tf["fixed_amplitude"] == 1, "fixed recorded")
+    df, m2, nyq = delta_modes(xf)
+    dg, _, _ = delta_modes(x1)
+    use = (~nyq) & (m2 > 0) & (np.abs(df) > 1e-6 * np.abs(df).max())
+    worst = 0.0
+    for v in np.unique(m2[use]):
+        a = np.abs(df[use & (m2 == v)])
+        worst = max(worst, (a.max() - a.min()) / a.max())
+    check(worst < 1e-9, "fixed: |delta_k| equal within each |k| shell (%g)" % worst)
+    ph = np.abs(df[use] / np.abs(df[use]) - dg[use] / np.abs(dg[use])).max()
+    check(ph < 1e-9, "fixed: the Gaussian run's phases (%g)" % ph)
+    # regenerate honours the order, fixed and paired; an old command is Zel'dovich
+    run(*lpt_args("--paired", "--fixed-amplitude"), "--out", "fp", "--quiet")
+    out = run("regenerate", "fp.hdf5", "--out", "fp2", "--check").stdout
+    check("bitwise equal" in out, "regenerate --check of a fixed paired 2LPT file: %r" % out)
+    with h5py.File("za.hdf5", "r+") as f:
+        cmd = f["tbrf"].attrs["command"]
+        cmd = cmd.decode() if isinstance(cmd, bytes) else str(cmd)
+        check(" --lpt 1 " in cmd, "za command %r" % cmd)
+        f["tbrf"].attrs["command"] = cmd.replace(" --lpt 1", "")
+    out = run("regenerate", "za.hdf5", "--out", "za2", "--check").stdout
+    check("bitwise equal" in out, "a command without --lpt is remade by Zel'dovich: %r" % out)
+    # threads and files change no bit of a 2LPT set
+    run(*lpt_args("--paired"), "--out", "t1", "--quiet",
+        env={"OMP_NUM_THREADS": "1"})
+    run(*lpt_args("--paired"), "--out", "t3", "--quiet", env={"OMP_NUM_THREADS": "3"})
+    xa, ua, _ = read_set("t1")
+    xb, ub, _ = read_set("t3")
+    check(np.array_equal(xa, xb) and np.array_equal(ua, ub) and np.array_equal(xa, xp) and
+          np.array_equal(ua, up), "1 and 3 threads: the same particles, bit for bit")
+    run(*lpt_args("--paired"), "--out", "f3", "--files", "3", "--quiet")
+    parts = [h5py.File("f3.%d.hdf5" % i, "r") for i in range(3)]
+    xs = np.concatenate([q["PartType1/Coordinates"][...] for q in parts])
+    us = np.concatenate([q["PartType1/Velocities"][...] for q in parts])
+    check(np.array_equal(xs, xp) and np.array_equal(us, up), "3 files: the one file's bits")
+    p = run(*BASE[:-1], "3", "--out", "bad", want=2)
+    check("--lpt" in p.stderr and not os.path.exists("bad.hdf5"), "--lpt 3: %r" % p.stderr)
+
+
+{"file": case_file, "lpt": case_lpt, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,
  "files": case_files, "gas": case_gas, "units": case_units, "glass": case_glass}[CASE]()
 if FAILS:
     sys.exit(1)

@@ -1,7 +1,8 @@
 ! test_ic.f90 — the initial-condition wrappers reach C with their arguments
-! in place: a 8^3 Zel'dovich IC whose chunks (pushed to a Fortran
+! in place: a 8^3 Zel'dovich IC (lpt = 1) whose chunks (pushed to a Fortran
 ! callback) carry velocities vfac * Psi bitwise and positions q + Psi in
-! the box; the glass tile count; placement in pieces equal to the whole;
+! the box; a paired 2LPT one with velocities vfac Psi1 + vfac2 Psi2 and
+! D2, f2 of tbrf_cosmo_growth2; the glass tile count; placement in pieces equal to the whole;
 ! the lognormal transform's formula; Voronoi volumes of a lattice (or
 ! TBRF_ERR_NOT_BUILT with its message); stat and message on bad input.
 module test_ic_push
@@ -38,14 +39,16 @@ program test_ic
     type(tbrf_ic_cosmo_info) :: info
     type(tbrf_ic_points_params) :: pp
     type(tbrf_ic_density_params) :: dp
-    real(c_double), allocatable :: psi(:, :), xyz(:, :), part(:, :), vol(:), g(:), rho(:)
-    real(c_double) :: bytes, glass(3, 8)
+    real(c_double), allocatable :: psi(:, :), psi2(:, :), xyz(:, :), part(:, :), vol(:), g(:), rho(:)
+    real(c_double) :: bytes, glass(3, 8), d2, f2
     integer(c_int64_t) :: fewest, tile, i
     integer :: st
     character(len=:), allocatable :: msg, msg2
 
     call tbrf_ic_default_cosmo(p)
+    call check(p%lpt == 2 .and. p%fixed_amplitude == 0 .and. p%paired == 0, "defaults: 2LPT, Gaussian")
     p%particles = 8
+    p%lpt = 1
     call tbrf_ic_cosmo_bytes(p, 2_c_int64_t, bytes, fewest)
     call check(bytes > 0 .and. fewest >= 1, "bytes and fewest chunks")
     call tbrf_ic_cosmo_make(ic, p)
@@ -60,6 +63,24 @@ program test_ic
     call check(abs(got_pos(1, 2) - modulo(p%box / 8 + psi(1, 2), p%box)) < 1e-9_c_double * p%box, &
                "row 2 at q + Psi (x fastest)")
     call tbrf_ic_cosmo_destroy(ic)
+
+    ! 2LPT, paired: u = vfac Psi1 + vfac2 Psi2 with Psi1 -> -Psi1
+    p%lpt = 2
+    p%paired = 1
+    allocate(psi2(3, 512))
+    call tbrf_ic_cosmo_make(ic, p)
+    call tbrf_ic_cosmo_get_info(ic, info)
+    call tbrf_cosmo_growth2(p%omega_m, p%omega_lambda, p%redshift, d2, f2)
+    call check(info%growth2 == d2 .and. info%growth_rate2 == f2 .and. d2 < 0, "D2 and f2 in the info")
+    call tbrf_ic_cosmo_displacements(ic, psi)
+    call tbrf_ic_cosmo_displacements2(ic, psi2)
+    rows = 0
+    call tbrf_ic_cosmo_generate(ic, 2_c_int64_t, push)
+    call check(maxval(abs(psi2)) > 0 .and. all(abs(got_vel - (psi * info%velocity_factor + &
+               psi2 * info%velocity_factor2)) <= 1e-12_c_double * maxval(abs(got_vel))), &
+               "2LPT velocities vfac Psi1 + vfac2 Psi2")
+    call tbrf_ic_cosmo_destroy(ic)
+    p%paired = 0
 
     p%omega_b = 0.5_c_double  ! > omega_m: refused, the message says why
     call tbrf_ic_cosmo_make(ic, p, stat=st)

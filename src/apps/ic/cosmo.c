@@ -1,5 +1,5 @@
 /* cosmo.c — cosmological initial conditions by the Zel'dovich
- * approximation (tbrf_ic_cosmo_*, tbrf.h "initial conditions"; doc/ic.md).
+ * approximation and second-order LPT (cosmo_lpt.c) (tbrf_ic_cosmo_*, tbrf.h "initial conditions"; doc/ic.md).
  *
  * Particles start on the lattice q = (i, j, k) L/G, which is the box
  * lattice of a periodic plan with G modes per axis: the displacement Psi
@@ -47,6 +47,7 @@ void tbrf_ic_default_cosmo(tbrf_ic_cosmo_params *p)
     p->velocity_unit = 1e5;
     p->wiggles = 1;
     p->seed = 1;
+    p->lpt = 2;
     p->glass_box = 1.0;
     p->gas_mu = 1.22;
     p->gas_gamma = 5.0 / 3.0;
@@ -83,6 +84,11 @@ static int check_params(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
         return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: gas needs gamma > 1, mu > 0 and "
                           "a temperature >= 0 (got %g, %g, %g)", p->gas_gamma, p->gas_mu,
                           p->gas_temperature);
+    if (p->lpt < 1 || p->lpt > 2 || (p->fixed_amplitude != 0 && p->fixed_amplitude != 1) ||
+        (p->paired != 0 && p->paired != 1))
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need lpt 1 or 2 and "
+                          "fixed_amplitude, paired 0 or 1 (got %d, %d, %d)", (int)p->lpt,
+                          (int)p->fixed_amplitude, (int)p->paired);
     if (p->glass_n < 0 || (p->glass_n > 0 && !p->glass))
         return tbrfi_fail(m, p->glass_n < 0 ? TBRF_ERR_INVALID : TBRF_ERR_NULL,
                           "cosmological IC: glass_n %lld with glass %s", (long long)p->glass_n,
@@ -104,15 +110,16 @@ static double plan_bytes(int64_t g)
  * positions, the gas's positions and energies, the glass sites. */
 static double row_bytes(const tbrf_ic_cosmo_params *p)
 {
-    return 48.0 + (p->gas ? 32.0 : 0.0) + (p->glass_n > 0 ? 24.0 : 0.0);
+    return 48.0 + (p->gas ? 32.0 : 0.0) + (p->glass_n > 0 ? 24.0 : 0.0) +
+           (p->glass_n > 0 && p->lpt >= 2 ? 24.0 : 0.0);
 }
 
 /* What stays whatever the chunks: the plan, the glass, two lattice planes
- * of Psi in the stream. */
+ * of Psi in the stream, the potentials of 2LPT and fixed amplitudes. */
 static double fixed_bytes(const tbrf_ic_cosmo_params *p)
 {
     return plan_bytes(p->particles) + 24.0 * (double)p->glass_n +
-           48.0 * (double)(p->particles * p->particles);
+           48.0 * (double)(p->particles * p->particles) + tbrfi_icc_lpt_bytes(p);
 }
 
 double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks)
@@ -128,7 +135,7 @@ int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks, double *b
     if (!p || !bytes || !fewest)
         return TBRF_ERR_NULL;
     if (p->particles < 2 || p->particles > 2048 || chunks < 1 || chunks > TBRF_IC_MAX_CHUNKS ||
-        p->glass_n < 0)
+        p->glass_n < 0 || p->lpt < 1 || p->lpt > 2)
         return TBRF_ERR_INVALID;
     uint64_t budget = 0;
     int st = tbrf_memory_budget(&budget);
@@ -234,7 +241,9 @@ static int derive(tbrf_ic_cosmo *ic)
     if (tbrf_cosmo_growth(p->omega_m, p->omega_lambda, p->redshift, &f->growth) != TBRF_OK ||
         tbrf_cosmo_hubble(p->omega_m, p->omega_lambda, a, &e) != TBRF_OK ||
         tbrf_cosmo_growth_rate(p->omega_m, p->omega_lambda, p->redshift, &f->growth_rate) !=
-            TBRF_OK)
+            TBRF_OK ||
+        tbrf_cosmo_growth2(p->omega_m, p->omega_lambda, p->redshift, &f->growth2,
+                           &f->growth_rate2) != TBRF_OK)
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: no growth factor, H(a) "
                           "or f(a) for this cosmology at z = %g", p->redshift);
     const double vunit = p->velocity_unit / 1e5, mpc = p->length_per_mpc;
@@ -242,6 +251,7 @@ static int derive(tbrf_ic_cosmo *ic)
     f->scale_factor = a;
     f->hubble = 100.0 * e / mpc / vunit; /* 100 E(a) km/s per Mpc/h */
     f->velocity_factor = sqrt(a) * f->growth_rate * 100.0 * e / mpc / vunit;
+    f->velocity_factor2 = sqrt(a) * f->growth_rate2 * 100.0 * e / mpc / vunit;
     const double side = p->box / mpc, g = (double)p->particles;
     const double m = p->omega_m * RHO_CRIT_MPC * 1e10 / p->mass_unit * side * side * side /
                      (g * g * g);
@@ -308,6 +318,8 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
         st = linear_pk(ic, params->power);
     if (st == TBRF_OK)
         st = psi_plan(ic);
+    if (st == TBRF_OK)
+        st = tbrfi_icc_lpt_setup(ic);
     ic->made = st == TBRF_OK;
     if (ic->made)
         tbrfi_message_clear(&ic->msg);
@@ -354,5 +366,7 @@ void tbrf_ic_cosmo_destroy(tbrf_ic_cosmo *ic)
     tbrf_model_destroy(ic->m);
     tbrf_model_destroy(ic->p0);
     free(ic->glass);
+    fftw_free(ic->phi1);
+    fftw_free(ic->phi2);
     free(ic);
 }

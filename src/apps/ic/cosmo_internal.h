@@ -3,8 +3,11 @@
 #ifndef TBRF_APPS_IC_COSMO_INTERNAL_H
 #define TBRF_APPS_IC_COSMO_INTERNAL_H
 
+#include <fftw3.h>
+
 #include "tbrf.h"
 #include "core/message.h"
+#include "methods/nufft/nufft.h"
 
 /* The most chunks generate splits a set into (AREPO's file count limit,
  * and what keeps n c / chunks free of overflow). */
@@ -26,9 +29,34 @@ struct tbrf_ic_cosmo {
     icc_spec spec;             /* the model's callback data: lives as long as the plan */
     tbrf_model *p0, *m;        /* P(k) at z = 0 (h/Mpc), and Psi's spectrum */
     tbrf_plan *plan;
+    fftw_complex *phi1;        /* fixed_amplitude: the first-order potential's modes
+                                  (half-complex G^3; Psi1 = grad phi1), else NULL */
+    fftw_complex *phi2;        /* lpt 2: the potential of D2 Psi2, else NULL */
 };
 
 /* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */
 double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks);
+
+/* The bytes the potentials add (cosmo_lpt.c): the most held while they
+ * are made and while generate evaluates them; 0 for lpt 1 without fixed
+ * amplitudes. */
+double tbrfi_icc_lpt_bytes(const tbrf_ic_cosmo_params *p);
+
+/* Makes ic->phi1 (fixed amplitudes) and ic->phi2 (lpt 2) from the plan's
+ * Psi1 on the lattice; TBRF_OK at once when neither is asked for. Sets
+ * the message on failure. */
+int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic);
+
+/* grad phi at every lattice site q = (i, j, k) L/G into out (3 G^3,
+ * particle order). TBRF_OK, TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT (no
+ * message set). */
+int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out);
+
+/* The type-2 NUFFT of the particle lattice's modes (the plan's accuracy
+ * 1e-12), and the three fine grids u[c] of grad phi (allocated here; the
+ * caller frees them with fftw_free, also on failure). */
+void tbrfi_icc_nufft_setup(const tbrf_ic_cosmo *ic, nufft_setup *s);
+int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
+                   double *u[3]);
 
 #endif

@@ -10,13 +10,18 @@
 
 /* The chunks being generated: the current chunk c, its rows first ..
  * first + count - 1, how many of their Psi have arrived, and the buffers
- * of one chunk. */
+ * of one chunk; with 2LPT or fixed amplitudes the fields from the
+ * potentials: the whole lattice's (lat1, lat2) or the fine grids of the
+ * glass's NUFFT (u1, u2), and the chunk's second-order displacements
+ * psi2 (NULL with lpt 1). */
 typedef struct icc_out {
     tbrf_ic_cosmo *ic;
     tbrf_ic_push_fn push;
     void *user;
     int64_t n, chunks, c, first, count, have;
-    double *psi, *pos, *gas, *site;
+    double *psi, *pos, *gas, *site, *psi2;
+    double *lat1, *lat2, *u1[3], *u2[3];
+    nufft_setup nu;
 } icc_out;
 
 /* Rows [n c / C, n (c + 1) / C) without overflow (C <= 2^16). */
@@ -37,7 +42,8 @@ static double wrap(double x, double box)
 
 /* The chunk's particles from psi: positions q + Psi (plus N-GenIC's shift
  * with gas) wrapped into the box, and velocities vfac Psi written over
- * psi. With gas each lattice site splits into the gas at q + Psi - (1/2)
+ * psi; a paired partner's Psi1 is -psi; with 2LPT q + Psi1 + Psi2 and
+ * vfac Psi1 + vfac2 Psi2 (Psi2 = D2 Psi2 of the doc). With gas each lattice site splits into the gas at q + Psi - (1/2)
  * (Omega_dm/Omega_m) d and the dark matter at q + Psi + (1/2)
  * (Omega_b/Omega_m) d on every axis (d = L/G), their centre of mass at
  * q + Psi; both move with the site's velocity. */
@@ -46,17 +52,24 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
     const tbrf_ic_cosmo_params *p = &ic->p;
     const int64_t g = p->particles;
     const double dx = p->box / (double)g, vfac = ic->info.velocity_factor;
+    const double vfac2 = ic->info.velocity_factor2;
     const double sdm = ic->info.shift_dm, sgas = ic->info.shift_gas;
+    const double *psi2 = o->lat2 ? o->lat2 + 3 * o->first : o->psi2;
     for (int64_t r = 0; r < o->count; r++) {
         const int64_t i = o->first + r;
         const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
         for (int c = 0; c < 3; c++) {
-            double s = o->psi[3 * r + c];
+            double s = p->paired ? -o->psi[3 * r + c] : o->psi[3 * r + c];
             double x = (o->site ? o->site[3 * r + c] : (double)ix[c] * dx) + s;
+            double v = s * vfac;
+            if (psi2) {
+                x += psi2[3 * r + c];
+                v += psi2[3 * r + c] * vfac2;
+            }
             o->pos[3 * r + c] = wrap(o->gas ? x + sdm : x, p->box);
             if (o->gas)
                 o->gas[3 * r + c] = wrap(x + sgas, p->box);
-            o->psi[3 * r + c] = s * vfac;
+            o->psi[3 * r + c] = v;
         }
     }
     for (int64_t r = 0; o->gas && r < o->count; r++)
@@ -126,6 +139,13 @@ static int stream_psi(icc_out *o)
         while (st == TBRF_OK && o->c < o->chunks) {
             tbrf_ic_glass_sites(p->glass_n, p->glass, p->glass_box, ic->info.glass_tile, p->box,
                                 o->first, o->count, o->site);
+            if (o->u2[0])
+                tbrfi_nufft_interp(&o->nu, o->u2, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi2);
+            if (o->u1[0]) { /* fixed amplitudes: from their potential */
+                tbrfi_nufft_interp(&o->nu, o->u1, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi);
+                st = emit(o);
+                continue;
+            }
             st = tbrf_set_points(ic->plan, o->count, o->site);
             if (st == TBRF_OK)
                 st = tbrf_execute(ic->plan, 0, o->psi);
@@ -133,6 +153,12 @@ static int stream_psi(icc_out *o)
         }
         return st;
     }
+    while (o->lat1 && st == TBRF_OK && o->c < o->chunks) { /* fixed amplitudes */
+        memcpy(o->psi, o->lat1 + 3 * o->first, (size_t)o->count * 3 * sizeof *o->psi);
+        st = emit(o);
+    }
+    if (o->lat1)
+        return st;
     const double dx = p->box / (double)p->particles;
     const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
     const int64_t n[3] = {p->particles, p->particles, p->particles};
@@ -148,19 +174,69 @@ static int stream_psi(icc_out *o)
 }
 
 /* The chunk buffers: Psi, positions, gas positions and energies, glass
- * sites, rows each (the budget was checked). */
+ * sites and their Psi2, rows each (the budget was checked). */
 static int alloc_chunk(icc_out *o, int64_t rows)
 {
     const tbrf_ic_cosmo_params *p = &o->ic->p;
     const size_t r = (size_t)rows;
+    const int site2 = p->glass_n > 0 && p->lpt >= 2;
     o->psi = malloc(r * 3 * sizeof(double));
     o->pos = malloc(r * 3 * sizeof(double));
     o->gas = p->gas ? malloc(r * 4 * sizeof(double)) : NULL;
     o->site = p->glass_n > 0 ? malloc(r * 3 * sizeof(double)) : NULL;
-    if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || p->glass_n == 0))
+    o->psi2 = site2 ? malloc(r * 3 * sizeof(double)) : NULL;
+    if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || p->glass_n == 0) &&
+        (o->psi2 || !site2))
         return TBRF_OK;
     return tbrfi_fail(&o->ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory for "
                       "%lld particles", (long long)rows);
+}
+
+static void free_fields(icc_out *o)
+{
+    free(o->psi2);
+    free(o->lat1);
+    free(o->lat2);
+    for (int c = 0; c < 3; c++) {
+        fftw_free(o->u1[c]);
+        fftw_free(o->u2[c]);
+    }
+}
+
+/* The message of a failed evaluation of a potential. */
+static int field_fail(tbrf_ic_cosmo *ic, int st)
+{
+    if (st == TBRF_ERR_NO_MEMORY)
+        return tbrfi_fail(&ic->msg, st, "cosmological IC: out of memory for the displacements "
+                          "from the potentials");
+    if (st != TBRF_OK)
+        return tbrfi_fail(&ic->msg, st, "cosmological IC: FFTW could not plan a transform");
+    return TBRF_OK;
+}
+
+/* The fields of the potentials for generate: the lattice's whole arrays,
+ * or the fine grids of the glass's NUFFT (budgeted in
+ * tbrfi_icc_lpt_bytes). */
+static int potential_fields(icc_out *o)
+{
+    const tbrf_ic_cosmo *ic = o->ic;
+    const size_t bytes = (size_t)o->n * 3 * sizeof(double);
+    int st = TBRF_OK;
+    if (ic->p.glass_n > 0) {
+        tbrfi_icc_nufft_setup(ic, &o->nu);
+        if (ic->phi1)
+            st = tbrfi_icc_fine(ic, ic->phi1, &o->nu, o->u1);
+        if (ic->phi2 && st == TBRF_OK)
+            st = tbrfi_icc_fine(ic, ic->phi2, &o->nu, o->u2);
+        return field_fail(o->ic, st);
+    }
+    if (ic->phi1)
+        st = (o->lat1 = malloc(bytes)) ? tbrfi_icc_lattice(ic, ic->phi1, o->lat1)
+                                       : TBRF_ERR_NO_MEMORY;
+    if (ic->phi2 && st == TBRF_OK)
+        st = (o->lat2 = malloc(bytes)) ? tbrfi_icc_lattice(ic, ic->phi2, o->lat2)
+                                       : TBRF_ERR_NO_MEMORY;
+    return field_fail(o->ic, st);
 }
 
 /* 0 when ic can run; the status (and message) otherwise. */
@@ -190,8 +266,16 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
                          "cosmological IC: one chunk's particles and the plan", why, sizeof why);
     if (st != TBRF_OK)
         return tbrfi_fail(&ic->msg, st, "%s", why);
-    icc_out o = {ic, push, user, n, chunks, 0, 0, 0, 0, NULL, NULL, NULL, NULL};
-    st = alloc_chunk(&o, n / chunks + (n % chunks != 0));
+    icc_out o;
+    memset(&o, 0, sizeof o);
+    o.ic = ic;
+    o.push = push;
+    o.user = user;
+    o.n = n;
+    o.chunks = chunks;
+    st = potential_fields(&o);
+    if (st == TBRF_OK)
+        st = alloc_chunk(&o, n / chunks + (n % chunks != 0));
     chunk_rows(n, 0, chunks, &o.first, &o.count);
     if (st == TBRF_OK && o.count == 0) /* a first chunk with no rows */
         st = emit(&o);
@@ -201,7 +285,76 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
     free(o.pos);
     free(o.gas);
     free(o.site);
+    free_fields(&o);
     return st;
+}
+
+/* The glass sites of every particle (3 n, budgeted on top of the plan
+ * and the potentials), or NULL with the message set. */
+static double *all_sites(tbrf_ic_cosmo *ic)
+{
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    const int64_t n = ic->info.particles;
+    char why[TBRFI_MESSAGE_SIZE];
+    int st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS) + 24.0 * (double)n,
+                             "cosmological IC: the glass sites", why, sizeof why);
+    if (st != TBRF_OK) {
+        tbrfi_fail(&ic->msg, st, "%s", why);
+        return NULL;
+    }
+    double *site = malloc((size_t)n * 3 * sizeof *site);
+    if (!site) {
+        tbrfi_fail(&ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory");
+        return NULL;
+    }
+    tbrf_ic_glass_sites(p->glass_n, p->glass, p->glass_box, ic->info.glass_tile, p->box, 0, n,
+                        site);
+    return site;
+}
+
+/* grad phi at every particle: the lattice's inverse FFT, or the glass
+ * sites' NUFFT. */
+static int potential_all(tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out)
+{
+    if (ic->p.glass_n == 0)
+        return field_fail(ic, tbrfi_icc_lattice(ic, phi, out));
+    double *site = all_sites(ic);
+    if (!site)
+        return ic->msg.status;
+    nufft_setup nu;
+    double *u[3] = {NULL, NULL, NULL};
+    tbrfi_icc_nufft_setup(ic, &nu);
+    int st = field_fail(ic, tbrfi_icc_fine(ic, phi, &nu, u));
+    if (st == TBRF_OK)
+        tbrfi_nufft_interp(&nu, u, 3, ic->info.particles, site, TBRF_DOUBLE, 0, out);
+    for (int c = 0; c < 3; c++)
+        fftw_free(u[c]);
+    free(site);
+    return st;
+}
+
+/* Psi1 of every particle from the plan (no fixed amplitudes). */
+static int plan_all(tbrf_ic_cosmo *ic, double *psi)
+{
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    int st;
+    if (p->glass_n == 0) {
+        const double dx = p->box / (double)p->particles;
+        const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+        const int64_t g[3] = {p->particles, p->particles, p->particles};
+        st = tbrf_set_grid(ic->plan, origin, spacing, g);
+        if (st == TBRF_OK)
+            st = tbrf_execute(ic->plan, 0, psi);
+        return plan_fail(ic, st);
+    }
+    double *site = all_sites(ic);
+    if (!site)
+        return ic->msg.status;
+    st = tbrf_set_points(ic->plan, ic->info.particles, site); /* not copied: kept until executed */
+    if (st == TBRF_OK)
+        st = tbrf_execute(ic->plan, 0, psi);
+    free(site);
+    return plan_fail(ic, st);
 }
 
 int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
@@ -211,31 +364,22 @@ int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
         return st;
     if (!psi)
         return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: psi is NULL");
-    const tbrf_ic_cosmo_params *p = &ic->p;
-    const int64_t n = ic->info.particles;
-    if (p->glass_n == 0) {
-        const double dx = p->box / (double)p->particles;
-        const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
-        const int64_t g[3] = {p->particles, p->particles, p->particles};
-        st = tbrf_set_grid(ic->plan, origin, spacing, g);
-    } else {
-        char why[TBRFI_MESSAGE_SIZE];
-        st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS) + 24.0 * (double)n,
-                             "cosmological IC: the glass sites", why, sizeof why);
-        if (st != TBRF_OK)
-            return tbrfi_fail(&ic->msg, st, "%s", why);
-        double *site = malloc((size_t)n * 3 * sizeof *site);
-        if (!site)
-            return tbrfi_fail(&ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory");
-        tbrf_ic_glass_sites(p->glass_n, p->glass, p->glass_box, ic->info.glass_tile, p->box, 0,
-                            n, site);
-        st = tbrf_set_points(ic->plan, n, site); /* not copied: kept until executed */
-        if (st == TBRF_OK)
-            st = tbrf_execute(ic->plan, 0, psi);
-        free(site);
-        return plan_fail(ic, st);
-    }
-    if (st == TBRF_OK)
-        st = tbrf_execute(ic->plan, 0, psi);
-    return plan_fail(ic, st);
+    st = ic->phi1 ? potential_all(ic, ic->phi1, psi) : plan_all(ic, psi);
+    const int64_t n = 3 * ic->info.particles;
+    for (int64_t i = 0; st == TBRF_OK && ic->p.paired && i < n; i++)
+        psi[i] = -psi[i];
+    return st;
+}
+
+int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, double *psi2)
+{
+    int st = usable(ic);
+    if (st != TBRF_OK)
+        return st;
+    if (!psi2)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: psi2 is NULL");
+    if (ic->phi2)
+        return potential_all(ic, ic->phi2, psi2);
+    memset(psi2, 0, (size_t)ic->info.particles * 3 * sizeof *psi2);
+    return TBRF_OK;
 }

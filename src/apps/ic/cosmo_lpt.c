@@ -1,0 +1,388 @@
+/* cosmo_lpt.c — the first-order potential's Fourier modes, fixed
+ * amplitudes and the second-order (2LPT) displacement of a cosmological
+ * initial condition (tbrf_ic_cosmo_params lpt, fixed_amplitude; doc/ic.md).
+ *
+ * Conventions: Psi1 = grad phi with phi_k = delta_k / k^2 (so div Psi1 =
+ * -delta); the second-order source is
+ *     delta2(q) = sum_{i>j} [phi,ii phi,jj - (phi,ij)^2]
+ * (quadratic: the sign of phi, hence a paired partner, does not change
+ * it), Psi2 = grad phi2 with laplacian phi2 = delta2, and x = q + D1 Psi1 +
+ * D2 Psi2 with D2 ~ -(3/7) D1^2 (Scoccimarro 1998; 2LPTic, monofonIC).
+ *
+ * phi comes from the plan itself: its curl-free Psi1 on the particle
+ * lattice (the FFT method's bits) transformed forward, phi_k = -i k.Psi_k /
+ * k^2, so the second order belongs to exactly the first-order field the
+ * particles get. The products phi,ii phi,jj and phi,ij^2 are formed on a
+ * grid padded to M = floor((3G + 1)/2) points per axis (Orszag's 3/2
+ * rule, as monofonIC): the first-order modes have |m_d| <= K = ceil(G/2)
+ * - 1, a product's reach 2K, and a product mode aliases onto a kept mode
+ * |m| <= K only if M <= 3K; M >= 3K + 1 makes every kept mode of delta2
+ * exact. delta2 is kept on the particles' G^3 modes (the Nyquist planes
+ * zeroed), the modes the lattice can carry. The FFTs here run on one
+ * thread (bitwise the same for any thread count); the pointwise products
+ * are split over threads, which does not change their bits. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbrf.h"
+#include "apps/ic/cosmo_internal.h"
+#include "apps/ic/ic_internal.h"
+#include "core/parallel.h"
+#include "methods/turning_bands/lines.h"
+
+#define PI 3.14159265358979323846
+
+static int64_t idx_m(int64_t i, int64_t n)
+{
+    return i <= n / 2 ? i : i - n;
+}
+
+static int nyquist(int64_t m, int64_t n)
+{
+    return n % 2 == 0 && (m == n / 2 || m == -n / 2);
+}
+
+/* Complex values of the half-complex n^3 array (FFTW's r2c/c2r layout). */
+static size_t hc_count(int64_t n)
+{
+    return (size_t)(n * n * (n / 2 + 1));
+}
+
+/* The padded grid of the products. */
+static int64_t padded(int64_t g)
+{
+    return (3 * g + 1) / 2;
+}
+
+double tbrfi_icc_lpt_bytes(const tbrf_ic_cosmo_params *p)
+{
+    const int fields = (p->lpt >= 2) + (p->fixed_amplitude != 0);
+    if (fields == 0)
+        return 0.0;
+    const int64_t g = p->particles, m = padded(g);
+    const double g3 = (double)g * (double)g * (double)g;
+    const double hc = 16.0 * (double)hc_count(g), ph = 16.0 * (double)hc_count(m);
+    /* making: Psi1 on the lattice and the transforms, then three padded
+     * grids; both with phi, a work array and what is kept */
+    const double making = fmax(24.0 * g3, 3.0 * ph) + 3.0 * hc;
+    double eval = 24.0 * g3;
+    if (p->glass_n > 0) {
+        nufft_setup s;
+        const double o[3] = {0, 0, 0}, l[3] = {p->box, p->box, p->box};
+        const int64_t n[3] = {g, g, g};
+        tbrfi_nufft_setup(&s, 3, n, o, l, 1e-12);
+        eval = 3.0 * tbrfi_nufft_fine_bytes(&s);
+    }
+    /* generating: what is kept, one work array, each field evaluated */
+    return fmax(making, hc * (fields + 1) + eval * fields);
+}
+
+/* FFTW plans of the in-place n^3 transforms on array c, one thread, made
+ * under the library's planner lock. NULL when FFTW cannot plan. */
+static fftw_plan plan_c2r(int64_t n, fftw_complex *c)
+{
+    tbrfi_lines_fftw_lock();
+    fftw_plan_with_nthreads(1);
+    fftw_plan f = fftw_plan_dft_c2r_3d((int)n, (int)n, (int)n, c, (double *)c, FFTW_ESTIMATE);
+    tbrfi_lines_fftw_unlock();
+    return f;
+}
+
+static fftw_plan plan_r2c(int64_t n, fftw_complex *c)
+{
+    tbrfi_lines_fftw_lock();
+    fftw_plan_with_nthreads(1);
+    fftw_plan f = fftw_plan_dft_r2c_3d((int)n, (int)n, (int)n, (double *)c, c, FFTW_ESTIMATE);
+    tbrfi_lines_fftw_unlock();
+    return f;
+}
+
+/* The first-order potential phi_k (half-complex G^3, FFT-method layout)
+ * from Psi1 on the lattice (3 G^3 interleaved): phi = -i m.Psi_m / (kf
+ * m^2) / G^3 from the forward transforms; modes of zero power (the sphere
+ * cut, the Nyquist planes, m = 0) exactly zero. work: a half-complex
+ * array. */
+static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *phi,
+                     fftw_complex *work)
+{
+    const int64_t g = ic->p.particles, nh = g / 2 + 1, nx2 = 2 * nh;
+    const double kf = 2 * PI / ic->p.box, norm = 1.0 / ((double)g * (double)g * (double)g);
+    fftw_plan f = plan_r2c(g, work);
+    if (!f)
+        return TBRF_ERR_FFT;
+    memset(phi, 0, hc_count(g) * sizeof *phi);
+    for (int c = 0; c < 3; c++) {
+        double *r = (double *)work;
+        for (int64_t row = 0; row < g * g; row++)
+            for (int64_t x = 0; x < g; x++)
+                r[row * nx2 + x] = psi[3 * (row * g + x) + c];
+        fftw_execute(f);
+        for (int64_t row = 0; row < g * g; row++)
+            for (int64_t x = 0; x < nh; x++) {
+                const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+                phi[row * nh + x][0] += (double)m[c] * work[row * nh + x][0];
+                phi[row * nh + x][1] += (double)m[c] * work[row * nh + x][1];
+            }
+    }
+    tbrfi_lines_fft_destroy(f);
+    for (int64_t row = 0; row < g * g; row++)
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const double m2 = (double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+            double *a = phi[row * nh + x];
+            const int zero = m2 == 0 || nyquist(m[0], g) || nyquist(m[1], g) ||
+                             nyquist(m[2], g) ||
+                             tbrf_model_spectrum(ic->m, 3, kf * sqrt(m2)) == 0.0;
+            const double f = zero ? 0.0 : norm / (kf * m2), re = a[0];
+            a[0] = f * a[1]; /* -i (re + i im) f */
+            a[1] = -f * re;
+        }
+    return TBRF_OK;
+}
+
+/* Fixed amplitudes: every non-zero phi_k scaled to its rms sqrt(P D^2 /
+ * V) / k^2, which is sqrt(3 S(k) / V) / k for Psi's per-component spectrum
+ * S (the phase kept; k and -k keep their conjugate symmetry). */
+static void fix_amplitudes(const tbrf_ic_cosmo *ic, fftw_complex *phi)
+{
+    const int64_t g = ic->p.particles, nh = g / 2 + 1;
+    const double kf = 2 * PI / ic->p.box, vol = ic->p.box * ic->p.box * ic->p.box;
+    for (int64_t row = 0; row < g * g; row++)
+        for (int64_t x = 0; x < nh; x++) {
+            double *a = phi[row * nh + x];
+            const double r = hypot(a[0], a[1]);
+            if (r == 0.0)
+                continue;
+            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const double k = kf * sqrt((double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]));
+            const double s = tbrf_model_spectrum(ic->m, 3, k);
+            const double f = sqrt(3.0 * s / vol) / k / r;
+            a[0] *= f;
+            a[1] *= f;
+        }
+}
+
+/* The padded array a (M^3, zeroed first) holding the modes of phi,ij
+ * (-k_i k_j phi_k), transformed to real space. */
+static void derivative(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int i, int j,
+                       fftw_plan c2r, fftw_complex *a)
+{
+    const int64_t g = ic->p.particles, nh = g / 2 + 1, mm = padded(g), mh = mm / 2 + 1;
+    const double kf = 2 * PI / ic->p.box;
+    memset(a, 0, hc_count(mm) * sizeof *a);
+    for (int64_t row = 0; row < g * g; row++) {
+        const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
+        const int64_t to = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t m[3] = {x, my, mz};
+            const double f = -kf * kf * (double)m[i] * (double)m[j];
+            a[to + x][0] = f * phi[row * nh + x][0];
+            a[to + x][1] = f * phi[row * nh + x][1];
+        }
+    }
+    fftw_execute_dft_c2r(c2r, a, (double *)a);
+}
+
+/* s = s op a b over the padded real grid: op 0 sets, +1 adds, -1
+ * subtracts; b NULL squares a. */
+static void products(int64_t mm, double *s, const double *a, const double *b, int op)
+{
+    const int64_t nx2 = 2 * (mm / 2 + 1);
+#pragma omp parallel for schedule(static) num_threads(tbrf_threads(0))
+    for (int64_t row = 0; row < mm * mm; row++)
+        for (int64_t x = 0; x < mm; x++) {
+            const int64_t i = row * nx2 + x;
+            const double v = a[i] * (b ? b[i] : a[i]);
+            s[i] = op == 0 ? v : op > 0 ? s[i] + v : s[i] - v;
+        }
+}
+
+/* delta2 of phi on the padded grid into S (real space): xx yy + (xx + yy)
+ * zz - xy^2 - xz^2 - yz^2, with two more padded arrays A and B. */
+static void source(const tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_plan c2r,
+                   fftw_complex *S, fftw_complex *A, fftw_complex *B)
+{
+    const int64_t mm = padded(ic->p.particles), nx2 = 2 * (mm / 2 + 1);
+    double *s = (double *)S, *a = (double *)A, *b = (double *)B;
+    derivative(ic, phi, 0, 0, c2r, A);
+    derivative(ic, phi, 1, 1, c2r, B);
+    products(mm, s, a, b, 0);
+    for (int64_t i = 0; i < mm * mm * nx2; i++)
+        a[i] += b[i];
+    derivative(ic, phi, 2, 2, c2r, B);
+    products(mm, s, a, b, +1);
+    static const int off[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (int t = 0; t < 3; t++) {
+        derivative(ic, phi, off[t][0], off[t][1], c2r, A);
+        products(mm, s, a, NULL, -1);
+    }
+}
+
+/* phi2 (half-complex G^3) of the displacement D2 Psi2 from the padded
+ * source's transform S: phi2 = -(D2 / D1^2) delta2_k / k^2 on the G^3
+ * modes, Nyquist planes and m = 0 zero. (D1 is in phi already: the
+ * source of D1 phi is D1^2 delta2.) */
+static void second_potential(const tbrf_ic_cosmo *ic, const fftw_complex *S, fftw_complex *phi2)
+{
+    const int64_t g = ic->p.particles, nh = g / 2 + 1, mm = padded(g), mh = mm / 2 + 1;
+    const double kf = 2 * PI / ic->p.box, d1 = ic->info.growth;
+    const double scale = ic->info.growth2 / (d1 * d1) / ((double)mm * (double)mm * (double)mm);
+    for (int64_t row = 0; row < g * g; row++) {
+        const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
+        const int64_t from = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
+        for (int64_t x = 0; x < nh; x++) {
+            const double m2 = (double)(x * x + my * my + mz * mz);
+            const int zero = m2 == 0 || nyquist(x, g) || nyquist(my, g) || nyquist(mz, g);
+            const double f = zero ? 0.0 : -scale / (kf * kf * m2);
+            phi2[row * nh + x][0] = f * S[from + x][0];
+            phi2[row * nh + x][1] = f * S[from + x][1];
+        }
+    }
+}
+
+/* phi2 from phi: the dealiased source on the padded grid. */
+static int second_order(tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex *phi2)
+{
+    const int64_t mm = padded(ic->p.particles);
+    fftw_complex *pad[3];
+    for (int i = 0; i < 3; i++)
+        pad[i] = fftw_malloc(hc_count(mm) * sizeof(fftw_complex));
+    fftw_plan c2r = pad[0] && pad[1] && pad[2] ? plan_c2r(mm, pad[1]) : NULL;
+    fftw_plan r2c = c2r ? plan_r2c(mm, pad[0]) : NULL;
+    int st = !pad[0] || !pad[1] || !pad[2] ? TBRF_ERR_NO_MEMORY : !r2c ? TBRF_ERR_FFT : TBRF_OK;
+    if (st == TBRF_OK) {
+        source(ic, phi, c2r, pad[0], pad[1], pad[2]);
+        fftw_execute(r2c);
+        second_potential(ic, pad[0], phi2);
+    }
+    if (c2r)
+        tbrfi_lines_fft_destroy(c2r);
+    if (r2c)
+        tbrfi_lines_fft_destroy(r2c);
+    for (int i = 0; i < 3; i++)
+        fftw_free(pad[i]);
+    return st;
+}
+
+/* Psi1 on the lattice from the plan, and its potential. */
+static int first_potential(tbrf_ic_cosmo *ic, fftw_complex *phi, fftw_complex *work)
+{
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    const int64_t g = p->particles;
+    double *psi = malloc((size_t)(g * g * g) * 3 * sizeof *psi);
+    if (!psi)
+        return TBRF_ERR_NO_MEMORY;
+    const double dx = p->box / (double)g;
+    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+    const int64_t n[3] = {g, g, g};
+    int st = tbrf_set_grid(ic->plan, origin, spacing, n);
+    if (st == TBRF_OK)
+        st = tbrf_execute(ic->plan, 0, psi);
+    if (st != TBRF_OK) {
+        free(psi);
+        return tbrfi_fail(&ic->msg, st, "%s", tbrf_plan_message(ic->plan));
+    }
+    st = potential(ic, psi, phi, work);
+    free(psi);
+    return st;
+}
+
+int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic)
+{
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    if (p->lpt < 2 && !p->fixed_amplitude)
+        return TBRF_OK;
+    char why[TBRFI_MESSAGE_SIZE];
+    int st = tbrfi_ic_budget(tbrfi_icc_bytes(p, TBRF_IC_MAX_CHUNKS), "cosmological IC: the "
+                             "first-order potential and the second-order source", why, sizeof why);
+    if (st != TBRF_OK)
+        return tbrfi_fail(&ic->msg, st, "%s", why);
+    const size_t hc = hc_count(p->particles) * sizeof(fftw_complex);
+    fftw_complex *phi = fftw_malloc(hc), *work = fftw_malloc(hc);
+    st = phi && work ? first_potential(ic, phi, work) : TBRF_ERR_NO_MEMORY;
+    if (st == TBRF_OK && p->fixed_amplitude)
+        fix_amplitudes(ic, phi);
+    if (st == TBRF_OK && p->lpt >= 2) {
+        fftw_free(work); /* room for the padded grids */
+        work = NULL;
+        ic->phi2 = fftw_malloc(hc);
+        st = ic->phi2 ? second_order(ic, phi, ic->phi2) : TBRF_ERR_NO_MEMORY;
+    }
+    if (st == TBRF_OK && p->fixed_amplitude) {
+        ic->phi1 = phi;
+        phi = NULL;
+    }
+    fftw_free(phi);
+    fftw_free(work);
+    if (st == TBRF_ERR_NO_MEMORY)
+        return tbrfi_fail(&ic->msg, st, "cosmological IC: out of memory for the potentials");
+    if (st == TBRF_ERR_FFT)
+        return tbrfi_fail(&ic->msg, st, "cosmological IC: FFTW could not plan a transform");
+    return st; /* the plan's failure has its message */
+}
+
+/* The modes of component c of grad phi into the half-complex array w. */
+static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int c,
+                           fftw_complex *w)
+{
+    const int64_t g = ic->p.particles, nh = g / 2 + 1;
+    const double kf = 2 * PI / ic->p.box;
+    for (int64_t row = 0; row < g * g; row++)
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const double k = kf * (double)m[c];
+            w[row * nh + x][0] = -k * phi[row * nh + x][1]; /* i k phi */
+            w[row * nh + x][1] = k * phi[row * nh + x][0];
+        }
+}
+
+int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out)
+{
+    const int64_t g = ic->p.particles, nx2 = 2 * (g / 2 + 1);
+    fftw_complex *w = fftw_malloc(hc_count(g) * sizeof *w);
+    fftw_plan f = w ? plan_c2r(g, w) : NULL;
+    if (!f) {
+        fftw_free(w);
+        return w ? TBRF_ERR_FFT : TBRF_ERR_NO_MEMORY;
+    }
+    for (int c = 0; c < 3; c++) {
+        gradient_modes(ic, phi, c, w);
+        fftw_execute(f);
+        const double *r = (const double *)w;
+        for (int64_t row = 0; row < g * g; row++)
+            for (int64_t x = 0; x < g; x++)
+                out[3 * (row * g + x) + c] = r[row * nx2 + x];
+    }
+    tbrfi_lines_fft_destroy(f);
+    fftw_free(w);
+    return TBRF_OK;
+}
+
+void tbrfi_icc_nufft_setup(const tbrf_ic_cosmo *ic, nufft_setup *s)
+{
+    const int64_t g = ic->p.particles;
+    const double dx = ic->p.box / (double)g;
+    /* the period of the plan's box, n (L/n), as the periodic plan takes it */
+    const double o[3] = {0, 0, 0}, l[3] = {(double)g * dx, (double)g * dx, (double)g * dx};
+    const int64_t n[3] = {g, g, g};
+    tbrfi_nufft_setup(s, 3, n, o, l, 1e-12);
+}
+
+int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
+                   double *u[3])
+{
+    fftw_complex *w = fftw_malloc(hc_count(ic->p.particles) * sizeof *w);
+    int st = w ? TBRF_OK : TBRF_ERR_NO_MEMORY;
+    for (int c = 0; c < 3 && st == TBRF_OK; c++) {
+        u[c] = tbrfi_nufft_fine_alloc(s);
+        if (!u[c]) {
+            st = TBRF_ERR_NO_MEMORY;
+            break;
+        }
+        gradient_modes(ic, phi, c, w);
+        st = tbrfi_nufft_fine(s, w, 1, u[c]);
+    }
+    fftw_free(w);
+    return st;
+}
