@@ -30,6 +30,7 @@ does not decide:
     fitted factors against sqrt(a) 100 E(a) f(a) km/s per Mpc/h.
 
 Usage: cosmo_peers.py [--json OUT] [--fig PREFIX] PKTABLE OMEGA_M LIST...
+       cosmo_peers.py --replot JSON PREFIX
 where LIST... are "code:seed:order:path" (code tbrf, monofonic or 2lptic;
 path an HDF5 file, or the first file of a Gadget-1 set for 2lptic).
 Prints one table per check; --json writes the numbers, --fig the figures."""
@@ -282,6 +283,10 @@ def pairs_of(names):
 
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--replot":  # figures again from a --json file
+        with open(args[1]) as f:
+            figures(json.load(f), args[2])
+        return
     jout = figp = None
     while args and args[0].startswith("--"):
         if args[0] == "--json":
@@ -459,7 +464,7 @@ def figures(out, prefix):
     import matplotlib.pyplot as plt
     L = out["linear"]
     k, th, M = np.array(L["k"]), np.array(L["theory"]), np.array(L["M"])
-    fig, ax = plt.subplots(1, 2 if out["second"] else 1, figsize=(11 if out["second"] else 6, 4.2))
+    fig, ax = plt.subplots(1, 3 if out["second"] else 1, figsize=(16 if out["second"] else 6, 4.4))
     ax = np.atleast_1d(ax)
     for i, (c, d) in enumerate(L["codes"].items()):
         P = np.array(d["P"])
@@ -473,16 +478,27 @@ def figures(out, prefix):
     ax[0].set_title(f"first order, {out['G']}³, {out['box']:g} Mpc/h")
     ax[0].legend()
     if out["second"]:
-        for c, d in out["second"].items():
+        sec = out["second"]
+        ref = "monofonic" if "monofonic" in sec else next(iter(sec))
+        Pr = np.array(sec[ref]["P2"]).mean(0)
+        for i, (c, d) in enumerate(sec.items()):
             P = np.array(d["P2"])
             e = P.std(0, ddof=1) / math.sqrt(len(P)) if len(P) > 1 else None
-            ax[1].errorbar(k, P.mean(0), yerr=e, fmt="o", ms=3, label=f"{c} ({len(P)} seeds)")
+            ax[1].errorbar(k * (1 + 0.01 * i), P.mean(0), yerr=e, fmt="o", ms=3, label=f"{c} ({len(P)} seeds)")
+            ax[2].errorbar(k * (1 + 0.01 * i), P.mean(0) / Pr, yerr=None if e is None else e / Pr, fmt="o",
+                           ms=3, label=c)
         ax[1].set_xscale("log")
         ax[1].set_yscale("log")
         ax[1].set_xlabel("k [h/Mpc]")
         ax[1].set_ylabel("P of ∇·Ψ⁽²⁾ / D2  [(Mpc/h)³]")
-        ax[1].set_title("second order")
+        ax[1].set_title("second order (2LPT − 1LPT files)")
         ax[1].legend()
+        ax[2].axhline(1, color="k", lw=0.8)
+        ax[2].set_xscale("log")
+        ax[2].set_xlabel("k [h/Mpc]")
+        ax[2].set_ylabel(f"second-order P / {ref}'s (seed means)")
+        ax[2].set_title("second order, ratio")
+        ax[2].legend()
     fig.tight_layout()
     fig.savefig(prefix + "spectra.png", dpi=110)
 
