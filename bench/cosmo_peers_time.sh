@@ -71,9 +71,11 @@ measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MB"
     local name=$1
     shift
     /usr/bin/time -v "$@" > "$name.out" 2> "$name.time" || { tail "$name.out" "$name.time"; exit 1; }
-    awk -v n="$name" -F': ' '/Elapsed \(wall/ { split($2, t, ":"); w = (length(t) == 3) ?
-        t[1] * 3600 + t[2] * 60 + t[3] : t[1] * 60 + t[2] }
-        /User time/ { u = $2 } /System time/ { s = $2 } /Maximum resident/ { m = $2 / 1024 }
+    awk -v n="$name" -F': ' '
+        /Elapsed \(wall/ { k = split($2, t, ":"); w = 0; for (i = 1; i <= k; i++) w = w * 60 + t[i] }
+        /User time/ { u = $2 }
+        /System time/ { s = $2 }
+        /Maximum resident/ { m = $2 / 1024 }
         END { printf "%s %.2f %.2f %.1f\n", n, w, u + s, m }' "$name.time"
 }
 echo "# G = $G, LPT order $ORDER, $OMP_NUM_THREADS threads, $PAIRS pairs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
