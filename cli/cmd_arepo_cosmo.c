@@ -312,8 +312,12 @@ static int cosmo_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p)
                     "one file's particles at a time", (long long)n, files, files > 1 ? "s" : "",
                     err, (long long)fewest);
     else
-        cli_errline("arepo cosmo: %lld particles: %s (the displacement's periodic plan alone "
-                    "does not fit: no --files helps)", (long long)n, err);
+        cli_errline("arepo cosmo: %lld particles: %s (%s)", (long long)n, err,
+                    p->lpt >= 2 || p->fixed_amplitude
+                        ? "the displacement's periodic plan and the potentials of --lpt 2 or "
+                          "--fixed-amplitude do not fit: no --files helps; --lpt 1 needs less"
+                        : "the displacement's periodic plan alone does not fit: no --files "
+                          "helps");
     return EXIT_FAIL;
 }
 

@@ -15,7 +15,8 @@ extern "C" {
 
 /* ---------------------------------------------------- initial conditions
  * The physics of initial conditions for simulation codes (doc/ic.md):
- * cosmological particle loads by the Zel'dovich approximation, density
+ * cosmological particle loads by second-order Lagrangian perturbation
+ * theory (2LPT) or the Zel'dovich approximation, density
  * transforms of a Gaussian field, point placement and periodic Voronoi
  * volumes. Parameters come in plain structs filled by tbrf_ic_default_*;
  * the object (tbrf_ic_cosmo) keeps its status and message like a plan,
@@ -29,7 +30,9 @@ extern "C" {
  * displaced by Psi, a periodic curl-free Gaussian field with |Psi_k|^2 =
  * P(k) D(z)^2 / k^2 (Psi_k = i k delta_k / k^2, so div Psi = -delta),
  * modes cut at the particle Nyquist frequency pi G / L (a sphere), moving
- * with v = a H f Psi. Flat or curved LCDM without radiation. */
+ * with v = a H f Psi; with lpt 2 (the default) plus the second-order
+ * D2 Psi2 moving with a H f2 D2 Psi2 (tbrf_ic_cosmo_displacements2).
+ * Flat or curved LCDM without radiation. */
 typedef struct tbrf_ic_cosmo_params {
     double box;            /* L, the box side in length units (default 50000: 50 Mpc/h in kpc/h) */
     int64_t particles;     /* G: G^3 particles, 2 <= G <= 2048 (default 32) */
@@ -107,24 +110,29 @@ typedef struct tbrf_ic_cosmo_info {
 /* The bytes tbrf_ic_cosmo_make and tbrf_ic_cosmo_generate hold at once
  * when the particles come in `chunks` chunks (the plan, the glass, one
  * chunk's displacements, positions, gas positions and energies and glass
- * sites, two lattice planes) into *bytes, and into *fewest the fewest
+ * sites, two lattice planes; with lpt 2 or fixed amplitudes the
+ * potentials, the padded grids of the second-order source or the whole
+ * lattice's D2 Psi2, whichever is more) into *bytes, and into *fewest the fewest
  * chunks that fit the memory budget (tbrf_memory_budget), 0 when none
  * does (the plan alone is over it). Statuses: TBRF_OK, TBRF_ERR_NULL,
  * TBRF_ERR_INVALID (particles outside 2..2048, chunks outside 1 .. 65536,
- * glass_n < 0). */
+ * glass_n < 0, lpt outside 1..2). */
 TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chunks,
                                  TBRF_OUT double *bytes, TBRF_OUT int64_t *fewest);
 
 /* Checks the parameters, copies the glass, makes the z = 0 P(k) (Eisenstein
  * & Hu, or a copy of params->power), normalises it to sigma8, and makes
- * the plan of Psi. *ic is set even on failure (NULL only on
+ * the plan of Psi; with lpt 2 or fixed amplitudes also the first-order
+ * potential from the plan's Psi on the lattice and the second-order
+ * potential from its dealiased source (doc/ic.md). *ic is set even on failure (NULL only on
  * TBRF_ERR_NO_MEMORY): read tbrf_ic_cosmo_message, then destroy it.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter out of
  * range, a glass point outside its box, a glass that does not tile G^3 or
  * whose tiling is not cubic, a power table that does not cover the box's
- * modes or is anisotropic, no growth factor), TBRF_ERR_SIZE (over the
- * memory budget),
- * TBRF_ERR_NO_MEMORY, and those of the plan. */
+ * modes or is anisotropic, no growth factor, lpt not 1 or 2,
+ * fixed_amplitude or paired not 0 or 1), TBRF_ERR_SIZE (over the memory
+ * budget: the plan, or the potentials of lpt 2 and fixed amplitudes),
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, and those of the plan. */
 TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
 
 /* The parameters the initial condition was made with (glass pointing to
@@ -160,12 +168,14 @@ typedef int (*tbrf_ic_push_fn)(void *user, const tbrf_ic_chunk *chunk);
  * chunks, n (c + 1) / chunks) of the n = G^3 (AREPO's split of a set into
  * files: tbrf_arepo_file_rows), pushed in order c = 0, 1, ..., each once,
  * empty ones too: memory is the plan and one chunk (tbrf_ic_cosmo_bytes,
- * checked against the budget first). The lattice's Psi comes from one
- * streamed pass of the FFT method; glass sites chunk by chunk from the
- * non-uniform FFT. The values are the same for any chunks and threads.
+ * checked against the budget first), with lpt 2 the whole lattice's D2
+ * Psi2 (or the glass's fine grids of it). The lattice's Psi comes from
+ * one streamed pass of the FFT method (with fixed amplitudes from the
+ * fixed potential); glass sites chunk by chunk from the non-uniform FFT.
+ * The values are the same for any chunks and threads.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (chunks outside 1 .. 65536),
  * TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY, TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN,
- * and those of the plan. */
+ * TBRF_ERR_FFT, and those of the plan. */
 TBRF_API int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push,
                                     void *user);
 

@@ -178,7 +178,9 @@ class CosmoParams(Structure):
                 ("hubble", c_double), ("n_s", c_double), ("sigma8", c_double),
                 ("t_cmb", c_double), ("length_per_mpc", c_double), ("mass_unit", c_double),
                 ("velocity_unit", c_double), ("wiggles", c_int32), ("gas", c_int32),
-                ("seed", c_uint64), ("power", c_void_p), ("glass", c_void_p),
+                ("seed", c_uint64), ("lpt", c_int32), ("fixed_amplitude", c_int32),
+                ("paired", c_int32), ("reserved_lpt", c_int32),
+                ("power", c_void_p), ("glass", c_void_p),
                 ("glass_n", c_int64), ("glass_box", c_double), ("gas_temperature", c_double),
                 ("gas_mu", c_double), ("gas_gamma", c_double)]
 
@@ -188,7 +190,8 @@ class CosmoInfo(Structure):
                 ("growth", c_double), ("growth_rate", c_double), ("hubble", c_double),
                 ("velocity_factor", c_double), ("mass_dm", c_double), ("mass_gas", c_double),
                 ("shift_dm", c_double), ("shift_gas", c_double), ("gas_temperature", c_double),
-                ("internal_energy", c_double)]
+                ("internal_energy", c_double), ("growth2", c_double), ("growth_rate2", c_double),
+                ("velocity_factor2", c_double)]
 
 
 class Chunk(Structure):
@@ -283,6 +286,7 @@ _PROTOS = {
     "tbrf_cosmo_hubble": (c_int, [c_double, c_double, c_double, OUT_D]),
     "tbrf_cosmo_growth": (c_int, [c_double, c_double, c_double, OUT_D]),
     "tbrf_cosmo_growth_rate": (c_int, [c_double, c_double, c_double, OUT_D]),
+    "tbrf_cosmo_growth2": (c_int, [c_double, c_double, c_double, OUT_D, OUT_D]),
     "tbrf_cosmo_eh_transfer": (c_int, [c_double, c_double, c_double, c_double, c_int, c_double,
                                        OUT_D]),
     "tbrf_cosmo_sigma_r": (c_int, [P, c_double, OUT_D]),
@@ -326,6 +330,7 @@ _PROTOS = {
     "tbrf_ic_cosmo_get_info": (c_int, [P, POINTER(CosmoInfo)]),
     "tbrf_ic_cosmo_generate": (c_int, [P, c_int64, IC_PUSH_FN, P]),
     "tbrf_ic_cosmo_displacements": (c_int, [P, P]),
+    "tbrf_ic_cosmo_displacements2": (c_int, [P, P]),
     "tbrf_ic_cosmo_status": (c_int, [P]),
     "tbrf_ic_cosmo_message": (c_char_p, [P]),
     "tbrf_ic_cosmo_destroy": (None, [P]),

@@ -5,7 +5,7 @@ Cosmological particle loads by the Zel'dovich approximation (CosmoIC),
 point placements (points), density transforms of a Gaussian field
 (density, density_volumes), periodic Voronoi volumes (voronoi_volumes),
 glass tiling (glass_tile, glass_sites), and the background functions
-(hubble, growth, growth_rate, eh_transfer)."""
+(hubble, growth, growth_rate, growth2, eh_transfer)."""
 from __future__ import annotations
 
 import ctypes
@@ -52,6 +52,15 @@ def growth_rate(omega_m: float, omega_lambda: float, z: float) -> float:
     return _out(lib.tbrf_cosmo_growth_rate, omega_m, omega_lambda, z)
 
 
+def growth2(omega_m: float, omega_lambda: float, z: float) -> Tuple[float, float]:
+    """(D2, f2): the second-order growth factor of 2LPT (about -(3/7) D^2)
+    and its rate dln D2 / dln a at z, from the growth equations."""
+    d2, f2 = ctypes.c_double(), ctypes.c_double()
+    raise_for(lib.tbrf_cosmo_growth2(omega_m, omega_lambda, z, ctypes.byref(d2),
+                                     ctypes.byref(f2)), None)
+    return d2.value, f2.value
+
+
 def eh_transfer(omega_m: float, omega_b: float, h: float, t_cmb: float, k: float,
                 wiggles: bool = True) -> float:
     """The Eisenstein & Hu (1998) transfer function T(k), k in h/Mpc."""
@@ -96,9 +105,9 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
                 g = C.positions(v, 3, "glass")
                 keep.append(g)
                 p.glass, p.glass_n = g.ctypes.data, g.shape[0]
-        elif k in ("wiggles", "gas"):
+        elif k in ("wiggles", "gas", "fixed_amplitude", "paired"):
             setattr(p, k, 1 if v else 0)
-        elif k in ("particles", "seed"):
+        elif k in ("particles", "seed", "lpt", "reserved_lpt"):
             setattr(p, k, int(v))
         else:
             setattr(p, k, float(v))
@@ -107,12 +116,14 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
 
 class CosmoIC:
     """A cosmological initial condition (tbrf_ic_cosmo): G^3 particles on
-    a lattice (or a tiled glass) displaced by the Zel'dovich field Psi.
+    a lattice (or a tiled glass) displaced by D1 Psi1 + D2 Psi2 (2LPT,
+    lpt=2, the default) or the Zel'dovich field alone (lpt=1).
     CosmoIC(**params) with the fields of tbrf_ic_cosmo_params (box,
     particles, redshift, omega_m, omega_lambda, omega_b, hubble, n_s,
     sigma8, t_cmb, length_per_mpc, mass_unit, velocity_unit, wiggles, gas,
-    seed, power (a tbrf.Model), glass ((n, 3) array), glass_box,
-    gas_temperature, gas_mu, gas_gamma); the rest keep their defaults."""
+    seed, lpt, fixed_amplitude, paired, power (a tbrf.Model), glass ((n, 3)
+    array), glass_box, gas_temperature, gas_mu, gas_gamma); the rest keep
+    their defaults."""
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)
@@ -154,9 +165,16 @@ class CosmoIC:
         return struct_dict(i)
 
     def displacements(self) -> np.ndarray:
-        """Psi of every particle, (G^3, 3), in particle order."""
+        """D1 Psi1 of every particle, (G^3, 3), in particle order."""
         psi = C.out_array((self.info["particles"], 3), np.float64, None)
         self._check(lib.tbrf_ic_cosmo_displacements(self._h, psi.ctypes.data))
+        return psi
+
+    def displacements2(self) -> np.ndarray:
+        """D2 Psi2 of every particle, (G^3, 3) (zeros with lpt=1): the
+        particles sit at q + displacements() + displacements2()."""
+        psi = C.out_array((self.info["particles"], 3), np.float64, None)
+        self._check(lib.tbrf_ic_cosmo_displacements2(self._h, psi.ctypes.data))
         return psi
 
     def generate(self, callback: Callable[[Chunk], Any], chunks: int = 1) -> None:

@@ -15,6 +15,8 @@ def test_cosmology():
     assert ic.eh_transfer(0.3, 0.05, 0.7, 2.7255, 0.0) == pytest.approx(1.0, rel=1e-12)
     with pytest.raises(tbrf.InvalidError):
         ic.growth(-1.0, 0.0, 1.0)
+    d2, f2 = ic.growth2(1.0, 0.0, 3.0)  # EdS: -(3/7) a^2, 2
+    assert d2 == pytest.approx(-3 / 7 / 16, rel=1e-9) and f2 == pytest.approx(2.0, rel=1e-9)
     p = tbrf.Model.eisenstein_hu().normalize_sigma(8.0, 0.8)
     assert p.sigma_r(8.0) == pytest.approx(0.8, rel=1e-10)
 
@@ -44,6 +46,13 @@ def test_cosmo_ic():
         c.generate(lambda ch: 1 / 0)
     with pytest.raises(tbrf.CallbackError):
         c.generate(lambda ch: False)
+    # 2LPT (the default) and its paired partner: x = q + Psi1 + Psi2
+    assert c.params["lpt"] == 2 and info["growth2"] < 0
+    q = ic.CosmoIC(paired=True, **kw)
+    assert np.array_equal(q.displacements(), -psi)
+    assert np.array_equal(q.displacements2(), c.displacements2())
+    assert np.abs(c.displacements2()).max() > 0
+    assert not ic.CosmoIC(lpt=1, **kw).displacements2().any()
     with pytest.raises(tbrf.InvalidError) as e:
         ic.CosmoIC(particles=1)
     assert "particles" in e.value.message

@@ -85,10 +85,11 @@ static int check_params(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
                           "a temperature >= 0 (got %g, %g, %g)", p->gas_gamma, p->gas_mu,
                           p->gas_temperature);
     if (p->lpt < 1 || p->lpt > 2 || (p->fixed_amplitude != 0 && p->fixed_amplitude != 1) ||
-        (p->paired != 0 && p->paired != 1))
-        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need lpt 1 or 2 and "
-                          "fixed_amplitude, paired 0 or 1 (got %d, %d, %d)", (int)p->lpt,
-                          (int)p->fixed_amplitude, (int)p->paired);
+        (p->paired != 0 && p->paired != 1) || p->reserved_lpt != 0)
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need lpt 1 or 2, "
+                          "fixed_amplitude and paired 0 or 1, reserved_lpt 0 (got %d, %d, %d, "
+                          "%d)", (int)p->lpt, (int)p->fixed_amplitude, (int)p->paired,
+                          (int)p->reserved_lpt);
     if (p->glass_n < 0 || (p->glass_n > 0 && !p->glass))
         return tbrfi_fail(m, p->glass_n < 0 ? TBRF_ERR_INVALID : TBRF_ERR_NULL,
                           "cosmological IC: glass_n %lld with glass %s", (long long)p->glass_n,
@@ -308,7 +309,10 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
         char why[TBRFI_MESSAGE_SIZE];
         /* the plan and the glass; chunks add theirs in generate */
         st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS),
-                             "cosmological IC: the plan of Psi", why, sizeof why);
+                             ic->p.lpt >= 2 || ic->p.fixed_amplitude
+                                 ? "cosmological IC: the plan of Psi and the potentials of "
+                                   "2LPT or fixed amplitudes"
+                                 : "cosmological IC: the plan of Psi", why, sizeof why);
         if (st != TBRF_OK)
             tbrfi_fail(&ic->msg, st, "%s", why);
     }
