@@ -83,7 +83,7 @@ def main():
         sizes = fof(x, box)
         masses = np.sort(sizes[sizes >= nmin] * m)[::-1]
         runs.append(dict(label=label, masses=masses, m=m, box=box, z=z, pk=power(x, box), n=len(x)))
-        print(f"# {label}: {path}, z = {z:.3g}, {len(x)} particles of {m:.5g}, box {box:g}, "
+        print(f"# {label}: {path}, z = {abs(z):.3f}, {len(x)} particles of {m:.5g}, box {box:g}, "
               f"{len(masses)} haloes of >= {nmin} particles, largest {masses[0] if len(masses) else 0:.4g}")
     lo = np.log10(nmin * runs[0]["m"])
     hi = max(np.log10(r["masses"][0]) for r in runs if len(r["masses"])) + 0.25
@@ -120,7 +120,7 @@ def main():
         ax[0].set_yscale("log")
         ax[0].set_xlabel("M [10¹⁰ M☉/h]")
         ax[0].set_ylabel("N(>M)")
-        ax[0].set_title(f"FOF b = 0.2, ≥ {nmin} particles, z = {runs[0]['z']:.2g}")
+        ax[0].set_title(f"FOF b = 0.2, ≥ {nmin} particles, z = {abs(runs[0]['z']):.2f}")
         ax[0].legend()
         ax[1].set_xscale("log")
         ax[1].set_xlabel("k [h/Mpc]")
