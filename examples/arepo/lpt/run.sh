@@ -7,7 +7,8 @@
 #
 # AREPO built with ../cosmo/Config.sh (see ../README.md for the make line).
 # Environment: TBRF [tbrf], PARTICLES [32], SEED [1], RANKS [1] (MPI tasks
-# per run), MPIRUN [mpirun], PYTHON [/usr/bin/python3], ORDERS ["1 2"].
+# per run), MPIRUN [mpirun], MPIRUN_FLAGS [none; e.g. --allow-run-as-root for
+# Open MPI as root], PYTHON [/usr/bin/python3], ORDERS ["1 2"].
 # The box, cosmology and z = 49 start are param.txt's; a PARTICLES other
 # than 32 needs PMGRID = 2 PARTICLES in Config.sh and softenings scaled.
 set -euo pipefail
@@ -30,7 +31,7 @@ for order in ${ORDERS:-1 2}; do
         "$tbrf" arepo cosmo --out ics --box 50000 --particles "$parts" --redshift 49 \
             --omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486 --hubble 0.6774 \
             --sigma8 0.831 --seed "$seed" --lpt "$order" &&
-        "$mpirun" --allow-run-as-root -np "$ranks" "$arepo" param.txt > arepo.log 2>&1)
+        "$mpirun" ${MPIRUN_FLAGS:-} -np "$ranks" "$arepo" param.txt > arepo.log 2>&1)
     labels+=("$([ "$order" = 1 ] && echo ZA || echo 2LPT)=$d/output/snap_002.hdf5")
 done
 "$py" "$here/halos.py" --fig "$work/halos.png" "${labels[@]}" | tee "$work/halos.txt"
