@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# bench/cosmo_peers_time.sh — wall time, CPU time and peak memory (maximum
+# resident set, /usr/bin/time -v) of one IC of G^3 particles by tbrf and by
+# monofonIC, alternated PAIRS times in one run (doc/benchmarks.md, "Against
+# monofonIC"). Both write one AREPO HDF5 file in double precision, from the
+# same P(k) table, with THREADS OpenMP threads (monofonIC: one MPI task,
+# NumThreads THREADS).
+#
+#   MONOFONIC=/path/to/monofonIC TBRF=build/cli/tbrf bench/cosmo_peers_time.sh WORKDIR
+#
+# Environment: G [256], ORDER [2] (1 if tbrf has no --lpt), PAIRS [5],
+# THREADS [2], BOX [100] Mpc/h, Z [49]. Prints one line per run and the
+# medians, [min-max], and the ratios tbrf / monofonIC.
+set -euo pipefail
+work=${1:?usage: MONOFONIC=... cosmo_peers_time.sh WORKDIR}
+tbrf=${TBRF:-tbrf}
+mono=${MONOFONIC:?set MONOFONIC to the monofonIC binary}
+G=${G:-256}
+ORDER=${ORDER:-2}
+PAIRS=${PAIRS:-5}
+BOX=${BOX:-100}
+Z=${Z:-49}
+export OMP_NUM_THREADS=${THREADS:-2}
+OM=0.308 OB=0.0484 H=0.678 S8=0.815 NS=0.968
+mkdir -p "$work"
+cd "$work"
+"$tbrf" arepo pk --out pk.txt --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 \
+    --ns $NS --kmin 1e-5 --kmax 200 --quiet
+awk -v ns=$NS '!/^#/ { t = sqrt($2 / exp(ns * log($1))); printf "%.12e", $1;
+    for (i = 0; i < 12; i++) printf " %.12e", t; printf "\n" }' pk.txt > transfer_camb.txt
+cat > mono.conf <<EOF
+[setup]
+GridRes = $G
+BoxLength = $BOX
+zstart = $Z
+LPTorder = $ORDER
+DoBaryons = no
+DoFixing = no
+DoInversion = no
+DoRemoveCornerModes = yes
+ParticleLoad = sc
+[cosmology]
+ParameterSet = none
+Omega_m = $OM
+Omega_b = $OB
+Omega_L = $(echo "1 - $OM" | bc -l)
+H0 = $(echo "100 * $H" | bc -l)
+n_s = $NS
+sigma_8 = $S8
+m_nu1 = 0
+m_nu2 = 0
+m_nu3 = 0
+ZeroRadiation = true
+transfer = CAMB_file
+transfer_file = transfer_camb.txt
+[random]
+generator = NGENIC
+seed = 1001
+[execution]
+NumThreads = $OMP_NUM_THREADS
+[output]
+format = AREPO
+filename = mono.hdf5
+UseLongids = true
+EOF
+lptopt=()
+"$tbrf" arepo cosmo --help 2>&1 | grep -q -- '--lpt' && lptopt=(--lpt "$ORDER")
+[ ${#lptopt[@]} -gt 0 ] || [ "$ORDER" = 1 ] ||
+    { echo "cosmo_peers_time.sh: this tbrf has no --lpt: run with ORDER=1" >&2; exit 1; }
+measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MB"
+    local name=$1
+    shift
+    /usr/bin/time -v "$@" > "$name.out" 2> "$name.time" || { tail "$name.out" "$name.time"; exit 1; }
+    awk -v n="$name" -F': ' '
+        /Elapsed \(wall/ { k = split($2, t, ":"); w = 0; for (i = 1; i <= k; i++) w = w * 60 + t[i] }
+        /User time/ { u = $2 }
+        /System time/ { s = $2 }
+        /Maximum resident/ { m = $2 / 1024 }
+        END { printf "%s %.2f %.2f %.1f\n", n, w, u + s, m }' "$name.time"
+}
+echo "# G = $G, LPT order $ORDER, $OMP_NUM_THREADS threads, $PAIRS pairs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# name wall_s cpu_s maxrss_MB"
+for i in $(seq "$PAIRS"); do
+    measure tbrf "$tbrf" arepo cosmo --out tbrf_ics --box "$BOX" --length-unit mpc --particles "$G" \
+        --redshift "$Z" --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 --table pk.txt \
+        --precision double --seed 1 --quiet "${lptopt[@]}"
+    measure monofonic "$mono" mono.conf
+done | tee runs.txt
+echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk '{ w[$1] = w[$1] " " $2; c[$1] = c[$1] " " $3; m[$1] = m[$1] " " $4 }
+function med(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+    if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    lo = a[1]; hi = a[n]; return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+END { for (k in w) { mw[k] = med(w[k]); lw[k] = lo; hw[k] = hi; mc[k] = med(c[k]); lc[k] = lo; hc[k] = hi;
+        mm[k] = med(m[k]); lm[k] = lo; hm[k] = hi
+        printf "%-10s wall %.2f s [%.2f-%.2f]  cpu %.2f s [%.2f-%.2f]  maxrss %.0f MB [%.0f-%.0f]\n",
+            k, mw[k], lw[k], hw[k], mc[k], lc[k], hc[k], mm[k], lm[k], hm[k] }
+    printf "tbrf/monofonIC: wall %.3f, cpu %.3f, maxrss %.3f (medians)\n",
+        mw["tbrf"] / mw["monofonic"], mc["tbrf"] / mc["monofonic"], mm["tbrf"] / mm["monofonic"] }' runs.txt
