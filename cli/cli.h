@@ -76,6 +76,12 @@ int drive_regenerate(const char *file, const char *out, const char *threads, con
  * temporary file behind: main.c's signal handler removes the file named
  * here (NULL or unguard: none). */
 void cli_guard_temp(const char *tmp);
+/* Guards the temporary that tbrf_io_create(out) will make, before it
+ * exists (tbrf_io_temp_name): a signal landing while the writer creates
+ * it, HDF5 or netCDF writing its header, must find it listed already,
+ * as an AREPO set's members are (cli_guard_temps). 0, or -1 when memory
+ * runs out (nothing guarded). */
+int cli_guard_new_temp(const char *out);
 /* The side file's temporary, removed with it (cli_unguard_temp: both). */
 void cli_guard_side_temp(const char *tmp);
 void cli_unguard_temp(void);

@@ -523,9 +523,12 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
         return EXIT_FAIL;
     }
     double *v = malloc(sizeof(double) * (size_t)(count * d->nc));
-    tbrf_io_writer *w = v ? tbrf_io_create(d->out, 0, err, sizeof err) : NULL;
+    /* the temporary listed before it exists (cli_guard_new_temp) */
+    const int listed = v && cli_guard_new_temp(d->out) == 0;
+    tbrf_io_writer *w = listed ? tbrf_io_create(d->out, 0, err, sizeof err) : NULL;
     if (!w) {
-        cli_errline("%s", v ? err : "drive: out of memory");
+        cli_unguard_temp();
+        cli_errline("%s", listed ? err : "drive: out of memory");
         free(v);
         return EXIT_FAIL;
     }

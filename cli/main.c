@@ -13,12 +13,14 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <hdf5.h>
 
 #include "cli.h"
+#include "io/tbrf_io.h"
 #include "tbrf.h"
 
 /* ------------------------------------------------ interrupted runs */
@@ -61,6 +63,16 @@ static void guard(int slot, const char *tmp)
 void cli_guard_temp(const char *tmp)
 {
     guard(0, tmp);
+}
+
+int cli_guard_new_temp(const char *out)
+{
+    char *tmp = tbrf_io_temp_name(out);
+    if (!tmp)
+        return -1;
+    guard(0, tmp);
+    free(tmp);
+    return 0;
 }
 
 void cli_guard_side_temp(const char *tmp)

@@ -611,6 +611,15 @@ static int write_file(run *u)
     if (rc)
         return rc;
     int flags = (r->compress ? TBRF_IO_COMPRESS : 0) | (r->netcdf ? TBRF_IO_NETCDF : 0);
+    /* Listed before it exists: no signal falls between its creation and
+     * its listing. Under MPI another rank's name (its own PID) names no
+     * file, and rank 0's replaces it below. */
+    if (!cli_mpi_agree(cli_guard_new_temp(r->out) == 0)) {
+        cli_unguard_temp();
+        if (cli_mpi_rank() == 0)
+            cli_errline("cannot write %s: out of memory", r->out);
+        return EXIT_FAIL;
+    }
 #ifdef TBRF_CLI_MPI
     if (cli_mpi_active()) /* one file, every rank writing its part (collective) */
         u->w = tbrf_io_create_mpi(r->out, flags, MPI_COMM_WORLD, err, sizeof err);
@@ -618,6 +627,7 @@ static int write_file(run *u)
 #endif
         u->w = tbrf_io_create(r->out, flags, err, sizeof err);
     if (!u->w) {
+        cli_unguard_temp();
         if (cli_mpi_rank() == 0)
             cli_errline("%s", err);
         return EXIT_FAIL;

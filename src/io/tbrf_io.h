@@ -162,6 +162,15 @@ typedef struct tbrf_io_writer tbrf_io_writer;
  * written or memory runs out. */
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen);
 
+/* The name of the temporary that tbrf_io_create(path, ...) makes in this
+ * process (beside path; malloc'ed, the caller frees it), so that a
+ * caller's signal handler can list it before it exists: a signal landing
+ * while tbrf_io_create makes and opens it (HDF5 or netCDF writing its
+ * header) then still finds it. tbrf_io_create_mpi uses rank 0's name
+ * (tbrf_io_temp_path once it returns). NULL for an empty path or when
+ * memory runs out. */
+char *tbrf_io_temp_name(const char *path);
+
 /* Makes the values that follow vectors of ncomp (1, 2 or 3) components,
  * interleaved per position (x, y[, z]), as positions are: call it before
  * tbrf_io_grid_begin, tbrf_io_points_begin or tbrf_io_write_values, whose

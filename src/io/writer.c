@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,25 @@ static int open_format(tbrf_io_writer *w, char *err, size_t errlen)
     return 0;
 }
 
+char *tbrf_io_temp_name(const char *path)
+{
+    return path && path[0] ? io_temp_name(path) : NULL;
+}
+
+/* Test-only fault injection (tests/cli/test_outputs.sh, case signals;
+ * never set in use): TBRF_TEST_IO_CREATE_SIGNAL=WHEN raises SIGTERM
+ * inside tbrf_io_create once the temporary exists, WHEN "made" (empty,
+ * before the format opens it) or "opened" (HDF5 or netCDF holds it open,
+ * before tbrf_io_create returns): the window in which a caller that
+ * registers the temporary only from tbrf_io_temp_path would leave it
+ * behind, hit on every run instead of by a chance signal. */
+static void test_signal(const char *when)
+{
+    const char *e = getenv("TBRF_TEST_IO_CREATE_SIGNAL");
+    if (e && strcmp(e, when) == 0)
+        raise(SIGTERM);
+}
+
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen)
 {
     if (check_output(path, err, errlen))
@@ -173,11 +193,13 @@ tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t er
         free_writer(w);
         return NULL;
     }
+    test_signal("made");
     if (open_format(w, err, errlen)) {
         unlink(w->tmp);
         free_writer(w);
         return NULL;
     }
+    test_signal("opened");
     return w;
 }
 
