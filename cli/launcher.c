@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpi_launched.h"
 #include "tbrf.h"
 
 /* The same line as main.c's cmd_version: HDF5's version is that of the
@@ -65,14 +66,14 @@ static int find_beside(const char *const *where, int n, int mode, char *path, si
     return -1;
 }
 
-/* Under mpirun (the variables mpi_env.c tests), execs the MPI command when
+/* Under mpirun (cli_mpi_launched, as mpi_env.c), execs the MPI command when
  * it is there; returns when it is not (a build without MPI: the serial
  * command runs). */
 static void run_mpi_command(char **argv)
 {
     static const char *const WHERE[] = {TBRF_MPI_COMMAND, "../mpi/tbrf"};
     char path[PATH_MAX + 64];
-    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
+    if (!cli_mpi_launched())
         return;
     if (find_beside(WHERE, 2, X_OK, path, sizeof path))
         return;

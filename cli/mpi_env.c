@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "mpi_launched.h"
 
 #ifdef TBRF_CLI_MPI
 #include <mpi.h>
@@ -15,7 +16,7 @@ static int g_active, g_solo, g_rank, g_size = 1;
 
 int cli_mpi_start(int *argc, char ***argv)
 {
-    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
+    if (!cli_mpi_launched())
         return 0;
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         return -1;

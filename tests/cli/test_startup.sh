@@ -43,6 +43,10 @@ check "generate loads HDF5" loaded gen.log libhdf5
 for lib in libnetcdf libcairo libmpi; do
     check "generate to HDF5 does not load $lib" eval '! loaded gen.log $lib'
 done
+# a child of a singleton MPI_Init (pvpython, mpi4py) is no MPI launch
+PMIX_RANK=0 OMPI_MCA_ess=singleton LD_DEBUG=libs "$tbrf" "${gen[@]}" --out s.h5 >/dev/null 2>single.log
+check "under a singleton's environment generate writes its file" test -s s.h5
+check "under a singleton's environment generate does not load libmpi" eval '! loaded single.log libmpi'
 LD_DEBUG=libs "$tbrf" "${gen[@]}" --out g.nc >/dev/null 2>nc.log
 check "netCDF output loads netCDF" loaded nc.log "$nc_so"
 check "netCDF output writes its file" test -s g.nc
