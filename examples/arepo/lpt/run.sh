@@ -10,7 +10,8 @@
 # per run), MPIRUN [mpirun], MPIRUN_FLAGS [none; e.g. --allow-run-as-root for
 # Open MPI as root], PYTHON [/usr/bin/python3], ORDERS ["1 2"].
 # The box, cosmology and z = 49 start are param.txt's; a PARTICLES other
-# than 32 needs PMGRID = 2 PARTICLES in Config.sh and softenings scaled.
+# than 32 needs AREPO built with PMGRID = 2 PARTICLES in Config.sh, and
+# the softenings (1/39 of the mean spacing) are scaled here to match.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:?usage: AREPO=... run.sh WORKDIR}
@@ -26,7 +27,10 @@ labels=()
 for order in ${ORDERS:-1 2}; do
     d="$work/lpt$order"
     mkdir -p "$d"
-    cp "$here/param.txt" "$here/output_list.txt" "$d/"
+    cp "$here/output_list.txt" "$d/"
+    awk -v f="$(awk -v n="$parts" 'BEGIN { print 32 / n }')" \
+        '/^SofteningComovingType|^SofteningMaxPhysType/ { $2 = $2 * f } { print }' \
+        "$here/param.txt" > "$d/param.txt"
     (cd "$d" &&
         "$tbrf" arepo cosmo --out ics --box 50000 --particles "$parts" --redshift 49 \
             --omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486 --hubble 0.6774 \
