@@ -16,9 +16,8 @@
 #   G [64] particles per axis, BOX [100] Mpc/h, Z [49], SEEDS ["1 2 3 4"],
 #   ORDERS ["1 2"] (LPT orders; order 2 of tbrf needs `arepo cosmo --lpt`),
 #   THREADS [2]: OMP_NUM_THREADS of every program.
-# Cosmology: Omega_m 0.308, Omega_b 0.0484, h 0.678, sigma8 0.815, n_s 0.968
-# (2LPTic's example), flat, no radiation (monofonIC: ZeroRadiation), no
-# massive neutrinos. Both codes get the same P(k): `tbrf arepo pk`'s
+# Cosmology (bench/cosmo_peers_common.sh): 2LPTic's example, flat, no
+# radiation, no massive neutrinos. Both codes get the same P(k): `tbrf arepo pk`'s
 # Eisenstein & Hu table at z = 0, given to tbrf as --table and to monofonIC
 # as a CAMB transfer file (T = sqrt(P / k^n_s) in every column); each
 # normalises it to sigma8 itself. Both cut modes at the particle Nyquist
@@ -35,12 +34,11 @@ Z=${Z:-49}
 SEEDS=${SEEDS:-1 2 3 4}
 ORDERS=${ORDERS:-1 2}
 export OMP_NUM_THREADS=${THREADS:-2}
-OM=0.308 OB=0.0484 H=0.678 S8=0.815 NS=0.968
+. "$here/cosmo_peers_common.sh"
 mkdir -p "$work"
 cd "$work"
 
-"$tbrf" arepo pk --out pk.txt --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 \
-    --ns $NS --kmin 1e-5 --kmax 200 --quiet
+peers_pk
 # CAMB's 13-column transfer layout (monofonIC's CAMB_file plugin): k, then
 # T in every column, so that whichever species it takes the spectrum is P
 "$py" - "$NS" <<'EOF'
@@ -61,42 +59,8 @@ lpt_supported=0
 list=()
 for seed in $SEEDS; do
     for order in $ORDERS; do
-        # monofonIC: AREPO HDF5 output in double precision, 64-bit IDs
-        cat > mono_s${seed}_lpt${order}.conf <<EOF
-[setup]
-GridRes = $G
-BoxLength = $BOX
-zstart = $Z
-LPTorder = $order
-DoBaryons = no
-DoFixing = no
-DoInversion = no
-DoRemoveCornerModes = yes
-ParticleLoad = sc
-[cosmology]
-ParameterSet = none
-Omega_m = $OM
-Omega_b = $OB
-Omega_L = $(echo "1 - $OM" | bc -l)
-H0 = $(echo "100 * $H" | bc -l)
-n_s = $NS
-sigma_8 = $S8
-m_nu1 = 0
-m_nu2 = 0
-m_nu3 = 0
-ZeroRadiation = true
-transfer = CAMB_file
-transfer_file = transfer_camb.txt
-[random]
-generator = NGENIC
-seed = $((1000 + seed))
-[execution]
-NumThreads = $OMP_NUM_THREADS
-[output]
-format = AREPO
-filename = mono_s${seed}_lpt${order}.hdf5
-UseLongids = true
-EOF
+        peers_mono_conf "$G" "$BOX" "$Z" "$order" $((1000 + seed)) \
+            mono_s${seed}_lpt${order}.hdf5 > mono_s${seed}_lpt${order}.conf
         "$mono" mono_s${seed}_lpt${order}.conf > mono_s${seed}_lpt${order}.log 2>&1 ||
             { tail -20 mono_s${seed}_lpt${order}.log; exit 1; }
         list+=("monofonic:$seed:$order:mono_s${seed}_lpt${order}.hdf5")

@@ -12,6 +12,7 @@
 # THREADS [2], BOX [100] Mpc/h, Z [49]. Prints one line per run and the
 # medians, [min-max], and the ratios tbrf / monofonIC.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 work=${1:?usage: MONOFONIC=... cosmo_peers_time.sh WORKDIR}
 tbrf=${TBRF:-tbrf}
 mono=${MONOFONIC:?set MONOFONIC to the monofonIC binary}
@@ -21,48 +22,13 @@ PAIRS=${PAIRS:-5}
 BOX=${BOX:-100}
 Z=${Z:-49}
 export OMP_NUM_THREADS=${THREADS:-2}
-OM=0.308 OB=0.0484 H=0.678 S8=0.815 NS=0.968
+. "$here/cosmo_peers_common.sh"
 mkdir -p "$work"
 cd "$work"
-"$tbrf" arepo pk --out pk.txt --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 \
-    --ns $NS --kmin 1e-5 --kmax 200 --quiet
+peers_pk
 awk -v ns=$NS '!/^#/ { t = sqrt($2 / exp(ns * log($1))); printf "%.12e", $1;
     for (i = 0; i < 12; i++) printf " %.12e", t; printf "\n" }' pk.txt > transfer_camb.txt
-cat > mono.conf <<EOF
-[setup]
-GridRes = $G
-BoxLength = $BOX
-zstart = $Z
-LPTorder = $ORDER
-DoBaryons = no
-DoFixing = no
-DoInversion = no
-DoRemoveCornerModes = yes
-ParticleLoad = sc
-[cosmology]
-ParameterSet = none
-Omega_m = $OM
-Omega_b = $OB
-Omega_L = $(echo "1 - $OM" | bc -l)
-H0 = $(echo "100 * $H" | bc -l)
-n_s = $NS
-sigma_8 = $S8
-m_nu1 = 0
-m_nu2 = 0
-m_nu3 = 0
-ZeroRadiation = true
-transfer = CAMB_file
-transfer_file = transfer_camb.txt
-[random]
-generator = NGENIC
-seed = 1001
-[execution]
-NumThreads = $OMP_NUM_THREADS
-[output]
-format = AREPO
-filename = mono.hdf5
-UseLongids = true
-EOF
+peers_mono_conf "$G" "$BOX" "$Z" "$ORDER" 1001 mono.hdf5 > mono.conf
 lptopt=()
 "$tbrf" arepo cosmo --help 2>&1 | grep -q -- '--lpt' && lptopt=(--lpt "$ORDER")
 [ ${#lptopt[@]} -gt 0 ] || [ "$ORDER" = 1 ] ||

@@ -34,10 +34,10 @@ int arepo_parse_format(const char *val, const char *prec, int *format,
 int arepo_refuse_format_inputs(const char *cmd, const char *base, int nfiles, int format,
                                const char *const *in_paths, const char *const *in_what, int nin)
 {
-    if (format == TBRF_AREPO_FORMAT_HDF5)
-        return cli_refuse_set_inputs(cmd, base, nfiles, in_paths, in_what, nin);
+    /* an HDF5 set has no side file: its record is member 0, checked already */
+    int names = nfiles + (format != TBRF_AREPO_FORMAT_HDF5);
     int rc = 0;
-    for (int f = 0; f <= nfiles && rc == 0; f++) {
+    for (int f = 0; f < names && rc == 0; f++) {
         char *name = f < nfiles ? tbrf_arepo_member_name(base, nfiles, f, format)
                                 : tbrf_arepo_record_name(base, nfiles, 0, format);
         if (!name) {

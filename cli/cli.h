@@ -55,8 +55,10 @@ void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, i
  * sets *double_precision 0, Gadget's float32. 0, or -1 after the message
  * (arepo_format.c). */
 int arepo_parse_format(const char *val, const char *prec, int *format, int32_t *double_precision);
-/* cli_refuse_set_inputs for the set BASE in `format`: every member and,
- * for Gadget, the side file BASE.tbrf.h5. */
+/* cli_refuse_inputs for the AREPO set BASE of nfiles files in `format`
+ * (arepo_format.c): every member's name (tbrf_arepo_member_name) and, for
+ * Gadget, the side file BASE.tbrf.h5; EXIT_FAIL when a name cannot be
+ * made. */
 int arepo_refuse_format_inputs(const char *cmd, const char *base, int nfiles, int format,
                                const char *const *in_paths, const char *const *in_what, int nin);
 /* arepo_say_wrote for the set in `format`. */
@@ -108,9 +110,6 @@ int cli_refuse_inputs(const char *cmd, const char *out, char *const *out_names, 
  * (EXIT_FAIL when the check's index is over the memory budget). */
 int cli_refuse_duplicates(const char *cmd, const char *opt, const char *file, int64_t n,
                           const double *xyz, double float_box);
-/* The same for the AREPO set BASE of nfiles files (every member's name). */
-int cli_refuse_set_inputs(const char *cmd, const char *base, int nfiles,
-                          const char *const *in_paths, const char *const *in_what, int nin);
 
 /* The plan's detailed message, or the status text when it has none. */
 struct tbrf_plan;

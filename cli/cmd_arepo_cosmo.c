@@ -193,6 +193,19 @@ static int opt_num(const char *const *val, int o, double *v, int positive)
     return val[o] ? need_num(val, o, v, positive) : 0;
 }
 
+/* --lpt N (val NULL: the command's default order dflt, 2 for arepo
+ * cosmo, 1 for --ngenic) into *lpt: 0, or -1 after the message. */
+static int parse_lpt(const char *val, int64_t dflt, int64_t *lpt)
+{
+    char err[256];
+    *lpt = dflt;
+    if (val && args_int64("--lpt", val, 1, 2, lpt, err, sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* --sigma8 S, or --sigma8 table: the --table's own amplitude kept
  * (N-GenIC's ReNormalizeInputSpectrum = 0). */
 static int parse_sigma8(const char *const *val, cosmo_req *q)
@@ -238,11 +251,8 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     if (lu < 0 || p < 0)
         return -1;
     q->mpc = lu == 0 ? 1000.0 : 1.0;
-    q->lpt = 2;
-    if (val[C_LPT] && args_int64("--lpt", val[C_LPT], 1, 2, &q->lpt, err, sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
+    if (parse_lpt(val[C_LPT], 2, &q->lpt))
         return -1;
-    }
     q->fixed = val[C_FIXED] != NULL;
     q->paired = val[C_PAIRED] != NULL;
     if (!(q->z > -1 && q->z <= 1e4) || !(q->ob >= 0) || !(q->ob < q->om) || !(q->om <= 10) ||
@@ -671,12 +681,8 @@ static int parse_ngenic(const char *const *val, cosmo_req *q)
     q->wiggles = 0; /* N-GenIC's Eisenstein & Hu is the no-wiggle fit */
     /* The LPT order: N-GenIC is Zel'dovich (first order), so 1 unless
      * --lpt asks for 2 (2LPTic's parameter files would map to 2). */
-    q->lpt = 1;
-    char lerr[256];
-    if (val[C_LPT] && args_int64("--lpt", val[C_LPT], 1, 2, &q->lpt, lerr, sizeof lerr)) {
-        cli_errline("arepo cosmo: %s", lerr);
+    if (parse_lpt(val[C_LPT], 1, &q->lpt))
         return EXIT_USAGE;
-    }
     q->seed = (uint64_t)n.Seed;
     /* ReNormalizeInputSpectrum 0: the table's own amplitude (--sigma8 table) */
     q->keep = n.WhichSpectrum == 2 && n.ReNormalizeInputSpectrum == 0;

@@ -13,7 +13,6 @@
 
 #include "analysis/measure.h"
 #include "request.h"
-#include "tbrf_arepo.h"
 #ifdef TBRF_CLI_MPI
 #include <mpi.h>
 
@@ -527,22 +526,6 @@ int cli_refuse_duplicates(const char *cmd, const char *opt, const char *file, in
                 (long long)a, (long long)b, dup_coord(a, 0), dup_coord(a, 1), dup_coord(a, 2),
                 float_box > 0 ? " as float32" : "");
     return EXIT_USAGE;
-}
-
-int cli_refuse_set_inputs(const char *cmd, const char *base, int nfiles,
-                          const char *const *in_paths, const char *const *in_what, int nin)
-{
-    int rc = 0;
-    for (int f = 0; f < nfiles && rc == 0; f++) {
-        char *name = tbrf_arepo_file_name(base, nfiles, f);
-        if (!name) {
-            cli_errline("%s: out of memory", cmd);
-            return EXIT_FAIL;
-        }
-        rc = cli_refuse_inputs(cmd, base, &name, 1, in_paths, in_what, nin);
-        free(name);
-    }
-    return rc;
 }
 
 /* The output and its side file may not be an input, nor each other:

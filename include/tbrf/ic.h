@@ -193,8 +193,9 @@ typedef int (*tbrf_ic_push_fn)(void *user, const tbrf_ic_chunk *chunk);
  * empty ones too: memory is the plan and one chunk (tbrf_ic_cosmo_bytes,
  * checked against the budget first), with lpt 2 the whole lattice's D2
  * Psi2 (or the glass's fine grids of it). The lattice's Psi comes from
- * one streamed pass of the FFT method (with fixed amplitudes from the
- * fixed potential); glass sites chunk by chunk from the non-uniform FFT.
+ * one streamed pass of the FFT method (with lpt 2 the pass make ran for
+ * the potential, kept; with fixed amplitudes from the fixed potential);
+ * glass sites chunk by chunk from the non-uniform FFT.
  * The values are the same for any chunks and threads.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (chunks outside 1 .. 65536),
  * TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY, TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN,

@@ -380,18 +380,21 @@ static int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const 
     return io_grid_boxes(w, first, count, put_box, (void *)values);
 }
 
-static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+/* The points' dimension "obs" of n (into *obs) and their dim coordinate
+ * variables (into var) with their CF attributes, once per file: 0, or -1
+ * with the message set. */
+static int def_point_coords(tbrf_io_writer *w, int dim, int64_t n, int *obs, int var[3])
 {
     if (w->nc_points_dim >= 0) {
         IO_FAIL(w, "%s: points already written", w->path);
         return -1;
     }
-    int ncid = w->ncid, obs, var[3];
-    NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "obs", (size_t)n, &obs));
+    int ncid = w->ncid;
+    NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "obs", (size_t)n, obs));
     for (int c = 0; c < dim; c++) {
         char ln[64];
         snprintf(ln, sizeof ln, "%s coordinate of the point", AXES[c]);
-        NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, &obs, &var[c]));
+        NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, obs, &var[c]));
         if (set_filters(w, var[c]))
             return -1;
         NC_TRY(w, "writing attributes", put_text(ncid, var[c], "axis", AXES_UP[c]));
@@ -399,6 +402,14 @@ static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double 
         NC_TRY(w, "writing attributes", put_text(ncid, var[c], "long_name", ln));
     }
     NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "featureType", "point"));
+    return 0;
+}
+
+static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
+{
+    int ncid = w->ncid, obs, var[3];
+    if (def_point_coords(w, dim, n, &obs, var))
+        return -1;
     double *col = malloc((size_t)n * sizeof *col);
     if (!col) {
         IO_FAIL(w, "out of memory");
@@ -607,23 +618,9 @@ static int ncw_close(tbrf_io_writer *w)
 
 static int ncw_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision)
 {
-    if (w->nc_points_dim >= 0) {
-        IO_FAIL(w, "%s: points already written", w->path);
+    int obs, var[3];
+    if (def_point_coords(w, dim, n, &obs, var))
         return -1;
-    }
-    int ncid = w->ncid, obs, var[3];
-    NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "obs", (size_t)n, &obs));
-    for (int c = 0; c < dim; c++) {
-        char ln[64];
-        snprintf(ln, sizeof ln, "%s coordinate of the point", AXES[c]);
-        NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, &obs, &var[c]));
-        if (set_filters(w, var[c]))
-            return -1;
-        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "axis", AXES_UP[c]));
-        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "units", "1"));
-        NC_TRY(w, "writing attributes", put_text(ncid, var[c], "long_name", ln));
-    }
-    NC_TRY(w, "writing attributes", put_text(ncid, NC_GLOBAL, "featureType", "point"));
     w->nc_points_dim = obs;
     w->nc_dim = dim;
     return def_point_values(w, obs, precision);

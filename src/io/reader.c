@@ -144,6 +144,20 @@ static int space_dims(hid_t space, hsize_t dims[H5S_MAX_RANK])
     return rank;
 }
 
+/* h5ds_open of /name (what: name), and its rank (returned) and dims: -1
+ * with err set when it cannot be opened or its shape read; h5ds_close it
+ * either way. */
+static int h5ds_open_shape(h5ds *h, const char *path, const char *name,
+                           hsize_t dims[H5S_MAX_RANK], char *err, size_t errlen)
+{
+    if (h5ds_open(h, path, name, name, err, errlen))
+        return -1;
+    int rank = space_dims(h->space, dims);
+    if (rank < 0)
+        io_setf(err, errlen, "%s: cannot read the shape of /%s", path, name);
+    return rank;
+}
+
 /* Reads all of dataset d (/name of path) as doubles into buf. */
 static int read_all(hid_t d, const char *path, const char *name, double *buf, char *err,
                     size_t errlen)
@@ -241,14 +255,10 @@ static int read_points_h5(const char *path, int *dim, int64_t *n, double **xyz, 
     int rc = -1;
     double *buf = NULL;
     h5ds h;
-    if (h5ds_open(&h, path, "points", "points", err, errlen))
-        goto done;
     hsize_t dims[H5S_MAX_RANK];
-    int rank = space_dims(h.space, dims);
-    if (rank < 0) {
-        io_setf(err, errlen, "%s: cannot read the shape of /points", path);
+    int rank = h5ds_open_shape(&h, path, "points", dims, err, errlen);
+    if (rank < 0)
         goto done;
-    }
     if (rank != 2 || (dims[1] != 2 && dims[1] != 3)) {
         char s[128];
         shape_str(s, sizeof s, rank, dims);
@@ -302,14 +312,10 @@ int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *er
     int rc = -1;
     double *buf = NULL;
     h5ds h;
-    if (h5ds_open(&h, path, "field", "field", err, errlen))
-        goto done;
     hsize_t dims[H5S_MAX_RANK];
-    int rank = space_dims(h.space, dims);
-    if (rank < 0) {
-        io_setf(err, errlen, "%s: cannot read the shape of /field", path);
+    int rank = h5ds_open_shape(&h, path, "field", dims, err, errlen);
+    if (rank < 0)
         goto done;
-    }
     if (rank != 2 && rank != 3) {
         io_setf(err, errlen, "%s: /field has rank %d; expected 2 or 3", path, rank);
         goto done;

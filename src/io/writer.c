@@ -567,6 +567,33 @@ int tbrf_io_grid_push_done(tbrf_io_writer *w, int ok)
 }
 #endif
 
+/* The end of tbrf_io_grid_push (points 0) and tbrf_io_points_push
+ * (points 1), once the request was checked (bad: it was refused, the
+ * message set): the backend's push, its library's printing silenced,
+ * counted and recorded in the coverage. With MPI one collective round
+ * first: every rank learns whether all are fine, then all write, an
+ * empty push too (tbrf_io_mpi.h). 0, or -1. */
+static int push_checked(tbrf_io_writer *w, int bad, int points, int64_t first, int64_t count,
+                        const double *xyz, const void *values)
+{
+    int collective = 0;
+#ifdef TBRF_IO_MPI
+    collective = w->comm != MPI_COMM_NULL;
+    if (collective && mpi_round(w, !bad, 0) < 0)
+        return -1;
+#endif
+    if (!collective && (bad || count == 0))
+        return bad ? -1 : 0;
+    io_quiet q;
+    io_quiet_begin(&q);
+    int rc = points ? w->ops->points_push(w, first, count, xyz, values)
+                    : w->ops->grid_push(w, first, count, values);
+    io_quiet_end(&q);
+    if (rc == 0)
+        *(points ? &w->pts_written : &w->written) += count;
+    return rc || io_cover_add(w, points ? &w->pts_cover : &w->cells_cover, first, count) ? -1 : 0;
+}
+
 int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *values)
 {
     tbrf_io_writer *w = writer;
@@ -583,32 +610,7 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
     else if (count > 0 && !values)
         FAIL(w, "%s: no values", w->path);
     bad = bad || (count > 0 && !values) || io_cover_overlap(w, w->cells_cover, first, count, "cell");
-#ifdef TBRF_IO_MPI
-    /* one collective round: every rank learns whether all are fine, then
-     * all write (tbrf_io_mpi.h) */
-    if (w->comm != MPI_COMM_NULL) {
-        if (mpi_round(w, !bad, 0) < 0)
-            return -1;
-        io_quiet q;
-        io_quiet_begin(&q);
-        int rc = w->ops->grid_push(w, first, count, values); /* count 0 allowed here */
-        io_quiet_end(&q);
-        if (rc == 0)
-            w->written += count;
-        return rc || io_cover_add(w, &w->cells_cover, first, count) ? -1 : 0;
-    }
-#endif
-    if (bad)
-        return -1;
-    if (count == 0)
-        return 0;
-    io_quiet q;
-    io_quiet_begin(&q);
-    int rc = w->ops->grid_push(w, first, count, values);
-    io_quiet_end(&q);
-    if (rc == 0)
-        w->written += count;
-    return rc || io_cover_add(w, &w->cells_cover, first, count) ? -1 : 0;
+    return push_checked(w, bad, 0, first, count, NULL, values);
 }
 
 /* ------------------------------------------------------------ coverage
@@ -994,30 +996,7 @@ int tbrf_io_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const d
         FAIL(w, "%s: no positions or values", w->path);
     bad = bad || (count > 0 && (!xyz || !values)) ||
           io_cover_overlap(w, w->pts_cover, first, count, "point");
-#ifdef TBRF_IO_MPI
-    if (w->comm != MPI_COMM_NULL) { /* one collective round, as grid pushes */
-        if (mpi_round(w, !bad, 0) < 0)
-            return -1;
-        io_quiet q;
-        io_quiet_begin(&q);
-        int rc = w->ops->points_push(w, first, count, xyz, values);
-        io_quiet_end(&q);
-        if (rc == 0)
-            w->pts_written += count;
-        return rc || io_cover_add(w, &w->pts_cover, first, count) ? -1 : 0;
-    }
-#endif
-    if (bad)
-        return -1;
-    if (count == 0)
-        return 0;
-    io_quiet q;
-    io_quiet_begin(&q);
-    int rc = w->ops->points_push(w, first, count, xyz, values);
-    io_quiet_end(&q);
-    if (rc == 0)
-        w->pts_written += count;
-    return rc || io_cover_add(w, &w->pts_cover, first, count) ? -1 : 0;
+    return push_checked(w, bad, 1, first, count, xyz, values);
 }
 
 /* A dataset as write_whole makes it (contiguous, or chunked when

@@ -292,16 +292,9 @@ int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
     const char *hs = strrchr(h5path, '/');
     const char *base = hs ? hs + 1 : h5path;
     const int prec = m->opts.precision == TBRF_FLOAT ? 4 : 8;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
+    FILE *f = open_temp(xmf, tmp, err, errlen);
+    if (!f)
         return -1;
-    }
     fprintf(f, "<?xml version=\"1.0\" ?>\n"
                "<Xdmf Version=\"2.0\">\n"
                "  <Domain>\n");
@@ -310,21 +303,7 @@ int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
     else
         xml_points(f, m, base, prec);
     fprintf(f, "  </Domain>\n</Xdmf>\n");
-    int bad = ferror(f), saved = bad ? errno : 0;
-    if (!bad && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
-        bad = 1;
-        saved = errno;
-    }
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        saved = errno;
-    }
-    if (bad) {
-        io_setf(err, errlen, "cannot write %s: %s", xmf, strerror(saved ? saved : EIO));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return close_temp(f, xmf, tmp, err, errlen);
 }
 
 /* 1 if xmf is a regular XDMF file referring to base:/..., read from its

@@ -143,34 +143,17 @@ static double fft_variance(const tbrf_plan *p)
     return p->fft_variance;
 }
 
-const method_ops tbrfi_method_fft = {
-    .id = TBRF_METHOD_FFT,
-    .name = "FFT",
-    .storage = TBRFI_ENGINE_NONE,
-    .wraps = 0,
-    .grid = fft_grid,
-    .points = fft_points,
-    .prepare = tbrfi_method_no_prepare,
-    .eval_grid = tbrfi_method_no_eval_grid,
-    .eval_points = tbrfi_method_no_eval_points,
-    .execute_grid = fft_execute,
-    .stream_grid = fft_stream_grid,
-    .variance = fft_variance,
-    .release = tbrfi_method_no_release,
-};
+/* The two tables differ only in what they take: any whole grid (wraps 0)
+ * or a periodic plan's box lattice, whose points are the NUFFT's. */
+#define FFT_METHOD_OPS(wrapping, grid_fn, points_fn)                                               \
+    {                                                                                              \
+        .id = TBRF_METHOD_FFT, .name = "FFT", .storage = TBRFI_ENGINE_NONE, .wraps = (wrapping),   \
+        .grid = (grid_fn), .points = (points_fn), .prepare = tbrfi_method_no_prepare,              \
+        .eval_grid = tbrfi_method_no_eval_grid, .eval_points = tbrfi_method_no_eval_points,        \
+        .execute_grid = fft_execute, .stream_grid = fft_stream_grid, .variance = fft_variance,     \
+        .release = tbrfi_method_no_release,                                                        \
+    }
 
-const method_ops tbrfi_method_fft_box = {
-    .id = TBRF_METHOD_FFT,
-    .name = "FFT",
-    .storage = TBRFI_ENGINE_NONE,
-    .wraps = 1,
-    .grid = fft_box_grid,
-    .points = fft_box_points,
-    .prepare = tbrfi_method_no_prepare,
-    .eval_grid = tbrfi_method_no_eval_grid,
-    .eval_points = tbrfi_method_no_eval_points,
-    .execute_grid = fft_execute,
-    .stream_grid = fft_stream_grid,
-    .variance = fft_variance,
-    .release = tbrfi_method_no_release,
-};
+const method_ops tbrfi_method_fft = FFT_METHOD_OPS(0, fft_grid, fft_points);
+
+const method_ops tbrfi_method_fft_box = FFT_METHOD_OPS(1, fft_box_grid, fft_box_points);

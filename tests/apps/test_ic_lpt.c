@@ -28,34 +28,10 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/ic_cosmo.h"
 #include "tbrf.h"
 
 #define PI 3.14159265358979323846
-
-/* The DFT of an n^3 array (x fastest) in place along each axis with
- * e^{sign i k x}, unnormalised. */
-static void dft3(int n, double complex *f, int sign)
-{
-    double complex *tw = malloc((size_t)n * sizeof *tw), *line = malloc((size_t)n * sizeof *line);
-    for (int j = 0; j < n; j++)
-        tw[j] = cexp(sign * 2.0 * PI * I * j / n);
-    const int64_t nn = (int64_t)n * n, stride[3] = {1, n, nn};
-    for (int ax = 0; ax < 3; ax++)
-        for (int64_t b = 0; b < nn; b++) {
-            int64_t o1 = b % n, o2 = b / n;
-            int64_t start = ax == 0 ? o1 * n + o2 * nn : ax == 1 ? o1 + o2 * nn : o1 + o2 * n;
-            for (int k = 0; k < n; k++) {
-                double complex s = 0;
-                for (int x = 0; x < n; x++)
-                    s += f[start + x * stride[ax]] * tw[(int64_t)k * x % n];
-                line[k] = s;
-            }
-            for (int k = 0; k < n; k++)
-                f[start + k * stride[ax]] = line[k];
-        }
-    free(tw);
-    free(line);
-}
 
 static int idx_m(int i, int n)
 {
@@ -75,18 +51,6 @@ static int wave(int64_t i, int n, int m[3])
     return nyq;
 }
 
-static tbrf_ic_cosmo *make_ic(const tbrf_ic_cosmo_params *p)
-{
-    tbrf_ic_cosmo *ic = NULL;
-    int st = tbrf_ic_cosmo_make(p, &ic);
-    CHECK(st == TBRF_OK, "make: %s", tbrf_ic_cosmo_message(ic));
-    if (st != TBRF_OK) {
-        tbrf_ic_cosmo_destroy(ic);
-        return NULL;
-    }
-    return ic;
-}
-
 static double *displacements(tbrf_ic_cosmo *ic, int order)
 {
     tbrf_ic_cosmo_info f;
@@ -104,7 +68,7 @@ static double complex *modes(const double *v, int g, int c)
     double complex *f = malloc((size_t)n * sizeof *f);
     for (int64_t i = 0; i < n; i++)
         f[i] = v[3 * i + c];
-    dft3(g, f, -1);
+    icx_dft3(g, f, -1);
     for (int64_t i = 0; i < n; i++)
         f[i] /= (double)n;
     return f;
@@ -165,7 +129,7 @@ static double complex *source(const double complex *phi, int g, int mm, double k
                                                            ((m[2] + mm) % mm));
                 a[to] = -kf * kf * m[i] * m[j] * phi[t];
             }
-            dft3(mm, a, +1);
+            icx_dft3(mm, a, +1);
             d[i][j] = a;
         }
     double complex *s = malloc((size_t)nm * sizeof *s);
@@ -174,7 +138,7 @@ static double complex *source(const double complex *phi, int g, int mm, double k
         double xy = creal(d[0][1][t]), xz = creal(d[0][2][t]), yz = creal(d[1][2][t]);
         s[t] = xx * yy + xx * zz + yy * zz - xy * xy - xz * xz - yz * yz;
     }
-    dft3(mm, s, -1);
+    icx_dft3(mm, s, -1);
     double complex *out = malloc((size_t)n * sizeof *out);
     for (int64_t t = 0; t < n; t++) {
         int m[3];
@@ -217,7 +181,7 @@ static void test_source(void)
     p.particles = 16;
     p.seed = 5;
     p.redshift = 9; /* larger displacements: a larger source */
-    tbrf_ic_cosmo *ic = make_ic(&p);
+    tbrf_ic_cosmo *ic = icx_make(&p);
     if (!ic)
         return;
     tbrf_ic_cosmo_info f;
@@ -298,11 +262,6 @@ static void sink_free(sink *s)
     free(s->vel);
 }
 
-static double dwrap(double d, double box)
-{
-    return d - box * floor(d / box + 0.5);
-}
-
 static void test_particles(void)
 {
     tbrf_ic_cosmo_params p;
@@ -310,7 +269,7 @@ static void test_particles(void)
     CHECK(p.lpt == 2 && p.fixed_amplitude == 0 && p.paired == 0, "defaults: 2LPT, Gaussian");
     p.particles = 12;
     p.redshift = 49;
-    tbrf_ic_cosmo *ic = make_ic(&p);
+    tbrf_ic_cosmo *ic = icx_make(&p);
     if (!ic)
         return;
     tbrf_ic_cosmo_info f;
@@ -335,7 +294,7 @@ static void test_particles(void)
             const double x = q + psi[3 * i + c] + psi2[3 * i + c];
             const double v = f.velocity_factor * psi[3 * i + c] +
                              f.velocity_factor2 * psi2[3 * i + c];
-            wx = fmax(wx, fabs(dwrap(one.pos[3 * i + c] - x, p.box)));
+            wx = fmax(wx, fabs(icx_dwrap(one.pos[3 * i + c] - x, p.box)));
             wv = fmax(wv, fabs(one.vel[3 * i + c] - v));
             vmax = fmax(vmax, fabs(v));
             s2 = fmax(s2, fabs(psi2[3 * i + c]));
@@ -378,7 +337,7 @@ static void test_gas(void)
     p.particles = 10;
     p.redshift = 9;
     p.gas = 1;
-    tbrf_ic_cosmo *ic = make_ic(&p);
+    tbrf_ic_cosmo *ic = icx_make(&p);
     if (!ic)
         return;
     tbrf_ic_cosmo_info f;
@@ -393,8 +352,8 @@ static void test_gas(void)
         const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
         for (int c = 0; c < 3; c++) {
             const double x = (double)ix[c] * p.box / (double)g + psi[3 * i + c] + psi2[3 * i + c];
-            wd = fmax(wd, fabs(dwrap(s.pos[3 * i + c] - x - f.shift_dm, p.box)));
-            wg = fmax(wg, fabs(dwrap(s.gas[3 * i + c] - x - f.shift_gas, p.box)));
+            wd = fmax(wd, fabs(icx_dwrap(s.pos[3 * i + c] - x - f.shift_dm, p.box)));
+            wg = fmax(wg, fabs(icx_dwrap(s.gas[3 * i + c] - x - f.shift_gas, p.box)));
             wv = fmax(wv, fabs(s.vel[3 * i + c] - (f.velocity_factor * psi[3 * i + c] +
                                                    f.velocity_factor2 * psi2[3 * i + c])));
         }
@@ -424,11 +383,11 @@ static void test_glass(void)
         p.particles = 8;
         p.redshift = 9;
         p.fixed_amplitude = fixed;
-        tbrf_ic_cosmo *lat = make_ic(&p);
+        tbrf_ic_cosmo *lat = icx_make(&p);
         p.glass = glass;
         p.glass_n = 64;
         p.glass_box = 10.0;
-        tbrf_ic_cosmo *gl = make_ic(&p);
+        tbrf_ic_cosmo *gl = icx_make(&p);
         if (!lat || !gl)
             return;
         double *l1 = displacements(lat, 1), *l2 = displacements(lat, 2);
@@ -467,9 +426,9 @@ static void test_paired(void)
     tbrf_ic_default_cosmo(&p);
     p.particles = 16;
     p.redshift = 9;
-    tbrf_ic_cosmo *a = make_ic(&p);
+    tbrf_ic_cosmo *a = icx_make(&p);
     p.paired = 1;
-    tbrf_ic_cosmo *b = make_ic(&p);
+    tbrf_ic_cosmo *b = icx_make(&p);
     if (!a || !b)
         return;
     const int64_t g = 16, n = g * g * g;
@@ -488,7 +447,7 @@ static void test_paired(void)
         for (int c = 0; c < 3; c++) {
             const double q = (double)ix[c] * p.box / (double)g;
             const double s = sa.pos[3 * i + c] + sb.pos[3 * i + c] - 2 * (q + a2[3 * i + c]);
-            wx = fmax(wx, fabs(dwrap(s, p.box)));
+            wx = fmax(wx, fabs(icx_dwrap(s, p.box)));
             wv = fmax(wv, fabs(sa.vel[3 * i + c] + sb.vel[3 * i + c] -
                                2 * f.velocity_factor2 * a2[3 * i + c]));
             vmax = fmax(vmax, fabs(sa.vel[3 * i + c]));
@@ -540,17 +499,14 @@ static void test_fixed(void)
         tbrf_ic_default_cosmo(&p);
         p.particles = g;
         p.seed = 21;
-        tbrf_ic_cosmo *gauss = make_ic(&p);
+        tbrf_ic_cosmo *gauss = icx_make(&p);
         p.fixed_amplitude = 1;
-        tbrf_ic_cosmo *fixed = make_ic(&p);
+        tbrf_ic_cosmo *fixed = icx_make(&p);
         if (!gauss || !fixed)
             return;
         tbrf_ic_cosmo_info f;
         tbrf_ic_cosmo_get_info(fixed, &f);
-        tbrf_model *p0 = NULL;
-        tbrf_model_eisenstein_hu(p.omega_m, p.omega_b, p.hubble, p.n_s, 2.7255, 1, 1e-5, 1e3,
-                                 &p0);
-        tbrf_model_normalize_sigma(p0, 8.0, p.sigma8);
+        tbrf_model *p0 = icx_reference_pk(&p);
         const int64_t n = (int64_t)g * g * g;
         const double kf = 2 * PI / p.box, vol = p.box * p.box * p.box;
         double *pf = displacements(fixed, 1), *pg = displacements(gauss, 1);
@@ -592,16 +548,14 @@ static void test_resolutions(void)
     tbrf_ic_default_cosmo(&p);
     p.seed = 8;
     p.particles = 16;
-    tbrf_ic_cosmo *lo = make_ic(&p);
+    tbrf_ic_cosmo *lo = icx_make(&p);
     p.particles = 32;
-    tbrf_ic_cosmo *hi = make_ic(&p);
+    tbrf_ic_cosmo *hi = icx_make(&p);
     if (!lo || !hi)
         return;
     tbrf_ic_cosmo_info f;
     tbrf_ic_cosmo_get_info(lo, &f);
-    tbrf_model *p0 = NULL;
-    tbrf_model_eisenstein_hu(p.omega_m, p.omega_b, p.hubble, p.n_s, 2.7255, 1, 1e-5, 1e3, &p0);
-    tbrf_model_normalize_sigma(p0, 8.0, p.sigma8);
+    tbrf_model *p0 = icx_reference_pk(&p);
     const double kf = 2 * PI / p.box, vol = p.box * p.box * p.box;
     double *s16 = displacements(lo, 1), *s32 = displacements(hi, 1);
     double complex *d16 = delta_modes(s16, 16, kf), *d32 = delta_modes(s32, 32, kf);

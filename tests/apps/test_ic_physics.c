@@ -29,52 +29,10 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/ic_cosmo.h"
 #include "tbrf.h"
 
 #define PI 3.14159265358979323846
-
-/* The forward DFT of one component (x fastest) in place, along each axis:
- * f_k = sum_x f(x) e^{-i k x}. */
-static void dft3(int g, double complex *f)
-{
-    double complex *tw = malloc((size_t)g * sizeof *tw), *line = malloc((size_t)g * sizeof *line);
-    for (int j = 0; j < g; j++)
-        tw[j] = cexp(-2.0 * PI * I * j / g);
-    const int64_t stride[3] = {1, g, (int64_t)g * g};
-    for (int ax = 0; ax < 3; ax++)
-        for (int64_t b = 0; b < (int64_t)g * g; b++) {
-            /* the line's start: b runs over the two other axes */
-            int64_t o1 = b % g, o2 = b / g, start;
-            if (ax == 0)
-                start = o1 * g + o2 * g * g;
-            else if (ax == 1)
-                start = o1 + o2 * g * g;
-            else
-                start = o1 + o2 * g;
-            for (int k = 0; k < g; k++) {
-                double complex s = 0;
-                for (int x = 0; x < g; x++)
-                    s += f[start + x * stride[ax]] * tw[(int64_t)k * x % g];
-                line[k] = s;
-            }
-            for (int k = 0; k < g; k++)
-                f[start + k * stride[ax]] = line[k];
-        }
-    free(tw);
-    free(line);
-}
-
-static tbrf_ic_cosmo *make_ic(const tbrf_ic_cosmo_params *p)
-{
-    tbrf_ic_cosmo *ic = NULL;
-    int st = tbrf_ic_cosmo_make(p, &ic);
-    CHECK(st == TBRF_OK, "make: %s", tbrf_ic_cosmo_message(ic));
-    if (st != TBRF_OK) {
-        tbrf_ic_cosmo_destroy(ic);
-        return NULL;
-    }
-    return ic;
-}
 
 /* P(k) D^2 in the run's units (kpc/h), k in h/kpc: the z = 0 Eisenstein &
  * Hu model normalised to sigma8, made here independently of the IC. */
@@ -92,7 +50,7 @@ static void test_divergence(void)
     p.lpt = 1; /* the Zel'dovich approximation's relations (2LPT: test_ic_lpt.c) */
     p.particles = 32;
     p.seed = 11;
-    tbrf_ic_cosmo *ic = make_ic(&p);
+    tbrf_ic_cosmo *ic = icx_make(&p);
     if (!ic)
         return;
     tbrf_ic_cosmo_info info;
@@ -106,11 +64,9 @@ static void test_divergence(void)
         f[c] = malloc((size_t)n * sizeof *f[c]);
         for (int64_t i = 0; i < n; i++)
             f[c][i] = psi[3 * i + c];
-        dft3(g, f[c]);
+        icx_dft3(g, f[c], -1);
     }
-    tbrf_model *p0 = NULL;
-    tbrf_model_eisenstein_hu(p.omega_m, p.omega_b, p.hubble, p.n_s, 2.7255, 1, 1e-5, 1e3, &p0);
-    tbrf_model_normalize_sigma(p0, 8.0, p.sigma8);
+    tbrf_model *p0 = icx_reference_pk(&p);
     const double kf = 2 * PI / p.box, vol = p.box * p.box * p.box;
     double worst = 0, ratio = 0;
     int64_t modes = 0;
@@ -203,12 +159,6 @@ static void sink_free(sink *s)
     free(s->u);
 }
 
-/* x - y folded into [-L/2, L/2) */
-static double dwrap(double d, double box)
-{
-    return d - box * floor(d / box + 0.5);
-}
-
 /* Velocities, masses, the gas split and chunks. */
 static void test_velocities_masses_gas(void)
 {
@@ -218,7 +168,7 @@ static void test_velocities_masses_gas(void)
     p.particles = 12;
     p.redshift = 49;
     p.gas = 1;
-    tbrf_ic_cosmo *ic = make_ic(&p);
+    tbrf_ic_cosmo *ic = icx_make(&p);
     if (!ic)
         return;
     tbrf_ic_cosmo_info f;
@@ -266,8 +216,8 @@ static void test_velocities_masses_gas(void)
         for (int c = 0; c < 3; c++) {
             int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
             double q = (double)ix[c] * dx + psi[3 * i + c];
-            dev = fmax(dev, fabs(dwrap(one.pos[3 * i + c] - q - f.shift_dm, p.box)));
-            dev = fmax(dev, fabs(dwrap(one.gas[3 * i + c] - q - f.shift_gas, p.box)));
+            dev = fmax(dev, fabs(icx_dwrap(one.pos[3 * i + c] - q - f.shift_dm, p.box)));
+            dev = fmax(dev, fabs(icx_dwrap(one.gas[3 * i + c] - q - f.shift_gas, p.box)));
             CHECK(one.pos[3 * i + c] >= 0 && one.pos[3 * i + c] < p.box, "wrapped into [0, L)");
         }
     CHECK(dev < 1e-9 * p.box, "positions q + Psi + shift: off by %g", dev);
@@ -305,11 +255,11 @@ static void test_glass(void)
     tbrf_ic_default_cosmo(&p);
     p.lpt = 1; /* the Zel'dovich approximation's relations (2LPT: test_ic_lpt.c) */
     p.particles = 8;
-    tbrf_ic_cosmo *lat = make_ic(&p);
+    tbrf_ic_cosmo *lat = icx_make(&p);
     p.glass = glass;
     p.glass_n = 64;
     p.glass_box = 10.0;
-    tbrf_ic_cosmo *gl = make_ic(&p);
+    tbrf_ic_cosmo *gl = icx_make(&p);
     if (!lat || !gl)
         return;
     tbrf_ic_cosmo_info info;
@@ -443,7 +393,7 @@ static void test_placement(void)
     for (int64_t i = 0; i < n; i++)
         for (int c = 0; c < 3; c++) {
             int64_t ix = c == 0 ? i % 16 : c == 1 ? i / 16 % 16 : i / 256;
-            u[3 * i + c] = dwrap(x[3 * i + c] - (ix + 0.5) * dx, p.box) / dx / p.jitter;
+            u[3 * i + c] = icx_dwrap(x[3 * i + c] - (ix + 0.5) * dx, p.box) / dx / p.jitter;
             CHECK(x[3 * i + c] >= 0 && x[3 * i + c] < p.box && fabs(u[3 * i + c]) <= 1 + 1e-9,
                   "jittered point %lld inside the box and its cell", (long long)i);
         }
@@ -468,7 +418,7 @@ static void test_placement(void)
         for (int c = 0; c < 3; c++) {
             int64_t ix = c == 0 ? i % 16 : c == 1 ? i / 16 % 16 : i / 256;
             double xo = fmod((ix + 0.5 + p.jitter * w[3 * i + c]) * dx + p.box, p.box);
-            uo[3 * i + c] = dwrap(xo - (ix + 0.5) * dx, p.box) / dx / p.jitter;
+            uo[3 * i + c] = icx_dwrap(xo - (ix + 0.5) * dx, p.box) / dx / p.jitter;
         }
     CHECK(count_equal(uo, w, 3 * n) == 3 * n, "the count finds 0.4.0's placement numbers");
     free(uo);

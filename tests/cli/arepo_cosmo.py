@@ -112,7 +112,6 @@ Cases:
 Exit 77 (skipped) without h5py/numpy.
 """
 import os
-import subprocess
 import sys
 
 try:
@@ -122,32 +121,16 @@ except ImportError:
     print("h5py or numpy missing: skipped")
     sys.exit(77)
 
-TBRF, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-for f in os.listdir("."):
-    os.remove(f)
-FAILS = []
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+import clitest  # noqa: E402 (beside this script)
+from clitest import FAILS, check, run  # noqa: E402
+
+TBRF, WORK, CASE = clitest.start(sys.argv, empty="files")
 G, L, Z = 32, 50000.0, 127.0
 OM, OL, OB, H, S8 = 0.3089, 0.6911, 0.0486, 0.6774, 0.831
 BASE = ["arepo", "cosmo", "--box", str(L), "--particles", str(G), "--redshift", str(Z),
         "--omega-m", str(OM), "--omega-b", str(OB), "--hubble", str(H), "--sigma8", str(S8),
         "--seed", "3", "--lpt", "1"]
-
-
-def check(cond, msg):
-    if not cond:
-        FAILS.append(msg)
-        print("FAIL:", msg)
-
-
-def run(*args, env=None, want=0):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([TBRF] + list(args), capture_output=True, text=True, env=e)
-    check(p.returncode == want, "%s: exit %d, wanted %d; stderr: %s" %
-          (" ".join(args), p.returncode, want, p.stderr.strip()))
-    return p
 
 
 def lattice():

@@ -49,7 +49,6 @@ Exit 77 (skipped) without h5py/numpy.
 """
 import os
 import re
-import subprocess
 import sys
 
 try:
@@ -59,33 +58,17 @@ except ImportError:
     print("h5py or numpy missing: skipped")
     sys.exit(77)
 
-TBRF, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-for f in os.listdir("."):
-    os.remove(f)
-FAILS = []
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+import clitest  # noqa: E402 (beside this script)
+from clitest import FAILS, check, run  # noqa: E402
+
+TBRF, WORK, CASE = clitest.start(sys.argv, empty="files")
 
 HEADER_ATTRS = {"NumPart_ThisFile": 6, "NumPart_Total": 6, "NumPart_Total_HighWord": 6,
                 "MassTable": 6, "Time": 1, "Redshift": 1, "BoxSize": 1, "NumFilesPerSnapshot": 1,
                 "Omega0": 1, "OmegaLambda": 1, "HubbleParam": 1, "Flag_Sfr": 1,
                 "Flag_Cooling": 1, "Flag_StellarAge": 1, "Flag_Metals": 1, "Flag_Feedback": 1,
                 "Flag_DoublePrecision": 1}
-
-
-def check(cond, msg):
-    if not cond:
-        FAILS.append(msg)
-        print("FAIL:", msg)
-
-
-def run(*args, env=None, want=0):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([TBRF] + list(args), capture_output=True, text=True, env=e)
-    check(p.returncode == want, "%s: exit %d, wanted %d; stderr: %s" %
-          (" ".join(args), p.returncode, want, p.stderr.strip()))
-    return p
 
 
 def header(f):

@@ -48,7 +48,6 @@ Exit 77 (skipped) without h5py/numpy.
 import glob
 import hashlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -61,34 +60,20 @@ except ImportError:
     print("h5py or numpy missing: skipped")
     sys.exit(77)
 
-TBRF, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-for f in os.listdir("."):
-    if os.path.isdir(f) and not os.path.islink(f):
-        shutil.rmtree(f)
-    else:
-        os.remove(f)
-FAILS = []
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+import clitest  # noqa: E402 (beside this script)
+from clitest import FAILS, check  # noqa: E402
+
+TBRF, WORK, CASE = clitest.start(sys.argv, empty="all")
 COSMO = ["arepo", "cosmo", "--box", "50000", "--particles", "16", "--redshift", "127",
          "--omega-m", "0.3089", "--omega-b", "0.0486", "--hubble", "0.6774", "--sigma8", "0.831",
          "--quiet"]
 
 
-def check(cond, msg):
-    if not cond:
-        FAILS.append(msg)
-        print("FAIL:", msg)
-
-
-def run(*args, env=None, want=0, cwd=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([TBRF] + list(args), capture_output=True, env=e, cwd=cwd)
-    p.stdout, p.stderr = p.stdout.decode("latin-1"), p.stderr.decode("latin-1")
-    check(p.returncode == want, "%s: exit %d, wanted %d; stderr: %s" %
-          (" ".join(args), p.returncode, want, p.stderr.strip()))
-    return p
+def run(*args, **kw):
+    """clitest.run with the streams decoded byte for byte (the escape case
+    reads control bytes)."""
+    return clitest.run(*args, latin1=True, **kw)
 
 
 def digests(names):

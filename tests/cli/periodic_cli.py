@@ -25,7 +25,6 @@ Cases:
 Exit 77 (skipped) without h5py/numpy.
 """
 import os
-import subprocess
 import sys
 
 try:
@@ -35,28 +34,12 @@ except ImportError:
     print("h5py or numpy missing: skipped")
     sys.exit(77)
 
-TBRF, WORK, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+import clitest  # noqa: E402 (beside this script)
+from clitest import attr, fail  # noqa: E402
+from clitest import run_or_fail as run  # noqa: E402
 
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
-def run(*args, ok=True):
-    p = subprocess.run([TBRF, *args], capture_output=True, text=True)
-    if ok and p.returncode != 0:
-        fail(f"{' '.join(args)}: exit {p.returncode}: {p.stderr}")
-    if not ok and p.returncode == 0:
-        fail(f"{' '.join(args)}: succeeded, should fail")
-    return p
-
-
-def attr(f, name):
-    v = f.attrs[name]
-    return v.decode() if isinstance(v, bytes) else v
+TBRF, WORK, CASE = clitest.start(sys.argv)
 
 
 def write_points(name, xyz):

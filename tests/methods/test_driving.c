@@ -30,16 +30,9 @@
 #include <string.h>
 
 #include "support/testutil.h"
+#include "support/driving.h"
 
 static const double PI = 3.14159265358979323846;
-
-static tbrf_driver *make(const tbrf_model *m, uint64_t seed, const tbrf_driver_params *p)
-{
-    tbrf_driver *d = NULL;
-    int st = tbrf_driver_make(m, seed, p, &d);
-    CHECK(st == TBRF_OK, "driver_make: %s", tbrf_driver_message(d));
-    return d;
-}
 
 typedef struct series {
     int64_t nm, nt;
@@ -95,7 +88,7 @@ static void test_autocorrelation(void)
     tbrf_driver_params p;
     tbrf_driver_default_params(&p);
     p.tcorr = 2.0;
-    tbrf_driver *d = make(m, 11, &p);
+    tbrf_driver *d = drv_make(m, 11, &p);
     const int64_t nt = 4000;
     series s = record(d, nt, 1);
     double *w = tu_malloc(sizeof(double) * 4 * (size_t)s.nm);
@@ -144,7 +137,7 @@ static void test_solenoidal_fraction(void)
         tbrf_driver_params p;
         tbrf_driver_default_params(&p);
         p.zeta = zetas[z];
-        tbrf_driver *d = make(m, 5 + (uint64_t)z, &p);
+        tbrf_driver *d = drv_make(m, 5 + (uint64_t)z, &p);
         const int64_t nt = 400;
         series s = record(d, nt, 10);
         double sol = 0.0, tot = 0.0;
@@ -198,7 +191,7 @@ static void test_spectrum_and_rms(void)
     tbrf_driver_default_params(&p);
     p.zeta = 0.5;
     p.rms = 3.0;
-    tbrf_driver *d = make(m, 21, &p);
+    tbrf_driver *d = drv_make(m, 21, &p);
     const int64_t nt = 400;
     series s = record(d, nt, 10);
     enum { NS = 3 };
@@ -314,7 +307,7 @@ static void test_div_curl(void)
             tbrf_driver_default_params(&p);
             p.zeta = z;
             p.eval = ev;
-            tbrf_driver *d = make(m, 3, &p);
+            tbrf_driver *d = drv_make(m, 3, &p);
             /* direct: rounding of ~100 terms (1e-14); NUFFT: its accuracy 1e-12 */
             spectral_check(d, z, ev == TBRF_DRIVE_DIRECT ? 1e-13 : 1e-10,
                            ev == TBRF_DRIVE_DIRECT ? "direct" : "nufft");
@@ -334,9 +327,9 @@ static void test_exact_rms_and_mean(void)
     p.rms = 2.5;
     p.normalization = TBRF_DRIVE_RMS_EXACT;
     p.origin[0] = -0.3;
-    tbrf_driver *d = make(m, 9, &p);
+    tbrf_driver *d = drv_make(m, 9, &p);
     p.eval = TBRF_DRIVE_NUFFT;
-    tbrf_driver *dn = make(m, 9, &p);
+    tbrf_driver *dn = drv_make(m, 9, &p);
     int64_t nm = 0;
     tbrf_driver_modes(d, 0.0, &nm, NULL, NULL);
     int32_t *mm = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
@@ -414,24 +407,6 @@ static void test_exact_rms_and_mean(void)
     tbrf_model_destroy(m);
 }
 
-typedef struct pts { const double *x; int64_t n; double *out; int dim; } pts; /* dim 0: 3 */
-static int pull(void *u, int64_t first, int64_t max, double *xyz, int64_t *count)
-{
-    pts *p = u;
-    int64_t c = p->n - first < 7 ? p->n - first : 7;
-    c = c < max ? c : max;
-    const int dim = p->dim ? p->dim : 3;
-    memcpy(xyz, p->x + dim * first, sizeof(double) * (size_t)dim * (size_t)c);
-    *count = c;
-    return 0;
-}
-static int push(void *u, int64_t first, int64_t count, const void *v)
-{
-    pts *p = u;
-    memcpy(p->out + 3 * first, v, sizeof(double) * 3 * (size_t)count);
-    return 0;
-}
-
 /* Restart and variable-dt identity, bitwise. */
 static void test_restart(void)
 {
@@ -444,66 +419,18 @@ static void test_restart(void)
         p.tcorr = 0.5;
         p.interpolate = interp;
         enum { NP = 50, NT = 40 };
-        double x[3 * NP], ts[NT];
+        double x[3 * NP];
         for (int i = 0; i < 3 * NP; i++)
             x[i] = 0.013 * i - 0.2;
-        double t = 0.0;
-        for (int k = 0; k < NT; k++) { /* variable steps: 0.001 .. 0.09 */
-            t += 0.001 + 0.089 * fabs(sin(3.7 * k));
-            ts[k] = t;
-        }
-        tbrf_driver *a = make(m, 77, &p);
-        double *va = tu_malloc(sizeof(double) * 3 * NP * NT), v[3 * NP];
-        void *state = NULL;
-        int64_t ssize = tbrf_driver_state_size(a);
-        for (int k = 0; k < NT; k++) {
-            CHECK(tbrf_driver_points(a, ts[k], NP, x, va + 3 * NP * k) == TBRF_OK, "points");
-            if (k == NT / 2) {
-                state = tu_malloc((size_t)ssize);
-                CHECK(tbrf_driver_save(a, state, ssize) == TBRF_OK, "save: %s", tbrf_driver_message(a));
-            }
-        }
-        /* fresh drivers at each time, in reverse order through one driver */
-        tbrf_driver *b = make(m, 77, &p);
-        int same = 1;
-        for (int k = NT - 1; k >= 0; k--) {
-            tbrf_driver_points(b, ts[k], NP, x, v);
-            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
-        }
-        CHECK(same, "times in reverse order (random access) give bitwise the same force (interp %d)", interp);
-        same = 1;
-        for (int k = 0; k < NT; k += 7) {
-            tbrf_driver *c = make(m, 77, &p);
-            tbrf_driver_points(c, ts[k], NP, x, v);
-            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
-            tbrf_driver_destroy(c);
-        }
-        CHECK(same, "a fresh driver at any time gives bitwise the same force (interp %d)", interp);
-        /* restart from the saved state */
-        tbrf_driver *r = make(m, 77, &p);
-        CHECK(tbrf_driver_load(r, state, ssize) == TBRF_OK, "load: %s", tbrf_driver_message(r));
-        same = 1;
-        for (int k = NT / 2 + 1; k < NT; k++) {
-            tbrf_driver_points(r, ts[k], NP, x, v);
-            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
-        }
-        CHECK(same, "a loaded state continues bitwise (interp %d)", interp);
-        /* streaming in chunks of 7 equals points */
-        double vs[3 * NP];
-        pts pp = {x, NP, vs, 3};
-        CHECK(tbrf_driver_stream(r, ts[NT - 1], pull, push, &pp) == TBRF_OK, "stream");
-        CHECK(memcmp(vs, va + 3 * NP * (NT - 1), sizeof vs) == 0, "stream equals points bitwise");
+        int64_t ssize = 0;
+        void *state = drv_check_time_access("", m, 77, &p, interp, NP, x, NT, &ssize);
         /* another seed's state is refused */
-        tbrf_driver *o = make(m, 78, &p);
+        tbrf_driver *o = drv_make(m, 78, &p);
         CHECK(tbrf_driver_load(o, state, ssize) == TBRF_ERR_INVALID, "another driver's state refused");
         CHECK(strstr(tbrf_driver_message(o), "another driver") != NULL, "message: %s",
               tbrf_driver_message(o));
         tbrf_driver_destroy(o);
-        tbrf_driver_destroy(a);
-        tbrf_driver_destroy(b);
-        tbrf_driver_destroy(r);
         free(state);
-        free(va);
     }
     tbrf_model_destroy(m);
 }
@@ -517,7 +444,7 @@ static void test_interpolation(void)
     tbrf_driver_params p;
     tbrf_driver_default_params(&p);
     p.interpolate = 1;
-    tbrf_driver *d = make(m, 4, &p);
+    tbrf_driver *d = drv_make(m, 4, &p);
     const double x[3] = {0.1, 0.2, 0.3};
     double f0[3], f1[3], fh[3];
     tbrf_driver_points(d, 0.3, 1, x, f0);
@@ -542,9 +469,9 @@ static void test_2d(void)
     p.length[0] = 2.0;
     p.length[1] = 1.5;
     p.eval = TBRF_DRIVE_DIRECT;
-    tbrf_driver *d = make(m, 8, &p);
+    tbrf_driver *d = drv_make(m, 8, &p);
     p.eval = TBRF_DRIVE_NUFFT;
-    tbrf_driver *dn = make(m, 8, &p);
+    tbrf_driver *dn = drv_make(m, 8, &p);
     enum { NX = 20, NY = 15 };
     const double o[3] = {0, 0, 0}, h[3] = {2.0 / NX, 1.5 / NY, 1};
     const int64_t nn[3] = {NX, NY, 1};
@@ -604,9 +531,9 @@ static void test_threads(void)
         tbrf_driver_default_params(&p);
         p.eval = ev;
         p.threads = 1;
-        tbrf_driver *d1 = make(m, 2, &p);
+        tbrf_driver *d1 = drv_make(m, 2, &p);
         p.threads = 3;
-        tbrf_driver *d3 = make(m, 2, &p);
+        tbrf_driver *d3 = drv_make(m, 2, &p);
         tbrf_driver_points(d1, 0.42, NP, x, a);
         tbrf_driver_points(d3, 0.42, NP, x, b);
         CHECK(memcmp(a, b, sizeof(double) * 3 * NP) == 0, "points: threads 1 and 3 bitwise (eval %d)", ev);
@@ -642,7 +569,7 @@ static void test_injection(void)
         p.dt_update = dts[q] * p.tcorr;
         p.injection = 3.0;
         p.density = 1.5;
-        tbrf_driver *d = make(m, 1, &p);
+        tbrf_driver *d = drv_make(m, 1, &p);
         tbrf_driver_info info;
         tbrf_driver_get_info(d, &info);
         const double phi = exp(-dts[q]);
@@ -690,10 +617,10 @@ static void test_amplitude_factors(void)
     tbrf_driver_params p;
     tbrf_driver_default_params(&p);
     p.zeta = 0.6;
-    tbrf_driver *d1 = make(m, 12, &p);
+    tbrf_driver *d1 = drv_make(m, 12, &p);
     const double g[3] = {1.0, 0.5, 0.0};
     memcpy(p.amplitude_factor, g, sizeof g);
-    tbrf_driver *dg = make(m, 12, &p);
+    tbrf_driver *dg = drv_make(m, 12, &p);
     int64_t nm = 0;
     tbrf_driver_modes(d1, 0.0, &nm, NULL, NULL);
     int32_t *mm = tu_malloc(sizeof(int32_t) * 3 * (size_t)nm);
@@ -741,7 +668,7 @@ static void test_amplitude_factors(void)
     /* the exact rms with factors */
     p.normalization = TBRF_DRIVE_RMS_EXACT;
     p.rms = 1.7;
-    tbrf_driver *de = make(m, 12, &p);
+    tbrf_driver *de = drv_make(m, 12, &p);
     double r = 0.0;
     CHECK(tbrf_driver_rms(de, 0.73, &r) == TBRF_OK, "rms");
     CHECK_NEAR(r, 1.7, 1.7e-14, "exact rms with factors");
@@ -750,9 +677,9 @@ static void test_amplitude_factors(void)
     tbrf_driver_default_params(&p);
     p.periodic = 0;
     p.zeta = 0.6;
-    tbrf_driver *t1 = make(m, 4, &p);
+    tbrf_driver *t1 = drv_make(m, 4, &p);
     memcpy(p.amplitude_factor, g, sizeof g);
-    tbrf_driver *tg = make(m, 4, &p);
+    tbrf_driver *tg = drv_make(m, 4, &p);
     double x[12], v1[12], vg[12];
     for (int i = 0; i < 12; i++)
         x[i] = 0.05 + 0.073 * i;
@@ -805,7 +732,7 @@ static void test_geometry(void)
             p.dim = pd;
             p.components = 3;
             p.zeta = z;
-            tbrf_driver *d = make(m, 3, &p);
+            tbrf_driver *d = drv_make(m, 3, &p);
             int64_t nm = 0;
             tbrf_driver_modes(d, 0.0, &nm, NULL, NULL);
             CHECK(nm == (pd == 1 ? 3 : 14), "%dD box: %lld modes", pd, (long long)nm);
@@ -856,8 +783,8 @@ static void test_geometry(void)
             const int64_t bad[3] = {NX, pd == 1 ? 2 : ny, pd == 1 ? 1 : 2};
             CHECK(tbrf_driver_grid(d, 0.37, o, h, bad, fg) == TBRF_ERR_SIZE, "%dD grid with a count on a "
                   "missing axis refused: %s", pd, tbrf_driver_message(d));
-            pts pp = {x, NX * ny, fs, pd};
-            CHECK(tbrf_driver_stream(d, 0.37, pull, push, &pp) == TBRF_OK && memcmp(fs, fp, sizeof(double) * 3 * NX * ny) == 0,
+            drv_pts pp = {x, NX * ny, fs, pd};
+            CHECK(tbrf_driver_stream(d, 0.37, drv_pull, drv_push, &pp) == TBRF_OK && memcmp(fs, fp, sizeof(double) * 3 * NX * ny) == 0,
                   "%dD box: stream = points bitwise", pd);
             free(mm);
             free(c);
@@ -875,7 +802,7 @@ static void test_geometry(void)
         p.dim = 1;
         p.components = 3;
         p.zeta = 0.5;
-        tbrf_driver *d = make(m, 100 + (uint64_t)r, &p);
+        tbrf_driver *d = drv_make(m, 100 + (uint64_t)r, &p);
         int64_t nm = 3;
         int32_t mm[9];
         double c[18];
@@ -896,13 +823,13 @@ static void test_geometry(void)
     tbrf_driver_default_params(&p);
     p.dim = 2;
     p.components = 3;
-    tbrf_driver *a = make(m, 3, &p);
+    tbrf_driver *a = drv_make(m, 3, &p);
     double f3[3], x2[2] = {0.3, 0.4};
     tbrf_driver_points(a, 0.1, 1, x2, f3);
     void *st = tu_malloc((size_t)tbrf_driver_state_size(a));
     CHECK(tbrf_driver_save(a, st, tbrf_driver_state_size(a)) == TBRF_OK, "save");
     p.components = 0;
-    tbrf_driver *b = make(m, 3, &p);
+    tbrf_driver *b = drv_make(m, 3, &p);
     CHECK(tbrf_driver_load(b, st, tbrf_driver_state_size(a)) == TBRF_ERR_INVALID &&
               strstr(tbrf_driver_message(b), "components") != NULL,
           "a 2.5D state refused by a 2D driver: %s", tbrf_driver_message(b));
@@ -993,7 +920,7 @@ static void test_bad_input(void)
     p.normalization = TBRF_DRIVE_INJECTION;
     expect_make(m, &p, TBRF_ERR_INVALID, "injection 0");
     tbrf_driver_default_params(&p);
-    tbrf_driver *d = make(m, 1, &p);
+    tbrf_driver *d = drv_make(m, 1, &p);
     double x[3] = {0, 0, 0}, f[3];
     CHECK(tbrf_driver_points(d, NAN, 1, x, f) == TBRF_ERR_INVALID, "t NaN");
     CHECK(tbrf_driver_points(d, -1.0, 1, x, f) == TBRF_ERR_INVALID, "t negative");
@@ -1006,7 +933,7 @@ static void test_bad_input(void)
     CHECK(tbrf_driver_load(d, junk, sizeof junk) == TBRF_ERR_INVALID, "load garbage");
     tbrf_driver_destroy(d);
     tbrf_driver_default_params(&p);
-    tbrf_driver *e = make(m, 1, &p);
+    tbrf_driver *e = drv_make(m, 1, &p);
     void *buf = tu_malloc((size_t)tbrf_driver_state_size(e));
     CHECK(tbrf_driver_save(e, buf, tbrf_driver_state_size(e)) == TBRF_ERR_NO_GEOMETRY, "save before any time");
     free(buf);

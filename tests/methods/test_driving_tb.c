@@ -24,6 +24,7 @@
 
 #include "methods/turning_bands/directions.h"
 #include "support/testutil.h"
+#include "support/driving.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -37,14 +38,6 @@ static tbrf_driver_params tb_params(void)
         p.length[c] = 1.0;
     }
     return p;
-}
-
-static tbrf_driver *make(const tbrf_model *m, uint64_t seed, const tbrf_driver_params *p)
-{
-    tbrf_driver *d = NULL;
-    int st = tbrf_driver_make(m, seed, p, &d);
-    CHECK(st == TBRF_OK, "driver_make: %s", tbrf_driver_message(d));
-    return d;
 }
 
 /* Bartlett: n var(r_L) of one AR(1) series with coefficient phi. */
@@ -68,7 +61,7 @@ static void test_autocorrelation(void)
     tbrf_driver_params p = tb_params();
     p.tcorr = 2.0;
     p.threads = 1;
-    tbrf_driver *d = make(m, 21, &p);
+    tbrf_driver *d = drv_make(m, 21, &p);
     enum { NP = 8, S = 3 * NP };
     const double x[3 * NP] = {-0.45, -0.2, 0.05, 0.45, 0.7, 0.95, -0.45, 0.7, 0.5, 0.45, -0.2, 0.9,
                               0.0,  0.25, 0.5, -0.3, 0.4, 0.2,  0.2,  -0.1, 0.7, -0.1, 0.6, 0.05};
@@ -135,7 +128,7 @@ static void test_variance(void)
         const double z = p.zeta, proj = z * z * 2.0 + (1.0 - z) * (1.0 - z);
         double s1[3] = {0}, s2[3] = {0}, e1[3] = {0};
         for (int s = 0; s < NS; s++) {
-            tbrf_driver *d = make(m, 1000 + (uint64_t)s, &p);
+            tbrf_driver *d = drv_make(m, 1000 + (uint64_t)s, &p);
             const double o[3] = {p.origin[0] + 0.04, p.origin[1] + 0.04, p.origin[2] + 0.04};
             const double h[3] = {0.92 / (N1 - 1), 0.92 / (N1 - 1), 0.92 / (N1 - 1)};
             const int64_t n[3] = {N1, N1, N1};
@@ -207,9 +200,9 @@ static void test_divergence(void)
     tbrf_model *m = NULL;
     tbrf_model_band(2 * PI * 1.0, 2 * PI * 2.0, &m);
     tbrf_driver_params p = tb_params();
-    tbrf_driver *d1 = make(m, 5, &p);
+    tbrf_driver *d1 = drv_make(m, 5, &p);
     p.zeta = 0.0;
-    tbrf_driver *d0 = make(m, 5, &p);
+    tbrf_driver *d0 = drv_make(m, 5, &p);
     const double hs[4] = {0.08, 0.04, 0.02, 0.01};
     double r1[4], r0[4];
     for (int i = 0; i < 4; i++) {
@@ -231,23 +224,6 @@ static void test_divergence(void)
     tbrf_model_destroy(m);
 }
 
-typedef struct pts { const double *x; int64_t n; double *out; } pts;
-static int pull(void *u, int64_t first, int64_t max, double *xyz, int64_t *count)
-{
-    pts *p = u;
-    int64_t c = p->n - first < 7 ? p->n - first : 7;
-    c = c < max ? c : max;
-    memcpy(xyz, p->x + 3 * first, sizeof(double) * 3 * (size_t)c);
-    *count = c;
-    return 0;
-}
-static int push(void *u, int64_t first, int64_t count, const void *v)
-{
-    pts *p = u;
-    memcpy(p->out + 3 * first, v, sizeof(double) * 3 * (size_t)count);
-    return 0;
-}
-
 /* Restart, variable dt, save/load, streaming: bitwise. */
 static void test_restart(void)
 {
@@ -259,69 +235,23 @@ static void test_restart(void)
         p.tcorr = 0.5;
         p.interpolate = interp;
         enum { NP = 50, NT = 30 };
-        double x[3 * NP], ts[NT];
+        double x[3 * NP];
         for (int i = 0; i < NP; i++)
             for (int c = 0; c < 3; c++)
                 x[3 * i + c] = p.origin[c] + fmod(0.137 * i + 0.31 * c, 1.0);
-        double t = 0.0;
-        for (int k = 0; k < NT; k++) { /* variable steps: 0.001 .. 0.09 */
-            t += 0.001 + 0.089 * fabs(sin(3.7 * k));
-            ts[k] = t;
-        }
-        tbrf_driver *a = make(m, 77, &p);
-        double *va = tu_malloc(sizeof(double) * 3 * NP * NT), v[3 * NP];
-        void *state = NULL;
-        const int64_t ssize = tbrf_driver_state_size(a);
+        int64_t ssize = 0;
+        void *state = drv_check_time_access("tb: ", m, 77, &p, interp, NP, x, NT, &ssize);
         CHECK(ssize > 40, "state size %lld", (long long)ssize);
-        for (int k = 0; k < NT; k++) {
-            CHECK(tbrf_driver_points(a, ts[k], NP, x, va + 3 * NP * k) == TBRF_OK, "points: %s",
-                  tbrf_driver_message(a));
-            if (k == NT / 2) {
-                state = tu_malloc((size_t)ssize);
-                CHECK(tbrf_driver_save(a, state, ssize) == TBRF_OK, "save: %s", tbrf_driver_message(a));
-            }
-        }
-        tbrf_driver *b = make(m, 77, &p);
-        int same = 1;
-        for (int k = NT - 1; k >= 0; k--) {
-            tbrf_driver_points(b, ts[k], NP, x, v);
-            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
-        }
-        CHECK(same, "tb: times in reverse order (random access) give bitwise the same force (interp %d)", interp);
-        same = 1;
-        for (int k = 0; k < NT; k += 7) {
-            tbrf_driver *c = make(m, 77, &p);
-            tbrf_driver_points(c, ts[k], NP, x, v);
-            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
-            tbrf_driver_destroy(c);
-        }
-        CHECK(same, "tb: a fresh driver at any time gives bitwise the same force (interp %d)", interp);
-        tbrf_driver *r = make(m, 77, &p);
-        CHECK(tbrf_driver_load(r, state, ssize) == TBRF_OK, "load: %s", tbrf_driver_message(r));
-        same = 1;
-        for (int k = NT / 2 + 1; k < NT; k++) {
-            tbrf_driver_points(r, ts[k], NP, x, v);
-            same &= memcmp(v, va + 3 * NP * k, sizeof v) == 0;
-        }
-        CHECK(same, "tb: a loaded state continues bitwise (interp %d)", interp);
-        double vs[3 * NP];
-        pts pp = {x, NP, vs};
-        CHECK(tbrf_driver_stream(r, ts[NT - 1], pull, push, &pp) == TBRF_OK, "stream");
-        CHECK(memcmp(vs, va + 3 * NP * (NT - 1), sizeof vs) == 0, "tb: stream equals points bitwise");
         /* another seed's state, and a periodic driver's, are refused */
-        tbrf_driver *o = make(m, 78, &p);
+        tbrf_driver *o = drv_make(m, 78, &p);
         CHECK(tbrf_driver_load(o, state, ssize) == TBRF_ERR_INVALID, "another seed's state refused");
         tbrf_driver_destroy(o);
         tbrf_driver_params pb;
         tbrf_driver_default_params(&pb);
-        tbrf_driver *box = make(m, 77, &pb);
+        tbrf_driver *box = drv_make(m, 77, &pb);
         CHECK(tbrf_driver_load(box, state, ssize) == TBRF_ERR_INVALID, "a box driver refuses it");
         tbrf_driver_destroy(box);
-        tbrf_driver_destroy(a);
-        tbrf_driver_destroy(b);
-        tbrf_driver_destroy(r);
         free(state);
-        free(va);
     }
     tbrf_model_destroy(m);
 }
@@ -336,7 +266,7 @@ static void test_grid_points(void)
         tbrf_driver_params p = tb_params();
         p.dim = dim;
         p.zeta = 0.3;
-        tbrf_driver *d = make(m, 9, &p);
+        tbrf_driver *d = drv_make(m, 9, &p);
         const double o[3] = {p.origin[0] + 0.01, p.origin[1] + 0.02, dim == 3 ? p.origin[2] + 0.03 : 0};
         const double h[3] = {0.07, 0.09, 0.11};
         const int64_t n[3] = {13, 11, dim == 3 ? 9 : 1};
@@ -359,9 +289,9 @@ static void test_grid_points(void)
         CHECK(worst <= 1e-13 * big, "tb %dD: grid and points agree to rounding (%.3g of %.3g)", dim,
               worst, big);
         p.threads = 1;
-        tbrf_driver *d1 = make(m, 9, &p);
+        tbrf_driver *d1 = drv_make(m, 9, &p);
         p.threads = 2;
-        tbrf_driver *d2 = make(m, 9, &p);
+        tbrf_driver *d2 = drv_make(m, 9, &p);
         tbrf_driver_points(d1, 1.234, total, x, g);
         tbrf_driver_points(d2, 1.234, total, x, q);
         CHECK(memcmp(g, q, sizeof(double) * (size_t)(dim * total)) == 0, "tb %dD: threads 1 and 2 bitwise", dim);
@@ -399,7 +329,7 @@ static void test_bad_input(void)
           tbrf_driver_message(d));
     tbrf_driver_destroy(d);
     p = tb_params();
-    d = make(m, 1, &p);
+    d = drv_make(m, 1, &p);
     double f[3], rms;
     int64_t n = 0;
     const double out[3] = {p.origin[0] - 0.01, 0.0, 0.5};

@@ -32,16 +32,9 @@
 #include <time.h>
 
 #include "support/testutil.h"
+#include "support/driving.h"
 
 static const double PI = 3.14159265358979323846;
-
-static tbrf_driver *make(const tbrf_model *m, uint64_t seed, const tbrf_driver_params *p)
-{
-    tbrf_driver *d = NULL;
-    int st = tbrf_driver_make(m, seed, p, &d);
-    CHECK(st == TBRF_OK, "driver_make: %s", tbrf_driver_message(d));
-    return d;
-}
 
 /* The coefficients of update j (t = j dt) into c (room for nm modes). */
 static void coefs(tbrf_driver *d, int64_t j, double dt, int64_t nm, double *c)
@@ -71,7 +64,7 @@ static void ou_stats(const tbrf_model *m, double lambda)
     double s1[NA] = {0}, s2[NA] = {0}, sc[NA][NL] = {{0}}, sd[NA][NL] = {{0}};
     int64_t n = 0;
     for (uint64_t seed = 1; seed <= R; seed++) {
-        tbrf_driver *d = make(m, 1000 + seed, &p);
+        tbrf_driver *d = drv_make(m, 1000 + seed, &p);
         double c0[18], ck[18];
         for (int a = 0; a < NA; a++) {
             coefs(d, anchors[a], lambda, 3, c0);
@@ -121,7 +114,7 @@ static void test_ou_statistics(void)
     tbrf_model_band(2 * PI * 1.0, 2 * PI * 1.2, &m); /* |m| = 1: 3 modes of one variance */
     tbrf_driver_params p;
     tbrf_driver_default_params(&p);
-    tbrf_driver *d = make(m, 1, &p);
+    tbrf_driver *d = drv_make(m, 1, &p);
     tbrf_driver_info info;
     tbrf_driver_get_info(d, &info);
     CHECK(info.modes == 3, "the |m| = 1 shell holds 3 modes, not %lld", (long long)info.modes);
@@ -140,7 +133,7 @@ static void test_random_access(void)
     tbrf_driver_params p;
     tbrf_driver_default_params(&p);
     p.zeta = 0.7;
-    tbrf_driver *a = make(m, 31, &p);
+    tbrf_driver *a = drv_make(m, 31, &p);
     tbrf_driver_info info;
     tbrf_driver_get_info(a, &info);
     const int64_t nm = info.modes;
@@ -152,13 +145,13 @@ static void test_random_access(void)
         for (int64_t k = 0; k < NS; k++)
             coefs(a, first[q] + k, dt, nm, seq + 6 * nm * k);
         int same = 1;
-        tbrf_driver *b = make(m, 31, &p);
+        tbrf_driver *b = drv_make(m, 31, &p);
         for (int64_t k = NS - 1; k >= 0; k--) {
             coefs(b, first[q] + k, dt, nm, c);
             same &= memcmp(c, seq + 6 * nm * k, sizeof(double) * 6 * (size_t)nm) == 0;
         }
         for (int64_t k = 0; k < NS; k += 13) {
-            tbrf_driver *f = make(m, 31, &p);
+            tbrf_driver *f = drv_make(m, 31, &p);
             coefs(f, first[q] + k, dt, nm, c);
             same &= memcmp(c, seq + 6 * nm * k, sizeof(double) * 6 * (size_t)nm) == 0;
             tbrf_driver_destroy(f);
@@ -205,9 +198,9 @@ static void test_random_access(void)
     /* threads 1 and 3 over 4000+ modes (the tree's parallel loop) */
     tbrf_model_band(2 * PI * 1.0, 2 * PI * 13.0, &m);
     p.threads = 1;
-    tbrf_driver *d1 = make(m, 5, &p);
+    tbrf_driver *d1 = drv_make(m, 5, &p);
     p.threads = 3;
-    tbrf_driver *d3 = make(m, 5, &p);
+    tbrf_driver *d3 = drv_make(m, 5, &p);
     tbrf_driver_get_info(d1, &info);
     CHECK(info.modes >= 4096, "%lld modes reach the parallel loop", (long long)info.modes);
     double *c1 = tu_malloc(sizeof(double) * 6 * (size_t)info.modes), *c3 = tu_malloc(sizeof(double) * 6 * (size_t)info.modes);
@@ -232,7 +225,7 @@ static void test_update_rounding(void)
         tbrf_driver_params p;
         tbrf_driver_default_params(&p);
         p.dt_update = dts[q];
-        tbrf_driver *d = make(m, 2, &p);
+        tbrf_driver *d = drv_make(m, 2, &p);
         int64_t naive = 0, wrong = 0, n = 0;
         double c[18];
         for (int64_t j = 0; j < 20000; j++) {
@@ -271,7 +264,7 @@ static void test_states(void)
     tbrf_driver_default_params(&p);
     p.threads = 1;
     p.interpolate = 1;
-    tbrf_driver *a = make(m, 8, &p);
+    tbrf_driver *a = drv_make(m, 8, &p);
     const double x[6] = {0.1, 0.2, 0.3, 0.9, -0.4, 2.2};
     double fa[6], fb[6];
     tbrf_driver_points(a, 12.345, 2, x, fa);
@@ -279,7 +272,7 @@ static void test_states(void)
     unsigned char *s = tu_malloc((size_t)size), *bad = tu_malloc((size_t)size);
     CHECK(tbrf_driver_save(a, s, size) == TBRF_OK, "save: %s", tbrf_driver_message(a));
     p.threads = 2;
-    tbrf_driver *b = make(m, 8, &p);
+    tbrf_driver *b = drv_make(m, 8, &p);
     CHECK(tbrf_driver_load(b, s, size) == TBRF_OK, "threads 1's state loads with 2: %s", tbrf_driver_message(b));
     tbrf_driver_points(a, 12.4, 2, x, fa);
     tbrf_driver_points(b, 12.4, 2, x, fb);
@@ -298,15 +291,15 @@ static void test_states(void)
     refused(b, bad, size, "checksum", "a flipped bit in a value");
     /* another physical parameter, another seed */
     p.tcorr = 1.5;
-    tbrf_driver *c = make(m, 8, &p);
+    tbrf_driver *c = drv_make(m, 8, &p);
     refused(c, s, size, "tcorr", "another tcorr");
     tbrf_driver_destroy(c);
     p.tcorr = 1.0;
-    c = make(m, 9, &p);
+    c = drv_make(m, 9, &p);
     refused(c, s, size, "seed", "another seed");
     tbrf_driver_destroy(c);
     p.zeta = 0.25;
-    c = make(m, 8, &p);
+    c = drv_make(m, 8, &p);
     refused(c, s, size, "zeta", "another zeta");
     tbrf_driver_destroy(c);
     /* versions: a 0.5 state (TBRFDRV1: 40-byte header, then the values),

@@ -533,5 +533,6 @@ void tbrf_ic_cosmo_destroy(tbrf_ic_cosmo *ic)
     free(ic->glass);
     fftw_free(ic->phi1);
     fftw_free(ic->phi2);
+    free(ic->psi1);
     free(ic);
 }

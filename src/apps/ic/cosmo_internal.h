@@ -32,6 +32,11 @@ struct tbrf_ic_cosmo {
     fftw_complex *phi1;        /* fixed_amplitude: the first-order potential's modes
                                   (half-complex G^3; Psi1 = grad phi1), else NULL */
     fftw_complex *phi2;        /* lpt 2: the potential of D2 Psi2, else NULL */
+    double *psi1;              /* lpt 2 on the lattice without fixed amplitudes: the
+                                  plan's Psi1 of the lattice (3 G^3, particle order)
+                                  its potential was made from, which generate and
+                                  displacements take instead of running the plan
+                                  again (the same bits), else NULL */
     /* the gas's own spectrum (power_gas) and glass weights (gas_volumes) */
     icc_spec spec_gas;
     tbrf_model *g0, *mg;       /* the gas's P(k) at z = 0 and its Psi spectrum, or NULL */
@@ -48,8 +53,9 @@ double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks);
 double tbrfi_icc_lpt_bytes(const tbrf_ic_cosmo_params *p);
 
 /* Makes ic->phi1 (fixed amplitudes) and ic->phi2 (lpt 2) from the plan's
- * Psi1 on the lattice; TBRF_OK at once when neither is asked for. Sets
- * the message on failure. */
+ * Psi1 on the lattice, and keeps that Psi1 in ic->psi1 where the
+ * particles sit on the lattice and take it; TBRF_OK at once when neither
+ * potential is asked for. Sets the message on failure. */
 int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic);
 
 /* grad phi at every lattice site q = (i, j, k) L/G into out (3 G^3,

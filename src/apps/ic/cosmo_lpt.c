@@ -283,7 +283,12 @@ static int second_order(tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex
     return st;
 }
 
-/* Psi1 on the lattice from the plan, and its potential. */
+/* Psi1 on the lattice from the plan, and its potential; Psi1 kept in
+ * ic->psi1 when the particles take it as it is (2LPT on the lattice,
+ * amplitudes not fixed). Holding it while the padded grids are made stays
+ * within tbrf_ic_cosmo_bytes: the plan holds nothing between executes and
+ * is not run on the lattice again, and its share of the count
+ * (cosmo.c's plan_bytes, over 192 bytes a particle) exceeds Psi1's 24. */
 static int first_potential(tbrf_ic_cosmo *ic, fftw_complex *phi, fftw_complex *work)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
@@ -302,7 +307,10 @@ static int first_potential(tbrf_ic_cosmo *ic, fftw_complex *phi, fftw_complex *w
         return tbrfi_fail(&ic->msg, st, "%s", tbrf_plan_message(ic->plan));
     }
     st = potential(ic, psi, phi, work);
-    free(psi);
+    if (st == TBRF_OK && p->lpt >= 2 && !p->fixed_amplitude && p->glass_n == 0)
+        ic->psi1 = psi;
+    else
+        free(psi);
     return st;
 }
 

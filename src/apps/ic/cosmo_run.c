@@ -176,8 +176,9 @@ static int plan_fail(tbrf_ic_cosmo *ic, int st)
 
 /* Psi for every chunk: the lattice in one streamed pass of the plan's FFT
  * (cells pushed in x-fastest order, which is the particle order; one
- * chunk takes the whole grid directly), or the glass sites chunk by chunk
- * by the plan's non-uniform FFT. */
+ * chunk takes the whole grid directly) unless make kept it (2LPT) or
+ * fixed amplitudes give it, or the glass sites chunk by chunk by the
+ * plan's non-uniform FFT. */
 static int stream_psi(icc_out *o)
 {
     tbrf_ic_cosmo *ic = o->ic;
@@ -201,11 +202,13 @@ static int stream_psi(icc_out *o)
         }
         return st;
     }
-    while (o->lat1 && st == TBRF_OK && o->c < o->chunks) { /* fixed amplitudes */
-        memcpy(o->psi, o->lat1 + 3 * o->first, (size_t)o->count * 3 * sizeof *o->psi);
+    /* fixed amplitudes: from their potential; 2LPT: the plan's Psi1 of make */
+    const double *lat = o->lat1 ? o->lat1 : ic->psi1;
+    while (lat && st == TBRF_OK && o->c < o->chunks) {
+        memcpy(o->psi, lat + 3 * o->first, (size_t)o->count * 3 * sizeof *o->psi);
         st = emit(o);
     }
-    if (o->lat1)
+    if (lat)
         return st;
     const double dx = p->box / (double)p->particles;
     const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
@@ -386,11 +389,16 @@ static int potential_all(tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out
     return st;
 }
 
-/* Psi1 of every particle from the plan (no fixed amplitudes). */
+/* Psi1 of every particle from the plan (no fixed amplitudes), or as make
+ * kept it. */
 static int plan_all(tbrf_ic_cosmo *ic, double *psi)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
     int st;
+    if (ic->psi1) { /* what the plan gave make */
+        memcpy(psi, ic->psi1, (size_t)ic->info.particles * 3 * sizeof *psi);
+        return TBRF_OK;
+    }
     if (p->glass_n == 0) {
         const double dx = p->box / (double)p->particles;
         const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
