@@ -197,7 +197,9 @@ __attribute__((target("avx2"))) static void philox_rows_avx2(uint64_t seed, uint
                                                              uint32_t w2, uint32_t w3, int n,
                                                              uint32_t *W)
 {
-    enum { PHILOX_ILP = 4 }; /* as in philox_rows_avx512 */
+    /* as in philox_rows_avx512, but two: four vectors of four words (16
+     * registers, and the constants) were spilled to the stack */
+    enum { PHILOX_ILP = 2 };
     const __m256i lo32 = _mm256_set1_epi64x(0xFFFFFFFFll);
     const __m256i m0 = _mm256_set1_epi64x(0xD2511F53ll), m1 = _mm256_set1_epi64x(0xCD9E8D57ll);
     const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
@@ -227,8 +229,13 @@ __attribute__((target("avx2"))) static void philox_rows_avx2(uint64_t seed, uint
         for (int v = 0; v < PHILOX_ILP && i + 4 * v < n; v++) {
             const int at = i + 4 * v, m = n - at < 4 ? n - at : 4;
             for (int k = 0; k < 4; k++) {
-                uint32_t t[8];
-                _mm256_storeu_si256((__m256i *)t, _mm256_permutevar8x32_epi32(x[k][v], pack));
+                const __m128i w = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x[k][v], pack));
+                if (m == 4) { /* a variable-length copy here was 40% of the function */
+                    _mm_storeu_si128((__m128i *)(W + k * NORMAL_BLOCK + at), w);
+                    continue;
+                }
+                uint32_t t[4];
+                _mm_storeu_si128((__m128i *)t, w);
                 memcpy(W + k * NORMAL_BLOCK + at, t, sizeof(uint32_t) * (size_t)m);
             }
         }
