@@ -7,6 +7,7 @@
  * array. FFTW's planner is called under the library's FFTW lock. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
 #include "methods/fft/fft.h"
+#include "methods/fft/vlog.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -119,8 +120,8 @@ static void mode_normal(uint64_t seed, uint64_t r, int64_t mx, int64_t my, int64
  * base + m_x (m_x + 2^20 < 2^21 never carries into m_y's bits). So a row
  * draws its Philox blocks in SIMD (the words are integers: bitwise those
  * of tbrf_philox), and takes the rest of mode_normal in three passes over
- * the block: the unit-disc test and q (scalar), log(q) (libm's, one call
- * per mode, as mode_normal makes it), then sqrt(-log q / q) and the
+ * the block: the unit-disc test and q, log(q) (libm's bits, as
+ * mode_normal makes it: tbrfi_fft_log, vlog.c), then sqrt(-log q / q) and the
  * products, the same IEEE operations in the same order. Values are
  * bitwise mode_normal's (test_fft_modes_simd checks every path). */
 enum { NORMAL_BLOCK = 256 };
@@ -196,7 +197,9 @@ __attribute__((target("avx2"))) static void philox_rows_avx2(uint64_t seed, uint
                                                              uint32_t w2, uint32_t w3, int n,
                                                              uint32_t *W)
 {
-    enum { PHILOX_ILP = 4 }; /* as in philox_rows_avx512 */
+    /* as in philox_rows_avx512, but two: four vectors of four words (16
+     * registers, and the constants) were spilled to the stack */
+    enum { PHILOX_ILP = 2 };
     const __m256i lo32 = _mm256_set1_epi64x(0xFFFFFFFFll);
     const __m256i m0 = _mm256_set1_epi64x(0xD2511F53ll), m1 = _mm256_set1_epi64x(0xCD9E8D57ll);
     const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
@@ -226,8 +229,13 @@ __attribute__((target("avx2"))) static void philox_rows_avx2(uint64_t seed, uint
         for (int v = 0; v < PHILOX_ILP && i + 4 * v < n; v++) {
             const int at = i + 4 * v, m = n - at < 4 ? n - at : 4;
             for (int k = 0; k < 4; k++) {
-                uint32_t t[8];
-                _mm256_storeu_si256((__m256i *)t, _mm256_permutevar8x32_epi32(x[k][v], pack));
+                const __m128i w = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x[k][v], pack));
+                if (m == 4) { /* a variable-length copy here was 40% of the function */
+                    _mm_storeu_si128((__m128i *)(W + k * NORMAL_BLOCK + at), w);
+                    continue;
+                }
+                uint32_t t[4];
+                _mm_storeu_si128((__m128i *)t, w);
                 memcpy(W + k * NORMAL_BLOCK + at, t, sizeof(uint32_t) * (size_t)m);
             }
         }
@@ -383,18 +391,20 @@ typedef struct row_passes {
                   double *restrict);
     void (*store)(int, const double *restrict, const double *restrict, const double *restrict,
                   const double *restrict, double, double, double *restrict);
+    int isa; /* of the logarithms (tbrfi_fft_log) */
 } row_passes;
 
 static row_passes row_passes_for(int isa)
 {
 #ifdef FFT_X86
     if (isa >= CPU_ISA_AVX512)
-        return (row_passes){philox_rows_avx512, pairs_avx512, scale_avx512, store_avx512};
+        return (row_passes){philox_rows_avx512, pairs_avx512, scale_avx512, store_avx512, isa};
     if (isa >= CPU_ISA_AVX2)
-        return (row_passes){philox_rows_avx2, pairs_avx2, scale_avx2, store_avx2};
+        return (row_passes){philox_rows_avx2, pairs_avx2, scale_avx2, store_avx2, isa};
 #endif
     (void)isa;
-    return (row_passes){philox_rows_portable, pairs_portable, scale_portable, store_portable};
+    return (row_passes){philox_rows_portable, pairs_portable, scale_portable, store_portable,
+                        CPU_ISA_PORTABLE};
 }
 
 /* mode_normal of the n canonical modes (m_x0 + i, my, mz), i < n <=
@@ -409,9 +419,9 @@ static void normals_row(const row_passes *rp, uint64_t seed, uint64_t r, int64_t
     rp->philox(seed, (uint32_t)K, FFT_STREAM_BIT | (uint32_t)(K >> 32), (uint32_t)r,
                (uint32_t)(r >> 32), n, W);
     rp->pairs(W, n, re, im, q);
-    /* libm's log, one call per mode (a vector log would round differently) */
-    for (int i = 0; i < n; i++)
-        lq[i] = q[i] < 1.0 ? log(q[i]) : 0.0;
+    /* libm's log of each q < 1, bitwise (vlog.c: SIMD where it provably
+     * rounds as log does, log itself elsewhere) */
+    tbrfi_fft_log(rp->isa, n, q, lq);
     rp->scale(n, q, lq, re, im);
     for (int i = 0; i < n; i++)
         if (!(q[i] < 1.0))
