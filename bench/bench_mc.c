@@ -158,7 +158,7 @@ int main(int argc, char **argv)
             }
             int64_t s;
             tbrf_mc_block_size(n, d, beta, &s);
-            if (s > 1024 / d) /* the library's automatic choice (src/mc/mc.c) */
+            if (s > 1024 / d) /* the library's automatic choice (c/mc/mc.c) */
                 s = 1024 / d;
             double t0 = omp_get_wtime();
             sink = gen_sequential(n, d);

@@ -15,7 +15,7 @@ prints the medians, the median of the pairs' ratios and its
 quartiles, the peak memory a further call adds, and checks that the
 program bench_python, which makes the same field in C from its parameters
 alone, computes the same values (the XOR of the values' bits). Run with
-the library of the same build: TBRF_LIBRARY=build/src/libtbrf.so.
+the library of the same build: TBRF_LIBRARY=build/c/libtbrf.so.
 Then the same alternation at 10 points, 2000 pairs: the fixed cost of
 the Python layer per call, nearly free of the field's own time and so of
 the machine's load. Asserts nothing."""

@@ -149,7 +149,7 @@ if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     fi
     echo
     if [ "$mode" = full ]; then sizes="10000 100000 1000000 10000000"; else sizes="10000 100000 1000000"; fi
-    if PYTHONPATH="$here/../python${PYTHONPATH:+:$PYTHONPATH}" TBRF_LIBRARY="$build/src/libtbrf.so" \
+    if PYTHONPATH="$here/../python${PYTHONPATH:+:$PYTHONPATH}" TBRF_LIBRARY="$build/c/libtbrf.so" \
         "$venv/bin/python" "$here/peers.py" 1 "$preps" "$best" $sizes >"$out/peers-py"; then
         grep -v '^PEER' "$out/peers-py" || true
         grep '^PEER' "$out/peers-py" >>"$peers" || true
@@ -164,8 +164,8 @@ tg=${TBRF_TURBGEN_DIR:-}
 if [ -n "$tg" ] && [ -f "$tg/TurbGen.h" ] && command -v g++ >/dev/null; then
     mkdir -p "$out/turbgen"
     babs=$(cd "$build" && pwd) # the rpath must hold from the scratch folder
-    if g++ -O3 -I"$tg" -I"$here/../include" -I"$babs/include" "$here/turbgen_wide.cpp" -L"$babs/src" \
-        -ltbrf -Wl,-rpath,"$babs/src" -o "$out/turbgen/turbgen_wide" 2>"$out/turbgen/err" &&
+    if g++ -O3 -I"$tg" -I"$here/../include" -I"$babs/include" "$here/turbgen_wide.cpp" -L"$babs/c" \
+        -ltbrf -Wl,-rpath,"$babs/c" -o "$out/turbgen/turbgen_wide" 2>"$out/turbgen/err" &&
         (cd "$out/turbgen" && ./turbgen_wide 200 "$preps") >"$out/turbgen.txt" 2>/dev/null; then
         echo
         cat "$out/turbgen.txt"

@@ -14,7 +14,7 @@
 //
 // Build (scratch folder, TurbGen checked out in $TG, tbrf built in $B):
 //   g++ -O3 -I$TG -I$SRC/include -I$B/include bench/turbgen_wide.cpp \
-//       -L$B/src -ltbrf -Wl,-rpath,$B/src -o turbgen_wide
+//       -L$B/c -ltbrf -Wl,-rpath,$B/c -o turbgen_wide
 //   ./turbgen_wide [UPDATES] [ROUNDS]   (in a scratch folder: TurbGen
 //                                        writes its .par and log there)
 // Prints per case: modes, and the median over ROUNDS of the CPU time per

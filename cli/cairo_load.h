@@ -1,5 +1,5 @@
 /* cairo_load.h — cairo and fontconfig loaded when a picture is first drawn
- * (src/io/dynload.h says why), included by plot.h after <cairo.h> and
+ * (io/dynload.h says why), included by plot.h after <cairo.h> and
  * <fontconfig/fontconfig.h>. In the serial command's module
  * (TBRF_CLI_CAIRO_DLOPEN, set by cli/CMakeLists.txt) each function named
  * below becomes a pointer that plot_load fills; the MPI command links

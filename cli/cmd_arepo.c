@@ -324,7 +324,7 @@ static int parse_energy(const char *const *val, gas_req *q)
  * field: the energy, the rms speed (times a margin for the Gaussian
  * tail), the box and the mean mass of a cell (rho L^3 / N, or rho with
  * --mass-as-density). What a field's extremes make is the writer's to
- * refuse (src/io/arepo.c, check_type). */
+ * refuse (io/arepo.c, check_type). */
 static int check_values(const char *const *val, const gas_req *q)
 {
     const double lim = q->h.double_precision ? DBL_MAX : FLT_MAX;

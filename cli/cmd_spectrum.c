@@ -1,7 +1,7 @@
 /* spectrum.c — `tbrf spectrum FILE [--plot spectrum.png]`.
  *
  * Measures the shell-averaged power spectrum of a grid file (FFTW, Hann
- * window; src/analysis/measure.h has the estimator and its bias) and compares it
+ * window; c/analysis/measure.h has the estimator and its bias) and compares it
  * with the model the file's attributes record, rebuilt through the
  * library so "the model" means exactly what generated the field. Prints a
  * table k, P measured, P model, ratio, modes, and the fitted log-log

@@ -32,7 +32,7 @@
  * (crashes included); one the parent set to be ignored (nohup, a test's
  * `trap "" XFSZ`) stays ignored. Only SIGKILL and SIGSTOP cannot be
  * caught: the next run to the same name removes a temporary a SIGKILL
- * left (src/io/common.c, io_remove_stale_temps). */
+ * left (io/common.c, io_remove_stale_temps). */
 static char g_tmp[2][4096];
 static volatile sig_atomic_t g_have_tmp[2] = {0, 0};
 /* The temporaries of an AREPO set being written (cli_guard_temps). */

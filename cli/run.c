@@ -468,7 +468,7 @@ static double dup_coord(int64_t i, int c)
     double x = g_dup_xyz[3 * i + c];
     if (g_dup_box > 0) {
         float f = (float)x;
-        if ((double)f >= g_dup_box) /* as src/io/arepo.c wraps it */
+        if ((double)f >= g_dup_box) /* as io/arepo.c wraps it */
             f = (float)((double)f - g_dup_box);
         x = f;
     }

@@ -1,6 +1,6 @@
 # tbrf_soname(VAR NAME [HINTS dir...]): the soname of the shared library
 # libNAME (e.g. libnetcdf.so.19), which the code loads with dlopen when
-# first needed (src/io/dynload.h, doc/design.md "Start-up"). Read from the
+# first needed (io/dynload.h, doc/design.md "Start-up"). Read from the
 # library's dynamic section with objdump; the resolved file name when there
 # is none. Stops the configuration when libNAME is not found.
 function(tbrf_soname var name)

@@ -6,7 +6,7 @@ set -euo pipefail
 # statistical battery (the `long` test, skipped when it is absent); cairo
 # draws the command's pictures, in DejaVu Sans through fontconfig.
 # python3-meshio and python3-h5py read the XDMF side files (io_xdmf_read).
-# libqhull-dev: periodic Voronoi volumes of AREPO gas ICs (src/io/voronoi.c).
+# libqhull-dev: periodic Voronoi volumes of AREPO gas ICs (c/apps/ic/voronoi.c).
 # python3-xarray and python3-netcdf4 open the netCDF outputs (io_netcdf_xarray).
 # python3-numpy (with python3-h5py): examples/nebula/check.py (example_nebula).
 # paraview and python3-paraview (ParaView 5.11, about 120 MB, 3-5 minutes on

@@ -273,7 +273,7 @@ class Field:
         """The field a tbrf file (HDF5 or netCDF-4, written by `tbrf
         generate`, `sample` or `regenerate`) records: its model, options,
         seed, realization, domain and resolution, read from its attributes
-        as `tbrf regenerate` reads them (src/io/meta.c). .grid() with no
+        as `tbrf regenerate` reads them (io/meta.c). .grid() with no
         arguments then evaluates the file's own grid, bit for bit its
         /field; .file holds the attributes. Needs h5py."""
         from ._file import read_meta

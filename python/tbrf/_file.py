@@ -1,5 +1,5 @@
 """_file — the generating parameters a tbrf file records, read back as
-`tbrf regenerate` reads them (src/io/meta.c, tbrf_io_read_meta, and
+`tbrf regenerate` reads them (io/meta.c, tbrf_io_read_meta, and
 cli/request.c, cli_model_make and vector_setup), attribute for attribute,
 so that Field.from_file(path).grid() remakes the file's /field bit for bit.
 

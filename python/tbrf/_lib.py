@@ -397,11 +397,11 @@ def _candidates() -> list:
     if name:
         found.append(name)
     # a build tree next to this source tree (an editable install or
-    # PYTHONPATH=python): build*/src/libtbrf.so
+    # PYTHONPATH=python): build*/c/libtbrf.so
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if os.path.isdir(os.path.join(root, "include", "tbrf")):
         for d in sorted(os.listdir(root)):
-            p = os.path.join(root, d, "src", "libtbrf.so")
+            p = os.path.join(root, d, "c", "libtbrf.so")
             if d.startswith("build") and os.path.exists(p):
                 found.append(p)
     return found

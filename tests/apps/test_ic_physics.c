@@ -1,5 +1,5 @@
 /* test_ic_physics.c — the physics of the initial conditions of the library
- * (tbrf.h "initial conditions", src/apps/ic; doc/ic.md), through the
+ * (tbrf.h "initial conditions", c/apps/ic; doc/ic.md), through the
  * public API:
  *  - Zel'dovich: Psi is curl-free to rounding on the lattice, so that
  *    delta_k = -i k.Psi_k gives back Psi_k = i k delta_k / k^2 (div Psi =

@@ -1,5 +1,5 @@
 /* test_ic_voronoi.c — the periodic Voronoi volumes of the library
- * (tbrf_ic_voronoi_volumes, src/apps/ic/voronoi.c; doc/ic.md).
+ * (tbrf_ic_voronoi_volumes, c/apps/ic/voronoi.c; doc/ic.md).
  *
  * (1) a lattice gives equal cells of volume box^3/n to 1e-12; (2) uniform
  * random points: the volumes sum to box^3 to 1e-10 relative (each cell

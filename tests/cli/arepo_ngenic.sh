@@ -49,7 +49,7 @@ grep -q "Gadget format 1" info.txt && grep -q "type 1: 2048 in this file, 4096 i
 test -s again.0 && test -s again.1 || fail "regenerate names"
 "$T" regenerate ICs/ics.0 --out x 2>err.txt; test $? = 2 && grep -q "tbrf.h5" err.txt \
   || fail "regenerate of a member: $(cat err.txt)"
-# the set's commit (TBRF_TEST_AREPO_SET_FAULT, src/io/arepo.c): a failed
+# the set's commit (TBRF_TEST_AREPO_SET_FAULT, io/arepo.c): a failed
 # rename or a SIGTERM before the renames leaves the previous set and no
 # temporary; kill -9 between renames leaves a mixed set that info refuses
 A="--box 50000 --particles 8 --redshift 63 --omega-m 0.3 --omega-b 0.04 --hubble 0.7 --sigma8 0.8 --format gadget1 --files 2 --quiet"

@@ -7,7 +7,7 @@ doc/guarantees-outputs.md, "AREPO sets").
 Cases:
   commit   a 4-file `arepo cosmo` set (16^3) replaced by another seed's,
            with the test-only fault hook TBRF_TEST_AREPO_SET_FAULT
-           (src/io/arepo.c): SIGTERM once 2 members are closed and synced
+           (io/arepo.c): SIGTERM once 2 members are closed and synced
            ("term:2"), a rename failing after 2 renames ("fail:2"): the old
            set bit for bit and no temporary; SIGTERM after 2 renames
            ("hold:2", held back): the whole new set, equal to the same

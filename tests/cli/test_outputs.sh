@@ -270,7 +270,7 @@ case_signals() {
     fi
     # A signal while the writer makes and opens the temporary (HDF5 or
     # netCDF writing its header): the writer raises SIGTERM there itself
-    # (TBRF_TEST_IO_CREATE_SIGNAL, src/io/writer.c), so the window that
+    # (TBRF_TEST_IO_CREATE_SIGNAL, io/writer.c), so the window that
     # the timed kills below hit only by chance is hit on every run. The
     # command lists the temporary before it exists (cli_guard_new_temp).
     local when o sig

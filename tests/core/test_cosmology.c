@@ -1,4 +1,4 @@
-/* test_cosmology.c — the cosmology functions (src/core/cosmology.c) against
+/* test_cosmology.c — the cosmology functions (c/core/cosmology.c) against
  * independent references:
  *  - Einstein-de Sitter: D(z) = 1/(1+z) and f = 1 exactly;
  *  - LCDM, open and closed models: D and f against a direct RK4

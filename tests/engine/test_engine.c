@@ -1,4 +1,4 @@
-/* test_engine.c — the turning-bands engine (src/engine/engine.h) on its
+/* test_engine.c — the turning-bands engine (c/engine/engine.h) on its
  * own, as the inflow sampler and the driver use it:
  *  1. an engine made with storage LINES projects, at points and on a
  *     sub-grid, bitwise what a plan made with the same arguments executes,

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-/* fuzz_driver_state.c — tbrf_driver_load (src/apps/driving/driver.c) on
+/* fuzz_driver_state.c — tbrf_driver_load (c/apps/driving/driver.c) on
  * any bytes, and the force of a state it accepts.
  *
  * The first byte picks the form: 0, the rest is the buffer as it is (any

@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* fuzz_gadget.c — the Gadget binary glass reader (N-GenIC's GlassFile,
- * format 1 or 2, src/io/gadget.c) behind tbrf_arepo_read_glass on any
+ * format 1 or 2, io/gadget.c) behind tbrf_arepo_read_glass on any
  * bytes: the input is the file. Seeds (make_seeds.py) are valid format-1
  * and format-2 glasses, float32 and float64, so that mutations reach the
  * header's and the POS record's checks. */

@@ -8,13 +8,13 @@ root=$1
 rank() {
     case $1 in
     include/*) echo 0 ;;
-    src/core/*) echo 1 ;;
-    src/methods/*) echo 2 ;;
-    src/backends/*) echo 3 ;;
-    src/engine/*) echo 4 ;;
-    src/plan/* | src/rng/* | src/mc/*) echo 5 ;;
-    src/apps/*) echo 6 ;;
-    src/io/* | src/analysis/* | src/mpi/*) echo 7 ;;
+    c/core/*) echo 1 ;;
+    c/methods/*) echo 2 ;;
+    c/backends/* | kernels/*) echo 3 ;;
+    c/engine/*) echo 4 ;;
+    c/plan/* | c/rng/* | c/mc/*) echo 5 ;;
+    c/apps/*) echo 6 ;;
+    io/* | c/analysis/* | c/mpi/*) echo 7 ;;
     cli/* | fortran/*) echo 8 ;;
     *) echo 99 ;;
     esac
@@ -25,7 +25,8 @@ while IFS= read -r f; do
     while IFS= read -r inc; do
         case $inc in
         tbrf.h | tbrf_version.h | tbrf_mpi.h | tbrf_arepo.h | tbrf_writer.h | tbrf/*) target=include/x ;;
-        core/* | methods/* | backends/* | engine/* | plan/* | rng/* | mc/* | driving/* | apps/* | io/* | analysis/* | mpi/*) target=src/$inc ;;
+        core/* | methods/* | backends/* | engine/* | plan/* | rng/* | mc/* | driving/* | apps/* | analysis/* | mpi/*) target=c/$inc ;;
+        io/* | kernels/*) target=$inc ;;
         *) continue ;; # a file of the same folder, or a system header
         esac
         n=$((n + 1))
@@ -34,6 +35,6 @@ while IFS= read -r f; do
             bad=1
         fi
     done < <(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f")
-done < <(find include src cli -name '*.[ch]' -o -name '*.cu' -o -name '*.cl' | sort)
+done < <(find include c kernels io cli -name '*.[ch]' -o -name '*.cu' -o -name '*.cl' | sort)
 [ "$bad" -eq 0 ] || exit 1
 echo "$n includes checked: every one points to the same layer or a lower one"

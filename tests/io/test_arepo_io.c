@@ -1,4 +1,4 @@
-/* test_arepo_io.c — the AREPO writer of tbrf_io (src/io/arepo.c;
+/* test_arepo_io.c — the AREPO writer of tbrf_io (io/arepo.c;
  * doc/arepo.md): a two-type, two-file set read back with HDF5
  * (attributes, shapes, dtypes, IDs from 1), bad input leaving no file.
  * The periodic Voronoi volumes moved into the library with their tests

@@ -1,6 +1,6 @@
 /* test_gadget_io.c — Gadget binary initial conditions (doc/arepo.md,
  * "Gadget binary files") read back by a parser of this test's own,
- * independent of the writer (src/io/gadget.c): record markers, the
+ * independent of the writer (io/gadget.c): record markers, the
  * 256-byte header at Gadget-2's offsets, the blocks POS VEL ID [MASS] [U]
  * (format 2: each behind its labelled record), and nothing after them.
  * Every value is compared with the HDF5 file of the same initial

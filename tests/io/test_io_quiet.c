@@ -1,6 +1,6 @@
 /* test_io_quiet.c — the io library never prints either: with HDF5's
  * automatic error printing left ON (its default, as in a host program
- * that never touched it), every reader and writer of src/io/tbrf_io.h is
+ * that never touched it), every reader and writer of io/tbrf_io.h is
  * given bad files, bad names and misuse, with stdout and stderr redirected
  * (dup2) into a file that must stay empty; and the refusals of the
  * output rules (doc/guarantees-outputs.md) come back as -1 with a

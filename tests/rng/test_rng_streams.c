@@ -1,6 +1,6 @@
 /* test_rng_streams.c — the public random streams never return a field's,
  * a driver's or an initial condition's random numbers for the same seed
- * (src/core/streams.h, doc/rng.md): the words tbrf_rng_u32 (philox),
+ * (c/core/streams.h, doc/rng.md): the words tbrf_rng_u32 (philox),
  * tbrf_philox_id and tbrf_philox_pair give are compared with the words of
  * the counters the field's lines, shifts, directions, vector amplitudes,
  * FFT modes and the driver draw from, at the places where the public

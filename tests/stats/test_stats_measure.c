@@ -1,4 +1,4 @@
-/* test_stats_measure.c — validates the spectrum estimator of src/analysis/measure.c
+/* test_stats_measure.c — validates the spectrum estimator of c/analysis/measure.c
  * independently of libtbrf: Gaussian random fields with a known power-law
  * spectrum are synthesised exactly on a periodic grid by FFT (white noise
  * times sqrt(P)), and

@@ -7,12 +7,12 @@
 #
 # EXCEPTIONS (tests/support/long_functions.txt) lists the functions allowed
 # to be longer, one "path:function reason" a line, path as given on the
-# command line (run from the source root: src/io/reader.c); '#' starts a
+# command line (run from the source root: io/reader.c); '#' starts a
 # comment. An exception that no longer applies
 # (the function is gone or short now) fails too, so the list stays true.
 # --list prints the current long functions in that format (reason "TODO"),
 # to regenerate the list:
-#   tests/support/function_length.sh --list 80 $(cd SRC && find src -name '*.c' | sort)
+#   tests/support/function_length.sh --list 80 $(cd SRC && find c io -name '*.c' | sort)
 set -euo pipefail
 exceptions=/dev/null list=0
 while [ $# -gt 0 ]; do

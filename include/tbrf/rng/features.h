@@ -1,8 +1,8 @@
 /* tbrf/rng/features.h — the one per-language layer under all of tbrf's
  * device code, in the manner of Random123's features header: the other
  * generator headers of tbrf/rng/, the projection kernel body
- * (src/backends/kernels/tb_project_body.h) and the Monte Carlo body
- * (src/backends/kernels/mc_body.h) compile unchanged as C11, CUDA (nvcc, or
+ * (kernels/tb_project_body.h) and the Monte Carlo body
+ * (kernels/mc_body.h) compile unchanged as C11, CUDA (nvcc, or
  * C++ against the tests' CPU emulator of the CUDA runtime) and OpenCL C.
  *
  *   TBRF_DEVICE_FN  qualifiers of every shared function:

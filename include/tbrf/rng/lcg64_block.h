@@ -1,6 +1,6 @@
 /* tbrf/rng/lcg64_block.h — the host's fill of one block of 64-bit LCG numbers by
  * the block form x_j = t_j + x_last y_j (tables of tbrf_rng_lcg64_block),
- * shared by the vectorized Monte Carlo path (src/mc/mc.c) and bench_mc. C only
+ * shared by the vectorized Monte Carlo path (c/mc/mc.c) and bench_mc. C only
  * (OpenMP SIMD, GCC target clones): not one of the device headers. */
 #ifndef TBRF_RNG_LCG64_BLOCK_H
 #define TBRF_RNG_LCG64_BLOCK_H

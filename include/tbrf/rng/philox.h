@@ -16,7 +16,7 @@
 /* Reserved word1 values: line indices are < 2^24, so these never collide:
  * the rotation (word0 = 0), and the lines' sub-sample shifts (word0 = 0,
  * word1 = TBRF_STREAM_SHIFT | line index; the FFT method's modes use
- * word1 >= 0x80000000, src/methods/fft/fft.c). */
+ * word1 >= 0x80000000, c/methods/fft/fft.c). */
 #define TBRF_STREAM_ROTATION 0xFFFFFFFFu
 #define TBRF_STREAM_SHIFT 0x40000000u
 
@@ -29,7 +29,7 @@ TBRF_DEVICE_FN philox4x32_ctr_t tbrf_philox(uint64_t seed, uint64_t realization,
 }
 
 /* The word-1 families of the public streams, which no field, driver or
- * initial-condition stream uses (src/core/streams.h, the whole registry,
+ * initial-condition stream uses (c/core/streams.h, the whole registry,
  * checks that at compile time): tbrf_rng_u32's Philox stream (word 1 =
  * TBRF_STREAM_RNG | block >> 32, blocks < 2^58) and the micro-streams
  * below (word 1 = family | n, n < 2^24). */

@@ -2,7 +2,7 @@
  * when it is compiled as C++ against the CPU emulator (tests only; see
  * cuda_runtime_api.h): the execution-space qualifiers, the built-in index
  * variables, the round-to-nearest intrinsics, the typed allocation
- * overloads, and tbrf_emu::launch, which src/backends/cuda/cuda_launch.h uses in place
+ * overloads, and tbrf_emu::launch, which c/backends/cuda/cuda_launch.h uses in place
  * of the <<<grid, block, 0, stream>>> syntax that only nvcc parses. */
 #ifndef TBRF_CUDA_EMULATOR_RUNTIME_H
 #define TBRF_CUDA_EMULATOR_RUNTIME_H

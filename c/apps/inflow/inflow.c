@@ -1,0 +1,491 @@
+/* inflow.c — the inflow-boundary sampler (tbrf_inflow_*, doc/streaming.md,
+ * "Inflow boundaries").
+ *
+ * A wind carries a frozen field through a tube [lo, hi]; each step the
+ * caller's ghost cells get the field at x - v t. The field is the one a
+ * plan made with the same arguments gives: the sampler holds the same
+ * turning-bands engine a plan holds (c/engine/engine.h, same line
+ * sizing, directions, shifts and modes), made without line storage, and of
+ * every line keeps only the window that the tube reaches. A plan sizes all its lines for the
+ * tube's diagonal, twice over (Lambda >= 2 diagonal + correlation scale, so
+ * that wrap-around never correlates distant points); the tube projected on
+ * a line's direction u covers only sum_d |u_d| (hi_d - lo_d), which for a
+ * long thin tube is about half the diagonal on average over directions.
+ * The windows of a 256 x 256 x 10000 tube are a quarter of the plan's
+ * lines (doc/benchmarks.md, "Inflow sampler").
+ *
+ * The windows are projected through the engine's backend table
+ * (backend_ops.project_windows; the engine's backend is always the CPU's,
+ * the GPUs' slot answers TBRF_ERR_UNSUPPORTED). Each value is computed
+ * exactly as the CPU backend's point kernels do
+ * (t = fma(dz, az, fma(dy, ay, dx ax)) + (offset + shift), linear
+ * interpolation by fma, lines summed in order 0..L-1, times 1/sqrt(L)), so
+ * with double windows a value is bitwise tbrf_execute's at the same
+ * position. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/ic/ic_internal.h"
+#include "core/message.h"
+#include "core/parallel.h"
+#include "engine/engine.h"
+#include "tbrf.h"
+
+/* Points per tile: a tile's positions and accumulators stay in L1 while
+ * every line is applied to them in order (a multiple of 8, the SIMD
+ * kernels' step). */
+enum { INFLOW_TILE = 512 };
+/* Samples of margin beyond each end of a window, for positions that
+ * round across a sample boundary (the plan's domain tolerance is already
+ * in the window's extent). */
+enum { WINDOW_MARGIN = 2 };
+/* A grid's tiles: blocks of BX x BY x BZ cells (fill). */
+enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
+
+struct tbrf_inflow {
+    int broken;
+    tbrfi_message msg; /* the last call's status and message */
+    tbrfi_engine *engine;        /* storage WINDOWS: sizing and FFTW plan, no lines */
+    const tbrfi_engine_view *v;
+    uint64_t realization;
+    double velocity[3];
+    int precision;           /* of the line windows */
+    tbrf_ic_density_params density; /* the transform of the values (apps/ic) */
+    double *axis;            /* 3 L: u_l / delta */
+    double *off;             /* L: offset + shift_l */
+    int64_t *first, *count, *base; /* per line: first sample kept, how many, and where
+                                      sample j of the line is: samples + base[l] + j */
+    int64_t nsamples;        /* allocated, the leading pad included */
+    int64_t maxcount;        /* the longest window */
+    void *samples;
+};
+
+static int fail(tbrf_inflow *in, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tbrfi_failv(&in->msg, status, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static int begin(tbrf_inflow *in)
+{
+    if (in->broken) { /* the message of the failed create stays */
+        in->msg.status = TBRF_ERR_BAD_PLAN;
+        return TBRF_ERR_BAD_PLAN;
+    }
+    tbrfi_message_clear(&in->msg);
+    return TBRF_OK;
+}
+
+int tbrf_inflow_tube(int dim, const double ghost_lo[3], const double ghost_hi[3],
+                     const double velocity[3], double t_end, double lo[3], double hi[3])
+{
+    if (!ghost_lo || !ghost_hi || !velocity || !lo || !hi)
+        return TBRF_ERR_NULL;
+    if ((dim != 2 && dim != 3) || !isfinite(t_end) || t_end < 0.0)
+        return TBRF_ERR_INVALID;
+    for (int d = 0; d < 3; d++) {
+        lo[d] = hi[d] = 0.0;
+        if (d >= dim)
+            continue;
+        if (!isfinite(ghost_lo[d]) || !isfinite(ghost_hi[d]) || !isfinite(velocity[d]) ||
+            ghost_lo[d] > ghost_hi[d])
+            return TBRF_ERR_INVALID;
+        const double shift = velocity[d] * t_end;
+        const double a = ghost_lo[d] - shift, b = ghost_hi[d] - shift;
+        if (!isfinite(a) || !isfinite(b))
+            return TBRF_ERR_INVALID;
+        lo[d] = fmin(ghost_lo[d], a);
+        hi[d] = fmax(ghost_hi[d], b);
+    }
+    return TBRF_OK;
+}
+
+/* The window of line l: every sample an interpolation at a position of
+ * the tube (with the plan's tolerance) reads, plus WINDOW_MARGIN. */
+static void line_window(const tbrf_inflow *in, int l, int64_t *first, int64_t *count)
+{
+    const double *a = in->axis + 3 * (size_t)l;
+    double tmin = in->off[l], tmax = in->off[l];
+    for (int d = 0; d < in->v->dim; d++) {
+        const double dlo = (in->v->lo[d] - in->v->tolerance) - in->v->center[d];
+        const double dhi = (in->v->hi[d] + in->v->tolerance) - in->v->center[d];
+        tmin += fmin(a[d] * dlo, a[d] * dhi);
+        tmax += fmax(a[d] * dlo, a[d] * dhi);
+    }
+    int64_t j0 = (int64_t)floor(tmin) - WINDOW_MARGIN;
+    int64_t j1 = (int64_t)floor(tmax) + 1 + WINDOW_MARGIN;
+    const int64_t M = in->v->spec.M;
+    if (j0 < 0)
+        j0 = 0;
+    if (j1 > M - 1)
+        j1 = M - 1;
+    *first = j0;
+    *count = j1 - j0 + 1;
+}
+
+/* The total samples of the windows (the pad included) allocated within
+ * the memory budget, and synthesised. */
+static int store_windows(tbrf_inflow *in, int64_t total)
+{
+    const int L = in->v->L;
+    const size_t esize = in->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double);
+    const double bytes = (double)total * (double)esize;
+    const double budget = tbrfi_engine_memory_budget();
+    if (!(budget > 0.0))
+        return fail(in, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET is not a size in bytes (such as 4G or 512M)");
+    if (bytes > budget)
+        return fail(in, TBRF_ERR_SIZE, "the line windows of the tube need %.3g MiB, more than the "
+                    "memory budget of %.3g MiB (set TBRF_MEMORY_BUDGET, coarsen the resolution or "
+                    "shorten the tube)", bytes / 1048576.0, budget / 1048576.0);
+    in->nsamples = total;
+    in->samples = malloc((size_t)bytes > 0 ? (size_t)bytes : 1);
+    if (!in->samples)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %.3g MiB of line windows", bytes / 1048576.0);
+    int64_t *at = malloc(sizeof(int64_t) * (size_t)L);
+    if (!at)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    for (int l = 0; l < L; l++)
+        at[l] = in->base[l] + in->first[l];
+    int st = tbrfi_engine_windows(in->engine, in->realization, in->first, in->count, at, in->precision,
+                                  in->samples);
+    free(at);
+    if (st)
+        return fail(in, st, "no memory for the line synthesis buffers");
+    return TBRF_OK;
+}
+
+/* The axes, offsets and windows of the L lines, and their samples of
+ * in->realization. */
+static int make_windows(tbrf_inflow *in)
+{
+    const int L = in->v->L;
+    in->axis = malloc(sizeof(double) * 4 * (size_t)L);
+    in->off = malloc(sizeof(double) * (size_t)L);
+    in->first = malloc(sizeof(int64_t) * 3 * (size_t)L);
+    if (!in->axis || !in->off || !in->first)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for the tables of %d lines", L);
+    in->count = in->first + L;
+    in->base = in->first + 2 * (size_t)L;
+    /* the plan's axes: u/delta, then the shifts */
+    tbrfi_engine_axes(in->engine, in->realization, in->axis);
+    for (int l = 0; l < L; l++)
+        in->off[l] = in->v->spec.offset + in->axis[3 * (size_t)L + l];
+    /* Window l is stored at pad + (the windows before it); base[l] = that
+     * - first[l], so that samples + base[l] is line l's sample 0 and the
+     * CPU kernels index it as they index a whole line. The pad (at most
+     * first[0] samples, never touched) keeps every base[l] >= 0. */
+    int64_t total = 0, pad = 0;
+    for (int l = 0; l < L; l++) {
+        line_window(in, l, &in->first[l], &in->count[l]);
+        if (in->first[l] - total > pad)
+            pad = in->first[l] - total;
+        total += in->count[l];
+        if (in->count[l] > in->maxcount)
+            in->maxcount = in->count[l];
+    }
+    for (int64_t l = 0, at = pad; l < L; at += in->count[l], l++)
+        in->base[l] = at - in->first[l];
+    total += pad;
+    return store_windows(in, total);
+}
+
+static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double lo[3],
+                 const double hi[3], double resolution, uint64_t seed, uint64_t realization,
+                 const tbrf_opts *opts, const double velocity[3], int line_precision)
+{
+    if (!velocity)
+        return fail(in, TBRF_ERR_NULL, "velocity is NULL");
+    if (line_precision != TBRF_DOUBLE && line_precision != TBRF_FLOAT)
+        return fail(in, TBRF_ERR_INVALID, "line_precision = %d: must be TBRF_DOUBLE or TBRF_FLOAT",
+                    line_precision);
+    for (int d = 0; d < (dim == 2 ? 2 : 3); d++)
+        if (!isfinite(velocity[d]))
+            return fail(in, TBRF_ERR_INVALID, "velocity component %d = %g: not finite", d, velocity[d]);
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    if (opts)
+        o = *opts;
+    if (o.vector != TBRF_SCALAR)
+        return fail(in, TBRF_ERR_UNSUPPORTED, "the inflow sampler makes scalar fields (opts.vector = %d)",
+                    o.vector);
+    if (o.method == TBRF_METHOD_FFT || o.periodic)
+        return fail(in, TBRF_ERR_UNSUPPORTED, "the inflow sampler runs turning bands: opts.method FFT "
+                    "and opts.periodic are not offered (a tube is not a periodic box)");
+    o.backend = TBRF_BACKEND_CPU;
+    o.method = TBRF_METHOD_TB;
+    int st = tbrfi_engine_make(model, dim, lo, hi, resolution, seed, &o, TBRFI_ENGINE_WINDOWS,
+                               &in->engine);
+    if (!in->engine)
+        return fail(in, st, "no memory for the plan");
+    if (st)
+        return fail(in, st, "%s", tbrfi_message_text(tbrfi_engine_msg(in->engine)));
+    in->v = tbrfi_engine_view_of(in->engine);
+    in->realization = realization;
+    in->precision = line_precision;
+    for (int d = 0; d < 3; d++)
+        in->velocity[d] = d < dim ? velocity[d] : 0.0;
+    return make_windows(in);
+}
+
+int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
+                       double resolution, uint64_t seed, uint64_t realization, const tbrf_opts *opts,
+                       const double velocity[3], int line_precision, tbrf_inflow **inflow)
+{
+    if (!inflow)
+        return TBRF_ERR_NULL;
+    tbrf_inflow *in = calloc(1, sizeof *in);
+    *inflow = in;
+    if (!in)
+        return TBRF_ERR_NO_MEMORY;
+    tbrf_ic_default_density(&in->density);
+    in->density.kind = TBRF_DENSITY_FIELD;
+    int st = build(in, model, dim, lo, hi, resolution, seed, realization, opts, velocity, line_precision);
+    if (st) {
+        in->broken = 1;
+        in->msg.status = st;
+    }
+    return st;
+}
+
+int tbrf_inflow_set_density(tbrf_inflow *in, int kind, double rho_w, double sigma, double rho_floor)
+{
+    if (!in)
+        return TBRF_ERR_NULL;
+    if (begin(in))
+        return in->msg.status;
+    if (kind != TBRF_DENSITY_FIELD && kind != TBRF_DENSITY_LOGNORMAL && kind != TBRF_DENSITY_LINEAR)
+        return fail(in, TBRF_ERR_INVALID, "density kind %d: must be TBRF_DENSITY_FIELD, _LOGNORMAL "
+                    "or _LINEAR", kind);
+    if (!(isfinite(rho_w) && rho_w > 0.0) || !(isfinite(sigma) && sigma >= 0.0) ||
+        !(rho_floor >= 0.0 && rho_floor < 1.0))
+        return fail(in, TBRF_ERR_INVALID, "density: rho_w = %g must be finite and > 0, sigma = %g "
+                    "finite and >= 0, rho_floor = %g in [0, 1)", rho_w, sigma, rho_floor);
+    if (kind == TBRF_DENSITY_LOGNORMAL && !isfinite(exp(0.5 * sigma * sigma)))
+        return fail(in, TBRF_ERR_INVALID, "density: sigma = %g overflows exp(sigma^2/2)", sigma);
+    in->density.kind = kind;
+    in->density.rho_mean = rho_w;
+    in->density.sigma = sigma;
+    in->density.rho_floor = rho_floor;
+    return TBRF_OK;
+}
+
+
+static int inside(const tbrf_inflow *in, const double *x)
+{
+    for (int d = 0; d < in->v->dim; d++)
+        if (!(x[d] >= in->v->lo[d] - in->v->tolerance && x[d] <= in->v->hi[d] + in->v->tolerance))
+            return 0;
+    return 1;
+}
+
+static int out_of_tube(tbrf_inflow *in, int64_t i, const double *x, double t)
+{
+    const double *lo = in->v->lo, *hi = in->v->hi;
+    if (in->v->dim == 3)
+        return fail(in, TBRF_ERR_OUT_OF_DOMAIN, "ghost cell %lld at t = %.17g samples (%.17g, %.17g, "
+                    "%.17g), outside the tube [%g, %g] x [%g, %g] x [%g, %g] (or NaN): make the tube "
+                    "with tbrf_inflow_tube for a later end time", (long long)i, t, x[0], x[1], x[2],
+                    lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+    return fail(in, TBRF_ERR_OUT_OF_DOMAIN, "ghost cell %lld at t = %.17g samples (%.17g, %.17g), "
+                "outside the tube [%g, %g] x [%g, %g] (or NaN): make the tube with tbrf_inflow_tube "
+                "for a later end time", (long long)i, t, x[0], x[1], lo[0], hi[0], lo[1], hi[1]);
+}
+
+/* The shifted position of cell i: of the points, or of the grid cell. */
+typedef struct source {
+    const double *xyz;           /* points, or NULL for a grid */
+    double origin[3], spacing[3];
+    int64_t n[3];
+} source;
+
+static void position(const tbrf_inflow *in, const source *s, int64_t i, double t, double *x)
+{
+    const int dim = in->v->dim;
+    if (s->xyz) {
+        for (int d = 0; d < dim; d++)
+            x[d] = s->xyz[(size_t)dim * (size_t)i + (size_t)d] - in->velocity[d] * t;
+    } else {
+        const int64_t idx[3] = {i % s->n[0], (i / s->n[0]) % s->n[1], i / (s->n[0] * s->n[1])};
+        for (int d = 0; d < dim; d++)
+            x[d] = (s->origin[d] + s->spacing[d] * (double)idx[d]) - in->velocity[d] * t;
+    }
+    if (dim == 2)
+        x[2] = 0.0;
+}
+
+/* The windows for the backend's project_windows. */
+static window_lines windows_of(const tbrf_inflow *in)
+{
+    return (window_lines){.L = in->v->L, .precision = in->precision, .samples = in->samples,
+                          .first = in->first, .count = in->count, .base = in->base, .axis = in->axis,
+                          .off = in->off, .offset = in->v->spec.offset, .margin = WINDOW_MARGIN};
+}
+
+/* Tile w of fill: its positions' values, the lines projected by the
+ * engine's backend (the CPU's) on each line's window. */
+static int fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t n, int64_t w,
+                     const int64_t tiles[3], double *scratch, double *values)
+{
+    const int L = in->v->L, dim = in->v->dim;
+    const double norm = 1.0 / sqrt((double)L);
+    const double *c = in->v->center;
+    double dx[INFLOW_TILE], dy[INFLOW_TILE], dz[INFLOW_TILE], acc[INFLOW_TILE];
+    int64_t idx[INFLOW_TILE];
+    int np = 0;
+    if (s->xyz) {
+        const int64_t p0 = w * INFLOW_TILE;
+        np = (int)(n - p0 < INFLOW_TILE ? n - p0 : INFLOW_TILE);
+        for (int i = 0; i < np; i++)
+            idx[i] = p0 + i;
+    } else {
+        const int64_t i0 = (w % tiles[0]) * BX, j0 = (w / tiles[0] % tiles[1]) * BY,
+                      k0 = w / (tiles[0] * tiles[1]) * BZ;
+        for (int64_t k = k0; k < k0 + BZ && k < s->n[2]; k++)
+            for (int64_t j = j0; j < j0 + BY && j < s->n[1]; j++)
+                for (int64_t i = i0; i < i0 + BX && i < s->n[0]; i++)
+                    idx[np++] = i + s->n[0] * (j + s->n[1] * k);
+    }
+    const int npad = (np + 7) & ~7; /* the kernels' step: repeat the last point */
+    for (int i = 0; i < npad; i++) {
+        double x[3];
+        position(in, s, idx[i < np ? i : np - 1], t, x);
+        dx[i] = x[0] - c[0];
+        dy[i] = x[1] - c[1];
+        dz[i] = dim == 3 ? x[2] - c[2] : 0.0;
+        acc[i] = 0.0;
+    }
+    const window_lines wl = windows_of(in);
+    const int st = in->v->backend->project_windows(&wl, npad, dx, dy, dz, scratch, acc);
+    if (st != TBRF_OK)
+        return st;
+    for (int i = 0; i < np; i++)
+        values[idx[i]] = tbrfi_ic_density_point(&in->density, norm * acc[i]);
+    return TBRF_OK;
+}
+
+static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
+{
+    if (!isfinite(t))
+        return fail(in, TBRF_ERR_INVALID, "t = %g: not finite", t);
+    for (int64_t i = 0; i < n; i++) {
+        double x[3];
+        position(in, s, i, t, x);
+        if (!inside(in, x))
+            return out_of_tube(in, i, x, t);
+    }
+    /* Tiles: INFLOW_TILE points in the caller's order, or blocks of
+     * 16 x 16 x 2 cells of a grid, whose line coordinates span few
+     * samples, so that the window segments a tile reads stay in cache
+     * (a strip of whole rows would read hundreds of samples per line).
+     * Values do not depend on the tiling (fill_tile). */
+    int64_t tiles[3] = {1, 1, 1};
+    if (!s->xyz) {
+        tiles[0] = (s->n[0] + BX - 1) / BX;
+        tiles[1] = (s->n[1] + BY - 1) / BY;
+        tiles[2] = (s->n[2] + BZ - 1) / BZ;
+    }
+    const int64_t ntiles = s->xyz ? (n + INFLOW_TILE - 1) / INFLOW_TILE : tiles[0] * tiles[1] * tiles[2];
+    int failed = 0, status = TBRF_OK;
+#pragma omp parallel num_threads(tbrf_threads(in->v->opts.threads)) if (ntiles > 1)
+    {
+    /* float windows: one window's samples in double, per thread */
+    double *scratch = in->precision == TBRF_FLOAT ? malloc(sizeof(double) * (size_t)in->maxcount) : NULL;
+    if (in->precision == TBRF_FLOAT && !scratch) {
+#pragma omp atomic write
+        failed = 1;
+    }
+#pragma omp for schedule(static)
+    for (int64_t w = 0; w < ntiles; w++) {
+        if (in->precision == TBRF_FLOAT && !scratch)
+            continue;
+        const int st = fill_tile(in, s, t, n, w, tiles, scratch, values);
+        if (st != TBRF_OK) {
+#pragma omp atomic write
+            status = st;
+        }
+    }
+    free(scratch);
+    }
+    if (status != TBRF_OK)
+        return fail(in, status, "backend %s: the inflow sampler's windowed lines run on the CPU "
+                    "backend only", in->v->backend->name);
+    if (failed)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for a window's scratch (%lld samples)",
+                    (long long)in->maxcount);
+    return TBRF_OK;
+}
+
+int tbrf_inflow_fill(tbrf_inflow *in, double t, int64_t n, const double *xyz, double *values)
+{
+    if (!in)
+        return TBRF_ERR_NULL;
+    if (begin(in))
+        return in->msg.status;
+    if (n < 0)
+        return fail(in, TBRF_ERR_INVALID, "n = %lld: must be >= 0", (long long)n);
+    if (n > 0 && (!xyz || !values))
+        return fail(in, TBRF_ERR_NULL, "fill: xyz or values is NULL");
+    source s = {.xyz = xyz};
+    return fill(in, t, n, &s, values);
+}
+
+int tbrf_inflow_fill_grid(tbrf_inflow *in, double t, const double origin[3], const double spacing[3],
+                          const int64_t n[3], double *values)
+{
+    if (!in)
+        return TBRF_ERR_NULL;
+    if (begin(in))
+        return in->msg.status;
+    if (!origin || !spacing || !n || !values)
+        return fail(in, TBRF_ERR_NULL, "fill_grid: origin, spacing, n or values is NULL");
+    source s = {.xyz = NULL};
+    double cells = 1.0;
+    for (int d = 0; d < 3; d++) {
+        const int use = d < in->v->dim;
+        s.n[d] = use ? n[d] : 1;
+        s.origin[d] = use ? origin[d] : 0.0;
+        s.spacing[d] = use ? spacing[d] : 0.0;
+        if (s.n[d] < 1)
+            return fail(in, TBRF_ERR_SIZE, "fill_grid: n[%d] = %lld: must be >= 1", d, (long long)s.n[d]);
+        if (!isfinite(s.origin[d]) || !isfinite(s.spacing[d]))
+            return fail(in, TBRF_ERR_INVALID, "fill_grid: origin or spacing of axis %d is not finite", d);
+        cells *= (double)s.n[d];
+    }
+    if (cells > 9.0e15)
+        return fail(in, TBRF_ERR_SIZE, "fill_grid: %.3g cells overflow the index", cells);
+    return fill(in, t, s.n[0] * s.n[1] * s.n[2], &s, values);
+}
+
+int64_t tbrf_inflow_line_bytes(const tbrf_inflow *in, int full)
+{
+    if (!in || in->broken)
+        return 0;
+    if (full)
+        return (int64_t)8 * (int64_t)in->v->L * in->v->spec.M;
+    return in->nsamples * (int64_t)(in->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double));
+}
+
+const char *tbrf_inflow_message(const tbrf_inflow *in)
+{
+    if (!in)
+        return "inflow sampler is NULL";
+    return tbrfi_message_text(&in->msg);
+}
+
+void tbrf_inflow_destroy(tbrf_inflow *in)
+{
+    if (!in)
+        return;
+    tbrfi_engine_destroy(in->engine);
+    free(in->axis);
+    free(in->off);
+    free(in->first);
+    free(in->samples);
+    free(in);
+}
