@@ -106,6 +106,7 @@ typedef struct drive_run {
     tbrf_driver_params p;
     uint64_t seed;
     double t0, t1, dt;
+    double k0;           /* T0 = k0 DT (to rounding): frames at fl((k0 + i) DT); else -1 */
     int64_t nt, n[3], npts;
     int dim, is_grid;
     int nc;              /* force components: dim, or 3 in a 1D or 2D box */
@@ -158,7 +159,19 @@ static int parse_times(const char *s, drive_run *d)
         return -1;
     }
     d->nt = (int64_t)count;
+    /* A T0 on the lattice of DT (as written, to rounding) starts the frames
+     * k0 + i, computed as a run from 0 computes them: fl(j DT) is the
+     * double the driver takes as update j's start, where T0 + i DT may be
+     * an ulp below it and fall in the update before. */
+    const double k0 = nearbyint(d->t0 / d->dt);
+    d->k0 = fabs(d->t0 - k0 * d->dt) <= 1e-12 * fmax(d->t0, d->dt) ? k0 : -1.0;
     return 0;
+}
+
+/* The time of frame i. */
+static double frame_time(const drive_run *d, int64_t i)
+{
+    return d->k0 >= 0.0 ? (d->k0 + (double)i) * d->dt : d->t0 + (double)i * d->dt;
 }
 
 /* The model from the generate-style options. */
@@ -545,7 +558,7 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
     progress bar;
     progress_begin(&bar, d->nt, "times", d->quiet);
     for (int64_t i = 0; i < d->nt && rc == 0; i++) {
-        const double t = d->t0 + (double)i * d->dt;
+        const double t = frame_time(d, i);
         if ((rc = step(d, drv, t, v)) == 0 && tbrf_io_series_step(w, i, t, v))
             rc = -1;
         progress_update(&bar, i + 1);

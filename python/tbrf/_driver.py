@@ -169,11 +169,17 @@ class Driver:
             Tuple[float, np.ndarray]]:
         """Time-stepping: yields (t, force) at t = t0, t0 + dt, ..., n times,
         the force at the positions (N, dim) written into one array reused
-        each step (copy it to keep it)."""
+        each step (copy it to keep it). A t0 on the lattice of dt (t0 = k0 dt
+        to rounding) gives the times (k0 + i) dt, the doubles of a run from
+        0 (as `tbrf drive --times`), so a step meant to start an update is
+        never an ulp early."""
         xyz = C.positions(points, self.dim)
         f = np.empty((xyz.shape[0], self.nc))
+        t0, dt = float(t0), float(dt)
+        k0 = float(round(t0 / dt)) if dt > 0 else -1.0
+        lattice = dt > 0 and abs(t0 - k0 * dt) <= 1e-12 * max(t0, dt)
         for i in range(int(n)):
-            t = t0 + i * dt
+            t = (k0 + i) * dt if lattice else t0 + i * dt
             yield t, self.points(t, xyz, out=f)
 
     def rms(self, t: float) -> float:

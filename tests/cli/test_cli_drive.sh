@@ -5,6 +5,11 @@
 #            series from 0 at the same times (DT = 0.125, so the times
 #            T0 + i DT of both runs are the same doubles), grid and points;
 #            /time, the shapes and the recorded command are checked
+#   restart_update  DT equal to the update interval and no interpolation:
+#            a series from T0 = 50 (and from T0 written 0.3, a double below
+#            fl(3 DT)) holds bitwise the frames of the series from 0, each
+#            frame in its own update (T0 + i DT would put some an ulp before
+#            their update and repeat the one before); the same /time
 #   bad      bad arguments exit 2 with one "tbrf: " line, an unwritable
 #            output exits 1, and neither leaves a file; --help exits 0;
 #            non-finite coordinates or force, a series larger than the free
@@ -65,6 +70,27 @@ restart)
     raw q.h5 /value "0,0,0" "5,3,3" q.raw
     cmp p.raw q.raw
     echo "drive: later starts give bitwise the values of a run from 0"
+    ;;
+restart_update)
+    upd=(--box 1 --model band --kmin $K1 --kmax $K3 --zeta 0.6 --tcorr 1 --dt-update 0.1 --rms 2
+         --seed 9 --grid 4x4x4 --quiet)
+    "$tbrf" drive "${upd[@]}" --times 0:52:0.1 --out a.h5
+    "$tbrf" drive "${upd[@]}" --times 50:52:0.1 --out b.h5
+    "$tbrf" drive "${upd[@]}" --times 0.3:1:0.1 --out c.h5
+    raw a.h5 /field "500,0,0,0,0" "21,4,4,4,3" a.raw
+    raw b.h5 /field "0,0,0,0,0" "21,4,4,4,3" b.raw
+    cmp a.raw b.raw
+    raw a.h5 /time "500" "21" at.raw
+    raw b.h5 /time "0" "21" bt.raw
+    cmp at.raw bt.raw
+    raw a.h5 /field "3,0,0,0,0" "8,4,4,4,3" a3.raw
+    raw c.h5 /field "0,0,0,0,0" "8,4,4,4,3" c.raw
+    cmp a3.raw c.raw
+    # every frame its own update: consecutive frames differ
+    raw b.h5 /field "0,0,0,0,0" "1,4,4,4,3" b0.raw
+    raw b.h5 /field "1,0,0,0,0" "1,4,4,4,3" b1.raw
+    if cmp -s b0.raw b1.raw; then echo 'two frames of one update'; exit 1; fi
+    echo "drive: frames from T0 = 50 and T0 = 0.3 are the frames of a run from 0, one an update"
     ;;
 bad)
     expect() { # exit-code pattern args...
