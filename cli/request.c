@@ -604,6 +604,13 @@ static void warn_resolved(const request *r)
                             : " %.1f%% to the lines' discretisation (a larger --oversampling "
                               "refines it);",
                         100.0 * l.other);
+    if (m->lognormal) /* what the loss does to the density: its variance, not its mean */
+        len += snprintf(msg + len, sizeof msg - (size_t)len,
+                        " with --lognormal rho/rho_mean keeps mean 1 (exp(g - v/2) with g's own "
+                        "variance v = %.4g) but var(ln rho) is v, not %.4g, and the contrast's "
+                        "variance exp(v) - 1 = %.4g, not %.4g;",
+                        info->variance_resolved, m->lognormal_sigma2, expm1(info->variance_resolved),
+                        expm1(m->lognormal_sigma2));
     msg[len - 1] = '\n'; /* the last ';' */
     fputs(msg, stderr);
 }
@@ -805,6 +812,19 @@ static int lognormal_setup(request *r)
     return 0;
 }
 
+/* exp(g - v/2) has mean 1 when v is the variance g itself carries: the
+ * plan's resolved variance, not the model's sigma_g^2 (a grid that misses
+ * variance would bias the mean by exp((v - sigma_g^2)/2)). A remade file
+ * keeps what it recorded, so sample at other positions subtracts the same
+ * v; one that recorded none subtracted sigma_g^2 and is remade so (its
+ * v stays NaN: the remade file records nothing new). */
+static void lognormal_shift(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    if (m->lognormal && !r->input)
+        m->lognormal_shift = m->info.variance_resolved;
+}
+
 static int make_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -884,6 +904,7 @@ int request_plan(request *r)
         cli_errline("%s", cli_plan_msg(r->plan, st));
         return EXIT_FAIL;
     }
+    lognormal_shift(r);
     if (cli_mpi_rank() == 0) { /* once per run, not once per MPI rank */
         /* a remade field's loss was said when it was generated, and the
          * options that change it are generate's */

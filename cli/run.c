@@ -41,11 +41,12 @@ typedef struct run {
     size_t ln_size; /* its bytes */
 } run;
 
-/* --lognormal (#33): rho/rho_mean = exp(g - s2/2), s2 the Gaussian's
- * variance, in place on n values. */
+/* --lognormal: rho/rho_mean = exp(g - v/2), v the variance g carries
+ * (request.c, lognormal_shift), in place on n values. */
 static void lognormal_apply(const request *r, void *values, int64_t n)
 {
-    const double h = 0.5 * r->meta.lognormal_sigma2;
+    const double v = r->meta.lognormal_shift;
+    const double h = 0.5 * (isnan(v) ? r->meta.lognormal_sigma2 : v);
     if (r->meta.opts.precision == TBRF_FLOAT) {
         float *v = values;
         for (int64_t i = 0; i < n; i++)

@@ -79,7 +79,7 @@ void tbrf_io_meta_init(tbrf_io_meta *m)
     }
     m->ncomp = 1;
     m->zeta = m->accuracy = NAN;
-    m->lognormal_sigma2 = m->lognormal_lost = NAN;
+    m->lognormal_sigma2 = m->lognormal_lost = m->lognormal_shift = NAN;
     for (int c = 0; c < 3; c++)
         m->anis[c] = m->angles[c] = NAN;
 }
@@ -199,6 +199,8 @@ static int lognormal_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
                    m->lognormal == TBRF_IO_LOGNORMAL_DENSITY ? "density" : "gaussian");
     e |= f64(s, "lognormal_sigma2_lnrho", m->lognormal_sigma2);
     e |= f64(s, "lognormal_clipped", m->lognormal_lost);
+    if (!isnan(m->lognormal_shift))
+        e |= f64(s, "lognormal_shift_variance", m->lognormal_shift);
     return e;
 }
 
@@ -486,6 +488,7 @@ static void read_lognormal(meta_in *in, tbrf_io_meta *m)
         in_fail(in, "must be density or gaussian, not so in attribute", "lognormal");
     in_f64v(in, "lognormal_sigma2_lnrho", &m->lognormal_sigma2, 1, 0);
     in_f64v(in, "lognormal_clipped", &m->lognormal_lost, 1, 0);
+    in_f64v(in, "lognormal_shift_variance", &m->lognormal_shift, 1, 0);
 }
 
 int tbrf_io_read_meta(const char *path, tbrf_io_meta *meta, char *err, size_t errlen)

@@ -119,6 +119,10 @@ typedef struct tbrf_io_meta {
                                   attribute "lognormal_sigma2_lnrho" */
     double lognormal_lost;     /* the clipped share of sigma_g^2 (NaN: not recorded);
                                   attribute "lognormal_clipped" */
+    double lognormal_shift;    /* v in rho/rho_mean = exp(g - v/2): the variance g
+                                  carries, the plan's resolved one, so the mean is 1
+                                  (NaN: not recorded, a file that subtracted sigma_g^2);
+                                  attribute "lognormal_shift_variance" */
     /* Anisotropy (tbrf_model_set_anisotropy; issue #33): the per-axis
      * factors and the angles, 3 each (2D: the third factor 1, the last two
      * angles 0); NaN (an isotropic model) leaves them out of the file.

@@ -15,8 +15,9 @@ Cases:
             --target-spectrum gaussian at sigma_lnrho 1.5 (today's
             transform) fails both (max |z| ~10, mean z^2 ~45)
   pdf       (stats) ln rho is Gaussian with the requested sigma: per
-            realization its mean is -sigma_g^2/2 exactly (the box has no
-            k = 0 mode), its variance the plan's resolved variance and its
+            realization its mean is -v/2 exactly (the box has no k = 0
+            mode; v = lognormal_shift_variance, the plan's resolved
+            variance), its variance the plan's resolved variance and its
             skewness and excess kurtosis 0, each within 4 standard errors
             of 16 realizations; lognormal_sigma2_lnrho = ln(1 + var);
             --mach 3 --forcing-b 0.5 records the contrast's variance
@@ -26,6 +27,15 @@ Cases:
             clipped), a band-limited power law; exit 1, one message naming
             the clipped percentage; a small clipping (Gaussian covariance,
             sigma_lnrho 0.5) warns with it and goes on; option misuse exits 2
+  mean      rho/rho_mean has mean 1 on a grid that misses variance (a 32^3
+            box whose modes carry 90% of g's, the rest above the Nyquist:
+            Matern length 0.64 cells): ln rho is g - v/2 with v the
+            plan's resolved variance, to rounding, against the Gaussian of
+            the same seed (--target-spectrum gaussian against the plain
+            field), v recorded; the mean of rho over 16 realizations is
+            within 4 standard errors of 1 (with sigma_g^2 subtracted, as
+            before, it is exp(-0.05) = 0.95, some 15 standard errors off);
+            the resolved-variance warning says the density's variance
   regen     regenerate --check remakes a turning-bands grid and a points
             file bit for bit (the derived table is a function of the
             recorded parameters); sample at the file's own grid is bitwise;
@@ -116,14 +126,17 @@ def case_pdf():
         with h5py.File("f.h5") as f:
             lr = np.log(f["field"][...].astype(np.float64))
             sg2, vres = f.attrs["lognormal_sigma2_lnrho"], f.attrs["variance_resolved"]
+            shift = f.attrs["lognormal_shift_variance"]
         c = lr - lr.mean()
         v = np.mean(c * c)
         st.append((lr.mean(), v, np.mean(c**3) / v**1.5, np.mean(c**4) / v**2 - 3))
     st = np.array(st)
     if abs(sg2 - math.log1p(s2)) > 1e-9 * sg2:
         fail(f"lognormal_sigma2_lnrho {sg2}, want ln(1 + {s2})")
-    if np.abs(st[:, 0] + sg2 / 2).max() > 1e-9:
-        fail(f"mean of ln rho {st[:, 0]}, want -sigma_g^2/2 = {-sg2 / 2}")
+    if shift != vres:
+        fail(f"lognormal_shift_variance {shift}, want the resolved variance {vres}")
+    if np.abs(st[:, 0] + shift / 2).max() > 1e-9:
+        fail(f"mean of ln rho {st[:, 0]}, want -v/2 = {-shift / 2}")
     for col, want, what in ((1, vres, "variance"), (2, 0.0, "skewness"), (3, 0.0, "kurtosis")):
         m, se = st[:, col].mean(), st[:, col].std(ddof=1) / math.sqrt(R)
         print(f"ln rho {what}: {m:.5f} +- {se:.5f} (want {want:.5f})")
@@ -170,6 +183,33 @@ def case_refuse():
             fail(f"{bad}: not one message: {p.stderr!r}")
 
 
+def case_mean():
+    grid = ["--model", "matern", "--nu", "1.5", "--length", "0.02", "--grid", "32x32x32",
+            "--spacing", "0.03125", "--box", "1", "--no-xdmf"]
+    run("generate", *grid, "--variance", "1", "--seed", "7", "--out", "g.h5", "--quiet")
+    p = run("generate", *grid, "--lognormal", "--target-spectrum", "gaussian", "--variance", "1",
+            "--seed", "7", "--out", "l.h5")
+    with h5py.File("g.h5") as f, h5py.File("l.h5") as h:
+        g, lr = f["field"][...], np.log(h["field"][...])
+        v, vres = h.attrs["lognormal_shift_variance"], h.attrs["variance_resolved"]
+    if v != vres or not 0.85 < v < 0.95:
+        fail(f"lognormal_shift_variance {v}, want the resolved variance {vres} (about 0.90)")
+    if np.abs(lr - (g - v / 2)).max() > 1e-12:
+        fail(f"ln rho is not g - v/2: {np.abs(lr - (g - v / 2)).max()}")
+    if "keeps mean 1" not in p.stderr or "%.4g" % math.expm1(v) not in p.stderr:
+        fail(f"the warning does not give the density's variance: {p.stderr!r}")
+    means = []
+    for s in range(R):
+        run("generate", *grid, "--lognormal", "--target-spectrum", "gaussian", "--variance", "1",
+            "--seed", str(500 + s), "--out", "l.h5", "--quiet")
+        with h5py.File("l.h5") as h:
+            means.append(h["field"][...].mean())
+    m, se = np.mean(means), np.std(means, ddof=1) / math.sqrt(R)
+    print(f"mean of rho/rho_mean: {m:.4f} +- {se:.4f} over {R} realizations (resolved {v:.4f})")
+    if abs(m - 1) > 4 * se:
+        fail(f"mean of rho/rho_mean {m} +- {se}, want 1")
+
+
 def case_regen():
     run("generate", "--model", "vonkarman", "--length", "0.2", "--grid", "24x20x16",
         "--spacing", "0.05", "--lognormal", "--variance", "2", "--seed", "5", "--out", "g.h5",
@@ -195,5 +235,5 @@ def case_regen():
 
 
 {"spectrum": case_spectrum, "pdf": case_pdf, "refuse": case_refuse,
- "regen": case_regen}[CASE]()
+ "mean": case_mean, "regen": case_regen}[CASE]()
 print("ok")
