@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
-out=${1:-powerlaw128.h5}
+# into build/ (ignored by git), so the demo leaves nothing in the tree
+out=${1:-build/demo/powerlaw128.h5}
+mkdir -p "$(dirname "$out")"
 build/cli/tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \
   --grid 128x128x128 --out "$out" --report

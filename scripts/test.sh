@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds tbrf and runs the whole test suite with ctest.
 #   scripts/test.sh             Release build in build/
+#   scripts/test.sh --quick     the same build, without the statistical and
+#                               long tests (labels stats, long): a few
+#                               minutes, for a change's first check
 #   scripts/test.sh --sanitize  ASan+UBSan build in build-asan/, CUDA emulated
 #   scripts/test.sh --core      the library alone, static, in build-core/:
 #                               FFTW3 and OpenMP only (every optional part
@@ -12,7 +15,9 @@ scripts/install-deps.sh
 dir=build
 flags=(-DCMAKE_BUILD_TYPE=Release)
 select=()
-if [ "${1:-}" = "--sanitize" ]; then
+if [ "${1:-}" = "--quick" ]; then
+  select=(-LE "stats|long")
+elif [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   # The CUDA backend runs here on the tests' CPU emulator of the CUDA
   # runtime (doc/gpu.md), so its host code and kernels are checked too.
