@@ -12,7 +12,10 @@ set -euo pipefail
 # paraview and python3-paraview (ParaView 5.11, about 120 MB, 3-5 minutes on
 # a fresh machine): pvpython opens the outputs as a user would (io_paraview,
 # skipped without them); it runs headless, no X server needed. python3-yt
-# (yt 4.1): yt.load on the HDF5 grids (io_yt, skipped without it).
+# (yt 4.1): yt.load on the HDF5 grids (io_yt, skipped without it). xvfb
+# (and xauth, for xvfb-run): an X server for ParaView's screenshots, which
+# Debian's ParaView renders only with one (scripts/paraview_slice.py,
+# io_paraview_screenshot).
 # python3-venv, -pip, -setuptools, -wheel, -pytest, -matplotlib: the Python
 # package (doc/python.md) installed offline into a venv and tested
 # (python_package, skipped without them).
@@ -26,7 +29,7 @@ packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-t
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo dieharder python3-meshio python3-h5py
           libqhull-dev python3-xarray python3-netcdf4 python3-numpy paraview python3-paraview
           python3-yt python3-venv python3-pip python3-setuptools python3-wheel python3-pytest
-          python3-matplotlib
+          python3-matplotlib xvfb xauth
           libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libnetcdf-mpi-dev)
 missing=()
 for p in "${packages[@]}"; do
