@@ -21,7 +21,7 @@
 
 /* The version that wrote FILE into buf ("" when it records none). A
  * field depends on the version that made it as well as on its parameters:
- * doc/design.md, "Versions", lists the releases whose fields changed. */
+ * doc/changelog.md lists the releases whose fields changed. */
 static void file_version(const char *file, char *buf, size_t len)
 {
     char err[256];

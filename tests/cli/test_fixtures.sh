@@ -3,8 +3,8 @@
 # one field per model, method, precision, geometry and format, written by
 # the current version) is remade bit for bit from its recorded parameters by today's `tbrf regenerate
 # --check`. A change that alters any field's values fails here (and must
-# then bump the version recorded in files and say so in doc/design.md,
-# "Versions"). Every file in each OLD folder (tests/data/v0.1.0: fields
+# then bump the version recorded in files and say so in doc/changelog.md).
+# Every file in each OLD folder (tests/data/v0.1.0: fields
 # the 0.2.0 change altered; tests/data/v0.3.0: the one the 0.4.0 change
 # altered) must fail --check, saying that another version wrote it, and
 # leave no output.
