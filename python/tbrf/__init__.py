@@ -18,7 +18,9 @@ from ._field import Field, gstools_params
 from ._driver import Driver, Inflow, inflow_tube
 from . import ic, mc, rng
 
-__version__ = "0.5.0"
+# the library's version (the top CMakeLists.txt's project(), which the wheel's
+# metadata also takes; python/tests/test_version.py checks all three agree)
+__version__ = "0.7.0"
 
 
 def library_version() -> str:

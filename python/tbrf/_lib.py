@@ -1,10 +1,10 @@
 """_lib — finds libtbrf, declares its C functions and structs for ctypes,
 and turns its statuses into exceptions.
 
-Why ctypes (doc/python.md, "Why ctypes"): the package compiles nothing, so
-`pip install ./python` needs no compiler, headers or build backend beyond
-setuptools; a ctypes call of a CDLL function releases the GIL for the
-whole foreign call; and the structs below are the only mirror of the C
+Why ctypes (doc/python.md, "Why ctypes"): no extension module is compiled
+against Python (the wheel carries libtbrf itself, built by its own CMake),
+and any other build of libtbrf can be chosen at import; a ctypes call of a
+CDLL function releases the GIL for the whole foreign call; and the structs below are the only mirror of the C
 headers to maintain (test_structs checks their sizes against the
 library's own defaults functions).
 """
@@ -384,6 +384,10 @@ def _candidates() -> list:
     if env:
         return [env]  # asked for explicitly: nothing else is tried
     found = []
+    # the library a wheel bundles beside these modules (pip install ./python)
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libtbrf.so")
+    if os.path.exists(bundled):
+        found.append(bundled)
     pkg = shutil.which("pkg-config")
     if pkg:
         try:
