@@ -5,7 +5,7 @@ ParaView's own Python. Debian's ParaView 5.11 renders only with an X
 server, so headless it runs under Xvfb (scripts/install-deps.sh installs
 xvfb):
 
-    xvfb-run -a pvpython scripts/paraview_slice.py ./f.xmf slice.png
+    xvfb-run -a -s "-screen 0 1024x768x24" pvpython scripts/paraview_slice.py ./f.xmf slice.png
 
 Give the .xmf with a slash (./f.xmf): doc/cli.md, "Looking at the files",
 says why."""
