@@ -38,8 +38,33 @@ static void nufft_release(void *self)
     free(s);
 }
 
+/* The fine grids' bytes and the box's modes', against the memory budget:
+ * TBRF_OK, or a failure with its message. */
+static int fine_fits(tbrf_plan *p, const nufft_state *s)
+{
+    const grid_geom *box = &s->box->g;
+    const double fine = tbrfi_nufft_fine_bytes(&s->nu) * (double)p->v->ncomp;
+    const double coarse = tbrfi_fft_method_bytes(p->v->dim, box);
+    const double budget = tbrfi_engine_memory_budget();
+    if (!(budget > 0.0))
+        return tbrfi_plan_fail(p, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET='%.40s' is not a size in "
+                               "bytes (such as 4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
+    if (fine + coarse > budget)
+        return tbrfi_plan_fail(p, TBRF_ERR_SIZE, "periodic box %lld x %lld x %lld: the oversampled "
+                               "grid%s (%lld x %lld x %lld) would need %.3g MiB, more than the memory "
+                               "budget of %.3g MiB (set TBRF_MEMORY_BUDGET to raise it)",
+                               (long long)box->n[0],
+                               (long long)box->n[1], (long long)box->n[2], p->v->ncomp > 1 ? "s" : "",
+                               (long long)s->nu.N[0], (long long)s->nu.N[1], (long long)s->nu.N[2],
+                               (fine + coarse) / 1048576.0, budget / 1048576.0);
+    return TBRF_OK;
+}
+
 /* The oversampled grids of the box the box lattice method made (an
- * earlier candidate), checked against the memory budget. */
+ * earlier candidate). Only the box's modes must fit the budget now: the
+ * fine grids are allocated, and checked (fine_fits), when a realization
+ * is first evaluated off the lattice, so a plan run on its lattice alone
+ * (cosmological ICs) is not held to grids it never makes. */
 static int nufft_setup_box(tbrf_plan *p, nufft_state *s)
 {
     const int dim = p->v->dim;
@@ -58,14 +83,12 @@ static int nufft_setup_box(tbrf_plan *p, nufft_state *s)
     if (!(budget > 0.0))
         return tbrfi_plan_fail(p, TBRF_ERR_INVALID, "TBRF_MEMORY_BUDGET='%.40s' is not a size in "
                                "bytes (such as 4G or 512M)", getenv("TBRF_MEMORY_BUDGET"));
-    if (fine + coarse > budget)
-        return tbrfi_plan_fail(p, TBRF_ERR_SIZE, "periodic box %lld x %lld x %lld: the oversampled "
-                               "grid%s (%lld x %lld x %lld) would need %.3g MiB, more than the memory "
-                               "budget of %.3g MiB (set TBRF_MEMORY_BUDGET to raise it)",
-                               (long long)box->n[0],
-                               (long long)box->n[1], (long long)box->n[2], p->v->ncomp > 1 ? "s" : "",
-                               (long long)s->nu.N[0], (long long)s->nu.N[1], (long long)s->nu.N[2],
-                               (fine + coarse) / 1048576.0, budget / 1048576.0);
+    if (coarse > budget)
+        return tbrfi_plan_fail(p, TBRF_ERR_SIZE, "periodic box %lld x %lld x %lld: its modes would "
+                               "need %.3g MiB, more than the memory budget of %.3g MiB (set "
+                               "TBRF_MEMORY_BUDGET to raise it)", (long long)box->n[0],
+                               (long long)box->n[1], (long long)box->n[2], coarse / 1048576.0,
+                               budget / 1048576.0);
     s->nslots = 2.0 * fine + coarse <= budget ? PERIODIC_SLOTS : 1;
     tbrfi_box_lattice_variance(p, s->box);
     return TBRF_OK;
@@ -105,6 +128,8 @@ static int ensure_fine(tbrf_plan *p, nufft_state *s, uint64_t r)
             if (!s->slot[i].valid || (use->valid && s->slot[i].used < use->used))
                 use = &s->slot[i];
         use->valid = 0;
+        if (!use->u[0] && fine_fits(p, s))
+            return p->msg.status;
         for (int c = 0; c < p->v->ncomp; c++)
             if (!use->u[c] && !(use->u[c] = tbrfi_nufft_fine_alloc(&s->nu)))
                 return tbrfi_plan_fail(p, TBRF_ERR_NO_MEMORY, "no memory for the %.3g MiB oversampled grid",
