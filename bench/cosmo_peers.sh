@@ -55,7 +55,7 @@ np.savetxt("transfer_2lptic.txt", np.column_stack([k] + [T] * 6), fmt="%.12e")
 EOF
 
 lpt_supported=0
-"$tbrf" arepo cosmo --help 2>&1 | grep -q -- '--lpt' && lpt_supported=1
+peers_tbrf_has_lpt && lpt_supported=1
 list=()
 for seed in $SEEDS; do
     for order in $ORDERS; do
@@ -110,6 +110,8 @@ EOF
             "$tbrf" arepo cosmo --out tbrf_s${seed}_lpt${order} --box "$BOX" --length-unit mpc \
                 --particles "$G" --redshift "$Z" --omega-m $OM --omega-b $OB --hubble $H \
                 --sigma8 $S8 --table pk.txt --precision double --seed "$seed" --quiet "${lptopt[@]}"
+            # labelled by the order the file says tbrf ran, never by the request alone
+            peers_tbrf_check tbrf_s${seed}_lpt${order}.hdf5 "$order"
             list+=("tbrf:$seed:$order:tbrf_s${seed}_lpt${order}.hdf5")
         fi
     done

@@ -55,3 +55,36 @@ filename = $6
 UseLongids = true
 EOF
 }
+
+# peers_tbrf_has_lpt: whether $tbrf's `arepo cosmo` takes --lpt. The help is
+# captured whole before it is searched: `tbrf ... --help | grep -q` under
+# pipefail fails whenever grep exits at its match before tbrf has written
+# the rest (SIGPIPE), and the run then went on without --lpt.
+peers_tbrf_has_lpt() {
+    local help
+    help=$("$tbrf" arepo cosmo --help 2>&1) || true
+    case $help in *--lpt*) return 0 ;; esac
+    return 1
+}
+
+# peers_tbrf_order FILE: the LPT order $tbrf says it ran (the lpt_order it
+# records in FILE, read by `tbrf info`); 1 from a tbrf without --lpt (it
+# makes Zel'dovich ICs only); fails when a tbrf with --lpt recorded none.
+peers_tbrf_order() {
+    local info order
+    info=$("$tbrf" info "$1" 2>&1) || { echo "tbrf info $1 failed: $info" >&2; return 1; }
+    order=$(printf '%s\n' "$info" | sed -n 's/^ *lpt_order *= *\([0-9][0-9]*\).*/\1/p')
+    if [ -z "$order" ]; then
+        peers_tbrf_has_lpt && { echo "$1 records no lpt_order" >&2; return 1; }
+        order=1
+    fi
+    echo "$order"
+}
+
+# peers_tbrf_check FILE ORDER: fails, saying so, unless $tbrf ran ORDER in
+# FILE, so that no run is labelled with an order it did not run.
+peers_tbrf_check() {
+    local ran
+    ran=$(peers_tbrf_order "$1") || return 1
+    [ "$ran" = "$2" ] || { echo "$1: tbrf ran LPT order $ran, not $2" >&2; return 1; }
+}

@@ -30,7 +30,7 @@ awk -v ns=$NS '!/^#/ { t = sqrt($2 / exp(ns * log($1))); printf "%.12e", $1;
     for (i = 0; i < 12; i++) printf " %.12e", t; printf "\n" }' pk.txt > transfer_camb.txt
 peers_mono_conf "$G" "$BOX" "$Z" "$ORDER" 1001 mono.hdf5 > mono.conf
 lptopt=()
-"$tbrf" arepo cosmo --help 2>&1 | grep -q -- '--lpt' && lptopt=(--lpt "$ORDER")
+peers_tbrf_has_lpt && lptopt=(--lpt "$ORDER")
 [ ${#lptopt[@]} -gt 0 ] || [ "$ORDER" = 1 ] ||
     { echo "cosmo_peers_time.sh: this tbrf has no --lpt: run with ORDER=1" >&2; exit 1; }
 measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MB"
@@ -50,6 +50,7 @@ for i in $(seq "$PAIRS"); do
     measure tbrf "$tbrf" arepo cosmo --out tbrf_ics --box "$BOX" --length-unit mpc --particles "$G" \
         --redshift "$Z" --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 --table pk.txt \
         --precision double --seed 1 --quiet "${lptopt[@]}"
+    peers_tbrf_check tbrf_ics.hdf5 "$ORDER" || exit 1 # the order it ran, not only the one asked for
     measure monofonic "$mono" mono.conf
 done | tee runs.txt
 echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -19,6 +19,9 @@ void cli_mpi_solo(int on);  /* 1: rank 0 runs a command alone, as the serial too
 int cli_mpi_rank(void);
 int cli_mpi_size(void);
 int cli_mpi_agree(int ok);
+/* cli_mpi_agree waited asleep (a few polls a second, not a spinning core):
+ * for ranks that wait for another's long run. */
+int cli_mpi_agree_idle(int ok);
 /* Collective: 1 when every rank passes the same string (a command line). */
 int cli_mpi_same(const char *s);
 

@@ -49,7 +49,7 @@ static void usage_cosmo(void)
            "--unit-velocity). Flat or curved LCDM without radiation.\n"
            "\n"
            "  --box L           box side in the length unit (default kpc/h: 50000 = 50 Mpc/h)\n"
-           "  --particles G     G^3 particles (2 to 2048)\n"
+           "  --particles G     G^3 particles (2 to 65536, as the memory budget allows)\n"
            "  --redshift Z      starting redshift (Time = 1/(1+Z))\n"
            "  --omega-m W, --omega-lambda W (default 1 - omega-m), --omega-b W (the\n"
            "                    transfer function's baryons; 0: Eisenstein & Hu's\n"
@@ -241,7 +241,7 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
         cli_errline("arepo cosmo: --out and --particles are required");
         return -1;
     }
-    if (args_int64("--particles", val[C_PART], 2, 2048, &q->g, err, sizeof err) ||
+    if (args_int64("--particles", val[C_PART], 2, 65536, &q->g, err, sizeof err) ||
         (val[C_SEED] && args_uint64("--seed", val[C_SEED], &q->seed, err, sizeof err))) {
         cli_errline("arepo cosmo: %s", err);
         return -1;

@@ -184,18 +184,38 @@ static int cmd_help(int argc, char **argv)
 
 /* Under mpirun, generate splits its field over the ranks (run.c); any
  * other command runs on rank 0 alone, once, as the serial command would
- * (cli_mpi_solo), and the other ranks return its exit status. */
+ * (cli_mpi_solo), and the other ranks return its exit status, asleep
+ * meanwhile (cli_mpi_agree_idle). Rank 0 says so once, so that P - 1
+ * reserved cores doing nothing are not a surprise. */
 static int mpi_runs(const char *cmd)
 {
     return cli_mpi_size() == 1 || strcmp(cmd, "generate") == 0;
 }
 
+/* --help anywhere: a usage text, nothing run (and nothing to warn of). */
+static int help_asked(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
 static int rank0_only(int (*run)(int, char **), int argc, char **argv)
 {
+    if (cli_mpi_rank() == 0 && !help_asked(argc, argv)) {
+        const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
+        char others[48] = "rank waits";
+        if (cli_mpi_size() > 2)
+            snprintf(others, sizeof others, "%d ranks wait", cli_mpi_size() - 1);
+        cli_errline("note: '%.40s%s%.40s' runs on rank 0 alone under mpirun; the other %s asleep "
+                    "until it ends (only generate is split over ranks)", argv[0], *sub ? " " : "", sub,
+                    others);
+    }
     cli_mpi_solo(1);
     int rc = cli_mpi_rank() == 0 ? run(argc, argv) : 0;
     cli_mpi_solo(0);
-    return cli_mpi_agree(rc == 0) ? rc : (rc ? rc : EXIT_FAIL);
+    return cli_mpi_agree_idle(rc == 0) ? rc : (rc ? rc : EXIT_FAIL);
 }
 
 #ifdef TBRF_CLI_MODULE

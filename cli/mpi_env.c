@@ -4,7 +4,9 @@
  * launchers PMIX_RANK or PMI_RANK): run alone it is the serial command,
  * touching no MPI at all. The serial build has the same functions, with
  * one rank. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdlib.h>
+#include <time.h>
 
 #include "cli.h"
 #include "mpi_launched.h"
@@ -47,6 +49,29 @@ int cli_mpi_agree(int ok)
     return all;
 }
 
+/* A blocking MPI_Allreduce waits by polling: Open MPI's shared-memory
+ * transport spins (or, oversubscribed, sched_yields) a full core on a rank
+ * that waits seconds for rank 0. The non-blocking form, tested between
+ * sleeps that grow from 0.1 ms to 20 ms, costs a waiting rank about 50
+ * MPI_Tests a second and delays the answer by at most 20 ms. */
+int cli_mpi_agree_idle(int ok)
+{
+    int all = ok;
+    if (!g_active)
+        return all;
+    MPI_Request req;
+    MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req);
+    long wait_ns = 100000;
+    for (int done = 0;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return all;
+        struct timespec t = {0, wait_ns};
+        nanosleep(&t, NULL);
+        wait_ns = wait_ns < 10000000 ? 2 * wait_ns : 20000000;
+    }
+}
+
 int cli_mpi_same(const char *s)
 {
     unsigned long long h = 14695981039346656037ull, lo = 0, hi = 0; /* FNV-1a */
@@ -71,6 +96,7 @@ void cli_mpi_solo(int on) { (void)on; }
 int cli_mpi_rank(void) { return 0; }
 int cli_mpi_size(void) { return 1; }
 int cli_mpi_agree(int ok) { return ok; }
+int cli_mpi_agree_idle(int ok) { return ok; }
 int cli_mpi_same(const char *s)
 {
     (void)s;

@@ -27,6 +27,14 @@ int tbrfi_methods_for(int method, int periodic, const method_ops **list, int *id
     return 1;
 }
 
+void *tbrfi_plan_state(const tbrf_plan *p, const method_ops *m)
+{
+    for (int i = 0; i < p->nmethods; i++)
+        if (p->methods[i] == m)
+            return p->state[i];
+    return NULL;
+}
+
 int tbrfi_plan_fail(tbrf_plan *p, int status, const char *fmt, ...)
 {
     va_list ap;
@@ -60,7 +68,7 @@ int tbrfi_plan_push_cells(tbrf_plan *p, int64_t total, int64_t step, const void 
         const int64_t count = total - first < step ? total - first : step;
         const void *piece = all ? (const char *)all + ps * (size_t)first : buf;
         if (!all) {
-            int st = p->run->eval_grid(p, first, count, buf);
+            int st = p->run->eval_grid(p, p->run_state, first, count, buf);
             if (st)
                 return st;
         }
@@ -72,21 +80,22 @@ int tbrfi_plan_push_cells(tbrf_plan *p, int64_t total, int64_t step, const void 
     return TBRF_OK;
 }
 
-int tbrfi_method_execute_grid(tbrf_plan *p, uint64_t r, void *values)
+int tbrfi_method_execute_grid(tbrf_plan *p, void *self, uint64_t r, void *values)
 {
-    int st = p->run->prepare(p, r);
+    int st = p->run->prepare(p, self, r);
     if (st)
         return st;
-    return p->run->eval_grid(p, 0, p->grid.n[0] * p->grid.n[1] * p->grid.n[2], values);
+    return p->run->eval_grid(p, self, 0, p->grid.n[0] * p->grid.n[1] * p->grid.n[2], values);
 }
 
-int tbrfi_method_stream_grid(tbrf_plan *p, uint64_t r, int64_t step, tbrf_push_fn push, void *user)
+int tbrfi_method_stream_grid(tbrf_plan *p, void *self, uint64_t r, int64_t step, tbrf_push_fn push,
+                             void *user)
 {
     const int64_t nx = p->grid.n[0], rows = step / nx;
     if ((double)rows * (double)nx * (double)tbrfi_plan_point_size(p) > 1e12)
         return tbrfi_plan_fail(p, TBRF_ERR_SIZE, "a chunk of %lld rows of %lld cells is too large to "
                                "buffer", (long long)rows, (long long)nx);
-    int st = p->run->prepare(p, r);
+    int st = p->run->prepare(p, self, r);
     if (st)
         return st;
     void *values = malloc(tbrfi_plan_point_size(p) * (size_t)step);
@@ -98,28 +107,35 @@ int tbrfi_method_stream_grid(tbrf_plan *p, uint64_t r, int64_t step, tbrf_push_f
     return st;
 }
 
-int tbrfi_method_no_prepare(tbrf_plan *p, uint64_t r)
+int tbrfi_method_no_state(tbrf_plan *p, const tbrfi_method_args *a, void **self)
 {
-    (void)r;
+    (void)p, (void)a;
+    *self = NULL;
+    return TBRF_OK;
+}
+
+void tbrfi_method_no_release(void *self)
+{
+    (void)self;
+}
+
+int tbrfi_method_no_prepare(tbrf_plan *p, void *self, uint64_t r)
+{
+    (void)self, (void)r;
     return tbrfi_plan_fail(p, TBRF_ERR_UNSUPPORTED, "the %s method keeps no realization state",
                            p->run ? p->run->name : "current");
 }
 
-int tbrfi_method_no_eval_grid(tbrf_plan *p, int64_t first, int64_t count, void *values)
+int tbrfi_method_no_eval_grid(tbrf_plan *p, void *self, int64_t first, int64_t count, void *values)
 {
-    (void)first, (void)count, (void)values;
+    (void)self, (void)first, (void)count, (void)values;
     return tbrfi_plan_fail(p, TBRF_ERR_UNSUPPORTED, "the %s method evaluates whole grids only",
                            p->run ? p->run->name : "current");
 }
 
-int tbrfi_method_no_eval_points(tbrf_plan *p, int64_t n, const double *xyz, void *values)
+int tbrfi_method_no_eval_points(tbrf_plan *p, void *self, int64_t n, const double *xyz, void *values)
 {
-    (void)n, (void)xyz, (void)values;
+    (void)self, (void)n, (void)xyz, (void)values;
     return tbrfi_plan_fail(p, TBRF_ERR_UNSUPPORTED, "the %s method does not evaluate points",
                            p->run ? p->run->name : "current");
-}
-
-void tbrfi_method_no_release(tbrf_plan *p)
-{
-    (void)p;
 }

@@ -1,6 +1,7 @@
 /* method_tb.c — turning bands as a plan method: the plan's engine
  * (engine/engine.h) synthesises the lines and projects them through the
- * backend; its failures become the plan's, word for word. */
+ * backend; its failures become the plan's, word for word. Its state is
+ * the plan's engine (the lines), so it makes none of its own. */
 #include "plan/method.h"
 
 /* The engine's failure as the plan's: the same status and message. */
@@ -11,41 +12,45 @@ static int engine_failed(tbrf_plan *p, int st)
     return st;
 }
 
-static int tb_grid(tbrf_plan *p, const grid_geom *whole, int *runs)
+static int tb_grid(tbrf_plan *p, void *self, const grid_geom *whole, int *runs)
 {
-    (void)p, (void)whole;
+    (void)p, (void)self, (void)whole;
     *runs = 1; /* any grid inside the domain */
     return TBRF_OK;
 }
 
-static int tb_points(tbrf_plan *p, const char *caller, int *runs)
+static int tb_points(tbrf_plan *p, void *self, const char *caller, int *runs)
 {
-    (void)p, (void)caller;
+    (void)p, (void)self, (void)caller;
     *runs = 1;
     return TBRF_OK;
 }
 
 /* Synthesises realization r's lines unless the engine has them. */
-static int tb_prepare(tbrf_plan *p, uint64_t r)
+static int tb_prepare(tbrf_plan *p, void *self, uint64_t r)
 {
+    (void)self;
     int st = tbrfi_engine_lines(p->engine, r);
     return st ? engine_failed(p, st) : TBRF_OK;
 }
 
-static int tb_eval_grid(tbrf_plan *p, int64_t first, int64_t count, void *values)
+static int tb_eval_grid(tbrf_plan *p, void *self, int64_t first, int64_t count, void *values)
 {
+    (void)self;
     int st = tbrfi_engine_project_grid(p->engine, &p->grid, first, count, values);
     return st ? engine_failed(p, st) : TBRF_OK;
 }
 
-static int tb_eval_points(tbrf_plan *p, int64_t n, const double *xyz, void *values)
+static int tb_eval_points(tbrf_plan *p, void *self, int64_t n, const double *xyz, void *values)
 {
+    (void)self;
     int st = tbrfi_engine_project_points(p->engine, n, xyz, values);
     return st ? engine_failed(p, st) : TBRF_OK;
 }
 
-static double tb_variance(const tbrf_plan *p)
+static double tb_variance(const tbrf_plan *p, void *self)
 {
+    (void)self;
     return p->v->spec.variance_resolved;
 }
 
@@ -54,6 +59,7 @@ const method_ops tbrfi_method_tb = {
     .name = "turning-bands",
     .storage = TBRFI_ENGINE_LINES,
     .wraps = 0,
+    .make = tbrfi_method_no_state,
     .grid = tb_grid,
     .points = tb_points,
     .prepare = tb_prepare,

@@ -34,9 +34,9 @@ static int begin(tbrf_plan *p)
  * spec, lines, axis nor FFTW line plan). */
 static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo[3],
                  const double hi[3], double resolution, uint64_t seed, const tbrf_opts *opts,
-                 int periodic)
+                 const tbrfi_method_args *a)
 {
-    p->nmethods = tbrfi_methods_for(opts ? opts->method : TBRF_METHOD_TB, periodic, p->methods,
+    p->nmethods = tbrfi_methods_for(opts ? opts->method : TBRF_METHOD_TB, a->periodic, p->methods,
                                     &p->idle_method);
     int storage = TBRFI_ENGINE_NONE;
     for (int i = 0; i < p->nmethods; i++)
@@ -45,8 +45,13 @@ static int setup(tbrf_plan *p, const tbrf_model *model, int dim, const double lo
     if (!p->engine)
         return st; /* no memory: the plan's message stays empty */
     p->v = tbrfi_engine_view_of(p->engine);
-    if (st)
+    if (st) {
         p->msg = *tbrfi_engine_msg(p->engine);
+        return st;
+    }
+    /* in order: a method may compose an earlier candidate's state */
+    for (int i = 0; i < p->nmethods && !st; i++)
+        st = p->methods[i]->make(p, a, &p->state[i]);
     return st;
 }
 
@@ -59,7 +64,8 @@ int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3], const d
     *plan = p;
     if (!p)
         return TBRF_ERR_NO_MEMORY;
-    int st = setup(p, model, dim, lo, hi, resolution, seed, opts, 0);
+    const tbrfi_method_args none = {0, NULL, NULL, NULL};
+    int st = setup(p, model, dim, lo, hi, resolution, seed, opts, &none);
     if (st)
         p->broken = 1;
     return st;
@@ -96,10 +102,8 @@ static int periodic_setup(tbrf_plan *p, const tbrf_model *model, int dim, const 
      * needs FFT or AUTO); its methods need no lines */
     o.method = TBRF_METHOD_FFT;
     o.periodic = 1;
-    int st = setup(p, model, dim, origin, hi, resolution, seed, &o, 1);
-    if (st)
-        return st;
-    return tbrfi_nufft_method_setup(p, origin, length, n);
+    const tbrfi_method_args box = {1, origin, length, n};
+    return setup(p, model, dim, origin, hi, resolution, seed, &o, &box);
 }
 
 int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const double origin[3],
@@ -123,17 +127,17 @@ void tbrf_destroy(tbrf_plan *p)
     if (!p)
         return;
     for (int i = 0; i < p->nmethods; i++)
-        p->methods[i]->release(p);
+        p->methods[i]->release(p->state[i]);
     tbrfi_engine_destroy(p->engine);
     free(p);
 }
 
-/* No geometry, no method running, no stale FFT variance. */
+/* No geometry, no method running. */
 static void forget_geometry(tbrf_plan *p)
 {
     p->geom = GEOM_NONE;
     p->run = NULL;
-    p->fft_variance = 0.0;
+    p->run_state = NULL;
 }
 
 static int inside(const tbrf_plan *p, int d, double x)
@@ -229,11 +233,12 @@ static int set_grid_box(tbrf_plan *p, const double origin[3], const double spaci
     }
     const grid_geom whole = tbrfi_plan_whole(&p->grid);
     for (int i = 0; i < p->nmethods; i++) {
-        int runs = 0, st = p->methods[i]->grid(p, &whole, &runs);
+        int runs = 0, st = p->methods[i]->grid(p, p->state[i], &whole, &runs);
         if (st)
             return st;
         if (runs) {
             p->run = p->methods[i];
+            p->run_state = p->state[i];
             break;
         }
     }
@@ -270,16 +275,16 @@ static int bad_point(tbrf_plan *p, int64_t index, const double *x)
                 (long long)index, x[0], x[1], p->v->lo[0], p->v->hi[0], p->v->lo[1], p->v->hi[1]);
 }
 
-/* The first candidate that runs points (`caller` names the API call in a
- * refusal's message). */
-static int points_method(tbrf_plan *p, const char *caller, const method_ops **m)
+/* The index of the first candidate that runs points (`caller` names the
+ * API call in a refusal's message). */
+static int points_method(tbrf_plan *p, const char *caller, int *which)
 {
     for (int i = 0; i < p->nmethods; i++) {
-        int runs = 0, st = p->methods[i]->points(p, caller, &runs);
+        int runs = 0, st = p->methods[i]->points(p, p->state[i], caller, &runs);
         if (st)
             return st;
         if (runs) {
-            *m = p->methods[i];
+            *which = i;
             return TBRF_OK;
         }
     }
@@ -297,7 +302,7 @@ int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
         return fail(p, TBRF_ERR_SIZE, "set_points: n = %lld is negative", (long long)n);
     if (n > 0 && !xyz)
         return fail(p, TBRF_ERR_NULL, "set_points: xyz is NULL");
-    const method_ops *m = NULL;
+    int m = 0;
     if (points_method(p, "set_points", &m))
         return p->msg.status;
     int64_t bad = first_bad_point(p, n, xyz);
@@ -305,7 +310,8 @@ int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
         return bad_point(p, bad, xyz + (size_t)p->v->dim * (size_t)bad);
     p->npoints = n;
     p->xyz = xyz;
-    p->run = m;
+    p->run = p->methods[m];
+    p->run_state = p->state[m];
     p->geom = GEOM_POINTS;
     return TBRF_OK;
 }
@@ -349,14 +355,14 @@ int tbrf_execute(tbrf_plan *p, uint64_t realization, void *values)
     if (check_realization(p, realization))
         return p->msg.status;
     if (p->geom == GEOM_GRID)
-        return p->run->execute_grid(p, realization, values);
-    int st = p->run->prepare(p, realization);
-    return st ? st : p->run->eval_points(p, p->npoints, p->xyz, values);
+        return p->run->execute_grid(p, p->run_state, realization, values);
+    int st = p->run->prepare(p, p->run_state, realization);
+    return st ? st : p->run->eval_points(p, p->run_state, p->npoints, p->xyz, values);
 }
 
 /* The pull-evaluate-push loop of tbrf_execute_stream, on buffers of
  * chunk points. */
-static int stream_points(tbrf_plan *p, const method_ops *m, int64_t chunk, double *xyz, void *values,
+static int stream_points(tbrf_plan *p, const method_ops *m, void *self, int64_t chunk, double *xyz, void *values,
                          tbrf_pull_fn pull, tbrf_push_fn push, void *user)
 {
     for (int64_t first = 0;;) {
@@ -372,7 +378,7 @@ static int stream_points(tbrf_plan *p, const method_ops *m, int64_t chunk, doubl
         int64_t bad = first_bad_point(p, count, xyz);
         if (bad >= 0)
             return bad_point(p, first + bad, xyz + (size_t)p->v->dim * (size_t)bad);
-        int st = m->eval_points(p, count, xyz, values);
+        int st = m->eval_points(p, self, count, xyz, values);
         if (st)
             return st;
         rc = push(user, first, count, values);
@@ -391,16 +397,18 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
         return p->msg.status;
     if (!pull || !push)
         return fail(p, TBRF_ERR_NULL, "execute_stream: pull or push callback is NULL");
-    const method_ops *m = NULL;
-    if (points_method(p, "execute_stream", &m))
+    int which = 0;
+    if (points_method(p, "execute_stream", &which))
         return p->msg.status;
+    const method_ops *m = p->methods[which];
+    void *self = p->state[which];
     if (check_realization(p, realization))
         return p->msg.status;
     int64_t chunk = p->v->opts.chunk > 0 ? p->v->opts.chunk : AUTO_CHUNK_POINTS;
     const size_t ps = tbrfi_plan_point_size(p);
     if ((double)chunk * (double)(p->v->dim * sizeof(double) + ps) > 1e12)
         return fail(p, TBRF_ERR_SIZE, "opts.chunk = %lld points is too large to buffer", (long long)chunk);
-    int st = m->prepare(p, realization);
+    int st = m->prepare(p, self, realization);
     if (st)
         return st;
     double *xyz = malloc(sizeof(double) * (size_t)p->v->dim * (size_t)chunk);
@@ -408,7 +416,7 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
     if (!xyz || !values)
         st = fail(p, TBRF_ERR_NO_MEMORY, "no memory for a chunk of %lld points", (long long)chunk);
     else
-        st = stream_points(p, m, chunk, xyz, values, pull, push, user);
+        st = stream_points(p, m, self, chunk, xyz, values, pull, push, user);
     free(xyz);
     free(values);
     return st;
@@ -430,7 +438,7 @@ int tbrf_execute_grid_stream(tbrf_plan *p, uint64_t realization, tbrf_push_fn pu
     const int64_t nx = p->grid.n[0];
     const int64_t want = p->v->opts.chunk > 0 ? p->v->opts.chunk : AUTO_CHUNK_CELLS;
     const int64_t rows = want / nx > 0 ? want / nx : 1;
-    return p->run->stream_grid(p, realization, rows * nx, push, user);
+    return p->run->stream_grid(p, p->run_state, realization, rows * nx, push, user);
 }
 
 int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
@@ -452,8 +460,9 @@ int tbrf_plan_get_info(const tbrf_plan *p, tbrf_plan_info *info)
     info->backend = p->v->backend->id;
     /* the running method's, else the last candidate's (turning bands, or
      * the periodic plan's NUFFT) */
-    const method_ops *m = p->run ? p->run : p->methods[p->nmethods - 1];
-    info->variance_resolved = m->variance(p);
+    const int last = p->nmethods - 1;
+    info->variance_resolved = p->run ? p->run->variance(p, p->run_state)
+                                     : p->methods[last]->variance(p, p->state[last]);
     return TBRF_OK;
 }
 

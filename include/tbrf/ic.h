@@ -35,7 +35,7 @@ extern "C" {
  * Flat or curved LCDM without radiation. */
 typedef struct tbrf_ic_cosmo_params {
     double box;            /* L, the box side in length units (default 50000: 50 Mpc/h in kpc/h) */
-    int64_t particles;     /* G: G^3 particles, 2 <= G <= 2048 (default 32) */
+    int64_t particles;     /* G: G^3 particles, 2 <= G <= 65536 (default 32) */
     double redshift;       /* z, -1 < z <= 1e4 (default 127); a = 1/(1+z) */
     double omega_m;        /* 0 < omega_m <= 10 (default 0.3089) */
     double omega_lambda;   /* 0 <= omega_lambda <= 10 (default 0.6911) */
@@ -133,7 +133,7 @@ typedef struct tbrf_ic_cosmo_info {
  * lattice's D2 Psi2, whichever is more) into *bytes, and into *fewest the fewest
  * chunks that fit the memory budget (tbrf_memory_budget), 0 when none
  * does (the plan alone is over it). Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_INVALID (particles outside 2..2048, chunks outside 1 .. 65536,
+ * TBRF_ERR_INVALID (particles outside 2..65536, chunks outside 1 .. 65536,
  * glass_n < 0, lpt outside 1..2). */
 TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chunks,
                                  TBRF_OUT double *bytes, TBRF_OUT int64_t *fewest);

@@ -48,9 +48,12 @@ TBRF_API int tbrf_make_plan(const tbrf_model *model, int dim, const double lo[3]
  * opts.method and opts.periodic are ignored; every other option applies.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (dim, non-finite or
  * non-positive length, bad options), TBRF_ERR_SIZE (n_d < 1, above 2^20,
- * or an oversampled grid larger than the memory budget: $TBRF_MEMORY_BUDGET
+ * or the box's modes larger than the memory budget: $TBRF_MEMORY_BUDGET
  * bytes, else half the physical memory), TBRF_ERR_DIVERGENT,
- * TBRF_ERR_NO_MEMORY. On any status but TBRF_ERR_NO_MEMORY *plan is set. */
+ * TBRF_ERR_NO_MEMORY. On any status but TBRF_ERR_NO_MEMORY *plan is set.
+ * The oversampled grids are allocated when a realization is first
+ * evaluated off the lattice, and checked against the budget then: that
+ * execute (or stream) returns TBRF_ERR_SIZE when they do not fit. */
 TBRF_API int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const double origin[3],
                                      const double length[3], const int64_t n[3], uint64_t seed,
                                      const tbrf_opts *opts, tbrf_plan **plan);

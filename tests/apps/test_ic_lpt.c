@@ -591,12 +591,15 @@ static void test_budget(void)
     p.particles = 64;
     double b1 = 0, b2 = 0;
     int64_t f1 = 0, f2 = 0;
-    setenv("TBRF_MEMORY_BUDGET", "70M", 1);
+    /* 64^3: Zel'dovich about 14 MB in 64 chunks; 2LPT's padded grids of the
+     * second-order source alone 22 MB, 37 MB with Psi1, the potentials and
+     * the working set */
+    setenv("TBRF_MEMORY_BUDGET", "20M", 1);
     p.lpt = 1;
-    CHECK(tbrf_ic_cosmo_bytes(&p, 64, &b1, &f1) == TBRF_OK && b1 < 70.0 * 1048576 && f1 >= 1,
-          "Zel'dovich 64^3 fits 70 MiB: %g", b1);
+    CHECK(tbrf_ic_cosmo_bytes(&p, 64, &b1, &f1) == TBRF_OK && b1 < 20.0 * 1048576 && f1 >= 1,
+          "Zel'dovich 64^3 fits 20 MiB: %g", b1);
     p.lpt = 2;
-    CHECK(tbrf_ic_cosmo_bytes(&p, 64, &b2, &f2) == TBRF_OK && b2 > 70.0 * 1048576 && f2 == 0,
+    CHECK(tbrf_ic_cosmo_bytes(&p, 64, &b2, &f2) == TBRF_OK && b2 > 20.0 * 1048576 && f2 == 0,
           "2LPT 64^3 does not: %g, fewest %lld", b2, (long long)f2);
     tbrf_ic_cosmo *ic = NULL;
     CHECK(tbrf_ic_cosmo_make(&p, &ic) == TBRF_ERR_SIZE &&

@@ -62,9 +62,10 @@ static int pos_finite(double x)
  * reason in *m. */
 static int check_params(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
 {
-    if (!pos_finite(p->box) || p->particles < 2 || p->particles > 2048)
-        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need a box > 0 and 2 .. 2048 "
-                          "particles per axis (got %g, %lld)", p->box, (long long)p->particles);
+    if (!pos_finite(p->box) || p->particles < 2 || p->particles > TBRF_IC_MAX_PARTICLES)
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need a box > 0 and 2 .. %d "
+                          "particles per axis (got %g, %lld)", TBRF_IC_MAX_PARTICLES, p->box,
+                          (long long)p->particles);
     if (!(p->redshift > -1 && p->redshift <= 1e4) || !(p->omega_b >= 0) ||
         !(p->omega_b < p->omega_m) || !(p->omega_m <= 10) || !(p->omega_lambda >= 0) ||
         !(p->omega_lambda <= 10))
@@ -125,14 +126,21 @@ static int check_choices(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
     return TBRF_OK;
 }
 
-/* The periodic plan's memory as its own budget rule counts it: the
- * half-complex oversampled grids (2G per axis) of the three components
- * and the FFT method's grid (c/plan/plan.c) — about 200 bytes a
- * particle, for the whole lattice whatever the chunks. */
-static double plan_bytes(int64_t g)
+/* What the IC holds, counted from what it allocates on the path it takes
+ * (the plan's oversampled grids only where the plan runs off the lattice:
+ * on it, the plan's FFT method holds one half-complex grid) — within a few
+ * per cent of the measured peak from 64^3 to 384^3 (doc/arepo.md, "Memory
+ * and --files"). */
+
+/* Beside the arrays counted: FFTW's plans, the model's tables, the
+ * threads' stacks and the allocator's rounding (measured 1-4 MB at 64^3
+ * and 96^3, whatever the threads). */
+#define ICC_WORKING_SET (5.0 * 1048576.0)
+
+/* The FFT method's half-complex grid of the G^3 lattice. */
+static double lattice_transform(int64_t g)
 {
-    const double gg = (double)g;
-    return 3.0 * 16.0 * (gg + 1) * (2 * gg) * (2 * gg) + 16.0 * (double)(g / 2 + 1) * gg * gg;
+    return 16.0 * (double)(g / 2 + 1) * (double)g * (double)g;
 }
 
 /* A chunk's bytes per particle: Psi (reused for the velocities) and the
@@ -147,22 +155,38 @@ static double row_bytes(const tbrf_ic_cosmo_params *p)
            (p->glass_n > 0 && p->lpt >= 2 ? 24.0 : 0.0);
 }
 
-/* What stays whatever the chunks: the plan, the glass, two lattice planes
- * of Psi in the stream, the potentials of 2LPT and fixed amplitudes. */
-static double fixed_bytes(const tbrf_ic_cosmo_params *p)
+/* The working set, the glass and its Voronoi weights (Qhull's 2 kB a
+ * point is held during make only, checked there), from make on. */
+static double glass_bytes(const tbrf_ic_cosmo_params *p)
 {
-    /* the gas's own plan; the glass's Voronoi weights (Qhull's 2 kB a
-     * point is held during make only, checked there) */
-    return plan_bytes(p->particles) * (p->gas && p->power_gas ? 2.0 : 1.0) +
-           (24.0 + (p->gas && p->gas_volumes ? 8.0 : 0.0)) * (double)p->glass_n +
-           48.0 * (double)(p->particles * p->particles) + tbrfi_icc_lpt_bytes(p);
+    return ICC_WORKING_SET + (24.0 + (p->gas && p->gas_volumes ? 8.0 : 0.0)) * (double)p->glass_n;
+}
+
+/* What generate holds whatever the rows of a chunk: the glass, two lattice
+ * planes, the potentials' share, and the plans while they run: Psi's on
+ * the lattice (its transform; split into chunks, the FFT method's stream
+ * holds the whole vector field too) or at the glass sites (its NUFFT),
+ * and the gas's own plan at the sites. */
+static double held_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks)
+{
+    const int64_t g = p->particles;
+    const double g3 = (double)g * (double)g * (double)g;
+    double plan = 0.0;
+    if (p->glass_n > 0 && !p->fixed_amplitude)
+        plan = tbrfi_icc_plan_at_sites(p);
+    else if (p->lpt < 2 && !p->fixed_amplitude)
+        plan = lattice_transform(g) + (chunks > 1 ? 24.0 * g3 : 0.0);
+    if (p->gas && p->power_gas)
+        plan += tbrfi_icc_plan_at_sites(p);
+    return glass_bytes(p) + 48.0 * (double)(g * g) + tbrfi_icc_lpt_held(p) + plan;
 }
 
 double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks)
 {
     const int64_t n = p->particles * p->particles * p->particles;
     const int64_t rows = n / chunks + (n % chunks != 0);
-    return fixed_bytes(p) + row_bytes(p) * (double)rows;
+    return fmax(glass_bytes(p) + tbrfi_icc_lpt_making(p),
+                held_bytes(p, chunks) + row_bytes(p) * (double)rows);
 }
 
 int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks, double *bytes,
@@ -170,8 +194,8 @@ int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks, double *b
 {
     if (!p || !bytes || !fewest)
         return TBRF_ERR_NULL;
-    if (p->particles < 2 || p->particles > 2048 || chunks < 1 || chunks > TBRF_IC_MAX_CHUNKS ||
-        p->glass_n < 0 || p->lpt < 1 || p->lpt > 2)
+    if (p->particles < 2 || p->particles > TBRF_IC_MAX_PARTICLES || chunks < 1 ||
+        chunks > TBRF_IC_MAX_CHUNKS || p->glass_n < 0 || p->lpt < 1 || p->lpt > 2)
         return TBRF_ERR_INVALID;
     uint64_t budget = 0;
     int st = tbrf_memory_budget(&budget);
@@ -179,8 +203,16 @@ int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks, double *b
         return st;
     const int64_t n = p->particles * p->particles * p->particles;
     *bytes = tbrfi_icc_bytes(p, chunks);
-    const double spare = (double)budget - fixed_bytes(p), row = row_bytes(p);
-    const double need = spare >= row ? ceil((double)n / floor(spare / row)) : INFINITY;
+    *fewest = 0;
+    if (glass_bytes(p) + tbrfi_icc_lpt_making(p) > (double)budget)
+        return TBRF_OK;
+    if (tbrfi_icc_bytes(p, 1) <= (double)budget) {
+        *fewest = 1;
+        return TBRF_OK;
+    }
+    /* more than one chunk: rows at most the spare over what they share */
+    const double spare = (double)budget - held_bytes(p, 2), row = row_bytes(p);
+    const double need = spare >= row ? fmax(2.0, ceil((double)n / floor(spare / row))) : INFINITY;
     *fewest = need <= (double)TBRF_IC_MAX_CHUNKS ? (int64_t)need : 0;
     return TBRF_OK;
 }

@@ -13,6 +13,10 @@
  * and what keeps n c / chunks free of overflow). */
 #define TBRF_IC_MAX_CHUNKS 65536
 
+/* The most particles per axis: the memory budget decides below it; at it
+ * the byte counts of G^3 particles stay far inside 64 bits. */
+#define TBRF_IC_MAX_PARTICLES 65536
+
 /* The spectrum per component of Psi in the run's units: P(k) D^2 / (3 k^2),
  * P from the sigma8-normalised z = 0 model in h/Mpc. */
 typedef struct icc_spec {
@@ -47,10 +51,16 @@ struct tbrf_ic_cosmo {
 /* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */
 double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks);
 
-/* The bytes the potentials add (cosmo_lpt.c): the most held while they
- * are made and while generate evaluates them; 0 for lpt 1 without fixed
- * amplitudes. */
-double tbrfi_icc_lpt_bytes(const tbrf_ic_cosmo_params *p);
+/* The bytes of the potentials (cosmo_lpt.c), 0 for lpt 1 without fixed
+ * amplitudes: the most held while make makes them (Psi1 of the lattice,
+ * the potentials, the padded grids of the second-order source), and what
+ * generate holds of them (the potentials, their fields on the lattice or
+ * the glass's fine grids, Psi1 where kept). */
+double tbrfi_icc_lpt_making(const tbrf_ic_cosmo_params *p);
+double tbrfi_icc_lpt_held(const tbrf_ic_cosmo_params *p);
+/* A periodic plan's bytes when it runs at points off the lattice: the
+ * three fine grids of its NUFFT and the box's modes they come from. */
+double tbrfi_icc_plan_at_sites(const tbrf_ic_cosmo_params *p);
 
 /* Makes ic->phi1 (fixed amplitudes) and ic->phi2 (lpt 2) from the plan's
  * Psi1 on the lattice, and keeps that Psi1 in ic->psi1 where the

@@ -65,27 +65,56 @@ static int64_t padded(int64_t g)
     return (3 * g + 1) / 2;
 }
 
-double tbrfi_icc_lpt_bytes(const tbrf_ic_cosmo_params *p)
+/* The three fine grids of the lattice's type-2 NUFFT (tbrfi_icc_fine). */
+static double fine3_bytes(const tbrf_ic_cosmo_params *p)
+{
+    nufft_setup s;
+    const double o[3] = {0, 0, 0}, l[3] = {p->box, p->box, p->box};
+    const int64_t n[3] = {p->particles, p->particles, p->particles};
+    tbrfi_nufft_setup(&s, 3, n, o, l, 1e-12);
+    return 3.0 * tbrfi_nufft_fine_bytes(&s);
+}
+
+/* Psi1 stays from make to generate (ic->psi1). */
+static int keeps_psi1(const tbrf_ic_cosmo_params *p)
+{
+    return p->lpt >= 2 && !p->fixed_amplitude && p->glass_n == 0;
+}
+
+double tbrfi_icc_lpt_making(const tbrf_ic_cosmo_params *p)
+{
+    if (p->lpt < 2 && !p->fixed_amplitude)
+        return 0.0;
+    const int64_t g = p->particles;
+    const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)hc_count(g);
+    /* first_potential: Psi1 of the plan's lattice transform (one
+     * half-complex grid, as hc), phi and the work array */
+    const double first = 24.0 * g3 + 3.0 * hc;
+    if (p->lpt < 2)
+        return first;
+    /* second_order: phi, phi2, the three padded grids, and Psi1 if kept */
+    const double second = 2.0 * hc + 3.0 * 16.0 * (double)hc_count(padded(g)) +
+                          (keeps_psi1(p) ? 24.0 * g3 : 0.0);
+    return fmax(first, second);
+}
+
+double tbrfi_icc_lpt_held(const tbrf_ic_cosmo_params *p)
 {
     const int fields = (p->lpt >= 2) + (p->fixed_amplitude != 0);
     if (fields == 0)
         return 0.0;
-    const int64_t g = p->particles, m = padded(g);
-    const double g3 = (double)g * (double)g * (double)g;
-    const double hc = 16.0 * (double)hc_count(g), ph = 16.0 * (double)hc_count(m);
-    /* making: Psi1 on the lattice and the transforms, then three padded
-     * grids; both with phi, a work array and what is kept */
-    const double making = fmax(24.0 * g3, 3.0 * ph) + 3.0 * hc;
-    double eval = 24.0 * g3;
-    if (p->glass_n > 0) {
-        nufft_setup s;
-        const double o[3] = {0, 0, 0}, l[3] = {p->box, p->box, p->box};
-        const int64_t n[3] = {g, g, g};
-        tbrfi_nufft_setup(&s, 3, n, o, l, 1e-12);
-        eval = 3.0 * tbrfi_nufft_fine_bytes(&s);
-    }
-    /* generating: what is kept, one work array, each field evaluated */
-    return fmax(making, hc * (fields + 1) + eval * fields);
+    const int64_t g = p->particles;
+    const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)hc_count(g);
+    /* the potentials kept, one work array, each field evaluated (whole
+     * lattice arrays, or the glass's fine grids) */
+    const double eval = p->glass_n > 0 ? fine3_bytes(p) : 24.0 * g3;
+    return hc * (fields + 1) + eval * fields + (keeps_psi1(p) ? 24.0 * g3 : 0.0);
+}
+
+double tbrfi_icc_plan_at_sites(const tbrf_ic_cosmo_params *p)
+{
+    const int64_t g = p->particles;
+    return fine3_bytes(p) + 16.0 * (double)hc_count(g);
 }
 
 /* FFTW plans of the in-place n^3 transforms on array c, on the threads
@@ -285,10 +314,8 @@ static int second_order(tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex
 
 /* Psi1 on the lattice from the plan, and its potential; Psi1 kept in
  * ic->psi1 when the particles take it as it is (2LPT on the lattice,
- * amplitudes not fixed). Holding it while the padded grids are made stays
- * within tbrf_ic_cosmo_bytes: the plan holds nothing between executes and
- * is not run on the lattice again, and its share of the count
- * (cosmo.c's plan_bytes, over 192 bytes a particle) exceeds Psi1's 24. */
+ * amplitudes not fixed); tbrfi_icc_lpt_making counts it beside the padded
+ * grids. */
 static int first_potential(tbrf_ic_cosmo *ic, fftw_complex *phi, fftw_complex *work)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
