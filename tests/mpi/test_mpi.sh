@@ -78,8 +78,35 @@ grid_options)
     # float, compressed (collective filtered writes), a solenoidal vector
     same_as_serial vector field "${PL[@]}" --grid 30x28x26 --precision float --compress \
         --vector solenoidal --chunk 3000
-    # the FFT method: each rank transforms the whole grid and writes its slab
+    # the FFT method: one transform distributed over the ranks (FFTW-MPI)
     same_as_serial fft field --model gaussian --length 3 --grid 32x24x20 --method fft
+    ;;
+fft)
+    # the distributed FFT method (tbrf_mpi_fft_stream): FFTW-MPI's blocks of
+    # ceil(n/P) planes, so 25 planes are 13+12 on 2 ranks, 9+9+7 on 3 and
+    # 7+7+7+4 on 4, and 3 planes leave rank 3 of 4 without any; odd and
+    # even n_x; float and double; 2D; vectors; a box lattice off the origin
+    same_as_serial fft_nd field "${PL[@]}" --grid 25x25x25 --method fft --chunk 700
+    same_as_serial fft_odd field --model gaussian --length 3 --grid 33x17x19 --method fft --precision float
+    same_as_serial fft_thin field --model gaussian --length 2 --grid 16x12x3 --method fft
+    same_as_serial fft_vec field "${PL[@]}" --grid 21x18x22 --method fft --vector mixed --zeta 0.3
+    same_as_serial fft_vecf field "${PL[@]}" --grid 20x18x17 --method fft --vector solenoidal --precision float \
+        --compress
+    same_as_serial fft_2d field --model matern --length 4 --nu 1.5 --grid 64x45 --method fft
+    same_as_serial fft_2dv field --model matern --length 4 --nu 1.5 --grid 51x33 --method fft --precision float \
+        --vector compressive
+    same_as_serial fft_box field --model powerlaw --index -3 --kmin 0.7 --kmax 3 --grid 20x20x20 --box 10,10,10 --origin 1,2,3
+    # --periodic (auto) under mpirun: the distributed FFT, said once; on a
+    # grid whose default lines (capped at 16384) would be anisotropic too
+    rm -f rc.*
+    run_mpi 3 generate "${PL[@]}" --grid 170x8x8 --periodic --out auto.h5
+    check "auto: 3 ranks exit 0 ($(all_rc 3))" test "$(all_rc 3)" = "0 0 0"
+    check "auto: the distributed FFT, said once" test "$(grep -c 'the FFT method, one transform distributed over 3 ranks' mpi.out)" = 1
+    check "auto: its reason, the default lines' isotropy" grep -q "isotropic only below the Nyquist" mpi.out
+    "$serial" generate "${PL[@]}" --grid 170x8x8 --method fft --out auto_s.h5 --quiet
+    bytes auto.h5 field
+    bytes auto_s.h5 field
+    check "auto: the serial FFT method's bytes" cmp -s auto.h5.field.bin auto_s.h5.field.bin
     ;;
 periodic)
     # a periodic box: on its lattice (FFT) and off it (NUFFT), a vector field
