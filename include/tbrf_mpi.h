@@ -73,7 +73,9 @@ TBRF_API int tbrf_mpi_fft_split_grid(MPI_Comm comm, int dim, const int64_t n[3],
  * TBRF_ERR_INVALID, TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY, TBRF_ERR_CALLBACK
  * (push returned non-zero), those of tbrf_fft_modes (its message on the
  * plan of the rank that failed), and on every rank the worst status any
- * rank had before the transform. */
+ * rank had before the transform. FFTW's planner is not thread-safe and
+ * this call plans outside libtbrf's own FFTW lock: make no tbrf plan and
+ * run no other FFTW planner in another thread of the process meanwhile. */
 TBRF_API int tbrf_mpi_fft_stream(MPI_Comm comm, tbrf_plan *plan, const int64_t n[3], int precision,
                                  int vector, uint64_t realization, int64_t step, tbrf_push_fn push,
                                  void *user);
