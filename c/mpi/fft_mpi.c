@@ -168,10 +168,10 @@ static int transform_all(MPI_Comm comm, tbrf_plan *plan, const int64_t n[3], tbr
 int tbrf_mpi_fft_stream(MPI_Comm comm, tbrf_plan *plan, const int64_t n[3], int precision, int vector,
                         uint64_t realization, int64_t step, tbrf_push_fn push, void *user)
 {
-    if (!plan || !n || !push)
-        return TBRF_ERR_NULL;
-    tbrf_plan_info info;
-    int st = tbrf_plan_get_info(plan, &info);
+    /* every check ends in the agreement: a rank that returned alone
+     * would leave the others waiting in it */
+    tbrf_plan_info info = {0};
+    int st = !plan || !n || !push ? TBRF_ERR_NULL : tbrf_plan_get_info(plan, &info);
     if (!st && tbrf_plan_method(plan) != TBRF_METHOD_FFT)
         st = TBRF_ERR_UNSUPPORTED;
     if (!st && (precision != TBRF_FLOAT && precision != TBRF_DOUBLE))
