@@ -861,6 +861,39 @@ static int default_lines(const tbrf_io_meta *m)
     return lines;
 }
 
+/* Under mpirun, --method auto (--periodic) on a periodic grid without a
+ * --box: the distributed FFT method (run.c, tbrf_mpi_fft_stream) holds
+ * 1/P of the transform a rank, so it is taken whenever the default
+ * turning-bands lines would stop short of an isotropic spectrum up to the
+ * grid's Nyquist (the library's AUTO alone would refuse a transform that
+ * does not fit one process). 1 when it was taken for that reason. */
+static int mpi_auto_fft(request *r)
+{
+    tbrf_io_meta *m = &r->meta;
+    if (cli_mpi_size() < 2 || r->input || !m->is_grid || m->box || !m->opts.periodic ||
+        m->opts.method != TBRF_METHOD_AUTO || !r->lines_auto)
+        return 0;
+    cli_isotropy iso;
+    const int lines = default_lines(m);
+    cli_isotropy_of(m->dim, m->n, m->spacing, lines, &iso);
+    if (!(lines < iso.need))
+        return 0;
+    m->opts.method = TBRF_METHOD_FFT;
+    return 1;
+}
+
+/* What --method auto chose under mpirun, said once. */
+static void mpi_auto_note(const request *r, int anisotropic)
+{
+    const tbrf_io_meta *m = &r->meta;
+    if (cli_mpi_size() < 2 || cli_mpi_rank() != 0 || r->quiet || !m->is_grid ||
+        m->method_used != TBRF_METHOD_FFT)
+        return;
+    fprintf(stderr, "tbrf: --method auto: the FFT method, one transform distributed over %d ranks "
+            "(FFTW-MPI slabs)%s\n", cli_mpi_size(),
+            anisotropic ? ": the default turning-bands lines would be isotropic only below the Nyquist" : "");
+}
+
 int request_plan(request *r)
 {
     tbrf_io_meta *m = &r->meta;
@@ -890,6 +923,7 @@ int request_plan(request *r)
     /* The default lines follow the grid: isotropic up to its Nyquist
      * within the cost bound (#30 item 2). A box's lattice or points run
      * the (non-uniform) FFT or keep the library's default. */
+    const int was_auto = m->opts.method == TBRF_METHOD_AUTO, mpi_aniso = mpi_auto_fft(r);
     if (r->lines_auto && !r->input && m->is_grid && !m->box && m->opts.method != TBRF_METHOD_FFT)
         m->opts.lines = default_lines(m);
     int st = make_plan(r);
@@ -920,6 +954,8 @@ int request_plan(request *r)
     m->opts.method = m->method_used;
     m->method_name = m->method_used == TBRF_METHOD_NUFFT ? "nufft"
                      : m->method_used == TBRF_METHOD_FFT ? "fft" : "tb";
+    if (was_auto)
+        mpi_auto_note(r, mpi_aniso);
     return 0;
 }
 

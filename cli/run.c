@@ -135,6 +135,41 @@ static int push_cb(void *user, int64_t first, int64_t count, const void *values)
 }
 
 #ifdef TBRF_CLI_MPI
+/* The distributed FFT's pushes carry global cell numbers; the run's
+ * progress counts this rank's cells (u->offset its first). */
+static int push_fft_cb(void *user, int64_t first, int64_t count, const void *values)
+{
+    run *u = user;
+    return push_cb(u, first - u->offset, count, values);
+}
+
+/* Under MPI, the FFT method's grid is one transform distributed over the
+ * ranks (tbrf_mpi_fft_stream, FFTW-MPI slabs): each rank fills its own k
+ * slab's modes and holds about 1/P of the transform, where a sub-grid
+ * would make every rank transform the whole grid. */
+static int write_grid_mpi_fft(run *u)
+{
+    request *r = u->r;
+    const tbrf_io_meta *m = &r->meta;
+    int64_t start[3], count[3];
+    int st = tbrf_mpi_fft_split_grid(MPI_COMM_WORLD, m->dim, m->n, start, count, &u->offset);
+    const int64_t step = m->opts.chunk > 0 ? m->opts.chunk : (int64_t)1 << 20;
+    if (st == TBRF_OK) {
+        progress_begin(&u->prog, count[0] * count[1] * count[2], "cells", r->quiet);
+        st = tbrf_mpi_fft_stream(MPI_COMM_WORLD, r->plan, m->n, m->opts.precision, m->opts.vector != TBRF_SCALAR,
+                                 m->realization, step, push_fft_cb, u);
+        progress_end(&u->prog);
+    }
+    int rc = tbrf_io_grid_push_done(u->w, st == TBRF_OK);
+    if (st == TBRF_ERR_NO_MEMORY)
+        cli_errline("FFT method: no memory for this rank's slab of the distributed transform");
+    else if (st != TBRF_OK && st != TBRF_ERR_CALLBACK)
+        cli_errline("%s", cli_plan_msg(r->plan, st));
+    else if (rc && cli_mpi_rank() == 0)
+        cli_errline("%s", tbrf_io_message(u->w));
+    return st == TBRF_OK && rc == 0 ? 0 : EXIT_FAIL;
+}
+
 /* Under MPI: this rank's slab (tbrf_mpi_split_grid) as a sub-grid of the
  * plan's grid, whose cells are bitwise the serial run's, streamed into
  * the shared file. Every rank takes part in every collective push round
@@ -143,6 +178,8 @@ static int write_grid_mpi(run *u)
 {
     request *r = u->r;
     const tbrf_io_meta *m = &r->meta;
+    if (cli_mpi_size() > 1 && tbrf_plan_method(r->plan) == TBRF_METHOD_FFT)
+        return write_grid_mpi_fft(u);
     int64_t start[3], count[3];
     int st = tbrf_mpi_split_grid(MPI_COMM_WORLD, m->dim, m->n, start, count, &u->offset);
     const char *why = st ? "splitting the grid over the ranks failed" : NULL;

@@ -1100,6 +1100,21 @@ contains
         m = c_tbrf_plan_method(plan%ptr)
     end function tbrf_plan_method
 
+    !> The FFT method's Fourier modes of rows first_row .. first_row+rows-1
+    !> (0-based, as in C) into modes (2*(n(1)/2+1)*rows reals: re, im), for a
+    !> code that transforms them itself; component -1 for a scalar plan,
+    !> 0 .. dim-1 for a vector plan's. See tbrf_fft_modes in tbrf/plan.h.
+    subroutine tbrf_fft_modes(plan, n, realization, component, first_row, rows, modes, stat)
+        type(tbrf_plan), intent(inout) :: plan
+        integer(c_int64_t), intent(in) :: n(3)
+        integer(c_int64_t), intent(in) :: realization, first_row, rows
+        integer, intent(in) :: component
+        real(c_double), intent(out) :: modes(*)
+        integer, intent(out), optional :: stat
+        call finish_plan(c_tbrf_fft_modes(plan%ptr, n, realization, int(component, c_int), first_row, &
+                                          rows, modes), "tbrf_fft_modes", plan, stat)
+    end subroutine tbrf_fft_modes
+
     !> Frees the plan; safe to repeat.
     subroutine tbrf_destroy(plan)
         type(tbrf_plan), intent(inout) :: plan

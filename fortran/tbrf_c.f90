@@ -628,6 +628,19 @@ module tbrf_c
         type(c_ptr), value :: plan
     end function c_tbrf_plan_method
 
+    function c_tbrf_fft_modes(plan, n, realization, component, first_row, rows, modes) &
+        bind(C, name="tbrf_fft_modes")
+        import
+        integer(c_int) :: c_tbrf_fft_modes
+        type(c_ptr), value :: plan
+        integer(c_int64_t), intent(in) :: n(3)
+        integer(c_int64_t), value :: realization
+        integer(c_int), value :: component
+        integer(c_int64_t), value :: first_row
+        integer(c_int64_t), value :: rows
+        real(c_double) :: modes(*)
+    end function c_tbrf_fft_modes
+
     function c_tbrf_plan_status(plan) bind(C, name="tbrf_plan_status")
         import
         integer(c_int) :: c_tbrf_plan_status

@@ -44,6 +44,42 @@ TBRF_API int tbrf_mpi_split_points(MPI_Comm comm, int64_t n, int64_t *first, int
  * rank). An MPI failure gives TBRF_ERR_INVALID. */
 TBRF_API int tbrf_mpi_agree(MPI_Comm comm, int status);
 
+/* This rank's slab of grid n under tbrf_mpi_fft_stream: FFTW-MPI's block
+ * split of the slowest axis (z in 3D, y in 2D) into blocks of
+ * ceil(n_slow / size) planes, so the last ranks may get fewer planes or
+ * none (count[slow axis] = 0). start, count and *first as
+ * tbrf_mpi_split_grid's. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (dim not 2 or 3), TBRF_ERR_SIZE (a count below 1 or
+ * above 2^30). */
+TBRF_API int tbrf_mpi_fft_split_grid(MPI_Comm comm, int dim, const int64_t n[3], int64_t start[3],
+                                     int64_t count[3], int64_t *first);
+
+/* Collective over comm: realization r of the FFT method's field on the
+ * plan's whole grid n (tbrf_set_grid's n; tbrf_plan_method =
+ * TBRF_METHOD_FFT; the same plan on every rank), as one distributed
+ * transform. Each rank fills the Fourier modes of its own k slab
+ * (tbrf_fft_modes), transforms with the others (FFTW-MPI, slabs of
+ * tbrf_mpi_fft_split_grid, one thread a rank) and pushes the cells of its
+ * slab to push(user, first, count, values): first is the global cell
+ * number (x fastest), pieces of whole rows of about `step` cells, values
+ * as tbrf_execute_grid_stream's (precision and vector must be the plan's
+ * opts.precision and opts.vector). A rank holds about 1/size of the
+ * half-complex array, 16 (n_x/2 + 1) n_y n_z / size bytes, plus
+ * FFTW-MPI's transpose buffers and, for a vector field, its cells' values
+ * (doc/mpi.md, "The FFT method"). The values are bitwise the same on every
+ * run with the same number of ranks, and equal the serial method's within
+ * the transform's rounding (doc/mpi.md states the bound). Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_UNSUPPORTED (not the FFT method),
+ * TBRF_ERR_INVALID, TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY, TBRF_ERR_CALLBACK
+ * (push returned non-zero), those of tbrf_fft_modes (its message on the
+ * plan of the rank that failed), and on every rank the worst status any
+ * rank had before the transform. FFTW's planner is not thread-safe and
+ * this call plans outside libtbrf's own FFTW lock: make no tbrf plan and
+ * run no other FFTW planner in another thread of the process meanwhile. */
+TBRF_API int tbrf_mpi_fft_stream(MPI_Comm comm, tbrf_plan *plan, const int64_t n[3], int precision,
+                                 int vector, uint64_t realization, int64_t step, tbrf_push_fn push,
+                                 void *user);
+
 #ifdef __cplusplus
 }
 #endif

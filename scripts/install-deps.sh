@@ -30,7 +30,7 @@ packages=(cmake make gcc g++ gfortran pkg-config libfftw3-dev libhdf5-dev hdf5-t
           libqhull-dev python3-xarray python3-netcdf4 python3-numpy paraview python3-paraview
           python3-yt python3-venv python3-pip python3-setuptools python3-wheel python3-pytest
           python3-matplotlib xvfb xauth
-          libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libnetcdf-mpi-dev)
+          libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libnetcdf-mpi-dev libfftw3-mpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -166,6 +166,27 @@ TBRF_API int tbrf_plan_get_info(const tbrf_plan *plan, tbrf_plan_info *info);
  * (the model's P summed over the grid's modes). */
 TBRF_API int tbrf_plan_method(const tbrf_plan *plan);
 
+/* The Fourier modes the FFT method transforms, for a caller that
+ * transforms them itself (libtbrf_mpi's distributed FFT, tbrf_mpi.h): rows
+ * first_row .. first_row + rows - 1 of the half-complex array of the
+ * plan's grid into modes, n_x/2 + 1 complex numbers a row (re and im
+ * interleaved: 2 (n_x/2 + 1) doubles). Row i_z n_y + i_y (i_y in 2D) holds
+ * m_x = 0 .. n_x/2 at (m_y, m_z), the FFT order of (i_y, i_z), times
+ * e^{i k.origin}; FFTW's unnormalised c2r transform of all the rows is
+ * the field tbrf_execute returns (bitwise with the plan's own 3D or 2D
+ * plan; a different transform rounds differently). The grid must be
+ * whole (tbrf_set_grid, not a sub-grid) with tbrf_plan_method
+ * TBRF_METHOD_FFT, and n its cell counts (checked). component: -1 for a
+ * scalar plan, 0 .. dim-1 for a vector plan's components. Each mode is a
+ * function of (seed, realization, m) alone, so any split of the rows
+ * gives the whole array's bits. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_BAD_PLAN, TBRF_ERR_NO_GEOMETRY (no grid), TBRF_ERR_UNSUPPORTED
+ * (not the FFT method, a sub-grid, another n), TBRF_ERR_INVALID (rows
+ * outside the array, a component the plan lacks, a vector realization
+ * >= 2^62), TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_fft_modes(tbrf_plan *plan, const int64_t n[3], uint64_t realization, int component,
+                            int64_t first_row, int64_t rows, TBRF_ARRAY double *modes);
+
 /* The status of the last call on the plan (TBRF_ERR_BAD_PLAN for every call
  * on a plan whose make failed, whose own message then stays). */
 TBRF_API int tbrf_plan_status(const tbrf_plan *plan);

@@ -78,8 +78,59 @@ grid_options)
     # float, compressed (collective filtered writes), a solenoidal vector
     same_as_serial vector field "${PL[@]}" --grid 30x28x26 --precision float --compress \
         --vector solenoidal --chunk 3000
-    # the FFT method: each rank transforms the whole grid and writes its slab
+    # the FFT method: one transform distributed over the ranks (FFTW-MPI)
     same_as_serial fft field --model gaussian --length 3 --grid 32x24x20 --method fft
+    ;;
+fft)
+    # the distributed FFT method (tbrf_mpi_fft_stream): FFTW-MPI's blocks of
+    # ceil(n/P) planes, so 25 planes are 13+12 on 2 ranks, 9+9+7 on 3 and
+    # 7+7+7+4 on 4, and 3 planes leave rank 3 of 4 without any; odd and
+    # even n_x; float and double; 2D; vectors; a box lattice off the origin
+    same_as_serial fft_nd field "${PL[@]}" --grid 25x25x25 --method fft --chunk 700
+    same_as_serial fft_odd field --model gaussian --length 3 --grid 33x17x19 --method fft --precision float
+    same_as_serial fft_thin field --model gaussian --length 2 --grid 16x12x3 --method fft
+    same_as_serial fft_vec field "${PL[@]}" --grid 21x18x22 --method fft --vector mixed --zeta 0.3
+    same_as_serial fft_vecf field "${PL[@]}" --grid 20x18x17 --method fft --vector solenoidal --precision float \
+        --compress
+    same_as_serial fft_2d field --model matern --length 4 --nu 1.5 --grid 64x45 --method fft
+    same_as_serial fft_2dv field --model matern --length 4 --nu 1.5 --grid 51x33 --method fft --precision float \
+        --vector compressive
+    same_as_serial fft_box field --model powerlaw --index -3 --kmin 0.7 --kmax 3 --grid 20x20x20 --box 10,10,10 --origin 1,2,3
+    # double: the serial command transforms out of place, the distributed
+    # one in place, which FFTW rounds differently at some sizes (n_x = 256
+    # here): any number of ranks gives the same bits, within the stated
+    # bound of the serial file (doc/mpi.md: 2 log2(N) eps max|f|), and in
+    # float (the serial command's transform is in place too) its bits
+    "$serial" generate "${PL[@]}" --grid 256x32x32 --method fft --out tol_s.h5 --quiet
+    "$serial" generate "${PL[@]}" --grid 256x32x32 --method fft --precision float --out tol_sf.h5 --quiet
+    bytes tol_s.h5 field
+    bytes tol_sf.h5 field
+    for n in 2 3 4; do
+        run_mpi "$n" generate "${PL[@]}" --grid 256x32x32 --method fft --out "tol_p$n.h5" --quiet
+        bytes "tol_p$n.h5" field
+        run_mpi "$n" generate "${PL[@]}" --grid 256x32x32 --method fft --precision float --out "tol_pf$n.h5" --quiet
+        bytes "tol_pf$n.h5" field
+        check "fft double: $n ranks = 2 ranks, bitwise" cmp -s tol_p2.h5.field.bin "tol_p$n.h5.field.bin"
+        check "fft float: $n ranks = the serial file, bitwise" cmp -s tol_sf.h5.field.bin "tol_pf$n.h5.field.bin"
+    done
+    paste <(od -A n -v -t f8 -w8 tol_s.h5.field.bin) <(od -A n -v -t f8 -w8 tol_p3.h5.field.bin) |
+        awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > dm) dm = d; a = $1 < 0 ? -$1 : $1; if (a > am) am = a; n++ }
+             END { printf "%d %.3g %.3g\n", n, dm, 2 * log(n) / log(2) * 2^-52 * am }' >tol.out
+    check "fft double: 3 ranks within 2 log2(N) eps max|f| of the serial file (cells, max diff, bound: $(cat tol.out))" \
+        awk '{ exit !($1 == 262144 && $2 <= $3) }' tol.out
+    EXT=nc same_as_serial fft_nc field,x,z --model gaussian --length 3 --grid 24x20x18 --method fft \
+        --precision float
+    # --periodic (auto) under mpirun: the distributed FFT, said once; on a
+    # grid whose default lines (capped at 16384) would be anisotropic too
+    rm -f rc.*
+    run_mpi 3 generate "${PL[@]}" --grid 170x8x8 --periodic --out auto.h5
+    check "auto: 3 ranks exit 0 ($(all_rc 3))" test "$(all_rc 3)" = "0 0 0"
+    check "auto: the distributed FFT, said once" test "$(grep -c 'the FFT method, one transform distributed over 3 ranks' mpi.out)" = 1
+    check "auto: its reason, the default lines' isotropy" grep -q "isotropic only below the Nyquist" mpi.out
+    "$serial" generate "${PL[@]}" --grid 170x8x8 --method fft --out auto_s.h5 --quiet
+    bytes auto.h5 field
+    bytes auto_s.h5 field
+    check "auto: the serial FFT method's bytes" cmp -s auto.h5.field.bin auto_s.h5.field.bin
     ;;
 periodic)
     # a periodic box: on its lattice (FFT) and off it (NUFFT), a vector field

@@ -647,6 +647,15 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
                            uint64_t realization, int threads, double zeta, int comp, int zeroed,
                            fftw_complex *C)
 {
+    const int64_t rows = g->n[1] * (dim == 3 ? g->n[2] : 1);
+    return tbrfi_fft_method_modes_rows(model, dim, g, seed, realization, threads, zeta, comp, zeroed,
+                                       0, rows, C);
+}
+
+int tbrfi_fft_method_modes_rows(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                                uint64_t realization, int threads, double zeta, int comp, int zeroed,
+                                int64_t row0, int64_t nrows, fftw_complex *C)
+{
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1;
     const int nthreads = tbrf_threads(threads);
@@ -680,10 +689,10 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
      * (normals_row); m_x = 0 by mode_normal; the Nyquist m_x is zero */
     const int64_t xend = nx % 2 == 0 ? nx / 2 : nh;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (int64_t row = 0; row < nz * ny; row++) {
+    for (int64_t row = row0; row < row0 + nrows; row++) {
         const int64_t iz = row / ny, iy = row % ny;
         const int64_t mz = dim == 3 ? idx_to_m(iz, nz) : 0, my = idx_to_m(iy, ny);
-        fftw_complex *c = C + row * nh;
+        fftw_complex *c = C + (row - row0) * nh;
         const int row_zero = (dim == 3 && is_nyquist(mz, nz)) || is_nyquist(my, ny);
         /* phase of the y and z parts, for +m and for -m (conjugate) */
         const double pyz_re = phy[2 * iy] * phz[2 * iz] - phy[2 * iy + 1] * phz[2 * iz + 1];

@@ -67,4 +67,14 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
                            uint64_t realization, int threads, double zeta, int comp, int zeroed,
                            fftw_complex *C);
 
+/* tbrfi_fft_method_modes for rows row0 .. row0 + nrows - 1 only (a row
+ * is (i_z, i_y), numbered i_z n_y + i_y; in 2D i_y), written from C on:
+ * the k slab of one rank of a distributed transform (tbrf_fft_modes,
+ * c/mpi/fft_mpi.c). Every mode is a function of (seed, realization, m)
+ * alone, so a slab's modes are bitwise those of the whole array's rows.
+ * 0 <= row0, row0 + nrows <= n_y n_z is the caller's to check. */
+int tbrfi_fft_method_modes_rows(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                                uint64_t realization, int threads, double zeta, int comp, int zeroed,
+                                int64_t row0, int64_t nrows, fftw_complex *C);
+
 #endif
