@@ -590,6 +590,7 @@ static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **mode
                         OPTS[replaced[i]].name);
             return -1;
         }
+    cli_input(val[D_TURBGEN], "the --turbgen input");
     FILE *fp = fopen(val[D_TURBGEN], "rb");
     char *text = fp ? malloc(1 << 20) : NULL;
     size_t len = text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
@@ -695,9 +696,14 @@ static int run(const char *const *val, drive_run *d, const char *command)
     const char *in[2] = {val[D_POINTS], val[D_TABLE]};
     const char *what[2] = {"the --points input", "the --table input"};
     char *outs[1] = {(char *)d->out};
-    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2)) {
+    /* the series' values (the file holds a little more: its points,
+     * attributes), before any time is computed */
+    const double one = (double)(d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->nc * 8.0;
+    int bad = cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2);
+    if (bad || (bad = cli_check_output("drive", d->out, one * (double)d->nt,
+                                       one * (double)d->nt))) {
         tbrf_model_destroy(model);
-        return EXIT_USAGE;
+        return bad;
     }
     d->quiet = val[D_QUIET] != NULL;
     tbrf_driver *drv = NULL;
