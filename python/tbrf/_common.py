@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import threading
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -226,40 +227,80 @@ def finite(x: float) -> bool:
     return isinstance(x, (int, float)) and math.isfinite(x)
 
 
+class _Interrupts:
+    """While a streamed call runs on the main thread, SIGINT sets a flag
+    instead of raising: Python raises KeyboardInterrupt at the first
+    bytecode of whatever runs, and inside a ctypes callback that is before
+    any try, where ctypes can only print it and return garbage. The
+    callbacks see the flag and stop the run; on leaving, the handler that
+    was installed is called with the signal (the default one raises
+    KeyboardInterrupt). Other threads and handlers that are not Python
+    callables (SIG_IGN, SIG_DFL) are left alone."""
+
+    def __init__(self):
+        self.hit = None
+        self.old = None
+
+    def __enter__(self):
+        import signal
+        if threading.current_thread() is threading.main_thread():
+            old = signal.getsignal(signal.SIGINT)
+            if callable(old):
+                self.old = old
+                signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, signum, frame):
+        self.hit = (signum, frame)
+
+    def __exit__(self, *exc):
+        import signal
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            if self.hit is not None:
+                self.old(*self.hit)
+        return False
+
+
 def stream(call: Any, values: np.ndarray, xyz: Optional[np.ndarray], dim: int,
            components: int) -> int:
     """Runs a streaming library call, call(pull, push) (tbrf_execute_stream,
     tbrf_execute_grid_stream, tbrf_driver_stream: bitwise the values of
     the one-shot calls), pulling positions from xyz (N, dim) and pushing
     the values into `values` (components per position). Its callbacks run
-    Python between two chunks, so a signal (Ctrl-C) is raised there within
-    about a chunk's time: the callback returns non-zero, the library stops
-    and frees its chunk buffers, and the exception is raised again here.
+    between two chunks, so Ctrl-C stops the run within about a chunk's
+    time: the callback returns non-zero, the library stops and frees its
+    chunk buffers, and KeyboardInterrupt is raised here (_Interrupts).
     Returns the library's status otherwise."""
     raised = []
     base, row = values.ctypes.data, values.itemsize * components
     src = xyz.ctypes.data if xyz is not None else 0
     n = xyz.shape[0] if xyz is not None else 0
+    with _Interrupts() as intr:
+        def pull(_user, first, most, buf, count):
+            try:
+                if intr.hit is not None:
+                    return 1
+                c = min(most, n - first)
+                ctypes.memmove(buf, src + 8 * dim * first, 8 * dim * c)
+                count[0] = c
+                return 0
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                raised.append(e)
+                return 1
 
-    def pull(_user, first, most, buf, count):
-        try:
-            c = min(most, n - first)
-            ctypes.memmove(buf, src + 8 * dim * first, 8 * dim * c)
-            count[0] = c
-            return 0
-        except BaseException as e:  # noqa: BLE001 - re-raised below
-            raised.append(e)
-            return 1
+        def push(_user, first, count, piece):
+            try:
+                if intr.hit is not None:
+                    return 1
+                ctypes.memmove(base + row * first, piece, row * count)
+                return 0
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                raised.append(e)
+                return 1
 
-    def push(_user, first, count, piece):
-        try:
-            ctypes.memmove(base + row * first, piece, row * count)
-            return 0
-        except BaseException as e:  # noqa: BLE001 - re-raised below
-            raised.append(e)
-            return 1
-
-    st = call(PULL_FN(pull), PUSH_FN(push))
+        st = call(PULL_FN(pull), PUSH_FN(push))
+    # (a signal noted above was raised by __exit__ already)
     if raised:
         raise raised[0]
     return st
