@@ -781,10 +781,13 @@ static void cosmo_free(cosmo_req *q, int ngenic)
  * fits is refused. 0 or an exit status. */
 static int cosmo_check_out(const cosmo_req *q)
 {
-    const char *in[3] = {q->glass, q->table, q->transfer};
-    const char *what[3] = {"the --glass input", "the --table input", "the --transfer input"};
+    if (!q->ngenic_out) { /* --ngenic recorded its file and what it names */
+        cli_input(q->glass, "the --glass input");
+        cli_input(q->table, "the --table input");
+        cli_input(q->transfer, "the --transfer input");
+    }
     int rc = arepo_refuse_format_inputs("arepo cosmo", q->out, q->file.num_files,
-                                        q->file.format, in, what, 3);
+                                        q->file.format, NULL, NULL, 0);
     const double n = (double)q->g * (double)q->g * (double)q->g * (q->gas ? 2.0 : 1.0);
     const double bytes = n * (6.0 * (q->file.double_precision ? 8.0 : 4.0) + 4.0);
     char *first = rc ? NULL : tbrf_arepo_member_name(q->out, q->file.num_files, 0,
