@@ -118,7 +118,7 @@ int cli_check_output(const char *cmd, const char *out, double bytes, double larg
         return EXIT_USAGE;
     }
     if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_errline("%s: --out %s is a folder: name the file to write", cmd,
+        cli_errline("%s: --out %s is a directory: name the file to write", cmd,
                     tbrf_io_escape(out, e1, sizeof e1));
         return EXIT_USAGE;
     }

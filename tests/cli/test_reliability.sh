@@ -94,8 +94,10 @@ refuse UnitMass_in_g 0 "UnitMass_in_g 0: must be > 0"
 refuse Box -1 "Box -1: must be > 0"
 
 # --- outputs checked before the work, with the system's reason
-expect 2 "drive: --out \. is a folder" "$T" drive --turbgen tg.par --out . --times 0:1:0.5 --grid 4x4x4
-expect 2 "arepo cosmo: --out \. is a folder" "$T" arepo cosmo $A --format gadget1 --files 1 --out .
+expect 2 "drive: --out \. is a directory" "$T" drive --turbgen tg.par --out . --times 0:1:0.5 --grid 4x4x4
+expect 2 "arepo cosmo: --out \. is a directory" "$T" arepo cosmo $A --format gadget1 --files 1 --out .
+expect 2 "arepo gas: --out \. is a directory" \
+  "$T" arepo gas --box 1 --temperature 100 --lattice 4 --format gadget1 --files 1 --out .
 expect 1 "cannot write in the folder nodir: No such file or directory" \
   "$T" drive --turbgen tg.par --out nodir/s.h5 --times 0:1:0.5 --grid 4x4x4
 expect 1 "cannot write in the folder nodir: No such file or directory" "$T" arepo cosmo $A --out nodir/x
@@ -107,7 +109,11 @@ fi
  expect 1 "would exceed the file-size limit of 100 KiB \(RLIMIT_FSIZE" \
    "$T" drive --turbgen tg.par --out big.h5 --times 0:1:0.1 --grid 32x32x32
  expect 1 "would exceed the file-size limit" \
-   "$T" arepo cosmo ${A/--particles 8/--particles 48} --out big) || exit 1
+   "$T" arepo cosmo ${A/--particles 8/--particles 48} --out big
+ expect 1 "arepo gas: --out big.hdf5: a file of .* would exceed the file-size limit" \
+   "$T" arepo gas --box 1 --temperature 100 --lattice 32 --out big
+ expect 1 "generate: --out big.h5: a file of .* would exceed the file-size limit" \
+   "$T" generate --model gaussian --length 0.1 --grid 64x64x64 --out big.h5) || exit 1
 TBRF_TEST_FREE_SPACE=1000 expect 1 "big.hdf5: the output needs" \
   "$T" arepo cosmo ${A/--particles 8/--particles 32} --out big
 ls big.h5 big.hdf5 2>/dev/null && fail "a refused run left an output"
