@@ -252,8 +252,13 @@ class Field:
                 self._make_plan()
             self._check(lib.tbrf_set_grid(self._plan, C.vec3(o, self.dim, "origin"),
                                           C.vec3(h, self.dim, "spacing", fill=1.0), counts))
-            self._run(lambda _pull, push: lib.tbrf_execute_grid_stream(self._plan, r, push, None),
-                      values, None)
+            if lib.tbrf_plan_method(self._plan) == C.METHODS["fft"]:
+                # the FFT transforms the whole grid in one step: streamed, its
+                # pieces would be cut from a second whole grid
+                self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+            else:
+                self._run(lambda _pull, push: lib.tbrf_execute_grid_stream(self._plan, r, push,
+                                                                           None), values, None)
         return values
 
     # ------------------------------------------------------------ queries
