@@ -135,7 +135,9 @@ class CosmoIC:
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)
-        self._lock = threading.Lock()
+        # reentrant: generate's callback may ask for info or params
+        self._lock = threading.RLock()
+        self._busy = 0
         self._h = ctypes.c_void_p()
         st = lib.tbrf_ic_cosmo_make(ctypes.byref(p), ctypes.byref(self._h))
         if st != 0:
@@ -219,7 +221,11 @@ class CosmoIC:
 
         nch = C.i64(chunks, "chunks")
         with self._lock:
-            st = lib.tbrf_ic_cosmo_generate(self.handle, nch, IC_PUSH_FN(push), None)
+            self._busy += 1
+            try:
+                st = lib.tbrf_ic_cosmo_generate(self.handle, nch, IC_PUSH_FN(push), None)
+            finally:
+                self._busy -= 1
             if raised:
                 raise raised[0]
             self._check(st)
@@ -231,6 +237,9 @@ class CosmoIC:
         if lock is None:
             return
         with lock:
+            if self._busy:  # re-entered from generate's own callback
+                raise RuntimeError("CosmoIC.close() inside its generate() callback: close it "
+                                   "after generate returns")
             if self._h:
                 lib.tbrf_ic_cosmo_destroy(self._h)
                 self._h = ctypes.c_void_p()

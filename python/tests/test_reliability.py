@@ -204,3 +204,18 @@ def test_numbers_in_messages_stay_short():
     with pytest.raises(tbrf.SizeError) as e:
         m.lognormal(3, 1, 10, 1e300)
     assert not re.search(r"\d{20}", str(e.value)), str(e.value)
+
+
+def test_cosmo_ic_callback_may_query_but_not_close():
+    c = ic.CosmoIC(box=100.0, particles=8, redshift=10.0)
+    seen = []
+
+    def cb(chunk):
+        seen.append(c.info["particles"])  # the lock is reentrant for its own thread
+        c.close()
+    with pytest.raises(RuntimeError, match="inside its generate"):
+        c.generate(cb)
+    assert seen == [512]
+    c.close()
+    with pytest.raises(ValueError, match="closed"):
+        c.info
