@@ -4,6 +4,7 @@
  * "Series") for inspection and tests. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -593,14 +594,25 @@ static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **mode
     cli_input(val[D_TURBGEN], "the --turbgen input");
     FILE *fp = fopen(val[D_TURBGEN], "rb");
     char *text = fp ? malloc(1 << 20) : NULL;
+    const int open_err = fp ? 0 : errno;
     size_t len = text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
-    const int full = text && len == (1 << 20) - 1 && fgetc(fp) != EOF;
+    const int why = fp && ferror(fp) ? errno : open_err; /* a folder: EISDIR */
+    const int full = !why && text && len == (1 << 20) - 1 && fgetc(fp) != EOF;
     if (fp)
         fclose(fp);
-    if (!text || full || memchr(text, '\0', len)) {
-        cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN],
-                    !fp ? "cannot be read" : !text ? "out of memory"
-                    : full ? "larger than 1 MiB, not a parameter file" : "binary data");
+    const char *nul = text && !full ? memchr(text, '\0', len) : NULL;
+    if (nul) { /* named by line and byte, as the library names other binary bytes */
+        size_t line = 1, at = 0;
+        for (const char *c = text; c < nul; c++)
+            at = *c == '\n' ? (line++, 0) : at + 1;
+        cli_errline("drive: --turbgen %.200s: line %zu, byte %zu: a NUL byte (binary data, not "
+                    "a TurbGen parameter file)", val[D_TURBGEN], line, at + 1);
+    } else if (!text || full || why)
+        cli_errline("drive: --turbgen %.200s: %s%s", val[D_TURBGEN],
+                    why ? "cannot be read: " : !text ? "out of memory"
+                                                     : "larger than 1 MiB, not a parameter file",
+                    why ? strerror(why) : "");
+    if (!text || full || nul || why) {
         free(text);
         return -1;
     }

@@ -67,6 +67,11 @@ head -c 2000000 /dev/zero | tr '\0' 'x' > long.param
 expect 2 "long.param:1: line longer than 4095 bytes" "$T" arepo cosmo --ngenic long.param --out z
 expect 2 "turbgen: the text is longer than|larger than 1 MiB" \
   timeout 20 "$T" drive --turbgen /dev/zero --out z.h5 --times 0:1:0.5 --grid 4x4x4
+printf 'ndim = 3\nL = 1.0\000garbage\n' > nul.par
+expect 2 "nul.par: line 2, byte 8: a NUL byte" \
+  "$T" drive --turbgen nul.par --out z.h5 --times 0:1:0.5 --grid 4x4x4
+expect 2 "folder.param: cannot be read: Is a directory" \
+  "$T" drive --turbgen folder.param --out z.h5 --times 0:1:0.5 --grid 4x4x4
 printf 'ndim = 3\nL = 1\001.0\n' > bin.par
 expect 2 "line 2, byte 6: 0x01 is no text" \
   "$T" drive --turbgen bin.par --out z.h5 --times 0:1:0.5 --grid 4x4x4
