@@ -551,7 +551,7 @@ static void warn_resolved(const request *r)
         return;
     if (ratio > 1.01) {
         fprintf(stderr,
-                "tbrf: warning: the %s carry %.3g%% of the model's variance, more than the "
+                "tbrf: warning: the %s carry %.4g%% of the model's variance, more than the "
                 "model (%s)\n",
                 fft ? "grid's modes" : "lines", 100.0 * ratio,
                 fft ? "the sum of P(k)/V over the modes exceeds the integral of P(k) where the "
@@ -570,13 +570,13 @@ static void warn_resolved(const request *r)
     split_loss(ratio, 1.0 - fraction_above(m, klo), fraction_above(m, khi), &l);
     char msg[1400];
     int len = snprintf(msg, sizeof msg,
-                       "tbrf: warning: the %s carry only %.3g%% of the variance, %.3g%% is lost:",
+                       "tbrf: warning: the %s carry only %.1f%% of the variance, %.1f%% is lost:",
                        fft ? "grid's modes" : "lines", 100.0 * ratio, 100.0 * l.loss);
     if (l.below > 0) {
         int f = r->meta.opts.line_length_factor > 0 ? r->meta.opts.line_length_factor : 1;
         int want = (int)ceil(f * sqrt(l.below / 0.005));
-        len += snprintf(msg + len, sizeof msg - (size_t)len, " %.3g%% below the %s %.3g (the model"
-                        " has %.3g%% there; ", 100.0 * l.lbelow,
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " %.1f%% below the %s %.3g (the model"
+                        " has %.1f%% there; ", 100.0 * l.lbelow,
                         fft ? "box's fundamental" : "lines' lowest mode", klo, 100.0 * l.below);
         /* a --box's fundamental is its own: more cells do not lower it */
         if (!fft)
@@ -591,7 +591,7 @@ static void warn_resolved(const request *r)
     }
     if (l.above > 0)
         len += snprintf(msg + len, sizeof msg - (size_t)len,
-                        " %.3g%% above the %s %.3g (the model has %.3g%% there; cut the model "
+                        " %.1f%% above the %s %.3g (the model has %.1f%% there; cut the model "
                         "with --kmax %.6g%s);",
                         100.0 * l.labove, fft ? "grid's Nyquist" : "lines' Nyquist", khi,
                         100.0 * l.above, m->is_grid ? pi / h : khi,
@@ -600,10 +600,10 @@ static void warn_resolved(const request *r)
                                     : ", the grid's Nyquist, or use a finer grid");
     if (l.other > 0.005 || (l.below == 0 && l.above == 0))
         len += snprintf(msg + len, sizeof msg - (size_t)len,
-                        fft ? " %.3g%% to the sum over the grid's discrete modes (the spectrum "
+                        fft ? " %.1f%% to the sum over the grid's discrete modes (the spectrum "
                               "is steep near the box's fundamental: a larger box, or a larger "
                               "kmin);"
-                            : " %.3g%% to the lines' discretisation (a larger --oversampling "
+                            : " %.1f%% to the lines' discretisation (a larger --oversampling "
                               "refines it);",
                         100.0 * l.other);
     msg[len - 1] = '\n'; /* the last ';' */
@@ -646,7 +646,7 @@ static void warn_nyquist(const request *r)
                  r->sampling ? "sample it with a finer --spacing, or note that " : "",
                  r->input, kn);
     fprintf(stderr,
-            "tbrf: warning: %.3g%% of the model's variance lies above the grid's Nyquist "
+            "tbrf: warning: %.1f%% of the model's variance lies above the grid's Nyquist "
             "wavenumber %.6g (pi / spacing %.6g): the grid samples it, so its spectrum shows "
             "that power aliased to lower k (the values are the field's, the grid's P(k) is not "
             "the model's); %s\n",
