@@ -95,17 +95,32 @@ void cli_unguard_temp(void);
  * NULL or 0: none. */
 void cli_guard_temps(const char *const *paths, int n);
 
-/* 1 if a and b name the same file: equal names, or the same device and
+/* inout.c: inputs against outputs, outputs before the work.
+ * 1 if a and b name the same file: equal names, or the same device and
  * inode (hard links, ./x and x, symbolic links). */
 int cli_same_file(const char *a, const char *b);
+/* Records a file the run reads (path copied; what: a literal such as
+ * "the --turbgen input"), as soon as its name is known: every later
+ * cli_refuse_inputs compares its outputs with it too. NULL or "" is
+ * ignored. */
+void cli_input(const char *path, const char *what);
+/* Forgets the recorded inputs (tests that run several commands). */
+void cli_inputs_clear(void);
 /* The output named by out_names[0 .. nout-1] (a file, or every member of
  * a set) may be none of the inputs in_paths[0 .. nin-1] (NULL entries
- * skipped), described by in_what[i] ("the --glass input"): 0, or
- * EXIT_USAGE after one line "CMD: --out OUT: NAME is WHAT; write the
- * output elsewhere". Every command that reads files checks its outputs
- * with it before any work (run.c). */
+ * skipped), described by in_what[i] ("the --glass input"), nor any input
+ * recorded by cli_input: 0, or EXIT_USAGE after one line "CMD: --out OUT:
+ * NAME is WHAT; write the output elsewhere" (EXIT_FAIL when an input
+ * could not be recorded). Every command that reads files checks its
+ * outputs with it before any work. */
 int cli_refuse_inputs(const char *cmd, const char *out, char *const *out_names, int nout,
                       const char *const *in_paths, const char *const *in_what, int nin);
+/* Before any work: out is no folder, the folder holding it exists and is
+ * writable, `largest` bytes (the largest file written; 0: unknown) fit
+ * the file-size limit (RLIMIT_FSIZE) and `bytes` (all of the output; 0:
+ * unknown) the folder's free space. 0, or EXIT_USAGE / EXIT_FAIL after
+ * one line "CMD: --out OUT: ..." with the system's reason. */
+int cli_check_output(const char *cmd, const char *out, double bytes, double largest);
 /* Points that coincide (xyz: n rows of 3; float_box > 0: compared as the
  * float32 coordinates written in a box of that size) read from `file`
  * by option `opt`: 0 when none, else EXIT_USAGE after one line naming the

@@ -741,6 +741,21 @@ static int run_gas(gas_req *q, double *xyz)
     return rc;
 }
 
+/* The set's first member before the work (cli_check_output), against a
+ * lower bound of the set's size: positions, velocities, 4-byte IDs. */
+static int gas_check_out(const gas_req *q)
+{
+    char *first = tbrf_arepo_member_name(q->out, q->h.num_files, 0, q->format);
+    if (!first) {
+        cli_errline("arepo gas: out of memory");
+        return EXIT_FAIL;
+    }
+    const double bytes = (double)q->n * (6.0 * (q->h.double_precision ? 8.0 : 4.0) + 4.0);
+    int rc = cli_check_output("arepo gas", first, bytes, bytes / q->h.num_files);
+    free(first);
+    return rc;
+}
+
 static int cmd_arepo_gas(int argc, char **argv)
 {
     const char *val[G_COUNT] = {0};
@@ -765,6 +780,8 @@ static int cmd_arepo_gas(int argc, char **argv)
     int rc = make_points(&q, &xyz);
     if (rc == 0 && check_values(val, &q))
         rc = EXIT_USAGE;
+    if (rc == 0)
+        rc = gas_check_out(&q);
     if (rc == 0 && q.points == PTS_FILE)
         rc = cli_refuse_duplicates("arepo gas", "--points", q.points_file, q.n, xyz,
                                    q.h.double_precision ? 0.0 : q.box);

@@ -328,7 +328,7 @@ static int load_glass(cosmo_req *q)
     if (q->ngenic_tile > 0 && (double)q->ng * (double)(q->ngenic_tile * q->ngenic_tile *
                                                       q->ngenic_tile) != (double)(q->g * q->g * q->g)) {
         cli_errline("arepo cosmo: --ngenic: GlassTileFac %lld tiles the %lld points of GlassFile "
-                    "%s into %.0f particles, not Nsample^3 = %lld: tbrf cuts the modes at the "
+                    "%s into %.15g particles, not Nsample^3 = %lld: tbrf cuts the modes at the "
                     "particles' Nyquist, so they must agree", (long long)q->ngenic_tile,
                     (long long)q->ng, q->glass, (double)q->ng * pow((double)q->ngenic_tile, 3),
                     (long long)(q->g * q->g * q->g));
@@ -450,7 +450,8 @@ static int parse_transfer(const char *const *val, cosmo_req *q)
 
 /* FNV-1a (64 bits) of the file's bytes as 16 hex digits into hex: a
  * check that a spectrum's file is the one a set was made from, not a
- * cryptographic digest. 0, or -1 when unreadable. */
+ * cryptographic digest. 0, -1 when unreadable, -2 at a NUL byte (read
+ * no further: 64 KiB past it at most). */
 static int file_digest(const char *path, char hex[17])
 {
     FILE *f = fopen(path, "rb");
@@ -459,13 +460,16 @@ static int file_digest(const char *path, char hex[17])
     uint64_t h = 0xcbf29ce484222325ULL;
     unsigned char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    int binary = 0;
+    while (!binary && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        binary = memchr(buf, '\0', n) != NULL;
         for (size_t i = 0; i < n; i++)
             h = (h ^ buf[i]) * 0x100000001b3ULL;
+    }
     int bad = ferror(f);
     fclose(f);
     snprintf(hex, 17, "%016llx", (unsigned long long)h);
-    return bad ? -1 : 0;
+    return bad ? -1 : binary ? -2 : 0;
 }
 
 /* The spectrum file's digest, checked against --input-digest when given
@@ -485,9 +489,13 @@ static int check_digest(const char *const *val, cosmo_req *q)
         cli_errline("arepo cosmo: --input-digest: %s is not a regular file", file);
         return EXIT_USAGE;
     }
-    if (file_digest(file, q->digest)) {
-        cli_errline("arepo cosmo: cannot read the %s file %s", opt, file);
-        return EXIT_FAIL;
+    /* a spectrum is text: a NUL byte stops the digest at once (the
+     * reader would refuse the file at that byte anyway) */
+    const int d = file_digest(file, q->digest);
+    if (d) {
+        cli_errline("arepo cosmo: %s %s: %s", opt, file, d == -2 ? "a NUL byte: binary data, "
+                    "not a text file" : "cannot be read");
+        return d == -2 ? EXIT_USAGE : EXIT_FAIL;
     }
     if (val[C_DIGEST] && strcmp(val[C_DIGEST], q->digest) != 0) {
         cli_errline("arepo cosmo: the %s file %s is not the one the set was made from (its "
@@ -650,8 +658,14 @@ static int parse_ngenic(const char *const *val, cosmo_req *q)
     if (ngenic_refuse_options(val))
         return EXIT_USAGE;
     const char *path = val[C_NGENIC];
+    cli_input(path, "the --ngenic parameter file");
     ngenic_params n;
     int rc = ngenic_read(path, &n);
+    if (rc == 0) {
+        cli_input(n.GlassFile, "the --ngenic file's GlassFile");
+        if (n.WhichSpectrum == 2)
+            cli_input(n.FileWithInputSpectrum, "the --ngenic file's FileWithInputSpectrum");
+    }
     if (rc == 0)
         rc = ngenic_check(path, &n);
     if (rc == 0)
@@ -749,6 +763,45 @@ static char *ngenic_command(char *cmd, const cosmo_req *q, const char *const *va
     return s;
 }
 
+/* Frees what the request owns (every return after the parse). */
+static void cosmo_free(cosmo_req *q, int ngenic)
+{
+    free(q->gx);
+    tbrf_model_destroy(q->ngenic_power);
+    free(q->ngenic_out);
+    if (ngenic) {
+        free((char *)q->glass);
+        free((char *)q->table);
+    }
+}
+
+/* The output against the inputs, and checked before the work: its
+ * folder, the file-size limit and the free space, against a lower bound
+ * of its size (positions, velocities, 4-byte IDs), so that no run that
+ * fits is refused. 0 or an exit status. */
+static int cosmo_check_out(const cosmo_req *q)
+{
+    if (!q->ngenic_out) { /* --ngenic recorded its file and what it names */
+        cli_input(q->glass, "the --glass input");
+        cli_input(q->table, "the --table input");
+        cli_input(q->transfer, "the --transfer input");
+    }
+    int rc = arepo_refuse_format_inputs("arepo cosmo", q->out, q->file.num_files,
+                                        q->file.format, NULL, NULL, 0);
+    const double n = (double)q->g * (double)q->g * (double)q->g * (q->gas ? 2.0 : 1.0);
+    const double bytes = n * (6.0 * (q->file.double_precision ? 8.0 : 4.0) + 4.0);
+    char *first = rc ? NULL : tbrf_arepo_member_name(q->out, q->file.num_files, 0,
+                                                       q->file.format);
+    if (!rc && !first) {
+        cli_errline("arepo cosmo: out of memory");
+        return EXIT_FAIL;
+    }
+    if (!rc)
+        rc = cli_check_output("arepo cosmo", first, bytes, bytes / q->file.num_files);
+    free(first);
+    return rc;
+}
+
 int cmd_arepo_cosmo(int argc, char **argv)
 {
     const char *val[C_COUNT] = {0};
@@ -764,20 +817,15 @@ int cmd_arepo_cosmo(int argc, char **argv)
     int ng = val[C_NGENIC] ? parse_ngenic(val, &q) : 0;
     if (ng || (!val[C_NGENIC] && (parse_cosmo(val, &q) || parse_gas(val, &q) ||
                                   parse_transfer(val, &q)))) {
-        tbrf_model_destroy(q.ngenic_power);
-        free(q.ngenic_out);
-        if (val[C_NGENIC]) {
-            free((char *)q.glass);
-            free((char *)q.table);
-        }
+        cosmo_free(&q, val[C_NGENIC] != NULL);
         return ng ? ng : EXIT_USAGE;
     }
-    const char *in[3] = {q.glass, q.table, q.transfer};
-    const char *what[3] = {"the --glass input", "the --table input", "the --transfer input"};
-    if (arepo_refuse_format_inputs("arepo cosmo", q.out, q.file.num_files, q.file.format, in,
-                                   what, 3))
-        return EXIT_USAGE;
-    int rc = check_digest(val, &q);
+    int rc = cosmo_check_out(&q);
+    if (rc) {
+        cosmo_free(&q, val[C_NGENIC] != NULL);
+        return rc;
+    }
+    rc = check_digest(val, &q);
     if (rc == 0 && q.glass)
         rc = load_glass(&q);
     /* "arepo cosmo ...", with the spectrum file's digest and the order */
@@ -795,12 +843,6 @@ int cmd_arepo_cosmo(int argc, char **argv)
                         q.gas ? "dark-matter and gas particles (PartType1, PartType0)"
                               : "dark-matter particles (PartType1)",
                         q.file.double_precision);
-    free(q.gx);
-    tbrf_model_destroy(q.ngenic_power);
-    free(q.ngenic_out);
-    if (val[C_NGENIC]) {
-        free((char *)q.glass);
-        free((char *)q.table);
-    }
+    cosmo_free(&q, val[C_NGENIC] != NULL);
     return rc;
 }

@@ -4,6 +4,7 @@
  * "Series") for inspection and tests. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -603,16 +604,28 @@ static int parse_turbgen(const char *const *val, drive_run *d, tbrf_model **mode
                         OPTS[replaced[i]].name);
             return -1;
         }
+    cli_input(val[D_TURBGEN], "the --turbgen input");
     FILE *fp = fopen(val[D_TURBGEN], "rb");
     char *text = fp ? malloc(1 << 20) : NULL;
+    const int open_err = fp ? 0 : errno;
     size_t len = text ? fread(text, 1, (1 << 20) - 1, fp) : 0;
-    const int full = text && len == (1 << 20) - 1 && fgetc(fp) != EOF;
+    const int why = fp && ferror(fp) ? errno : open_err; /* a folder: EISDIR */
+    const int full = !why && text && len == (1 << 20) - 1 && fgetc(fp) != EOF;
     if (fp)
         fclose(fp);
-    if (!text || full || memchr(text, '\0', len)) {
-        cli_errline("drive: --turbgen %.200s: %s", val[D_TURBGEN],
-                    !fp ? "cannot be read" : !text ? "out of memory"
-                    : full ? "larger than 1 MiB, not a parameter file" : "binary data");
+    const char *nul = text && !full ? memchr(text, '\0', len) : NULL;
+    if (nul) { /* named by line and byte, as the library names other binary bytes */
+        size_t line = 1, at = 0;
+        for (const char *c = text; c < nul; c++)
+            at = *c == '\n' ? (line++, 0) : at + 1;
+        cli_errline("drive: --turbgen %.200s: line %zu, byte %zu: a NUL byte (binary data, not "
+                    "a TurbGen parameter file)", val[D_TURBGEN], line, at + 1);
+    } else if (!text || full || why)
+        cli_errline("drive: --turbgen %.200s: %s%s", val[D_TURBGEN],
+                    why ? "cannot be read: " : !text ? "out of memory"
+                                                     : "larger than 1 MiB, not a parameter file",
+                    why ? strerror(why) : "");
+    if (!text || full || nul || why) {
         free(text);
         return -1;
     }
@@ -708,9 +721,14 @@ static int run(const char *const *val, drive_run *d, const char *command)
     const char *in[2] = {val[D_POINTS], val[D_TABLE]};
     const char *what[2] = {"the --points input", "the --table input"};
     char *outs[1] = {(char *)d->out};
-    if (cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2)) {
+    /* the series' values (the file holds a little more: its points,
+     * attributes), before any time is computed */
+    const double one = (double)(d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->nc * 8.0;
+    int bad = cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2);
+    if (bad || (bad = cli_check_output("drive", d->out, one * (double)d->nt,
+                                       one * (double)d->nt))) {
         tbrf_model_destroy(model);
-        return EXIT_USAGE;
+        return bad;
     }
     d->quiet = val[D_QUIET] != NULL;
     tbrf_driver *drv = NULL;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "io/tbrf_io.h"
@@ -98,32 +99,95 @@ static int split_line(char *line, const char *path, size_t lineno, char **key, c
     return 1;
 }
 
+/* Both files' bounds, checked as they are read, before anything is
+ * parsed: a parameter file is a few KiB, a spectrum table a few hundred
+ * rows. */
+#define NG_PARAM_BYTES ((long)1 << 20)
+#define NG_TABLE_BYTES ((long)1 << 26)
+
+/* A text file being read line by line, bounded (ng_open, ng_line). */
+typedef struct ng_text {
+    FILE *f;
+    const char *label; /* "--ngenic P" or "--ngenic P: FileWithInputSpectrum S" */
+    const char *name;
+    long bytes, max;
+    size_t lineno;
+} ng_text;
+
+/* Opens name for ng_line: 0, or EXIT_USAGE after the message (unreadable,
+ * a folder). */
+static int ng_open(ng_text *t, const char *label, const char *name, long max)
+{
+    memset(t, 0, sizeof *t);
+    t->label = label;
+    t->name = name;
+    t->max = max;
+    t->f = fopen(name, "rb");
+    struct stat st;
+    const int dir = t->f && fstat(fileno(t->f), &st) == 0 && S_ISDIR(st.st_mode);
+    if (!t->f || dir) {
+        cli_errline("%s: cannot be read: %s", label, dir ? "it is a folder, not a file"
+                                                           : strerror(errno));
+        if (t->f)
+            fclose(t->f);
+        t->f = NULL;
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The next line (its '\n' dropped) into line[cap]: 1, 0 at the end, or
+ * -1 after the message naming the line and byte: a byte that is no text
+ * (NUL, a control byte other than a blank, DEL), a line longer than
+ * cap - 1 bytes, a file beyond its bound, a read error. */
+static int ng_line(ng_text *t, char *line, size_t cap)
+{
+    size_t len = 0;
+    int c;
+    t->lineno++;
+    while ((c = fgetc(t->f)) != EOF && c != '\n') {
+        if ((c < 0x20 && c != '\t' && c != '\r' && c != '\v' && c != '\f') || c == 0x7f) {
+            cli_errline("%s:%zu: byte %zu is 0x%02x, no text (binary data, not a text file)",
+                        t->label, t->lineno, len + 1, (unsigned)c);
+            return -1;
+        }
+        if (len + 1 >= cap || ++t->bytes > t->max) {
+            if (len + 1 >= cap)
+                cli_errline("%s:%zu: line longer than %zu bytes", t->label, t->lineno, cap - 1);
+            else
+                cli_errline("%s:%zu: the file is longer than %ld bytes, more than such a file "
+                            "holds", t->label, t->lineno, t->max);
+            return -1;
+        }
+        line[len++] = (char)c;
+    }
+    line[len] = '\0';
+    if (c == EOF && ferror(t->f)) {
+        cli_errline("%s: cannot be read: %s", t->label, strerror(errno));
+        return -1;
+    }
+    t->bytes++;
+    return c == EOF && len == 0 ? 0 : 1;
+}
+
 int ngenic_read(const char *path, ngenic_params *p)
 {
     memset(p, 0, sizeof *p);
     p->NumFiles = 1;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_errline("--ngenic: cannot read %s: %s", path, strerror(errno));
+    char label[1100], e1[1024];
+    snprintf(label, sizeof label, "--ngenic %s", tbrf_io_escape(path, e1, sizeof e1));
+    ng_text t;
+    if (ng_open(&t, label, path, NG_PARAM_BYTES))
         return EXIT_USAGE;
-    }
-    int seen[NKEYS] = {0}, rc = 0;
+    int seen[NKEYS] = {0}, rc = 0, got;
     char line[4096];
-    size_t lineno = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            cli_errline("--ngenic %s:%zu: line longer than %zu bytes", path, lineno,
-                        sizeof line - 2);
-            rc = EXIT_USAGE;
-            break;
-        }
+    while (rc == 0 && (got = ng_line(&t, line, sizeof line)) != 0) {
         char *key, *value;
-        int s = split_line(line, path, lineno, &key, &value);
-        if (s < 0 || (s > 0 && set_key(path, lineno, key, value, p, seen)))
+        int s = got < 0 ? -1 : split_line(line, path, t.lineno, &key, &value);
+        if (s < 0 || (s > 0 && set_key(path, t.lineno, key, value, p, seen)))
             rc = EXIT_USAGE;
     }
-    fclose(f);
+    fclose(t.f);
     for (int k = 0; rc == 0 && k < NKEYS; k++)
         if (KEYS[k].required && !seen[k]) {
             cli_errline("--ngenic %s: %s is missing (N-GenIC requires it)", path, KEYS[k].name);
@@ -166,18 +230,26 @@ int ngenic_check(const char *path, const ngenic_params *p)
     if (p->ReNormalizeInputSpectrum != 0 && p->ReNormalizeInputSpectrum != 1)
         return refuse(path, "ReNormalizeInputSpectrum", p->ReNormalizeInputSpectrum,
                       "N-GenIC takes 1 (normalise to Sigma8) or 0 (keep the table's amplitude)");
-    if (!is_int(p->Nsample, 2, 2048) || !is_int(p->Nmesh, p->Nsample, 1e6))
-        return refuse(path, "Nmesh", p->Nmesh, "need 2 <= Nsample <= 2048 and Nmesh >= Nsample "
-                      "(tbrf evaluates the displacement exactly at the particles: an Nmesh "
-                      "below Nsample would cut modes that N-GenIC keeps)");
-    if (!is_int(p->GlassTileFac, 1, 2048) || !is_int(p->Seed, 0, 4294967295.0) ||
-        !is_int(p->NumFiles, 1, 65536))
-        return refuse(path, "GlassTileFac/Seed/NumFiles", p->GlassTileFac,
-                      "GlassTileFac 1..2048, Seed >= 0 and NumFiles 1..65536 must be integers");
-    if (!(p->UnitLength_in_cm > 0 && p->UnitMass_in_g > 0 && p->UnitVelocity_in_cm_per_s > 0 &&
-          p->InputSpectrum_UnitLength_in_cm > 0 && p->Box > 0))
-        return refuse(path, "UnitLength_in_cm", p->UnitLength_in_cm,
-                      "Box, the units and InputSpectrum_UnitLength_in_cm must be > 0");
+    if (!is_int(p->Nsample, 2, 2048))
+        return refuse(path, "Nsample", p->Nsample, "need an integer 2 <= Nsample <= 2048");
+    if (!is_int(p->Nmesh, p->Nsample, 1e6))
+        return refuse(path, "Nmesh", p->Nmesh, "need an integer Nmesh >= Nsample (tbrf "
+                      "evaluates the displacement exactly at the particles: an Nmesh below "
+                      "Nsample would cut modes that N-GenIC keeps)");
+    if (!is_int(p->GlassTileFac, 1, 2048))
+        return refuse(path, "GlassTileFac", p->GlassTileFac, "need an integer 1 .. 2048");
+    if (!is_int(p->Seed, 0, 4294967295.0))
+        return refuse(path, "Seed", p->Seed, "need an integer 0 .. 4294967295");
+    if (!is_int(p->NumFiles, 1, 65536))
+        return refuse(path, "NumFiles", p->NumFiles, "need an integer 1 .. 65536");
+    static const char *const POSITIVE[] = {"Box", "UnitLength_in_cm", "UnitMass_in_g",
+                                           "UnitVelocity_in_cm_per_s",
+                                           "InputSpectrum_UnitLength_in_cm"};
+    const double pos[] = {p->Box, p->UnitLength_in_cm, p->UnitMass_in_g,
+                          p->UnitVelocity_in_cm_per_s, p->InputSpectrum_UnitLength_in_cm};
+    for (int i = 0; i < 5; i++)
+        if (!(pos[i] > 0))
+            return refuse(path, POSITIVE[i], pos[i], "must be > 0");
     return 0;
 }
 
@@ -191,11 +263,12 @@ int ngenic_power(const char *path, const ngenic_params *p, tbrf_model **power)
     if (p->WhichSpectrum != 2)
         return 0;
     const char *file = p->FileWithInputSpectrum;
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        cli_errline("--ngenic %s: FileWithInputSpectrum %s: %s", path, file, strerror(errno));
+    char label[2200], e1[1024], e2[1024];
+    snprintf(label, sizeof label, "--ngenic %s: FileWithInputSpectrum %s",
+             tbrf_io_escape(path, e1, sizeof e1), tbrf_io_escape(file, e2, sizeof e2));
+    ng_text t;
+    if (ng_open(&t, label, file, NG_TABLE_BYTES))
         return EXIT_USAGE;
-    }
     size_t n = 0, cap = 0;
     double *k = NULL, *pk = NULL;
     int rc = 0;
@@ -204,9 +277,14 @@ int ngenic_power(const char *path, const ngenic_params *p, tbrf_model **power)
      * Delta^2 = log10(4 pi k^3 P_N) = log10(k^3 P / (2 pi^2)) */
     const double kfac = NGENIC_MPC_CM / p->InputSpectrum_UnitLength_in_cm; /* to h/Mpc */
     const double tilt_unit = p->UnitLength_in_cm / NGENIC_MPC_CM; /* h/Mpc to internal */
-    while (rc == 0 && fgets(line, sizeof line, f)) {
+    int got;
+    while (rc == 0 && (got = ng_line(&t, line, sizeof line)) != 0) {
         double lk, ld;
         char extra;
+        if (got < 0) {
+            rc = EXIT_USAGE;
+            break;
+        }
         if (sscanf(line, " %lf %lf %c", &lk, &ld, &extra) != 2) {
             if (strspn(line, " \t\r\n") == strlen(line))
                 continue;
@@ -238,7 +316,7 @@ int ngenic_power(const char *path, const ngenic_params *p, tbrf_model **power)
                 pow(kk * tilt_unit, p->PrimordialIndex - 1.0);
         n++;
     }
-    fclose(f);
+    fclose(t.f);
     if (rc == 0) {
         int st = tbrf_model_table(n, k, pk, power);
         if (st != TBRF_OK) {

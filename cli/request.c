@@ -380,8 +380,8 @@ static int check_disk_space(const request *r)
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - r->out), r->out);
     struct statvfs sv;
-    if (statvfs(dir, &sv) != 0)
-        return 0; /* the writer will report an unusable directory */
+    if (statvfs(dir, &sv) != 0) /* a missing folder, with the system's reason */
+        return cli_check_output(r->input ? "regenerate" : "generate", r->out, 0, 0);
     double need = tbrf_io_grid_bytes(r->meta.dim, n, r->meta.opts.precision);
     if (r->compress)
         need *= COMPRESSED_FRACTION;
@@ -392,7 +392,9 @@ static int check_disk_space(const request *r)
                     r->compress ? "at least " : "", need / 1e9, avail / 1e9, dir);
         return EXIT_FAIL;
     }
-    return 0;
+    /* --out a folder, an unwritable folder, the file-size limit */
+    return cli_check_output(r->input ? "regenerate" : "generate", r->out, 0,
+                            r->compress ? 0 : need);
 }
 
 /* The geometry's domain: a grid's from its cells, a points run's from
@@ -549,7 +551,7 @@ static void warn_resolved(const request *r)
         return;
     if (ratio > 1.01) {
         fprintf(stderr,
-                "tbrf: warning: the %s carry %.1f%% of the model's variance, more than the "
+                "tbrf: warning: the %s carry %.4g%% of the model's variance, more than the "
                 "model (%s)\n",
                 fft ? "grid's modes" : "lines", 100.0 * ratio,
                 fft ? "the sum of P(k)/V over the modes exceeds the integral of P(k) where the "

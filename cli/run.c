@@ -465,37 +465,6 @@ static void report(const run *u)
     expected_slope(m, r->model);
 }
 
-int cli_same_file(const char *a, const char *b)
-{
-    if (!a || !b)
-        return 0;
-    if (strcmp(a, b) == 0)
-        return 1;
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
-int cli_refuse_inputs(const char *cmd, const char *out, char *const *out_names, int nout,
-                      const char *const *in_paths, const char *const *in_what, int nin)
-{
-    for (int o = 0; o < nout; o++)
-        for (int i = 0; i < nin; i++) {
-            if (!out_names[o] || !in_paths[i] || !cli_same_file(out_names[o], in_paths[i]))
-                continue;
-            char e1[512], e2[512];
-            if (strcmp(out_names[o], out) == 0)
-                cli_errline("%s: --out %s is %s; write the output elsewhere", cmd,
-                            tbrf_io_escape(out, e1, sizeof e1), in_what[i]);
-            else
-                cli_errline("%s: --out %s: %s is %s; write the output elsewhere", cmd,
-                            tbrf_io_escape(out, e1, sizeof e1),
-                            tbrf_io_escape(out_names[o], e2, sizeof e2), in_what[i]);
-            return EXIT_USAGE;
-        }
-    return 0;
-}
-
 /* The points being checked for duplicates (qsort has no context). */
 static const double *g_dup_xyz;
 static double g_dup_box; /* > 0: compare as float32 coordinates of this box */
@@ -595,6 +564,9 @@ int request_check_paths(const request *r)
                     "NAME.h5, or use --no-xdmf", r->out);
         rc = EXIT_USAGE;
     }
+    char *outs[2] = {(char *)r->out, side}; /* and every input recorded by cli_input */
+    if (!rc)
+        rc = cli_refuse_inputs("tbrf", r->out, outs, side ? 2 : 1, NULL, NULL, 0);
     free(side);
     return rc;
 }

@@ -323,8 +323,9 @@ static int read_exact(FILE *f, void *p, size_t n)
 }
 
 /* Walks the records of a member: each record's label (format 2) and
- * length into out, until the end or a framing error. */
-static void info_records(FILE *f, FILE *out, int format, long size)
+ * length into out, until the end or a framing error (then -1: the
+ * member is corrupt, and info must say so by its status too). */
+static int info_records(FILE *f, FILE *out, int format, long size)
 {
     static const char *const NAMES[] = {"POS", "VEL", "ID", "MASS", "U"};
     for (int k = 0; k < 16; k++) {
@@ -333,17 +334,20 @@ static void info_records(FILE *f, FILE *out, int format, long size)
         if (format == IO_GADGET_FORMAT2 &&
             (read_exact(f, &l1, 4) || read_exact(f, lab, 4) || read_exact(f, &next, 4) ||
              read_exact(f, &l2, 4) || l1 != 8 || l2 != 8))
-            return;
+            return 0;
         long here = ftell(f);
         if (read_exact(f, &m1, 4) || here < 0 || (long)m1 > size - here - 8 ||
             fseek(f, (long)m1, SEEK_CUR) || read_exact(f, &m2, 4) || m1 != m2) {
-            if (ftell(f) < size)
+            if (ftell(f) < size) {
                 fprintf(out, "  (a record's markers do not frame it: truncated or corrupt)\n");
-            return;
+                return -1;
+            }
+            return 0;
         }
         fprintf(out, "  record %-4s %u bytes\n", format == IO_GADGET_FORMAT2 ? lab
                 : k < 5 ? NAMES[k] : "?", m1);
     }
+    return 0;
 }
 
 int io_gadget_info(const char *path, FILE *out, char *err, size_t errlen)
@@ -388,9 +392,12 @@ int io_gadget_info(const char *path, FILE *out, char *err, size_t errlen)
                     mass[t] == 0 ? " (a MASS block)" : "");
     fseek(f, format == IO_GADGET_FORMAT2 ? 16 : 0, SEEK_SET);
     fseek(f, 264, SEEK_CUR);
-    info_records(f, out, format, (long)st.st_size);
+    const int bad = info_records(f, out, format, (long)st.st_size);
     fclose(f);
-    return 0;
+    if (bad)
+        io_setf(err, errlen, "%s: a record's markers do not frame it: a truncated or corrupt "
+                "Gadget file", path);
+    return bad;
 }
 
 /* ------------------------------------------------------------ glass */

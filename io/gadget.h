@@ -48,7 +48,8 @@ int io_gadget_sniff(const char *path);
 /* What the Gadget file path holds (`tbrf info`): the header's values,
  * each type's counts and masses, each record's label and length, into
  * out. 0, or -1 with the reason in err (not a Gadget file of this byte
- * order, a truncated header). */
+ * order, a truncated header, a record its markers do not frame: the
+ * listing up to it is written first). */
 int io_gadget_info(const char *path, FILE *out, char *err, size_t errlen);
 
 /* Reads the positions of a Gadget glass file (format 1 or 2, one file,

@@ -170,7 +170,7 @@ int tbrf_model_lognormal(const tbrf_model *density, int dim, double kmin, double
     tbrf_memory_budget(&budget);
     if (nrd > (double)MAX_R_SAMPLES || nrd * sizeof(double) > (double)budget)
         return refuse(gaussian, TBRF_ERR_SIZE,
-                      "lognormal: rmax kmax = %g asks for %.0f samples of the correlation, more "
+                      "lognormal: rmax kmax = %g asks for %.3g samples of the correlation, more "
                       "than %zu (or the memory budget)", rmax * kmax, nrd, MAX_R_SAMPLES);
     const size_t nr = (size_t)nrd, cap = (size_t)(ROWS_PER_DECADE * log10(kmax / kmin)) + 32;
     double *h = malloc(nr * sizeof *h), *k = malloc(cap * sizeof *k), *p = malloc(cap * sizeof *p);

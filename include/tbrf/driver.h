@@ -122,11 +122,15 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * TurbGen's lattice (|ik| > 256) is refused by name. On failure the
  * reason (with the line) is written into message (message_size bytes,
  * NUL-terminated, truncated; message may be NULL) and *model is NULL.
+ * The text is bounded before it is parsed: at most 1 MiB, and a byte that
+ * is no text (a control byte other than a blank, or DEL) is refused at the
+ * first one, naming its line and byte (a caller reading a file stops at 1
+ * MiB + 1 bytes and at a NUL, which a C string cannot carry).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a malformed line, a
- * value out of range, a missing or repeated key), TBRF_ERR_UNSUPPORTED (a
- * key tbrf does not honour), TBRF_ERR_SIZE (no mode in the band, or
- * more than TurbGen's limit of 100000 modes, where TurbGen stops),
- * TBRF_ERR_NO_MEMORY. */
+ * value out of range, a missing or repeated key, a binary byte),
+ * TBRF_ERR_UNSUPPORTED (a key tbrf does not honour), TBRF_ERR_SIZE (a
+ * text over 1 MiB, no mode in the band, or more than TurbGen's limit of
+ * 100000 modes, where TurbGen stops), TBRF_ERR_NO_MEMORY. */
 TBRF_API int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_params *params,
                                              TBRF_OUT uint64_t *seed, tbrf_model **model,
                                              TBRF_ARRAY char *message, int64_t message_size);

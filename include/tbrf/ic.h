@@ -270,7 +270,9 @@ enum tbrf_ic_transfer_species {
  * naming what was expected. T's sign and constant factors drop out of
  * the square and the normalisation: normalise the matter's model to
  * sigma8 and scale the others by the same factor (tbrf_ic_cosmo_params
- * power and power_gas do). Bounded input as tbrf_model_table_file.
+ * power and power_gas do). Bounded input as tbrf_model_table_file, and
+ * 256 MiB in all; the first byte that is no text (NUL, another control
+ * byte than a blank, DEL) stops the read, named by line and byte.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (species, n_s outside
  * (-3, 5)), TBRF_ERR_FILE (unreadable, binary), TBRF_ERR_TABLE (an
  * unknown or ambiguous layout, a Newtonian-gauge CLASS file, a bad row),

@@ -12,15 +12,13 @@ pkg-config, the dynamic loader, or a build tree beside this source tree.
 from ._lib import (LIBRARY_PATH, BadPlanError, CallbackError, DivergentError, EmbeddingError,
                    Error, FFTError, FileError, InvalidError, NoDeviceError, NoGeometryError,
                    NoMemoryError, NotBuiltError, NullError, OutOfDomainError, SizeError,
-                   TableError, UnsupportedError, lib as _clib)
+                   TableError, UnsupportedError, PACKAGE_VERSION, lib as _clib)
 from ._model import Model, kind_params, kinds, lognormal_sigma2_mach
 from ._field import Field, gstools_params
 from ._driver import Driver, Inflow, inflow_tube
 from . import ic, mc, rng
 
-# the library's version (the top CMakeLists.txt's project(), which the wheel's
-# metadata also takes; python/tests/test_version.py checks all three agree)
-__version__ = "0.7.0"
+__version__ = PACKAGE_VERSION
 
 
 def library_version() -> str:

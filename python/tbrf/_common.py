@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import ctypes
 import math
+import threading
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ._lib import Opts, SizeError, lib, raise_for
+from ._lib import PULL_FN, PUSH_FN, FileError, Opts, SizeError, lib, raise_for
 
 PRECISIONS = {"double": 0, "float64": 0, "float": 1, "float32": 1}
 BACKENDS = {"cpu": 0, "opencl": 1, "cuda": 2, "auto": 3}
@@ -58,9 +59,55 @@ def vec3(values: Optional[Sequence[float]], dim: int, what: str, fill: float = 0
     return out
 
 
+def ranged(v: Any, ctype, what: str, lo: Optional[int] = None,
+           hi: Optional[int] = None) -> int:
+    """v as an integer the C type `ctype` holds (and within [lo, hi] when
+    given), checked before the C call: ctypes converts a Python integer
+    modulo 2^bits, so 2**64 + 8 would reach the library as 8 and -1 as
+    2^64 - 1. Refuses bools and non-integral floats (TypeError) and any
+    value out of range (ValueError naming it and the range)."""
+    if isinstance(v, bool) or isinstance(v, np.bool_):
+        raise TypeError(f"{what} must be an integer, not {v!r}")
+    if isinstance(v, (float, np.floating)):
+        if not math.isfinite(v) or not float(v).is_integer():
+            raise TypeError(f"{what} must be an integer, not {v!r}")
+        v = int(v)
+    elif not isinstance(v, (int, np.integer)):
+        try:
+            v = v.__index__()
+        except AttributeError:
+            raise TypeError(f"{what} must be an integer, not {v!r}") from None
+    v = int(v)
+    bits = 8 * ctypes.sizeof(ctype)
+    signed = ctype(-1).value == -1
+    tlo, thi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    lo = tlo if lo is None else max(lo, tlo)
+    hi = thi if hi is None else min(hi, thi)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be an integer from {lo} to {hi}, not {v}")
+    return v
+
+
+def u64(v: Any, what: str) -> int:
+    """A seed, stream, offset or realization: 0 .. 2^64 - 1 (-1 is refused,
+    never taken as 2^64 - 1)."""
+    return ranged(v, ctypes.c_uint64, what)
+
+
+def i64(v: Any, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+    return ranged(v, ctypes.c_int64, what, lo, hi)
+
+
+def i32(v: Any, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+    return ranged(v, ctypes.c_int32, what, lo, hi)
+
+
 def counts3(shape: Sequence[int], dim: int, what: str = "shape"):
-    """A C int64[3] of the cell counts (nx, ny[, nz]), nz = 1 in 2D."""
-    s = [int(x) for x in np.atleast_1d(np.asarray(shape))]
+    """A C int64[3] of the cell counts (nx, ny[, nz]), nz = 1 in 2D, each
+    checked to be an int64 before it reaches the library (a count of
+    2**64 + 2 must not become 2)."""
+    raw = np.atleast_1d(np.asarray(shape, dtype=object))
+    s = [i64(x, f"{what}[{i}]") for i, x in enumerate(raw.ravel())]
     if len(s) != dim:
         raise ValueError(f"{what} needs {dim} counts (nx, ny{', nz' if dim == 3 else ''}), "
                          f"got {len(s)}")
@@ -102,9 +149,12 @@ def check_budget(nbytes: int, what: str) -> None:
                         "memory)", 3)
 
 
-def out_array(shape: tuple, dtype, out: Optional[np.ndarray]) -> np.ndarray:
-    """The output: `out` when it fits (checked), else a new array within
-    the memory budget."""
+def out_array(shape: tuple, dtype, out: Optional[np.ndarray],
+              inputs: Sequence[Any] = ()) -> np.ndarray:
+    """The output: `out` when it fits (checked) and shares no memory with
+    any of `inputs` (the arrays the same call reads: the library would
+    read values it has already overwritten), else a new array within the
+    memory budget."""
     if out is None:
         n = 1
         for s in shape:
@@ -115,7 +165,23 @@ def out_array(shape: tuple, dtype, out: Optional[np.ndarray]) -> np.ndarray:
             or not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"out must be a writeable C-contiguous {np.dtype(dtype).name} array of "
                          f"shape {tuple(shape)}")
+    for a in inputs:
+        if isinstance(a, np.ndarray) and _overlap(out, a):
+            raise ValueError("out shares memory with an input of the same call (the points, "
+                             "positions or values it reads): give a separate array")
     return out
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays share memory; when numpy cannot tell cheaply,
+    overlapping bounds count as sharing (refusing is safe, a silent
+    wrong result is not)."""
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=10 ** 6))
+    except getattr(getattr(np, "exceptions", np), "TooHardError"):
+        return True
 
 
 def addr(a: Optional[np.ndarray]) -> Optional[int]:
@@ -147,9 +213,8 @@ def fill_opts(o: Opts, *, precision=None, method=None, vector=None, zeta=None, l
                     ("max_padding", max_padding), ("line_length_factor", line_length_factor),
                     ("threads", threads), ("device", device), ("chunk", chunk)):
         if v is not None:
-            if isinstance(v, float) and not v.is_integer() or isinstance(v, bool):
-                raise TypeError(f"{name} must be an integer, not {v!r}")
-            setattr(o, name, int(v))
+            setattr(o, name, ranged(v, ctypes.c_int64 if name == "chunk" else ctypes.c_int32,
+                                    name))
     if periodic is not None:
         o.periodic = 1 if periodic else 0
     for name, v in (("zeta", zeta), ("accuracy", accuracy)):
@@ -160,3 +225,120 @@ def fill_opts(o: Opts, *, precision=None, method=None, vector=None, zeta=None, l
 
 def finite(x: float) -> bool:
     return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+class _Interrupts:
+    """While a streamed call runs on the main thread, SIGINT sets a flag
+    instead of raising: Python raises KeyboardInterrupt at the first
+    bytecode of whatever runs, and inside a ctypes callback that is before
+    any try, where ctypes can only print it and return garbage. The
+    callbacks see the flag and stop the run; on leaving, the handler that
+    was installed is called with the signal (the default one raises
+    KeyboardInterrupt). Other threads and handlers that are not Python
+    callables (SIG_IGN, SIG_DFL) are left alone."""
+
+    def __init__(self):
+        self.hit = None
+        self.old = None
+
+    def __enter__(self):
+        import signal
+        if threading.current_thread() is threading.main_thread():
+            old = signal.getsignal(signal.SIGINT)
+            if callable(old):
+                self.old = old
+                signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, signum, frame):
+        self.hit = (signum, frame)
+
+    def __exit__(self, *exc):
+        import signal
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            if self.hit is not None:
+                self.old(*self.hit)
+        return False
+
+
+def stream(call: Any, values: np.ndarray, xyz: Optional[np.ndarray], dim: int,
+           components: int) -> int:
+    """Runs a streaming library call, call(pull, push) (tbrf_execute_stream,
+    tbrf_execute_grid_stream, tbrf_driver_stream: bitwise the values of
+    the one-shot calls), pulling positions from xyz (N, dim) and pushing
+    the values into `values` (components per position). Its callbacks run
+    between two chunks, so Ctrl-C stops the run within about a chunk's
+    time: the callback returns non-zero, the library stops and frees its
+    chunk buffers, and KeyboardInterrupt is raised here (_Interrupts).
+    Returns the library's status otherwise."""
+    raised = []
+    base, row = values.ctypes.data, values.itemsize * components
+    src = xyz.ctypes.data if xyz is not None else 0
+    n = xyz.shape[0] if xyz is not None else 0
+    with _Interrupts() as intr:
+        def pull(_user, first, most, buf, count):
+            try:
+                if intr.hit is not None:
+                    return 1
+                c = min(most, n - first)
+                ctypes.memmove(buf, src + 8 * dim * first, 8 * dim * c)
+                count[0] = c
+                return 0
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                raised.append(e)
+                return 1
+
+        def push(_user, first, count, piece):
+            try:
+                if intr.hit is not None:
+                    return 1
+                ctypes.memmove(base + row * first, piece, row * count)
+                return 0
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                raised.append(e)
+                return 1
+
+        st = call(PULL_FN(pull), PUSH_FN(push))
+    # (a signal noted above was raised by __exit__ already)
+    if raised:
+        raise raised[0]
+    return st
+
+
+# The most a text parameter file is read for (TurbGen's: the library
+# refuses a longer text, tbrf_driver_params_from_turbgen): the reader
+# stops one byte past it, so /dev/zero or a huge file costs 1 MiB.
+TEXT_MAX = 1 << 20
+
+
+def text_bytes(raw: bytes, what: str, name: str) -> bytes:
+    """raw, refused at its first NUL byte (a C string would end there and
+    the library parse what came before), naming its line and byte; the
+    library refuses the other bytes that are no text."""
+    i = raw.find(b"\0")
+    if i >= 0:
+        line = raw.count(b"\n", 0, i) + 1
+        col = i - (raw.rfind(b"\n", 0, i) + 1) + 1
+        raise FileError(f"{what}: {name}: line {line}, byte {col}: a NUL byte (binary data, "
+                        "not a text file)", 5)
+    return raw
+
+
+def read_text(path: Any, what: str) -> bytes:
+    """The bytes of a text parameter file, read bounded: at most
+    TEXT_MAX (SizeError beyond, after TEXT_MAX + 1 bytes), a folder
+    refused (FileError), the first NUL byte refused (text_bytes)."""
+    import os
+    name = os.fsdecode(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(TEXT_MAX + 1)
+    except IsADirectoryError:
+        raise FileError(f"{what}: {name} is a folder, not a parameter file", 5) from None
+    except OSError as e:
+        raise FileError(f"{what}: cannot read {name}: {e.strerror or e}", 5) from None
+    if len(raw) > TEXT_MAX:
+        raise SizeError(f"{what}: {name} is larger than {TEXT_MAX} bytes: not a parameter file",
+                        3)
+    return text_bytes(raw, what, name)

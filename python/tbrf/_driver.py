@@ -13,6 +13,8 @@ from . import _common as C
 from ._lib import DriverInfo, DriverParams, lib, raise_for, struct_dict, text
 from ._model import Model, as_model
 
+# points per tbrf_inflow_fill call (about 0.1 s at most on one core)
+_INFLOW_CHUNK = 16384
 NORMALIZATIONS = {"ensemble": 0, "exact": 1, "injection": 2}
 EVALS = {"auto": 0, "direct": 1, "nufft": 2}
 
@@ -72,15 +74,15 @@ class Driver:
         p.normalization = C.choice(NORMALIZATIONS, normalization, "normalization")
         p.interpolate = 1 if interpolate else 0
         p.eval = C.choice(EVALS, eval, "eval")
-        p.threads, p.accuracy = int(threads), float(accuracy)
+        p.threads, p.accuracy = C.i32(threads, "threads"), float(accuracy)
         if amplitude_factor is not None:
             g = np.asarray(amplitude_factor, dtype=np.float64)
             if g.shape != (3,):
                 raise ValueError(f"amplitude_factor must hold 3 values, got shape {g.shape}")
             p.amplitude_factor = (ctypes.c_double * 3)(*g)
         if components is not None:
-            p.components = int(components)
-        p.directions = int(directions)
+            p.components = C.i32(components, "components")
+        p.directions = C.i32(directions, "directions")
         self.dim = int(dim)
         # the force's components: dim, or 3 in a 1D/2D box (the library
         # refuses any other combination when the driver is made)
@@ -88,7 +90,7 @@ class Driver:
         self.params = struct_dict(p)
         self._lock = threading.Lock()
         self._h = ctypes.c_void_p()
-        st = lib.tbrf_driver_make(self.model.handle, int(seed), ctypes.byref(p),
+        st = lib.tbrf_driver_make(self.model.handle, C.u64(seed, "seed"), ctypes.byref(p),
                                   ctypes.byref(self._h))
         if st != 0:
             msg = text(lib.tbrf_driver_message(self._h)) if self._h else None
@@ -107,10 +109,10 @@ class Driver:
         import os
         src = text_or_path
         if isinstance(src, os.PathLike) or (isinstance(src, str) and "=" not in src):
-            with open(src, "rb") as f:
-                raw = f.read()
+            raw = C.read_text(src, "from_turbgen")
         else:
             raw = src.encode() if isinstance(src, str) else bytes(src)
+            C.text_bytes(raw, "from_turbgen", "the text")
         p = DriverParams()
         seed = ctypes.c_uint64()
         model = Model._empty()
@@ -135,6 +137,8 @@ class Driver:
 
     @property
     def handle(self) -> ctypes.c_void_p:
+        """The library's driver; calls hold the driver's lock around its use
+        (close() takes it too)."""
         if not self._h:
             raise ValueError("the driver was closed")
         return self._h
@@ -143,10 +147,14 @@ class Driver:
         """The force at time t at an (N, dim) array of positions: (N, nc), nc the
         force's components (dim, or 3 with components=3)."""
         xyz = C.positions(points, self.dim)
-        f = C.out_array((xyz.shape[0], self.nc), np.float64, out)
+        f = C.out_array((xyz.shape[0], self.nc), np.float64, out, (points, xyz))
+        t = float(t)
         with self._lock:
-            self._check(lib.tbrf_driver_points(self.handle, float(t), xyz.shape[0],
-                                               xyz.ctypes.data, f.ctypes.data))
+            h = self.handle
+            # streamed (bitwise tbrf_driver_points): Ctrl-C lands between chunks
+            self._check(C.stream(lambda pull, push: lib.tbrf_driver_stream(h, t, pull, push,
+                                                                           None),
+                                 f, xyz, self.dim, self.nc))
         return f
 
     __call__ = points
@@ -205,16 +213,17 @@ class Driver:
     def info(self) -> Dict[str, Any]:
         """What the driver decided (tbrf_driver_info), eval as a name."""
         i = DriverInfo()
-        self._check(lib.tbrf_driver_get_info(self.handle, ctypes.byref(i)))
+        with self._lock:
+            self._check(lib.tbrf_driver_get_info(self.handle, ctypes.byref(i)))
         d = struct_dict(i)
         d["eval"] = {v: k for k, v in EVALS.items()}.get(i.eval, i.eval)
         return d
 
     def save(self) -> bytes:
         """The cached OU state (evaluate at some time first), for load()."""
-        size = lib.tbrf_driver_state_size(self.handle)
-        buf = ctypes.create_string_buffer(max(int(size), 1))
         with self._lock:
+            size = lib.tbrf_driver_state_size(self.handle)
+            buf = ctypes.create_string_buffer(max(int(size), 1))
             self._check(lib.tbrf_driver_save(self.handle, buf, size))
         return buf.raw[:size]
 
@@ -226,18 +235,27 @@ class Driver:
 
     def set_backend(self, backend: str, device: int = -1) -> None:
         """Moves the driver's sums to "cpu", "opencl", "cuda" or "auto"."""
-        self._check(lib.tbrf_driver_set_backend(self.handle, C.choice(C.BACKENDS, backend,
-                                                                       "backend"), int(device)))
+        b, dev = C.choice(C.BACKENDS, backend, "backend"), C.i32(device, "device")
+        with self._lock:
+            self._check(lib.tbrf_driver_set_backend(self.handle, b, dev))
 
     @property
     def backend(self) -> str:
         """The backend the driver's sums run on."""
-        return text(lib.tbrf_backend_name(lib.tbrf_driver_backend(self.handle)))
+        with self._lock:
+            return text(lib.tbrf_backend_name(lib.tbrf_driver_backend(self.handle)))
 
     def close(self) -> None:
-        if getattr(self, "_h", None):
-            lib.tbrf_driver_destroy(self._h)
-            self._h = ctypes.c_void_p()
+        """Frees the driver now (else when it is collected), after any call
+        in flight on another thread (close takes the lock calls hold);
+        calls after close raise ValueError."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if self._h:
+                lib.tbrf_driver_destroy(self._h)
+                self._h = ctypes.c_void_p()
 
     def __del__(self):
         self.close()
@@ -282,8 +300,9 @@ class Inflow:
         self._lock = threading.Lock()
         self._h = ctypes.c_void_p()
         st = lib.tbrf_inflow_create(self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
-                                    C.vec3(d[:, 1], dim, "domain"), float(resolution), int(seed),
-                                    int(realization), ctypes.byref(o),
+                                    C.vec3(d[:, 1], dim, "domain"), float(resolution),
+                                    C.u64(seed, "seed"), C.u64(realization, "realization"),
+                                    ctypes.byref(o),
                                     C.vec3(velocity, dim, "velocity"),
                                     C.precision_of(line_precision), ctypes.byref(self._h))
         if st != 0:
@@ -294,20 +313,34 @@ class Inflow:
     def _check(self, st: int) -> None:
         raise_for(st, text(lib.tbrf_inflow_message(self._h)))
 
+    @property
+    def handle(self) -> ctypes.c_void_p:
+        """The library's sampler (used under the lock, which close() takes)."""
+        if not self._h:
+            raise ValueError("the inflow was closed")
+        return self._h
+
     def set_density(self, kind: str = "field", rho_w: float = 1.0, sigma: float = 0.0,
                     rho_floor: float = 0.0) -> None:
         """What fill writes: "field" (the field), "lognormal" (rho_w
         exp(sigma g - sigma^2/2)) or "linear" (rho_w max(1 + sigma g, rho_floor))."""
-        self._check(lib.tbrf_inflow_set_density(self._h, C.choice(C.DENSITIES, kind, "kind"),
-                                                float(rho_w), float(sigma), float(rho_floor)))
+        k = C.choice(C.DENSITIES, kind, "kind")
+        with self._lock:
+            self._check(lib.tbrf_inflow_set_density(self.handle, k, float(rho_w), float(sigma),
+                                                    float(rho_floor)))
 
     def fill(self, t: float, points: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The values at time t at an (N, dim) array of positions: (N,)."""
         xyz = C.positions(points, self.dim)
-        v = C.out_array((xyz.shape[0],), np.float64, out)
+        v = C.out_array((xyz.shape[0],), np.float64, out, (points, xyz))
+        # in chunks (each point's value is its own: bitwise one call's), so
+        # Ctrl-C lands between two of them
         with self._lock:
-            self._check(lib.tbrf_inflow_fill(self._h, float(t), xyz.shape[0], xyz.ctypes.data,
-                                             v.ctypes.data))
+            h = self.handle
+            for a in range(0, xyz.shape[0], _INFLOW_CHUNK):
+                b = min(a + _INFLOW_CHUNK, xyz.shape[0])
+                self._check(lib.tbrf_inflow_fill(h, float(t), b - a, xyz[a:].ctypes.data,
+                                                 v[a:].ctypes.data))
         return v
 
     def fill_grid(self, t: float, origin: Sequence[float], spacing: Any, shape: Sequence[int],
@@ -317,7 +350,7 @@ class Inflow:
         h = np.broadcast_to(np.asarray(spacing, dtype=np.float64), (self.dim,))
         v = C.out_array(tuple(counts[:self.dim][::-1]), np.float64, out)
         with self._lock:
-            self._check(lib.tbrf_inflow_fill_grid(self._h, float(t),
+            self._check(lib.tbrf_inflow_fill_grid(self.handle, float(t),
                                                   C.vec3(origin, self.dim, "origin"),
                                                   C.vec3(h, self.dim, "spacing", fill=1.0),
                                                   counts, v.ctypes.data))
@@ -325,12 +358,20 @@ class Inflow:
 
     def line_bytes(self, full: bool = False) -> int:
         """Bytes of line samples held (full: what a plan would hold)."""
-        return int(lib.tbrf_inflow_line_bytes(self._h, 1 if full else 0))
+        with self._lock:
+            return int(lib.tbrf_inflow_line_bytes(self.handle, 1 if full else 0))
 
     def close(self) -> None:
-        if getattr(self, "_h", None):
-            lib.tbrf_inflow_destroy(self._h)
-            self._h = ctypes.c_void_p()
+        """Frees the sampler now (else when it is collected), after any
+        call in flight on another thread; calls after close raise
+        ValueError."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if self._h:
+                lib.tbrf_inflow_destroy(self._h)
+                self._h = ctypes.c_void_p()
 
     def __del__(self):
         self.close()

@@ -15,6 +15,10 @@ from ._lib import NoGeometryError, PlanInfo, lib, raise_for, struct_dict, text
 from ._model import Model, as_model
 
 ArrayLike = Any
+# Positions or cells per streamed chunk when the caller gives none: about
+# 0.1 s of one core at the default lines, so an interrupt lands within a
+# fraction of a second, at a callback's few microseconds per chunk.
+_CHUNK = 16384
 
 
 class Field:
@@ -78,6 +82,9 @@ class Field:
                                  line_length_factor=line_length_factor, threads=threads,
                                  backend=backend, device=device, accuracy=accuracy,
                                  periodic=periodic, chunk=chunk)
+        if chunk is None:
+            # the streamed chunk, the span a Ctrl-C waits for (_run)
+            self._opts.chunk = _CHUNK
         self.dtype = np.dtype(np.float32 if self._opts.precision == 1 else np.float64)
         self.components = 1 if self._opts.vector == 0 else self.dim
         self.resolution = None if resolution is None else float(resolution)
@@ -95,6 +102,7 @@ class Field:
             raise ValueError("box_origin and box_modes need box")
         self._plan = ctypes.c_void_p()
         self._lock = threading.Lock()
+        self._closed = False
         self.file: Optional[Dict[str, Any]] = None
         if self.domain is not None and self.resolution is not None or \
                 self.box is not None and (self.box_modes is not None or self.resolution is not None):
@@ -103,9 +111,9 @@ class Field:
     # ------------------------------------------------------------ helpers
     @staticmethod
     def _uint64(v: Any, what: str) -> int:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < 2 ** 64:
-            raise ValueError(f"{what} must be an integer from 0 to 2^64-1, not {v!r}")
-        return int(v)
+        if isinstance(v, (float, np.floating)):
+            raise TypeError(f"{what} must be an integer, not {v!r}")
+        return C.u64(v, what)
 
     def _per_axis(self, v: ArrayLike, what: str) -> np.ndarray:
         a = np.atleast_1d(np.asarray(v, dtype=np.float64))
@@ -191,19 +199,27 @@ class Field:
         """The field at an (N, dim) array of positions: (N,) values, or
         (N, dim) for a vector field. A C-ordered float64 array is used in
         place; other layouts and types are converted first. out: an array
-        of that shape and the field's dtype to write into."""
+        of that shape and the field's dtype to write into (not sharing
+        memory with points)."""
         xyz = C.positions(points, self.dim)
         r = self._realization(realization)
         n = xyz.shape[0]
         shape = (n,) if self.components == 1 else (n, self.components)
-        values = C.out_array(shape, self.dtype, out)
+        values = C.out_array(shape, self.dtype, out, (points, xyz))
         with self._lock:
+            self._open()
             if not self._plan:
                 self._first_points(xyz)
                 self._make_plan()
             self._check(lib.tbrf_set_points(self._plan, n, xyz.ctypes.data))
-            self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+            self._run(lambda pull, push: lib.tbrf_execute_stream(self._plan, r, pull, push, None),
+                      values, xyz)
         return values
+
+    def _run(self, call: Any, values: np.ndarray, xyz: Optional[np.ndarray]) -> None:
+        """Evaluates through the library's streaming execute (C.stream:
+        Ctrl-C lands between two chunks); holds the caller's lock."""
+        self._check(C.stream(call, values, xyz, self.dim, self.components))
 
     def grid(self, origin: Optional[ArrayLike] = None, spacing: Optional[ArrayLike] = None,
              shape: Optional[Sequence[int]] = None, realization: Optional[int] = None,
@@ -230,12 +246,19 @@ class Field:
         values = C.out_array(out_shape, self.dtype, out)
         r = self._realization(realization)
         with self._lock:
+            self._open()
             if not self._plan:
                 self._first_grid(o, h, n)
                 self._make_plan()
             self._check(lib.tbrf_set_grid(self._plan, C.vec3(o, self.dim, "origin"),
                                           C.vec3(h, self.dim, "spacing", fill=1.0), counts))
-            self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+            if lib.tbrf_plan_method(self._plan) == C.METHODS["fft"]:
+                # the FFT transforms the whole grid in one step: streamed, its
+                # pieces would be cut from a second whole grid
+                self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+            else:
+                self._run(lambda _pull, push: lib.tbrf_execute_grid_stream(self._plan, r, push,
+                                                                           None), values, None)
         return values
 
     # ------------------------------------------------------------ queries
@@ -244,21 +267,36 @@ class Field:
         """What the plan decided (tbrf_plan_info) and the method that runs
         for the last geometry ("tb", "fft" or "nufft"); needs a plan (made
         at construction or by the first call)."""
-        if not self._plan:
+        if not self._plan and not self._closed:
             raise NoGeometryError("no plan yet: give domain and resolution (or box), or call "
                                   "the field first", 11)
         i = PlanInfo()
-        self._check(lib.tbrf_plan_get_info(self._plan, ctypes.byref(i)))
+        with self._lock:
+            self._open()
+            self._check(lib.tbrf_plan_get_info(self._plan, ctypes.byref(i)))
+            method = lib.tbrf_plan_method(self._plan)
         d = struct_dict(i)
         d["backend"] = text(lib.tbrf_backend_name(i.backend))
-        d["method"] = C.METHOD_NAMES.get(lib.tbrf_plan_method(self._plan), "unknown")
+        d["method"] = C.METHOD_NAMES.get(method, "unknown")
         return d
 
+    def _open(self) -> None:
+        if self._closed:
+            raise ValueError("the Field was closed")
+
     def close(self) -> None:
-        """Frees the plan now (else when the Field is collected)."""
-        if getattr(self, "_plan", None):
-            lib.tbrf_destroy(self._plan)
-            self._plan = ctypes.c_void_p()
+        """Frees the plan now (else when the Field is collected). Waits for
+        a call in flight on another thread to end (it holds the Field's
+        lock), so the plan is never freed under a running call; calls
+        after close raise ValueError."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before the plan existed
+            return
+        with lock:
+            self._closed = True
+            if self._plan:
+                lib.tbrf_destroy(self._plan)
+                self._plan = ctypes.c_void_p()
 
     def __del__(self):
         self.close()

@@ -277,6 +277,8 @@ _PROTOS = {
     "tbrf_set_points": (c_int, [P, c_int64, P]),
     "tbrf_plan_count": (c_int64, [P]),
     "tbrf_execute": (c_int, [P, c_uint64, P]),
+    "tbrf_execute_stream": (c_int, [P, c_uint64, PULL_FN, PUSH_FN, P]),
+    "tbrf_execute_grid_stream": (c_int, [P, c_uint64, PUSH_FN, P]),
     "tbrf_plan_get_info": (c_int, [P, POINTER(PlanInfo)]),
     "tbrf_plan_method": (c_int, [P]),
     "tbrf_plan_status": (c_int, [P]),
@@ -303,6 +305,7 @@ _PROTOS = {
                                                 c_int64]),
     "tbrf_driver_points": (c_int, [P, c_double, c_int64, P, P]),
     "tbrf_driver_grid": (c_int, [P, c_double, P, P, P, P]),
+    "tbrf_driver_stream": (c_int, [P, c_double, PULL_FN, PUSH_FN, P]),
     "tbrf_driver_rms": (c_int, [P, c_double, OUT_D]),
     "tbrf_driver_modes": (c_int, [P, c_double, OUT_I64, P, P]),
     "tbrf_driver_get_info": (c_int, [P, POINTER(DriverInfo)]),
@@ -411,6 +414,100 @@ def _candidates() -> list:
     return found
 
 
+# The libtbrf this package's prototypes and structs mirror: its major and
+# minor version. While the version is 0.x every minor release may change
+# the ABI (doc/design.md, "Versions"), so another minor is refused at
+# import, naming both versions, rather than failing later with an
+# undefined symbol or, worse, a struct of another layout.
+LIBRARY_SERIES = (0, 7)
+# tbrf.__version__: the library's version (the top CMakeLists.txt's
+# project(), which the wheel's metadata also takes; test_version.py checks
+# that all three agree)
+PACKAGE_VERSION = "0.7.0"
+
+
+def _series_text() -> str:
+    return ".".join(map(str, LIBRARY_SERIES))
+
+
+def check_version(found: str, path: str) -> None:
+    """Refuses a libtbrf of another ABI series than LIBRARY_SERIES
+    (ImportError naming the package's version, the series it needs, the
+    library's version and its path)."""
+    try:
+        got = tuple(int(x) for x in found.split(".")[:2])
+    except ValueError:
+        got = ()
+    ok = got == LIBRARY_SERIES if LIBRARY_SERIES[0] == 0 else \
+        (len(got) == 2 and got[0] == LIBRARY_SERIES[0] and got[1] >= LIBRARY_SERIES[1])
+    if not ok:
+        raise ImportError(f"tbrf: the Python package {PACKAGE_VERSION} needs libtbrf "
+                          f"{_series_text()}.x, but {path} is libtbrf {found or '(no version)'}; "
+                          "install the package and the library from one release, or set "
+                          "TBRF_LIBRARY to a matching libtbrf.so")
+
+
+# The C integer types the prototypes take, with their ranges: ctypes
+# converts a Python integer modulo 2^bits (2**64 + 8 becomes 8, -1 a
+# uint64's 2^64 - 1), so every call checks its integer arguments first.
+_INT_TYPES = (c_int, c_int32, c_int64, c_uint32, c_uint64, c_size_t)
+
+
+def _int_range(t) -> tuple:
+    bits = 8 * ctypes.sizeof(t)
+    if t(-1).value == -1:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def _guarded(fname: str, fn, argtypes: list):
+    """fn, behind a check that each integer argument fits its C type
+    (ValueError naming the function, the argument and the range)."""
+    checks = [(i, t.__name__, *_int_range(t)) for i, t in enumerate(argtypes)
+              if t in _INT_TYPES]
+    if not checks:
+        return fn
+
+    def call(*args):
+        for i, tname, lo, hi in checks:
+            if i < len(args) and not isinstance(args[i], bool):
+                try:
+                    v = args[i].__index__()
+                except (AttributeError, TypeError):
+                    continue  # ctypes itself refuses what is no integer
+                if not lo <= v <= hi:
+                    raise ValueError(f"{fname}: argument {i + 1} = {v} does not fit its C type "
+                                     f"{tname} ({lo} to {hi})")
+        return fn(*args)
+    call.__name__ = fname
+    return call
+
+
+def bind(handle, path: str):
+    """Checks the library's version and declares the prototypes on handle;
+    a missing function (a library of another release) is an ImportError
+    naming both versions."""
+    try:
+        version_fn = handle.tbrf_version
+    except AttributeError:
+        raise ImportError(f"tbrf: {path} has no tbrf_version: not a libtbrf") from None
+    version_fn.restype, version_fn.argtypes = c_char_p, []
+    found = (version_fn() or b"").decode(errors="replace")
+    check_version(found, path)
+    for fname, (restype, argtypes) in _PROTOS.items():
+        try:
+            fn = getattr(handle, fname)
+        except AttributeError:
+            raise ImportError(f"tbrf: the Python package {PACKAGE_VERSION} (for libtbrf "
+                              f"{_series_text()}.x) needs {fname}, which libtbrf {found} at "
+                              f"{path} does not have: install the package and the library "
+                              "from one release") from None
+        fn.restype = restype
+        fn.argtypes = argtypes
+        setattr(handle, fname, _guarded(fname, fn, argtypes))
+    return handle
+
+
 def _load() -> ctypes.CDLL:
     tried = []
     for path in _candidates():
@@ -423,11 +520,7 @@ def _load() -> ctypes.CDLL:
         raise ImportError("tbrf: libtbrf not found; set TBRF_LIBRARY to the path of libtbrf.so, "
                           "or install tbrf where pkg-config or the dynamic loader finds it"
                           + (" (tried: " + "; ".join(tried) + ")" if tried else ""))
-    for fname, (restype, argtypes) in _PROTOS.items():
-        fn = getattr(handle, fname)
-        fn.restype = restype
-        fn.argtypes = argtypes
-    return handle
+    return bind(handle, path)
 
 
 lib = _load()

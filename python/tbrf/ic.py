@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -113,7 +114,8 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
                    "gas_volumes"):
             setattr(p, k, 1 if v else 0)
         elif k in ("particles", "seed", "lpt", "reserved_lpt"):
-            setattr(p, k, int(v))
+            ctype = dict(CosmoParams._fields_)[k]
+            setattr(p, k, C.ranged(v, ctype, k))
         else:
             setattr(p, k, float(v))
     return p, keep
@@ -133,6 +135,9 @@ class CosmoIC:
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)
+        # reentrant: generate's callback may ask for info or params
+        self._lock = threading.RLock()
+        self._busy = 0
         self._h = ctypes.c_void_p()
         st = lib.tbrf_ic_cosmo_make(ctypes.byref(p), ctypes.byref(self._h))
         if st != 0:
@@ -146,7 +151,7 @@ class CosmoIC:
         memory budget) for these parameters."""
         p, _keep = _cosmo_params(params)
         b, fewest = ctypes.c_double(), ctypes.c_int64()
-        raise_for(lib.tbrf_ic_cosmo_bytes(ctypes.byref(p), int(chunks), ctypes.byref(b),
+        raise_for(lib.tbrf_ic_cosmo_bytes(ctypes.byref(p), C.i64(chunks, "chunks"), ctypes.byref(b),
                                           ctypes.byref(fewest)), None)
         return b.value, fewest.value
 
@@ -154,10 +159,18 @@ class CosmoIC:
         raise_for(st, text(lib.tbrf_ic_cosmo_message(self._h)))
 
     @property
+    def handle(self) -> ctypes.c_void_p:
+        """The library's object (used under the lock, which close() takes)."""
+        if not self._h:
+            raise ValueError("the CosmoIC was closed")
+        return self._h
+
+    @property
     def params(self) -> Dict[str, Any]:
         """The parameters it was made with (glass and power left out)."""
         p = CosmoParams()
-        self._check(lib.tbrf_ic_cosmo_get_params(self._h, ctypes.byref(p)))
+        with self._lock:
+            self._check(lib.tbrf_ic_cosmo_get_params(self.handle, ctypes.byref(p)))
         d = struct_dict(p)
         for k in ("power", "glass", "power_gas"):
             d.pop(k)
@@ -167,20 +180,23 @@ class CosmoIC:
     def info(self) -> Dict[str, Any]:
         """What it derived: particles, growth, velocity factor, masses, ..."""
         i = CosmoInfo()
-        self._check(lib.tbrf_ic_cosmo_get_info(self._h, ctypes.byref(i)))
+        with self._lock:
+            self._check(lib.tbrf_ic_cosmo_get_info(self.handle, ctypes.byref(i)))
         return struct_dict(i)
 
     def displacements(self) -> np.ndarray:
         """D1 Psi1 of every particle, (G^3, 3), in particle order."""
         psi = C.out_array((self.info["particles"], 3), np.float64, None)
-        self._check(lib.tbrf_ic_cosmo_displacements(self._h, psi.ctypes.data))
+        with self._lock:
+            self._check(lib.tbrf_ic_cosmo_displacements(self.handle, psi.ctypes.data))
         return psi
 
     def displacements2(self) -> np.ndarray:
         """D2 Psi2 of every particle, (G^3, 3) (zeros with lpt=1): the
         particles sit at q + displacements() + displacements2()."""
         psi = C.out_array((self.info["particles"], 3), np.float64, None)
-        self._check(lib.tbrf_ic_cosmo_displacements2(self._h, psi.ctypes.data))
+        with self._lock:
+            self._check(lib.tbrf_ic_cosmo_displacements2(self.handle, psi.ctypes.data))
         return psi
 
     def generate(self, callback: Callable[[Chunk], Any], chunks: int = 1) -> None:
@@ -203,15 +219,30 @@ class CosmoIC:
                 raised.append(e)
                 return 1
 
-        st = lib.tbrf_ic_cosmo_generate(self._h, int(chunks), IC_PUSH_FN(push), None)
-        if raised:
-            raise raised[0]
-        self._check(st)
+        nch = C.i64(chunks, "chunks")
+        with self._lock:
+            self._busy += 1
+            try:
+                st = lib.tbrf_ic_cosmo_generate(self.handle, nch, IC_PUSH_FN(push), None)
+            finally:
+                self._busy -= 1
+            if raised:
+                raise raised[0]
+            self._check(st)
 
     def close(self) -> None:
-        if getattr(self, "_h", None):
-            lib.tbrf_ic_cosmo_destroy(self._h)
-            self._h = ctypes.c_void_p()
+        """Frees it now (else when it is collected), after any call in
+        flight on another thread; calls after close raise ValueError."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if self._busy:  # re-entered from generate's own callback
+                raise RuntimeError("CosmoIC.close() inside its generate() callback: close it "
+                                   "after generate returns")
+            if self._h:
+                lib.tbrf_ic_cosmo_destroy(self._h)
+                self._h = ctypes.c_void_p()
 
     def __del__(self):
         self.close()
@@ -244,7 +275,8 @@ def glass_tile(glass: Any, glass_box: float, particles: int) -> int:
     g = C.positions(glass, 3, "glass")
     t = ctypes.c_int64()
     _free(lambda m: lib.tbrf_ic_glass_tile(g.shape[0], g.ctypes.data, float(glass_box),
-                                           int(particles), ctypes.byref(t), m, _MSG))
+                                           C.i64(particles, "particles"), ctypes.byref(t), m,
+                                           _MSG))
     return t.value
 
 
@@ -265,8 +297,9 @@ def _points_params(kind: str, per_axis: int, n: int, box: float, jitter: float, 
     p = PointsParams()
     lib.tbrf_ic_default_points(ctypes.byref(p))
     p.kind = C.choice(PLACEMENTS, kind, "kind")
-    p.per_axis, p.n, p.box, p.jitter = int(per_axis), int(n), float(box), float(jitter)
-    p.seed, p.realization = int(seed), int(realization)
+    p.per_axis, p.n = C.i64(per_axis, "per_axis"), C.i64(n, "n")
+    p.box, p.jitter = float(box), float(jitter)
+    p.seed, p.realization = C.u64(seed, "seed"), C.u64(realization, "realization")
     return p
 
 

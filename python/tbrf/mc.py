@@ -53,8 +53,9 @@ def integrate(integrand: str, dim: int, n: int, seed: int = 1,
     aa, uu = _ua(a, u, dim)
     out = np.empty(2)
     raise_for(lib.tbrf_mc_integrate(C.choice(INTEGRANDS, integrand, "integrand"), int(dim),
-                                    C.addr(aa), C.addr(uu), int(n), int(seed),
-                                    C.choice(ALGORITHMS, algorithm, "algorithm"), int(block),
+                                    C.addr(aa), C.addr(uu), C.i64(n, "n"), C.u64(seed, "seed"),
+                                    C.choice(ALGORITHMS, algorithm, "algorithm"),
+                                    C.i64(block, "block"),
                                     out.ctypes.data), None)
     return float(out[0]), float(out[1])
 
@@ -87,9 +88,10 @@ def integrate_fn(fn: Callable[[np.ndarray], Any], dim: int, n: int, seed: int = 
                    np.ascontiguousarray(np.broadcast_to(np.asarray(v, np.float64), (dim,))))
     out = np.empty(2)
     cb = MC_FN(call)
-    st = lib.tbrf_mc_integrate_fn(cb, None, int(dim), C.addr(box[0]), C.addr(box[1]), int(n),
-                                  int(seed), C.choice(ALGORITHMS, algorithm, "algorithm"),
-                                  int(block), out.ctypes.data)
+    st = lib.tbrf_mc_integrate_fn(cb, None, int(dim), C.addr(box[0]), C.addr(box[1]),
+                                  C.i64(n, "n"), C.u64(seed, "seed"),
+                                  C.choice(ALGORITHMS, algorithm, "algorithm"),
+                                  C.i64(block, "block"), out.ctypes.data)
     if raised:
         raise raised[0]
     raise_for(st, None)
@@ -105,8 +107,8 @@ def integrate_device(integrand: str, dim: int, n: int, seed: int = 1,
     raise_for(lib.tbrf_mc_integrate_device(C.choice(C.BACKENDS, backend, "backend"),
                                            int(device),
                                            C.choice(INTEGRANDS, integrand, "integrand"),
-                                           int(dim), C.addr(aa), C.addr(uu), int(n), int(seed),
-                                           out.ctypes.data), None)
+                                           int(dim), C.addr(aa), C.addr(uu), C.i64(n, "n"),
+                                           C.u64(seed, "seed"), out.ctypes.data), None)
     return float(out[0]), float(out[1])
 
 

@@ -2,6 +2,7 @@
 doc/rng.md): any range of any stream, jump-ahead, no stored state."""
 from __future__ import annotations
 
+import ctypes
 from typing import Sequence, Tuple
 
 import numpy as np
@@ -22,17 +23,25 @@ def name(gen: int) -> str:
 
 
 def _n(n: int) -> int:
-    if int(n) < 0:
+    n = C.i64(n, "n")
+    if n < 0:
         raise_for(3, f"n = {n} words: a count must be >= 0")
-    return int(n)
+    return n
+
+
+def _sso(seed: int, stream: int, offset: int) -> tuple:
+    """seed, stream and offset, each 0 .. 2^64 - 1 (-1 is refused, not
+    taken as 2^64 - 1)."""
+    return C.u64(seed, "seed"), C.u64(stream, "stream"), C.u64(offset, "offset")
 
 
 def u32(n: int, gen: str = "philox", seed: int = 1, stream: int = 0,
         offset: int = 0) -> np.ndarray:
     """Words offset .. offset + n - 1 of a stream as uint32."""
+    sso = _sso(seed, stream, offset)
     out = C.out_array((_n(n),), np.uint32, None)
-    raise_for(lib.tbrf_rng_u32(C.choice(GENERATORS, gen, "gen"), int(seed), int(stream),
-                               int(offset), out.size, out.ctypes.data), None)
+    raise_for(lib.tbrf_rng_u32(C.choice(GENERATORS, gen, "gen"), *sso, out.size,
+                               out.ctypes.data), None)
     return out
 
 
@@ -44,9 +53,9 @@ def uniform(n: int, gen: str = "philox", seed: int = 1, stream: int = 0, offset:
     fn = {np.dtype(np.float64): lib.tbrf_rng_double, np.dtype(np.float32): lib.tbrf_rng_float}
     if dt not in fn:
         raise TypeError(f"dtype must be float64 or float32, not {dt}")
+    sso = _sso(seed, stream, offset)
     out = C.out_array((_n(n),), dt, None)
-    raise_for(fn[dt](C.choice(GENERATORS, gen, "gen"), int(seed), int(stream), int(offset),
-                     out.size, C.choice(DISTRIBUTIONS, dist, "dist"), out.ctypes.data), None)
+    raise_for(fn[dt](C.choice(GENERATORS, gen, "gen"), *sso, out.size, C.choice(DISTRIBUTIONS, dist, "dist"), out.ctypes.data), None)
     return out
 
 
@@ -81,7 +90,7 @@ def tea8(v: Sequence[int], key: Sequence[int] = None) -> np.ndarray:
 
 def seed_prehash(seed: int) -> int:
     """The global-seed pre-hash of the GPU generators."""
-    return int(lib.tbrf_rng_seed_prehash(int(seed) & 0xFFFFFFFF))
+    return int(lib.tbrf_rng_seed_prehash(C.ranged(seed, ctypes.c_uint32, "seed")))
 
 
 class Saru:
@@ -121,12 +130,12 @@ class Saru:
 
     def jump(self, n: int) -> None:
         """Advances the state by n steps in O(log n)."""
-        raise_for(lib.tbrf_rng_saru_jump(self.state.ctypes.data, int(n)), None)
+        raise_for(lib.tbrf_rng_saru_jump(self.state.ctypes.data, C.u64(n, "n")), None)
 
 
 def lcg64_jump(x: int, n: int) -> int:
     """The 64-bit LCG state n steps after x."""
-    return int(lib.tbrf_rng_lcg64_jump(int(x), int(n)))
+    return int(lib.tbrf_rng_lcg64_jump(C.u64(x, "x"), C.u64(n, "n")))
 
 
 def lcg64_block(s: int) -> Tuple[np.ndarray, np.ndarray]:

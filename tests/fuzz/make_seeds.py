@@ -218,6 +218,51 @@ SEEDS_GADGET = {
 }
 
 
+def data(*parts):
+    with open(os.path.join(HERE, "..", "data", *parts), "rb") as f:
+        return f.read()
+
+
+def replace_line(text, key, line):
+    """text with its line starting with `key ` replaced by `line`."""
+    return b"".join(line + b"\n" if ln.startswith(key + b" ") else ln + b"\n"
+                    for ln in text.split(b"\n")[:-1])
+
+
+TURBGEN = data("turbgen", "TurbGen.par")
+SEEDS_TURBGEN = {
+    "turbgen_par": TURBGEN,
+    "ndim_1_5": replace_line(TURBGEN, b"ndim", b"ndim = 1.5"),
+    "power_law": replace_line(TURBGEN, b"spect_form", b"spect_form = 2"),
+    "binary_byte": b"ndim = 3\nL = 1\x01\n",
+    "twice": b"ndim = 3\nndim = 3\n",
+    "empty": b"",
+}
+
+
+def head(text, n):
+    return b"".join(ln + b"\n" for ln in text.split(b"\n")[:n])
+
+
+SEEDS_TRANSFER = {
+    "camb_40_rows": head(data("transfer", "camb_transfer_99.dat"), 40),
+    "class_40_rows": head(data("transfer", "class_tk_99.dat"), 40),
+    "binary_byte": b"# k/h CDM baryon photon nu mass_nu total\n1 2 3 4 5 6 7\n\x01\n",
+    "nuls": bytes(100),
+    "camb_headerless": b"1 2 3 4 5 6 7\n2 2 3 4 5 6 7\n",
+}
+
+NGENIC = data("ngenic", "ngenic.param")
+NGENIC_TAB = replace_line(NGENIC, b"WhichSpectrum", b"WhichSpectrum 2")
+SEEDS_NGENIC = {  # fuzz_ngenic: the parameter file, then "%%SPECTRUM" and the table
+    "ngenic_param": NGENIC,
+    "with_spectrum": NGENIC_TAB + b"%%SPECTRUM\n-2 -6\n-1 -3\n0 -1\n1 0\n",
+    "spectrum_nul": NGENIC_TAB + b"%%SPECTRUM\n-2 -6\n\x00\x00\n",
+    "nul_byte": b"Nmesh 16\x00\n",
+    "nsample_negative": b"Nsample -16\n",
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -232,3 +277,6 @@ write("fuzz_table", SEEDS_TABLE)
 write("fuzz_points_text", SEEDS_POINTS)
 write("fuzz_arepo", SEEDS_AREPO)
 write("fuzz_gadget", SEEDS_GADGET)
+write("fuzz_turbgen", SEEDS_TURBGEN)
+write("fuzz_transfer", SEEDS_TRANSFER)
+write("fuzz_ngenic", SEEDS_NGENIC)

@@ -31,6 +31,8 @@
 #define TG_PI 3.14159265358979323846
 /* TurbGen's tgd_max_nmodes: it stops ("Too many stirring modes") above */
 #define TG_MAX_MODES 100000
+/* The longest text taken (the command reads at most this much of a file) */
+#define TG_TEXT_MAX (1 << 20)
 
 enum { K_NDIM, K_L, K_VEL, K_AF, K_AAA, K_KDRIV, K_KMIN, K_KMAX, K_SOL, K_FORM, K_PLE, K_ANG,
        K_SEED, K_NSTEPS, K_COUNT };
@@ -128,8 +130,27 @@ static int parse_line(tg_file *f, char *line, int lineno)
     return TBRF_OK;
 }
 
+/* The first byte of line that is no text (a control byte other than a
+ * blank, or DEL), or NULL: a binary file is refused where it starts. */
+static const char *binary_byte(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        const unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && c != '\t' && c != '\r' && c != '\v' && c != '\f') || c == 0x7f)
+            return line + i;
+    }
+    return NULL;
+}
+
 static int parse_text(tg_file *f, const char *text)
 {
+    /* bounded before it is parsed: a TurbGen file is a few hundred bytes */
+    size_t total = 0;
+    while (total <= TG_TEXT_MAX && text[total])
+        total++;
+    if (total > TG_TEXT_MAX)
+        return tg_fail(f, TBRF_ERR_SIZE, "turbgen: the text is longer than %d bytes: not a "
+                       "TurbGen parameter file", TG_TEXT_MAX);
     int lineno = 0;
     while (*text) {
         const size_t len = strcspn(text, "\n");
@@ -138,6 +159,11 @@ static int parse_text(tg_file *f, const char *text)
         if (len >= sizeof buf)
             return tg_fail(f, TBRF_ERR_INVALID, "turbgen: line %d is longer than %d characters",
                            lineno, (int)sizeof buf - 1);
+        const char *bad = binary_byte(text, len);
+        if (bad)
+            return tg_fail(f, TBRF_ERR_INVALID, "turbgen: line %d, byte %d: 0x%02x is no text "
+                           "(binary data, not a TurbGen parameter file)", lineno,
+                           (int)(bad - text) + 1, (unsigned)(unsigned char)*bad);
         memcpy(buf, text, len);
         buf[len] = '\0';
         const int st = parse_line(f, buf, lineno);

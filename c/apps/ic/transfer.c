@@ -29,7 +29,10 @@
 #include "apps/ic/ic_internal.h"
 
 /* The bounds of tbrf_model_table_file: a line up to 1 MiB, 2^22 rows,
- * 2^26 lines; at most 64 columns are looked at. */
+ * 2^26 lines; at most 64 columns are looked at; and 256 MiB in all (CAMB
+ * and CLASS write a few hundred KiB), so no file is read far beyond what
+ * a transfer file can be. */
+#define TR_BYTES_MAX ((long)1 << 28)
 #define TR_LINE_MAX (1 << 20)
 #define TR_ROWS_MAX (1 << 22)
 #define TR_LINES_MAX (1 << 26)
@@ -226,13 +229,18 @@ static int read_rows(const char *path, tr_rows *r, char *msg, size_t ms)
         return tbrfi_ic_fail(msg, ms, TBRF_ERR_FILE, "cannot open the transfer file %s", path);
     char *line = malloc(TR_LINE_MAX + 2);
     int st = line ? TBRF_OK : tbrfi_ic_fail(msg, ms, TBRF_ERR_NO_MEMORY, "out of memory");
-    long lineno = 0;
+    long lineno = 0, bytes = 0;
     size_t len = 0;
     int ch;
     while (st == TBRF_OK && (ch = fgetc(f)) != EOF) {
-        if (ch == '\0')
-            st = tbrfi_ic_fail(msg, ms, TBRF_ERR_FILE, "%s line %ld: a NUL byte (binary data?)",
-                               path, lineno + 1);
+        if ((ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r' && ch != '\v' && ch != '\f') ||
+            ch == 0x7f)
+            st = tbrfi_ic_fail(msg, ms, TBRF_ERR_FILE, "%s line %ld, byte %zu: 0x%02x is no text "
+                               "(binary data, not a transfer file)", path, lineno + 1, len + 1,
+                               (unsigned)ch);
+        else if (++bytes > TR_BYTES_MAX)
+            st = tbrfi_ic_fail(msg, ms, TBRF_ERR_SIZE, "%s: larger than %ld MiB: not a transfer "
+                               "file", path, TR_BYTES_MAX >> 20);
         else if (ch != '\n' && len >= TR_LINE_MAX)
             st = tbrfi_ic_fail(msg, ms, TBRF_ERR_SIZE, "%s line %ld: longer than %d bytes", path,
                                lineno + 1, TR_LINE_MAX);
