@@ -71,7 +71,7 @@ program test_ic
     call tbrf_ic_cosmo_make(ic, p)
     call tbrf_ic_cosmo_get_info(ic, info)
     call tbrf_cosmo_growth2(p%omega_m, p%omega_lambda, p%redshift, d2, f2)
-    call check(same(info%growth2, d2) .and. same(info%growth_rate2, f2) .and. d2 < 0, "D2 and f2 in the info")
+    call check(same_bits(info%growth2, d2) .and. same_bits(info%growth_rate2, f2) .and. d2 < 0, "D2 and f2 in the info")
     call tbrf_ic_cosmo_displacements(ic, psi)
     call tbrf_ic_cosmo_displacements2(ic, psi2)
     rows = 0
