@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io_internal.h"
+#include "io/hdf5_format.h"
 #include "io/tbrf_io.h"
 
 #define MAX_SHOWN 16 /* array attributes: elements printed before "..." */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io_internal.h"
+#include "io/hdf5_format.h"
 #include "io/tbrf_io.h"
 
 struct tbrf_io_points_reader {

@@ -17,7 +17,7 @@
 #include <netcdf.h>
 #include <stdio.h>
 
-#include "io/io_internal.h"
+#include "io/hdf5_format.h"
 #include "io/nc_load.h"
 #include "io/tbrf_io.h"
 

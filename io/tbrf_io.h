@@ -155,12 +155,49 @@ typedef struct tbrf_io_writer tbrf_io_writer;
 
 /* Write flags. */
 #define TBRF_IO_COMPRESS 1 /* shuffle + deflate (level 4) on the datasets */
-#define TBRF_IO_NETCDF 2   /* write netCDF-4 with CF-1.8 conventions instead of plain HDF5 */
+#define TBRF_IO_NETCDF 2   /* tbrf_io_create: netCDF-4 with CF-1.8 conventions instead of plain
+                              HDF5 (the format "netcdf" of tbrf_io_create_format) */
+
+/* ------------------------------------------------------------- formats
+ * One registry of output formats by name (io/formats.c): "hdf5" and
+ * "netcdf" today, listed by tbrf_io_format_list. */
+
+/* The registry's names, comma-separated in registry order ("hdf5,
+ * netcdf"), into buf of size n (truncated to fit). */
+void tbrf_io_format_list(char *buf, size_t n);
+
+/* 0 when name is a format of the registry, else -1 with "unknown output
+ * format NAME (available: hdf5, netcdf)" in err. */
+int tbrf_io_format_check(const char *name, char *err, size_t errlen);
+
+/* The name of the format a file is written in: format itself when given
+ * (NULL if it is no format), else the one whose suffix path ends with
+ * (".nc": "netcdf"), else "hdf5". */
+const char *tbrf_io_format_of(const char *path, const char *format);
+
+/* 1 when an XDMF side file can describe files of the format (HDF5), else
+ * 0 (netCDF: ParaView and VisIt read CF themselves). */
+int tbrf_io_format_xdmf(const char *format);
+
+/* The names the format gives what a run writes, for its messages: the
+ * values (HDF5 "/field" or "/value"; netCDF "field", or "field_x,
+ * field_y[, field_z]" for a vector) into values, and for points their
+ * positions ("/points"; "x, y[, z]") into positions ("" for a grid). An
+ * unknown format gives "". */
+void tbrf_io_format_objects(const char *format, int is_grid, int dim, int ncomp, char *values,
+                            size_t vlen, char *positions, size_t plen);
 
 /* Starts writing `path`: creates the temporary file next to it. Returns
  * NULL with a message in err (if errlen > 0) when the directory cannot be
  * written or memory runs out. */
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen);
+
+/* tbrf_io_create in the registry's format called `format` (NULL: the one
+ * path's suffix chooses, tbrf_io_format_of); flags TBRF_IO_COMPRESS. NULL
+ * with "unknown output format ..." (tbrf_io_format_check) or
+ * tbrf_io_create's messages in err. */
+tbrf_io_writer *tbrf_io_create_format(const char *path, const char *format, int flags, char *err,
+                                      size_t errlen);
 
 /* The name of the temporary that tbrf_io_create(path, ...) makes in this
  * process (beside path; malloc'ed, the caller frees it), so that a
