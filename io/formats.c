@@ -6,10 +6,16 @@
 #include <string.h>
 
 #include "io/io_internal.h"
+#include "io/io_reader.h"
 #include "io/tbrf_io.h"
 
 const io_format_ops *const io_formats[] = {&io_hdf5_ops, &io_netcdf_ops};
 const int io_nformats = (int)(sizeof io_formats / sizeof io_formats[0]);
+
+/* The readers, probed in this order: netCDF first, since a netCDF-4 file
+ * is an HDF5 file too (its probe asks for netCDF's mark). */
+const io_reader_ops *const io_readers[] = {&io_netcdf_reader, &io_hdf5_reader};
+const int io_nreaders = (int)(sizeof io_readers / sizeof io_readers[0]);
 
 void tbrf_io_format_list(char *buf, size_t n)
 {

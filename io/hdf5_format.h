@@ -7,6 +7,7 @@
 #define TBRF_IO_HDF5_FORMAT_H
 
 #include <hdf5.h>
+#include <stdio.h>
 
 #include "io/io_internal.h"
 
@@ -59,8 +60,7 @@ int io_h5_arepo_write(tbrf_io_writer *w, const struct tbrf_arepo_header *h,
 int io_h5_arepo_record(tbrf_io_writer *w, int f, int nf, const char *digest, const char *format,
                        const uint64_t *rows);
 
-/* 1 if path is an HDF5 file that netCDF-4 wrote (its root attribute
- * _NCProperties), else 0: the netCDF reader's probe (io_reader.h). */
-int io_h5_is_netcdf4(const char *path);
+/* tbrf info of an HDF5 file (hdf5_info.c; the HDF5 reader's info slot). */
+int io_h5_info(const char *path, FILE *out, char *err, size_t errlen);
 
 #endif

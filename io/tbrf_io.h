@@ -1,9 +1,12 @@
 /*
  * tbrf_io.h — HDF5 and netCDF-4 (CF-1.8) files for tbrf, with XDMF side
- * files (the `tbrf_io` library, used by the tool). netCDF output is chosen
- * with TBRF_IO_NETCDF at tbrf_io_create(); every other call is the same
- * for both formats (io/netcdf.c describes the CF layout), and the readers
- * take either, since a netCDF-4 file is an HDF5 file.
+ * files (the `tbrf_io` library, used by the tool). The format is one of
+ * the registry's, by name (tbrf_io_create_format; "Formats" below) or
+ * TBRF_IO_NETCDF at tbrf_io_create(); every other call is the same for
+ * every format (io/netcdf_writer.c describes the CF layout). The readers
+ * take every format: each call goes to the reader of the file's format
+ * (io/io_reader.h), found from its first bytes, so a netCDF file is read
+ * through netCDF and its messages name netCDF's variables.
  *
  * Layout (doc/design.md, "Files"):
  *  - grid:   /field  (nz, ny, nx) or (ny, nx) in 2D, float32 or float64,
