@@ -322,11 +322,11 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
 typedef struct visit_ctx {
     FILE *out;
     long shown, more;
-    int gdf; /* the file carries tbrf's yt layout (gdf.c): listed as one line */
+    int gdf; /* the file carries tbrf's yt layout (hdf5_gdf.c): listed as one line */
 } visit_ctx;
 
 /* 1 for an object of the Grid Data Format layout tbrf writes for yt
- * (gdf.c), which the listing folds into one line. */
+ * (hdf5_gdf.c), which the listing folds into one line. */
 static int gdf_object(const char *lname)
 {
     static const char *const TOP[] = {"data", "field_types", "gridded_data_format",

@@ -1129,6 +1129,8 @@ int io_h5_check_stored(const char *path, const char *const *names, int n, char *
 const io_reader_ops io_hdf5_reader = {
     .name = "hdf5",
     .title = "HDF5",
+    .field = "/field",
+    .field_split = "/field",
     .probe = h5r_probe,
     .open = h5r_open,
     .close = h5r_close,

@@ -197,7 +197,7 @@ typedef struct io_format_ops {
      * what the format needs (netCDF: its library, io/nc_load.h). 0, or
      * -1 with err set. */
     int (*load)(char *err, size_t errlen);
-    /* Just before create, outside the io_quiet window (netcdf.c says
+    /* Just before create, outside the io_quiet window (netcdf_writer.c says
      * why). 0, or -1 with err set. */
     int (*initialize)(char *err, size_t errlen);
     /* Makes w->state and opens the temporary file w->tmp (it exists,

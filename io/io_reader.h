@@ -20,6 +20,9 @@ enum { IO_AS_F64, IO_AS_I64, IO_AS_U64 };
 typedef struct io_reader_ops {
     const char *name;  /* "hdf5", "netcdf": the writer's registry names */
     const char *title; /* in messages: "HDF5", "netCDF" */
+    /* A grid's values as its messages name them: scalar (or a vector of
+     * one dataset) and a vector of one variable per component. */
+    const char *field, *field_split;
     /* 1 when path (whose first `got` bytes are magic) is this format's
      * file; 0 otherwise. Never loads a library it would not read with. */
     int (*probe)(const char *path, const unsigned char *magic, size_t got);

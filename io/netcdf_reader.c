@@ -893,6 +893,8 @@ static int ncr_info(const char *path, FILE *out, char *err, size_t errlen)
 const io_reader_ops io_netcdf_reader = {
     .name = "netcdf",
     .title = "netCDF",
+    .field = "variable field",
+    .field_split = "variables field_x, field_y[, field_z]",
     .probe = ncr_probe,
     .open = ncr_open,
     .close = ncr_close,

@@ -419,6 +419,12 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
     return io_reader_of(path)->info(path, out, err, errlen);
 }
 
+const char *tbrf_io_field_object(const char *path, const tbrf_io_layout *L)
+{
+    const io_reader_ops *r = io_reader_of(path);
+    return L && L->split ? r->field_split : r->field;
+}
+
 /* ------------------------------------------------------------- values */
 
 int tbrf_io_read_field(const char *path, int64_t n[3], double **values, char *err, size_t errlen)
@@ -532,7 +538,9 @@ int io_generic_read_slice(const io_reader_ops *r, const char *path, int axis, in
                 (long long)L.n[axis] - 1, "xyz"[axis]);
         return -1;
     }
-    if (r->grid_part(path, &L, 0, axis, index, 0, values, err, errlen))
+    /* a 2D grid's one plane across z is the grid */
+    if (r->grid_part(path, &L, 0, axis == 2 && L.dim == 2 ? -1 : axis, index, 0, values, err,
+                     errlen))
         return -1;
     *w = L.n[axis == 0 ? 1 : 0];
     *h = L.n[axis == 2 ? 1 : 2];

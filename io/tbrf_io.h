@@ -434,6 +434,12 @@ typedef struct tbrf_io_layout {
  * reader takes). */
 int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t errlen);
 
+/* What the grid's values are called in path's format, for messages:
+ * "/field" (HDF5), "variable field" or, for a layout L with split
+ * components, "variables field_x, field_y[, field_z]" (netCDF). L may be
+ * NULL. Never NULL. */
+const char *tbrf_io_field_object(const char *path, const tbrf_io_layout *L);
+
 #define TBRF_IO_ALL_COMPONENTS (-1) /* every component, interleaved per cell */
 #define TBRF_IO_MAGNITUDE (-2)      /* the vector's length per cell */
 

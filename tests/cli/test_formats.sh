@@ -4,8 +4,8 @@
 #             reader table, not as HDF5: a CDF5 copy of tbrf's netCDF-4
 #             output (nccopy -k cdf5: no HDF5 inside) answers `tbrf info`
 #             with its dimensions and variables, `regenerate --check`
-#             bitwise for a scalar grid, a 2D vector grid (field_x,
-#             field_y) and points, and `sample`, `preview` and `spectrum`
+#             bitwise for a scalar grid, a 2D float grid, a 2D vector
+#             grid (field_x, field_y) and points, and `sample`, `preview` and `spectrum`
 #             give what they give on the netCDF-4 original (the same
 #             spectrum, the same sampled values); a netCDF file without
 #             the grid's variable is refused naming netCDF's variable,
@@ -40,8 +40,9 @@ reader)
     printf '0 0 0\n1 2 3\n0.5 0.25 4\n2 2 2\n' >pts.txt
     "$tbrf" generate "${G[@]}" --grid 24x20x16 --seed 4 --out g.nc
     "$tbrf" generate "${G[@]}" --grid 24x20 --vector compressive --seed 5 --out v.nc
+    "$tbrf" generate "${G[@]}" --grid 20x12 --precision float --compress --seed 7 --out f.nc
     "$tbrf" generate "${G[@]}" --points pts.txt --seed 6 --out p.nc
-    for f in g v p; do
+    for f in g v p f; do
         "$nccopy" -k cdf5 $f.nc ${f}5.nc || fail "nccopy -k cdf5 $f.nc"
         [ "$(head -c 3 ${f}5.nc)" = CDF ] || fail "${f}5.nc is no classic netCDF file"
         ! grep -q HDF ${f}5.nc || fail "${f}5.nc holds HDF5"
@@ -52,7 +53,7 @@ reader)
     grep -Eq '^  field +float64  \(z 16, y 20, x 24\)' info.txt || fail "info g5.nc: no field(z, y, x)"
     grep -Eq '^  model_kind +.*= "powerlaw"' info.txt || fail "info g5.nc: no model_kind"
     "$tbrf" info g.nc | grep -q '^file: g.nc (netCDF-4)' || fail "info g.nc: not read as netCDF-4"
-    for f in g g5 v v5 p p5; do
+    for f in g g5 v v5 p p5 f f5; do
         "$tbrf" regenerate $f.nc --out r_$f.h5 --check --quiet 2>err.txt >out.txt ||
             fail "regenerate --check $f.nc: $(cat err.txt)"
         grep -q "bitwise equal to $f.nc" out.txt || fail "regenerate --check $f.nc: $(cat out.txt)"
