@@ -1,6 +1,6 @@
 /* hdf5_format.h — what the files of the HDF5 format share (hdf5_*.c):
  * the writer's state behind w->state and HDF5 helpers. Only these files
- * include HDF5 (test io_hdf5_confined); every other file of io/ reaches
+ * include HDF5 (test io_formats_confined); every other file of io/ reaches
  * HDF5 through the format table (io_internal.h) or the reader table
  * (io_reader.h). Not installed. */
 #ifndef TBRF_IO_HDF5_FORMAT_H

@@ -311,6 +311,24 @@ const io_reader_ops *io_reader_of(const char *path)
     return r ? r : &io_hdf5_reader;
 }
 
+/* 1 with "WHAT file PATH is not a file of a format tbrf reads (HDF5,
+ * netCDF)" in err when path holds bytes that no reader claims; else 0
+ * (a missing or unreadable file: the reader's messages say why). */
+static int unclaimed(const char *path, const char *what, char *err, size_t errlen)
+{
+    unsigned char magic[8];
+    if (read_magic(path, magic) <= 0 || claim(path))
+        return 0;
+    char list[128] = "";
+    for (int i = 0; i < io_nreaders; i++) {
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", io_readers[i]->title);
+    }
+    io_setf(err, errlen, "%s%s%s is not a file of a format tbrf reads (%s)", what ? what : "",
+            what ? " file " : "", path, list);
+    return 1;
+}
+
 int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, char *err,
                         size_t errlen)
 {
@@ -345,6 +363,8 @@ struct tbrf_io_file {
 
 tbrf_io_file *tbrf_io_open(const char *path, char *err, size_t errlen)
 {
+    if (unclaimed(path, "input", err, errlen))
+        return NULL;
     const io_reader_ops *r = io_reader_of(path);
     void *h = r->open(path, err, errlen);
     if (!h)
@@ -414,7 +434,7 @@ int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
         io_setf(err, errlen, "no file name given");
         return -1;
     }
-    if (io_stat_input(path, NULL, err, errlen))
+    if (io_stat_input(path, NULL, err, errlen) || unclaimed(path, NULL, err, errlen))
         return -1;
     return io_reader_of(path)->info(path, out, err, errlen);
 }
@@ -456,6 +476,8 @@ int tbrf_io_read_vector(const char *path, int *ncomp, int64_t *npos, double **va
 
 int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t errlen)
 {
+    if (unclaimed(path, "grid", err, errlen))
+        return -1;
     return io_reader_of(path)->grid_layout(path, L, err, errlen);
 }
 

@@ -13,7 +13,8 @@
 #   registry  --format takes the registry's names (an unknown one is
 #             refused listing them), --format netcdf writes netCDF
 #             whatever the name, the wrote line names the format's own
-#             objects, --no-xdmf is refused for netCDF
+#             objects, --no-xdmf is refused for netCDF; a file of no
+#             format the readers know is refused naming the formats
 #   confined  (SRC: the source root) no file of io/ outside the HDF5
 #             format's (hdf5_*.c, hdf5_format.h) calls or includes HDF5;
 #             the writer struct holds no format's field and no file
@@ -90,6 +91,10 @@ registry)
     "$tbrf" generate "${G2[@]}" --grid 8x8x8 --vector solenoidal --out v.h5 2>err.txt
     grep -q 'wrote v.h5 (+ v.xmf): /field 8x8x8x3 float64' err.txt || fail "wrote line (HDF5): $(cat err.txt)"
     refused 2 'no-xdmf applies to HDF5 output only' generate "${G[@]}" --grid 8x8 --out n.nc --no-xdmf
+    # a file of no format the readers know is refused naming the formats
+    echo "not a field" >notes.nc
+    refused 1 'notes.nc is not a file of a format tbrf reads \(netCDF, HDF5\)' info notes.nc
+    refused 1 'input file notes.nc is not a file of a format tbrf reads' regenerate notes.nc --out r.h5
     ;;
 confined)
     cd "$src/io"
