@@ -1091,12 +1091,22 @@ static int h5r_probe(const char *path, const unsigned char *magic, size_t got)
     return got == 8 && memcmp(magic, H5SIG, 8) == 0;
 }
 
+/* netCDF writes _NCProperties as a fixed-length string. One of variable
+ * length (the file's strings rewritten by an HDF5 tool) is read as HDF5:
+ * netCDF-C leaks its copy of such an attribute at every nc_open. */
 int io_h5_is_netcdf4(const char *path)
 {
     io_quiet q;
     io_quiet_begin(&q);
     hid_t h = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    int yes = h >= 0 && H5Aexists(h, "_NCProperties") > 0;
+    hid_t a = h >= 0 && H5Aexists(h, "_NCProperties") > 0 ? H5Aopen(h, "_NCProperties", H5P_DEFAULT)
+                                                          : -1;
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    int yes = t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) == 0;
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
     if (h >= 0)
         H5Fclose(h);
     io_quiet_end(&q);

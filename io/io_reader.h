@@ -78,8 +78,8 @@ int io_generic_read_slice(const io_reader_ops *r, const char *path, int axis, in
 
 /* What the HDF5 format tells the netCDF reader of a netCDF-4 file, which
  * is HDF5 underneath (hdf5_reader.c): io_h5_is_netcdf4 is 1 if path is an
- * HDF5 file netCDF wrote (its root attribute _NCProperties), else 0 (the
- * netCDF probe); io_h5_check_stored is 0 when each of the n datasets
+ * HDF5 file netCDF wrote (its root attribute _NCProperties, a fixed-length
+ * string as netCDF writes it), else 0 (the netCDF probe); io_h5_check_stored is 0 when each of the n datasets
  * names[] stores at least what IO_MAX_RATIO allows of its shape (or the
  * file is no HDF5 file: a classic netCDF file stores all it declares),
  * else -1 with err naming the variable. */
