@@ -235,8 +235,8 @@ static int load(spec *sp, const char *file, const pick_args *pa)
      * them, and fit the budgets, before a byte of it is read. */
     const int64_t *shape = sp->pk.L.n;
     if (shape[0] != m->n[0] || shape[1] != m->n[1] || shape[2] != m->n[2]) {
-        cli_errline("%s: /field is %lldx%lldx%lld but the attribute grid_counts says "
-                    "%lldx%lldx%lld", file, (long long)shape[0], (long long)shape[1],
+        cli_errline("%s: %s is %lldx%lldx%lld but the attribute grid_counts says "
+                    "%lldx%lldx%lld", file, tbrf_io_field_object(file, &sp->pk.L), (long long)shape[0], (long long)shape[1],
                     (long long)shape[2], (long long)m->n[0], (long long)m->n[1],
                     (long long)m->n[2]);
         return -1;
@@ -249,8 +249,9 @@ static int load(spec *sp, const char *file, const pick_args *pa)
         return -1;
     }
     /* The field, its transform (about as large again) and the shells. */
-    if (tbrf_io_budget_check(file, "the spectrum of /field", 24.0 * cells * per, err,
-                             sizeof err)) {
+    char what[96];
+    snprintf(what, sizeof what, "the spectrum of %s", tbrf_io_field_object(file, &sp->pk.L));
+    if (tbrf_io_budget_check(file, what, 24.0 * cells * per, err, sizeof err)) {
         cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
         return -1;
     }

@@ -985,20 +985,19 @@ int request_output(request *r, const output_args *a)
     r->compress = a->compress;
     r->report = a->report;
     r->quiet = a->quiet;
-    /* netCDF when asked, or when the name says so; HDF5 otherwise. */
-    size_t olen = strlen(a->out);
-    r->netcdf = olen > 3 && strcmp(a->out + olen - 3, ".nc") == 0;
-    if (a->format) {
-        static const char *const NAMES[] = {"hdf5", "netcdf"};
-        int k = args_choice("--format", a->format, NAMES, 2);
-        if (k < 0)
-            return EXIT_USAGE;
-        r->netcdf = k;
+    /* The format asked for, or the one the name's suffix chooses (.nc:
+     * netcdf), from io's registry of formats. */
+    if (a->format && tbrf_io_format_check(a->format, err, sizeof err)) {
+        cli_errline("--format: %s", err);
+        return EXIT_USAGE;
     }
+    r->format = tbrf_io_format_of(a->out, a->format);
     /* ParaView/VisIt read CF netCDF themselves; XDMF describes HDF5. */
-    r->xdmf = !r->netcdf && !a->no_xdmf;
-    if (r->netcdf && a->no_xdmf) {
-        cli_errline("generate: --no-xdmf applies to HDF5 output only (netCDF gets no XDMF file)");
+    const int side = tbrf_io_format_xdmf(r->format);
+    r->xdmf = side && !a->no_xdmf;
+    if (!side && a->no_xdmf) {
+        cli_errline("generate: --no-xdmf applies to HDF5 output only (%s gets no XDMF file)",
+                    r->format);
         return EXIT_USAGE;
     }
     return 0;

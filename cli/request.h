@@ -70,7 +70,9 @@ typedef struct request {
     int sampling;
     /* Output and execution: free to choose, they never change values. */
     const char *out;
-    int netcdf, compress, xdmf, quiet, report;
+    const char *format; /* the output format's name in io's registry ("hdf5", "netcdf"):
+                           --format NAME, else the one OUT's suffix chooses */
+    int compress, xdmf, quiet, report;
     /* Owned, released by request_free. */
     char *command;
     tbrf_model *model;

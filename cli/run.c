@@ -603,7 +603,7 @@ static int write_file(run *u)
     int rc = request_check_paths(r);
     if (rc)
         return rc;
-    int flags = (r->compress ? TBRF_IO_COMPRESS : 0) | (r->netcdf ? TBRF_IO_NETCDF : 0);
+    int flags = r->compress ? TBRF_IO_COMPRESS : 0;
     /* Listed before it exists: no signal falls between its creation and
      * its listing. Under MPI another rank's name (its own PID) names no
      * file, and rank 0's replaces it below. */
@@ -615,10 +615,10 @@ static int write_file(run *u)
     }
 #ifdef TBRF_CLI_MPI
     if (cli_mpi_active()) /* one file, every rank writing its part (collective) */
-        u->w = tbrf_io_create_mpi(r->out, flags, MPI_COMM_WORLD, err, sizeof err);
+        u->w = tbrf_io_create_mpi_format(r->out, r->format, flags, MPI_COMM_WORLD, err, sizeof err);
     else
 #endif
-        u->w = tbrf_io_create(r->out, flags, err, sizeof err);
+        u->w = tbrf_io_create_format(r->out, r->format, flags, err, sizeof err);
     if (!u->w) {
         cli_unguard_temp();
         if (cli_mpi_rank() == 0)
@@ -671,50 +671,43 @@ void cli_human_size(double bytes, char *buf, size_t n)
         snprintf(buf, n, "%.3g %s", bytes, unit[u]);
 }
 
-/* Item #19.5: one stderr line naming what was written, e.g.
+/* One stderr line naming what was written, in the names of the format
+ * it was written in (io's registry), e.g.
  * "wrote f.h5 (+ f.xmf): /field 128x128x128 float32, 8 MiB". */
 static void say_wrote(const request *r)
 {
     const tbrf_io_meta *m = &r->meta;
     const char *prec = m->opts.precision == TBRF_FLOAT ? "float32" : "float64";
     double elt = m->opts.precision == TBRF_FLOAT ? 4.0 : 8.0;
-    const char *slash = r->netcdf ? "" : "/";
     char *side = r->xdmf ? tbrf_io_xdmf_name(r->out) : NULL;
-    char shape[96], size[32], eo[1024], es[1024];
+    char values[96], positions[64], shape[192], size[32], eo[1024], es[1024];
+    tbrf_io_format_objects(r->format, m->is_grid, m->dim, m->ncomp, values, sizeof values,
+                           positions, sizeof positions);
+    /* a vector of one dataset shows its components as a last extent */
+    const int split = m->ncomp > 1 && strchr(values, ',') != NULL;
+    char comps[16] = "";
+    if (m->ncomp > 1 && !split)
+        snprintf(comps, sizeof comps, "x%d", m->ncomp);
     double count;
     if (m->is_grid) {
         count = (double)m->n[0] * (double)m->n[1] * (double)(m->dim == 3 ? m->n[2] : 1);
         if (m->dim == 3)
-            snprintf(shape, sizeof shape, "%sfield %lldx%lldx%lld", slash, (long long)m->n[0],
-                     (long long)m->n[1], (long long)m->n[2]);
+            snprintf(shape, sizeof shape, "%s %lldx%lldx%lld%s", values, (long long)m->n[0],
+                     (long long)m->n[1], (long long)m->n[2], comps);
         else
-            snprintf(shape, sizeof shape, "%sfield %lldx%lld", slash, (long long)m->n[0],
-                     (long long)m->n[1]);
+            snprintf(shape, sizeof shape, "%s %lldx%lld%s", values, (long long)m->n[0],
+                     (long long)m->n[1], comps);
     } else {
         count = (double)m->npoints;
-        snprintf(shape, sizeof shape, "%svalue %lld", slash, (long long)m->npoints);
-    }
-    if (m->ncomp > 1 && r->netcdf) {
-        /* netCDF holds one variable per component: name them */
-        const char *base = m->is_grid ? "field" : "value", *dims = strchr(shape, ' ');
-        char named[96];
-        snprintf(named, sizeof named, "%s_x, %s_y%s%s%s", base, base,
-                 m->ncomp == 3 ? ", " : "", m->ncomp == 3 ? base : "", m->ncomp == 3 ? "_z" : "");
-        size_t len = strlen(named);
-        snprintf(named + len, sizeof named - len, "%s", dims ? dims : "");
-        snprintf(shape, sizeof shape, "%s", named);
-    } else if (m->ncomp > 1) {
-        size_t len = strlen(shape);
-        snprintf(shape + len, sizeof shape - len, "x%d", m->ncomp);
+        snprintf(shape, sizeof shape, "%s %lld%s", values, (long long)m->npoints, comps);
     }
     cli_human_size(count * m->ncomp * elt, size, sizeof size);
     tbrf_io_escape(r->out, eo, sizeof eo);
     fprintf(stderr, "wrote %s", eo);
     if (side)
         fprintf(stderr, " (+ %s)", tbrf_io_escape(side, es, sizeof es));
-    fprintf(stderr, ": %s %s%s, %s\n", shape, prec,
-            m->is_grid ? "" : !r->netcdf ? " (+ /points)" : m->dim == 3 ? " (+ x, y, z)" : " (+ x, y)",
-            size);
+    fprintf(stderr, ": %s %s%s%s%s, %s\n", shape, prec, positions[0] ? " (+ " : "", positions,
+            positions[0] ? ")" : "", size);
     free(side);
 }
 

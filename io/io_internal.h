@@ -3,14 +3,16 @@
 #define TBRF_IO_INTERNAL_H
 
 #include <stddef.h>
-#include <hdf5.h>
 
 /* HDF5 prints its error stack to stderr by default. We switch that off for
  * the duration of each public call and restore the caller's handler on
  * return, so a host program keeps its own setting while our callers get
- * one clear line instead of a stack dump. */
+ * one clear line instead of a stack dump (hdf5_common.c: netCDF-4 is
+ * HDF5 underneath, so every format's calls need the window). The saved
+ * handler is HDF5's, kept opaque here so that the files of no other
+ * format include HDF5. */
 typedef struct io_quiet {
-    H5E_auto2_t func;
+    void (*func)(void);
     void *data;
 } io_quiet;
 
@@ -25,10 +27,6 @@ void io_setf(char *err, size_t errlen, const char *fmt, ...)
 #endif
     ;
 
-/* The innermost description on HDF5's current error stack (often the
- * reason, e.g. "No space left on device"), shortened to fit; "" if none. */
-void io_h5_reason(char *buf, size_t n);
-
 /* Checks that path names something that exists and is no directory, so
  * that "missing" is told apart from "not HDF5". Returns 0, or -1 with
  * "cannot read WHAT file PATH: reason" (what NULL: "cannot read PATH:
@@ -41,31 +39,32 @@ int io_stat_input(const char *path, const char *what, char *err, size_t errlen);
 #include <mpi.h>
 #endif
 
-/* The writer, shared by writer.c (HDF5 and the common parts: temporary
- * file, rename) and netcdf.c. */
+struct io_format_ops;
+
+/* The writer: what every format shares (names, the grid or points being
+ * written, what was pushed, the side file, MPI). Whatever a format needs
+ * of its own (HDF5 ids, netCDF ids) lives in `state`, which its create
+ * slot makes and its release slot frees (netCDF-C's dispatchdata): no
+ * format's field is here, so a new format edits no struct the others
+ * compile against. */
 struct tbrf_io_writer {
     char *path;      /* final name */
     char *tmp;       /* temporary name in the same directory */
     int flags;
-    hid_t file;      /* -1 when closed */
-    hid_t field;     /* /field, -1 if none */
-    int precision;   /* of /field */
-    int rank;        /* of /field: 2 or 3 */
+    const struct io_format_ops *ops; /* the format: every format call goes here */
+    void *state;     /* the format's own, from ops->create; NULL before and after */
+    int open;        /* the format's file is open (create to close) */
+    int precision;   /* of the grid */
+    int rank;        /* of the grid: 2 or 3; 0 before grid_begin */
     int64_t n[3];    /* grid counts, x fastest */
-    int64_t total;   /* cells in /field */
+    int64_t total;   /* cells of the grid */
     int64_t written; /* cells pushed so far */
-    /* What was pushed: cells of /field, rows of /points, times of a
+    /* What was pushed: cells of the grid, rows of the points, times of a
      * series (merged intervals, so in-order pushes keep one); NULL until
      * the first push. */
     struct io_coverage *cells_cover, *pts_cover, *series_cover; /* series.c: its times */
-    double unsynced; /* bytes of /field written since writeback was last started */
     int committed;
     char message[1024];
-    /* netCDF-4 output (flags & TBRF_IO_NETCDF): ids, -1 when unused. */
-    int ncid, nc_field, nc_dimids[3];
-    int nc_points_dim, nc_dim;
-    const struct io_format_ops *ops; /* HDF5 or netCDF: every format call goes here */
-    int open;                        /* the format's file is open (create to close) */
     /* The XDMF side file published with the data (tbrf_io_attach_xdmf):
      * its name, its temporary, what it describes; NULL/0 when none. */
     char *xmf, *xmf_tmp;
@@ -76,17 +75,12 @@ struct tbrf_io_writer {
     double *series_times;
     int64_t series_nt;
     double series_origin[3], series_spacing[3];
-    /* Streamed points: count, dimension, precision, rows written;
-     * HDF5 datasets (-1 when none). */
+    /* Streamed points: count, dimension, precision, rows written. */
     int64_t pts_n, pts_written;
     int pts_dim, pts_precision;
-    hid_t pts_dset, val_dset;
-    int nc_value; /* netCDF value variable, -1 when none */
     /* Values per position (tbrf_io_set_components): 1, or 2/3 for a
-     * vector stored as a last dimension (HDF5) or one variable per
-     * component (netCDF: nc_comp, -1 when unused). */
+     * vector (each format stores it its own way). */
     int ncomp;
-    int nc_comp[3], nc_value_comp[3];
     /* Ranks writing the file together (root attribute mpi_ranks): 1 for a
      * serial writer. Under TBRF_IO_MPI (library tbrf_io_mpi, parallel
      * HDF5) a writer of tbrf_io_create_mpi has its communicator: every
@@ -150,10 +144,6 @@ int io_meta_attrs(const io_attr_sink *s, const tbrf_io_meta *m);
  * 1, 0 if absent (*out NULL), -1 if not a string or out of memory. */
 int io_attr_strdup(tbrf_io_file *f, const char *name, char **out);
 
-/* A string attribute already open as a malloc'ed string in *out (see
- * tbrf_io_attr_str for what is accepted): 1, or -1 (*out NULL). */
-int io_attr_string(hid_t a, char **out);
-
 /* Datasets larger than IO_STORAGE_FREE bytes must store at least
  * 1/IO_MAX_RATIO of what their shape declares (deflate cannot compress
  * more than about 1032:1), so that a small file cannot make a reader
@@ -161,12 +151,6 @@ int io_attr_string(hid_t a, char **out);
 #define IO_STORAGE_FREE ((double)(1 << 20))
 #define IO_MAX_RATIO 4096
 
-/* 0 when dataset d stores at least 1/IO_MAX_RATIO of the `declared` bytes
- * of its shape (io_declared_bytes), else -1 with err naming path and
- * dataset: a never-written dataset is refused before it is read. */
-int io_check_storage(hid_t d, const char *path, const char *name, double declared, char *err,
-                     size_t errlen);
-double io_declared_bytes(hid_t d, hid_t space);
 /* 0 when the n points xyz (rows first..first+n-1 of /points) are all
  * finite, else -1 with err naming the first bad row. */
 int io_points_finite(const char *path, int64_t first, int64_t n, int dim, const double *xyz,
@@ -190,15 +174,34 @@ double *io_table_rows(tbrf_io_writer *w, const tbrf_io_meta *m);
  * written yet. */
 void io_grid_record(tbrf_io_writer *w, int dim, const int64_t n[3], int precision, int64_t total);
 
-/* What a file format does for the writer. writer.c makes the checks both
- * formats share, then calls through w->ops, so adding a format means
- * filling one of these, not finding every branch. Every slot is filled
- * (a format without an operation has a stub that fails with a message).
- * Each returns 0, or -1 with the writer's message set. */
+/* Root attribute kinds of a series (tbrf_io_series_attr_*). */
+enum { IO_ATTR_STR, IO_ATTR_F64, IO_ATTR_I64, IO_ATTR_U64 };
+
+struct tbrf_arepo_header;
+struct tbrf_arepo_particles;
+struct tbrf_arepo_param;
+
+/* What a file format does for the writer. writer.c, series.c and arepo.c
+ * make the checks every format shares, then call through w->ops, so
+ * adding a format means filling one of these and listing it in the
+ * registry (formats.c), not finding every branch. Every slot is filled (a
+ * format without an operation has a stub that refuses with a message
+ * naming the format). Each returns 0, or -1 with the writer's message set,
+ * unless it says otherwise. */
 typedef struct io_format_ops {
-    const char *name;
-    /* Opens the temporary file w->tmp (it exists, empty); the message
-     * names w->path. */
+    const char *name;   /* the registry's name: "hdf5", "netcdf" (--format NAME) */
+    const char *title;  /* in messages: "HDF5", "netCDF-4" */
+    const char *suffix; /* the file name ending that chooses it (".nc"); NULL: none */
+    int xdmf;           /* 1: an XDMF side file can describe its files (HDF5 datasets) */
+    /* Before the temporary exists (a signal meanwhile finds none): loads
+     * what the format needs (netCDF: its library, io/nc_load.h). 0, or
+     * -1 with err set. */
+    int (*load)(char *err, size_t errlen);
+    /* Just before create, outside the io_quiet window (netcdf_writer.c says
+     * why). 0, or -1 with err set. */
+    int (*initialize)(char *err, size_t errlen);
+    /* Makes w->state and opens the temporary file w->tmp (it exists,
+     * empty) in it; the message names w->path. */
     int (*create)(tbrf_io_writer *w);
     int (*grid_begin)(tbrf_io_writer *w, int dim, const int64_t n[3], int precision);
     /* Cells [first, first + count), count >= 1, inside the grid (count 0
@@ -207,8 +210,11 @@ typedef struct io_format_ops {
     int (*grid_push)(tbrf_io_writer *w, int64_t first, int64_t count, const void *values);
     int (*write_points)(tbrf_io_writer *w, int dim, int64_t n, const double *xyz);
     int (*write_values)(tbrf_io_writer *w, int64_t n, int precision, const void *values);
-    /* The attributes (through io_meta_attrs) and /model_table. */
+    /* The attributes (through io_meta_attrs) and the model table. */
     int (*write_meta)(tbrf_io_writer *w, const tbrf_io_meta *m);
+    /* tbrf_io_write_grid_record: the grid alone, after grid_begin (HDF5:
+     * nothing, its XDMF side file describes the grid). */
+    int (*grid_record)(tbrf_io_writer *w, const tbrf_io_meta *m);
     /* Closes the file; -1 if the final flush failed. Safe to call twice. */
     int (*close)(tbrf_io_writer *w);
     /* Records on the root group that the file is complete (attribute
@@ -220,18 +226,61 @@ typedef struct io_format_ops {
     int (*points_begin)(tbrf_io_writer *w, int dim, int64_t n, int precision);
     int (*points_push)(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
                        const void *values);
+    /* A `tbrf drive` series (series.c checks the arguments and the space
+     * first): the datasets of tbrf_io_series_begin, time `it` of
+     * tbrf_io_series_step, and a root attribute of kind IO_ATTR_* with
+     * count values (v a string for IO_ATTR_STR). */
+    int (*series_begin)(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64_t n[3],
+                        int64_t npts, const double *xyz);
+    int (*series_step)(tbrf_io_writer *w, int64_t it, double t, const double *values);
+    int (*series_attr)(tbrf_io_writer *w, const char *name, int kind, int count, const void *v);
+    /* An AREPO initial-condition member (arepo.c): /Header for member f of
+     * the set (totals: the set's counts), /PartType* from types (NULL:
+     * none, the Gadget set's side file), /tbrf holding the parameters,
+     * the particle bytes written continuing *digest; message in err. */
+    int (*arepo_write)(tbrf_io_writer *w, const struct tbrf_arepo_header *h,
+                       const struct tbrf_arepo_particles *totals,
+                       const struct tbrf_arepo_particles *types, int f,
+                       const struct tbrf_arepo_param *params, size_t nparams, uint64_t *digest,
+                       char *err, size_t errlen);
+    /* The set's identity in /tbrf: set_files = nf, set_member = f (f < 0:
+     * none), set_digest, format (NULL: none) and, when rows is given,
+     * /gadget_members (nf x 2: each member's size and digest). */
+    int (*arepo_record)(tbrf_io_writer *w, int f, int nf, const char *digest, const char *format,
+                        const uint64_t *rows);
+    /* The names a run's message gives what was written: the values ("/field
+     * 64x64x64", "field_x, field_y 64x64" ...; shape appended by the
+     * caller) and, for points, their positions ("/points", "x, y, z"). */
+    void (*objects)(int is_grid, int dim, int ncomp, char *values, size_t vlen, char *positions,
+                    size_t plen);
+    /* Frees w->state (after close); NULL state is ignored. */
+    void (*release)(tbrf_io_writer *w);
 } io_format_ops;
 
-extern const io_format_ops io_hdf5_ops;   /* writer.c */
-extern const io_format_ops io_netcdf_ops; /* netcdf.c */
+extern const io_format_ops io_hdf5_ops;   /* hdf5_writer.c */
+extern const io_format_ops io_netcdf_ops; /* netcdf_writer.c */
 
-/* netCDF: the CF globals and the grid alone (no generating parameters),
- * the field's neutral long_name and comment, and the coordinate variables
- * and bounds filled (tbrf_io_write_grid_record, netcdf.c). 0 or -1. */
-int io_nc_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m);
-/* Loads (io/nc_load.h) and initialises netCDF outside any io_quiet window
- * (netcdf.c says why). 0, or -1 with err set when netCDF cannot be loaded. */
-int io_nc_initialize(char *err, size_t errlen);
+/* A series' chunks (series.c): whole planes (z in 3D, rows y in 2D, cells
+ * x in 1D) per chunk of a grid series' /field, and rows of /points and
+ * /value per chunk, about 1 MiB of one time each (nc values a cell). */
+uint64_t io_series_planes(int dim, int nc, const int64_t n[3]);
+uint64_t io_series_rows(int nc, int64_t npts);
+
+/* The registry (formats.c): every format by name, in the order listed by
+ * "available". io_format_find returns the format called name, or NULL
+ * with "unknown output format NAME (available: hdf5, netcdf)" in err;
+ * io_format_for_path the one whose suffix path ends with, else HDF5. */
+extern const io_format_ops *const io_formats[];
+extern const int io_nformats;
+const io_format_ops *io_format_find(const char *name, char *err, size_t errlen);
+const io_format_ops *io_format_for_path(const char *path);
+
+/* The load/initialize slot of a format that needs nothing: 0. */
+int io_format_nothing_to_load(char *err, size_t errlen);
+
+/* A refusal for a slot a format lacks: "PATH: FORMAT files cannot hold
+ * WHAT" as the writer's message; -1. */
+int io_format_refuse(tbrf_io_writer *w, const char *what);
 
 /* The grid's cells [first, first + count) in x-fastest order as at most
  * five boxes (z, y, x) + (cz, cy, cx): a partial row, whole rows to the
@@ -283,11 +332,6 @@ int io_xdmf_write_temp(const char *h5path, const char *xmf, const char *tmp,
 int io_xdmf_write_series_temp(const char *h5path, const char *xmf, const char *tmp,
                               const tbrf_io_meta *m, int64_t nt, const double *t, char *err,
                               size_t errlen);
-
-/* Writes yt's Grid Data Format layout of the grid *m describes into
- * w's HDF5 file (gdf.c), pointing at /field: 0, or -1 (HDF5's reason on
- * its error stack). Points and 2D/3D checks: nothing for a non-grid. */
-int io_gdf_write(tbrf_io_writer *w, const tbrf_io_meta *m);
 
 /* Removes NAME.xmf beside path if it is a regular file that an earlier
  * run wrote for path (an XDMF file referring to path's base name): a run

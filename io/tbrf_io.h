@@ -1,9 +1,12 @@
 /*
  * tbrf_io.h — HDF5 and netCDF-4 (CF-1.8) files for tbrf, with XDMF side
- * files (the `tbrf_io` library, used by the tool). netCDF output is chosen
- * with TBRF_IO_NETCDF at tbrf_io_create(); every other call is the same
- * for both formats (io/netcdf.c describes the CF layout), and the readers
- * take either, since a netCDF-4 file is an HDF5 file.
+ * files (the `tbrf_io` library, used by the tool). The format is one of
+ * the registry's, by name (tbrf_io_create_format; "Formats" below) or
+ * TBRF_IO_NETCDF at tbrf_io_create(); every other call is the same for
+ * every format (io/netcdf_writer.c describes the CF layout). The readers
+ * take every format: each call goes to the reader of the file's format
+ * (io/io_reader.h), found from its first bytes, so a netCDF file is read
+ * through netCDF and its messages name netCDF's variables.
  *
  * Layout (doc/design.md, "Files"):
  *  - grid:   /field  (nz, ny, nx) or (ny, nx) in 2D, float32 or float64,
@@ -159,12 +162,49 @@ typedef struct tbrf_io_writer tbrf_io_writer;
 
 /* Write flags. */
 #define TBRF_IO_COMPRESS 1 /* shuffle + deflate (level 4) on the datasets */
-#define TBRF_IO_NETCDF 2   /* write netCDF-4 with CF-1.8 conventions instead of plain HDF5 */
+#define TBRF_IO_NETCDF 2   /* tbrf_io_create: netCDF-4 with CF-1.8 conventions instead of plain
+                              HDF5 (the format "netcdf" of tbrf_io_create_format) */
+
+/* ------------------------------------------------------------- formats
+ * One registry of output formats by name (io/formats.c): "hdf5" and
+ * "netcdf" today, listed by tbrf_io_format_list. */
+
+/* The registry's names, comma-separated in registry order ("hdf5,
+ * netcdf"), into buf of size n (truncated to fit). */
+void tbrf_io_format_list(char *buf, size_t n);
+
+/* 0 when name is a format of the registry, else -1 with "unknown output
+ * format NAME (available: hdf5, netcdf)" in err. */
+int tbrf_io_format_check(const char *name, char *err, size_t errlen);
+
+/* The name of the format a file is written in: format itself when given
+ * (NULL if it is no format), else the one whose suffix path ends with
+ * (".nc": "netcdf"), else "hdf5". */
+const char *tbrf_io_format_of(const char *path, const char *format);
+
+/* 1 when an XDMF side file can describe files of the format (HDF5), else
+ * 0 (netCDF: ParaView and VisIt read CF themselves). */
+int tbrf_io_format_xdmf(const char *format);
+
+/* The names the format gives what a run writes, for its messages: the
+ * values (HDF5 "/field" or "/value"; netCDF "field", or "field_x,
+ * field_y[, field_z]" for a vector) into values, and for points their
+ * positions ("/points"; "x, y[, z]") into positions ("" for a grid). An
+ * unknown format gives "". */
+void tbrf_io_format_objects(const char *format, int is_grid, int dim, int ncomp, char *values,
+                            size_t vlen, char *positions, size_t plen);
 
 /* Starts writing `path`: creates the temporary file next to it. Returns
  * NULL with a message in err (if errlen > 0) when the directory cannot be
  * written or memory runs out. */
 tbrf_io_writer *tbrf_io_create(const char *path, int flags, char *err, size_t errlen);
+
+/* tbrf_io_create in the registry's format called `format` (NULL: the one
+ * path's suffix chooses, tbrf_io_format_of); flags TBRF_IO_COMPRESS. NULL
+ * with "unknown output format ..." (tbrf_io_format_check) or
+ * tbrf_io_create's messages in err. */
+tbrf_io_writer *tbrf_io_create_format(const char *path, const char *format, int flags, char *err,
+                                      size_t errlen);
 
 /* The name of the temporary that tbrf_io_create(path, ...) makes in this
  * process (beside path; malloc'ed, the caller frees it), so that a
@@ -397,6 +437,12 @@ typedef struct tbrf_io_layout {
  * shape found in err (-2: a series in a 1D box, which no 2D or 3D grid
  * reader takes). */
 int tbrf_io_grid_layout(const char *path, tbrf_io_layout *L, char *err, size_t errlen);
+
+/* What the grid's values are called in path's format, for messages:
+ * "/field" (HDF5), "variable field" or, for a layout L with split
+ * components, "variables field_x, field_y[, field_z]" (netCDF). L may be
+ * NULL. Never NULL. */
+const char *tbrf_io_field_object(const char *path, const tbrf_io_layout *L);
 
 #define TBRF_IO_ALL_COMPONENTS (-1) /* every component, interleaved per cell */
 #define TBRF_IO_MAGNITUDE (-2)      /* the vector's length per cell */

@@ -14,8 +14,8 @@
  * or commit fail, and the temporary is removed: no file is left. The file
  * is chunked like the serial writer's (collective writes, so compressed
  * datasets work too) and its root attribute mpi_ranks records the number
- * of ranks (1 in every serial file). TBRF_IO_NETCDF writes netCDF-4 with
- * the MPI netCDF (nc_create_par, collective access). */
+ * of ranks (1 in every serial file). TBRF_IO_NETCDF (the format "netcdf") writes netCDF-4
+ * with the MPI netCDF (nc_create_par, collective access). */
 #ifndef TBRF_IO_MPI_H
 #define TBRF_IO_MPI_H
 
@@ -32,6 +32,11 @@ extern "C" {
  * rank 0's reason in err) when any rank fails. */
 tbrf_io_writer *tbrf_io_create_mpi(const char *path, int flags, MPI_Comm comm, char *err,
                                    size_t errlen);
+
+/* Collective tbrf_io_create_format: the registry's format `format` (NULL:
+ * path's suffix), the same name on every rank. */
+tbrf_io_writer *tbrf_io_create_mpi_format(const char *path, const char *format, int flags,
+                                          MPI_Comm comm, char *err, size_t errlen);
 
 /* Called by every rank once its cells are pushed (ok = 1) or when it
  * failed (ok = 0): takes part in the remaining push rounds of the other

@@ -1,6 +1,6 @@
 /* writer_api.c — tbrf_writer_* (include/tbrf_writer.h), the installed
  * streaming writer: a thin, status-returning face of the io library's
- * grid writer (writer.c, xdmf.c; netcdf.c for TBRF_WRITER_NETCDF, whose
+ * grid writer (writer.c, xdmf.c; netcdf_writer.c for TBRF_WRITER_NETCDF, whose
  * files record the grid through tbrf_io_write_grid_record). Built into
  * libtbrf_writer, which exports only these functions (the io library's
  * own symbols are hidden with --exclude-libs). */

@@ -332,7 +332,7 @@ int main(int argc, char **argv)
             CHECK(strstr(buf, "(3, 4, 5, 3)") && strstr(buf, "[nz, ny, nx, component]") &&
                       strstr(buf, "vector_kind"),
                   "info shows the vector layout:\n%s", buf);
-            /* yt's layout (gdf.c), written with the side file, in one line */
+            /* yt's layout (hdf5_gdf.c), written with the side file, in one line */
             CHECK(strstr(buf, "yt's Grid Data Format layout") && !strstr(buf, "/grid_level") &&
                       !strstr(buf, "/data/grid_0000000000"),
                   "info folds yt's layout into one line:\n%s", buf);

@@ -496,6 +496,25 @@ static void coverage(const char *dir)
     CHECK(tbrf_io_commit(sw) != 0 && strstr(tbrf_io_message(sw), "time 1 was never written (2 of 3"),
           "a series with a time missing refused: %s", tbrf_io_message(sw));
     tbrf_io_close(sw);
+    /* a format without series refuses through its table's stub, naming
+     * itself, and leaves nothing; an unknown format name lists the
+     * registry's */
+    sw = tbrf_io_create_format(path, "netcdf", 0, err, sizeof err);
+    REQUIRE(sw, , "netCDF writer: %s", err);
+    CHECK(tbrf_io_series_begin(sw, 2, 2, 3, sn, 0, NULL) != 0 &&
+              strstr(tbrf_io_message(sw), "netCDF-4 files cannot hold a time series"),
+          "netCDF series refused: %s", tbrf_io_message(sw));
+    CHECK(tbrf_io_series_attr_str(sw, "command", "x") != 0, "netCDF series attribute refused");
+    tbrf_io_close(sw);
+    CHECK(!exists(path), "netCDF series: nothing published");
+    CHECK(!tbrf_io_create_format(path, "raw", 0, err, sizeof err) &&
+              strstr(err, "unknown output format raw (available: hdf5, netcdf)"),
+          "unknown format refused: %s", err);
+    CHECK(!exists(path), "unknown format: nothing made");
+    CHECK(strcmp(tbrf_io_format_of("a.nc", NULL), "netcdf") == 0 &&
+              strcmp(tbrf_io_format_of("a.h5", NULL), "hdf5") == 0 &&
+              strcmp(tbrf_io_format_of("a.nc", "hdf5"), "hdf5") == 0 && !tbrf_io_format_of("a", "raw"),
+          "the suffix rule and the names");
     /* the shapes a series holds: nc = dim, or 3 in a 1D or 2D box */
     const int64_t s1[3] = {4, 1, 1};
     CHECK(isfinite(tbrf_io_series_bytes(1, 3, 2, s1, 0)) && isfinite(tbrf_io_series_bytes(2, 3, 2, sn, 0)) &&

@@ -1,6 +1,6 @@
 """yt_load.py TBRF DIR — `yt.load` opens the HDF5 grids `tbrf generate`
 writes with no other code (doc/cli.md, "Looking at the files"): the
-files carry yt's Grid Data Format layout (io/gdf.c) pointing at
+files carry yt's Grid Data Format layout (io/hdf5_gdf.c) pointing at
 /field. For a 3D grid with spacing and origin, a 2D grid, 3D and 2D
 vector grids (float and double): yt's frontend is GDF, the domain is the
 cells' extent (origin - spacing/2 to origin + (n - 1/2) spacing), the

@@ -1,4 +1,4 @@
-/* points_stream.c — reading /points of an HDF5 file by hyperslabs, so a
+/* hdf5_points_stream.c — reading /points of an HDF5 file by hyperslabs, so a
  * points run holds one chunk of positions at a time, not the file
  * (doc/guarantees-outputs.md, "Size and time guards"). The checks and
  * messages follow tbrf_io_read_points (reader.c), which stays the one
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io_internal.h"
+#include "io/hdf5_format.h"
 #include "io/tbrf_io.h"
 
 struct tbrf_io_points_reader {

@@ -1,4 +1,4 @@
-/* netcdf.c — the netCDF-4 writer, following the CF-1.8 conventions (see
+/* netcdf_writer.c — the netCDF-4 format of the writer (io_netcdf_ops), following the CF-1.8 conventions (see
  * doc/cli.md for why 1.8).
  *
  * Why netCDF besides plain HDF5: xarray, CDO, NCO, Panoply and VisIt read
@@ -15,8 +15,8 @@
  *    attributes (but "geometry" is "tbrf_geometry", CF's "geometry"
  *    being a geometry container), so `tbrf regenerate` reads either
  *    format.
- * A netCDF-4 file is an HDF5 file: the field is the HDF5 dataset /field,
- * which the HDF5 readers of io/ use unchanged.
+ * Its ids live in the writer's state (io_nc_state, made by ncw_create);
+ * netcdf_reader.c reads the files back through netCDF.
  *
  * Coordinates are written in write_meta, because the grid's origin and
  * spacing arrive there; netCDF-4 lets us define everything up front and
@@ -39,6 +39,16 @@
 #define NC_CACHE_BYTES ((size_t)16 << 20)
 #define NC_CACHE_SLOTS 1021
 #define NC_DEFLATE_LEVEL 4
+
+/* The writer's state (w->state): netCDF ids, -1 when unused. */
+typedef struct io_nc_state {
+    int ncid, field, dimids[3];
+    int points_dim, dim;
+    int value;                   /* the value variable, -1 when none */
+    int comp[3], value_comp[3];  /* a vector's variables, one per component */
+} io_nc_state;
+
+#define NCS(w) ((io_nc_state *)(w)->state)
 
 static const char *AXES[3] = {"x", "y", "z"};
 static const char *AXES_UP[3] = {"X", "Y", "Z"};
@@ -102,7 +112,7 @@ static int par_access(tbrf_io_writer *w, int var)
 {
 #ifdef TBRF_IO_MPI
     if (nc_mpi(w))
-        return nc_var_par_access(w->ncid, var, NC_COLLECTIVE);
+        return nc_var_par_access(NCS(w)->ncid, var, NC_COLLECTIVE);
 #endif
     (void)w;
     (void)var;
@@ -115,7 +125,7 @@ static int par_access(tbrf_io_writer *w, int var)
  * host program's own netCDF calls would then print HDF5 diagnostics, so
  * tbrf_io_create initialises it first: the host's HDF5 printing is then
  * off, as after its own first netCDF call (tbrf_io.h, "Errors"). */
-int io_nc_initialize(char *err, size_t errlen)
+static int ncw_initialize(char *err, size_t errlen)
 {
     if (io_nc_load(err, errlen))
         return -1;
@@ -123,19 +133,32 @@ int io_nc_initialize(char *err, size_t errlen)
     return 0;
 }
 
+static int ncw_load(char *err, size_t errlen)
+{
+    return io_nc_load(err, errlen);
+}
+
 static int ncw_create(tbrf_io_writer *w)
 {
+    io_nc_state *ns = malloc(sizeof *ns);
+    if (!ns) {
+        IO_FAIL(w, "cannot write %s: out of memory", w->path);
+        return -1;
+    }
+    *ns = (io_nc_state){.ncid = -1, .field = -1, .dimids = {-1, -1, -1}, .points_dim = -1,
+                        .dim = 0, .value = -1, .comp = {-1, -1, -1}, .value_comp = {-1, -1, -1}};
+    w->state = ns;
     /* The temporary exists already (made by tbrf_io_create to learn why a
      * directory is unwritable); NC_CLOBBER reuses it. */
     int st;
 #ifdef TBRF_IO_MPI
     if (nc_mpi(w))
-        st = nc_create_par(w->tmp, NC_NETCDF4 | NC_CLOBBER, w->comm, MPI_INFO_NULL, &w->ncid);
+        st = nc_create_par(w->tmp, NC_NETCDF4 | NC_CLOBBER, w->comm, MPI_INFO_NULL, &NCS(w)->ncid);
     else
 #endif
-        st = nc_create(w->tmp, NC_NETCDF4 | NC_CLOBBER, &w->ncid);
+        st = nc_create(w->tmp, NC_NETCDF4 | NC_CLOBBER, &NCS(w)->ncid);
     if (st != NC_NOERR) {
-        w->ncid = -1;
+        NCS(w)->ncid = -1;
         IO_FAIL(w, "cannot create netCDF file %s: %s", w->path, nc_strerror(st));
         return -1;
     }
@@ -145,7 +168,7 @@ static int ncw_create(tbrf_io_writer *w)
 /* A coordinate variable v(v) with its bounds v_bnds(v, nv), CF style. */
 static int def_axis(tbrf_io_writer *w, int c, int dimid, int nv)
 {
-    int ncid = w->ncid, var, bvar;
+    int ncid = NCS(w)->ncid, var, bvar;
     char bname[16];
     snprintf(bname, sizeof bname, "%s_bnds", AXES[c]);
     NC_TRY(w, "defining coordinates", nc_def_var(ncid, AXES[c], NC_DOUBLE, 1, &dimid, &var));
@@ -167,23 +190,23 @@ static int def_axis(tbrf_io_writer *w, int c, int dimid, int nv)
 static int set_filters(tbrf_io_writer *w, int var)
 {
     if (w->flags & TBRF_IO_COMPRESS)
-        NC_TRY(w, "setting compression", nc_def_var_deflate(w->ncid, var, 1, 1, NC_DEFLATE_LEVEL));
+        NC_TRY(w, "setting compression", nc_def_var_deflate(NCS(w)->ncid, var, 1, 1, NC_DEFLATE_LEVEL));
     return 0;
 }
 
 static int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int precision)
 {
-    int ncid = w->ncid, nv;
+    int ncid = NCS(w)->ncid, nv;
     NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "nv", 2, &nv));
     for (int c = 0; c < dim; c++) {
-        NC_TRY(w, "defining dimensions", nc_def_dim(ncid, AXES[c], (size_t)n[c], &w->nc_dimids[c]));
-        if (def_axis(w, c, w->nc_dimids[c], nv))
+        NC_TRY(w, "defining dimensions", nc_def_dim(ncid, AXES[c], (size_t)n[c], &NCS(w)->dimids[c]));
+        if (def_axis(w, c, NCS(w)->dimids[c], nv))
             return -1;
     }
     int dimids[3];
     uint64_t dims[3], chunk[3];
     for (int i = 0; i < dim; i++) { /* slowest first: (z, y, x) */
-        dimids[i] = w->nc_dimids[dim - 1 - i];
+        dimids[i] = NCS(w)->dimids[dim - 1 - i];
         dims[i] = (uint64_t)n[dim - 1 - i];
     }
     io_chunk_shape(dim, dims, precision == TBRF_FLOAT ? 4 : 8, chunk);
@@ -216,10 +239,10 @@ static int ncw_grid_begin(tbrf_io_writer *w, int dim, const int64_t n[3], int pr
                         "zero-mean stationary Gaussian random field made by tbrf (the "
                         "global attribute method names how); "
                         "cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)"));
-        w->nc_comp[c] = var;
+        NCS(w)->comp[c] = var;
     }
-    w->nc_field = w->nc_comp[0];
-    w->nc_dim = dim;
+    NCS(w)->field = NCS(w)->comp[0];
+    NCS(w)->dim = dim;
     return 0;
 }
 
@@ -263,11 +286,11 @@ static int put_box(tbrf_io_writer *w, void *ctx, int64_t offset, const int64_t s
             v = col;
         }
         errno = 0;
-        e = par_access(w, w->nc_comp[c]);
+        e = par_access(w, NCS(w)->comp[c]);
         if (e == NC_NOERR)
             e = w->precision == TBRF_FLOAT
-                    ? nc_put_vara_float(w->ncid, w->nc_comp[c], st, cn, (const float *)v)
-                    : nc_put_vara_double(w->ncid, w->nc_comp[c], st, cn, (const double *)v);
+                    ? nc_put_vara_float(NCS(w)->ncid, NCS(w)->comp[c], st, cn, (const float *)v)
+                    : nc_put_vara_double(NCS(w)->ncid, NCS(w)->comp[c], st, cn, (const double *)v);
     }
     free(col);
     return e == NC_NOERR ? 0 : nc_fail(w, "writing the field", e);
@@ -314,10 +337,10 @@ static int grid_push_mpi(tbrf_io_writer *w, int64_t first, int64_t count, const 
 }
 
 /* The value variable(s) of points: value, or value_x, value_y[, value_z]
- * for a vector, into w->nc_value_comp (w->nc_value the first). */
+ * for a vector, into NCS(w)->value_comp (NCS(w)->value the first). */
 static int def_point_values(tbrf_io_writer *w, int obs, int precision)
 {
-    const int nvar = w->ncomp > 1 ? w->ncomp : 1, ncid = w->ncid;
+    const int nvar = w->ncomp > 1 ? w->ncomp : 1, ncid = NCS(w)->ncid;
     for (int c = 0; c < nvar; c++) {
         char name[16], ln[96];
         snprintf(name, sizeof name, nvar > 1 ? "value_%s" : "value", AXES[c]);
@@ -331,10 +354,10 @@ static int def_point_values(tbrf_io_writer *w, int obs, int precision)
         NC_TRY(w, "writing attributes", put_text(ncid, v, "long_name", ln));
         NC_TRY(w, "writing attributes", put_text(ncid, v, "units", "1"));
         NC_TRY(w, "writing attributes",
-               put_text(ncid, v, "coordinates", w->nc_dim == 3 ? "x y z" : "x y"));
-        w->nc_value_comp[c] = v;
+               put_text(ncid, v, "coordinates", NCS(w)->dim == 3 ? "x y z" : "x y"));
+        NCS(w)->value_comp[c] = v;
     }
-    w->nc_value = w->nc_value_comp[0];
+    NCS(w)->value = NCS(w)->value_comp[0];
     return 0;
 }
 
@@ -359,11 +382,11 @@ static int put_point_values(tbrf_io_writer *w, int precision, int64_t first, int
             v = col;
         }
         errno = 0;
-        e = par_access(w, w->nc_value_comp[c]);
+        e = par_access(w, NCS(w)->value_comp[c]);
         if (e == NC_NOERR)
             e = precision == TBRF_FLOAT
-                ? nc_put_vara_float(w->ncid, w->nc_value_comp[c], st, cn, (const float *)v)
-                : nc_put_vara_double(w->ncid, w->nc_value_comp[c], st, cn, (const double *)v);
+                ? nc_put_vara_float(NCS(w)->ncid, NCS(w)->value_comp[c], st, cn, (const float *)v)
+                : nc_put_vara_double(NCS(w)->ncid, NCS(w)->value_comp[c], st, cn, (const double *)v);
     }
     free(col);
     return e == NC_NOERR ? 0 : nc_fail(w, "writing the values", e);
@@ -371,7 +394,7 @@ static int put_point_values(tbrf_io_writer *w, int precision, int64_t first, int
 
 static int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const void *values)
 {
-    if (w->nc_field < 0) {
+    if (NCS(w)->field < 0) {
         IO_FAIL(w, "%s: no grid started", w->path);
         return -1;
     }
@@ -385,11 +408,11 @@ static int ncw_grid_push(tbrf_io_writer *w, int64_t first, int64_t count, const 
  * with the message set. */
 static int def_point_coords(tbrf_io_writer *w, int dim, int64_t n, int *obs, int var[3])
 {
-    if (w->nc_points_dim >= 0) {
+    if (NCS(w)->points_dim >= 0) {
         IO_FAIL(w, "%s: points already written", w->path);
         return -1;
     }
-    int ncid = w->ncid;
+    int ncid = NCS(w)->ncid;
     NC_TRY(w, "defining dimensions", nc_def_dim(ncid, "obs", (size_t)n, obs));
     for (int c = 0; c < dim; c++) {
         char ln[64];
@@ -407,7 +430,7 @@ static int def_point_coords(tbrf_io_writer *w, int dim, int64_t n, int *obs, int
 
 static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double *xyz)
 {
-    int ncid = w->ncid, obs, var[3];
+    int ncid = NCS(w)->ncid, obs, var[3];
     if (def_point_coords(w, dim, n, &obs, var))
         return -1;
     double *col = malloc((size_t)n * sizeof *col);
@@ -426,25 +449,25 @@ static int ncw_write_points(tbrf_io_writer *w, int dim, int64_t n, const double 
         }
     }
     free(col);
-    w->nc_points_dim = obs;
-    w->nc_dim = dim;
+    NCS(w)->points_dim = obs;
+    NCS(w)->dim = dim;
     return 0;
 }
 
 static int ncw_write_values(tbrf_io_writer *w, int64_t n, int precision, const void *values)
 {
-    if (w->nc_points_dim < 0) {
+    if (NCS(w)->points_dim < 0) {
         IO_FAIL(w, "%s: write the points before their values (netCDF needs the obs dimension)",
                 w->path);
         return -1;
     }
     size_t len = 0;
-    nc_inq_dimlen(w->ncid, w->nc_points_dim, &len);
+    nc_inq_dimlen(NCS(w)->ncid, NCS(w)->points_dim, &len);
     if ((int64_t)len != n) {
         IO_FAIL(w, "%s: %lld values for %zu points", w->path, (long long)n, len);
         return -1;
     }
-    if (def_point_values(w, w->nc_points_dim, precision))
+    if (def_point_values(w, NCS(w)->points_dim, precision))
         return -1;
     return put_point_values(w, precision, 0, n, values);
 }
@@ -495,14 +518,14 @@ static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
     }
     double *bnd = v + NC_COORD_BLOCK;
     int st = NC_NOERR;
-    for (int c = 0; st == NC_NOERR && c < w->nc_dim; c++) {
+    for (int c = 0; st == NC_NOERR && c < NCS(w)->dim; c++) {
         int var, bvar;
         char bname[16];
         snprintf(bname, sizeof bname, "%s_bnds", AXES[c]);
         errno = 0;
-        st = nc_inq_varid(w->ncid, AXES[c], &var);
+        st = nc_inq_varid(NCS(w)->ncid, AXES[c], &var);
         if (st == NC_NOERR)
-            st = nc_inq_varid(w->ncid, bname, &bvar);
+            st = nc_inq_varid(NCS(w)->ncid, bname, &bvar);
         if (st == NC_NOERR)
             st = par_access(w, var);
         if (st == NC_NOERR)
@@ -519,9 +542,9 @@ static int write_coords(tbrf_io_writer *w, const tbrf_io_meta *m)
             const size_t s0[2] = {(size_t)i0, 0}, c1[1] = {nc_follower(w) ? 0 : (size_t)nb},
                          c2[2] = {nc_follower(w) ? 0 : (size_t)nb, 2};
             errno = 0;
-            st = nc_put_vara_double(w->ncid, var, s0, c1, v);
+            st = nc_put_vara_double(NCS(w)->ncid, var, s0, c1, v);
             if (st == NC_NOERR)
-                st = nc_put_vara_double(w->ncid, bvar, s0, c2, bnd);
+                st = nc_put_vara_double(NCS(w)->ncid, bvar, s0, c2, bnd);
         }
     }
     free(v);
@@ -535,15 +558,15 @@ static int cf_globals(tbrf_io_writer *w, const char *title)
 {
     char src[64];
     snprintf(src, sizeof src, "tbrf %s (turning bands)", tbrf_version());
-    NC_TRY(w, "writing attributes", put_text(w->ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
-    NC_TRY(w, "writing attributes", put_text(w->ncid, NC_GLOBAL, "title", title));
-    NC_TRY(w, "writing attributes", put_text(w->ncid, NC_GLOBAL, "source", src));
+    NC_TRY(w, "writing attributes", put_text(NCS(w)->ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
+    NC_TRY(w, "writing attributes", put_text(NCS(w)->ncid, NC_GLOBAL, "title", title));
+    NC_TRY(w, "writing attributes", put_text(NCS(w)->ncid, NC_GLOBAL, "source", src));
     return 0;
 }
 
 static int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
 {
-    int ncid = w->ncid;
+    int ncid = NCS(w)->ncid;
     if (cf_globals(w, "Gaussian random field generated by tbrf"))
         return -1;
     if (m->command)
@@ -553,7 +576,7 @@ static int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
         IO_FAIL(w, "cannot write %s: writing attributes failed", w->path);
         return -1;
     }
-    if (m->is_grid && w->nc_field >= 0 && write_coords(w, m))
+    if (m->is_grid && NCS(w)->field >= 0 && write_coords(w, m))
         return -1;
     if (m->table_n > 0 && m->table_k && m->table_p) {
         int d[2], var;
@@ -581,9 +604,9 @@ static int ncw_write_meta(tbrf_io_writer *w, const tbrf_io_meta *m)
  * may be anything a program pushes (a simulation's density), so the
  * field's long_name and comment, which grid_begin wrote for a tbrf field,
  * are replaced by neutral ones, and only the grid is recorded. */
-int io_nc_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m)
+static int ncw_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m)
 {
-    const int ncid = w->ncid, d = m->dim;
+    const int ncid = NCS(w)->ncid, d = m->dim;
     const char *comment = "values pushed through tbrf_writer, which records the grid, not how "
                           "they were made; cell (i,j,k) is at grid_origin + grid_spacing*(i,j,k)";
     if (cf_globals(w, "grid written by tbrf's streaming writer (tbrf_writer)"))
@@ -597,20 +620,20 @@ int io_nc_grid_record(tbrf_io_writer *w, const tbrf_io_meta *m)
     NC_TRY(w, "writing attributes", nc_i64v((void *)&ncid, "grid_counts", m->n, d));
     const int nvar = w->ncomp > 1 ? w->ncomp : 1;
     for (int c = 0; c < nvar; c++) {
-        NC_TRY(w, "writing attributes", put_text(ncid, w->nc_comp[c], "long_name", "values on the grid"));
-        NC_TRY(w, "writing attributes", put_text(ncid, w->nc_comp[c], "comment", comment));
+        NC_TRY(w, "writing attributes", put_text(ncid, NCS(w)->comp[c], "long_name", "values on the grid"));
+        NC_TRY(w, "writing attributes", put_text(ncid, NCS(w)->comp[c], "comment", comment));
     }
     return write_coords(w, m);
 }
 
 static int ncw_close(tbrf_io_writer *w)
 {
-    if (w->ncid < 0)
+    if (!w->state || NCS(w)->ncid < 0)
         return 0;
     errno = 0;
-    int st = nc_close(w->ncid);
-    w->ncid = -1;
-    w->nc_field = -1;
+    int st = nc_close(NCS(w)->ncid);
+    NCS(w)->ncid = -1;
+    NCS(w)->field = -1;
     if (st != NC_NOERR)
         return nc_fail(w, "closing the file", st);
     return 0;
@@ -621,15 +644,15 @@ static int ncw_points_begin(tbrf_io_writer *w, int dim, int64_t n, int precision
     int obs, var[3];
     if (def_point_coords(w, dim, n, &obs, var))
         return -1;
-    w->nc_points_dim = obs;
-    w->nc_dim = dim;
+    NCS(w)->points_dim = obs;
+    NCS(w)->dim = dim;
     return def_point_values(w, obs, precision);
 }
 
 static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, const double *xyz,
                            const void *values)
 {
-    int ncid = w->ncid, dim = w->nc_dim;
+    int ncid = NCS(w)->ncid, dim = NCS(w)->dim;
     size_t st[1] = {(size_t)first}, cn[1] = {(size_t)count};
     double *col = malloc((size_t)(count > 0 ? count : 1) * sizeof *col);
     if (!col) {
@@ -658,12 +681,92 @@ static int ncw_points_push(tbrf_io_writer *w, int64_t first, int64_t count, cons
 static int ncw_mark_complete(tbrf_io_writer *w)
 {
     const long long ranks = w->mpi_size; /* ranks that wrote it (HDF5: the same attribute) */
-    NC_TRY(w, "marking the file complete", nc_put_att_longlong(w->ncid, NC_GLOBAL, "mpi_ranks", NC_INT64, 1, &ranks));
-    NC_TRY(w, "marking the file complete", put_text(w->ncid, NC_GLOBAL, "tbrf_complete", "yes"));
+    NC_TRY(w, "marking the file complete", nc_put_att_longlong(NCS(w)->ncid, NC_GLOBAL, "mpi_ranks", NC_INT64, 1, &ranks));
+    NC_TRY(w, "marking the file complete", put_text(NCS(w)->ncid, NC_GLOBAL, "tbrf_complete", "yes"));
     return 0;
 }
 
+static void ncw_release(tbrf_io_writer *w)
+{
+    free(w->state);
+    w->state = NULL;
+}
+
+static void ncw_objects(int is_grid, int dim, int ncomp, char *values, size_t vlen,
+                        char *positions, size_t plen)
+{
+    /* one variable per component (CF has no vector variable) */
+    const char *base = is_grid ? "field" : "value";
+    if (ncomp > 1)
+        snprintf(values, vlen, "%s_x, %s_y%s%s%s", base, base, ncomp == 3 ? ", " : "",
+                 ncomp == 3 ? base : "", ncomp == 3 ? "_z" : "");
+    else
+        snprintf(values, vlen, "%s", base);
+    snprintf(positions, plen, "%s", is_grid ? "" : dim == 3 ? "x, y, z" : "x, y");
+}
+
+static int ncw_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64_t n[3],
+                            int64_t npts, const double *xyz)
+{
+    (void)dim, (void)nc, (void)nt, (void)n, (void)npts, (void)xyz;
+    return io_format_refuse(w, "a time series (write it as HDF5)");
+}
+
+static int ncw_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values)
+{
+    (void)it, (void)t, (void)values;
+    return io_format_refuse(w, "a time series (write it as HDF5)");
+}
+
+static int ncw_series_attr(tbrf_io_writer *w, const char *name, int kind, int count,
+                           const void *v)
+{
+    (void)name, (void)kind, (void)count, (void)v;
+    return io_format_refuse(w, "a time series (write it as HDF5)");
+}
+
+static int ncw_arepo_write(tbrf_io_writer *w, const struct tbrf_arepo_header *h,
+                           const struct tbrf_arepo_particles *totals,
+                           const struct tbrf_arepo_particles *types, int f,
+                           const struct tbrf_arepo_param *params, size_t nparams,
+                           uint64_t *digest, char *err, size_t errlen)
+{
+    (void)h, (void)totals, (void)types, (void)f, (void)params, (void)nparams, (void)digest;
+    io_format_refuse(w, "AREPO initial conditions (AREPO reads HDF5 or Gadget files)");
+    io_setf(err, errlen, "%s", w->message);
+    return -1;
+}
+
+static int ncw_arepo_record(tbrf_io_writer *w, int f, int nf, const char *digest,
+                            const char *format, const uint64_t *rows)
+{
+    (void)f, (void)nf, (void)digest, (void)format, (void)rows;
+    return io_format_refuse(w, "AREPO initial conditions (AREPO reads HDF5 or Gadget files)");
+}
+
 const io_format_ops io_netcdf_ops = {
-    "netCDF-4", ncw_create, ncw_grid_begin, ncw_grid_push, ncw_write_points, ncw_write_values,
-    ncw_write_meta, ncw_close, ncw_mark_complete, ncw_points_begin, ncw_points_push,
+    .name = "netcdf",
+    .title = "netCDF-4",
+    .suffix = ".nc",
+    .xdmf = 0,
+    .load = ncw_load,
+    .initialize = ncw_initialize,
+    .create = ncw_create,
+    .grid_begin = ncw_grid_begin,
+    .grid_push = ncw_grid_push,
+    .write_points = ncw_write_points,
+    .write_values = ncw_write_values,
+    .write_meta = ncw_write_meta,
+    .grid_record = ncw_grid_record,
+    .close = ncw_close,
+    .mark_complete = ncw_mark_complete,
+    .points_begin = ncw_points_begin,
+    .points_push = ncw_points_push,
+    .series_begin = ncw_series_begin,
+    .series_step = ncw_series_step,
+    .series_attr = ncw_series_attr,
+    .arepo_write = ncw_arepo_write,
+    .arepo_record = ncw_arepo_record,
+    .objects = ncw_objects,
+    .release = ncw_release,
 };

@@ -1,4 +1,4 @@
-/* gdf.c — yt's Grid Data Format inside tbrf's HDF5 grid files, so that
+/* hdf5_gdf.c — yt's Grid Data Format inside tbrf's HDF5 grid files, so that
  * `yt.load("f.h5")` opens them with no user code (doc/cli.md, "Looking
  * at the files"). yt identifies a GDF file by a root group
  * /gridded_data_format and reads one grid, described by
@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/io_internal.h"
+#include "io/hdf5_format.h"
 #include "tbrf.h"
 
 #define GDF_GRID "/data/grid_0000000000"
@@ -168,11 +168,11 @@ static int fields(hid_t f, hid_t field, const tbrf_io_meta *m)
 
 int io_gdf_write(tbrf_io_writer *w, const tbrf_io_meta *m)
 {
-    if (!m->is_grid || w->field < 0 || (m->dim != 2 && m->dim != 3))
+    if (!m->is_grid || io_h5(w)->field < 0 || (m->dim != 2 && m->dim != 3))
         return 0;
     const int64_t zero3[3] = {0, 0, 0}, zero = 0, parent = -1;
     const int64_t dims[3] = {m->n[0], m->n[1], m->dim == 3 ? m->n[2] : 1};
-    hid_t f = w->file;
+    hid_t f = io_h5(w)->file;
     hid_t g = H5Gcreate2(f, "gridded_data_format", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = g < 0 || gattr_str(g, "data_software", "tbrf") ||
              gattr_str(g, "data_software_version", TBRF_VERSION_STRING);
@@ -181,6 +181,6 @@ int io_gdf_write(tbrf_io_writer *w, const tbrf_io_meta *m)
     rc = rc || sim_params(f, m) || small_i64(f, "grid_left_index", zero3, 3, 1) ||
          small_i64(f, "grid_dimensions", dims, 3, 1) || small_i64(f, "grid_level", &zero, 1, 0) ||
          small_i64(f, "grid_parent_id", &parent, 1, 0) ||
-         small_i64(f, "grid_particle_count", &zero, 1, 1) || fields(f, w->field, m);
+         small_i64(f, "grid_particle_count", &zero, 1, 1) || fields(f, io_h5(w)->field, m);
     return rc ? -1 : 0;
 }

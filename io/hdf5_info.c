@@ -1,4 +1,5 @@
-/* info.c — a readable summary of an HDF5 file: its groups and datasets
+/* hdf5_info.c — the HDF5 reader's info slot, a readable summary of an
+ * HDF5 file: its groups and datasets
  * with their attributes (the netCDF library's bookkeeping hidden), and the
  * root attributes that record how it was generated (`tbrf info`). Works on any
  * HDF5 file, not only ours, so it can also explain a bad points file. */
@@ -10,50 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io_internal.h"
+#include "io/hdf5_format.h"
+#include "io/io_reader.h"
 #include "io/tbrf_io.h"
 
 #define MAX_SHOWN 16 /* array attributes: elements printed before "..." */
 #define INFO_MAX_VALUES (1 << 16) /* larger numeric attributes are not read at all */
-
-const char *tbrf_io_escape(const char *s, char *buf, size_t n)
-{
-    if (!buf || n == 0)
-        return "";
-    if (!s)
-        s = "(null)";
-    static const char HEX[] = "0123456789abcdef";
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        char e[5];
-        size_t el = 0;
-        unsigned c = *p;
-        if (c == '\n' || c == '\t' || c == '\r' || c == '\\') {
-            e[el++] = '\\';
-            e[el++] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
-        } else if (c < 0x20 || c == 0x7f) {
-            e[el++] = '\\';
-            e[el++] = 'x';
-            e[el++] = HEX[c >> 4];
-            e[el++] = HEX[c & 15];
-        } else {
-            e[el++] = (char)c;
-        }
-        if (o + el + 4 > n) { /* keep room for "..." and the NUL */
-            if (n >= 4) {
-                if (o > n - 4)
-                    o = n - 4;
-                memcpy(buf + o, "...", 3);
-                o += 3;
-            }
-            break;
-        }
-        memcpy(buf + o, e, el);
-        o += el;
-    }
-    buf[o] = '\0';
-    return buf;
-}
 
 /* Prints s escaped (tbrf_io_escape, without truncation). */
 static void put_escaped(FILE *out, const char *s)
@@ -359,11 +322,11 @@ static void print_dataset(FILE *out, hid_t obj, const char *lname, const char *n
 typedef struct visit_ctx {
     FILE *out;
     long shown, more;
-    int gdf; /* the file carries tbrf's yt layout (gdf.c): listed as one line */
+    int gdf; /* the file carries tbrf's yt layout (hdf5_gdf.c): listed as one line */
 } visit_ctx;
 
 /* 1 for an object of the Grid Data Format layout tbrf writes for yt
- * (gdf.c), which the listing folds into one line. */
+ * (hdf5_gdf.c), which the listing folds into one line. */
 static int gdf_object(const char *lname)
 {
     static const char *const TOP[] = {"data", "field_types", "gridded_data_format",
@@ -429,7 +392,7 @@ static herr_t visit_cb(hid_t g, const char *lname, const H5L_info_t *info, void 
     return 0;
 }
 
-int tbrf_io_info(const char *path, FILE *out, char *err, size_t errlen)
+int io_h5_info(const char *path, FILE *out, char *err, size_t errlen)
 {
     if (!path || !path[0] || !out) {
         io_setf(err, errlen, "no file name given");
