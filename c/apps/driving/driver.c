@@ -22,10 +22,12 @@
  * CPU. A non-periodic domain composes the turning-bands engine
  * (engine/engine.h), which sizes the lines and projects the driver's OU
  * lines through its backend. The state never depends on any of this. */
+#define _POSIX_C_SOURCE 200809L /* pthread_rwlock_t */
 #include "apps/driving/driver.h"
 #include "apps/driving/ou_tree.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +58,17 @@ static const char MAGIC_V1[8] = {'T', 'B', 'R', 'F', 'D', 'R', 'V', '1'};
 
 struct tbrf_driver {
     int status;        /* TBRF_OK, or BAD_PLAN once the make failed */
-    tbrfi_message msg; /* the last call's status and message */
+    tbrfi_message msg; /* the last call's status and message (under msg_lock) */
+    /* Threads share a driver (doc/driving.md, "Threads and ranks"): calls
+     * evaluate holding `lock` shared while the coefficients are those of
+     * their time; the first call of a new time takes it exclusive, so a
+     * rebuild waits for the calls running on the old coefficients and
+     * the others wait for the new ones. Calls whose evaluation writes
+     * shared scratch (a non-periodic domain's engine, a GPU backend's
+     * upload cache) evaluate exclusive. */
+    pthread_rwlock_t lock;
+    pthread_mutex_t msg_lock;
+    int locks; /* whether lock and msg_lock were made */
     tbrf_driver_params p;
     uint64_t seed;
     /* a hash of the driven modes (wavevectors or line modes and their
@@ -118,18 +130,39 @@ struct tbrf_driver {
     int lines_valid;
 };
 
+/* The message is written under msg_lock, so that threads sharing the
+ * driver never write it at once (it is then the last call's to finish). */
 static int fail(tbrf_driver *d, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (d->locks)
+        pthread_mutex_lock(&d->msg_lock);
     tbrfi_failv(&d->msg, status, fmt, ap);
+    if (d->locks)
+        pthread_mutex_unlock(&d->msg_lock);
     va_end(ap);
+    return status;
+}
+
+/* The status alone, the message kept (a failed make's stays readable). */
+static int set_status(tbrf_driver *d, int status)
+{
+    if (d->locks)
+        pthread_mutex_lock(&d->msg_lock);
+    d->msg.status = status;
+    if (d->locks)
+        pthread_mutex_unlock(&d->msg_lock);
     return status;
 }
 
 static int ok(tbrf_driver *d)
 {
+    if (d->locks)
+        pthread_mutex_lock(&d->msg_lock);
     tbrfi_message_clear(&d->msg);
+    if (d->locks)
+        pthread_mutex_unlock(&d->msg_lock);
     return TBRF_OK;
 }
 
@@ -706,6 +739,18 @@ int tbrf_driver_make(const tbrf_model *model, uint64_t seed, const tbrf_driver_p
     tbrf_driver *d = calloc(1, sizeof *d);
     if (!(*driver = d))
         return TBRF_ERR_NO_MEMORY;
+    if (pthread_rwlock_init(&d->lock, NULL) != 0) {
+        free(d);
+        *driver = NULL;
+        return TBRF_ERR_NO_MEMORY;
+    }
+    if (pthread_mutex_init(&d->msg_lock, NULL) != 0) {
+        pthread_rwlock_destroy(&d->lock);
+        free(d);
+        *driver = NULL;
+        return TBRF_ERR_NO_MEMORY;
+    }
+    d->locks = 1;
     d->j = -1;
     d->seed = seed;
     d->be = &tbrf_backend_cpu;
@@ -824,43 +869,101 @@ static int64_t update_of(const tbrf_driver *d, double t, double *w)
     return j;
 }
 
-/* Makes d->coef those of time t. */
-static int at_time(tbrf_driver *d, double t)
+/* What a call needs of its time: the coefficients (rms, modes), or the
+ * evaluation's tables as well (the NUFFT's fine grids, a domain's lines). */
+enum { NEED_COEF = 0, NEED_EVAL = 1 };
+
+static int ensure_fine(tbrf_driver *d);
+static int ensure_lines(tbrf_driver *d);
+
+/* The key (update j, weight w) of time t, or a refusal. */
+static int time_key(tbrf_driver *d, double t, int64_t *j, double *w)
 {
     if (d->status != TBRF_OK)
-        return d->msg.status = TBRF_ERR_BAD_PLAN; /* the make's message stays */
+        return set_status(d, TBRF_ERR_BAD_PLAN); /* the make's message stays */
     if (!(t >= 0.0) || !isfinite(t))
         return fail(d, TBRF_ERR_INVALID, "driver: time t=%g must be finite and >= 0", t);
-    double w = 0.0;
-    const int64_t j = update_of(d, t, &w);
-    if (j < 0)
+    *w = 0.0;
+    *j = update_of(d, t, w);
+    if (*j < 0)
         return fail(d, TBRF_ERR_INVALID,
                     "driver: t=%g is %.3g updates of dt_update=%g, beyond the 2^48 - 1 = %.4g the "
                     "OU tree covers (doc/driving.md, \"Time\")", t, t / d->dt, d->dt,
                     (double)(TBRF_OU_UPDATES - 1));
     if (!d->p.interpolate)
-        w = 0.0;
-    if (d->coef_valid && d->coef_j == j && d->coef_w == w)
-        return TBRF_OK;
-    if (d->j != j) {
-        tbrfi_ou_value(&d->ou, j, d->a);
-        d->j = j;
-    }
-    coefficients(d, d->a, d->coef);
-    if (w > 0.0) {
-        const int64_t nt = d->nm * 2 * d->dim;
-        tbrfi_ou_value(&d->ou, j + 1, d->a1);
-        coefficients(d, d->a1, d->cj);
-        for (int64_t i = 0; i < nt; i++)
-            d->coef[i] = (1.0 - w) * d->coef[i] + w * d->cj[i];
-    }
-    d->coef_valid = 1;
-    d->coef_j = j;
-    d->coef_w = w;
-    d->coef_gen++;
-    d->fine_valid = 0;
-    d->lines_valid = 0;
+        *w = 0.0;
     return TBRF_OK;
+}
+
+/* Whether what the driver holds serves key (j, w) and `need` as it is. */
+static int current(const tbrf_driver *d, int64_t j, double w, int need)
+{
+    if (!(d->coef_valid && d->coef_j == j && d->coef_w == w))
+        return 0;
+    if (need == NEED_EVAL && d->tb)
+        return d->lines_valid;
+    if (need == NEED_EVAL && d->eval == TBRF_DRIVE_NUFFT)
+        return d->fine_valid;
+    return 1;
+}
+
+/* Makes d->coef (and for NEED_EVAL the tables) those of key (j, w);
+ * under the exclusive lock. */
+static int build(tbrf_driver *d, int64_t j, double w, int need)
+{
+    if (!(d->coef_valid && d->coef_j == j && d->coef_w == w)) {
+        if (d->j != j) {
+            tbrfi_ou_value(&d->ou, j, d->a);
+            d->j = j;
+        }
+        coefficients(d, d->a, d->coef);
+        if (w > 0.0) {
+            const int64_t nt = d->nm * 2 * d->dim;
+            tbrfi_ou_value(&d->ou, j + 1, d->a1);
+            coefficients(d, d->a1, d->cj);
+            for (int64_t i = 0; i < nt; i++)
+                d->coef[i] = (1.0 - w) * d->coef[i] + w * d->cj[i];
+        }
+        d->coef_valid = 1;
+        d->coef_j = j;
+        d->coef_w = w;
+        d->coef_gen++;
+        d->fine_valid = 0;
+        d->lines_valid = 0;
+    }
+    if (need == NEED_EVAL && d->tb)
+        return ensure_lines(d);
+    if (need == NEED_EVAL && d->eval == TBRF_DRIVE_NUFFT)
+        return ensure_fine(d);
+    return TBRF_OK;
+}
+
+/* Holds the coefficients of time t for a call: TBRF_OK with d->lock held
+ * (release it with let_go), shared when the driver already holds them
+ * and the evaluation writes nothing shared, else exclusive after building
+ * them; or a refusal, the lock not held. Values never depend on which. */
+static int hold(tbrf_driver *d, double t, int need)
+{
+    int64_t j = 0;
+    double w = 0.0;
+    int st = time_key(d, t, &j, &w);
+    if (st != TBRF_OK)
+        return st;
+    pthread_rwlock_rdlock(&d->lock);
+    const int shared_ok = !d->tb && d->be == &tbrf_backend_cpu;
+    if (shared_ok && current(d, j, w, need))
+        return TBRF_OK;
+    pthread_rwlock_unlock(&d->lock);
+    pthread_rwlock_wrlock(&d->lock);
+    if ((st = build(d, j, w, need)) != TBRF_OK)
+        pthread_rwlock_unlock(&d->lock);
+    return st;
+}
+
+static int let_go(tbrf_driver *d, int st)
+{
+    pthread_rwlock_unlock(&d->lock);
+    return st;
 }
 
 /* ------------------------------------------------------- evaluation */
@@ -1139,12 +1242,13 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
         return fail(d, TBRF_ERR_SIZE, "driver: n=%lld points", (long long)n);
     if (n > 0 && (!xyz || !out))
         return fail(d, TBRF_ERR_NULL, "driver: %s is NULL", xyz ? "out" : "xyz");
-    int st = at_time(d, t);
-    if (st == TBRF_OK)
-        st = check_positions(d, n, xyz);
+    int st = hold(d, t, NEED_EVAL);
+    if (st != TBRF_OK)
+        return st;
+    st = check_positions(d, n, xyz);
     if (st == TBRF_OK)
         st = d->pdim < d->dim ? eval_lifted(d, n, xyz, out) : eval_points(d, n, xyz, out);
-    return st == TBRF_OK ? ok(d) : st;
+    return let_go(d, st) == TBRF_OK ? ok(d) : st;
 }
 
 /* The direct sum on a grid, axis by axis: per z plane the modes summed
@@ -1280,30 +1384,12 @@ static int grid_axes(tbrf_driver *d, const double o_in[3], const double h_in[3],
     return TBRF_OK;
 }
 
-int tbrf_driver_grid(tbrf_driver *d, double t, const double origin_in[3], const double spacing_in[3],
-                     const int64_t n_in[3], double *out)
+/* tbrf_driver_grid once the coefficients are held. */
+static int grid_held(tbrf_driver *d, const double origin[3], const double spacing[3],
+                     const int64_t n[3], int64_t total, double *out)
 {
-    if (!d)
-        return TBRF_ERR_NULL;
-    if (!origin_in || !spacing_in || !n_in || !out)
-        return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
     const int dim = d->dim;
-    double origin[3], spacing[3];
-    int64_t n[3], total = 1;
-    if (grid_axes(d, origin_in, spacing_in, n_in, origin, spacing, n) != TBRF_OK)
-        return TBRF_ERR_SIZE;
-    for (int c = 0; c < 3; c++) {
-        const int64_t nc = c < dim ? n[c] : 1;
-        if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
-            return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
-        if (nc < 1 || total > INT64_MAX / 3 / nc)
-            return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
-                        (long long)n[1], (long long)n[2]);
-        total *= nc;
-    }
-    int st = at_time(d, t);
-    if (st != TBRF_OK)
-        return st;
+    int st;
     if (d->tb)
         return tb_grid(d, origin, spacing, n, total, out);
     /* Axis by axis costs (M_x + 1) products per cell, below the NUFFT's
@@ -1348,15 +1434,37 @@ int tbrf_driver_grid(tbrf_driver *d, double t, const double origin_in[3], const 
     return st == TBRF_OK ? ok(d) : be_fail(d, st, "the sum of the modes");
 }
 
-int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn push, void *user)
+int tbrf_driver_grid(tbrf_driver *d, double t, const double origin_in[3], const double spacing_in[3],
+                     const int64_t n_in[3], double *out)
 {
     if (!d)
         return TBRF_ERR_NULL;
-    if (!pull || !push)
-        return fail(d, TBRF_ERR_NULL, "driver: stream: %s callback is NULL", pull ? "push" : "pull");
-    int st = at_time(d, t);
+    if (!origin_in || !spacing_in || !n_in || !out)
+        return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
+    const int dim = d->dim;
+    double origin[3], spacing[3];
+    int64_t n[3], total = 1;
+    if (grid_axes(d, origin_in, spacing_in, n_in, origin, spacing, n) != TBRF_OK)
+        return TBRF_ERR_SIZE;
+    for (int c = 0; c < 3; c++) {
+        const int64_t nc = c < dim ? n[c] : 1;
+        if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
+            return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
+        if (nc < 1 || total > INT64_MAX / 3 / nc)
+            return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
+                        (long long)n[1], (long long)n[2]);
+        total *= nc;
+    }
+    int st = hold(d, t, NEED_EVAL);
     if (st != TBRF_OK)
         return st;
+    return let_go(d, grid_held(d, origin, spacing, n, total, out));
+}
+
+/* tbrf_driver_stream once the coefficients are held. */
+static int stream_held(tbrf_driver *d, tbrf_pull_fn pull, tbrf_push_fn push, void *user)
+{
+    int st;
     if ((st = fits(d, 8.0 * 6 * DRIVE_CHUNK, "a chunk of positions and values")) != TBRF_OK)
         return st;
     double *xyz = malloc(sizeof(double) * 3 * DRIVE_CHUNK), *val = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
@@ -1394,6 +1502,19 @@ int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn
     }
     free(xyz);
     free(val);
+    return st;
+}
+
+int tbrf_driver_stream(tbrf_driver *d, double t, tbrf_pull_fn pull, tbrf_push_fn push, void *user)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (!pull || !push)
+        return fail(d, TBRF_ERR_NULL, "driver: stream: %s callback is NULL", pull ? "push" : "pull");
+    int st = hold(d, t, NEED_EVAL);
+    if (st != TBRF_OK)
+        return st;
+    st = let_go(d, stream_held(d, pull, push, user));
     return st == TBRF_OK ? ok(d) : st;
 }
 
@@ -1403,17 +1524,17 @@ int tbrf_driver_rms(tbrf_driver *d, double t, double *rms)
         return TBRF_ERR_NULL;
     if (!rms)
         return fail(d, TBRF_ERR_NULL, "driver: rms is NULL");
-    int st = at_time(d, t);
-    if (st != TBRF_OK)
-        return st;
-    if (d->tb)
+    if (d->status == TBRF_OK && d->tb)
         return fail(d, TBRF_ERR_UNSUPPORTED, "driver: rms: a non-periodic domain (turning bands) "
                     "has no box modes to sum by Parseval; its ensemble rms is in tbrf_driver_info");
+    int st = hold(d, t, NEED_COEF);
+    if (st != TBRF_OK)
+        return st;
     double sum = 0.0;
     for (int64_t i = 0; i < d->nm * 2 * d->dim; i++)
         sum += d->coef[i] * d->coef[i];
     *rms = sqrt(2.0 * sum);
-    return ok(d);
+    return let_go(d, ok(d));
 }
 
 int tbrf_driver_modes(tbrf_driver *d, double t, int64_t *n, int32_t *m, double *coef)
@@ -1422,21 +1543,21 @@ int tbrf_driver_modes(tbrf_driver *d, double t, int64_t *n, int32_t *m, double *
         return TBRF_ERR_NULL;
     if (!n)
         return fail(d, TBRF_ERR_NULL, "driver: modes: n is NULL");
-    int st = at_time(d, t);
-    if (st != TBRF_OK)
-        return st;
-    if (d->tb)
+    if (d->status == TBRF_OK && d->tb)
         return fail(d, TBRF_ERR_UNSUPPORTED, "driver: modes: a non-periodic domain (turning bands) "
                     "has line modes, not the Fourier modes of a box");
     const int64_t room = *n;
+    if (d->status == TBRF_OK && room >= d->nm && (!m || !coef) && (*n = d->nm) >= 0)
+        return fail(d, TBRF_ERR_NULL, "driver: modes: m or coef is NULL");
+    int st = hold(d, t, NEED_COEF);
+    if (st != TBRF_OK)
+        return st;
     *n = d->nm;
     if (room >= d->nm) {
-        if (!m || !coef)
-            return fail(d, TBRF_ERR_NULL, "driver: modes: m or coef is NULL");
         memcpy(m, d->m, sizeof(int32_t) * 3 * (size_t)d->nm);
         memcpy(coef, d->coef, sizeof(double) * 2 * (size_t)d->dim * (size_t)d->nm);
     }
-    return ok(d);
+    return let_go(d, ok(d));
 }
 
 int tbrf_driver_get_info(const tbrf_driver *d, tbrf_driver_info *info)
@@ -1445,13 +1566,16 @@ int tbrf_driver_get_info(const tbrf_driver *d, tbrf_driver_info *info)
         return TBRF_ERR_NULL;
     if (d->status != TBRF_OK)
         return TBRF_ERR_BAD_PLAN;
+    tbrf_driver *dm = (tbrf_driver *)d; /* the lock only */
     memset(info, 0, sizeof *info);
+    pthread_rwlock_rdlock(&dm->lock);
     info->modes = d->nm;
     info->eval = d->eval;
     info->dt_update = d->dt;
     info->decay = d->decay;
     info->rms_ensemble = d->rms_ensemble;
     info->update = d->j;
+    pthread_rwlock_unlock(&dm->lock);
     return TBRF_OK;
 }
 
@@ -1514,19 +1638,30 @@ int64_t tbrf_driver_state_size(const tbrf_driver *d)
     return STATE_HEADER + (int64_t)sizeof(double) * 2 * d->dim * d->nm;
 }
 
+static int save_held(tbrf_driver *d, void *buf, int64_t need);
+
 int tbrf_driver_save(const tbrf_driver *dc, void *buf, int64_t size)
 {
-    tbrf_driver *d = (tbrf_driver *)dc; /* only the message changes */
+    tbrf_driver *d = (tbrf_driver *)dc; /* only the message and the lock change */
     if (!d)
         return TBRF_ERR_NULL;
     if (d->status != TBRF_OK)
-        return d->msg.status = TBRF_ERR_BAD_PLAN;
+        return set_status(d, TBRF_ERR_BAD_PLAN);
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: save: buf is NULL");
     const int64_t need = tbrf_driver_state_size(d);
     if (size < need)
         return fail(d, TBRF_ERR_SIZE, "driver: save: %lld bytes, the state needs %lld",
                     (long long)size, (long long)need);
+    pthread_rwlock_rdlock(&d->lock);
+    const int st = save_held(d, buf, need);
+    pthread_rwlock_unlock(&d->lock);
+    return st;
+}
+
+/* tbrf_driver_save under the lock (shared): d->j and d->a do not move. */
+static int save_held(tbrf_driver *d, void *buf, int64_t need)
+{
     if (d->j < 0)
         return fail(d, TBRF_ERR_NO_GEOMETRY, "driver: save: no state yet (evaluate at a time first)");
     unsigned char *b = buf;
@@ -1628,7 +1763,7 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     if (!d)
         return TBRF_ERR_NULL;
     if (d->status != TBRF_OK)
-        return d->msg.status = TBRF_ERR_BAD_PLAN;
+        return set_status(d, TBRF_ERR_BAD_PLAN);
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: load: buf is NULL");
     int64_t j = 0;
@@ -1639,11 +1774,13 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
         return st;
     if (j < 0 || j >= TBRF_OU_UPDATES - 1)
         return fail(d, TBRF_ERR_INVALID, "driver: load: update index %lld out of range", (long long)j);
+    pthread_rwlock_wrlock(&d->lock);
     memcpy(d->a, (const unsigned char *)buf + STATE_HEADER, sizeof(double) * 2 * (size_t)d->dim * (size_t)d->nm);
     d->j = j;
     d->coef_valid = 0;
     d->fine_valid = 0;
     d->lines_valid = 0;
+    pthread_rwlock_unlock(&d->lock);
     return ok(d);
 }
 
@@ -1672,12 +1809,23 @@ static int tb_set_backend(tbrf_driver *d, int id, int device)
     return ok(d);
 }
 
+static int set_backend_held(tbrf_driver *d, int backend, int device);
+
 int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
 {
     if (!d)
         return TBRF_ERR_NULL;
     if (d->status != TBRF_OK)
-        return d->msg.status = TBRF_ERR_BAD_PLAN;
+        return set_status(d, TBRF_ERR_BAD_PLAN);
+    pthread_rwlock_wrlock(&d->lock);
+    const int st = set_backend_held(d, backend, device);
+    pthread_rwlock_unlock(&d->lock);
+    return st;
+}
+
+/* tbrf_driver_set_backend under the lock (exclusive). */
+static int set_backend_held(tbrf_driver *d, int backend, int device)
+{
     if (device < -1)
         return fail(d, TBRF_ERR_INVALID, "driver: device=%d must be -1 (the first usable) or >= 0", device);
     int st;
@@ -1718,12 +1866,26 @@ int tbrf_driver_set_backend(tbrf_driver *d, int backend, int device)
 
 int tbrf_driver_backend(const tbrf_driver *d)
 {
-    return d && d->status == TBRF_OK ? d->backend : -1;
+    if (!d || d->status != TBRF_OK)
+        return -1;
+    tbrf_driver *dm = (tbrf_driver *)d; /* the lock only */
+    pthread_rwlock_rdlock(&dm->lock);
+    const int id = d->backend;
+    pthread_rwlock_unlock(&dm->lock);
+    return id;
 }
 
 int tbrf_driver_status(const tbrf_driver *d)
 {
-    return d ? d->msg.status : TBRF_ERR_NULL;
+    if (!d)
+        return TBRF_ERR_NULL;
+    tbrf_driver *dm = (tbrf_driver *)d; /* the lock only */
+    if (d->locks)
+        pthread_mutex_lock(&dm->msg_lock);
+    const int st = d->msg.status;
+    if (d->locks)
+        pthread_mutex_unlock(&dm->msg_lock);
+    return st;
 }
 
 const char *tbrf_driver_message(const tbrf_driver *d)
@@ -1756,5 +1918,9 @@ void tbrf_driver_destroy(tbrf_driver *d)
     free(d->raw);
     free(d->lines);
     tbrfi_engine_destroy(d->engine);
+    if (d->locks) {
+        pthread_rwlock_destroy(&d->lock);
+        pthread_mutex_destroy(&d->msg_lock);
+    }
     free(d);
 }
