@@ -1517,20 +1517,72 @@ contains
 
     !> TurbGen's amplitude controller (doc/driving.md, "Amplitude control"):
     !> the gains for the next interval dt from the gains and the measured
-    !> per-component velocity dispersions (size(gain) components, 1 to 3).
-    subroutine tbrf_driver_amplitude_adjust(gain, measured, target, dt, timescale, gain_out, stat)
-        real(c_double), intent(in) :: gain(:), measured(:), target, dt, timescale
+    !> per-component velocity dispersions at time t (size(gain) components,
+    !> 1 to 3). A component measured 0, or t <= 0.1 timescale, keeps its
+    !> gain (TurbGen's guards). gain_out is always defined: on any failure
+    !> it is gain, and the reason (naming the argument) goes to `message`
+    !> (if present) and, without `stat`, to stderr before stopping.
+    subroutine tbrf_driver_amplitude_adjust(gain, measured, target, t, dt, timescale, gain_out, &
+                                            message, stat)
+        real(c_double), intent(in) :: gain(:), measured(:), target, t, dt, timescale
         real(c_double), intent(out) :: gain_out(:)
+        character(len=*), intent(out), optional :: message
         integer, intent(out), optional :: stat
+        character(kind=c_char) :: msg(512)
+        character(len=512) :: m
+        integer(c_int) :: st
+        integer :: i, n
+        n = min(size(gain), size(gain_out))
+        gain_out(1:n) = gain(1:n)
+        if (size(gain_out) > n) gain_out(n + 1:) = 0
+        if (present(message)) message = ''
         if (size(measured) /= size(gain) .or. size(gain_out) /= size(gain)) then
+            if (present(message)) message = 'gain, measured and gain_out must have the same size'
             call finish(int(TBRF_ERR_SIZE, c_int), "tbrf_driver_amplitude_adjust", &
                         "gain, measured and gain_out must have the same size", stat)
             return
         end if
-        call finish(c_tbrf_driver_amplitude_adjust(int(size(gain), c_int32_t), gain, measured, target, dt, &
-                                                   timescale, gain_out), &
-                    "tbrf_driver_amplitude_adjust", "", stat)
+        st = c_tbrf_driver_amplitude_adjust(int(size(gain), c_int32_t), gain, measured, target, t, dt, &
+                                            timescale, gain_out, msg, int(size(msg), c_int64_t))
+        m = ''
+        n = 0
+        do i = 1, size(msg)
+            if (msg(i) == c_null_char) exit
+            n = i
+            m(i:i) = msg(i)
+        end do
+        if (present(message)) message = m(1:n)
+        call finish(st, "tbrf_driver_amplitude_adjust", m(1:n), stat)
     end subroutine tbrf_driver_amplitude_adjust
+
+    !> The driver parameters a saved state records (the gains of amplitude
+    !> control among them, as amplitude_factor) and its seed, for a restart:
+    !> make the driver from them and load the state (doc/driving.md,
+    !> "Amplitude control").
+    subroutine tbrf_driver_state_params(state, params, seed, message, stat)
+        integer(c_int8_t), intent(in), target :: state(:)
+        type(tbrf_driver_params), intent(out) :: params
+        integer(c_int64_t), intent(out) :: seed
+        character(len=*), intent(out), optional :: message
+        integer, intent(out), optional :: stat
+        character(kind=c_char) :: msg(512)
+        character(len=512) :: m
+        integer(c_int) :: st
+        integer :: i, n
+        call c_tbrf_driver_default_params(params)
+        seed = 0
+        st = c_tbrf_driver_state_params(c_loc(state), size(state, kind=c_int64_t), params, seed, msg, &
+                                        int(size(msg), c_int64_t))
+        m = ''
+        n = 0
+        do i = 1, size(msg)
+            if (msg(i) == c_null_char) exit
+            n = i
+            m(i:i) = msg(i)
+        end do
+        if (present(message)) message = m(1:n)
+        call finish(st, "tbrf_driver_state_params", m(1:n), stat)
+    end subroutine tbrf_driver_state_params
 
     subroutine driver_assign(to, from)
         class(tbrf_driver), intent(inout) :: to

@@ -1684,16 +1684,16 @@ static int save_held(tbrf_driver *d, void *buf, int64_t need)
 }
 
 /* The state's format, version, counts, values and checksum (not whose it
- * is): TBRF_OK with its update in *j, or a refusal. */
-static int load_intact(tbrf_driver *d, const unsigned char *b, int64_t size, int64_t *j)
+ * is): TBRF_OK with its update in *j, or a refusal in *d. */
+static int state_intact(tbrfi_message *d, const unsigned char *b, int64_t size, int64_t *j)
 {
     if (size >= 8 && memcmp(b, MAGIC_V1, 8) == 0)
-        return fail(d, TBRF_ERR_INVALID, "driver: load: a state of tbrf 0.5 or earlier (format "
+        return tbrfi_fail(d, TBRF_ERR_INVALID, "driver: load: a state of tbrf 0.5 or earlier (format "
                     "TBRFDRV1), refused by version %s: since 0.6.0 the OU process is drawn by random "
                     "access, with other values; evaluate at the time instead (no state is needed)",
                     TBRF_VERSION_STRING);
     if (size < STATE_HEADER || memcmp(b, MAGIC, 8) != 0)
-        return fail(d, TBRF_ERR_INVALID, "driver: load: not a tbrf driver state (%lld bytes)",
+        return tbrfi_fail(d, TBRF_ERR_INVALID, "driver: load: not a tbrf driver state (%lld bytes)",
                     (long long)size);
     uint64_t ver, sum;
     int64_t nm, nc;
@@ -1703,26 +1703,26 @@ static int load_intact(tbrf_driver *d, const unsigned char *b, int64_t size, int
     memcpy(&nm, b + 32, 8);
     memcpy(&nc, b + 40, 8);
     if ((ver >> 16) != (version_word() >> 16))
-        return fail(d, TBRF_ERR_INVALID, "driver: load: a state of tbrf %u.%u.%u, refused by version "
+        return tbrfi_fail(d, TBRF_ERR_INVALID, "driver: load: a state of tbrf %u.%u.%u, refused by version "
                     "%s: another minor version may draw other OU values", (unsigned)(ver >> 32),
                     (unsigned)(ver >> 16 & 0xFFFF), (unsigned)(ver & 0xFFFF), TBRF_VERSION_STRING);
     if (nm < 1 || nm > TBRF_DRIVE_MAX_MODES || (nc != 4 && nc != 6))
-        return fail(d, TBRF_ERR_INVALID, "driver: load: a damaged state (counts %lld modes x %lld)",
+        return tbrfi_fail(d, TBRF_ERR_INVALID, "driver: load: a damaged state (counts %lld modes x %lld)",
                     (long long)nm, (long long)nc);
     const int64_t need = STATE_HEADER + 8 * nm * nc;
     if (size < need)
-        return fail(d, TBRF_ERR_SIZE, "driver: load: %lld bytes, the state has %lld", (long long)size,
+        return tbrfi_fail(d, TBRF_ERR_SIZE, "driver: load: %lld bytes, the state has %lld", (long long)size,
                     (long long)need);
     for (int64_t i = 0; i < nm * nc; i++) {
         double v;
         memcpy(&v, b + STATE_HEADER + 8 * i, 8);
         if (!isfinite(v))
-            return fail(d, TBRF_ERR_INVALID, "driver: load: value %lld of the state (mode %lld, real "
+            return tbrfi_fail(d, TBRF_ERR_INVALID, "driver: load: value %lld of the state (mode %lld, real "
                         "%lld) is %s: a damaged state", (long long)i, (long long)(i / nc),
                         (long long)(i % nc), isnan(v) ? "NaN" : "infinite");
     }
     if (state_checksum(b, need) != sum)
-        return fail(d, TBRF_ERR_INVALID, "driver: load: the state's checksum does not match its "
+        return tbrfi_fail(d, TBRF_ERR_INVALID, "driver: load: the state's checksum does not match its "
                     "contents (a damaged or edited state)");
     return TBRF_OK;
 }
@@ -1767,9 +1767,12 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     if (!buf)
         return fail(d, TBRF_ERR_NULL, "driver: load: buf is NULL");
     int64_t j = 0;
-    int st = load_intact(d, buf, size, &j);
-    if (st == TBRF_OK)
-        st = load_same(d, buf);
+    tbrfi_message why;
+    tbrfi_message_clear(&why);
+    int st = state_intact(&why, buf, size, &j);
+    if (st != TBRF_OK)
+        return fail(d, st, "%s", tbrfi_message_text(&why));
+    st = load_same(d, buf);
     if (st != TBRF_OK)
         return st;
     if (j < 0 || j >= TBRF_OU_UPDATES - 1)
@@ -1782,6 +1785,49 @@ int tbrf_driver_load(tbrf_driver *d, const void *buf, int64_t size)
     d->lines_valid = 0;
     pthread_rwlock_unlock(&d->lock);
     return ok(d);
+}
+
+int tbrf_driver_state_params(const void *buf, int64_t size, tbrf_driver_params *params,
+                             uint64_t *seed, char *message, int64_t message_size)
+{
+    tbrfi_message why;
+    tbrfi_message_clear(&why);
+    int64_t j = 0;
+    int st = !buf || !params ? tbrfi_fail(&why, TBRF_ERR_NULL, "driver: state_params: %s is NULL",
+                                          buf ? "params" : "buf")
+                             : state_intact(&why, buf, size, &j);
+    if (message && message_size > 0)
+        snprintf(message, (size_t)message_size, "%s", tbrfi_message_text(&why));
+    if (st != TBRF_OK)
+        return st;
+    double v[NPHYS];
+    memcpy(v, (const unsigned char *)buf + 64, sizeof v);
+    tbrf_driver_params p;
+    tbrf_driver_default_params(&p);
+    p.dim = (int32_t)v[0];
+    p.components = (int32_t)v[1];
+    p.periodic = (int32_t)v[2];
+    for (int c = 0; c < p.dim; c++) { /* the axes a box lacks were recorded as 0 */
+        p.origin[c] = v[3 + c];
+        p.length[c] = v[6 + c];
+    }
+    p.zeta = v[9];
+    p.tcorr = v[10];
+    p.dt_update = v[11];
+    p.normalization = (int32_t)v[15];
+    if (p.normalization == TBRF_DRIVE_INJECTION) {
+        p.injection = v[13];
+        p.density = v[14];
+    } else {
+        p.rms = v[12];
+    }
+    p.interpolate = (int32_t)v[16];
+    for (int c = 0; c < p.components; c++)
+        p.amplitude_factor[c] = v[17 + c];
+    *params = p;
+    if (seed)
+        memcpy(seed, (const unsigned char *)buf + 48, 8);
+    return TBRF_OK;
 }
 
 /* ------------------------------------------------------------ backends */
