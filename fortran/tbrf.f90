@@ -43,6 +43,7 @@ module tbrf
     private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
     private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
     private :: driver_fail, driver_clear, driver_points_d, driver_points_f, grid_args, grid_fill
+    private :: grid_last_4, grid_last_3
     private :: grid_planes, grid_slab, grid_contiguous, grid_shape, shape_text, temp_fits, points_shapes
     private :: two_components
     private :: budget_bytes
@@ -118,6 +119,14 @@ module tbrf
         module procedure grid_s4_d, grid_s4_f, grid_s3_d, grid_s3_f
         module procedure grid_c3_d, grid_c3_f, grid_c2_d, grid_c2_f
     end interface tbrf_driver_grid
+
+    !> The grid with the components last, as block codes keep their
+    !> variables (doc/fortran.md, "Turbulence driving"), written in place by
+    !> the C library: (driver, t, origin, spacing, force[, stat]) with
+    !> force(nx, ny, nz, nc) double, or force(nx, ny, nc) in 2D.
+    interface tbrf_driver_grid_component_last
+        module procedure grid_last_4, grid_last_3
+    end interface tbrf_driver_grid_component_last
 
     !> An inflow-boundary sampler (the C tbrf_inflow; doc/streaming.md,
     !> "Inflow boundaries"). Not copyable.
@@ -1754,6 +1763,63 @@ contains
         deallocate(tmp)
         call finish_driver(st, "tbrf_driver_points", driver, stat)
     end subroutine driver_points_f
+
+    !> The force at time t at positions x(n, dim) (the components last)
+    !> into force(n, nc), written in place by the C library.
+    subroutine tbrf_driver_points_component_last(driver, t, x, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t
+        real(c_double), intent(in), contiguous :: x(:, :)
+        real(c_double), intent(out), contiguous :: force(:, :)
+        integer, intent(out), optional :: stat
+        call driver_clear(driver)
+        if (c_associated(driver%ptr) .and. (size(x, 2) /= driver%dim .or. size(force, 2) /= driver%nc .or. &
+                                           size(force, 1) /= size(x, 1))) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_points_component_last", "x is " // &
+                             shape_text(shape(x, c_int64_t)) // " and force " // &
+                             shape_text(shape(force, c_int64_t)) // ": x must be (n, dim) and force (n, nc) " // &
+                             "with (dim, nc) = " // shape_text(int([driver%dim, driver%nc], c_int64_t)), stat)
+            return
+        end if
+        call finish_driver(c_tbrf_driver_points_component_last(driver%ptr, t, size(x, 1, kind=c_int64_t), x, &
+                                                               force), "tbrf_driver_points_component_last", &
+                           driver, stat)
+    end subroutine tbrf_driver_points_component_last
+
+    !> force(nx, ny, nz, nc): the grid's counts from the shape.
+    subroutine grid_last_4(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), contiguous :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3), s(4)
+        s = shape(force, c_int64_t)
+        if (.not. grid_args(driver, origin, spacing, s(1:3), o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", s, [nn, int(driver%nc, c_int64_t)], stat)) return
+        call finish_driver(c_tbrf_driver_grid_component_last(driver%ptr, t, o, h, nn, force), &
+                           "tbrf_driver_grid_component_last", driver, stat)
+    end subroutine grid_last_4
+
+    !> force(nx, ny, nc) of a 2D driver.
+    subroutine grid_last_3(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), contiguous :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3), s(3)
+        s = shape(force, c_int64_t)
+        if (.not. grid_args(driver, origin, spacing, [s(1), s(2), 1_c_int64_t], o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", s, [nn(1:2), int(driver%nc, c_int64_t)], stat)) return
+        if (driver%dim /= 2) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid_component_last", "force has shape " // &
+                             shape_text(s) // ": a 3D driver's grid is force(nx, ny, nz, nc)", stat)
+            return
+        end if
+        call finish_driver(c_tbrf_driver_grid_component_last(driver%ptr, t, o, h, nn, force), &
+                           "tbrf_driver_grid_component_last", driver, stat)
+    end subroutine grid_last_3
 
     !> Checks a grid's origin, spacing and n (at least dim values each,
     !> counts >= 1) and makes the C call's (unused axes 0, 1, 1); .false.

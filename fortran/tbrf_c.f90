@@ -995,6 +995,29 @@ module tbrf_c
         real(c_double) :: out(*)
     end function c_tbrf_driver_grid
 
+    function c_tbrf_driver_points_component_last(driver, t, n, xyz, out) &
+        bind(C, name="tbrf_driver_points_component_last")
+        import
+        integer(c_int) :: c_tbrf_driver_points_component_last
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double) :: out(*)
+    end function c_tbrf_driver_points_component_last
+
+    function c_tbrf_driver_grid_component_last(driver, t, origin, spacing, n, out) &
+        bind(C, name="tbrf_driver_grid_component_last")
+        import
+        integer(c_int) :: c_tbrf_driver_grid_component_last
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double) :: out(*)
+    end function c_tbrf_driver_grid_component_last
+
     function c_tbrf_driver_stream(driver, t, pull, push, user) bind(C, name="tbrf_driver_stream")
         import
         integer(c_int) :: c_tbrf_driver_stream

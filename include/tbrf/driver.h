@@ -203,6 +203,25 @@ TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const 
 TBRF_API int tbrf_driver_grid(tbrf_driver *driver, double t, const double origin[3],
                               const double spacing[3], const int64_t n[3], TBRF_ARRAY double *out);
 
+/* tbrf_driver_points with the components last (a block code's x(n, dim)
+ * and f(n, nc) in Fortran, AMRVAC's and PLUTO's layout): coordinate d of
+ * point i at xyz[d n + i], component c of its force at out[c n + i].
+ * Values bitwise those of tbrf_driver_points at the same positions; the
+ * library gathers and scatters 65536 points at a time through its own
+ * scratch, so the caller packs nothing. Statuses as tbrf_driver_points. */
+TBRF_API int tbrf_driver_points_component_last(tbrf_driver *driver, double t, int64_t n,
+                                               const double *xyz, TBRF_ARRAY double *out);
+
+/* tbrf_driver_grid with the components last (Fortran f(nx, ny, nz, nc),
+ * C out[c][k][j][i]): component c of cell q (x fastest) at out[c ncells +
+ * q]. Values bitwise those of tbrf_driver_grid; summed axis by axis the
+ * values are stored there directly, by any other path (NUFFT, a GPU
+ * backend, a non-periodic domain) 65536 cells at a time through scratch.
+ * Statuses as tbrf_driver_grid. */
+TBRF_API int tbrf_driver_grid_component_last(tbrf_driver *driver, double t, const double origin[3],
+                                             const double spacing[3], const int64_t n[3],
+                                             TBRF_ARRAY double *out);
+
 /* Streaming evaluation at time t: positions are pulled chunk by chunk
  * (65536 at a time, dim coordinates each) and each chunk's force (nc
  * doubles per point, nc the components) is

@@ -23,7 +23,7 @@
 #include "support/testutil.h"
 #include "support/driving.h"
 
-enum { NB = 4, BN = 8, BLOCKS = NB * NB * NB, CELLS = BN * BN * BN, STEPS = 12, THREADS = 4 };
+enum { NB = 4, BN = 8, BLOCKS = NB * NB * NB, CELLS = BN * BN * BN, STEPS = 8, THREADS = 4 };
 
 /* Block b's cells: origin and spacing of a BN^3 block of an NB^3 tiling
  * of the unit box. */

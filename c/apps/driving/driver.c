@@ -1144,8 +1144,10 @@ static int tb_points(tbrf_driver *d, int64_t n, const double *xyz, double *out)
     return st == TBRF_OK ? TBRF_OK : engine_fail(d, st);
 }
 
-static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[3],
-                   const int64_t n[3], int64_t total, double *out)
+/* Whether a grid lies in a non-periodic driver's domain: TBRF_OK or a
+ * refusal naming the axis. */
+static int tb_grid_inside(tbrf_driver *d, const double origin[3], const double spacing[3],
+                          const int64_t n[3])
 {
     for (int c = 0; c < d->dim; c++) {
         const double a = origin[c], b = origin[c] + spacing[c] * (double)(n[c] - 1);
@@ -1154,9 +1156,13 @@ static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[
                         "driver: grid axis %d spans [%.17g, %.17g], outside the domain [%.17g, "
                         "%.17g]", c, fmin(a, b), fmax(a, b), d->lo[c], d->hi[c]);
     }
-    int st = ensure_lines(d);
-    if (st != TBRF_OK)
-        return st;
+    return TBRF_OK;
+}
+
+/* The engine's grid of a non-periodic driver. */
+static grid_geom tb_geom(const tbrf_driver *d, const double origin[3], const double spacing[3],
+                         const int64_t n[3])
+{
     grid_geom g;
     memset(&g, 0, sizeof g);
     for (int c = 0; c < 3; c++) {
@@ -1164,6 +1170,16 @@ static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[
         g.spacing[c] = c < d->dim ? spacing[c] : 0.0;
         g.n[c] = c < d->dim ? n[c] : 1;
     }
+    return g;
+}
+
+static int tb_grid(tbrf_driver *d, const double origin[3], const double spacing[3],
+                   const int64_t n[3], int64_t total, double *out)
+{
+    int st = tb_grid_inside(d, origin, spacing, n);
+    if (st != TBRF_OK || (st = ensure_lines(d)) != TBRF_OK)
+        return st;
+    const grid_geom g = tb_geom(d, origin, spacing, n);
     if ((st = fits(d, 8.0 * (double)total, "the projection's scratch")) != TBRF_OK)
         return st;
     st = tbrfi_engine_project_grid(d->engine, &g, 0, total, out);
@@ -1286,7 +1302,7 @@ static void separable_tables(const tbrf_driver *d, const double origin[3], const
     }
 }
 static int grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
-                          const int64_t n[3], double *out)
+                          const int64_t n[3], int64_t cs, int64_t ps, double *out)
 {
     const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
     const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
@@ -1345,14 +1361,16 @@ static int grid_separable(tbrf_driver *d, const double origin[3], const double s
                         H[2 * (mx * dim + c)] = hr;
                         H[2 * (mx * dim + c) + 1] = hi;
                     }
-                double *row = out + (size_t)dim * (size_t)((k * ny + j) * nx);
+                /* component c of cell q at out[q ps + c cs]: interleaved or
+                 * components last */
+                double *row = out + (size_t)ps * (size_t)((k * ny + j) * nx);
                 for (int64_t i = 0; i < nx; i++) {
                     const double *xi = ex + 2 * i * (Mx + 1);
                     for (int c = 0; c < dim; c++) {
                         double acc = 0.0;
                         for (int mx = 0; mx <= Mx; mx++)
                             acc += H[2 * (mx * dim + c)] * xi[2 * mx] - H[2 * (mx * dim + c) + 1] * xi[2 * mx + 1];
-                        row[(size_t)dim * (size_t)i + (size_t)c] = 2.0 * acc;
+                        row[(size_t)ps * (size_t)i + (size_t)c * (size_t)cs] = 2.0 * acc;
                     }
                 }
             }
@@ -1396,7 +1414,7 @@ static int grid_held(tbrf_driver *d, const double origin[3], const double spacin
      * w^dim whenever its dense array fits: AUTO takes it for any grid on
      * the CPU backend. Another backend sums the cells as points. */
     if (d->p.eval != TBRF_DRIVE_NUFFT && d->be == &tbrf_backend_cpu) {
-        const int sep = grid_separable(d, origin, spacing, n, out);
+        const int sep = grid_separable(d, origin, spacing, n, 1, dim, out);
         if (sep == -2)
             return TBRF_ERR_SIZE; /* fits said why */
         if (sep != 0)
@@ -1434,31 +1452,192 @@ static int grid_held(tbrf_driver *d, const double origin[3], const double spacin
     return st == TBRF_OK ? ok(d) : be_fail(d, st, "the sum of the modes");
 }
 
+/* A grid call's arguments as 3 axes (grid_axes) with its cell count, or
+ * a refusal. */
+static int grid_args(tbrf_driver *d, const double origin_in[3], const double spacing_in[3],
+                     const int64_t n_in[3], const double *out, double origin[3], double spacing[3],
+                     int64_t n[3], int64_t *total)
+{
+    if (!origin_in || !spacing_in || !n_in || !out)
+        return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
+    const int dim = d->dim;
+    if (grid_axes(d, origin_in, spacing_in, n_in, origin, spacing, n) != TBRF_OK)
+        return TBRF_ERR_SIZE;
+    *total = 1;
+    for (int c = 0; c < 3; c++) {
+        const int64_t nc = c < dim ? n[c] : 1;
+        if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
+            return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
+        if (nc < 1 || *total > INT64_MAX / 3 / nc)
+            return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
+                        (long long)n[1], (long long)n[2]);
+        *total *= nc;
+    }
+    return TBRF_OK;
+}
+
 int tbrf_driver_grid(tbrf_driver *d, double t, const double origin_in[3], const double spacing_in[3],
                      const int64_t n_in[3], double *out)
 {
     if (!d)
         return TBRF_ERR_NULL;
-    if (!origin_in || !spacing_in || !n_in || !out)
-        return fail(d, TBRF_ERR_NULL, "driver: a grid argument is NULL");
-    const int dim = d->dim;
     double origin[3], spacing[3];
     int64_t n[3], total = 1;
-    if (grid_axes(d, origin_in, spacing_in, n_in, origin, spacing, n) != TBRF_OK)
-        return TBRF_ERR_SIZE;
-    for (int c = 0; c < 3; c++) {
-        const int64_t nc = c < dim ? n[c] : 1;
-        if (c < dim && (!isfinite(origin[c]) || !isfinite(spacing[c])))
-            return fail(d, TBRF_ERR_INVALID, "driver: grid origin/spacing along axis %d not finite", c);
-        if (nc < 1 || total > INT64_MAX / 3 / nc)
-            return fail(d, TBRF_ERR_SIZE, "driver: grid counts %lld x %lld x %lld", (long long)n[0],
-                        (long long)n[1], (long long)n[2]);
-        total *= nc;
+    int st = grid_args(d, origin_in, spacing_in, n_in, out, origin, spacing, n, &total);
+    if (st != TBRF_OK || (st = hold(d, t, NEED_EVAL)) != TBRF_OK)
+        return st;
+    return let_go(d, grid_held(d, origin, spacing, n, total, out));
+}
+
+/* ------------------------------------------- components last (planar) */
+
+/* Cells first .. first + count - 1 of the grid, interleaved into val, by
+ * the path a whole grid takes when it is not summed axis by axis (each
+ * path gives a cell the whole grid's bits); x: room for a chunk of
+ * positions. */
+static int grid_chunk(tbrf_driver *d, const double o[3], const double h[3], const int64_t n[3],
+                      int64_t first, int64_t count, double *x, double *val)
+{
+    if (d->tb) {
+        const grid_geom g = tb_geom(d, o, h, n);
+        const int st = tbrfi_engine_project_grid(d->engine, &g, first, count, val);
+        return st == TBRF_OK ? TBRF_OK : engine_fail(d, st);
     }
+    if (d->eval == TBRF_DRIVE_NUFFT) {
+        const int64_t whole[3] = {0, 0, 0};
+        tbrfi_nufft_interp_grid(&d->ns, d->fine, d->dim, o, h, n, whole, first, count, TBRF_DOUBLE,
+                                d->p.threads, val);
+        return TBRF_OK;
+    }
+    const int dim = d->dim;
+    for (int64_t i = 0; i < count; i++) { /* as grid_held's cells as points */
+        const int64_t cell = first + i, jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
+        double *xi = x + (size_t)dim * (size_t)i;
+        xi[0] = o[0] + h[0] * (double)jx;
+        xi[1] = o[1] + h[1] * (double)jy;
+        if (dim == 3)
+            xi[2] = o[2] + h[2] * (double)jz;
+    }
+    const drive_sum q = sum_of(d);
+    const int st = d->be->drive_points(&q, count, x, val);
+    return st == TBRF_OK ? TBRF_OK : be_fail(d, st, "the sum of the modes");
+}
+
+/* tbrf_driver_grid_component_last once the coefficients are held:
+ * component c of cell q at out[c total + q]. Axis by axis the sums are
+ * stored there directly; any other path goes chunk by chunk through
+ * scratch of DRIVE_CHUNK cells. */
+static int grid_last(tbrf_driver *d, const double o[3], const double h[3], const int64_t n[3],
+                     int64_t total, double *out)
+{
+    const int dim = d->dim;
+    int st;
+    if (!d->tb && d->p.eval != TBRF_DRIVE_NUFFT && d->be == &tbrf_backend_cpu) {
+        const int sep = grid_separable(d, o, h, n, total, 1, out);
+        if (sep == -2)
+            return TBRF_ERR_SIZE; /* fits said why */
+        if (sep != 0)
+            return sep > 0 ? TBRF_OK : fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
+    }
+    if (d->tb && (st = tb_grid_inside(d, o, h, n)) != TBRF_OK)
+        return st;
+    if ((st = fits(d, 8.0 * 6 * DRIVE_CHUNK, "a chunk of positions and values")) != TBRF_OK)
+        return st;
+    double *x = malloc(sizeof(double) * 3 * DRIVE_CHUNK), *val = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
+    if (!x || !val)
+        st = fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk");
+    for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+        if ((st = grid_chunk(d, o, h, n, first, count, x, val)) != TBRF_OK)
+            break;
+        for (int c = 0; c < dim; c++)
+            for (int64_t i = 0; i < count; i++)
+                out[(size_t)c * (size_t)total + (size_t)(first + i)] = val[(size_t)dim * (size_t)i + (size_t)c];
+    }
+    free(x);
+    free(val);
+    return st;
+}
+
+int tbrf_driver_grid_component_last(tbrf_driver *d, double t, const double origin_in[3],
+                                    const double spacing_in[3], const int64_t n_in[3], double *out)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    double origin[3], spacing[3];
+    int64_t n[3], total = 1;
+    int st = grid_args(d, origin_in, spacing_in, n_in, out, origin, spacing, n, &total);
+    if (st != TBRF_OK || (st = hold(d, t, NEED_EVAL)) != TBRF_OK)
+        return st;
+    st = let_go(d, grid_last(d, origin, spacing, n, total, out));
+    return st == TBRF_OK ? ok(d) : st;
+}
+
+/* check_positions of n positions with the coordinates last: coordinate c
+ * of point i at xyz[c n + i]. */
+static int check_positions_last(tbrf_driver *d, int64_t n, const double *xyz)
+{
+    const int pd = d->tb ? d->dim : d->pdim;
+    for (int c = 0; c < pd; c++)
+        for (int64_t i = 0; i < n; i++) {
+            const double v = xyz[(size_t)c * (size_t)n + (size_t)i];
+            if (d->tb && !tb_inside(d, c, v))
+                return fail(d, TBRF_ERR_OUT_OF_DOMAIN, "driver: point %lld: coordinate %d = %.17g lies "
+                            "outside the domain [%g, %g] (or is NaN)", (long long)i, c, v, d->lo[c],
+                            d->hi[c]);
+            if (!d->tb && !isfinite(v))
+                return fail(d, TBRF_ERR_INVALID, "driver: position %lld has a non-finite coordinate",
+                            (long long)i);
+        }
+    return TBRF_OK;
+}
+
+/* tbrf_driver_points_component_last once the coefficients are held: each
+ * chunk's positions gathered into scratch (a lifted box's missing axes
+ * 0), evaluated as tbrf_driver_points does, the values scattered back. */
+static int points_last(tbrf_driver *d, int64_t n, const double *xyz, double *out)
+{
+    const int dim = d->dim, pd = d->pdim;
+    int st = fits(d, 8.0 * 6 * DRIVE_CHUNK, "a chunk of positions and values");
+    if (st != TBRF_OK)
+        return st;
+    double *x = malloc(sizeof(double) * 3 * DRIVE_CHUNK), *val = malloc(sizeof(double) * 3 * DRIVE_CHUNK);
+    if (!x || !val)
+        st = fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk");
+    for (int64_t first = 0; first < n && st == TBRF_OK; first += DRIVE_CHUNK) {
+        const int64_t count = n - first < DRIVE_CHUNK ? n - first : DRIVE_CHUNK;
+        for (int64_t i = 0; i < count; i++)
+            for (int c = 0; c < dim; c++)
+                x[(size_t)dim * (size_t)i + (size_t)c] =
+                    c < pd ? xyz[(size_t)c * (size_t)n + (size_t)(first + i)] : 0.0;
+        if ((st = eval_points(d, count, x, val)) != TBRF_OK)
+            break;
+        for (int c = 0; c < dim; c++)
+            for (int64_t i = 0; i < count; i++)
+                out[(size_t)c * (size_t)n + (size_t)(first + i)] = val[(size_t)dim * (size_t)i + (size_t)c];
+    }
+    free(x);
+    free(val);
+    return st;
+}
+
+int tbrf_driver_points_component_last(tbrf_driver *d, double t, int64_t n, const double *xyz,
+                                      double *out)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (n < 0 || n > INT64_MAX / 3)
+        return fail(d, TBRF_ERR_SIZE, "driver: n=%lld points", (long long)n);
+    if (n > 0 && (!xyz || !out))
+        return fail(d, TBRF_ERR_NULL, "driver: %s is NULL", xyz ? "out" : "xyz");
     int st = hold(d, t, NEED_EVAL);
     if (st != TBRF_OK)
         return st;
-    return let_go(d, grid_held(d, origin, spacing, n, total, out));
+    st = check_positions_last(d, n, xyz);
+    if (st == TBRF_OK)
+        st = points_last(d, n, xyz, out);
+    st = let_go(d, st);
+    return st == TBRF_OK ? ok(d) : st;
 }
 
 /* tbrf_driver_stream once the coefficients are held. */
