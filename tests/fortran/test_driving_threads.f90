@@ -6,8 +6,10 @@
 ! separate fx, fy, fz through the wrapper's temporary) and through
 ! tbrf_driver_points at the cell centres, and the forces equal bitwise
 ! those of the same loop run serially on a driver of its own; every call
-! returns TBRF_OK through stat. A driver with time interpolation and the
-! exact rms, whose coefficients a rebuild in place would scale twice.
+! returns TBRF_OK through stat. Again with the blocks of two steps mixed
+! in one loop (two times at once). Drivers with time interpolation and the
+! exact rms, whose coefficients a rebuild in place would scale twice,
+! summed directly and by the NUFFT (whose fine grids are rebuilt too).
 program test_driving_threads
     use tbrf
     use test_support
@@ -16,11 +18,6 @@ program test_driving_threads
     integer, parameter :: nb = 4, bn = 8, nblk = nb**3, steps = 8
     type(tbrf_model) :: band
     type(tbrf_driver_params) :: prm
-    type(tbrf_driver) :: serial, shared
-    real(c_double), allocatable :: ref(:, :, :, :, :, :), got(:, :, :, :, :, :)
-    real(c_double), allocatable :: cref(:, :, :, :, :, :), cgot(:, :, :, :, :, :)
-    real(c_double), allocatable :: pref(:, :, :, :), pgot(:, :, :, :)
-    integer :: s, b, bad
 
     call tbrf_model_band(band, 2 * pi, 6 * pi)
     call tbrf_driver_default_params(prm)
@@ -29,45 +26,73 @@ program test_driving_threads
     prm%interpolate = 1
     prm%normalization = TBRF_DRIVE_RMS_EXACT
     prm%eval = TBRF_DRIVE_DIRECT
-    call tbrf_driver_make(serial, band, 42, prm)
-    call tbrf_driver_make(shared, band, 42, prm)
-    allocate(ref(3, bn, bn, bn, nblk, steps), got(3, bn, bn, bn, nblk, steps))
-    allocate(cref(bn, bn, bn, 3, nblk, steps), cgot(bn, bn, bn, 3, nblk, steps))
-    allocate(pref(3, bn**3, nblk, steps), pgot(3, bn**3, nblk, steps))
-    ref = 0
-    got = -1
-    cgot = -1
-    pgot = -1
-
-    bad = 0
-    do s = 1, steps
-        do b = 1, nblk
-            bad = bad + one_block(serial, s, b, ref(:, :, :, :, b, s), cref(:, :, :, :, b, s), &
-                                  pref(:, :, b, s))
-        end do
-    end do
-    call check(bad == 0, 'the serial loop: every call TBRF_OK')
-
-    bad = 0
-    do s = 1, steps
-        !$omp parallel do num_threads(4) schedule(dynamic, 1) reduction(+:bad)
-        do b = 1, nblk
-            bad = bad + one_block(shared, s, b, got(:, :, :, :, b, s), cgot(:, :, :, :, b, s), &
-                                  pgot(:, :, b, s))
-        end do
-        !$omp end parallel do
-    end do
-    call check(bad == 0, '4 threads sharing one driver: every call TBRF_OK')
-    call check(all(transfer(got, 1_c_int64_t, size(got)) == transfer(ref, 1_c_int64_t, size(ref))), &
-               'grid force(3, nx, ny, nz) from 4 threads: bitwise the serial loop')
-    call check(all(transfer(cgot, 1_c_int64_t, size(cgot)) == transfer(cref, 1_c_int64_t, size(cref))), &
-               'grid fx, fy, fz from 4 threads: bitwise the serial loop')
-    call check(all(transfer(pgot, 1_c_int64_t, size(pgot)) == transfer(pref, 1_c_int64_t, size(pref))), &
-               'points from 4 threads: bitwise the serial loop')
-    call check(maxval(abs(ref)) > 0.1d0, 'a force at all')
+    call shared_driver('direct', prm)
+    prm%eval = TBRF_DRIVE_NUFFT
+    call shared_driver('nufft', prm)
     call finish('test_driving_threads')
 
 contains
+
+    !> The serial loop on a driver of its own, then 4 threads sharing one
+    !> driver: per step (the step's one time), and the steps' blocks mixed
+    !> in one loop (two steps' times at once); bitwise equal.
+    subroutine shared_driver(what, prm)
+        character(len=*), intent(in) :: what
+        type(tbrf_driver_params), intent(in) :: prm
+        type(tbrf_driver) :: serial, shared
+        real(c_double), allocatable :: ref(:, :, :, :, :, :), got(:, :, :, :, :, :)
+        real(c_double), allocatable :: cref(:, :, :, :, :, :), cgot(:, :, :, :, :, :)
+        real(c_double), allocatable :: pref(:, :, :, :), pgot(:, :, :, :)
+        integer :: s, b, sb, bad, pattern
+        call tbrf_driver_make(serial, band, 42, prm)
+        allocate(ref(3, bn, bn, bn, nblk, steps), got(3, bn, bn, bn, nblk, steps))
+        allocate(cref(bn, bn, bn, 3, nblk, steps), cgot(bn, bn, bn, 3, nblk, steps))
+        allocate(pref(3, bn**3, nblk, steps), pgot(3, bn**3, nblk, steps))
+        bad = 0
+        do s = 1, steps
+            do b = 1, nblk
+                bad = bad + one_block(serial, s, b, ref(:, :, :, :, b, s), cref(:, :, :, :, b, s), &
+                                      pref(:, :, b, s))
+            end do
+        end do
+        call check(bad == 0, what // ': the serial loop: every call TBRF_OK')
+        call check(maxval(abs(ref)) > 0.1d0, what // ': a force at all')
+        do pattern = 1, 2
+            call tbrf_driver_make(shared, band, 42, prm)
+            got = -1
+            cgot = -1
+            pgot = -1
+            bad = 0
+            if (pattern == 1) then
+                do s = 1, steps
+                    !$omp parallel do num_threads(4) schedule(dynamic, 1) reduction(+:bad)
+                    do b = 1, nblk
+                        bad = bad + one_block(shared, s, b, got(:, :, :, :, b, s), cgot(:, :, :, :, b, s), &
+                                              pgot(:, :, b, s))
+                    end do
+                    !$omp end parallel do
+                end do
+            else
+                !$omp parallel do num_threads(4) schedule(dynamic, 1) reduction(+:bad) private(s, b)
+                do sb = 0, steps * nblk - 1
+                    s = (sb / (2 * nblk)) * 2 + mod(sb, 2) + 1
+                    b = mod(sb / 2, nblk) + 1
+                    bad = bad + one_block(shared, s, b, got(:, :, :, :, b, s), cgot(:, :, :, :, b, s), &
+                                          pgot(:, :, b, s))
+                end do
+                !$omp end parallel do
+            end if
+            call check(bad == 0, what // ': 4 threads sharing one driver: every call TBRF_OK')
+            call check(all(transfer(got, 1_c_int64_t, size(got)) == transfer(ref, 1_c_int64_t, size(ref))), &
+                       what // ': grid force(3, nx, ny, nz) from 4 threads: bitwise the serial loop')
+            call check(all(transfer(cgot, 1_c_int64_t, size(cgot)) == transfer(cref, 1_c_int64_t, size(cref))), &
+                       what // ': grid fx, fy, fz from 4 threads: bitwise the serial loop')
+            call check(all(transfer(pgot, 1_c_int64_t, size(pgot)) == transfer(pref, 1_c_int64_t, size(pref))), &
+                       what // ': points from 4 threads: bitwise the serial loop')
+            call tbrf_driver_destroy(shared)
+        end do
+        call tbrf_driver_destroy(serial)
+    end subroutine shared_driver
 
     real(c_double) function step_time(s)
         integer, intent(in) :: s
