@@ -43,6 +43,7 @@ module tbrf
     private :: exec_stream_i4, exec_stream_i8, exec_grid_stream_i4, exec_grid_stream_i8, mc_params
     private :: driver_assign, driver_final, finish_driver, make_driver_i4, make_driver_i8
     private :: driver_fail, driver_clear, driver_points_d, driver_points_f, grid_args, grid_fill
+    private :: grid_last_4, grid_last_3
     private :: grid_planes, grid_slab, grid_contiguous, grid_shape, shape_text, temp_fits, points_shapes
     private :: two_components
     private :: budget_bytes
@@ -118,6 +119,14 @@ module tbrf
         module procedure grid_s4_d, grid_s4_f, grid_s3_d, grid_s3_f
         module procedure grid_c3_d, grid_c3_f, grid_c2_d, grid_c2_f
     end interface tbrf_driver_grid
+
+    !> The grid with the components last, as block codes keep their
+    !> variables (doc/fortran.md, "Turbulence driving"), written in place by
+    !> the C library: (driver, t, origin, spacing, force[, stat]) with
+    !> force(nx, ny, nz, nc) double, or force(nx, ny, nc) in 2D.
+    interface tbrf_driver_grid_component_last
+        module procedure grid_last_4, grid_last_3
+    end interface tbrf_driver_grid_component_last
 
     !> An inflow-boundary sampler (the C tbrf_inflow; doc/streaming.md,
     !> "Inflow boundaries"). Not copyable.
@@ -1532,20 +1541,72 @@ contains
 
     !> TurbGen's amplitude controller (doc/driving.md, "Amplitude control"):
     !> the gains for the next interval dt from the gains and the measured
-    !> per-component velocity dispersions (size(gain) components, 1 to 3).
-    subroutine tbrf_driver_amplitude_adjust(gain, measured, target, dt, timescale, gain_out, stat)
-        real(c_double), intent(in) :: gain(:), measured(:), target, dt, timescale
+    !> per-component velocity dispersions at time t (size(gain) components,
+    !> 1 to 3). A component measured 0, or t <= 0.1 timescale, keeps its
+    !> gain (TurbGen's guards). gain_out is always defined: on any failure
+    !> it is gain, and the reason (naming the argument) goes to `message`
+    !> (if present) and, without `stat`, to stderr before stopping.
+    subroutine tbrf_driver_amplitude_adjust(gain, measured, target, t, dt, timescale, gain_out, &
+                                            message, stat)
+        real(c_double), intent(in) :: gain(:), measured(:), target, t, dt, timescale
         real(c_double), intent(out) :: gain_out(:)
+        character(len=*), intent(out), optional :: message
         integer, intent(out), optional :: stat
+        character(kind=c_char) :: msg(512)
+        character(len=512) :: m
+        integer(c_int) :: st
+        integer :: i, n
+        n = min(size(gain), size(gain_out))
+        gain_out(1:n) = gain(1:n)
+        if (size(gain_out) > n) gain_out(n + 1:) = 0
+        if (present(message)) message = ''
         if (size(measured) /= size(gain) .or. size(gain_out) /= size(gain)) then
+            if (present(message)) message = 'gain, measured and gain_out must have the same size'
             call finish(int(TBRF_ERR_SIZE, c_int), "tbrf_driver_amplitude_adjust", &
                         "gain, measured and gain_out must have the same size", stat)
             return
         end if
-        call finish(c_tbrf_driver_amplitude_adjust(int(size(gain), c_int32_t), gain, measured, target, dt, &
-                                                   timescale, gain_out), &
-                    "tbrf_driver_amplitude_adjust", "", stat)
+        st = c_tbrf_driver_amplitude_adjust(int(size(gain), c_int32_t), gain, measured, target, t, dt, &
+                                            timescale, gain_out, msg, int(size(msg), c_int64_t))
+        m = ''
+        n = 0
+        do i = 1, size(msg)
+            if (msg(i) == c_null_char) exit
+            n = i
+            m(i:i) = msg(i)
+        end do
+        if (present(message)) message = m(1:n)
+        call finish(st, "tbrf_driver_amplitude_adjust", m(1:n), stat)
     end subroutine tbrf_driver_amplitude_adjust
+
+    !> The driver parameters a saved state records (the gains of amplitude
+    !> control among them, as amplitude_factor) and its seed, for a restart:
+    !> make the driver from them and load the state (doc/driving.md,
+    !> "Amplitude control").
+    subroutine tbrf_driver_state_params(state, params, seed, message, stat)
+        integer(c_int8_t), intent(in), target :: state(:)
+        type(tbrf_driver_params), intent(out) :: params
+        integer(c_int64_t), intent(out) :: seed
+        character(len=*), intent(out), optional :: message
+        integer, intent(out), optional :: stat
+        character(kind=c_char) :: msg(512)
+        character(len=512) :: m
+        integer(c_int) :: st
+        integer :: i, n
+        call c_tbrf_driver_default_params(params)
+        seed = 0
+        st = c_tbrf_driver_state_params(c_loc(state), size(state, kind=c_int64_t), params, seed, msg, &
+                                        int(size(msg), c_int64_t))
+        m = ''
+        n = 0
+        do i = 1, size(msg)
+            if (msg(i) == c_null_char) exit
+            n = i
+            m(i:i) = msg(i)
+        end do
+        if (present(message)) message = m(1:n)
+        call finish(st, "tbrf_driver_state_params", m(1:n), stat)
+    end subroutine tbrf_driver_state_params
 
     subroutine driver_assign(to, from)
         class(tbrf_driver), intent(inout) :: to
@@ -1717,6 +1778,63 @@ contains
         deallocate(tmp)
         call finish_driver(st, "tbrf_driver_points", driver, stat)
     end subroutine driver_points_f
+
+    !> The force at time t at positions x(n, dim) (the components last)
+    !> into force(n, nc), written in place by the C library.
+    subroutine tbrf_driver_points_component_last(driver, t, x, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t
+        real(c_double), intent(in), contiguous :: x(:, :)
+        real(c_double), intent(out), contiguous :: force(:, :)
+        integer, intent(out), optional :: stat
+        call driver_clear(driver)
+        if (c_associated(driver%ptr) .and. (size(x, 2) /= driver%dim .or. size(force, 2) /= driver%nc .or. &
+                                           size(force, 1) /= size(x, 1))) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_points_component_last", "x is " // &
+                             shape_text(shape(x, c_int64_t)) // " and force " // &
+                             shape_text(shape(force, c_int64_t)) // ": x must be (n, dim) and force (n, nc) " // &
+                             "with (dim, nc) = " // shape_text(int([driver%dim, driver%nc], c_int64_t)), stat)
+            return
+        end if
+        call finish_driver(c_tbrf_driver_points_component_last(driver%ptr, t, size(x, 1, kind=c_int64_t), x, &
+                                                               force), "tbrf_driver_points_component_last", &
+                           driver, stat)
+    end subroutine tbrf_driver_points_component_last
+
+    !> force(nx, ny, nz, nc): the grid's counts from the shape.
+    subroutine grid_last_4(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), contiguous :: force(:, :, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3), s(4)
+        s = shape(force, c_int64_t)
+        if (.not. grid_args(driver, origin, spacing, s(1:3), o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", s, [nn, int(driver%nc, c_int64_t)], stat)) return
+        call finish_driver(c_tbrf_driver_grid_component_last(driver%ptr, t, o, h, nn, force), &
+                           "tbrf_driver_grid_component_last", driver, stat)
+    end subroutine grid_last_4
+
+    !> force(nx, ny, nc) of a 2D driver.
+    subroutine grid_last_3(driver, t, origin, spacing, force, stat)
+        type(tbrf_driver), intent(inout) :: driver
+        real(c_double), intent(in) :: t, origin(:), spacing(:)
+        real(c_double), intent(out), contiguous :: force(:, :, :)
+        integer, intent(out), optional :: stat
+        real(c_double) :: o(3), h(3)
+        integer(c_int64_t) :: nn(3), s(3)
+        s = shape(force, c_int64_t)
+        if (.not. grid_args(driver, origin, spacing, [s(1), s(2), 1_c_int64_t], o, h, nn, stat)) return
+        if (.not. grid_shape(driver, "force", s, [nn(1:2), int(driver%nc, c_int64_t)], stat)) return
+        if (driver%dim /= 2) then
+            call driver_fail(driver, TBRF_ERR_SIZE, "tbrf_driver_grid_component_last", "force has shape " // &
+                             shape_text(s) // ": a 3D driver's grid is force(nx, ny, nz, nc)", stat)
+            return
+        end if
+        call finish_driver(c_tbrf_driver_grid_component_last(driver%ptr, t, o, h, nn, force), &
+                           "tbrf_driver_grid_component_last", driver, stat)
+    end subroutine grid_last_3
 
     !> Checks a grid's origin, spacing and n (at least dim values each,
     !> counts >= 1) and makes the C call's (unused axes 0, 1, 1); .false.

@@ -971,17 +971,20 @@ module tbrf_c
         integer(c_int64_t), value :: message_size
     end function c_tbrf_driver_params_from_turbgen
 
-    function c_tbrf_driver_amplitude_adjust(n, gain, measured, target, dt, timescale, gain_out) &
-        bind(C, name="tbrf_driver_amplitude_adjust")
+    function c_tbrf_driver_amplitude_adjust(n, gain, measured, target, t, dt, timescale, gain_out, &
+        message, message_size) bind(C, name="tbrf_driver_amplitude_adjust")
         import
         integer(c_int) :: c_tbrf_driver_amplitude_adjust
         integer(c_int32_t), value :: n
         real(c_double), intent(in) :: gain(*)
         real(c_double), intent(in) :: measured(*)
         real(c_double), value :: target
+        real(c_double), value :: t
         real(c_double), value :: dt
         real(c_double), value :: timescale
         real(c_double) :: gain_out(*)
+        character(kind=c_char) :: message(*)
+        integer(c_int64_t), value :: message_size
     end function c_tbrf_driver_amplitude_adjust
 
     function c_tbrf_driver_points(driver, t, n, xyz, out) bind(C, name="tbrf_driver_points")
@@ -1004,6 +1007,29 @@ module tbrf_c
         integer(c_int64_t), intent(in) :: n(3)
         real(c_double) :: out(*)
     end function c_tbrf_driver_grid
+
+    function c_tbrf_driver_points_component_last(driver, t, n, xyz, out) &
+        bind(C, name="tbrf_driver_points_component_last")
+        import
+        integer(c_int) :: c_tbrf_driver_points_component_last
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double) :: out(*)
+    end function c_tbrf_driver_points_component_last
+
+    function c_tbrf_driver_grid_component_last(driver, t, origin, spacing, n, out) &
+        bind(C, name="tbrf_driver_grid_component_last")
+        import
+        integer(c_int) :: c_tbrf_driver_grid_component_last
+        type(c_ptr), value :: driver
+        real(c_double), value :: t
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double) :: out(*)
+    end function c_tbrf_driver_grid_component_last
 
     function c_tbrf_driver_stream(driver, t, pull, push, user) bind(C, name="tbrf_driver_stream")
         import
@@ -1061,6 +1087,18 @@ module tbrf_c
         type(c_ptr), value :: buf
         integer(c_int64_t), value :: size
     end function c_tbrf_driver_load
+
+    function c_tbrf_driver_state_params(buf, size, params, seed, message, message_size) &
+        bind(C, name="tbrf_driver_state_params")
+        import
+        integer(c_int) :: c_tbrf_driver_state_params
+        type(c_ptr), value :: buf
+        integer(c_int64_t), value :: size
+        type(tbrf_driver_params) :: params
+        integer(c_int64_t), intent(out) :: seed
+        character(kind=c_char) :: message(*)
+        integer(c_int64_t), value :: message_size
+    end function c_tbrf_driver_state_params
 
     function c_tbrf_driver_status(driver) bind(C, name="tbrf_driver_status")
         import

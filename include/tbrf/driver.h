@@ -18,7 +18,20 @@ extern "C" {
  * spectrum, each an OU process changing on a fixed driving interval and
  * drawn by random access in time, so the force at time t is a pure
  * function of (spectrum, parameters, seed, the update of t, position),
- * computed in O(log updates) work. */
+ * computed in O(log updates) work.
+ *
+ * Ranks and threads (doc/driving.md, "Threads and ranks"): a driver has
+ * no communicator; each rank makes its own with the same arguments and
+ * the ranks agree bit for bit. One driver may be called from many threads
+ * at once (a code's OpenMP loop over blocks): the values are bitwise
+ * those of the serial loop. The first call at a new time builds that
+ * time's coefficients once, under the driver's lock taken exclusively
+ * (waiting for calls still running on the old ones); the calls of a time
+ * it holds evaluate together. Calls on a non-periodic domain or a GPU
+ * backend run one at a time on a driver. With threads, read each call's
+ * returned status: tbrf_driver_status and _message are those of the last
+ * call to finish. tbrf_driver_destroy must not run beside another call;
+ * tbrf_driver_stream's callbacks must not call the same driver. */
 
 typedef struct tbrf_driver tbrf_driver;
 
@@ -53,7 +66,10 @@ typedef struct tbrf_driver_params {
                               in time between updates j and j + 1 */
     int32_t eval;          /* TBRF_DRIVE_AUTO (default), _DIRECT (sum of the modes) or
                               _NUFFT (type-2 non-uniform FFT of the modes) */
-    int32_t threads;       /* OpenMP threads, 0 = the OpenMP default */
+    int32_t threads;       /* OpenMP threads of each call's own team, 0 = the OpenMP default
+                              of the calling thread (omp_get_max_threads: OMP_NUM_THREADS,
+                              else every core the rank sees); inside a code's parallel
+                              region the team is nested, so one thread unless nesting is on */
     double accuracy;       /* _NUFFT: relative accuracy 1e-15 .. 0.1, 0 (default) = 1e-12 */
     double amplitude_factor[3]; /* per-component factors g_c >= 0 of the force (default 1, 1,
                               1; not all zero): f_c is multiplied by g_c before the
@@ -139,22 +155,28 @@ TBRF_API int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_param
  * function, so that a restart that hands it the same inputs gets the same
  * bits: from the per-component gains gain[d] > 0 (multipliers of the
  * force's component d, TurbGen's ampl_factor^1.5) and the code's measured
- * velocity dispersion per component measured[d] > 0, the gains for the
- * next interval dt >= 0 towards a total dispersion `target` > 0:
+ * velocity dispersion per component measured[d] >= 0 at time t, the gains
+ * for the next interval dt >= 0 towards a total dispersion `target` > 0:
  *   want_d = gain_d (target / (measured_d sqrt(n)))^1.5,
  *   tau_d = sqrt(want_d / gain_d) timescale, e_d = exp(-dt / tau_d),
  *   gain_out_d = e_d gain_d + (1 - e_d) want_d,
- * timescale > 0 (TurbGen's t_decay: the driver's tcorr). A driver applies
- * gains through amplitude_factor = gain and rms = the unit-gain rms times
- * sqrt(sum_d gain_d^2 w_d), w_d the unit force's share of component d
- * (1/n in an isotropic box; doc/driving.md, "Amplitude control"); making
- * the driver again changes nothing else (the force is a pure function of
- * its parameters, the seed and t). gain_out may be gain. Statuses:
- * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (n not 1..3; a value NaN,
- * infinite or out of range; a result not finite). */
+ * timescale > 0 (TurbGen's t_decay: the driver's tcorr). TurbGen's guards
+ * hold: a component is adjusted only when measured_d > 0 (a run from rest
+ * measures 0) and t > 0.1 timescale; otherwise its gain is handed back
+ * unchanged, with TBRF_OK. On any failure gain_out = gain as well, and
+ * the reason, naming the argument, is written into message (message_size
+ * bytes, NUL-terminated, truncated; message may be NULL; "" on success).
+ * A driver applies gains through amplitude_factor = gain and rms = the
+ * unit-gain rms times sqrt(sum_d gain_d^2 w_d), w_d the unit force's share
+ * of component d (1/n in an isotropic box; doc/driving.md, "Amplitude
+ * control"); the saved state records both, and
+ * tbrf_driver_state_params reads them back at a restart. gain_out may be
+ * gain. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (n not 1..3; a
+ * value NaN, infinite or out of range; a result not finite). */
 TBRF_API int tbrf_driver_amplitude_adjust(int32_t n, const double *gain, const double *measured,
-                                          double target, double dt, double timescale,
-                                          TBRF_ARRAY double *gain_out);
+                                          double target, double t, double dt, double timescale,
+                                          TBRF_ARRAY double *gain_out, TBRF_ARRAY char *message,
+                                          int64_t message_size);
 
 /* The force at time t >= 0 at n positions xyz[dim*i + d] (wrapped into
  * the box; the array is read during the call only, so moved cells cost
@@ -180,9 +202,29 @@ TBRF_API int tbrf_driver_points(tbrf_driver *driver, double t, int64_t n, const 
  * + 1 products per cell instead of one per mode; equal to the points'
  * values to rounding). Statuses as tbrf_driver_points (TBRF_ERR_INVALID
  * for a non-finite origin or spacing, TBRF_ERR_SIZE for counts < 1 or
- * overflowing). Not thread-safe on one driver, like a plan. */
+ * overflowing). A block code calls it per block (doc/driving.md,
+ * "Evaluation"), from many threads if it likes (above). */
 TBRF_API int tbrf_driver_grid(tbrf_driver *driver, double t, const double origin[3],
                               const double spacing[3], const int64_t n[3], TBRF_ARRAY double *out);
+
+/* tbrf_driver_points with the components last (a block code's x(n, dim)
+ * and f(n, nc) in Fortran, AMRVAC's and PLUTO's layout): coordinate d of
+ * point i at xyz[d n + i], component c of its force at out[c n + i].
+ * Values bitwise those of tbrf_driver_points at the same positions; the
+ * library gathers and scatters 65536 points at a time through its own
+ * scratch, so the caller packs nothing. Statuses as tbrf_driver_points. */
+TBRF_API int tbrf_driver_points_component_last(tbrf_driver *driver, double t, int64_t n,
+                                               const double *xyz, TBRF_ARRAY double *out);
+
+/* tbrf_driver_grid with the components last (Fortran f(nx, ny, nz, nc),
+ * C out[c][k][j][i]): component c of cell q (x fastest) at out[c ncells +
+ * q]. Values bitwise those of tbrf_driver_grid; summed axis by axis the
+ * values are stored there directly, by any other path (NUFFT, a GPU
+ * backend, a non-periodic domain) 65536 cells at a time through scratch.
+ * Statuses as tbrf_driver_grid. */
+TBRF_API int tbrf_driver_grid_component_last(tbrf_driver *driver, double t, const double origin[3],
+                                             const double spacing[3], const int64_t n[3],
+                                             TBRF_ARRAY double *out);
 
 /* Streaming evaluation at time t: positions are pulled chunk by chunk
  * (65536 at a time, dim coordinates each) and each chunk's force (nc
@@ -250,6 +292,23 @@ TBRF_API int tbrf_driver_save(const tbrf_driver *driver, void *buf, int64_t size
  * the parameter), TBRF_ERR_SIZE (a buffer shorter than the state it
  * holds), TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_driver_load(tbrf_driver *driver, const void *buf, int64_t size);
+
+/* The driver parameters a saved state records (tbrf_driver_save): dim,
+ * components, periodic, origin, length, zeta, tcorr, dt_update, rms (or
+ * injection and density), normalization, interpolate and
+ * amplitude_factor — with amplitude control, the gains — into *params,
+ * the others at their defaults (tbrf_driver_default_params), and the
+ * state's seed into *seed (may be NULL). A code that adjusts the
+ * amplitude restarts by making the driver from these parameters (its own
+ * model) and loading the state; the state is checked as tbrf_driver_load
+ * checks it (format, version, values, checksum) before anything is
+ * written. On failure the reason is written into message (message_size
+ * bytes, NUL-terminated, truncated; message may be NULL). Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (not an intact state of this
+ * version), TBRF_ERR_SIZE (a buffer shorter than its state). */
+TBRF_API int tbrf_driver_state_params(const void *buf, int64_t size, tbrf_driver_params *params,
+                                      TBRF_OUT uint64_t *seed, TBRF_ARRAY char *message,
+                                      int64_t message_size);
 
 /* Status of the last call on the driver (TBRF_ERR_BAD_PLAN for a driver
  * whose make failed). */

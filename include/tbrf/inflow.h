@@ -21,8 +21,11 @@ extern "C" {
  * samples that the tube's projection on that line's direction reaches, in
  * double or float; its values are bitwise those of tbrf_execute on a plan
  * made with the same arguments, at the positions x - v t (double lines).
- * Like a plan, a sampler is used by one thread at a time (its OpenMP team,
- * opts.threads, works inside each call). */
+ * A fill only reads the sampler, so the threads of a code's loop over
+ * boundary blocks may share one: bitwise the serial fills (opts.threads
+ * is each call's own OpenMP team, nested there). tbrf_inflow_set_density
+ * and tbrf_inflow_destroy must not run beside a fill; with threads, read
+ * each call's returned status (the message is the last call's). */
 typedef struct tbrf_inflow tbrf_inflow;
 
 /* What tbrf_inflow_fill writes, set by tbrf_inflow_set_density (delta is

@@ -81,9 +81,25 @@ program test_driving
     call tbrf_driver_points(other, 1.33d0, xyz, g)
     call check(all(transfer(f, 0_c_int64_t, 360) == transfer(g, 0_c_int64_t, 360)), &
                'loaded state: bitwise the same force')
+    ! the state's parameters (the gains of amplitude control among them)
+    block
+        type(tbrf_driver_params) :: sp
+        integer(c_int64_t) :: sseed
+        call tbrf_driver_state_params(state, sp, sseed)
+        call check(sseed == 5 .and. sp%zeta == prm%zeta .and. all(sp%amplitude_factor == prm%amplitude_factor), &
+                   'state_params: the seed, zeta and gains back')
+    end block
     state(1) = 0
     call tbrf_driver_load(other, state, stat=st)
     call check(st == TBRF_ERR_INVALID, 'a damaged state refused')
+    block
+        type(tbrf_driver_params) :: sp
+        integer(c_int64_t) :: sseed
+        character(len=200) :: why
+        call tbrf_driver_state_params(state, sp, sseed, why, stat=st)
+        call check(st == TBRF_ERR_INVALID .and. len_trim(why) > 0, 'state_params: a damaged state refused: ' // &
+                   trim(why))
+    end block
 
     ! backends (doc/driving.md): made on the cpu; an unknown one refused
     ! with stat, the driver keeping its backend and bits
@@ -134,12 +150,27 @@ contains
                    'turbgen: an unknown key refused by name: ' // trim(msg))
         block
             real(c_double) :: g(3), go(3)
+            character(len=200) :: why
             g = [1d0, 2d0, 0.5d0]
             ! at the target (each component target / sqrt(3)) the gains stay
-            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0, 1d0] / sqrt(3d0), 1d0, 0.05d0, 0.5d0, go)
+            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0, 1d0] / sqrt(3d0), 1d0, 1d0, 0.05d0, 0.5d0, go)
             call check(all(abs(go - g) < 1d-15 * g), 'amplitude_adjust: fixed point at the target')
-            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0], 1d0, 0.05d0, 0.5d0, go(1:2), stat=st)
+            call tbrf_driver_amplitude_adjust(g, [1d0, 1d0], 1d0, 1d0, 0.05d0, 0.5d0, go(1:2), stat=st)
             call check(st == TBRF_ERR_SIZE, 'amplitude_adjust: sizes checked')
+            ! a run from rest measures 0: the gains are held, no error
+            go = -1
+            call tbrf_driver_amplitude_adjust(g, [0d0, 0d0, 0d0], 1d0, 1d0, 0.05d0, 0.5d0, go, stat=st)
+            call check(st == TBRF_OK .and. all(go == g), 'amplitude_adjust: measured 0 holds the gains')
+            ! before 0.1 timescale nothing adjusts
+            go = -1
+            call tbrf_driver_amplitude_adjust(g, [1d-3, 1d-3, 1d-3], 1d0, 0.04d0, 0.05d0, 0.5d0, go, stat=st)
+            call check(st == TBRF_OK .and. all(go == g), 'amplitude_adjust: t <= 0.1 timescale holds the gains')
+            ! a failure names the argument, and gain_out is gain (never undefined)
+            go = -1
+            call tbrf_driver_amplitude_adjust(g, [1d0, -1d0, 1d0], 1d0, 1d0, 0.05d0, 0.5d0, go, why, stat=st)
+            call check(st == TBRF_ERR_INVALID .and. index(why, 'measured[1]') > 0, &
+                       'amplitude_adjust: the bad argument named: ' // trim(why))
+            call check(all(go == g), 'amplitude_adjust: gain_out = gain on failure')
         end block
     end subroutine turbgen_file
 end program test_driving

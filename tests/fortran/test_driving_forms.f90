@@ -17,6 +17,11 @@
 !    points xyz(2, n) into force(3, n), all the direct call's values; the
 !    two-component forms (2, nx, ny) and fx, fy refused (they would drop
 !    f_z);
+!  - the components last, as block codes keep their arrays:
+!    tbrf_driver_grid_component_last into f(nx, ny, nz, 3) (and a 2D
+!    driver's f(nx, ny, 2)) and tbrf_driver_points_component_last from
+!    x(n, 3) into f(n, 3), bitwise the interleaved forms; wrong shapes
+!    refused with a message;
 !  - wrong shapes and sizes refused before the C call with TBRF_ERR_SIZE
 !    and a message naming the shapes (tbrf_driver_message; the issue's
 !    empty message), among them an output smaller than n (which crashed).
@@ -168,6 +173,7 @@ program test_driving_forms
     if (trim(arg) == 'planes') write(*, '(a)') 'under TBRF_MEMORY_BUDGET: the copies went plane by plane'
 
     call three_in_2d()
+    call components_last()
 
     call tbrf_driver_destroy(drv)
     call tbrf_driver_destroy(drv2)
@@ -218,6 +224,49 @@ contains
                    'components 3 in 2D: fx, fy refused')
         call tbrf_driver_destroy(d3)
     end subroutine three_in_2d
+
+    !> The components last: f(nx, ny, nz, 3) and x(n, 3) against the
+    !> interleaved forms, bit for bit.
+    subroutine components_last()
+        real(c_double), allocatable :: fl(:, :, :, :), xl(:, :), pl(:, :), pi3(:, :), l2(:, :, :), r2(:, :, :)
+        type(tbrf_driver_params) :: p2
+        type(tbrf_driver) :: d2
+        integer :: c, n
+        allocate(fl(nx, ny, nz, 3))
+        fl = 0
+        call tbrf_driver_grid_component_last(drv, t, o, h, fl)
+        call check(all([(bits8([fl(:, :, :, c)], [ref(c, :, :, :)]), c = 1, 3)]), &
+                   'components last: f(nx, ny, nz, 3) is the interleaved grid, bitwise')
+        call tbrf_driver_grid_component_last(drv, t, o, h, fl(:, :, :, 1:2), stat=st)
+        msg = tbrf_driver_message(drv)
+        call check(st == TBRF_ERR_SIZE .and. index(msg, '(40, 36, 32, 2)') > 0, &
+                   'components last: f(nx, ny, nz, 2) of a 3D driver refused: ' // msg)
+        if (trim(arg) /= 'planes') then
+            n = 500
+            allocate(xl(n, 3), pl(n, 3), pi3(3, n))
+            do c = 1, 3
+                xl(:, c) = [(0.001d0 * i * c + 0.1d0 * c, i = 1, n)]
+            end do
+            call tbrf_driver_points(drv, t, transpose(xl), pi3)
+            call tbrf_driver_points_component_last(drv, t, xl, pl)
+            call check(bits8([transpose(pl)], [pi3]), 'components last: x(n, 3) into f(n, 3), bitwise the points')
+            call tbrf_driver_points_component_last(drv, t, xl(:, 1:2), pl, stat=st)
+            msg = tbrf_driver_message(drv)
+            call check(st == TBRF_ERR_SIZE .and. index(msg, 'x is (500, 2)') > 0, &
+                       'components last: x(n, 2) for a 3D driver refused: ' // msg)
+            deallocate(xl, pl, pi3)
+        end if
+        call tbrf_driver_default_params(p2)
+        p2%dim = 2
+        call tbrf_driver_make(d2, band, 6, p2)
+        allocate(l2(14, 9, 2), r2(2, 14, 9))
+        call tbrf_driver_grid(d2, 0.2d0, [0d0, 0.5d0], [1d0 / 14, 1d0 / 9], r2)
+        call tbrf_driver_grid_component_last(d2, 0.2d0, [0d0, 0.5d0], [1d0 / 14, 1d0 / 9], l2)
+        call check(bits8([l2(:, :, 1)], [r2(1, :, :)]) .and. bits8([l2(:, :, 2)], [r2(2, :, :)]), &
+                   'components last: a 2D driver f(nx, ny, 2), bitwise')
+        call tbrf_driver_destroy(d2)
+        deallocate(fl, l2, r2)
+    end subroutine components_last
 
     !> Whether x and y hold the same bits (any array flattened by [ ]).
     logical function bits8(x, y)

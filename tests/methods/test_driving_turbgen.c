@@ -25,7 +25,13 @@
  *    gain_d^(2/3) (different c_d per component) 300 updates of dt = T/10
  *    bring every v_d to target / sqrt(3) within 1e-9, monotonically (no
  *    overshoot); a replay of the same inputs gives the same bits (what a
- *    restart relies on); bad inputs refused. */
+ *    restart relies on); TurbGen's guards (a component measured 0 keeps
+ *    its gain, nothing adjusts until t > 0.1 T); every refusal names its
+ *    argument and hands the gains back unchanged;
+ *  - the gains as restart state: tbrf_driver_state_params reads a saved
+ *    state's gains (amplitude_factor), rms and seed back, and a driver
+ *    made from them and loaded gives bitwise the original's force; a
+ *    damaged or short state refused. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,14 +161,39 @@ static void check_driver(const tbrf_model *model, uint64_t seed, const tbrf_driv
     tbrf_driver_destroy(d);
 }
 
+/* tbrf_driver_amplitude_adjust at time t as a check: TBRF_OK expected. */
+static int adjust(int n, const double *g, const double *v, double target, double t, double dt,
+                  double T, double *out)
+{
+    char msg[256];
+    const int st = tbrf_driver_amplitude_adjust(n, g, v, target, t, dt, T, out, msg, sizeof msg);
+    CHECK(st == TBRF_OK && msg[0] == '\0', "adjust: %s", msg);
+    return st;
+}
+
+/* A refusal: the status, the argument named in the message, and the
+ * gains handed back unchanged (gain_out = gain, never left undefined). */
+static void adjust_refused(int n, const double *v, double target, double t, double dt, double T,
+                           int status, const char *word)
+{
+    const double g[3] = {1.25, 0.75, 2.5};
+    double out[3] = {-1.0, -1.0, -1.0};
+    char msg[256];
+    const int st = tbrf_driver_amplitude_adjust(n, g, v, target, t, dt, T, out, msg, sizeof msg);
+    CHECK(st == status, "%s: status %d, want %d", word, st, status);
+    CHECK(strstr(msg, word) != NULL, "the message names %s: '%s'", word, msg);
+    const int k = n >= 1 && n <= 3 ? n : 0;
+    CHECK(k == 0 || memcmp(out, g, sizeof(double) * (size_t)k) == 0, "%s: gain_out = gain", word);
+}
+
 static void controller(void)
 {
-    const double c[3] = {0.7, 1.3, 2.9}, target = 1.5, T = 0.5, dt = 0.05;
+    const double c[3] = {0.7, 1.3, 2.9}, target = 1.5, T = 0.5, dt = 0.05, t0 = 0.2 * T;
     double g[3] = {1.0, 1.0, 1.0}, v[3], out[3], first[300][3];
     for (int d = 0; d < 3; d++)
         v[d] = target / sqrt(3.0);
-    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, dt, T, out) == TBRF_OK &&
-              fabs(out[0] - 1.0) < 1e-15 && fabs(out[2] - 1.0) < 1e-15,
+    CHECK(adjust(3, g, v, target, t0, dt, T, out) == TBRF_OK && fabs(out[0] - 1.0) < 1e-15 &&
+              fabs(out[2] - 1.0) < 1e-15,
           "the target is a fixed point");
     for (int rep = 0; rep < 2; rep++) {
         double gg[3] = {1.0, 1.0, 1.0}, prev[3];
@@ -172,7 +203,7 @@ static void controller(void)
             double vv[3];
             for (int d = 0; d < 3; d++)
                 vv[d] = c[d] * pow(gg[d], 2.0 / 3.0);
-            CHECK(tbrf_driver_amplitude_adjust(3, gg, vv, target, dt, T, gg) == TBRF_OK, "adjust");
+            adjust(3, gg, vv, target, t0 + j * dt, dt, T, gg);
             for (int d = 0; d < 3; d++) {
                 const double e = fabs(c[d] * pow(gg[d], 2.0 / 3.0) - target / sqrt(3.0));
                 CHECK(e <= prev[d] * (1.0 + 1e-12), "component %d: error grew at update %d", d, j);
@@ -189,13 +220,90 @@ static void controller(void)
     }
     printf("controller: 300 updates bring v_d = c_d g^(2/3) (c = 0.7, 1.3, 2.9) to %.6f each\n",
            target / sqrt(3.0));
-    CHECK(tbrf_driver_amplitude_adjust(0, g, v, target, dt, T, out) == TBRF_ERR_INVALID, "n = 0");
-    v[1] = 0.0;
-    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, dt, T, out) == TBRF_ERR_INVALID,
-          "measured 0");
-    v[1] = 1.0;
-    CHECK(tbrf_driver_amplitude_adjust(3, g, v, NAN, dt, T, out) == TBRF_ERR_INVALID, "NaN target");
-    CHECK(tbrf_driver_amplitude_adjust(3, NULL, v, target, dt, T, out) == TBRF_ERR_NULL, "NULL");
+
+    /* TurbGen's guards: a run from rest measures 0 (that component keeps
+     * its gain, the others adjust), and nothing adjusts until t > 0.1 T */
+    const double g0[3] = {1.25, 0.75, 2.5}, small[3] = {1e-3, 1e-3, 1e-3};
+    double rest[3] = {0.0, 0.4, 0.0};
+    adjust(3, g0, rest, target, t0, dt, T, out);
+    CHECK(out[0] == g0[0] && out[2] == g0[2] && out[1] != g0[1],
+          "measured 0 holds that component's gain only: %g %g %g", out[0], out[1], out[2]);
+    adjust(3, g0, small, target, 0.1 * T, dt, T, out);
+    CHECK(memcmp(out, g0, sizeof out) == 0, "t = 0.1 T: not yet adjusted");
+    adjust(3, g0, small, target, 0.0, dt, T, out);
+    CHECK(memcmp(out, g0, sizeof out) == 0, "t = 0: not adjusted");
+    adjust(3, g0, small, target, nextafter(0.1 * T, 1.0), dt, T, out);
+    CHECK(out[0] > g0[0] && out[1] > g0[1] && out[2] > g0[2], "t just past 0.1 T: adjusted up");
+
+    /* refusals name the argument and hand the gains back */
+    const double one[3] = {1.0, 1.0, 1.0}, neg[3] = {1.0, -0.5, 1.0}, nan3[3] = {1.0, 1.0, NAN};
+    adjust_refused(0, one, target, t0, dt, T, TBRF_ERR_INVALID, "n=0");
+    adjust_refused(3, neg, target, t0, dt, T, TBRF_ERR_INVALID, "measured[1]");
+    adjust_refused(3, nan3, target, t0, dt, T, TBRF_ERR_INVALID, "measured[2]");
+    adjust_refused(3, one, NAN, t0, dt, T, TBRF_ERR_INVALID, "target");
+    adjust_refused(3, one, target, -1.0, dt, T, TBRF_ERR_INVALID, "t=");
+    adjust_refused(3, one, target, t0, INFINITY, T, TBRF_ERR_INVALID, "dt");
+    adjust_refused(3, one, target, t0, dt, 0.0, TBRF_ERR_INVALID, "timescale");
+    const double bad_gain[3] = {1.0, 0.0, 1.0};
+    double o2[3] = {-1, -1, -1};
+    char msg[256];
+    CHECK(tbrf_driver_amplitude_adjust(3, bad_gain, one, target, t0, dt, T, o2, msg, sizeof msg) ==
+              TBRF_ERR_INVALID && strstr(msg, "gain[1]") && memcmp(o2, bad_gain, sizeof o2) == 0,
+          "gain[1] = 0 refused by name, gain_out = gain: '%s'", msg);
+    CHECK(tbrf_driver_amplitude_adjust(3, NULL, v, target, t0, dt, T, out, msg, sizeof msg) ==
+              TBRF_ERR_NULL && strstr(msg, "gain"), "NULL gain: '%s'", msg);
+    CHECK(tbrf_driver_amplitude_adjust(3, g, v, target, t0, dt, T, out, NULL, 0) == TBRF_OK,
+          "message may be NULL");
+}
+
+/* The gains are restart state: a driver made with them (amplitude_factor
+ * and the matching rms) and saved hands them back through
+ * tbrf_driver_state_params, and a driver made from those parameters and
+ * loaded gives bitwise the force of the original. */
+static void controller_restart(void)
+{
+    tbrf_model *m = NULL;
+    CHECK(tbrf_model_band(2.0 * M_PI, 6.0 * M_PI, &m) == TBRF_OK, "band");
+    tbrf_driver_params p, q;
+    tbrf_driver_default_params(&p);
+    p.tcorr = 0.5;
+    const double gain[3] = {1.0 / 3.0, 1.7, 0.9};
+    double w2 = 0.0;
+    for (int d = 0; d < 3; d++) {
+        p.amplitude_factor[d] = gain[d];
+        w2 += gain[d] * gain[d] / 3.0;
+    }
+    p.rms = 2.0 * sqrt(w2);
+    tbrf_driver *a = NULL, *b = NULL;
+    REQUIRE(tbrf_driver_make(m, 77, &p, &a) == TBRF_OK, , "make: %s", tbrf_driver_message(a));
+    const double xyz[6] = {0.1, 0.2, 0.3, 0.7, 0.05, 0.95};
+    double fa[6], fb[6];
+    CHECK(tbrf_driver_points(a, 1.234, 2, xyz, fa) == TBRF_OK, "points");
+    const int64_t size = tbrf_driver_state_size(a);
+    unsigned char *state = malloc((size_t)size);
+    CHECK(tbrf_driver_save(a, state, size) == TBRF_OK, "save: %s", tbrf_driver_message(a));
+    uint64_t seed = 0;
+    char msg[256];
+    CHECK(tbrf_driver_state_params(state, size, &q, &seed, msg, sizeof msg) == TBRF_OK,
+          "state_params: %s", msg);
+    CHECK(seed == 77 && memcmp(q.amplitude_factor, gain, sizeof gain) == 0 && q.rms == p.rms &&
+              q.tcorr == p.tcorr && q.dim == 3,
+          "the state's gains %.17g %.17g %.17g, rms %.17g, seed %llu", q.amplitude_factor[0],
+          q.amplitude_factor[1], q.amplitude_factor[2], q.rms, (unsigned long long)seed);
+    REQUIRE(tbrf_driver_make(m, seed, &q, &b) == TBRF_OK, , "make from the state: %s",
+            tbrf_driver_message(b));
+    CHECK(tbrf_driver_load(b, state, size) == TBRF_OK, "load: %s", tbrf_driver_message(b));
+    CHECK(tbrf_driver_points(b, 1.234, 2, xyz, fb) == TBRF_OK && memcmp(fa, fb, sizeof fa) == 0,
+          "restarted from the state's parameters: bitwise the force");
+    state[70] ^= 1;
+    CHECK(tbrf_driver_state_params(state, size, &q, &seed, msg, sizeof msg) == TBRF_ERR_INVALID &&
+              strstr(msg, "checksum"), "a damaged state refused: '%s'", msg);
+    CHECK(tbrf_driver_state_params(state, 8, &q, NULL, msg, sizeof msg) == TBRF_ERR_INVALID,
+          "a short buffer refused: '%s'", msg);
+    free(state);
+    tbrf_driver_destroy(a);
+    tbrf_driver_destroy(b);
+    tbrf_model_destroy(m);
 }
 
 static void refused(const char *text, int status, const char *word)
@@ -289,5 +397,6 @@ int main(void)
     free(t);
     free(base);
     controller();
+    controller_restart();
     return check_report("test_driving_turbgen");
 }

@@ -512,32 +512,3 @@ int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_params *params
     }
     return st;
 }
-
-int tbrf_driver_amplitude_adjust(int32_t n, const double *gain, const double *measured,
-                                 double target, double dt, double timescale, double *gain_out)
-{
-    if (!gain || !measured || !gain_out)
-        return TBRF_ERR_NULL;
-    if (n < 1 || n > 3 || !(target > 0.0 && isfinite(target)) || !(dt >= 0.0 && isfinite(dt)) ||
-        !(timescale > 0.0 && isfinite(timescale)))
-        return TBRF_ERR_INVALID;
-    for (int d = 0; d < n; d++)
-        if (!(gain[d] > 0.0 && isfinite(gain[d])) || !(measured[d] > 0.0 && isfinite(measured[d])))
-            return TBRF_ERR_INVALID;
-    double out[3];
-    for (int d = 0; d < n; d++) {
-        /* the gain that would give the target now (v ~ gain^(2/3): the
-         * energy input ~ gain^2 T balances dissipation ~ v^3 / L), then
-         * relaxed towards it on sqrt(ratio) timescale, as TurbGen's
-         * check_for_update does, so a large correction is applied slowly */
-        const double want = gain[d] * pow(target / measured[d] / sqrt((double)n), 1.5);
-        const double tau = sqrt(want / gain[d]) * timescale;
-        const double damp = exp(-dt / tau);
-        out[d] = gain[d] * damp + (1.0 - damp) * want;
-        if (!(out[d] > 0.0 && isfinite(out[d])))
-            return TBRF_ERR_INVALID;
-    }
-    for (int d = 0; d < n; d++)
-        gain_out[d] = out[d];
-    return TBRF_OK;
-}

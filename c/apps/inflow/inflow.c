@@ -22,7 +22,9 @@
  * interpolation by fma, lines summed in order 0..L-1, times 1/sqrt(L)), so
  * with double windows a value is bitwise tbrf_execute's at the same
  * position. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,11 @@ enum { BX = 16, BY = 16, BZ = INFLOW_TILE / (BX * BY) };
 struct tbrf_inflow {
     int broken;
     tbrfi_message msg; /* the last call's status and message */
+    /* Fills only read the sampler, so threads may share it; the message
+     * is the one thing they write, under msg_lock (doc/driving.md,
+     * "Threads and ranks"). */
+    pthread_mutex_t msg_lock;
+    int locked; /* msg_lock was made */
     tbrfi_engine *engine;        /* storage WINDOWS: sizing and FFTW plan, no lines */
     const tbrfi_engine_view *v;
     uint64_t realization;
@@ -67,19 +74,27 @@ static int fail(tbrf_inflow *in, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (in->locked)
+        pthread_mutex_lock(&in->msg_lock);
     tbrfi_failv(&in->msg, status, fmt, ap);
+    if (in->locked)
+        pthread_mutex_unlock(&in->msg_lock);
     va_end(ap);
     return status;
 }
 
 static int begin(tbrf_inflow *in)
 {
-    if (in->broken) { /* the message of the failed create stays */
+    if (in->locked)
+        pthread_mutex_lock(&in->msg_lock);
+    if (in->broken) /* the message of the failed create stays */
         in->msg.status = TBRF_ERR_BAD_PLAN;
-        return TBRF_ERR_BAD_PLAN;
-    }
-    tbrfi_message_clear(&in->msg);
-    return TBRF_OK;
+    else
+        tbrfi_message_clear(&in->msg);
+    const int st = in->msg.status;
+    if (in->locked)
+        pthread_mutex_unlock(&in->msg_lock);
+    return st;
 }
 
 int tbrf_inflow_tube(int dim, const double ghost_lo[3], const double ghost_hi[3],
@@ -243,6 +258,12 @@ int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], con
     *inflow = in;
     if (!in)
         return TBRF_ERR_NO_MEMORY;
+    if (pthread_mutex_init(&in->msg_lock, NULL) != 0) {
+        free(in);
+        *inflow = NULL;
+        return TBRF_ERR_NO_MEMORY;
+    }
+    in->locked = 1;
     tbrf_ic_default_density(&in->density);
     in->density.kind = TBRF_DENSITY_FIELD;
     int st = build(in, model, dim, lo, hi, resolution, seed, realization, opts, velocity, line_precision);
@@ -425,8 +446,9 @@ int tbrf_inflow_fill(tbrf_inflow *in, double t, int64_t n, const double *xyz, do
 {
     if (!in)
         return TBRF_ERR_NULL;
-    if (begin(in))
-        return in->msg.status;
+    const int st = begin(in);
+    if (st != TBRF_OK)
+        return st;
     if (n < 0)
         return fail(in, TBRF_ERR_INVALID, "n = %lld: must be >= 0", (long long)n);
     if (n > 0 && (!xyz || !values))
@@ -440,8 +462,9 @@ int tbrf_inflow_fill_grid(tbrf_inflow *in, double t, const double origin[3], con
 {
     if (!in)
         return TBRF_ERR_NULL;
-    if (begin(in))
-        return in->msg.status;
+    const int st = begin(in);
+    if (st != TBRF_OK)
+        return st;
     if (!origin || !spacing || !n || !values)
         return fail(in, TBRF_ERR_NULL, "fill_grid: origin, spacing, n or values is NULL");
     source s = {.xyz = NULL};
@@ -483,6 +506,8 @@ void tbrf_inflow_destroy(tbrf_inflow *in)
     if (!in)
         return;
     tbrfi_engine_destroy(in->engine);
+    if (in->locked)
+        pthread_mutex_destroy(&in->msg_lock);
     free(in->axis);
     free(in->off);
     free(in->first);
