@@ -164,7 +164,9 @@ failures)
     rm -f rc.*
     run_mpi 3 generate "${PL[@]}" --grid 16x16x16 --out nodir/f.h5
     check "unwritable path: every rank fails ($(all_rc 3))" bash -c '! grep -qx 0 rc.0 rc.1 rc.2'
-    check "unwritable path: one message naming the file" grep -q "cannot write nodir/f.h5" mpi.out
+    # checked before the work on every rank (cli_check_output), each saying why
+    check "unwritable path: the file and the system's reason" \
+        grep -q "nodir/f.h5: cannot write in the folder nodir: No such file or directory" mpi.out
     # bad input on one rank: rank 2 starts in a directory without the points
     # file; it fails, so every rank fails and no file is left
     mkdir elsewhere
@@ -193,7 +195,8 @@ failures)
     rm -f rc.*
     run_mpi 2 generate "${PL[@]}" --grid 8x8x8 --out nodir/f.nc
     check "netCDF, unwritable path: every rank fails ($(all_rc 2))" bash -c '! grep -qx 0 rc.0 rc.1'
-    check "netCDF, unwritable path: the reason" grep -q "cannot write nodir/f.nc" mpi.out
+    check "netCDF, unwritable path: the reason" \
+        grep -q "nodir/f.nc: cannot write in the folder nodir: No such file or directory" mpi.out
     # a file written by 3 ranks regenerates bitwise with the serial command
     run_mpi 3 generate "${PL[@]}" --grid 20x20x20 --out r.h5 --quiet
     check "regenerate --check of a 3-rank file" "$serial" regenerate r.h5 --out again.h5 --check --quiet
