@@ -151,7 +151,7 @@ int tbrfi_model_finish(tbrf_model *m, tbrf_model **out, const char *table_file)
 {
     if (m->status == TBRF_OK) {
         const struct kind_row *row = tbrfi_kind_row(m->kind);
-        if (row && row->cov_kind && !row->spectrum)
+        if (row && row->cov_kind && !row->spectrum && row->covariance)
             tbrfi_quad_prepare(m);
         describe_fixed(m, table_file);
     }
