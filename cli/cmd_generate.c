@@ -25,7 +25,7 @@ enum {
     O_BOX, O_BOX_ORIGIN, O_VECTOR, O_ZETA, O_ACCURACY,
     /* lognormal densities (#33) */
     O_LOGNORMAL, O_TARGET_SPECTRUM, O_MACH, O_FORCING_B,
-    O_ANIS, O_ANGLES,
+    O_ANIS, O_ANGLES, O_ALPHA,
     O_COUNT
 };
 
@@ -57,6 +57,7 @@ static const args_opt OPTS[O_COUNT] = {
     [O_LOGNORMAL] = {"--lognormal", 0}, [O_TARGET_SPECTRUM] = {"--target-spectrum", 1},
     [O_MACH] = {"--mach", 1},           [O_FORCING_B] = {"--forcing-b", 1},
     [O_ANIS] = {"--anis", 1},         [O_ANGLES] = {"--angles", 1},
+    [O_ALPHA] = {"--alpha", 1},
 };
 
 /* The second half of generate's help: method, output and execution. */
@@ -148,20 +149,10 @@ static void usage_generate(void)
            "recording every generating parameter. The file\n"
            "is written under a temporary name and renamed when complete.\n"
            "\n"
-           "models (--model):\n"
-           "  powerlaw     P(k) = A k^n on kmin <= k <= kmax:\n"
-           "               --index n --kmax K [--kmin K (default 0; needs n > -dim)]\n"
-           "  gaussian     C(r) = s2 exp(-(r/a)^2): --length a\n"
-           "  exponential  C(r) = s2 exp(-r/a): --length a\n"
-           "  matern       Matern covariance, spectrum ~ k^-(2 nu + dim): --length a --nu v\n"
-           "  vonkarman    Matern with nu = 1/3 (k^-11/3 in 3D): --length a\n"
-           "  table        tabulated P(k), lines \"k P\", '#' comments: --table FILE\n"
-           "  band         flat shell spectrum k^(dim-1) P(k) on kmin <= k <= kmax (P ~\n"
-           "               k^(1-dim); TurbGen's band): --kmax K [--kmin K (default 0)]\n"
-           "  parabola     shell spectrum k^(dim-1) P(k) ~ 1 - u^2, u = (2k - kmin - kmax) /\n"
-           "               (kmax - kmin): zero at both ends, peak mid-band (TurbGen's): --kmin K\n"
-           "               --kmax K\n"
-           "band (any model; a power law's own range):\n"
+           "models (--model; the library's table of kinds, each with the options of\n"
+           "its parameters):\n");
+    cli_model_usage();
+    printf("band (any model; a power law's own range):\n"
            "  --kmin K, --kmax K   cut the spectrum to kmin <= k <= kmax; the variance is\n"
            "                       that of the cut spectrum. Power above a grid's Nyquist\n"
            "                       pi/spacing is not cut unless asked: the grid samples\n"
@@ -192,7 +183,8 @@ static const struct {
     int opt;
     unsigned param;
 } MODEL_OPTS[] = {{O_INDEX, MP_INDEX}, {O_KMIN, MP_KMIN},     {O_KMAX, MP_KMAX},
-                  {O_LENGTH, MP_LENGTH}, {O_NU, MP_NU}, {O_TABLE, MP_TABLE}};
+                  {O_LENGTH, MP_LENGTH}, {O_NU, MP_NU}, {O_TABLE, MP_TABLE},
+                  {O_ALPHA, MP_ALPHA}};
 #define NMODEL_OPTS ((int)(sizeof MODEL_OPTS / sizeof MODEL_OPTS[0]))
 
 /* Parses a number option into *v (untouched when absent); -1 after the
@@ -242,7 +234,8 @@ static int parse_model(const char *const *val, tbrf_io_meta *m)
         cli_errline("--kmin: '%.60s' must be >= 0", val[O_KMIN]);
         return -1;
     }
-    if (num_opt(val, O_LENGTH, 1, &m->length) || num_opt(val, O_NU, 1, &m->nu))
+    if (num_opt(val, O_LENGTH, 1, &m->length) || num_opt(val, O_NU, 1, &m->nu) ||
+        num_opt(val, O_ALPHA, 1, &m->alpha))
         return -1;
     if (val[O_TABLE] && !val[O_TABLE][0]) {
         cli_errline("--table needs a file name");

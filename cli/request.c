@@ -59,11 +59,60 @@ const char *cli_model_names(void)
     return names;
 }
 
-/* A parameter the kind takes, or NaN: a file may record values of
- * parameters its model does not take (NaN when written by this tool). */
-static double param(const cli_model *k, unsigned bit, double v)
+void cli_model_usage(void)
 {
-    return (k->allowed & bit) ? v : NAN;
+    load_models();
+    for (int i = 0; i < NMODELS; i++) {
+        const cli_model *k = &MODELS[i];
+        const char *sum = tbrf_model_kind_summary(k->name);
+        printf("  %-12s %s:\n              ", k->name, sum ? sum : "");
+        for (int b = 0; tbrf_model_param_name(b); b++) {
+            const unsigned bit = 1u << b;
+            const char *p = tbrf_model_param_name(b);
+            const int table = bit == MP_TABLE, band = bit == MP_KMIN || bit == MP_KMAX;
+            if (k->required & bit)
+                printf(" --%s %s", table ? "table" : p, table ? "FILE" : "X");
+            else if ((k->allowed & bit) && !band)
+                printf(" [--%s X]", p);
+            else if ((k->allowed & bit) && band && (k->required & (MP_KMIN | MP_KMAX)))
+                printf(" [--%s X]", p);
+        }
+        printf("\n");
+    }
+}
+
+/* The value the request holds for parameter number i (named
+ * tbrf_model_param_name(i)), NaN where it has none: a file may record
+ * values of parameters its model does not take (NaN when written by this
+ * tool), and those are not passed on. */
+static double param_value(const tbrf_io_meta *m, const cli_model *k, int i)
+{
+    const unsigned bit = 1u << i;
+    if (!(k->allowed & bit))
+        return NAN;
+    switch (bit) {
+    case MP_INDEX: return m->index;
+    case MP_KMIN: return m->kmin;
+    case MP_KMAX: return m->kmax;
+    case MP_LENGTH: return m->length;
+    case MP_NU: return m->nu;
+    case MP_ALPHA: return m->alpha;
+    default: return NAN;
+    }
+}
+
+/* The kind from its parameters by name (tbrf_model_make_params). */
+static int make_by_name(const tbrf_io_meta *m, const cli_model *k, tbrf_model **out)
+{
+    const char *names[32];
+    double values[32];
+    int n = 0;
+    for (int i = 0; tbrf_model_param_name(i) && n < 32; i++) {
+        const double v = param_value(m, k, i);
+        if (!isnan(v))
+            names[n] = tbrf_model_param_name(i), values[n++] = v;
+    }
+    return tbrf_model_make_params(k->name, n, names, values, out);
 }
 
 int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
@@ -84,8 +133,7 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
             st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
                                      isnan(m->kmax) ? INFINITY : m->kmax);
     } else {
-        st = tbrf_model_make(k->name, param(k, MP_INDEX, m->index), m->kmin, m->kmax,
-                             param(k, MP_LENGTH, m->length), param(k, MP_NU, m->nu), out);
+        st = make_by_name(m, k, out);
     }
     if (st != TBRF_OK)
         return st;

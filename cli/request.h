@@ -24,7 +24,8 @@ enum {
     MP_KMAX = TBRF_PARAM_KMAX,
     MP_LENGTH = TBRF_PARAM_LENGTH,
     MP_NU = TBRF_PARAM_NU,
-    MP_TABLE = TBRF_PARAM_TABLE
+    MP_TABLE = TBRF_PARAM_TABLE,
+    MP_ALPHA = TBRF_PARAM_ALPHA
 };
 
 typedef struct cli_model {
@@ -37,6 +38,11 @@ const cli_model *cli_model_find(const char *name);
 
 /* The models' names, "powerlaw, gaussian, ..." (for messages). */
 const char *cli_model_names(void);
+
+/* Prints the models of the library's table for a help text: each name,
+ * its summary and the options it needs (and takes), by the names of its
+ * parameters (--NAME). */
+void cli_model_usage(void);
 
 /* Makes m->model_kind's model from *m, amplitude or variance included.
  * A table comes from m->table_k/p when there are rows, else from

@@ -418,25 +418,62 @@ contains
     end subroutine tbrf_model_table_file
 
     !> A model of the named kind (tbrf_model_kind_name: "powerlaw",
-    !> "gaussian", "matern", ...) from the parameters it takes; an absent
-    !> parameter is "not given" (NaN to the library). kmin/kmax of a kind
-    !> without a range of its own cut its spectrum to that band.
-    subroutine tbrf_model_make(model, kind, index, kmin, kmax, length, nu, stat)
-        use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+    !> "gaussian", "matern", "stable", ...) from the parameters it takes
+    !> (tbrf_model_kind_params; alpha for stable and rational); an absent
+    !> parameter is "not given". kmin/kmax of a kind without a range of
+    !> its own cut its spectrum to that band. By name through
+    !> tbrf_model_make_params.
+    subroutine tbrf_model_make(model, kind, index, kmin, kmax, length, nu, stat, alpha)
         type(tbrf_model), intent(out) :: model
         character(len=*), intent(in) :: kind
-        real(c_double), intent(in), optional :: index, kmin, kmax, length, nu
+        real(c_double), intent(in), optional :: index, kmin, kmax, length, nu, alpha
         integer, intent(out), optional :: stat
-        real(c_double) :: par(5)
-        par = ieee_value(0.0_c_double, ieee_quiet_nan)
-        if (present(index)) par(1) = index
-        if (present(kmin)) par(2) = kmin
-        if (present(kmax)) par(3) = kmax
-        if (present(length)) par(4) = length
-        if (present(nu)) par(5) = nu
-        call finish_model(c_tbrf_model_make(c_str(kind), par(1), par(2), par(3), par(4), par(5), &
-                                            model%ptr), "tbrf_model_make", model, stat)
+        character(len=8) :: names(6)
+        real(c_double) :: values(6)
+        integer :: n
+        n = 0
+        call given('index', index)
+        call given('kmin', kmin)
+        call given('kmax', kmax)
+        call given('length', length)
+        call given('nu', nu)
+        call given('alpha', alpha)
+        call tbrf_model_make_params(model, kind, names(1:n), values(1:n), stat)
+    contains
+        subroutine given(name, v)
+            character(len=*), intent(in) :: name
+            real(c_double), intent(in), optional :: v
+            if (.not. present(v)) return
+            n = n + 1
+            names(n) = name
+            values(n) = v
+        end subroutine given
     end subroutine tbrf_model_make
+
+    !> A model of the named kind from parameters by name (names(i) =
+    !> values(i); tbrf_model_param_name lists the names; trailing blanks
+    !> ignored), as tbrf_model_make_params.
+    subroutine tbrf_model_make_params(model, kind, names, values, stat)
+        type(tbrf_model), intent(out) :: model
+        character(len=*), intent(in) :: kind, names(:)
+        real(c_double), intent(in) :: values(:)
+        integer, intent(out), optional :: stat
+        character(kind=c_char, len=len(names) + 1), allocatable, target :: buf(:)
+        type(c_ptr), allocatable :: ptrs(:)
+        real(c_double) :: v(max(size(values), 1))
+        integer :: i, n
+        n = min(size(names), size(values))
+        allocate(buf(max(n, 1)), ptrs(max(n, 1)))
+        ptrs = c_null_ptr
+        v = 0
+        do i = 1, n
+            buf(i) = trim(names(i)) // c_null_char
+            ptrs(i) = c_loc(buf(i))
+            v(i) = values(i)
+        end do
+        call finish_model(c_tbrf_model_make_params(c_str(kind), int(n, c_int), ptrs(1), v, &
+                                                   model%ptr), "tbrf_model_make_params", model, stat)
+    end subroutine tbrf_model_make_params
 
     !> The rows of a tabulated model as the library holds them: k and p
     !> are allocated to the number of rows.
@@ -579,6 +616,20 @@ contains
         character(len=:), allocatable :: s
         s = tbrf_c_string(c_tbrf_model_kind_name(int(i, c_int)))
     end function tbrf_model_kind_name
+
+    !> The name of the parameter whose bit is 2**i ("" past the last).
+    function tbrf_model_param_name(i) result(s)
+        integer, intent(in) :: i
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_model_param_name(int(i, c_int)))
+    end function tbrf_model_param_name
+
+    !> A one-line description of the kind ("" for an unknown one).
+    function tbrf_model_kind_summary(kind) result(s)
+        character(len=*), intent(in) :: kind
+        character(len=:), allocatable :: s
+        s = tbrf_c_string(c_tbrf_model_kind_summary(c_str(kind)))
+    end function tbrf_model_kind_summary
 
     !> The parameters the kind takes and needs, as TBRF_PARAM_* bits.
     subroutine tbrf_model_kind_params(kind, takes, needs, stat)

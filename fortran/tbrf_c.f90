@@ -55,6 +55,7 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_PARAM_LENGTH = 8
     integer(c_int), parameter :: TBRF_PARAM_NU = 16
     integer(c_int), parameter :: TBRF_PARAM_TABLE = 32
+    integer(c_int), parameter :: TBRF_PARAM_ALPHA = 64
     integer(c_int), parameter :: TBRF_GEN_PHILOX = 0
     integer(c_int), parameter :: TBRF_GEN_SARU = 1
     integer(c_int), parameter :: TBRF_GEN_TEA8 = 2
@@ -472,11 +473,23 @@ module tbrf_c
         type(c_ptr), value :: model
     end subroutine c_tbrf_model_destroy
 
+    function c_tbrf_model_param_name(i) bind(C, name="tbrf_model_param_name")
+        import
+        type(c_ptr) :: c_tbrf_model_param_name
+        integer(c_int), value :: i
+    end function c_tbrf_model_param_name
+
     function c_tbrf_model_kind_name(i) bind(C, name="tbrf_model_kind_name")
         import
         type(c_ptr) :: c_tbrf_model_kind_name
         integer(c_int), value :: i
     end function c_tbrf_model_kind_name
+
+    function c_tbrf_model_kind_summary(kind) bind(C, name="tbrf_model_kind_summary")
+        import
+        type(c_ptr) :: c_tbrf_model_kind_summary
+        character(kind=c_char), intent(in) :: kind(*)
+    end function c_tbrf_model_kind_summary
 
     function c_tbrf_model_kind_params(kind, takes, needs) bind(C, name="tbrf_model_kind_params")
         import
@@ -497,6 +510,16 @@ module tbrf_c
         real(c_double), value :: nu
         type(c_ptr) :: model
     end function c_tbrf_model_make
+
+    function c_tbrf_model_make_params(kind, n, names, values, model) bind(C, name="tbrf_model_make_params")
+        import
+        integer(c_int) :: c_tbrf_model_make_params
+        character(kind=c_char), intent(in) :: kind(*)
+        integer(c_int), value :: n
+        type(c_ptr) :: names
+        real(c_double), intent(in) :: values(*)
+        type(c_ptr) :: model
+    end function c_tbrf_model_make_params
 
     function c_tbrf_model_tail_slope(model, dim) bind(C, name="tbrf_model_tail_slope")
         import

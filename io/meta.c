@@ -66,7 +66,7 @@ void tbrf_io_meta_init(tbrf_io_meta *m)
         return;
     memset(m, 0, sizeof *m);
     m->index = m->kmin = m->kmax = NAN;
-    m->length = m->nu = NAN;
+    m->length = m->nu = m->alpha = NAN;
     m->variance = m->amplitude = NAN;
     m->resolution = NAN;
     m->by_variance = 1;
@@ -130,6 +130,7 @@ static int model_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     e |= f64(s, "model_kmax", m->kmax);
     e |= f64(s, "model_length", m->length);
     e |= f64(s, "model_nu", m->nu);
+    e |= f64(s, "model_alpha", m->alpha);
     e |= s->str(s->ctx, "normalization", m->by_variance ? "variance" : "amplitude");
     if (m->by_variance)
         e |= f64(s, "variance", m->variance);
@@ -335,6 +336,7 @@ static void read_model(meta_in *in, tbrf_io_meta *m)
     in_f64v(in, "model_kmax", &m->kmax, 1, 0);
     in_f64v(in, "model_length", &m->length, 1, 0);
     in_f64v(in, "model_nu", &m->nu, 1, 0);
+    in_f64v(in, "model_alpha", &m->alpha, 1, 0);
     const char *norm = in_str(in, "normalization", 0);
     m->by_variance = !(norm && strcmp(norm, "amplitude") == 0);
     if (m->by_variance)

@@ -68,10 +68,13 @@ typedef struct tbrf_io_meta {
     const char *command;       /* the command line, for humans (may be NULL) */
     /* model */
     const char *model;         /* tbrf_model_describe() */
-    const char *model_kind;    /* "powerlaw", "gaussian", "exponential", "matern",
-                                  "vonkarman", "table", "callback" */
+    const char *model_kind;    /* a kind of the library's table (tbrf_model_kind_name),
+                                  or "callback" */
+    /* the kind's parameters, each recorded as model_<name> (the names of
+     * tbrf_model_param_name) */
     double index, kmin, kmax;  /* powerlaw */
     double length, nu;         /* covariance models */
+    double alpha;              /* stable, rational */
     int by_variance;           /* 1: the amplitude follows from `variance`;
                                   0: `amplitude` was given */
     double variance;           /* requested sigma^2 (when by_variance) */

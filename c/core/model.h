@@ -1,5 +1,7 @@
-/* model.h — internal interface of the model layer (c/core/model.c) used by
- * the methods and the plan. Not installed. */
+/* model.h — internal interface of the model layer (c/core/model*.c: the
+ * model object model.c, the kinds model_kinds.c, tables and user spectra
+ * model_table.c, quadrature model_quad.c) used by the methods and the
+ * plan. Not installed. */
 #ifndef TBRF_MODEL_H
 #define TBRF_MODEL_H
 
@@ -16,7 +18,23 @@ enum model_kind {
     MODEL_TABLE = 5,
     MODEL_CALLBACK = 6,
     MODEL_BAND = 7,     /* P0 = k^(1-d): a flat shell spectrum k^(d-1) P0 on [kmin, kmax] */
-    MODEL_PARABOLA = 8  /* P0 = (1 - u^2) k^(1-d), u = (2k - kmin - kmax)/(kmax - kmin) */
+    MODEL_PARABOLA = 8, /* P0 = (1 - u^2) k^(1-d), u = (2k - kmin - kmax)/(kmax - kmin) */
+    MODEL_STABLE = 9,   /* C0 = exp(-x^alpha), 0 < alpha <= 2 */
+    MODEL_RATIONAL = 10 /* C0 = (1 + x^2/alpha)^-alpha */
+};
+
+/* The parameters by number: parameter i is the bit 1 << i of the public
+ * TBRF_PARAM_* and the name tbrf_model_param_name(i). A new shape
+ * parameter is a number here, its bit and its name (model.c's PARAMS). */
+enum model_param {
+    PAR_INDEX = 0,
+    PAR_KMIN = 1,
+    PAR_KMAX = 2,
+    PAR_LENGTH = 3,
+    PAR_NU = 4,
+    PAR_TABLE = 5,
+    PAR_ALPHA = 6,
+    NPARAM = 7
 };
 
 struct tbrf_model {
@@ -24,8 +42,16 @@ struct tbrf_model {
     int status;                       /* constructor's status */
     tbrfi_message msg;                /* last failure */
     char description[512];            /* tbrf_model_describe */
-    double index, kmin, kmax;         /* powerlaw; kmin/kmax also callback, band, parabola and table range */
-    double length, nu;                /* gaussian, exponential, matern, vonkarman */
+    /* The kind's parameters by number (PAR_*; 0 where the kind takes
+     * none). par[PAR_KMIN], par[PAR_KMAX] and par[PAR_TABLE] are unused:
+     * the range or band is kmin/kmax, the rows k/p. */
+    double par[NPARAM];
+    double kmin, kmax;                /* powerlaw, callback, band, parabola and table range; or a band */
+    /* Constants the kind computes once at construction, so that the
+     * per-mode calls stay cheap: a table's shape variances (2D, 3D), the
+     * numerical spectrum's anchors of its tail (2D, 3D) and where they
+     * lie. */
+    double cache[4];
     size_t n;                         /* table rows */
     double *k, *p;                    /* table (owned copies) */
     tbrf_spectrum_fn fn;              /* callback */
@@ -69,9 +95,18 @@ int tbrfi_model_anis_waves(const tbrf_model *m, int dim, double K[9], double *de
  * TBRF_ERR_INVALID with a message in msg. */
 int tbrfi_model_anis_check(const tbrf_model *m, int dim, char *msg, size_t msgsize);
 
-/* 1 for the models with a closed-form covariance (Gaussian, exponential,
- * Matern, von Karman). */
+/* 1 for the models of a covariance kind (the kinds table's covariance
+ * rows: a closed-form covariance) without a band cut. */
 int tbrfi_model_is_covariance(const tbrf_model *m);
+
+/* 1 when tbrfi_model_line_covariance3 has a closed form for the model (a
+ * covariance model whose kind gives its line covariance): what circulant
+ * embedding needs. */
+int tbrfi_model_has_line_covariance(const tbrf_model *m);
+
+/* The names of the listed kinds that have a closed-form line covariance,
+ * "gaussian, exponential, ...", into buf (for messages). */
+void tbrfi_model_line_covariance_kinds(char *buf, size_t size);
 
 /* Shape spectrum P0(k) in dimension dim (amplitude excluded). */
 double tbrfi_model_shape_spectrum(const tbrf_model *m, int dim, double k);
@@ -108,7 +143,8 @@ double tbrfi_model_correlation_scale(const tbrf_model *m);
 void tbrfi_model_support(const tbrf_model *m, double *kmin, double *kmax);
 
 /* The 3D line covariance C1(s) = d/ds[s C(s)] of a covariance model,
- * amplitude included (closed form). NaN for other models. */
+ * amplitude included (the kind's closed form). NaN for other models and
+ * for a kind without one (tbrfi_model_has_line_covariance). */
 double tbrfi_model_line_covariance3(const tbrf_model *m, double s);
 
 /* Deep copy (the table is copied, the callback's user pointer is shared).

@@ -182,11 +182,15 @@ static int open_backend(tbrfi_engine *e)
 /* Step 3: the model's amplitude and variance, and the frozen copy. */
 static int freeze_model(tbrfi_engine *e, const tbrf_model *model, int dim)
 {
-    if (e->v.opts.line_method == TBRF_LINES_CIRCULANT && (dim != 3 || !tbrfi_model_is_covariance(model)))
+    if (e->v.opts.line_method == TBRF_LINES_CIRCULANT &&
+        (dim != 3 || !tbrfi_model_has_line_covariance(model))) {
+        char kinds[256];
+        tbrfi_model_line_covariance_kinds(kinds, sizeof kinds);
         return fail(e, TBRF_ERR_UNSUPPORTED,
-                    "circulant embedding needs a covariance model (gaussian, exponential, matern, "
-                    "vonkarman) in 3D; this is %s in %dD: use the spectral line method",
-                    tbrf_model_describe(model), dim);
+                    "circulant embedding needs a covariance model with a closed-form line "
+                    "covariance (%s) in 3D; this is %s in %dD: use the spectral line method",
+                    kinds, tbrf_model_describe(model), dim);
+    }
     e->v.amplitude = tbrfi_model_amplitude(model, dim);
     e->v.variance = tbrf_model_variance(model, dim);
     if (!isfinite(e->v.amplitude) || !(e->v.amplitude > 0.0) || !isfinite(e->v.variance)) {

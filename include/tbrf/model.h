@@ -50,6 +50,18 @@ TBRF_API int tbrf_model_matern(double length, double nu, tbrf_model **model);
  * tbrf_model_powerlaw. */
 TBRF_API int tbrf_model_vonkarman(double length, tbrf_model **model);
 
+/* Two covariance kinds are made by name and parameters only
+ * (tbrf_model_make_params, the command's --model, Python's and Fortran's
+ * alpha=), as GSTools defines them with x = r/length:
+ * stable, C(r) = sigma^2 exp(-x^alpha), 0 < alpha <= 2 (1: exponential,
+ * 2: Gaussian exp(-x^2)); its spectrum has no closed form and is the
+ * numerical Hankel transform of the covariance (falling as k^-(dim +
+ * alpha) far up);
+ * rational, C(r) = sigma^2 (1 + x^2/alpha)^-alpha, 0 < alpha <= 50
+ * (GSTools' Cauchy is alpha = 1); its spectrum is b^d (2 pi)^(d/2)
+ * 2^(1-alpha)/Gamma(alpha) (kb)^(alpha-d/2) K_(d/2-alpha)(kb) with
+ * b = length sqrt(alpha), infinite at k = 0 for alpha <= dim/2. */
+
 /* Tabulated spectrum: n pairs (k[i], P[i]) with 0 < k strictly increasing,
  * P finite and >= 0; log-log interpolation between rows (linear where a P
  * is zero) and zero outside [k[0], k[n-1]]. The arrays are copied. P is the
@@ -176,20 +188,34 @@ TBRF_API int tbrf_model_status(const tbrf_model *model);
 TBRF_API void tbrf_model_destroy(tbrf_model *model);
 
 /* The parameters of the model kinds, as bits (tbrf_model_kind_params):
- * in the order of tbrf_model_make's arguments, and the rows of a table. */
+ * parameter i is the bit 1 << i and is named tbrf_model_param_name(i)
+ * (the first five in the order of tbrf_model_make's arguments; the rows
+ * of a table; alpha, the shape of the stable and rational kinds). */
 enum tbrf_model_param {
     TBRF_PARAM_INDEX = 1,
     TBRF_PARAM_KMIN = 2,
     TBRF_PARAM_KMAX = 4,
     TBRF_PARAM_LENGTH = 8,
     TBRF_PARAM_NU = 16,
-    TBRF_PARAM_TABLE = 32
+    TBRF_PARAM_TABLE = 32,
+    TBRF_PARAM_ALPHA = 64
 };
 
+/* The name of the parameter whose bit is 1 << i ("index", "kmin",
+ * "kmax", "length", "nu", "table", "alpha", ...), NULL past the last: the
+ * names tbrf_model_make_params takes ("table" excepted: a table is made
+ * from its rows) and the files record (model_<name>). */
+TBRF_API const char *tbrf_model_param_name(int i);
+
 /* The name of model kind i = 0, 1, ... ("powerlaw", "gaussian", ...,
- * "table", "band", "parabola": every kind but the callback), NULL past
- * the last: the names tbrf_model_make and tbrf_model_kind_params take. */
+ * "table", "band", "parabola", "stable", "rational": every kind but the
+ * callback, in the order of the library's table of kinds), NULL past the
+ * last: the names tbrf_model_make and tbrf_model_kind_params take. */
 TBRF_API const char *tbrf_model_kind_name(int i);
+
+/* A one-line description of the named kind for help texts ("C(r) = s2
+ * exp(-r/length)"), NULL for a name that is not a listed kind. */
+TBRF_API const char *tbrf_model_kind_summary(const char *kind);
 
 /* The parameters the kind takes and those it needs (TBRF_PARAM_* bits).
  * kmin and kmax are taken by every kind: a power law's, band's or
@@ -198,7 +224,10 @@ TBRF_API const char *tbrf_model_kind_name(int i);
 TBRF_API int tbrf_model_kind_params(const char *kind, TBRF_OUT int *takes, TBRF_OUT int *needs);
 
 /* Makes a model of the named kind from its parameters, NaN meaning "not
- * given": powerlaw (index, kmin = 0 if not given, kmax), gaussian,
+ * given" (tbrf_model_kind_params says which a kind takes; a kind with a
+ * shape parameter not among these arguments, such as stable's alpha, is
+ * made by tbrf_model_make_params): powerlaw (index, kmin = 0 if not
+ * given, kmax), gaussian,
  * exponential and vonkarman (length), matern (length, nu), band and
  * parabola (kmin = 0 if not given, kmax); for the kinds without a range of
  * their own a kmin or kmax given cuts the spectrum to that band (the other
@@ -211,11 +240,24 @@ TBRF_API int tbrf_model_kind_params(const char *kind, TBRF_OUT int *takes, TBRF_
 TBRF_API int tbrf_model_make(const char *kind, double index, double kmin, double kmax,
                              double length, double nu, tbrf_model **model);
 
+/* Makes a model of the named kind from n parameters given by name
+ * (names[i] = values[i]; the names of tbrf_model_param_name, "table"
+ * excepted), the others not given; a NaN value counts as not given. The
+ * same model as tbrf_model_make with those parameters, and the one way to
+ * give a shape parameter that tbrf_model_make has no argument for, such
+ * as the stable and rational kinds' alpha. Statuses: those of
+ * tbrf_model_make, and TBRF_ERR_INVALID for an unknown name (the message
+ * lists the names) or a name given twice; TBRF_ERR_NULL for NULL arrays
+ * with n > 0. */
+TBRF_API int tbrf_model_make_params(const char *kind, int n, TBRF_ARRAY const char *const *names,
+                                    TBRF_ARRAY const double *values, tbrf_model **model);
+
 /* The log-log slope of the model's spectrum far above its low wavenumbers
  * in dimension dim, ignoring a band cut: index (power law), -(2 nu + dim)
- * (Matern, exponential, von Karman), 1 - dim (band); NaN where there is
- * no single one (Gaussian, table, callback, parabola) or for a bad model
- * or dim. */
+ * (Matern, exponential, von Karman), 1 - dim (band), -(dim + alpha)
+ * (stable, alpha < 2); NaN where there is no single one (Gaussian,
+ * rational, stable with alpha = 2, table, callback, parabola) or for a
+ * bad model or dim. */
 TBRF_API double tbrf_model_tail_slope(const tbrf_model *model, int dim);
 
 /* ------------------------------------------------------ lognormal fields */

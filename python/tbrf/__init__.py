@@ -13,8 +13,8 @@ from ._lib import (LIBRARY_PATH, BadPlanError, CallbackError, DivergentError, Em
                    Error, FFTError, FileError, InvalidError, NoDeviceError, NoGeometryError,
                    NoMemoryError, NotBuiltError, NullError, OutOfDomainError, SizeError,
                    TableError, UnsupportedError, PACKAGE_VERSION, lib as _clib)
-from ._model import Model, kind_params, kinds, lognormal_sigma2_mach
-from ._field import Field, gstools_params
+from ._model import Model, kind_params, kind_summary, kinds, lognormal_sigma2_mach
+from ._field import GSTOOLS, Field, gstools_params
 from ._driver import Driver, Inflow, inflow_tube
 from . import ic, mc, rng
 
@@ -49,8 +49,9 @@ def backend_available(backend: str) -> bool:
 
 
 __all__ = ["Field", "Model", "Driver", "Inflow", "inflow_tube", "kinds", "kind_params",
-           "lognormal_sigma2_mach",
-           "gstools_params", "ic", "mc", "rng", "library_version", "strerror", "memory_budget",
+           "kind_summary", "lognormal_sigma2_mach",
+           "GSTOOLS", "gstools_params", "ic", "mc", "rng", "library_version", "strerror",
+           "memory_budget",
            "backend_available", "LIBRARY_PATH", "Error", "NullError", "InvalidError",
            "SizeError", "NoMemoryError", "FileError", "TableError", "EmbeddingError",
            "UnsupportedError", "NotBuiltError", "NoDeviceError", "NoGeometryError",

@@ -6,13 +6,13 @@ import ctypes
 import math
 import threading
 import warnings
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _common as C
 from ._lib import NoGeometryError, PlanInfo, lib, raise_for, struct_dict, text
-from ._model import Model, as_model
+from ._model import Model, as_model, kind_params
 
 ArrayLike = Any
 # Positions or cells per streamed chunk when the caller gives none: about
@@ -327,13 +327,14 @@ class Field:
 
     @classmethod
     def from_gstools(cls, model: Any, **kwargs: Any) -> "Field":
-        """A Field of the covariance a GSTools model describes (Gaussian,
-        Exponential, Matern; no nugget; anis and angles mapped to
-        Model.set_anisotropy), with GSTools' length
-        conventions converted (doc/python.md, "From GSTools"): Matern's
-        length a = len_scale / sqrt(nu), Gaussian's a = 2 len_scale /
-        sqrt(pi), Exponential's a = len_scale; variance = var. The
-        dimension is the model's; kwargs go to Field (seed=, ...)."""
+        """A Field of the covariance a GSTools model describes (the classes
+        of tbrf.GSTOOLS: Gaussian, Exponential, Matern, Stable, Rational;
+        no nugget; anis and angles mapped to Model.set_anisotropy), with
+        GSTools' length conventions converted (doc/python.md, "From
+        GSTools"): Matern's length a = len_scale / sqrt(nu), Gaussian's
+        a = 2 len_scale / sqrt(pi), the others' a = len_scale; shape
+        parameters (nu, alpha) by name; variance = var. The dimension is
+        the model's; kwargs go to Field (seed=, ...)."""
         kind, params = gstools_params(model)
         return cls(Model(kind, **params), int(model.dim), **kwargs)
 
@@ -359,12 +360,25 @@ def gstools_params(model: Any) -> Tuple[str, Dict[str, float]]:
         extra["anis"] = [1.0] + [float(x) for x in anis[: dim - 1]]
         want = 1 if dim == 2 else 3
         extra["angles"] = [float(x) for x in np.concatenate([angles, np.zeros(want)])[:want]]
-    ell, var = float(model.len_scale), float(model.var)
-    if name == "Matern":
-        nu = float(model.nu)
-        return "matern", {"length": ell / math.sqrt(nu), "nu": nu, "variance": var, **extra}
-    if name == "Gaussian":
-        return "gaussian", {"length": 2.0 * ell / math.sqrt(math.pi), "variance": var, **extra}
-    if name == "Exponential":
-        return "exponential", {"length": ell, "variance": var, **extra}
-    raise ValueError(f"GSTools model {name}: tbrf converts Gaussian, Exponential and Matern")
+    if name not in GSTOOLS:
+        raise ValueError(f"GSTools model {name}: tbrf converts {', '.join(GSTOOLS)}")
+    kind, length = GSTOOLS[name]
+    # the kind's shape parameters (nu, alpha, ...) are GSTools' of the same name
+    takes, _ = kind_params(kind)
+    shape = {p: float(getattr(model, p)) for p in takes
+             if p not in ("length", "index", "kmin", "kmax", "table")}
+    return kind, {"length": length(float(model.len_scale), shape), **shape,
+                  "variance": float(model.var), **extra}
+
+
+# GSTools' covariance models that are kinds of tbrf's table: the kind and
+# tbrf's length from GSTools' len_scale and the shape parameters (doc/python.md,
+# "From GSTools"). A kind whose covariance is GSTools' with the same length
+# and parameter names needs one line here.
+GSTOOLS: Dict[str, Tuple[str, Callable[[float, Dict[str, float]], float]]] = {
+    "Gaussian": ("gaussian", lambda ell, p: 2.0 * ell / math.sqrt(math.pi)),
+    "Exponential": ("exponential", lambda ell, p: ell),
+    "Matern": ("matern", lambda ell, p: ell / math.sqrt(p["nu"])),
+    "Stable": ("stable", lambda ell, p: ell),
+    "Rational": ("rational", lambda ell, p: ell),
+}

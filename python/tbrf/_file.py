@@ -85,7 +85,7 @@ def _model(a: _Attrs, f: Any) -> Model:
     takes, _ = kind_params(kind)
     # a file may record parameters its kind does not take: cli_model_make
     # passes only those it does (and kmin, kmax always)
-    p = {k: a.f64("model_" + k) for k in ("index", "length", "nu") if k in takes}
+    p = {k: a.f64("model_" + k) for k in takes if k not in ("kmin", "kmax", "table")}
     p = {k: v for k, v in p.items() if not math.isnan(v)}
     return Model(kind, **p, **band, **amp)
 

@@ -10,12 +10,26 @@ import numpy as np
 
 from ._lib import SPECTRUM_FN, lib, raise_for, text
 
-PARAM_BITS = {"index": 1, "kmin": 2, "kmax": 4, "length": 8, "nu": 16, "table": 32}
 AMPLITUDE_PARAMS = ("variance", "amplitude")
 
 
+def _param_bits() -> Dict[str, int]:
+    """The library's parameters by name, each with its bit (tbrf_model_param_name)."""
+    out, i = {}, 0
+    while True:
+        name = lib.tbrf_model_param_name(i)
+        if not name:
+            return out
+        out[name.decode()] = 1 << i
+        i += 1
+
+
+PARAM_BITS = _param_bits()
+
+
 def kinds() -> list:
-    """The names of the model kinds tbrf.Model takes ("powerlaw", "gaussian", ...)."""
+    """The names of the model kinds tbrf.Model takes, in the order of the
+    library's table of kinds ("powerlaw", "gaussian", ...)."""
     out, i = [], 0
     while True:
         name = lib.tbrf_model_kind_name(i)
@@ -23,6 +37,14 @@ def kinds() -> list:
             return out
         out.append(name.decode())
         i += 1
+
+
+def kind_summary(kind: str) -> str:
+    """A one-line description of the kind (its covariance or spectrum)."""
+    s = lib.tbrf_model_kind_summary(str(kind).encode())
+    if not s:
+        raise ValueError(f"unknown model kind {kind!r}: the kinds are {', '.join(kinds())}")
+    return s.decode()
 
 
 def kind_params(kind: str) -> Tuple[list, list]:
@@ -39,15 +61,15 @@ def kind_params(kind: str) -> Tuple[list, list]:
 class Model:
     """A covariance or spectral model of a stationary isotropic field.
 
-    Model(kind, **parameters) makes one of the named kinds (tbrf.kinds():
-    powerlaw, gaussian, exponential, matern, vonkarman, table, band,
-    parabola) from its parameters: index, kmin, kmax, length, nu (those
-    tbrf.kind_params(kind) lists; a kmin/kmax given to a covariance model
-    cuts its spectrum to that band), and variance (default 1) or
-    amplitude, and anis=/angles= (set_anisotropy). A table takes
-    table=(k, P) arrays or table_file=path. An
-    unknown or missing parameter raises tbrf.InvalidError (ValueError)
-    with the library's message, never a silent default.
+    Model(kind, **parameters) makes one of the kinds of the library's
+    table (tbrf.kinds(); tbrf.kind_summary(kind) says what each is) from
+    its parameters by name (those tbrf.kind_params(kind) lists, e.g.
+    length=, nu=, alpha=; a kmin/kmax given to a covariance model cuts its
+    spectrum to that band), and variance (default 1) or amplitude, and
+    anis=/angles= (set_anisotropy). A table takes table=(k, P) arrays or
+    table_file=path. An unknown or missing parameter raises
+    tbrf.InvalidError (ValueError) with the library's message, never a
+    silent default.
 
     Lengths are tbrf's (doc/method.md): Matern's length a is GSTools'
     len_scale / sqrt(nu); see Field.from_gstools.
@@ -91,10 +113,11 @@ class Model:
         if unknown:
             raise TypeError(f"model {self.kind}: unknown parameter(s) {', '.join(unknown)}; "
                             f"it takes {', '.join(takes + list(AMPLITUDE_PARAMS))}")
-        nan = math.nan
-        args = [float(p[k]) if k in p and p[k] is not None else nan
-                for k in ("index", "kmin", "kmax", "length", "nu")]
-        st = lib.tbrf_model_make(self.kind.encode(), *args, ctypes.byref(self._handle))
+        given = [(k.encode(), float(v)) for k, v in p.items() if v is not None]
+        names = (ctypes.c_char_p * max(len(given), 1))(*[k for k, _ in given])
+        values = (ctypes.c_double * max(len(given), 1))(*[v for _, v in given])
+        st = lib.tbrf_model_make_params(self.kind.encode(), len(given), names, values,
+                                        ctypes.byref(self._handle))
         self._adopt(st)
 
     def _make_table(self, p: Dict[str, Any]) -> None:

@@ -16,6 +16,17 @@ def test_library_and_kinds():
     assert set(needs) == {"length", "nu"} and {"kmin", "kmax"} <= set(takes)
     with pytest.raises(tbrf.InvalidError, match="unknown model kind 'nope'"):
         tbrf.kind_params("nope")
+    # the table by name: alpha= is a keyword like the others; a kind's
+    # summary; an unknown keyword names the library's parameters
+    assert {"stable", "rational"} <= set(tbrf.kinds())
+    assert set(tbrf.kind_params("stable")[1]) == {"length", "alpha"}
+    assert "exp" in tbrf.kind_summary("stable")
+    m = tbrf.Model("rational", length=2.0, alpha=1.0)
+    assert m.describe() == "rational length=2 alpha=1 variance=1"
+    with pytest.raises(tbrf.InvalidError, match="0 < alpha <= 2"):
+        tbrf.Model("stable", length=1.0, alpha=3.0)
+    with pytest.raises(TypeError, match="unknown parameter"):
+        tbrf.Model("stable", length=1.0, alpah=1.0)
     assert "domain" in tbrf.strerror(12)
     assert tbrf.memory_budget() >= 256 << 20
     assert tbrf.backend_available("cpu")
@@ -242,6 +253,16 @@ class Exponential(Gaussian):
     pass
 
 
+class Stable:
+    def __init__(self, dim, var, len_scale, alpha):
+        self.dim, self.var, self.len_scale, self.alpha = dim, var, len_scale, alpha
+        self.nugget, self.anis = 0.0, 1.0
+
+
+class Rational(Stable):
+    pass
+
+
 def test_from_gstools_conventions():
     r = np.linspace(0, 3, 31)
     ell = 0.7
@@ -256,6 +277,15 @@ def test_from_gstools_conventions():
                        atol=1e-12)
     f = tbrf.Field.from_gstools(Exponential(3, 1.0, ell))
     assert np.allclose(f.model.covariance(r, 3), np.exp(-r / ell), atol=1e-12)
+    # the kinds made by name: GSTools' Stable and Rational (same length and alpha)
+    f = tbrf.Field.from_gstools(Stable(3, 1.2, ell, 1.5))
+    assert f.model.describe() == "stable length=0.7 alpha=1.5 variance=1.2"
+    assert np.allclose(f.model.covariance(r, 3), 1.2 * np.exp(-(r / ell) ** 1.5), atol=1e-12)
+    f = tbrf.Field.from_gstools(Rational(2, 1.0, ell, 1.0))  # GSTools' Cauchy
+    assert np.allclose(f.model.covariance(r, 2), 1 / (1 + (r / ell) ** 2), atol=1e-12)
+    assert set(tbrf.GSTOOLS) >= {"Gaussian", "Exponential", "Matern", "Stable", "Rational"}
+    with pytest.raises(ValueError, match="converts Gaussian, Exponential, Matern, Stable"):
+        tbrf.Field.from_gstools(type("Spherical", (Gaussian,), {})(3, 1.0, 1.0))
     # GSTools' anis (ratios to len_scale) and angles map to the factors
     # (1, *anis) and the same angles (issue #33)
     m = Gaussian(3, 1.0, 1.0)
@@ -294,7 +324,9 @@ def test_from_real_gstools():
     gs = pytest.importorskip("gstools")
     r = np.linspace(0, 3, 31)
     for model in (gs.Matern(dim=3, var=1.3, len_scale=0.8, nu=2.5),
-                  gs.Gaussian(dim=2, var=1.0, len_scale=0.8), gs.Exponential(dim=3)):
+                  gs.Gaussian(dim=2, var=1.0, len_scale=0.8), gs.Exponential(dim=3),
+                  gs.Stable(dim=3, len_scale=1.3, alpha=0.8),
+                  gs.Rational(dim=2, len_scale=0.6, alpha=2.5)):
         f = tbrf.Field.from_gstools(model)
         assert np.allclose(f.model.covariance(r, model.dim), model.covariance(r), atol=1e-12)
 

@@ -227,7 +227,7 @@ static double ref_integral(const tmodel *t, pctx *c, double abstol)
         }
         return sum; /* spectra are zero beyond the last break */
     }
-    const double a = t->m->length;
+    const double a = t->m->par[PAR_LENGTH];
     double K0 = (t->m->kind == MODEL_GAUSSIAN) ? 25.0 / a : 60.0 / a;
     /* [0, K0] in pieces of width 1/a so that GK is never fooled */
     for (int j = 0; j < 60; j++) /* K0 = 25/a or 60/a: 60 pieces at most */
@@ -269,7 +269,7 @@ static void test_variance(void)
             snprintf(what, sizeof what, "%s %dD: (1/pi) int P1 = sigma^2", t->name, dim);
             CHECK_NEAR(ref1, var, 1e-10 * var, "%s", what);
             /* the same through tbrfi_model_integrate_line_spectrum over [0, K] */
-            double K = t->nbreaks ? t->breaks[t->nbreaks - 1] * 1.5 : 1e4 / m->length;
+            double K = t->nbreaks ? t->breaks[t->nbreaks - 1] * 1.5 : 1e4 / m->par[PAR_LENGTH];
             double lib = tbrfi_model_integrate_line_spectrum(m, dim, 0.0, K) / PI;
             double tail = 0.0;
             if (!t->nbreaks && m->kind != MODEL_GAUSSIAN)
@@ -373,7 +373,7 @@ static void test_line3(void)
                         (12 * h);
             /* The FD of a rough covariance (Matern nu < 1: C1 has a |s|^2nu
              * cusp at 0) is not meaningful at s = 0. */
-            int rough = tbrfi_model_is_covariance(m) && m->nu > 0 && m->nu < 1.0;
+            int rough = tbrfi_model_is_covariance(m) && m->par[PAR_NU] > 0 && m->par[PAR_NU] < 1.0;
             if (!(rough && s == 0.0)) {
                 snprintf(what, sizeof what, "%s 3D: (1/pi)int P1 cos(ks) = d/ds[sC] at s=%g", t->name, s);
                 CHECK_NEAR(fd, c1, 1e-7 * var, "%s", what);

@@ -377,17 +377,41 @@ static void same_model(const char *what, tbrf_model *a, tbrf_model *b)
  * the frequency range (tbrfi_model_support). */
 static void test_kinds(void)
 {
-    static const char *names[] = {"powerlaw", "gaussian", "exponential", "matern",
-                                  "vonkarman", "table", "band", "parabola"};
-    int n = 0;
+    /* The kinds the table lists, however many: each named once, each with
+     * its parameters; these among them (files record them by name). */
+    static const char *names[] = {"powerlaw", "gaussian", "exponential", "matern", "vonkarman",
+                                  "table", "band", "parabola", "stable", "rational"};
+    int n = 0, takes = 0, needs = 0;
     while (tbrf_model_kind_name(n))
         n++;
-    CHECK(n == 8, "%d kinds listed, want 8 (every kind but the callback)", n);
-    for (int i = 0; i < n && i < 8; i++)
-        CHECK(strcmp(tbrf_model_kind_name(i), names[i]) == 0, "kind %d is %s", i,
-              tbrf_model_kind_name(i));
+    for (int i = 0; i < n; i++) {
+        const char *k = tbrf_model_kind_name(i);
+        CHECK(tbrf_model_kind_params(k, &takes, &needs) == TBRF_OK && (takes & needs) == needs,
+              "kind %d (%s): its parameters", i, k);
+        for (int j = 0; j < i; j++)
+            CHECK(strcmp(k, tbrf_model_kind_name(j)) != 0, "kind %s listed twice", k);
+        CHECK(strcmp(k, "callback") != 0, "the callback is not listed");
+    }
+    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= strcmp(tbrf_model_kind_name(i), names[j]) == 0;
+        CHECK(found, "kind %s listed", names[j]);
+    }
     CHECK(tbrf_model_kind_name(-1) == NULL, "no kind -1");
-    int takes = 0, needs = 0;
+    /* parameter names: bit 1 << i is tbrf_model_param_name(i) */
+    static const struct { int bit; const char *name; } PN[] = {
+        {TBRF_PARAM_INDEX, "index"}, {TBRF_PARAM_KMIN, "kmin"}, {TBRF_PARAM_KMAX, "kmax"},
+        {TBRF_PARAM_LENGTH, "length"}, {TBRF_PARAM_NU, "nu"}, {TBRF_PARAM_TABLE, "table"},
+        {TBRF_PARAM_ALPHA, "alpha"}};
+    for (size_t j = 0; j < sizeof PN / sizeof PN[0]; j++) {
+        int i = 0;
+        while ((1 << i) != PN[j].bit)
+            i++;
+        CHECK(tbrf_model_param_name(i) && strcmp(tbrf_model_param_name(i), PN[j].name) == 0,
+              "parameter %d is %s", i, PN[j].name);
+    }
+    CHECK(tbrf_model_param_name(-1) == NULL, "no parameter -1");
     CHECK(tbrf_model_kind_params("matern", &takes, &needs) == TBRF_OK &&
               takes == (TBRF_PARAM_LENGTH | TBRF_PARAM_NU | TBRF_PARAM_KMIN | TBRF_PARAM_KMAX) &&
               needs == (TBRF_PARAM_LENGTH | TBRF_PARAM_NU),
@@ -493,11 +517,14 @@ static void test_kinds(void)
     tbrf_model_destroy(a);
 }
 
-/* c ∫_lo^hi k^(d-1) P(k) dk by the trapezoid rule in ln k (2e5 steps):
- * the variance between lo and hi, from the public spectrum alone. */
+/* c ∫_lo^hi k^(d-1) P(k) dk by the trapezoid rule in ln k (2e4 steps, ln
+ * k spaced 2e-3 over 16 decades: the rule's error on these smooth
+ * integrands is far below the 1e-4 asked, and a numerical spectrum costs
+ * a quadrature per call): the variance between lo and hi, from the
+ * public spectrum alone. */
 static double spectrum_variance(const tbrf_model *m, int dim, double lo, double hi)
 {
-    const int n = 200000;
+    const int n = 20000;
     const double a = log(lo), b = log(hi), h = (b - a) / n;
     double sum = 0.0;
     for (int i = 0; i <= n; i++) {
@@ -507,11 +534,55 @@ static double spectrum_variance(const tbrf_model *m, int dim, double lo, double 
     return (dim == 3 ? 1.0 / (2.0 * M_PI * M_PI) : 1.0 / (2.0 * M_PI)) * sum;
 }
 
-/* Every covariance kind of the table, whatever it is: its spectrum
- * integrates to its variance, and its closed-form covariance is the
- * Hankel transform of its spectrum (the same model cut far up, where the
- * library transforms numerically). A new covariance kind is checked here
- * without a line of test code. */
+/* A test value of each shape parameter a covariance kind may need: a
+ * new parameter without one here fails the test (NAN: none). */
+static double shape_value(const char *name)
+{
+    return strcmp(name, "nu") == 0 ? 1.5 : strcmp(name, "alpha") == 0 ? 1.5 : NAN;
+}
+
+/* The kind with length 1 and the test values of the shape parameters it
+ * needs, cut to [0, kcut] when kcut > 0, by name (tbrf_model_make_params). */
+static tbrf_model *make_test_kind(const char *kind, int needs, double kcut)
+{
+    const char *names[16];
+    double values[16];
+    int n = 0;
+    for (int i = 0; tbrf_model_param_name(i) && n < 14; i++) {
+        const char *p = tbrf_model_param_name(i);
+        if (!(needs & (1 << i)) || strcmp(p, "length") == 0)
+            continue;
+        CHECK(!isnan(shape_value(p)), "%s: no test value for its parameter %s", kind, p);
+        names[n] = p, values[n++] = shape_value(p);
+    }
+    names[n] = "length", values[n++] = 1.0;
+    if (kcut > 0)
+        names[n] = "kmin", values[n++] = 0.0, names[n] = "kmax", values[n++] = kcut;
+    tbrf_model *m = NULL;
+    CHECK(tbrf_model_make_params(kind, n, names, values, &m) == TBRF_OK, "%s made: %s", kind,
+          m ? tbrf_model_message(m) : "");
+    return m;
+}
+
+/* (1/pi) ∫_0^K P1(kappa) cos(kappa s) dkappa by the trapezoid rule on the
+ * n + 1 samples p1[i] = P1(i K/n): the 3D line covariance from the line
+ * spectrum alone. */
+static double line_covariance_quad(const double *p1, double s, double K, int n)
+{
+    const double h = K / n;
+    double sum = 0.0;
+    for (int i = 0; i <= n; i++)
+        sum += ((i == 0 || i == n) ? 0.5 : 1.0) * h * p1[i] * cos(h * i * s);
+    return sum / M_PI;
+}
+
+/* Every covariance kind of the table, whatever it is: it has its
+ * covariance and its line covariance (a kind without one fails here);
+ * its spectrum integrates to its variance; its covariance is the Hankel
+ * transform of its spectrum (the same model cut far up, where the library
+ * transforms numerically); its 3D line covariance is the cosine transform
+ * of its line spectrum. A new covariance kind is checked here without a
+ * line of test code. */
 static void test_covariance_kinds(void)
 {
     int checked = 0;
@@ -521,10 +592,14 @@ static void test_covariance_kinds(void)
         tbrf_model_kind_params(kind, &takes, &needs);
         if (!(needs & TBRF_PARAM_LENGTH))
             continue;
-        const double nu = (takes & TBRF_PARAM_NU) ? 1.5 : NAN, kcut = 1e4;
-        tbrf_model *m, *cut;
-        CHECK(tbrf_model_make(kind, NAN, NAN, NAN, 1.0, nu, &m) == TBRF_OK, "%s made", kind);
-        CHECK(tbrf_model_make(kind, NAN, 0.0, kcut, 1.0, nu, &cut) == TBRF_OK, "%s cut made", kind);
+        const double kcut = 1e4;
+        tbrf_model *m = make_test_kind(kind, needs, 0.0), *cut = make_test_kind(kind, needs, kcut);
+        if (!m || !cut)
+            continue;
+        CHECK(tbrfi_model_is_covariance(m), "%s: a covariance kind", kind);
+        CHECK(tbrfi_model_has_line_covariance(m), "%s: has its line covariance", kind);
+        CHECK(isfinite(tbrf_model_covariance(m, 3, 0.5)) && tbrf_model_covariance(m, 3, 0.0) == 1.0,
+              "%s: has its covariance (C(0) = %g)", kind, tbrf_model_covariance(m, 3, 0.0));
         for (int dim = 2; dim <= 3; dim++) {
             /* [1e-6, 1e10]: what lies outside is below 1e-6 of the
              * variance for a spectrum falling at least as k^-(d+2/3) */
@@ -540,11 +615,113 @@ static void test_covariance_kinds(void)
                       "transformed (eps %.2g)", kind, dim, r, c, h, eps);
             }
         }
+        /* Truncating at K leaves at most tail = (1/pi) ∫_K^inf P1; the
+         * trapezoid's own error at h = 0.005 is below 1e-6 here. */
+        enum { NQ = 20000 };
+        static double p1[NQ + 1];
+        const double K = 100.0, tail = tbrfi_model_integrate_line_spectrum(m, 3, K, 1e12) / M_PI;
+        for (int j = 0; j <= NQ; j++)
+            p1[j] = tbrfi_model_line_spectrum(m, 3, K * j / NQ);
+        for (double s = 0.0; s < 4; s = s ? 2 * s : 0.25) {
+            const double c1 = tbrfi_model_line_covariance3(m, s), q = line_covariance_quad(p1, s, K, NQ);
+            CHECK(fabs(c1 - q) < tail + 1e-5, "%s: C1(%g) = %.7f closed form, %.7f from the line "
+                  "spectrum (tail %.2g)", kind, s, c1, q, tail);
+        }
         tbrf_model_destroy(m);
         tbrf_model_destroy(cut);
         checked++;
     }
-    CHECK(checked >= 4, "%d covariance kinds checked", checked);
+    CHECK(checked >= 6, "%d covariance kinds checked", checked);
+}
+
+/* tbrf_model_make_params: the same model as tbrf_model_make, names in
+ * any order, NaN as not given; unknown or repeated names refused with the
+ * list; alpha only through it. */
+static void test_make_params(void)
+{
+    tbrf_model *a, *b;
+    const char *n1[] = {"nu", "length"};
+    const double v1[] = {1.5, 2.0};
+    CHECK(tbrf_model_make_params("matern", 2, n1, v1, &a) == TBRF_OK, "matern by name");
+    tbrf_model_make("matern", NAN, NAN, NAN, 2.0, 1.5, &b);
+    same_model("matern by name", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    const char *n2[] = {"kmax", "index", "kmin"};
+    const double v2[] = {3.0, -3.0, NAN};
+    CHECK(tbrf_model_make_params("powerlaw", 3, n2, v2, &a) == TBRF_OK, "powerlaw by name");
+    tbrf_model_powerlaw(-3, 0, 3, &b);
+    same_model("powerlaw by name (kmin NaN: not given)", a, b);
+    tbrf_model_destroy(a), tbrf_model_destroy(b);
+    const char *n3[] = {"length", "alpha"};
+    const double v3[] = {1.0, 1.0};
+    CHECK(tbrf_model_make_params("rational", 2, n3, v3, &a) == TBRF_OK, "rational by name");
+    CHECK(strcmp(tbrf_model_describe(a), "rational length=1 alpha=1 variance=1") == 0,
+          "describe: %s", tbrf_model_describe(a));
+    tbrf_model_destroy(a);
+    static const struct { const char *kind; int n; const char *names[3]; double v[3]; int st;
+                          const char *msg; } bad[] = {
+        {"stable", 1, {"length"}, {1}, TBRF_ERR_INVALID, "stable: needs the alpha"},
+        {"stable", 2, {"length", "alpha"}, {1, 2.5}, TBRF_ERR_INVALID, "alpha=2.5"},
+        {"stable", 2, {"length", "alpha"}, {1, 0}, TBRF_ERR_INVALID, "0 < alpha <= 2"},
+        {"rational", 2, {"length", "alpha"}, {1, -1}, TBRF_ERR_INVALID, "0 < alpha <= 50"},
+        {"gaussian", 2, {"length", "alpha"}, {1, 1}, TBRF_ERR_INVALID, "gaussian: takes no alpha"},
+        {"gaussian", 2, {"length", "lenght"}, {1, 1}, TBRF_ERR_INVALID, "unknown parameter 'lenght'"},
+        {"gaussian", 2, {"length", "length"}, {1, 1}, TBRF_ERR_INVALID, "length is given twice"},
+        {"table", 1, {"table"}, {1}, TBRF_ERR_INVALID, "index, kmin, kmax, length, nu, alpha"},
+        {"cubic", 1, {"length"}, {1}, TBRF_ERR_INVALID, "unknown kind 'cubic'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int st = tbrf_model_make_params(bad[i].kind, bad[i].n, bad[i].names, bad[i].v, &a);
+        CHECK(st == bad[i].st && a && tbrf_model_status(a) == st, "make_params refusal %zu: %d", i, st);
+        CHECK(a && strstr(tbrf_model_message(a), bad[i].msg), "make_params refusal %zu: \"%s\" "
+              "lacks \"%s\"", i, a ? tbrf_model_message(a) : "", bad[i].msg);
+        tbrf_model_destroy(a);
+    }
+    CHECK(tbrf_model_make_params("gaussian", 1, NULL, v1, &a) == TBRF_ERR_NULL, "NULL names");
+    tbrf_model_destroy(a);
+    CHECK(tbrf_model_make_params("gaussian", 0, NULL, NULL, NULL) == TBRF_ERR_NULL, "NULL out");
+}
+
+/* The new kinds against closed forms they reduce to: stable with alpha = 1
+ * and 2 is the exponential and the Gaussian exp(-x^2) (its spectrum is the
+ * numerical transform of its covariance, so this checks that transform
+ * against the closed-form spectra); rational with alpha = 1 has the 3D
+ * spectrum 2 pi^2 b^2 e^(-kb) / k (b = length). */
+static void test_stable_rational(void)
+{
+    const char *nm[] = {"length", "alpha"};
+    tbrf_model *s, *e;
+    for (int al = 1; al <= 2; al++) {
+        const double v[] = {0.7, al};
+        tbrf_model_make_params("stable", 2, nm, v, &s);
+        if (al == 1)
+            tbrf_model_exponential(0.7, &e);
+        else
+            tbrf_model_gaussian(0.7, &e);
+        for (int dim = 2; dim <= 3; dim++)
+            for (double k = 0.0; k < 40; k = k ? 2 * k : 0.01) {
+                const double p = tbrf_model_spectrum(s, dim, k), q = tbrf_model_spectrum(e, dim, k);
+                CHECK(fabs(p - q) <= 1e-10 * tbrf_model_spectrum(e, dim, 0), "stable alpha=%d %dD: "
+                      "P(%g) = %.12g, closed form %.12g", al, dim, k, p, q);
+            }
+        for (double r = 0.0; r < 5; r += 0.37)
+            CHECK(close_to(tbrf_model_covariance(s, 3, r), tbrf_model_covariance(e, 3, r), 1e-14) &&
+                      close_to(tbrfi_model_line_covariance3(s, r), tbrfi_model_line_covariance3(e, r), 1e-13),
+                  "stable alpha=%d: C, C1 at %g", al, r);
+        CHECK(al == 1 ? tbrf_model_tail_slope(s, 3) == -4 : isnan(tbrf_model_tail_slope(s, 3)),
+              "stable alpha=%d tail slope %g", al, tbrf_model_tail_slope(s, 3));
+        tbrf_model_destroy(s), tbrf_model_destroy(e);
+    }
+    const double v[] = {0.8, 1.0};
+    tbrf_model_make_params("rational", 2, nm, v, &s);
+    for (double k = 0.01; k < 40; k *= 2) {
+        const double want = 2 * M_PI * M_PI * 0.64 * exp(-0.8 * k) / k;
+        CHECK(close_to(tbrf_model_spectrum(s, 3, k), want, 1e-12), "rational 3D P(%g) = %.12g, "
+              "want %.12g", k, tbrf_model_spectrum(s, 3, k), want);
+    }
+    CHECK(isinf(tbrf_model_spectrum(s, 3, 0.0)), "rational alpha=1 3D: P(0) infinite");
+    CHECK(close_to(tbrf_model_covariance(s, 3, 0.8), 0.5, 1e-15), "rational C(b) = 1/2");
+    tbrf_model_destroy(s);
 }
 
 /* tbrf_model_set_anisotropy (issue #33): non-positive, NaN or infinite
@@ -618,6 +795,8 @@ int main(void)
     test_describe();
     test_kinds();
     test_covariance_kinds();
+    test_make_params();
+    test_stable_rational();
     test_anisotropy_input();
     for (int i = 0; i < g_nfiles; i++)
         remove(g_files[i]);

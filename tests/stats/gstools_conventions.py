@@ -4,7 +4,8 @@ GSTools itself: libtbrf's covariance (tbrf_model_covariance, through
 ctypes) of Matern(a = l/sqrt(nu), nu), Gaussian(a = 2 l/sqrt(pi)) and
 Exponential(a = l) equals GSTools' Matern, Gaussian and Exponential of
 len_scale l (unit variance) to 1e-12 at 60 distances, for several l and
-nu; and the naive port a = l is shown to differ (so the test would fail
+nu, and stable and rational (by name, length l, alpha) GSTools' Stable and
+Rational; and the naive port a = l is shown to differ (so the test would fail
 if the conventions were the same). Skipped (77) without gstools (pip:
 `gstools`; not packaged in Debian)."""
 import ctypes
@@ -61,6 +62,39 @@ for ell in (0.5, 2.0):
     print(f"Exponential l={ell}: |tbrf(a=l) - gstools| = {d:.2e}")
     if not d < 1e-12:
         fails.append(f"Exponential l={ell}")
+# The kinds made by name: GSTools' Stable and Rational are tbrf's stable and
+# rational of the same length and alpha (no rescaling), and the bridge maps
+# them (Field.from_gstools goes through tbrf.gstools_params).
+lib.tbrf_model_make_params.argtypes = [ctypes.c_char_p, ctypes.c_int,
+                                       ctypes.POINTER(ctypes.c_char_p),
+                                       ctypes.POINTER(ctypes.c_double),
+                                       ctypes.POINTER(ctypes.c_void_p)]
+
+
+def tbrf_named(kind, r, dim=3, **p):
+    m = ctypes.c_void_p()
+    names = (ctypes.c_char_p * len(p))(*[k.encode() for k in p])
+    values = (ctypes.c_double * len(p))(*p.values())
+    assert lib.tbrf_model_make_params(kind.encode(), len(p), names, values,
+                                      ctypes.byref(m)) == 0, f"{kind} refused"
+    c = np.array([lib.tbrf_model_covariance(m, dim, float(x)) for x in r])
+    lib.tbrf_model_destroy(m)
+    return c
+
+
+for ell in (0.5, 2.0):
+    for alpha in (0.5, 1.0, 1.5, 2.0):
+        ref = gs.Stable(dim=3, var=1.0, len_scale=ell, alpha=alpha).covariance(r)
+        d = np.max(np.abs(tbrf_named("stable", r, length=ell, alpha=alpha) - ref))
+        print(f"Stable l={ell} alpha={alpha}: |tbrf - gstools| = {d:.2e}")
+        if not d < 1e-12:
+            fails.append(f"Stable l={ell} alpha={alpha}")
+    for alpha in (0.5, 1.0, 3.0):
+        ref = gs.Rational(dim=3, var=1.0, len_scale=ell, alpha=alpha).covariance(r)
+        d = np.max(np.abs(tbrf_named("rational", r, length=ell, alpha=alpha) - ref))
+        print(f"Rational l={ell} alpha={alpha}: |tbrf - gstools| = {d:.2e}")
+        if not d < 1e-12:
+            fails.append(f"Rational l={ell} alpha={alpha}")
 if fails:
     print("FAIL: " + ", ".join(fails))
     sys.exit(1)

@@ -83,6 +83,15 @@ int main(void)
     if (m) run_case("matern1.5", m, 3, 8.0, 24, 0.25, 8, 102);
     /* 2D Gaussian: 96^2 points 3 lengths apart (C = e^-9), 6 realizations */
     if (g) run_case("gaussian", g, 2, 3.0, 96, 0.25, 6, 103);
+    /* 3D stable alpha = 3/2 (made by name), C = exp(-r^1.5): 8 lengths
+     * apart (C = 1.6e-10), its k^-4.5 tail resolved at resolution 1/8
+     * (unresolved under 1e-3) */
+    tbrf_model *st = NULL;
+    const char *nm[] = {"length", "alpha"};
+    const double sv[] = {1.0, 1.5};
+    CHECK(tbrf_model_make_params("stable", 2, nm, sv, &st) == TBRF_OK, "stable");
+    if (st) run_case("stable1.5", st, 3, 8.0, 24, 0.125, 8, 104);
+    tbrf_model_destroy(st);
     tbrf_model_destroy(g);
     tbrf_model_destroy(m);
     return check_report("test_stats_normal");
