@@ -211,7 +211,7 @@ int args_grid(const char *opt, const char *s, int64_t n[3], int *dim, char *err,
 }
 
 /* Older spellings still accepted for an option a command has under its
- * one name (#30 item 7: the arepo subcommands named the cosmological
+ * one name (the arepo subcommands named the cosmological
  * parameters three ways). Looked up only when the command has no option
  * of that spelling itself. */
 static const struct {

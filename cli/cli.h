@@ -49,7 +49,7 @@ int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` 
 int arepo_regenerate(const char *file, const char *out, int check, int quiet);
 /* "12.3 MiB": a byte count for the wrote lines (run.c). */
 void cli_human_size(double bytes, char *buf, size_t n);
-/* The one stderr line of #19 item 5 for an AREPO file or set that `tbrf
+/* The one stderr line for an AREPO file or set that `tbrf
  * arepo` wrote: its name(s), the particles and their type, the precision
  * and the size on disk (cmd_arepo.c). */
 void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, int dbl);

@@ -101,9 +101,9 @@ enum { G_OUT, G_BOX, G_LATTICE, G_JITTERED, G_RANDOM, G_POINTS, G_JITTER, G_SEED
        G_RES, G_VOLUMES, G_MASSDENS, G_TEMP, G_MU, G_GAMMA, G_CS, G_UNITV, G_VEL, G_TIME,
        G_Z, G_OM, G_OL, G_OB, G_H, G_PREC, G_LONGIDS, G_FILES, G_ZETA, G_VRMS, G_MACH, G_QUIET,
        G_HELP,
-       /* lognormal densities (#33) */
+       /* lognormal densities */
        G_LOGNORMAL, G_TARGET, G_FORCING_B,
-       /* the mean velocity kept (issue #28) */
+       /* the mean velocity kept */
        G_KEEPMEAN,
        /* the output layout (doc/arepo.md "Gadget binary files") */
        G_FORMAT,
@@ -119,9 +119,9 @@ static const args_opt GOPTS[G_COUNT] = {
     {"--omega-b", 1}, {"--hubble", 1}, {"--precision", 1},
     {"--long-ids", 0}, {"--files", 1}, {"--zeta", 1},
     {"--vrms", 1}, {"--mach", 1}, {"--quiet", 0}, {"--help", 0},
-    /* lognormal densities (#33) */
+    /* lognormal densities */
     {"--lognormal", 0}, {"--target-spectrum", 1}, {"--forcing-b", 1},
-    /* issue #28 */
+    /* the mean velocity */
     {"--keep-mean-velocity", 0},
     /* the output layout */
     {"--format", 1}};
@@ -142,12 +142,12 @@ typedef struct gas_req {
     tbrf_io_meta model; /* model_kind and parameters, as generate takes them */
     tbrf_arepo_header h;
     int format; /* --format: TBRF_AREPO_FORMAT_* */
-    /* lognormal densities (#33): which has the model's spectrum (the
+    /* lognormal densities: which has the model's spectrum (the
      * contrast, or g as --density lognormal always did), and the share of
      * the derived Gaussian's variance clipped */
     int ln_target;
     double clipped;
-    /* issue #28: the mass-weighted mean velocity, subtracted unless kept */
+    /* the mass-weighted mean velocity, subtracted unless kept */
     int keep_mean;
     double vmean[3];
     char vmean_text[80];
@@ -208,7 +208,7 @@ static int parse_points(const char *const *val, gas_req *q)
     return 0;
 }
 
-/* Lognormal densities (#33): --lognormal (the contrast targeted, or g
+/* Lognormal densities: --lognormal (the contrast targeted, or g
  * with --target-spectrum gaussian: what --density lognormal, kept as it
  * was, makes) and sigma from --forcing-b and the velocities' --mach. */
 static int parse_lognormal(const char *const *val, gas_req *q)
@@ -351,7 +351,7 @@ static int check_values(const char *const *val, const gas_req *q)
 }
 
 /* --velocity KIND [--zeta Z] (--vrms V | --mach M): a periodic vector
- * field with the spectrum of --model (issue #17 item 2). */
+ * field with the spectrum of --model. */
 static int parse_velocity(const char *const *val, gas_req *q)
 {
     static const char *const K[] = {"none", "solenoidal", "compressive", "mixed"};
@@ -627,7 +627,7 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
     p[k++] = (tbrf_arepo_param){"realization", seeds[1], 0};
     p[k++] = (tbrf_arepo_param){"density", DENS[q->density], 0};
     p[k++] = (tbrf_arepo_param){"rho_mean", NULL, q->rho};
-    if (q->ln_target) /* #33: which has the model's spectrum */
+    if (q->ln_target) /* which has the model's spectrum */
         p[k++] = (tbrf_arepo_param){"lognormal_target",
                                     q->ln_target == TBRF_IO_LOGNORMAL_DENSITY ? "density"
                                                                               : "gaussian", 0};
@@ -659,7 +659,7 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
                                     : q->velocity == TBRF_VECTOR_SOLENOIDAL ? 1.0 : 0.0};
         if (q->mach > 0)
             p[k++] = (tbrf_arepo_param){"mach", NULL, q->mach};
-        /* issue #28: "vx vy vz", subtracted or kept */
+        /* "vx vy vz", subtracted or kept */
         p[k++] = (tbrf_arepo_param){q->keep_mean ? "velocity_mean_kept"
                                                  : "velocity_mean_subtracted", q->vmean_text, 0};
         if (q->density == DENS_UNIFORM) {
@@ -672,7 +672,7 @@ static size_t gas_params(const gas_req *q, double resolved, tbrf_arepo_param *p,
 
 /* The mass-weighted mean velocity sum m v / sum m (m = rho V: the cells'
  * masses whatever Masses holds), subtracted from every cell unless
- * --keep-mean-velocity (issue #28: the chance correlation of independent
+ * --keep-mean-velocity (the chance correlation of independent
  * density and velocity fields moves the box as a whole otherwise). */
 static void mean_velocity(gas_req *q, const double *rho, const double *vol, double *vel)
 {

@@ -131,7 +131,7 @@ enum { C_OUT, C_BOX, C_PART, C_Z, C_OM, C_OL, C_OB, C_H, C_NS, C_S8, C_TABLE, C_
        /* output layout and N-GenIC input (doc/arepo.md "Gadget binary files", "--ngenic") */
        C_FORMAT, C_NGENIC,
        C_QUIET, C_HELP,
-       /* transfer files, amplitudes, gas masses (issue #28) */
+       /* transfer files, amplitudes, gas masses */
        C_TRANSFER, C_VOLUMES, C_DIGEST,
        C_COUNT };
 static const args_opt COPTS[C_COUNT] = {
@@ -144,7 +144,7 @@ static const args_opt COPTS[C_COUNT] = {
     {"--lpt", 1},        {"--fixed-amplitude", 0}, {"--paired", 0},
     {"--format", 1},     {"--ngenic", 1},
     {"--quiet", 0},      {"--help", 0},
-    /* issue #28 */
+    /* transfer files, amplitudes, gas volumes */
     {"--transfer", 1},   {"--volumes", 1},   {"--input-digest", 1}};
 
 typedef struct cosmo_req {
@@ -161,7 +161,7 @@ typedef struct cosmo_req {
     int64_t ng;
     uint64_t seed;
     tbrf_arepo_cosmo_file file;
-    /* issue #28: --transfer FILE, --sigma8 table (keep), --volumes
+    /* --transfer FILE, --sigma8 table (keep), --volumes
      * voronoi, and the digest of the spectrum's file (--input-digest) */
     const char *transfer;
     int keep, volumes;
@@ -419,7 +419,7 @@ static int cosmo_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p)
     return EXIT_FAIL;
 }
 
-/* ------------------------------------------- transfer files (issue #28) */
+/* ------------------------------------------- transfer files */
 
 /* --transfer FILE (not with --table), --volumes voronoi|mean (gas on a
  * glass), --input-digest HEX (what regenerate checks). */

@@ -1,5 +1,5 @@
-/* cmd_arepo_regen.c — `tbrf regenerate` of an AREPO initial-condition file
- * (issue #17 item 1): the file's /tbrf group records the command that
+/* cmd_arepo_regen.c — `tbrf regenerate` of an AREPO initial-condition file:
+ * the file's /tbrf group records the command that
  * wrote it with every parameter, so the same command with another --out
  * remakes it, and --check compares every particle dataset bit for bit.
  * File arguments of that command (--points, --table, --glass) are read as recorded:

@@ -23,7 +23,7 @@ enum {
     O_OUT, O_PRECISION, O_COMPRESS, O_THREADS, O_BACKEND, O_CHUNK, O_REPORT, O_FORMAT, O_QUIET,
     O_NO_XDMF, O_HELP, O_DEVICE, O_METHOD, O_PERIODIC, O_LINE_LENGTH_FACTOR, O_DOMAIN,
     O_BOX, O_BOX_ORIGIN, O_VECTOR, O_ZETA, O_ACCURACY,
-    /* lognormal densities (#33) */
+    /* lognormal densities */
     O_LOGNORMAL, O_TARGET_SPECTRUM, O_MACH, O_FORCING_B,
     O_ANIS, O_ANGLES, O_ALPHA,
     O_COUNT
@@ -53,7 +53,7 @@ static const args_opt OPTS[O_COUNT] = {
     [O_BOX] = {"--box", 1},           [O_BOX_ORIGIN] = {"--box-origin", 1},
     [O_VECTOR] = {"--vector", 1},     [O_ZETA] = {"--zeta", 1},
     [O_ACCURACY] = {"--accuracy", 1},
-    /* lognormal densities (#33) */
+    /* lognormal densities */
     [O_LOGNORMAL] = {"--lognormal", 0}, [O_TARGET_SPECTRUM] = {"--target-spectrum", 1},
     [O_MACH] = {"--mach", 1},           [O_FORCING_B] = {"--forcing-b", 1},
     [O_ANIS] = {"--anis", 1},         [O_ANGLES] = {"--angles", 1},
@@ -440,7 +440,7 @@ static int parse_backend(const char *const *val, tbrf_opts *o)
 }
 
 /* --box LX[,LY[,LZ]] [--box-origin X,Y[,Z]]: the period of a periodic
- * field (issue #13). Its axis count is checked against the geometry's
+ * field. Its axis count is checked against the geometry's
  * dimension in request_plan (a points file's is known only there). */
 static int parse_box(const char *const *val, request *r)
 {
@@ -523,7 +523,7 @@ static int parse_vector(const char *const *val, tbrf_io_meta *m)
     return 0;
 }
 
-/* Lognormal densities (#33): --lognormal, --target-spectrum, and the
+/* Lognormal densities: --lognormal, --target-spectrum, and the
  * variance from --mach and --forcing-b (the contrast's b^2 M^2 for a
  * density target, the Gaussian's ln(1 + b^2 M^2) for a Gaussian one). */
 static int parse_lognormal(const char *const *val, tbrf_io_meta *m)
@@ -573,7 +573,7 @@ static int parse_lognormal(const char *const *val, tbrf_io_meta *m)
     return 0;
 }
 
-/* --anis S1,S2[,S3] and --angles A1[,A2,A3] (issue #33): the model's
+/* --anis S1,S2[,S3] and --angles A1[,A2,A3]: the model's
  * per-axis length factors and rotation angles in radians (GSTools'
  * convention: tbrf_model_set_anisotropy), into meta.anis / meta.angles
  * (the unused third factor 1, the unused angles 0). Where the grid gives

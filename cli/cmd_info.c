@@ -41,7 +41,7 @@ static void isotropy_line(const char *file)
                (iso.kiso < iso.knyq ? iso.kiso : iso.knyq) / iso.kf,
                100.0 * (iso.kiso < iso.knyq ? iso.kiso : iso.knyq) / iso.knyq, iso.knyq, iso.need);
     }
-    if (m.lognormal) /* #33: what the values are */
+    if (m.lognormal) /* what the values are */
         printf("lognormal: the values are rho/rho_mean = exp(g - s2/2), var(ln rho) = s2 = %.6g; "
                "%s has the model's spectrum%s (doc/lognormal.md)\n", m.lognormal_sigma2,
                m.lognormal == TBRF_IO_LOGNORMAL_DENSITY ? "the contrast rho/rho_mean - 1"

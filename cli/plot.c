@@ -316,7 +316,7 @@ char *plot_file_unit(const char *file)
     return strdup(buf);
 }
 
-/* Item #19.5: "wrote PATH: PNG WxH pixels" on stderr, the size read back
+/* "wrote PATH: PNG WxH pixels" on stderr, the size read back
  * from the PNG's IHDR chunk (bytes 16..23, big-endian). */
 void plot_say_wrote(const char *path)
 {

@@ -538,9 +538,9 @@ static double fraction_above(const tbrf_io_meta *m, double k)
 }
 
 /* The variance the plan generates (variance_resolved) against the model's,
- * from the plan's own numbers (#19 item 10a). Above 101%: the FFT method's
+ * from the plan's own numbers. Above 101%: the FFT method's
  * sum of P(k)/V over the grid's modes exceeds the integral of P where the
- * spectrum is steep near the box's fundamental (issue #20). Below 99%: the
+ * spectrum is steep near the box's fundamental. Below 99%: the
  * loss is split by cause, each named with the fix that removes it:
  *  - below the lowest mode (the lines' 2 pi / line length, half a bin for
  *    the dropped kappa = 0 mode; the FFT box's fundamental): a longer line
@@ -551,7 +551,7 @@ static double fraction_above(const tbrf_io_meta *m, double k)
  *    finer grid, or for points a finer --resolution;
  *  - what neither explains is the lines' discretisation, which
  *    --oversampling refines.
- * The parts printed add up to the loss (#30 item 7): the model's share
+ * The parts printed add up to the loss: the model's share
  * beyond a mode is what could be lost there, but the lowest modes stand
  * for more than their own k (a line's lowest bin, the FFT's P(k_f)/V), so
  * the loss can be smaller; then the causes share the loss in proportion
@@ -713,7 +713,7 @@ static void warn_nyquist(const request *r)
  * its shells above k_iso hold the lines' spikes, which tbrf spectrum's
  * p2/p^2 and any anisotropy measurement in k see. Real-space statistics
  * are right for any L, so this stays a warning, with the --lines that
- * makes the whole band isotropic (#19 item 10b). Only generate says it. */
+ * makes the whole band isotropic. Only generate says it. */
 static void warn_isotropy(const request *r)
 {
     const tbrf_io_meta *m = &r->meta;
@@ -805,7 +805,7 @@ static int vector_setup(request *r)
     return 0;
 }
 
-/* ------------------------------------------- lognormal densities (#33) */
+/* ------------------------------------------- lognormal densities */
 
 /* The most of the Gaussian's variance a density target may clip. */
 #define LOGNORMAL_MAX_CLIPPED 0.05
@@ -890,7 +890,7 @@ static int make_plan(request *r)
                                    m->seed, &m->opts, &r->plan);
 }
 
-/* generate's lines on a grid without --lines (#30 item 2): the isotropy
+/* generate's lines on a grid without --lines: the isotropy
  * rule (cli_isotropy_default_lines), and no more than CLI_LINES_MEMORY
  * of lines, 8 bytes x samples each (as request_check_budget estimates
  * them: 2 x diagonal x oversampling x line length factor / resolution),
@@ -949,7 +949,7 @@ int request_plan(request *r)
     tbrf_io_meta *m = &r->meta;
     int rc = request_check_paths(r);
     /* Vector fields and periodic boxes are recorded by the io library
-     * (issue #13) before the tool makes them: never remake one as a scalar
+     * before the tool makes them: never remake one as a scalar
      * field of the whole domain. */
     const int resolution_given = !isnan(m->resolution);
     if (rc == 0 && m->box && r->domain_dim && !r->input) {
@@ -971,7 +971,7 @@ int request_plan(request *r)
     if (rc)
         return rc;
     /* The default lines follow the grid: isotropic up to its Nyquist
-     * within the cost bound (#30 item 2). A box's lattice or points run
+     * within the cost bound. A box's lattice or points run
      * the (non-uniform) FFT or keep the library's default. */
     const int was_auto = m->opts.method == TBRF_METHOD_AUTO, mpi_aniso = mpi_auto_fft(r);
     if (r->lines_auto && !r->input && m->is_grid && !m->box && m->opts.method != TBRF_METHOD_FFT)

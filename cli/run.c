@@ -434,7 +434,7 @@ static void expected_slope(const tbrf_io_meta *m, const tbrf_model *model)
 
 /* --report: the file and what it holds, measured, on stdout (what was
  * written is the one "wrote" line on stderr, say_wrote: not repeated in
- * another format, #30 item 7). */
+ * another format). */
 static void report(const run *u)
 {
     const request *r = u->r;
@@ -633,7 +633,7 @@ static int write_file(run *u)
         }
         cli_guard_side_temp(tbrf_io_side_temp_path(u->w));
     }
-    /* vector values: dim components per position (issue #13) */
+    /* vector values: dim components per position */
     if (r->meta.ncomp > 1 && tbrf_io_set_components(u->w, r->meta.ncomp)) {
         cli_errline("%s", tbrf_io_message(u->w));
         return EXIT_FAIL;

@@ -99,7 +99,7 @@ TBRF_API int tbrf_arepo_write(const char *base, const tbrf_arepo_header *h,
                      size_t nparams, char *err, size_t errlen);
 
 /* A set written one file at a time, so that a caller holds one file's
- * particles, not all of them (issue #17: --files bounds memory). open
+ * particles, not all of them (--files bounds memory). open
  * checks the header, the counts n[t] of the whole set and their IDs
  * first_id[t] .. first_id[t] + n[t] - 1 (as tbrf_arepo_write), refuses a
  * single file beside BASE.0.hdf5, and creates every file's temporary;

@@ -42,7 +42,7 @@ static void cosmo_header(const tbrf_ic_cosmo_params *p, const tbrf_ic_cosmo_info
     h->unit_velocity_cm_s = p->velocity_unit;
 }
 
-/* What issue #28 added: the spectrum's normalisation and file, the gas's
+/* The spectrum's normalisation and file, the gas's
  * own spectrum. */
 static size_t transfer_params(const tbrf_ic_cosmo_params *q, const tbrf_arepo_cosmo_file *file,
                               tbrf_arepo_param *par)

@@ -169,7 +169,7 @@ static int option_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
 }
 
 /* Vector values, the periodic box, the NUFFT's accuracy, the method by
- * name (issue #13): written only where they apply, so a scalar field
+ * name: written only where they apply, so a scalar field
  * without a box has none of them, as files before them. */
 static int vector_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
 {
@@ -190,7 +190,7 @@ static int vector_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
     return e;
 }
 
-/* A lognormal density (issue #33): only where it applies, so the files
+/* A lognormal density: only where it applies, so the files
  * of Gaussian fields are as before. */
 static int lognormal_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
 {
@@ -448,7 +448,7 @@ static void read_plan_info(meta_in *in, tbrf_io_meta *m)
     i->padding = in_i32(in, "padding", 0, 0, 0);
 }
 
-/* Files before issue #13 have none of these: a scalar field, no box. */
+/* Files before 0.3.0 have none of these: a scalar field, no box. */
 static void read_vector(meta_in *in, tbrf_io_meta *m)
 {
     const int d = m->dim;
@@ -476,7 +476,7 @@ static void read_vector(meta_in *in, tbrf_io_meta *m)
     m->method_name = in_str(in, "method_ran", 0);
 }
 
-/* Files before issue #33, and Gaussian fields, have none: lognormal 0. */
+/* Older files, and Gaussian fields, have none: lognormal 0. */
 static void read_lognormal(meta_in *in, tbrf_io_meta *m)
 {
     const char *kind = in_str(in, "lognormal", 0);

@@ -97,7 +97,7 @@ typedef struct tbrf_io_meta {
     const char *points_file;   /* where the positions came from (may be NULL) */
     tbrf_plan_info info;       /* tbrf_plan_get_info() */
     void *storage;             /* what tbrf_io_read_meta allocated (NULL otherwise) */
-    /* Vector values and periodic boxes (issue #13). Files without them
+    /* Vector values and periodic boxes. Files without them
      * read back as meta_init leaves them: a scalar field, no box. */
     int ncomp;                 /* values per position: 1 (scalar) or dim (a vector,
                                   interleaved x, y[, z] per position); attribute
@@ -115,7 +115,7 @@ typedef struct tbrf_io_meta {
     const char *method_name;   /* the method that ran by name ("tb", "fft", "nufft",
                                   ...; NULL: the one of method_used); attribute
                                   "method_ran" */
-    /* Lognormal densities (issue #33; doc/lognormal.md): written only for
+    /* Lognormal densities (doc/lognormal.md): written only for
      * a lognormal field, so other files are as before. */
     int lognormal;             /* 0: the Gaussian field; TBRF_IO_LOGNORMAL_DENSITY: rho/rho_mean
                                   whose contrast has the model's spectrum;
@@ -129,7 +129,7 @@ typedef struct tbrf_io_meta {
                                   carries, the plan's resolved one, so the mean is 1
                                   (NaN: not recorded, a file that subtracted sigma_g^2);
                                   attribute "lognormal_shift_variance" */
-    /* Anisotropy (tbrf_model_set_anisotropy; issue #33): the per-axis
+    /* Anisotropy (tbrf_model_set_anisotropy): the per-axis
      * factors and the angles, 3 each (2D: the third factor 1, the last two
      * angles 0); NaN (an isotropic model) leaves them out of the file.
      * Attributes "model_anis" and "model_angles". */

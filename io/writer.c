@@ -446,12 +446,12 @@ int tbrf_io_grid_push(void *writer, int64_t first, int64_t count, const void *va
  *
  * A file is complete only when every cell was written exactly once: a
  * count of pushed cells passes two overlapping pushes that leave a gap,
- * whose cells would then read as zeros in a file marked complete (issue
- * #27 item 6). The record is a sorted list of disjoint, non-touching
- * intervals [a, b) of cells: pushes that meet merge, so a run in order
- * (every command, tbrf_execute_grid_stream) keeps one interval whatever
- * the grid, and the list grows only with the pushes' disorder; each
- * growth is checked against the memory budget first. */
+ * whose cells would then read as zeros in a file marked complete. The
+ * record is a sorted list of disjoint, non-touching intervals [a, b) of
+ * cells: pushes that meet merge, so a run in order (every command,
+ * tbrf_execute_grid_stream) keeps one interval whatever the grid, and the
+ * list grows only with the pushes' disorder; each growth is checked
+ * against the memory budget first. */
 struct io_coverage {
     int64_t n, cap;
     int64_t (*iv)[2]; /* [a, b), ascending */

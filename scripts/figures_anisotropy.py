@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figures of doc/statistics.md, "test_stats_anisotropy" (issue #33):
+"""The figures of doc/statistics.md, "test_stats_anisotropy":
 anisotropic, rotated Gaussian-covariance fields made by the tbrf command
 with turning bands and the FFT method, and their measured covariance along
 and across the principal axes against C_iso(|S^-1 R^T x|).

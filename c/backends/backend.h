@@ -20,7 +20,7 @@
  * shift_l in (0, 1) the line's sub-sample shift, stored after the axes
  * (axis[3L + l]): a random position of the sample grid per line, so that
  * no point of the domain is read at the same sub-sample position on every
- * line (issue #20: without it the centre, where t_l = offset for all l,
+ * line (without it the centre, where t_l = offset for all l,
  * had the interpolation's variance error undiluted). */
 typedef struct projection {
     int dim;

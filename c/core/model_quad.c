@@ -80,7 +80,7 @@ static double kfun(double k, const void *vctx)
  * callback's spectrum may have features (a narrow peak, BAO-like wiggles)
  * much narrower than a piece: one fixed rule per piece then missed or
  * overweighted them, and the variance that sets the amplitude came out up
- * to 35% off the sum over the lines' modes (#19 item 9: variance_resolved
+ * to 35% off the sum over the lines' modes (variance_resolved
  * 1.0049 sigma^2; 1.09 for a peak of width 0.03). */
 static double adapt16(tbrf_qfun f, const void *ctx, double x, double y, double whole, double tol,
                       int depth)

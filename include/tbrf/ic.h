@@ -78,7 +78,7 @@ typedef struct tbrf_ic_cosmo_params {
                                to the radiation */
     double gas_mu;         /* gas: mean molecular weight (default 1.22, neutral primordial) */
     double gas_gamma;      /* gas: adiabatic index > 1 (default 5/3) */
-    /* transfer files, amplitudes and gas masses (issue #28): */
+    /* transfer files, amplitudes and gas masses: */
     const tbrf_model *power_gas; /* gas with power: NULL (default): the gas moves with the dark
                                     matter; else the baryons' P(k) on power's amplitude scale (a
                                     transfer file's k^n_s T_b^2), multiplied by the factor that

@@ -74,7 +74,7 @@ def _model(a: _Attrs, f: Any) -> Model:
         {"amplitude": a.f64("amplitude", need=True)}
     band = {k: a.f64("model_" + k) for k in ("kmin", "kmax")}
     band = {k: v for k, v in band.items() if not math.isnan(v)}
-    if "model_anis" in a.raw or "model_angles" in a.raw:  # issue #33: both or neither
+    if "model_anis" in a.raw or "model_angles" in a.raw:  # both or neither
         amp["anis"] = a.f64("model_anis", 3, need=True)
         amp["angles"] = a.f64("model_angles", 3, need=True)
     if kind == "table":

@@ -183,7 +183,7 @@ class CosmoParams(Structure):
                 ("power", c_void_p), ("glass", c_void_p),
                 ("glass_n", c_int64), ("glass_box", c_double), ("gas_temperature", c_double),
                 ("gas_mu", c_double), ("gas_gamma", c_double),
-                # issue #28
+                # the gas's own spectrum, the amplitude kept, the gas volumes
                 ("power_gas", c_void_p), ("keep_amplitude", c_int32), ("gas_volumes", c_int32)]
 
 

@@ -102,8 +102,8 @@ static int check_params(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
     return TBRF_OK;
 }
 
-/* The choices of issue #28 on the caller's params (power and power_gas
- * are NULLed in the object's copy): 0 or TBRF_ERR_INVALID. */
+/* The spectrum, amplitude and gas choices of the caller's params (power
+ * and power_gas are NULLed in the object's copy): 0 or TBRF_ERR_INVALID. */
 static int check_choices(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
 {
     if ((p->keep_amplitude != 0 && p->keep_amplitude != 1) ||

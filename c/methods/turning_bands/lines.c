@@ -195,7 +195,7 @@ int tbrfi_lines_spec_build(line_spec *s, const tbrf_model *model, int dim, doubl
      * power at kappa and moves the rest above the band, which a grid then
      * folds back unevenly (+4% at mid k for a k^-1 spectrum to the band
      * edge; doc/method.md, "Interpolation"). With theta <= pi/2 that share
-     * is below 1.4% and the excess below 0.1% (#20 item 5). */
+     * is below 1.4% and the excess below 0.1%. */
     const double kband = (double)opts->oversampling * PI / resolution;
     int rc = spec_build_pass(s, model, dim, extent, resolution, opts, INFINITY, msg, msgsize);
     if (rc != TBRF_OK || opts->line_method == TBRF_LINES_CIRCULANT ||
