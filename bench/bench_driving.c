@@ -1,4 +1,4 @@
-/* bench_driving.c — turbulence driving costs (doc/benchmarks.md,
+/* bench_driving.c — turbulence driving costs (doc/benchmarks-log.md,
  * "Turbulence driving"): per OU update, per evaluation at 10^4 .. 10^7
  * random points (direct sum and NUFFT), and the replay of a fresh driver
  * to a late time, for a narrow band (61 modes) and wider ones. Baseline

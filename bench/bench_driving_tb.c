@@ -1,5 +1,5 @@
 /* bench_driving_tb.c — costs of turbulence driving over a non-periodic
- * domain (periodic = 0: OU line modes of turning bands; doc/benchmarks.md,
+ * domain (periodic = 0: OU line modes of turning bands; doc/benchmarks-log.md,
  * "Turbulence driving over a non-periodic domain"): one update (the line
  * modes advanced and the lines synthesised again), the replay of a fresh
  * driver to a late time, and one evaluation at 10^4 .. MAXPOINTS random

@@ -7,7 +7,7 @@
  *     same shifted positions (tbrf_set_points + tbrf_execute, the way a
  *     boundary routine did it before);
  *  3. peak RSS (getrusage) after the sampler and after the plan.
- * Prints figures; asserts nothing (doc/benchmarks.md, "Inflow sampler").
+ * Prints figures; asserts nothing (doc/benchmarks-log.md, "Inflow sampler").
  *
  *   bench_inflow [NZ_MAX]     (default 10000: the paper's tube) */
 #define _POSIX_C_SOURCE 200809L

@@ -3,7 +3,7 @@
  * the installed writer (issue #15 item 4): slabs of z planes filled with
  * tbrf_inflow_fill_grid at t = 0, rounded to float and pushed to
  * tbrf_writer. Prints the time and the line memory; run it under
- * /usr/bin/time -v for the peak RSS (doc/benchmarks.md, "Inflow sampler").
+ * /usr/bin/time -v for the peak RSS (doc/benchmarks-log.md, "Inflow sampler").
  * The baseline, `tbrf generate --grid 256x256x10000` (the plan's whole
  * lines), is timed the same way beside it.
  *
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     tbrf_opts o;
     tbrf_default_opts(&o);
     double t0 = now();
-    /* the model of doc/benchmarks.md's tube: --index -3.6667 --kmin 0.02 --kmax 3, seed 7 */
+    /* the model of doc/benchmarks-log.md's tube: --index -3.6667 --kmin 0.02 --kmax 3, seed 7 */
     if (tbrf_model_powerlaw(-3.6667, 0.02, 3.0, &m) ||
         tbrf_inflow_create(m, 3, lo, hi, 1.0, 7, 0, &o, v, prec, &in)) {
         fprintf(stderr, "inflow: %s\n", tbrf_inflow_message(in));

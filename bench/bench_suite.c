@@ -1,4 +1,4 @@
-/* bench_suite.c — the speed table of doc/benchmarks.md, through the public API:
+/* bench_suite.c — the speed table of doc/benchmarks-log.md ("Speed"), through the public API:
  *   grids:  turning bands vs the FFT method on n^3 grids (end to end: plan,
  *           set_grid, execute), beside a bare FFTW in-place c2r of the same
  *           size with its input filled (the FFT method's floor);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/cosmo_peers_time.sh — wall time, CPU time and peak memory (maximum
 # resident set, /usr/bin/time -v) of one IC of G^3 particles by tbrf and by
-# monofonIC, alternated PAIRS times in one run (doc/benchmarks.md, "Against
+# monofonIC, alternated PAIRS times in one run (doc/benchmarks-log.md, "Cosmological ICs against
 # monofonIC"). Both write one AREPO HDF5 file in double precision, from the
 # same P(k) table, with THREADS OpenMP threads (monofonIC: one MPI task,
 # NumThreads THREADS).

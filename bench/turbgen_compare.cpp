@@ -5,7 +5,7 @@
 // solenoidal weight 0.5, autocorrelation time 0.5 (TurbGen: L / k_driv /
 // velocity with k_driv 2, velocity 1), 10 updates per correlation time.
 //
-// Prints (doc/benchmarks.md, "Turbulence driving"):
+// Prints (doc/benchmarks-log.md, "Turbulence driving"):
 //  - cost of one update and of one evaluation on a 64^3 grid, one thread
 //    (TurbGen is serial), tbrf also on every thread;
 //  - statistics over NT updates on a 32^3 grid (forward FFT per update):

@@ -4,7 +4,7 @@
 # benchmarks of doc/benchmarks.md, and keeps the logs.
 #   scripts/gpu-check.sh [LOGDIR]      (default: build-gpu/logs)
 # Exits non-zero if a test fails; the benchmark figures go into
-# LOGDIR/bench_gpu_{float,double}.txt for doc/benchmarks.md. Needs the
+# LOGDIR/bench_gpu_{float,double}.txt for doc/benchmarks-log.md ("GPU backends"). Needs the
 # packages of scripts/install-deps.sh and the CUDA toolkit; it installs
 # nothing, since GPU machines often cannot fetch (doc/gpu.md).
 set -uo pipefail

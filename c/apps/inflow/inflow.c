@@ -12,7 +12,7 @@
  * a line's direction u covers only sum_d |u_d| (hi_d - lo_d), which for a
  * long thin tube is about half the diagonal on average over directions.
  * The windows of a 256 x 256 x 10000 tube are a quarter of the plan's
- * lines (doc/benchmarks.md, "Inflow sampler").
+ * lines (doc/benchmarks-log.md, "Inflow sampler").
  *
  * The windows are projected through the engine's backend table
  * (backend_ops.project_windows; the engine's backend is always the CPU's,

@@ -9,7 +9,8 @@
  * 1024). Blocks of 16 lines keep the segments one row reads in L1 (48 KB
  * here): with 32 the gathers of the AVX-512 kernel went to L2 and the
  * grid projection took 22% longer on one Sapphire Rapids core (2026-11-24,
- * doc/benchmarks.md). The inner loops are in cpu_kernels.h: a portable version and
+ * doc/benchmarks-log.md, "What changed (second pass)"). The inner loops are
+ * in cpu_kernels.h: a portable version and
  * AVX2 / AVX-512 versions picked at run time, all giving the same bits.
  * Points are evaluated in Morton order (see morton_order).
  *
