@@ -6,6 +6,8 @@
 # The test starts its own Xvfb, which names the display it took once it
 # is ready (-displayfd): xvfb-run -a can hand two runs close together the
 # same display, and ParaView then aborts on "bad X server connection".
+# -noreset: by default an X server resets when its last client leaves,
+# and a pvpython connecting during the reset is refused the same way.
 # Exit 77 (skipped) without pvpython, Xvfb or matplotlib.
 set -euo pipefail
 tbrf=$1 py=$2
@@ -19,7 +21,7 @@ tmp=$(mktemp -d)
 xpid=
 trap '[ -n "$xpid" ] && kill "$xpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp"
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$tmp/display" 2>"$tmp/xvfb.log" &
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>"$tmp/display" 2>"$tmp/xvfb.log" &
 xpid=$!
 for _ in $(seq 100); do [ -s "$tmp/display" ] && break; sleep 0.2; done
 [ -s "$tmp/display" ] || { cat "$tmp/xvfb.log"; echo "Xvfb did not start"; exit 1; }
