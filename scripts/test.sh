@@ -23,6 +23,8 @@ elif [ "${1:-}" = "--sanitize" ]; then
   # runtime (doc/gpu.md), so its host code and kernels are checked too.
   flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBRF_SANITIZE=ON -DTBRF_BUILD_BENCH=OFF -DTBRF_CUDA_EMULATOR=ON)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  # PoCL's and LLVM's own process-lifetime allocations (tests/support/lsan.supp)
+  export LSAN_OPTIONS=suppressions=$PWD/tests/support/lsan.supp
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # The "long" label (dieharder on a generator's output stream) tests the
   # generators, not memory safety: the Release run covers it.
