@@ -533,7 +533,10 @@ static int eval_lifted(tbrf_driver *d, int64_t n, const double *xyz, double *out
     return st;
 }
 
-int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, double *out)
+/* The checks every points call starts with (either layout), then the
+ * coefficients of time t held for evaluation: TBRF_OK (held), or the
+ * failure with nothing held. */
+static int points_begin(tbrf_driver *d, double t, int64_t n, const double *xyz, const double *out)
 {
     if (!d)
         return TBRF_ERR_NULL;
@@ -541,7 +544,12 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
         return tbrfi_drv_fail(d, TBRF_ERR_SIZE, "driver: n=%lld points", (long long)n);
     if (n > 0 && (!xyz || !out))
         return tbrfi_drv_fail(d, TBRF_ERR_NULL, "driver: %s is NULL", xyz ? "out" : "xyz");
-    int st = hold(d, t, NEED_EVAL);
+    return hold(d, t, NEED_EVAL);
+}
+
+int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, double *out)
+{
+    int st = points_begin(d, t, n, xyz, out);
     if (st != TBRF_OK)
         return st;
     st = check_positions(d, n, xyz);
@@ -789,13 +797,7 @@ static int points_last(tbrf_driver *d, int64_t n, const double *xyz, double *out
 int tbrf_driver_points_component_last(tbrf_driver *d, double t, int64_t n, const double *xyz,
                                       double *out)
 {
-    if (!d)
-        return TBRF_ERR_NULL;
-    if (n < 0 || n > INT64_MAX / 3)
-        return tbrfi_drv_fail(d, TBRF_ERR_SIZE, "driver: n=%lld points", (long long)n);
-    if (n > 0 && (!xyz || !out))
-        return tbrfi_drv_fail(d, TBRF_ERR_NULL, "driver: %s is NULL", xyz ? "out" : "xyz");
-    int st = hold(d, t, NEED_EVAL);
+    int st = points_begin(d, t, n, xyz, out);
     if (st != TBRF_OK)
         return st;
     st = check_positions_last(d, n, xyz);
