@@ -1,5 +1,5 @@
 /* bench_fft_bare.c — the FFT method against a bare FFTW c2r plus a fill,
- * without any write (#31 item 4), in float and double, alternated in each
+ * without any write, in float and double, alternated in each
  * repeat:
  *   tbrf:  tbrf_make_plan (method FFT, periodic) + tbrf_set_grid +
  *          tbrf_execute of an n^3 field into the caller's array;

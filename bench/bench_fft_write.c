@@ -1,5 +1,5 @@
 /* bench_fft_write.c — the FFT method end to end against the user's
- * alternative done by hand, timed in the same run (#16 item 2):
+ * alternative done by hand, timed in the same run:
  *   tbrf:  the command `tbrf generate --model powerlaw --index -3 --kmin 0.05
  *          --kmax 3 --grid NxNxN --method fft --periodic --precision P
  *          --out DIR/tbrf.h5`, run as a child process (wall clock from

@@ -1,4 +1,4 @@
-/* bench_inflow.c — the inflow-boundary sampler (tbrf_inflow_*, issue #15):
+/* bench_inflow.c — the inflow-boundary sampler (tbrf_inflow_*):
  *  1. line memory against the tube's length (256 x 256 x nz, resolution 1,
  *     1024 lines): the sampler's windows in double and float against the
  *     lines a plan of the same tube holds, and the time to make them;

@@ -1,6 +1,6 @@
 /* bench_inflow_tube.c — the 256 x 256 x 10000 tube of the planetary-nebula
  * runs written out of core through the inflow sampler's line windows and
- * the installed writer (issue #15 item 4): slabs of z planes filled with
+ * the installed writer: slabs of z planes filled with
  * tbrf_inflow_fill_grid at t = 0, rounded to float and pushed to
  * tbrf_writer. Prints the time and the line memory; run it under
  * /usr/bin/time -v for the peak RSS (doc/benchmarks-log.md, "Inflow sampler").

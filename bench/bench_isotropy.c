@@ -1,5 +1,5 @@
 /* bench_isotropy.c — measures where the shell power of a turning-bands
- * field stops scattering like a Gaussian field's (#19 item 10b), the
+ * field stops scattering like a Gaussian field's, the
  * figures behind doc/method.md "How many lines" and the isotropy limit
  * that tbrf info and generate's warning use.
  *

@@ -1,5 +1,5 @@
-/* bench_limits.c — what this core can do for the grid projection (#16
- * item 1: "state the machine's limit for this kernel and how far each path
+/* bench_limits.c — what this core can do for the grid projection (to
+ * "state the machine's limit for this kernel and how far each path
  * is from it"), without hardware counters (virtual machines often have
  * none), on one thread:
  *   clock:   a chain of dependent 64-bit adds (one cycle each on every

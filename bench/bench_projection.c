@@ -3,7 +3,7 @@
  * cells and lines (dot product, interpolation) timed in the same run on
  * the same lines: one in double built with the library's flags, and one
  * in float built with -O3 -march=native (naive_native.c), the baseline of
- * issue #16's "4x the straightforward float loop". End-to-end times
+ * the project's goal of "4x the straightforward float loop". End-to-end times
  * include planning and line synthesis for all. tbrf runs in the precision
  * asked (float by default, as `tbrf generate --precision float`; the
  * projection is double either way) with the ISA TBRF_CPU_ISA allows.

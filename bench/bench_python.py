@@ -1,6 +1,6 @@
 """bench_python.py BENCH_PYTHON LIBBENCH_PYTHON_CALL [N] [PAIRS] [THREADS] — the
-overhead of the Python package's Field call over the C API (issue #32,
-doc/benchmarks-log.md, "Python package overhead").
+overhead of the Python package's Field call over the C API
+(doc/benchmarks-log.md, "Python package overhead").
 
 One Field (a 3D Gaussian field at N points; bench/bench_python.c says
 which) is evaluated PAIRS times by Field.__call__ (timed in Python: the

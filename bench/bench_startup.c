@@ -1,5 +1,5 @@
 /* bench_startup.c — the `tbrf` command's start-up against a bare program
- * linked with libtbrf (issue #31 item 2; doc/benchmarks-log.md, "Start-up"):
+ * linked with libtbrf (doc/benchmarks-log.md, "Start-up"):
  *   version: `tbrf --version` against `startup_bare_version` (a C
  *            program linked with libtbrf printing tbrf_version());
  *   grid 2^3: `tbrf generate --model gaussian --length 1 --grid 2x2x2

@@ -1,4 +1,4 @@
-/* bench_tb_linear.c — is turning bands linear past the cache? (#31 item 3)
+/* bench_tb_linear.c — is turning bands linear past the cache?
  * The cost per cell·line of the CPU grid projection (lines cached: the
  * second execute of a realization) in three cases, alternated in each
  * repeat so that all see the same load:
@@ -12,7 +12,7 @@
  *   many L: the n_small^3 domain with L_big lines, evaluated on a slab of
  *          n_small^3 * L_small / L_big cells (the same work as small).
  * Prints the ratios big-n / small and many-L / small of the cost per
- * cell·line (1 = linear; the goal of #31 is <= 1.1), the median and
+ * cell·line (1 = linear; the goal is <= 1.1), the median and
  * [min–max] over the repeats of each repeat's own ratio, and RATIO lines
  * for bench/run_suite.sh. Run it with OMP_NUM_THREADS=1 TBRF_BENCH_CLOCK=cpu
  * for a per-core figure that waiting for a core does not inflate.

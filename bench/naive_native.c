@@ -1,8 +1,8 @@
 /* naive_native.c — the straightforward projection loop a user would write
  * in float, compiled by itself with -O3 -march=native (bench/CMakeLists.txt):
  * every cell of an n^3 grid against every line, linear interpolation, an
- * OpenMP loop over cells. The baseline of bench_projection's ratio (#16
- * item 1); tbrf itself stays portable and dispatches its SIMD at run time. */
+ * OpenMP loop over cells. The baseline of bench_projection's ratio;
+ * tbrf itself stays portable and dispatches its SIMD at run time. */
 #include <stdint.h>
 
 void naive_float_native(int64_t n, const float *lines, int64_t M, const float *axis, const float *off,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/nufft_peer.py — tbrf's periodic fields at points (NUFFT) against
-FINUFFT type 2, alternated in one run (issue #31, item 1).
+FINUFFT type 2, alternated in one run.
 
 The same npts random points in the unit box (FINUFFT's [-pi, pi)^3), n^3
 modes, the same requested accuracy eps, one thread on both sides

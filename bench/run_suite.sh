@@ -4,12 +4,12 @@
 # straightforward loops, the FFT method end to end against FFTW + an HDF5
 # write by hand, the core's limits for the projection (bench_limits), and
 # peers from PyPI (gstools, FINUFFT) in a throw-away virtual environment.
-# Prints tables and, last, the summary of issue #16's ratios for every SIMD
+# Prints tables and, last, the summary of the projection's ratios for every SIMD
 # path this CPU runs (TBRF_CPU_ISA forces the
 # lower ones: on an AVX-512 machine the AVX2 row is the AVX2 path on that
 # machine, not an AVX2-only CPU). Asserts nothing.
 #
-# Peers (#31): the last table, "Peers", puts tbrf against each peer, one
+# Peers: the last table, "Peers", puts tbrf against each peer, one
 # row per line
 #     PEER <name> <ratio> <goal> <isa> <note...>
 # that the blocks between "Peers: blocks" and "Peers: table" append to
@@ -71,7 +71,7 @@ done
 ratio() { sed -n "s/^RATIO $2 //p" "$out/$1"; }
 rate() { sed -n "s/^RATE $2 //p" "$out/$1"; }
 echo
-echo "## summary (#16): $cpu, $threads threads, best of $reps, $(date -u '+%Y-%m-%d')"
+echo "## summary: $cpu, $threads threads, best of $reps, $(date -u '+%Y-%m-%d')"
 printf "%-13s %10s %9s %8s %10s %9s %8s %8s %8s %8s\n" "ISA" "grid cl/s" "loop/tbrf" "pts/grid" \
     "core cl/s" "loop/tbrf" "pts/grid" "FFT/hand" "+fsync" "FFT core"
 printf "%-13s %10s %9s %8s %10s %9s %8s %8s %8s %8s\n" "goal" "" ">= 4" "<= 1.5" "" ">= 4" "<= 1.5" \
@@ -107,7 +107,7 @@ peer() {
 best=${isas%% *}
 preps=$((reps > 5 ? reps : 5))
 
-# The FFT method against a bare FFTW c2r + fill, no write (#31 item 4):
+# The FFT method against a bare FFTW c2r + fill, no write:
 # one thread, CPU time, each ISA (the modes' Philox and passes are SIMD).
 for isa in $isas; do
     if OMP_NUM_THREADS=1 TBRF_BENCH_CLOCK=cpu TBRF_CPU_ISA=$isa "$build/bench/bench_fft_bare" 256 "$preps" \
@@ -122,7 +122,7 @@ for isa in $isas; do
     fi
 done
 
-# Turning bands linear past the cache (#31 item 3): the cost per
+# Turning bands linear past the cache: the cost per
 # cell.line at 512^3 (a slab of its grid) and at 8192 lines against the
 # 128^3 grid with 1024 lines; one thread, CPU time, each ISA.
 for isa in $isas; do
@@ -181,7 +181,7 @@ else
     echo "# TurbGen: set TBRF_TURBGEN_DIR to the folder of TurbGen.h for its rows"
 fi
 
-# Peers row "NUFFT vs FINUFFT" (issue #31, item 1): tbrf's periodic field at
+# Peers row "NUFFT vs FINUFFT": tbrf's periodic field at
 # 10^6 random points (bench/nufft_peer.py driving bench_nufft_peer) against
 # FINUFFT type 2 from PyPI, same points, modes and accuracy, one thread,
 # alternated pairs (at least 5), CPU seconds; the table's ratio is FINUFFT /
@@ -220,7 +220,7 @@ if [ -z "$TBRF_NO_PEERS" ] && [ -z "$TBRF_SUITE_SUMMARY_ONLY" ]; then
     fi
 fi
 
-# ---- start-up (issue #31 item 2): `tbrf --version` and a 2^3 generate
+# ---- start-up: `tbrf --version` and a 2^3 generate
 # against a bare C program linked with libtbrf (+ libtbrf_writer for the
 # grid), 20 alternated pairs, CPU time of each child (goal <= 2).
 if cmake --build "$build" --target tbrf_cli bench_startup startup_bare_version startup_bare_grid \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """arepo_cosmo.py TBRF WORKDIR CASE — `tbrf arepo cosmo`: Zel'dovich
 initial conditions read back as AREPO needs them, and their statistics
-(issue #17 items 3 and 5; doc/arepo.md, "Cosmological initial conditions").
+(doc/arepo.md, "Cosmological initial conditions").
 
 The run is AREPO's cosmo_box_gravity_only_3d setting: 32^3 particles,
 50 Mpc/h (kpc/h units), z = 127, Omega_m 0.3089, Omega_Lambda 0.6911,
@@ -497,7 +497,7 @@ def case_glass():
     out = run("regenerate", "gl.hdf5", "--out", "gl2", "--check").stdout
     check("bitwise equal" in out, "regenerate --check of a glass file: %r" % out)
     write_glass("g256.hdf5", glass_points(8, 1000.0, 6)[:256], box=1000.0)
-    # a point exactly at BoxSize is wrapped to 0 (issue #28 item 8): the same
+    # a point exactly at BoxSize is wrapped to 0: the same
     # particles as the glass with that point at 0; one clearly outside is refused
     write_glass("edge.hdf5", np.vstack([gx[:-1], [[1000.0, 1, 1]]]), box=1000.0)
     write_glass("zero.hdf5", np.vstack([gx[:-1], [[0.0, 1, 1]]]), box=1000.0)

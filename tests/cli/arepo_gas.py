@@ -15,7 +15,7 @@ Cases:
              so V = m / rho are the Voronoi volumes: they sum to L^3
              (1e-10); the rms of ln rho is the target sigma (see the
              tolerance below); --points FILE re-reads the coordinates
-  lndensity  --lognormal (issue #33; doc/lognormal.md): the contrast has the
+  lndensity  --lognormal (doc/lognormal.md): the contrast has the
              model's spectrum (lognormal_target "density" recorded, the
              rms of ln rho the target sigma as in `lognormal`, regenerate
              --check bitwise); --lognormal --target-spectrum gaussian is
@@ -36,7 +36,7 @@ Cases:
              requested one, and P(z=127)/P(z=0) = D(127)^2 with D from a
              direct integration here; `tbrf generate --model table` runs
              on it
-  meanvel    the mass-weighted mean velocity (issue #28): by default
+  meanvel    the mass-weighted mean velocity: by default
              sum m v / sum m = 0 (1e-14 of the rms speed; m = rho V, the
              Masses), the subtracted vector recorded as
              velocity_mean_subtracted; --keep-mean-velocity gives the
@@ -83,7 +83,7 @@ def header(f):
 def case_header():
     p = run("arepo", "gas", "--out", "ic", "--box", "2", "--lattice", "8", "--rho", "3",
             "--temperature", "1e4", "--mu", "0.6")
-    # #19 item 5: one line saying what was written; --quiet silences it
+    # one line saying what was written; --quiet silences it
     check(re.fullmatch(r"wrote ic\.hdf5: AREPO initial conditions, 512 gas cells \(PartType0\), "
                        r"float64, [0-9.]+ KiB\n", p.stderr) is not None, "wrote line %r" % p.stderr)
     p = run("arepo", "gas", "--out", "icq", "--box", "2", "--lattice", "8", "--rho", "3",

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """arepo_sets.py TBRF WORKDIR CASE — AREPO file sets all or nothing, inputs
 never overwritten, values the file can hold, coincident points refused,
-recorded commands escaped (issue #27 items 1-5, 11, 12;
-doc/guarantees-outputs.md, "AREPO sets").
+recorded commands escaped
+(doc/guarantees-outputs.md, "AREPO sets").
 
 Cases:
   commit   a 4-file `arepo cosmo` set (16^3) replaced by another seed's,

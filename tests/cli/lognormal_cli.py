@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""lognormal_cli.py TBRF WORKDIR CASE — `tbrf generate --lognormal` (issue #33;
-doc/lognormal.md, doc/statistics.md).
+"""lognormal_cli.py TBRF WORKDIR CASE — `tbrf generate --lognormal` (doc/lognormal.md, doc/statistics.md).
 
 Cases:
   spectrum  (stats) the density contrast rho/<rho> - 1 of a 2D periodic box

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """periodic_cli.py TBRF WORKDIR CASE — `tbrf generate --box/--vector`, and
-`regenerate`/`sample` of such files (issue #13 item 4; doc/cli.md).
+`regenerate`/`sample` of such files (doc/cli.md).
 
 Cases:
   points    the issue's command: a solenoidal Gaussian field periodic over

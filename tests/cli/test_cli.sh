@@ -28,7 +28,7 @@ expect_ok() {
     fi
     local other
     # Warnings, and the one "wrote FILE ...: WHAT" line of a command that
-    # wrote something (#19 item 5; case_wrote checks its content and that
+    # wrote something (case_wrote checks its content and that
     # --quiet silences it), are the only stderr a success may have.
     other=$(printf '%s' "$err" | grep -v -e '^tbrf: warning:' -e '^wrote [^ ].*: ' || true)
     if [ -n "$other" ]; then
@@ -237,7 +237,7 @@ case_info() {
     expect_grep 'grid_counts += \[8, 8, 8\]' "$out" "info arrays"
     "$MKPOINTS" p.h5 good3 10
     expect_ok "$TOOL" info p.h5 && expect_grep '/points +float64 +\(10, 3\)' "$out" "info on a foreign file"
-    # #19 item 7: groups and their attributes (an AREPO-like /Header), names
+    # groups and their attributes (an AREPO-like /Header), names
     # and values escaped, datasets inside groups with shape and type.
     "$MKPOINTS" a.h5 arepo 7
     expect_ok "$TOOL" info a.h5 || return
@@ -258,7 +258,7 @@ case_info() {
     printf '%s\n' "$out" | grep -q 'g010000' && fail "info listed the 10001st object"
 }
 
-# #19 item 5: every writing command says on stderr, in one line, what it
+# every writing command says on stderr, in one line, what it
 # wrote; --quiet silences the line.
 case_wrote() {
     run "$TOOL" generate "${PL[@]}" --grid 8x6x4 --precision float --out w.h5
@@ -476,7 +476,7 @@ case_netcdf_grid() {
     "$IO_CHECK" same g2 g2.h5 || fail "netCDF and HDF5 values differ"
     expect_ok "$TOOL" info f.nc
     expect_grep 'Conventions' "$out" "info on netCDF"
-    # #19 item 7: the netCDF library's bookkeeping is hidden; the CF
+    # the netCDF library's bookkeeping is hidden; the CF
     # attributes of the variables stay.
     expect_grep '^      axis +="X"$|^      axis += "X"$' "$out" "info netCDF variable attributes"
     local bad
@@ -607,7 +607,7 @@ case_regenerate() {
     expect_fail "$TOOL" regenerate junk.h5 --out x.h5
 }
 
-# #19 item 1: a grid and points at its cells are one field when they get
+# a grid and points at its cells are one field when they get
 # the same --domain and --resolution. Tolerance 1e-12 (sigma = 1): the grid
 # path computes a cell's position as origin + spacing*i and the points path
 # reads it; both project it on the same lines, so they differ only by the
@@ -656,7 +656,7 @@ case_domain() {
     expect_fail "$TOOL" generate $D --points c2.txt --domain 0,0,0:9,9,9 --out x.h5
 }
 
-# #19 item 2: tbrf sample evaluates the field a file records elsewhere.
+# tbrf sample evaluates the field a file records elsewhere.
 # Bitwise at the file's own grid (the same path); 1e-12 (sigma = 1) at
 # its cells given as points or as a sub-grid: positions computed or read
 # differently project to the same lines within a few ulps (see
@@ -721,7 +721,7 @@ case_sample() {
     expect_grep '^usage: tbrf sample FILE' "$out" "sample --help"
 }
 
-# #19 item 3: --kmax cuts a table. A CAMB-like table (k P rising to a
+# --kmax cuts a table. A CAMB-like table (k P rising to a
 # turnover at 0.2, k^-3 beyond, tabulated to k = 100) on a 64^3 grid of
 # spacing pi/2, Nyquist 2. Without a cut 63% of the variance lies above the
 # Nyquist: the grid's spectrum holds it aliased, 1.5-3x the model's at
@@ -737,7 +737,7 @@ case_sample() {
 case_kmax_table() {
     awk 'BEGIN { for (i = 0; i <= 120; i++) { k = 10 ^ (-4 + 6 * i / 120);
                  printf "%.17g %.17g\n", k, 2e4 * k / (1 + (k / 0.2) ^ 4) } }' > camb.txt
-    # the lines as before the grid-sized default (#30 item 2): this case is
+    # the lines as before the grid-sized default: this case is
     # about the band, and 2580 lines would take it near its time limit
     local G="--model table --table camb.txt --grid 64x64x64 --spacing 1.5707963267948966 --seed 2 --lines 1024"
     expect_ok "$TOOL" generate $G --out nocut.h5
@@ -880,7 +880,7 @@ case_interrupt_netcdf() {
 }
 
 # The plan's variance against the model's: a warning below 99% and above
-# 101% (issue #20: the FFT method's sum over modes of a k^-3 spectrum
+# 101% (the FFT method's sum over modes of a k^-3 spectrum
 # starting at the box fundamental is 110.6% of sigma^2 on a 32^3 grid of
 # side 32, and used to pass silently), none in between.
 case_variance_warnings() {
@@ -904,7 +904,7 @@ case_variance_warnings() {
     expect_grep 'ATTRIBUTE "line_length_factor"' "$(attrs e.h5)" "line_length_factor recorded"
     expect_ok "$TOOL" regenerate e.h5 --out f.h5 --check --quiet || return
     expect_grep 'bitwise equal' "$out" "regenerate with the factor"
-    # #19 item 10(a): each loss named with its own fix, decided from the
+    # each loss named with its own fix, decided from the
     # plan's numbers. 2D Gaussian a = 10 on a 2x2 grid: 85% resolved, all
     # of the loss below the lines' lowest mode; --oversampling 32 changes
     # nothing, so it must not be suggested; the factor named removes it.
@@ -929,7 +929,7 @@ case_variance_warnings() {
     expect_grep "discrete modes .*larger box, or a larger kmin" "$err" "FFT discreteness"
 }
 
-# #19 item 10(b): the k-space isotropy limit measured by bench/bench_isotropy
+# the k-space isotropy limit measured by bench/bench_isotropy
 # (shell power scatter within 2% of a Gaussian field's up to 0.63 sqrt(L)
 # fundamentals in 3D, 0.57 L in 2D; doc/method.md, "How many lines"):
 # generate warns when it is below half the grid's Nyquist and names the
@@ -963,7 +963,7 @@ case_isotropy_lines() {
     case $out in *isotropy:*) fail "an FFT file got an isotropy line" ;; esac
 }
 
-# #30 item 2: the README's and scripts/demo.sh's commands print no warning
+# the README's and scripts/demo.sh's commands print no warning
 # about their own defaults. The 2D and points commands run as written; the
 # 3D ones (128^3: 10320 default lines, ~20 s of one core; 256^3 under
 # mpirun) run with their options on 48^3, and cli_isotropy_rule checks
@@ -1031,7 +1031,7 @@ case_readme_defaults() {
         "$err" "a bounded default says so"
 }
 
-# #30 item 7: messages that say what the code does.
+# messages that say what the code does.
 case_messages() {
     # a model parameter out of range is a usage error, named once
     run "$TOOL" generate --model matern --length 3 --nu 60 --grid 8x8 --out x.h5
@@ -1097,7 +1097,7 @@ case_messages() {
     case $out in *--omega0*|*--omega-baryon*) fail "arepo gas --help: old spellings" ;; esac
 }
 
-# Anisotropy (issue #33): --anis/--angles recorded, shown by info,
+# Anisotropy: --anis/--angles recorded, shown by info,
 # regenerated and sampled bit for bit; the identity is the isotropic field
 # bit for bit; bad factors and angles refused naming the option.
 case_anisotropy() {

@@ -113,7 +113,7 @@ bad)
     expect 2 'at most' "${common[@]}" --times 0:1e9:1e-3 "${g[@]}"
     expect 2 'geometry is 2D' --box 1,1,1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4 --out out.h5
     expect 1 'out.h5' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out nodir/out.h5
-    # issue #27 item 5: what would make the force or a coordinate
+    # what would make the force or a coordinate
     # non-finite is refused naming the option, before anything is written
     expect 2 '--spacing 1e308: .*not finite' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --spacing 1e308 --out out.h5
     expect 2 '--injection gives a force rms of inf' --box 1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 0.25 --injection 1e308 --times 0:1:0.5 --grid 4x4x4 --out out.h5
@@ -123,7 +123,7 @@ bad)
     printf '1e308 0 0\n0.5 0.5 0.5\n' > far.txt
     expect 2 '--domain .* times kmax is not finite' --domain 0,0,0:1e308,1,1 --model band --kmin $K1 --kmax $K3 --zeta 1 --tcorr 1 --rms 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
     expect 2 'one of them' "${common[@]}" --rms-per-component 1 --times 0:1:0.5 --grid 4x4x4 --out out.h5
-    # issue #27 item 9: a series larger than the free space is refused
+    # a series larger than the free space is refused
     # before anything is computed, naming both sizes (the free space
     # forced by the test-only TBRF_TEST_FREE_SPACE)
     TBRF_TEST_FREE_SPACE=1000000 expect 1 'out.h5: the series (/time, /field) needs 1.0[0-9]* MiB, but the folder has 0.95[0-9]* MiB free' "${common[@]}" --times 0:1:0.5 --grid 4x4x4 --out out.h5
@@ -167,7 +167,7 @@ domain)
     echo "drive --domain: later starts give bitwise the values of a run from 0; bad input refused"
     ;;
 output)
-    # issue #29 item 6: the seed an integer, the |f| convention of --rms
+    # the seed an integer, the |f| convention of --rms
     # and --rms-per-component, the side file named, a progress bar
     "$tbrf" drive "${common[@]}" --times 0:1:0.25 --grid 6x5x4 --out a.h5 2>wrote.txt
     grep -qx 'wrote a.h5 (+ a.xmf): 5 times of /field, [0-9]* modes' wrote.txt

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# test_inputs.sh — the command against hostile inputs (issue #12;
-# doc/guarantees-inputs.md), one case per ctest test (inputs_CASE).
+# test_inputs.sh — the command against hostile inputs (doc/guarantees-inputs.md), one case per ctest test (inputs_CASE).
 #
 #   test_inputs.sh TOOL HOSTILE H5DUMP CASE
 #

@@ -1,5 +1,5 @@
 /* test_isotropy_rule.c — the default lines of `tbrf generate` on a grid
- * (cli/isotropy.c, #30 item 2): the lines whose isotropy limit is the
+ * (cli/isotropy.c): the lines whose isotropy limit is the
  * grid's Nyquist, 1024 to 16384, and no isotropy warning for them on the
  * README's and scripts/demo.sh's grids (128^3 and 256^3, too slow to run
  * in a test: test_cli.sh readme_defaults runs the same options on 48^3

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_outputs.sh — what the `tbrf` command writes, and what it refuses
-# to write (issue #12, the output half; doc/guarantees-outputs.md).
+# to write (the output half; doc/guarantees-outputs.md).
 #
 #   test_outputs.sh TOOL MKPOINTS H5DUMP H5LS NCDUMP CASE
 #

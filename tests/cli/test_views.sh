@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_views.sh TBRF IO_CHECK CASE — `tbrf preview` and `tbrf spectrum` on
-# every kind of grid file tbrf writes (issue #30, items 1 and 5):
+# every kind of grid file tbrf writes:
 #   vector    2D and 3D vector grids (HDF5 /field (ny, nx, 2), (nz, ny, nx,
 #             3); netCDF field_x/_y/_z): a missing or impossible
 #             --component is refused naming the valid ones; components are

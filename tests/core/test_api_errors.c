@@ -162,7 +162,7 @@ static void check_make_plan(void)
     expect_plan(TBRF_ERR_DIVERGENT, -1, div, 3, LO, HI, 0.5, NULL, "powerlaw k^-3, kmin=0, 3D");
     expect_plan(TBRF_ERR_DIVERGENT, -1, div, 2, LO, HI, 0.5, NULL, "powerlaw k^-3, kmin=0, 2D");
     tbrf_model_destroy(div);
-    /* issue #15: the message of a low-k divergence names the fix */
+    /* the message of a low-k divergence names the fix */
     CHECK(tbrf_model_powerlaw(-3.9, 0.0, 2.0, &div) == TBRF_OK, "powerlaw -3.9 kmin=0");
     tbrf_plan *dp = NULL;
     CHECK(tbrf_make_plan(div, 3, LO, HI, 0.5, 1, NULL, &dp) == TBRF_ERR_DIVERGENT &&

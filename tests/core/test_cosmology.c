@@ -255,7 +255,7 @@ static void test_bad_input(void)
     CHECK(tbrf_cosmo_hubble(0.3, 0.7, 0, &v) == TBRF_ERR_INVALID, "a = 0");
     CHECK(tbrf_cosmo_eh_transfer(0.3, 0.3, 0.7, 2.7, 1, 0.1, &v) == TBRF_ERR_INVALID, "ob = om");
     CHECK(tbrf_cosmo_eh_transfer(0.3, -0.01, 0.7, 2.7, 1, 0.1, &v) == TBRF_ERR_INVALID, "ob < 0");
-    /* omega_b = 0 (issue #28): EH98's zero-baryon form, eq. 29 with
+    /* omega_b = 0: EH98's zero-baryon form, eq. 29 with
      * Gamma = omega_m h (q = k / (13.41 k_eq), k_eq = 0.0746 omega_m h^2 /
      * theta^2 in 1/Mpc), for either wiggles */
     for (int w = 0; w < 2; w++)

@@ -1,4 +1,4 @@
-/* test_inflow.c — the inflow-boundary sampler (tbrf_inflow_*, issue #15):
+/* test_inflow.c — the inflow-boundary sampler (tbrf_inflow_*):
  *  1. values are bitwise tbrf_execute's on a plan made with the same
  *     arguments, at the shifted positions x - v t, in 3D and 2D, for
  *     several steps and thread counts, by fill and by fill_grid;

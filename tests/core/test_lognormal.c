@@ -1,5 +1,5 @@
 /* test_lognormal.c — tbrf_model_lognormal and tbrf_lognormal_sigma2_mach
- * (#33 items 1-2; doc/lognormal.md):
+ * (doc/lognormal.md):
  *  - Gaussian covariance xi_d = s2 exp(-r^2/L^2) (an analytic pair with
  *    its spectrum): the derived Gaussian spectrum is the transform of
  *    ln(1 + xi_d), computed here independently by adaptive Gauss-Kronrod

@@ -1,4 +1,4 @@
-/* test_model_band.c — tbrf_model_set_band (#19 item 3): a band cut on any
+/* test_model_band.c — tbrf_model_set_band: a band cut on any
  * model, checked against independent adaptive quadrature of the uncut
  * model's spectrum (tests/core/test_model_quad.h):
  *  - the cut model's variance is renormalised to sigma^2 over the band:
@@ -10,7 +10,7 @@
  *  - the line spectrum integrates to pi sigma^2 ((1/pi)∫P1 = sigma^2);
  *  - tables and power laws are narrowed, callbacks too, and the
  *    description says so; bad bands are refused with a message;
- *  - #19 item 9: a callback with a narrow peak has the variance of its
+ *  - a callback with a narrow peak has the variance of its
  *    spectrum (it was up to 35% off: one fixed rule per doubling piece
  *    missed the peak), so the plan's variance_resolved, a sum over the
  *    lines' modes, is sigma^2 to the lines' discretisation, not above it.

@@ -724,7 +724,7 @@ static void test_stable_rational(void)
     tbrf_model_destroy(s);
 }
 
-/* tbrf_model_set_anisotropy (issue #33): non-positive, NaN or infinite
+/* tbrf_model_set_anisotropy: non-positive, NaN or infinite
  * factors and non-finite angles refused with a message naming the entry,
  * the model left as it was; the identity is no anisotropy (the isotropic
  * description); a 2D plan refuses a 3D anisotropy, naming it. */

@@ -1,7 +1,7 @@
 ! test_api.f90 — the idiomatic module gives bitwise the values of the C API
 ! for grids (3D double, 2D float, rank-1 and rank-3 arrays, a sub-grid) and
 ! points, with default and 64-bit seeds (including one above 2^63, i.e.
-! negative int64); the lognormal model (#33).
+! negative int64); the lognormal model.
 program test_api
     use, intrinsic :: iso_c_binding
     use tbrf
@@ -79,7 +79,7 @@ contains
         call tbrf_model_destroy(a)
     end subroutine model_kinds
 
-    !> tbrf_model_lognormal and tbrf_lognormal_sigma2_mach (#33): the derived
+    !> tbrf_model_lognormal and tbrf_lognormal_sigma2_mach: the derived
     !> table is the C call's (variance ln(1 + var), its covariance ln(1 + xi)
     !> to 1e-4), a refusal keeps its message under stat=.
     subroutine lognormal()

@@ -1,6 +1,5 @@
 ! test_driving_forms.f90 — the forms of tbrf_driver_grid and
-! tbrf_driver_points (doc/fortran.md, "Turbulence driving"; issues #27
-! item 13, #29 item 5), against the direct call into force(3, nx, ny, nz)
+! tbrf_driver_points (doc/fortran.md, "Turbulence driving"), against the direct call into force(3, nx, ny, nz)
 ! with n of kind c_int64_t (the C library's own layout, no temporary),
 ! bit for bit:
 !  - n of default integer kind and n from the array's shape: bitwise equal;

@@ -1,4 +1,4 @@
-! test_inflow.f90 — the inflow-boundary sampler from Fortran (issue #15):
+! test_inflow.f90 — the inflow-boundary sampler from Fortran:
 ! a wind along z fills a ghost block values(nx, ny, ng) at several times;
 ! the values equal, bit for bit, tbrf_execute of a plan made with the same
 ! arguments at the cells shifted by -v t (as in C, tests/core/test_inflow.c);

@@ -2,7 +2,7 @@
 /* fuzz_arepo.c — the readers of AREPO files (tbrf_arepo.h) on sets of
  * files written from the fuzz input: tbrf_arepo_read_glass and
  * _read_coordinates (the --glass and --points readers), the set check
- * tbrf_arepo_check_set (issue #27: set_files, set_member, set_digest of
+ * tbrf_arepo_check_set (set_files, set_member, set_digest of
  * every member), tbrf_arepo_read_command, tbrf_io_arepo_version and
  * tbrf_arepo_compare.
  *

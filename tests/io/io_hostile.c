@@ -1,5 +1,5 @@
 /* io_hostile.c — hostile input files, made with the HDF5 and netCDF APIs
- * (no h5py needed), and the readers' answers to them (issue #12; the
+ * (no h5py needed), and the readers' answers to them (the
  * rules are doc/guarantees-inputs.md's).
  *
  *   io_hostile check DIR           the library-level checks (test

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """netcdf_xarray.py TBRF WORKDIR — the netCDF files `tbrf generate` writes,
-opened by xarray as a newcomer would (#19, "open all of it in ParaView and
-xarray"):
+opened by xarray as a newcomer would (open all of it in ParaView and
+xarray):
 - a 3D grid of spacing (0.5, 1, 2) and origin (1, 2, 3): the variable
   `field` on dimensions (z, y, x), coordinates x, y, z at origin + spacing*i
   with their CF bounds, the values those h5py reads from the same file;

@@ -1,5 +1,5 @@
 /* test_io_vector.c — vector values and periodic boxes through the io API
- * (issue #13's file layouts; #19's io part), with synthetic values:
+ * (the vector file layouts of doc/cli.md), with synthetic values:
  *  - HDF5 grids (3D: /field (nz, ny, nx, 3); 2D: (ny, nx, 2)) pushed in
  *    uneven pieces, points streamed (/value (N, 3)) and written whole, read
  *    back bitwise by tbrf_io_read_vector, float and double;

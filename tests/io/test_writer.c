@@ -1,5 +1,5 @@
-/* test_writer.c — the installed streaming writer (tbrf_writer_*, #15 item
- * 2), through libtbrf_writer:
+/* test_writer.c — the installed streaming writer (tbrf_writer_*),
+ * through libtbrf_writer:
  *  1. a grid streamed with tbrf_execute_grid_stream(plan, r, tbrf_writer_push,
  *     w), in double and float, reads back bitwise equal to tbrf_execute, with
  *     its XDMF side file and the completeness mark; chunks pushed in any
@@ -17,7 +17,7 @@
  *     arguments get clean statuses and messages (NULLs, flags, dim,
  *     precision, spacing, counts, a second grid_begin, push before begin,
  *     commit twice);
- *  4. coverage (#27 item 6): overlapping pushes refused naming the first
+ *  4. coverage: overlapping pushes refused naming the first
  *     cell written twice (and commit after them), a gap refused at commit
  *     naming its first cell, scrambled single-cell pushes commit and read
  *     back, the record beyond the memory budget refused; streamed points
@@ -369,7 +369,7 @@ static void failures(const char *dir)
     CHECK(dir_is_empty_but(dir, "fail.h5", "fail.xmf"), "no temporaries left behind in %s", dir);
 }
 
-/* Coverage (#27 item 6): each cell pushed exactly once. The issue's
+/* Coverage: each cell pushed exactly once. The issue's
  * case, two overlapping pushes whose counts add up to the grid, is
  * refused at the second push naming its first cell written before, and
  * commit refuses too; a gap is refused at commit naming its first cell;

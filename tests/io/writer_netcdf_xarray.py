@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """writer_netcdf_xarray.py DIR — the netCDF files the installed streaming
 writer (tbrf_writer_create with TBRF_WRITER_NETCDF) wrote in DIR, opened by
-xarray as a library user would (#15 item 2). DIR is test_writer's
+xarray as a library user would. DIR is test_writer's
 roundtrip folder, which holds, for the same values:
 - nDP.nc: streamed with tbrf_execute_grid_stream, bDP.nc: pushed backwards
   in 37-cell pieces and compressed, hDP.h5: the plain HDF5 file of one push

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """xdmf_vector.py DIR -- the vector files test_io_vector leaves in DIR, opened
-by real readers (issue #13's layouts).
+by real readers (the vector layouts).
 
 - meshio reads the 3D points file's XDMF (a Polyvertex with a Vector
   attribute): 11 points, one vertex cell each, point_data["value"] of shape

@@ -1,7 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 /* test_driving_time.c — the driver's time process (doc/driving.md,
- * "Time: an OU process by random access"; issues #29 item 1, #27 items 7
- * and 10).
+ * "Time: an OU process by random access").
  *
  * Statistics of the OU tree (fixed seeds; tolerances 4 sigma of each
  * estimator's scatter, derived at each check): over R = 1000 seeds of a

@@ -1,6 +1,6 @@
 /* test_driving_turbgen.c — TurbGen's parameter files
  * (tbrf_driver_params_from_turbgen; doc/driving.md, "TurbGen's parameter
- * files"; issue #29 deliverable 3).
+ * files").
  *
  * tests/data/turbgen/TurbGen.par is TurbGen's own example; its variants
  * replace single lines. Checked:

@@ -1,6 +1,5 @@
 /* test_driving_wide.c — sparse directions for wide bands
- * (tbrf_driver_params.directions; doc/driving.md, "Wide bands"; issue #29
- * deliverable 2).
+ * (tbrf_driver_params.directions; doc/driving.md, "Wide bands").
  *
  * A power-law shell spectrum k^-2 over k = 1..16 (2 pi / L) in a 3D box,
  * directions D = 8 (about TurbGen's mode count at angles_exp = 1), over R =

@@ -417,7 +417,7 @@ static void check_choice(const tbrf_model *m)
  * coefficients of fields from distinct pairs are independent, in
  * particular for the seed partner s XOR 0x9E3779B97F4A7C15 that 0.1.0
  * used for the 4.6% of modes where the polar method rejects both word
- * pairs (issue #20). Estimator, scale-free: the mean over modes of
+ * pairs. Estimator, scale-free: the mean over modes of
  * cos(phi_a - phi_b) and of |a||b| / sqrt(<|a|^2><|b|^2>) - E, where phi is a
  * coefficient's phase; for independent pairs the phase difference is
  * uniform, so the first has mean 0 and variance 1/(2M) over M modes. For

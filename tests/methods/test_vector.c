@@ -21,7 +21,7 @@
  *  - the grid stream of a mixed vector field (NUFFT grid and turning
  *    bands) pushes count cells of dim values, equal to execute;
  *  - the divergence and curl checks again with an anisotropic, rotated
- *    model (issue #33);
+ *    model;
  *  - bad input: vector kinds out of range, zeta outside [0, 1] or NaN for
  *    MIXED, realizations >= 2^62 refused. */
 #include <complex.h>
@@ -65,7 +65,7 @@ static void check_amplitudes(int dim)
 }
 
 /* Where set, the models of the divergence checks are anisotropic and
- * rotated (tbrf_model_set_anisotropy, issue #33): the lines' physical
+ * rotated (tbrf_model_set_anisotropy): the lines' physical
  * axes R S^-1 u and the FFT's physical wavevectors are what the
  * projections must use for the field to stay divergence- (curl-) free in
  * physical coordinates. The factors keep the shortest length 0.6 of the

@@ -136,7 +136,7 @@ static void test_failure(const char *dir, int fail_rank, int bad)
     check(!left(dir, bad ? "fail1.h5" : "fail0.h5"), "no file and no temporary left");
 }
 
-/* Coverage across ranks (#27 item 6): each rank pushes a piece that is
+/* Coverage across ranks: each rank pushes a piece that is
  * fine on its own, but rank 1's overlaps rank 0's and together they leave
  * a gap of the same size: the counts add up to the grid, commit still
  * refuses on every rank naming the cell written twice. Then the pieces

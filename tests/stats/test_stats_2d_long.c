@@ -1,5 +1,5 @@
 /* test_stats_2d_long.c — 2D fields whose correlation length is not small
- * against the domain (issue #20): variance and covariance against sigma^2
+ * against the domain: variance and covariance against sigma^2
  * C(r) with lines lengthened by opts.line_length_factor F.
  *
  * Why F: the 2D line spectrum |k| P(|k|) / 2 has a kink at k = 0, and the

@@ -2,7 +2,7 @@
  * rotated Gaussian-covariance fields (tbrf_model_set_anisotropy) along
  * each principal axis and across them, against C_iso(|S^-1 R^T x|), for
  * turning bands, the FFT method and the NUFFT (a periodic plan off its
- * box lattice), in 2D and 3D (issue #33).
+ * box lattice), in 2D and 3D.
  *
  * The rotations are chosen with rational matrices so that the principal
  * axes are grid directions: 2D angle atan2(3, 4), axes (4, 3)/5 and

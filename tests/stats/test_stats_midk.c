@@ -1,6 +1,6 @@
 /* test_stats_midk.c — the power of a turning-bands grid field at mid k
  * against the model, for a spectrum with much power near the lines' band
- * edge (issue #20 item 5).
+ * edge.
  *
  * Why it could fail: a line mode at kappa delta = theta, linearly
  * interpolated between samples, keeps sinc^4(theta/2) / g(theta) of its

@@ -1,4 +1,4 @@
-/* test_stats_seed_pairs.c — no two seeds share random numbers (issue #20):
+/* test_stats_seed_pairs.c — no two seeds share random numbers:
  * fields of seeds s and s ^ 0x9E3779B97F4A7C15 (the constant the FFT
  * method's fallback draws once XORed into the seed, making the partner
  * seed's numbers its own) are as uncorrelated as fields of unrelated seeds.

@@ -1,6 +1,6 @@
 /* test_stats_uniform.c — the variance is the same at every position of the
  * domain (turning bands): no cell or point is special, in particular not
- * the domain's centre, its edges or its corners (issue #20).
+ * the domain's centre, its edges or its corners.
  *
  * Why the centre could be special: a point x reads line l at
  * t_l(x) = (x - centre) . u_l / delta + offset, and linear interpolation
