@@ -1,9 +1,13 @@
 #!/bin/sh
-# check_wrapped.sh TBRF_H TBRF_F90 — every function of tbrf.h has an
+# check_wrapped.sh TBRF_H FORTRAN_DIR — every function of tbrf.h has an
 # idiomatic wrapper of the same name in module tbrf (a procedure or a generic
-# interface), unless listed in RAW_ONLY (reachable as c_<name> from tbrf_c).
+# interface in tbrf.f90 or the tbrf_*.inc files it includes), unless listed
+# in RAW_ONLY (reachable as c_<name> from tbrf_c).
 set -eu
-h=$1 f90=$2
+h=$1 dir=$2
+f90=$(mktemp)
+trap 'rm -f "$f90"' EXIT
+cat "$dir/tbrf.f90" "$dir"/tbrf_*.inc > "$f90"
 here=$(dirname "$0")
 RAW_ONLY=""
 names=$(awk -f "$here/../../fortran/gen_tbrf_c.awk" "$h" | sed -n 's/.*bind(C, name="\([A-Za-z_0-9]*\)").*/\1/p')
@@ -13,7 +17,7 @@ for name in $names; do
     n=$((n + 1))
     case " $RAW_ONLY " in *" $name "*) continue ;; esac
     if ! grep -Eiq "^[[:space:]]*((subroutine|function|interface)[[:space:]]+$name\b|(integer|logical|real)[^!]*function[[:space:]]+$name\b)" "$f90"; then
-        echo "no idiomatic wrapper in $(basename "$f90") for $name"
+        echo "no idiomatic wrapper in module tbrf for $name"
         missing=$((missing + 1))
     fi
 done
