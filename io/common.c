@@ -292,3 +292,21 @@ int io_same_file(const char *a, const char *b)
         return 0;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
+
+void io_put_escaped(FILE *out, const char *s)
+{
+    char e[8];
+    for (const char *p = s; *p; p++) {
+        char one[2] = {*p, '\0'};
+        fputs(tbrf_io_escape(one, e, sizeof e), out);
+    }
+}
+
+void io_put_double(FILE *out, double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    fputs(buf, out);
+}

@@ -18,26 +18,6 @@
 #define MAX_SHOWN 16 /* array attributes: elements printed before "..." */
 #define INFO_MAX_VALUES (1 << 16) /* larger numeric attributes are not read at all */
 
-/* Prints s escaped (tbrf_io_escape, without truncation). */
-static void put_escaped(FILE *out, const char *s)
-{
-    char e[8];
-    for (const char *p = s; *p; p++) {
-        char one[2] = {*p, '\0'};
-        fputs(tbrf_io_escape(one, e, sizeof e), out);
-    }
-}
-
-/* Shortest of %.15g / %.17g that reads back as the same double. */
-static void print_double(FILE *out, double v)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, out);
-}
-
 static void print_type(FILE *out, hid_t t)
 {
     H5T_class_t c = H5Tget_class(t);
@@ -94,7 +74,7 @@ static void print_attr_value(FILE *out, hid_t a)
         char *v = NULL;
         if (io_attr_string(a, &v) == 1) {
             fputc('"', out);
-            put_escaped(out, v);
+            io_put_escaped(out, v);
             fputc('"', out);
         } else {
             fputs("(unreadable string)", out);
@@ -131,7 +111,7 @@ static void print_attr_value(FILE *out, hid_t a)
         if (i)
             fputs(", ", out);
         if (c == H5T_FLOAT)
-            print_double(out, ((double *)buf)[i]);
+            io_put_double(out, ((double *)buf)[i]);
         else if (unsig)
             fprintf(out, "%" PRIu64, ((uint64_t *)buf)[i]);
         else
@@ -415,7 +395,7 @@ int io_h5_info(const char *path, FILE *out, char *err, size_t errlen)
         goto done;
     }
     fputs("file: ", out);
-    put_escaped(out, path);
+    io_put_escaped(out, path);
     fputc('\n', out);
     fputs("objects:\n", out);
     visit_ctx vc = {out, 0, 0, tbrf_gdf(f)};

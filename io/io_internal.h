@@ -3,6 +3,7 @@
 #define TBRF_IO_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* HDF5 prints its error stack to stderr by default. We switch that off for
  * the duration of each public call and restore the caller's handler on
@@ -26,6 +27,12 @@ void io_setf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* What `tbrf info` prints, the same for every format: s escaped
+ * (tbrf_io_escape, untruncated), and a double as the shortest of %.15g
+ * and %.17g that reads back as the same value. */
+void io_put_escaped(FILE *out, const char *s);
+void io_put_double(FILE *out, double v);
 
 /* Checks that path names something that exists and is no directory, so
  * that "missing" is told apart from "not HDF5". Returns 0, or -1 with

@@ -731,24 +731,6 @@ static int ncr_points(const char *path, int *dim, int64_t *n, double **xyz, char
 
 #define INFO_SHOWN 16 /* array attributes: elements printed before "..." */
 
-static void put_escaped(FILE *out, const char *s)
-{
-    char e[8];
-    for (const char *p = s; *p; p++) {
-        char one[2] = {*p, '\0'};
-        fputs(tbrf_io_escape(one, e, sizeof e), out);
-    }
-}
-
-static void put_double(FILE *out, double v)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, out);
-}
-
 static const char *type_name(nc_type t)
 {
     switch (t) {
@@ -779,13 +761,13 @@ static void put_att(FILE *out, int ncid, int var, int i, const char *indent)
         nc_inq_att(ncid, var, name, &t, &len) != NC_NOERR)
         return;
     fprintf(out, "%s", indent);
-    put_escaped(out, name);
+    io_put_escaped(out, name);
     fprintf(out, "%*s= ", (int)(strlen(name) < 19 ? 19 - strlen(name) : 1), "");
     char *s = NULL;
     if (t == NC_CHAR || t == NC_STRING) {
         if (att_string(ncid, var, name, &s) == 1) {
             fputc('"', out);
-            put_escaped(out, s);
+            io_put_escaped(out, s);
             fputc('"', out);
         } else {
             fprintf(out, "(%zu strings)", len);
@@ -802,7 +784,7 @@ static void put_att(FILE *out, int ncid, int var, int i, const char *indent)
         fputs(len > 1 ? "[" : "", out);
         for (size_t k = 0; k < shown; k++) {
             fputs(k ? ", " : "", out);
-            put_double(out, v[k]);
+            io_put_double(out, v[k]);
         }
         fputs(len > shown ? ", ...]" : len > 1 ? "]" : "", out);
         fprintf(out, "  (%s)", type_name(t));
@@ -823,14 +805,14 @@ static void put_var(FILE *out, int ncid, int var)
     if (nc_inq_var(ncid, var, name, &t, &nd, dimids, &natts) != NC_NOERR)
         return;
     fputs("  ", out);
-    put_escaped(out, name);
+    io_put_escaped(out, name);
     fprintf(out, "%*s%-8s (", (int)(strlen(name) < 16 ? 16 - strlen(name) : 1), "",
             type_name(t));
     for (int i = 0; i < nd; i++) {
         size_t len = 0;
         nc_inq_dim(ncid, dimids[i], dname, &len);
         fprintf(out, "%s", i ? ", " : "");
-        put_escaped(out, dname);
+        io_put_escaped(out, dname);
         fprintf(out, " %zu", len);
     }
     fputc(')', out);
@@ -862,7 +844,7 @@ static int ncr_info(const char *path, FILE *out, char *err, size_t errlen)
     }
     nc_inq_format(ncid, &format);
     fputs("file: ", out);
-    put_escaped(out, path);
+    io_put_escaped(out, path);
     fprintf(out, " (netCDF%s)\n", format == NC_FORMAT_NETCDF4 ? "-4"
                                   : format == NC_FORMAT_NETCDF4_CLASSIC ? "-4 classic model"
                                                                         : " classic");
@@ -873,7 +855,7 @@ static int ncr_info(const char *path, FILE *out, char *err, size_t errlen)
         if (nc_inq_dim(ncid, d, name, &len) != NC_NOERR)
             continue;
         fputs("  ", out);
-        put_escaped(out, name);
+        io_put_escaped(out, name);
         fprintf(out, " = %zu\n", len);
     }
     fputs("variables:\n", out);
