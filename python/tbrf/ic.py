@@ -370,3 +370,34 @@ def voronoi_volumes(points: Any, box: float) -> np.ndarray:
     _free(lambda m: lib.tbrf_ic_voronoi_volumes(xyz.shape[0], xyz.ctypes.data, float(box),
                                                 vol.ctypes.data, m, _MSG))
     return vol
+
+
+def write_arepo(ic: CosmoIC, base: str, *, num_files: int = 1, format: str = "hdf5",
+                precision: Optional[str] = None, long_ids: bool = False,
+                command: Optional[str] = None, power_name: Optional[str] = None,
+                glass_name: Optional[str] = None, gas_power_name: Optional[str] = None) -> None:
+    """Writes ic as the initial-condition set `tbrf arepo cosmo` writes,
+    through the same C function of libtbrf_writer (tbrf_arepo_write_cosmo),
+    so the particles, the Header and the /tbrf parameters are the command's
+    bit for bit: base.hdf5 (base.0.hdf5 ... with num_files > 1), or Gadget's
+    format 1 or 2 (format "gadget1", "gadget2": members base or base.N and
+    the side file base.tbrf.h5). Published only when complete (nothing, or
+    the old set, after a failure). precision "double" or "float" positions
+    and velocities (default: double for HDF5, float for Gadget's formats,
+    as the command and Gadget's INPUT_IN_DOUBLEPRECISION); long_ids: uint64 ParticleIDs. command: recorded as
+    /tbrf command, what `tbrf regenerate` reruns (default "python:
+    tbrf.ic.write_arepo", which regenerate refuses by name: give the
+    equivalent `tbrf arepo cosmo ... --out BASE` line to make the file
+    regenerable); power_name, glass_name, gas_power_name: recorded names
+    of the P(k) table, the glass and the gas's table. FileError with the
+    writer's reason; NotBuiltError when libtbrf_writer is not there (a
+    wheel bundles libtbrf alone)."""
+    from . import _writer
+    if not isinstance(ic, CosmoIC):
+        raise TypeError("write_arepo takes a tbrf.ic.CosmoIC")
+    f, keep = _writer.cosmo_file(num_files, precision, long_ids, format,
+                                 "python: tbrf.ic.write_arepo" if command is None else command,
+                                 power_name, glass_name, gas_power_name)
+    with ic._lock:
+        _writer.write_cosmo(base, ic.handle, f)
+    del keep

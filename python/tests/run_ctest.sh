@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_ctest.sh BUILD_DIR LIBTBRF TBRF_CLI SOURCE_DIR — ctest's python_package:
+# run_ctest.sh BUILD_DIR LIBTBRF TBRF_CLI SOURCE_DIR [LIBTBRF_WRITER] — ctest's python_package:
 # the package's pytest suite, from a copy of python/ in a fresh virtual
 # environment (offline: Debian's numpy, h5py and pytest come through
 # --system-site-packages, nothing is downloaded), against this build
@@ -8,7 +8,7 @@
 # python_wheel's (wheel_ctest.sh). Exit 77 (skipped) without python3-venv
 # or python3-pytest.
 set -u
-build=$1 lib=$2 cli=$3 src=$4
+build=$1 lib=$2 cli=$3 src=$4 writer=${5:-}
 # $TBRF_TEST_PYTHON overrides the Python (Debian's, whose packages the venv uses)
 py=${TBRF_TEST_PYTHON:-/usr/bin/python3}
 skip() { echo "python_package skipped: $*"; exit 77; }
@@ -28,6 +28,7 @@ mkdir -p "$work" || exit 1
 # a copy, so that no __pycache__ is left beside the sources
 cp -r "$src/python" "$work/src" || exit 1
 cd "$work" || exit 1
+[ -n "$writer" ] && export TBRF_WRITER_LIBRARY=$writer
 export TBRF_LIBRARY=$lib TBRF_CLI=$cli TBRF_SOURCE_DIR=$src MPLBACKEND=Agg PYTHONPATH=$work/src
 "$work/venv/bin/python" -c "import tbrf, sys; print('tbrf', tbrf.__version__, 'from', tbrf.__file__, 'over', tbrf.LIBRARY_PATH)" \
   || exit 1
