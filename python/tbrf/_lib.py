@@ -407,12 +407,18 @@ def _candidates() -> list:
     name = ctypes.util.find_library("tbrf")
     if name:
         found.append(name)
-    # a build tree next to this source tree (an editable install or
-    # PYTHONPATH=python): build*/c/libtbrf.so
+    return found + build_tree_libraries("c", "libtbrf.so")
+
+
+def build_tree_libraries(sub: str, name: str) -> list:
+    """build*/SUB/NAME of a build tree next to this source tree (an
+    editable install or PYTHONPATH=python), in the order of the folders'
+    names; nothing when the package is not in a source tree."""
+    found = []
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if os.path.isdir(os.path.join(root, "include", "tbrf")):
         for d in sorted(os.listdir(root)):
-            p = os.path.join(root, d, "c", "libtbrf.so")
+            p = os.path.join(root, d, sub, name)
             if d.startswith("build") and os.path.exists(p):
                 found.append(p)
     return found

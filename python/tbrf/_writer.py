@@ -14,7 +14,7 @@ import threading
 from ctypes import POINTER, Structure, c_char, c_char_p, c_int, c_int32, c_size_t, c_void_p
 from typing import Optional
 
-from ._lib import LIBRARY_PATH, FileError, NotBuiltError
+from ._lib import LIBRARY_PATH, FileError, NotBuiltError, build_tree_libraries
 
 FORMATS = {"hdf5": 0, "gadget1": 1, "gadget2": 2}
 
@@ -43,13 +43,7 @@ def _candidates() -> list:
     name = ctypes.util.find_library("tbrf_writer")
     if name:
         found.append(name)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    if os.path.isdir(os.path.join(root, "include", "tbrf")):
-        for d in sorted(os.listdir(root)):
-            p = os.path.join(root, d, "io", "libtbrf_writer.so")
-            if d.startswith("build") and os.path.exists(p):
-                found.append(p)
-    return found
+    return found + build_tree_libraries("io", "libtbrf_writer.so")
 
 
 def writer() -> ctypes.CDLL:
