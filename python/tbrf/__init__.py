@@ -15,7 +15,7 @@ from ._lib import (LIBRARY_PATH, BadPlanError, CallbackError, DivergentError, Em
                    TableError, UnsupportedError, PACKAGE_VERSION, lib as _clib)
 from ._model import Model, kind_params, kind_summary, kinds, lognormal_sigma2_mach
 from ._field import GSTOOLS, Field, gstools_params
-from ._driver import Driver, Inflow, inflow_tube
+from ._driver import Driver, Inflow, amplitude_adjust, inflow_tube
 from . import ic, mc, rng
 
 __version__ = PACKAGE_VERSION
@@ -48,7 +48,7 @@ def backend_available(backend: str) -> bool:
     return _clib.tbrf_backend_available(choice(BACKENDS, backend, "backend")) == 0
 
 
-__all__ = ["Field", "Model", "Driver", "Inflow", "inflow_tube", "kinds", "kind_params",
+__all__ = ["Field", "Model", "Driver", "Inflow", "inflow_tube", "amplitude_adjust", "kinds", "kind_params",
            "kind_summary", "lognormal_sigma2_mach",
            "GSTOOLS", "gstools_params", "ic", "mc", "rng", "library_version", "strerror",
            "memory_budget",

@@ -83,21 +83,58 @@ class Driver:
         if components is not None:
             p.components = C.i32(components, "components")
         p.directions = C.i32(directions, "directions")
-        self.dim = int(dim)
+        self._make(C.u64(seed, "seed"), p, backend, device)
+
+    def _make(self, seed: int, p: DriverParams, backend: Optional[str], device: int) -> None:
+        """Makes the library's driver of self.model from the parameters."""
+        self.dim = int(p.dim)
         # the force's components: dim, or 3 in a 1D/2D box (the library
         # refuses any other combination when the driver is made)
-        self.nc = int(components) if components else self.dim
+        self.nc = int(p.components) if p.components else self.dim
         self.params = struct_dict(p)
         self._lock = threading.Lock()
         self._h = ctypes.c_void_p()
-        st = lib.tbrf_driver_make(self.model.handle, C.u64(seed, "seed"), ctypes.byref(p),
-                                  ctypes.byref(self._h))
+        st = lib.tbrf_driver_make(self.model.handle, seed, ctypes.byref(p), ctypes.byref(self._h))
         if st != 0:
             msg = text(lib.tbrf_driver_message(self._h)) if self._h else None
             self.close()
             raise_for(st, msg)
         if backend is not None:
             self.set_backend(backend, device)
+
+    @staticmethod
+    def _state_params(state: Any) -> Tuple[DriverParams, int]:
+        b = bytes(state)
+        p = DriverParams()
+        seed = ctypes.c_uint64()
+        msg = ctypes.create_string_buffer(512)
+        st = lib.tbrf_driver_state_params(b, len(b), ctypes.byref(p), ctypes.byref(seed), msg, 512)
+        if st != 0:
+            raise_for(st, msg.value.decode(errors="replace"))
+        return p, int(seed.value)
+
+    @staticmethod
+    def state_params(state: Any) -> Tuple[Dict[str, Any], int]:
+        """The driver parameters a saved state (save()) records, as a dict
+        of the library's fields (amplitude_factor: the gains of amplitude
+        control), and its seed (doc/driving.md, "Amplitude control")."""
+        p, seed = Driver._state_params(state)
+        return struct_dict(p), seed
+
+    @classmethod
+    def from_state(cls, model: Model, state: Any, backend: Optional[str] = None,
+                   device: int = -1) -> "Driver":
+        """The driver of a restart: made from the parameters and the seed
+        the saved state records (the amplitude-control gains among them)
+        with `model` (a state holds no model: the code gives the one it
+        made the driver with), the state loaded, so that it continues bit
+        for bit where save() was called."""
+        p, seed = cls._state_params(state)
+        self = cls.__new__(cls)
+        self.model = as_model(model, {})
+        self._make(seed, p, backend, device)
+        self.load(state)
+        return self
 
     @classmethod
     def from_turbgen(cls, text_or_path: Any, **options: Any) -> "Driver":
@@ -259,6 +296,30 @@ class Driver:
 
     def __del__(self):
         self.close()
+
+
+def amplitude_adjust(gain: Any, measured: Any, target: float, t: float, dt: float,
+                     timescale: float) -> np.ndarray:
+    """TurbGen's amplitude controller (tbrf_driver_amplitude_adjust;
+    doc/driving.md, "Amplitude control"): the gains of the 1 to 3 force
+    components for the next interval dt from the gains and the measured
+    per-component velocity dispersions at time t, towards `target`. A
+    component measured 0, or t <= 0.1 timescale, keeps its gain (TurbGen's
+    guards). Give the result to Driver(amplitude_factor=...) or keep it in
+    the driver's saved state. ValueError naming the argument on bad input."""
+    g = np.ascontiguousarray(gain, dtype=np.float64).reshape(-1)
+    m = np.ascontiguousarray(measured, dtype=np.float64).reshape(-1)
+    if not 1 <= g.size <= 3 or m.size != g.size:
+        raise ValueError(f"gain and measured must hold the same 1 to 3 values, got {g.size} and "
+                         f"{m.size}")
+    out = np.empty_like(g)
+    msg = ctypes.create_string_buffer(512)
+    st = lib.tbrf_driver_amplitude_adjust(g.size, g.ctypes.data, m.ctypes.data, float(target),
+                                          float(t), float(dt), float(timescale), out.ctypes.data,
+                                          msg, 512)
+    if st != 0:
+        raise_for(st, msg.value.decode(errors="replace"))
+    return out
 
 
 def inflow_tube(dim: int, ghost_lo: Sequence[float], ghost_hi: Sequence[float],

@@ -152,3 +152,39 @@ def test_turbgen_and_directions():
     full = tbrf.Driver(wide, seed=3, zeta=0.5).info["modes"]
     sparse = tbrf.Driver(wide, seed=3, zeta=0.5, directions=8).info["modes"]
     assert full == 8538 and 900 < sparse < 1300
+
+
+def test_amplitude_control_and_restart():
+    """tbrf.amplitude_adjust is TurbGen's controller (the formula written
+    out here), with its guards; Driver.from_state restarts a driver whose
+    gains amplitude control changed, bit for bit, from its saved state."""
+    g, m = np.array([1.0, 2.0, 0.5]), np.array([0.3, 0.0, 0.9])
+    out = tbrf.amplitude_adjust(g, m, target=1.0, t=2.0, dt=0.1, timescale=1.0)
+    want = g[0] * (1.0 / m[0] / np.sqrt(3)) ** 1.5
+    damp = np.exp(-0.1 / (np.sqrt(want / g[0]) * 1.0))
+    assert out[0] == pytest.approx(g[0] * damp + (1 - damp) * want, rel=1e-14)
+    assert out[1] == g[1]                        # measured 0: held
+    assert out[2] != g[2]
+    early = tbrf.amplitude_adjust(g, m, 1.0, t=0.05, dt=0.1, timescale=1.0)
+    assert np.array_equal(early, g)              # t <= 0.1 timescale: held
+    with pytest.raises(tbrf.InvalidError, match="measured"):
+        tbrf.amplitude_adjust(g, [0.3, -1.0, 0.9], 1.0, 2.0, 0.1, 1.0)
+    with pytest.raises(tbrf.InvalidError, match="timescale"):
+        tbrf.amplitude_adjust(g, m, 1.0, 2.0, 0.1, 0.0)
+    with pytest.raises(ValueError, match="same 1 to 3"):
+        tbrf.amplitude_adjust(g, m[:2], 1.0, 2.0, 0.1, 1.0)
+    # a restart: the adjusted gains and the OU state come back from save()
+    model = tbrf.Model("parabola", kmin=6.0, kmax=13.0)
+    d = tbrf.Driver(model, seed=9, dim=3, length=1.0, amplitude_factor=out)
+    x = np.random.default_rng(4).random((20, 3))
+    d.points(1.3, x)
+    state = d.save()
+    params, seed = tbrf.Driver.state_params(state)
+    assert seed == 9 and np.array_equal(params["amplitude_factor"], out)
+    e = tbrf.Driver.from_state(model, state)
+    assert e.info["update"] == d.info["update"]
+    assert np.array_equal(e.points(1.7, x), d.points(1.7, x))
+    assert not np.array_equal(tbrf.Driver(model, seed=9, dim=3, length=1.0).points(1.7, x),
+                              d.points(1.7, x))   # the gains matter
+    with pytest.raises(tbrf.InvalidError):
+        tbrf.Driver.from_state(model, state[:-7] + b"garbage")
