@@ -262,9 +262,10 @@ static int parse_density(const char *const *val, gas_req *q)
         num(val, G_RES, &q->resolution, 1))
         return -1;
     tbrf_io_meta *m = &q->model;
-    if (num(val, G_INDEX, &m->index, 0) || num(val, G_KMIN, &m->kmin, 0) ||
-        num(val, G_KMAX, &m->kmax, 1) || num(val, G_LENGTH, &m->length, 1) ||
-        num(val, G_NU, &m->nu, 1))
+    double *p = m->param;
+    if (num(val, G_INDEX, &p[TBRF_IO_P_INDEX], 0) || num(val, G_KMIN, &p[TBRF_IO_P_KMIN], 0) ||
+        num(val, G_KMAX, &p[TBRF_IO_P_KMAX], 1) || num(val, G_LENGTH, &p[TBRF_IO_P_LENGTH], 1) ||
+        num(val, G_NU, &p[TBRF_IO_P_NU], 1))
         return -1;
     /* --model also gives the velocities their spectrum */
     int vel = val[G_VEL] && strcmp(val[G_VEL], "none") != 0;
@@ -507,8 +508,8 @@ static int lognormal_model(gas_req *q, tbrf_model **model)
 {
     const double D = q->box * sqrt(3.0), pi = 3.14159265358979323846;
     double kmin = pi / (4.0 * D), lost = NAN;
-    if (q->model.kmin > 0.0 && 0.5 * q->model.kmin < kmin)
-        kmin = 0.5 * q->model.kmin;
+    if (q->model.param[TBRF_IO_P_KMIN] > 0.0 && 0.5 * q->model.param[TBRF_IO_P_KMIN] < kmin)
+        kmin = 0.5 * q->model.param[TBRF_IO_P_KMIN];
     tbrf_model *g = NULL;
     int st = tbrf_model_set_variance(*model, expm1(q->sigma * q->sigma));
     if (st == TBRF_OK)

@@ -194,10 +194,11 @@ static int parse_model(const char *const *val, drive_run *d)
         cli_errline("drive: an option given does not apply to model %s", k->name);
         return -1;
     }
-    d->m.kmin = 0.0;
-    if (num(val, D_KMIN, 0, &d->m.kmin) || num(val, D_KMAX, 1, &d->m.kmax) ||
-        num(val, D_INDEX, 0, &d->m.index) || num(val, D_LENGTH, 1, &d->m.length) ||
-        num(val, D_NU, 1, &d->m.nu))
+    d->m.param[TBRF_IO_P_KMIN] = 0.0;
+    double *p = d->m.param;
+    if (num(val, D_KMIN, 0, &p[TBRF_IO_P_KMIN]) || num(val, D_KMAX, 1, &p[TBRF_IO_P_KMAX]) ||
+        num(val, D_INDEX, 0, &p[TBRF_IO_P_INDEX]) || num(val, D_LENGTH, 1, &p[TBRF_IO_P_LENGTH]) ||
+        num(val, D_NU, 1, &p[TBRF_IO_P_NU]))
         return -1;
     if (((k->required & MP_INDEX) && !val[D_INDEX]) || ((k->required & MP_LENGTH) && !val[D_LENGTH]) ||
         ((k->required & MP_NU) && !val[D_NU]) || ((k->required & MP_TABLE) && !val[D_TABLE])) {
@@ -346,7 +347,7 @@ static int check_coordinates(const char *const *val, const drive_run *d)
         if (!(fabs(d->xyz[i]) <= far))
             far = fabs(d->xyz[i]), axis = (int)(i % d->dim);
     /* a box wraps every coordinate into [0, L) first: only finite is needed there */
-    if (isfinite(far * (d->p.periodic ? 1.0 : d->m.kmax)))
+    if (isfinite(far * (d->p.periodic ? 1.0 : d->m.param[TBRF_IO_P_KMAX])))
         return 0;
     const int o = !d->is_grid ? D_POINTS : val[D_SPACING] ? D_SPACING : val[D_DOMAIN] ? D_DOMAIN : D_BOX;
     cli_errline("drive: %s %.60s: coordinate %g along axis %d%s is not finite (the force would "

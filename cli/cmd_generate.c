@@ -226,16 +226,17 @@ static int parse_model(const char *const *val, tbrf_io_meta *m)
         }
     }
     if (val[O_KMAX])
-        m->kmin = 0.0;
-    if (num_opt(val, O_INDEX, 0, &m->index) || num_opt(val, O_KMAX, 1, &m->kmax) ||
-        num_opt(val, O_KMIN, 0, &m->kmin))
+        m->param[TBRF_IO_P_KMIN] = 0.0;
+    double *p = m->param;
+    if (num_opt(val, O_INDEX, 0, &p[TBRF_IO_P_INDEX]) || num_opt(val, O_KMAX, 1, &p[TBRF_IO_P_KMAX]) ||
+        num_opt(val, O_KMIN, 0, &p[TBRF_IO_P_KMIN]))
         return -1;
-    if (val[O_KMIN] && m->kmin < 0) {
+    if (val[O_KMIN] && m->param[TBRF_IO_P_KMIN] < 0) {
         cli_errline("--kmin: '%.60s' must be >= 0", val[O_KMIN]);
         return -1;
     }
-    if (num_opt(val, O_LENGTH, 1, &m->length) || num_opt(val, O_NU, 1, &m->nu) ||
-        num_opt(val, O_ALPHA, 1, &m->alpha))
+    if (num_opt(val, O_LENGTH, 1, &p[TBRF_IO_P_LENGTH]) || num_opt(val, O_NU, 1, &p[TBRF_IO_P_NU]) ||
+        num_opt(val, O_ALPHA, 1, &p[TBRF_IO_P_ALPHA]))
         return -1;
     if (val[O_TABLE] && !val[O_TABLE][0]) {
         cli_errline("--table needs a file name");

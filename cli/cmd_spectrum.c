@@ -310,7 +310,9 @@ static int measure(spec *sp, const char *file)
         kf = fmax(kf, 2 * M_PI / ((double)sp->n[c] * spacing[c]));
         sp->knyq = fmin(sp->knyq, M_PI / spacing[c]);
     }
-    double kmin = isnan(m->kmin) ? 0.0 : m->kmin, kmax = isnan(m->kmax) ? INFINITY : m->kmax;
+    const double *p = m->param;
+    double kmin = isnan(p[TBRF_IO_P_KMIN]) ? 0.0 : p[TBRF_IO_P_KMIN],
+           kmax = isnan(p[TBRF_IO_P_KMAX]) ? INFINITY : p[TBRF_IO_P_KMAX];
     sp->klo = fmax(4 * kf, 1.25 * kmin);
     sp->khi = fmin(0.5 * sp->knyq, kmax / 1.25);
     if (!sp->model) /* a series: its band is not known here, so no range to fit */

@@ -90,15 +90,7 @@ static double param_value(const tbrf_io_meta *m, const cli_model *k, int i)
     const unsigned bit = 1u << i;
     if (!(k->allowed & bit))
         return NAN;
-    switch (bit) {
-    case MP_INDEX: return m->index;
-    case MP_KMIN: return m->kmin;
-    case MP_KMAX: return m->kmax;
-    case MP_LENGTH: return m->length;
-    case MP_NU: return m->nu;
-    case MP_ALPHA: return m->alpha;
-    default: return NAN;
-    }
+    return i < TBRF_IO_NPARAM && bit != MP_TABLE ? m->param[i] : NAN;
 }
 
 /* The kind from its parameters by name (tbrf_model_make_params). */
@@ -129,9 +121,9 @@ int cli_model_make(const tbrf_io_meta *m, tbrf_model **out)
                  ? tbrf_model_table(m->table_n, m->table_k, m->table_p, out)
                  : tbrf_model_table_file(m->table_file, out);
         /* model_kmin/model_kmax recorded for a table are its band */
-        if (st == TBRF_OK && (!isnan(m->kmin) || !isnan(m->kmax)))
-            st = tbrf_model_set_band(*out, isnan(m->kmin) ? 0.0 : m->kmin,
-                                     isnan(m->kmax) ? INFINITY : m->kmax);
+        const double kmin = m->param[TBRF_IO_P_KMIN], kmax = m->param[TBRF_IO_P_KMAX];
+        if (st == TBRF_OK && (!isnan(kmin) || !isnan(kmax)))
+            st = tbrf_model_set_band(*out, isnan(kmin) ? 0.0 : kmin, isnan(kmax) ? INFINITY : kmax);
     } else {
         st = make_by_name(m, k, out);
     }
@@ -684,7 +676,7 @@ static void warn_nyquist(const request *r)
     for (int c = 0; c < m->dim; c++)
         h = m->spacing[c] > h ? m->spacing[c] : h;
     const double kn = 3.14159265358979323846 / h;
-    if (!isnan(m->kmax) && m->kmax <= kn)
+    if (!isnan(m->param[TBRF_IO_P_KMAX]) && m->param[TBRF_IO_P_KMAX] <= kn)
         return;
     const double f = fraction_above(m, kn);
     if (!(f > 0.01))
@@ -841,8 +833,8 @@ static int lognormal_setup(request *r)
     const double D = sqrt(d2) / smin;
     const double kmax = smax * 2.0 * M_PI * sqrt((double)m->dim) / m->resolution;
     double kmin = M_PI / (4.0 * D);
-    if (m->kmin > 0.0 && 0.5 * m->kmin < kmin)
-        kmin = 0.5 * m->kmin;
+    if (m->param[TBRF_IO_P_KMIN] > 0.0 && 0.5 * m->param[TBRF_IO_P_KMIN] < kmin)
+        kmin = 0.5 * m->param[TBRF_IO_P_KMIN];
     tbrf_model *g = NULL;
     double lost = NAN;
     int st = tbrf_model_lognormal(r->model, m->dim, kmin, kmax, 2.0 * D, LOGNORMAL_MAX_CLIPPED,

@@ -381,8 +381,9 @@ static int measure_slope(const request *r, slope_fit *f)
     f->khi = 0.5 * knyq;
     const cli_model *k = cli_model_find(m->model_kind);
     if (k && (k->allowed & MP_KMAX)) {
-        f->klo = fmax(f->klo, 1.25 * (isnan(m->kmin) ? 0.0 : m->kmin));
-        f->khi = fmin(f->khi, m->kmax / 1.25);
+        const double kmin = m->param[TBRF_IO_P_KMIN];
+        f->klo = fmax(f->klo, 1.25 * (isnan(kmin) ? 0.0 : kmin));
+        f->khi = fmin(f->khi, m->param[TBRF_IO_P_KMAX] / 1.25);
     }
     if (cells > REPORT_MAX_CELLS)
         snprintf(f->note, sizeof f->note, "not measured (grid too large to read back)");
@@ -422,10 +423,10 @@ static void expected_slope(const tbrf_io_meta *m, const tbrf_model *model)
         thin += m->n[c] < 2;
     int power = k && (k->allowed & MP_INDEX); /* the slope is the model's index */
     if (power && thin > 0)
-        printf("   (model index %g; %g expected in this thin slice of a 3D field)\n", m->index,
-               m->index + thin);
+        printf("   (model index %g; %g expected in this thin slice of a 3D field)\n",
+               m->param[TBRF_IO_P_INDEX], m->param[TBRF_IO_P_INDEX] + thin);
     else if (power)
-        printf("   (model index %g)\n", m->index);
+        printf("   (model index %g)\n", m->param[TBRF_IO_P_INDEX]);
     else if (!isnan(tail))
         printf("   (model tends to k^%g at k >> 1/length)\n", tail);
     else

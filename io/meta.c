@@ -60,13 +60,31 @@ static int backend_of(const char *name)
     return -1;
 }
 
+_Static_assert(1 << TBRF_IO_P_INDEX == TBRF_PARAM_INDEX && 1 << TBRF_IO_P_KMIN == TBRF_PARAM_KMIN &&
+                   1 << TBRF_IO_P_KMAX == TBRF_PARAM_KMAX && 1 << TBRF_IO_P_NU == TBRF_PARAM_NU &&
+                   1 << TBRF_IO_P_LENGTH == TBRF_PARAM_LENGTH &&
+                   1 << TBRF_IO_P_ALPHA == TBRF_PARAM_ALPHA,
+               "tbrf_io.h's parameter numbers are TBRF_PARAM_*'s bits");
+
+/* The attribute of the model parameter numbered i, model_<name>, into
+ * attr: 1, or 0 for the tabulated spectrum (its own dataset), or -1 past
+ * the library's last parameter. */
+static int param_attr(int i, char *attr, size_t size)
+{
+    const char *name = i < TBRF_IO_NPARAM ? tbrf_model_param_name(i) : NULL;
+    if (!name)
+        return -1;
+    snprintf(attr, size, "model_%s", name);
+    return (1u << i) != TBRF_PARAM_TABLE;
+}
+
 void tbrf_io_meta_init(tbrf_io_meta *m)
 {
     if (!m)
         return;
     memset(m, 0, sizeof *m);
-    m->index = m->kmin = m->kmax = NAN;
-    m->length = m->nu = m->alpha = NAN;
+    for (int i = 0; i < TBRF_IO_NPARAM; i++)
+        m->param[i] = NAN;
     m->variance = m->amplitude = NAN;
     m->resolution = NAN;
     m->by_variance = 1;
@@ -125,12 +143,10 @@ static int model_attrs(const io_attr_sink *s, const tbrf_io_meta *m)
      * programs that regenerate the field. */
     e |= s->str(s->ctx, "model", m->model);
     e |= s->str(s->ctx, "model_kind", m->model_kind);
-    e |= f64(s, "model_index", m->index);
-    e |= f64(s, "model_kmin", m->kmin);
-    e |= f64(s, "model_kmax", m->kmax);
-    e |= f64(s, "model_length", m->length);
-    e |= f64(s, "model_nu", m->nu);
-    e |= f64(s, "model_alpha", m->alpha);
+    char attr[48];
+    for (int i = 0, r; (r = param_attr(i, attr, sizeof attr)) >= 0; i++)
+        if (r)
+            e |= f64(s, attr, m->param[i]);
     e |= s->str(s->ctx, "normalization", m->by_variance ? "variance" : "amplitude");
     if (m->by_variance)
         e |= f64(s, "variance", m->variance);
@@ -331,12 +347,10 @@ static void read_model(meta_in *in, tbrf_io_meta *m)
 {
     m->model = in_str(in, "model", 0);
     m->model_kind = in_str(in, "model_kind", 1);
-    in_f64v(in, "model_index", &m->index, 1, 0);
-    in_f64v(in, "model_kmin", &m->kmin, 1, 0);
-    in_f64v(in, "model_kmax", &m->kmax, 1, 0);
-    in_f64v(in, "model_length", &m->length, 1, 0);
-    in_f64v(in, "model_nu", &m->nu, 1, 0);
-    in_f64v(in, "model_alpha", &m->alpha, 1, 0);
+    char attr[48];
+    for (int i = 0, r; (r = param_attr(i, attr, sizeof attr)) >= 0; i++)
+        if (r)
+            in_f64v(in, attr, &m->param[i], 1, 0);
     const char *norm = in_str(in, "normalization", 0);
     m->by_variance = !(norm && strcmp(norm, "amplitude") == 0);
     if (m->by_variance)

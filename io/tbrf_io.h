@@ -61,6 +61,19 @@
 extern "C" {
 #endif
 
+/* The parameters the command sets by name (the rest are reached by
+ * number through tbrf_model_param_name): their numbers i, bit 1 << i of
+ * TBRF_PARAM_* (io/meta.c checks the two agree). */
+#define TBRF_IO_NPARAM 16
+enum {
+    TBRF_IO_P_INDEX = 0,
+    TBRF_IO_P_KMIN = 1,
+    TBRF_IO_P_KMAX = 2,
+    TBRF_IO_P_LENGTH = 3,
+    TBRF_IO_P_NU = 4,
+    TBRF_IO_P_ALPHA = 6
+};
+
 /* Everything that generated a file, recorded as root attributes. Strings
  * may be NULL and numbers NaN where they do not apply: such entries are
  * left out of the file rather than written as placeholders. */
@@ -70,11 +83,12 @@ typedef struct tbrf_io_meta {
     const char *model;         /* tbrf_model_describe() */
     const char *model_kind;    /* a kind of the library's table (tbrf_model_kind_name),
                                   or "callback" */
-    /* the kind's parameters, each recorded as model_<name> (the names of
-     * tbrf_model_param_name) */
-    double index, kmin, kmax;  /* powerlaw */
-    double length, nu;         /* covariance models */
-    double alpha;              /* stable, rational */
+    /* the kind's parameters by number: param[i] is that of TBRF_PARAM_*
+     * bit 1 << i, named tbrf_model_param_name(i) and recorded as
+     * model_<name>, NaN where not given (the table, i = 5, is table_k and
+     * table_p below), so a kind's new parameter is a row of the library's
+     * table and nothing here */
+    double param[TBRF_IO_NPARAM];
     int by_variance;           /* 1: the amplitude follows from `variance`;
                                   0: `amplitude` was given */
     double variance;           /* requested sigma^2 (when by_variance) */

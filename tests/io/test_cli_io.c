@@ -274,18 +274,20 @@ static void sample_meta(tbrf_io_meta *m, const char *kind, int dim, int is_grid,
     m->model = "a description";
     m->model_kind = kind;
     if (strcmp(kind, "powerlaw") == 0) {
-        m->index = -3.25;
-        m->kmin = 0.0625;
-        m->kmax = 3.0 / 7.0;
+        m->param[TBRF_IO_P_INDEX] = -3.25;
+        m->param[TBRF_IO_P_KMIN] = 0.0625;
+        m->param[TBRF_IO_P_KMAX] = 3.0 / 7.0;
     } else if (strcmp(kind, "table") == 0) {
         m->table_file = "spec.txt";
         m->table_n = 3;
         m->table_k = K;
         m->table_p = P;
     } else {
-        m->length = 1.0 / 3.0;
+        m->param[TBRF_IO_P_LENGTH] = 1.0 / 3.0;
         if (strcmp(kind, "matern") == 0)
-            m->nu = 2.5;
+            m->param[TBRF_IO_P_NU] = 2.5;
+        if (strcmp(kind, "stable") == 0)
+            m->param[TBRF_IO_P_ALPHA] = 1.25;
     }
     m->by_variance = by_variance;
     if (by_variance)
@@ -348,10 +350,10 @@ static void compare_meta(const tbrf_io_meta *a, const tbrf_io_meta *b, const cha
               same_str(a->model_kind, b->model_kind) && same_str(a->table_file, b->table_file) &&
               same_str(a->points_file, b->points_file),
           "%s: strings", what);
-    CHECK(same_f64(a->index, b->index) && same_f64(a->kmin, b->kmin) &&
-              same_f64(a->kmax, b->kmax) && same_f64(a->length, b->length) &&
-              same_f64(a->nu, b->nu) && a->by_variance == b->by_variance &&
-              same_f64(a->variance, b->variance) && same_f64(a->amplitude, b->amplitude),
+    for (int i = 0; i < TBRF_IO_NPARAM; i++)
+        CHECK(same_f64(a->param[i], b->param[i]), "%s: model parameter %d", what, i);
+    CHECK(a->by_variance == b->by_variance && same_f64(a->variance, b->variance) &&
+              same_f64(a->amplitude, b->amplitude),
           "%s: model", what);
     CHECK(a->table_n == b->table_n, "%s: table rows %zu, read %zu", what, a->table_n, b->table_n);
     for (size_t i = 0; i < a->table_n && i < b->table_n; i++)
@@ -375,10 +377,10 @@ static void compare_meta(const tbrf_io_meta *a, const tbrf_io_meta *b, const cha
 static void meta_round_trip(void)
 {
     static const char *const KINDS[] = {"powerlaw", "gaussian", "exponential", "matern",
-                                        "vonkarman", "table"};
+                                        "vonkarman", "table", "stable"};
     char path[300], err[1024], what[200];
     for (int flags = 0; flags <= TBRF_IO_NETCDF; flags += TBRF_IO_NETCDF)
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < 7; k++)
             for (int geo = 0; geo < 3; geo++) {
                 int dim = geo == 1 ? 2 : 3, is_grid = geo < 2;
                 tbrf_io_meta m, r;

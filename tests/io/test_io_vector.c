@@ -36,7 +36,7 @@ static void fill_meta(tbrf_io_meta *m, int dim, int is_grid, const int64_t n[3],
 {
     tbrf_io_meta_init(m);
     m->model_kind = "gaussian";
-    m->length = 1.0;
+    m->param[TBRF_IO_P_LENGTH] = 1.0;
     m->variance = 1.0;
     m->dim = dim;
     m->is_grid = is_grid;
