@@ -32,6 +32,7 @@
 #include "analysis/measure.h"
 #include "tbrf.h"
 #include "io/tbrf_io.h"
+#include "particles.h"
 #include "pick.h"
 #include "plot.h"
 #include "request.h"
@@ -212,6 +213,8 @@ static int load(spec *sp, const char *file, const pick_args *pa)
 {
     char err[1024], esc[2048];
     tbrf_io_meta *m = &sp->meta;
+    if (cli_particles_refuse("spectrum", file))
+        return -1;
     /* A points file has no grid to pick from: say so first. */
     int points = tbrf_io_read_meta(file, m, err, sizeof err) == 0 && !m->is_grid;
     tbrf_io_meta_free(m);

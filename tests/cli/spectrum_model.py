@@ -35,6 +35,10 @@ deviation over its standard deviation, must be below 1 + 4 sqrt(2/n)
 P_measured/P_model within 4 standard errors of 1. Today's code
 (isotropic line for the anisotropic files, the derived Gaussian's
 amplitude on the lognormal ones) fails both on those files.
+`preview` and `spectrum` of the particle files of `tbrf arepo cosmo` (AREPO
+HDF5, a Gadget format-2 member and its side file) and `arepo gas` exit 1
+with one line naming the format and the command that wrote it and
+pointing at yt, and write nothing.
 Exit 0, 1 on a failure, 77 without numpy.
 """
 import math
@@ -166,6 +170,25 @@ for name, geo, d, kind, f in (("sol3", BOX3, 3, ["solenoidal"], 1.0),
         # one component: per mode its power is d P times the share of the
         # direction (n_y^2 f + n_x^2 (1 - f) for x in 2D), one amplitude
         check(name + " x", tbrf("spectrum", f"{name}.h5", "--component", "x"), 2.0 * 1.5)
+
+# particle files are not grids: one line naming the format and yt, exit 1
+COSMO = ["--box", "100000", "--particles", "8", "--redshift", "49", "--omega-m", "0.3",
+         "--omega-b", "0.05", "--hubble", "0.7", "--sigma8", "0.8", "--quiet"]
+tbrf("arepo", "cosmo", "--out", "ic", *COSMO)
+tbrf("arepo", "cosmo", "--out", "icg", "--format", "gadget2", *COSMO)
+tbrf("arepo", "gas", "--out", "gas", "--box", "1", "--lattice", "8", "--temperature", "100",
+     "--quiet")
+for path, says in (("ic.hdf5", "an AREPO HDF5 snapshot of particles written by tbrf arepo cosmo"),
+                   ("gas.hdf5", "an AREPO HDF5 snapshot of particles written by tbrf arepo gas"),
+                   ("icg", "a Gadget format-2 snapshot of particles"),
+                   ("icg.tbrf.h5", "the side file of a Gadget set of particles")):
+    for cmd in (["preview", path, "--out", "p.png"], ["spectrum", path]):
+        r = subprocess.run([TBRF, *cmd], capture_output=True, text=True)
+        ok = (r.returncode == 1 and r.stderr.count("\n") == 1 and says in r.stderr and
+              "yt" in r.stderr and not r.stdout and not os.path.exists("p.png"))
+        print(f"{'ok  ' if ok else 'FAIL'} {cmd[0]} {path}: {r.stderr.strip()}")
+        if not ok:
+            failures.append(f"{cmd[0]} {path}")
 
 for f in failures:
     print("FAIL:", f)
