@@ -3,7 +3,10 @@
  * Measures the shell-averaged power spectrum of a grid file (FFTW, Hann
  * window; c/analysis/measure.h has the estimator and its bias) and compares it
  * with the model the file's attributes record, rebuilt through the
- * library so "the model" means exactly what generated the field. Prints a
+ * library so "the model" means exactly what generated the field, and
+ * turned into what a shell holds (spectrum_model.h: an anisotropic
+ * model's mean over the shell's directions, a lognormal file's density
+ * spectrum). Prints a
  * table k, P measured, P model, ratio, modes, and the fitted log-log
  * slopes of both over the clean range (above 4 fundamentals, where the
  * window's bias is small; below half the grid Nyquist, where aliasing is
@@ -13,8 +16,9 @@
  * A vector field is measured whole by default: the mean of its
  * components' spectra (each component has the model's spectrum) split
  * into solenoidal and compressive parts, whose share of the power is
- * compared with the one the recorded zeta gives; --component measures
- * one component. A `tbrf drive` series is measured one frame at a time
+ * compared with the one the recorded zeta gives, and the model's parts
+ * beside them; --component measures one component. A particle file
+ * (tbrf arepo) is refused by name (particles.h). A `tbrf drive` series is measured one frame at a time
  * (--frame or --time); its model (band, parabola, ...) is the driver's,
  * which this table does not rebuild, so only the measurement is shown.
  * A field periodic over the grid (a drive series, `generate --box` on
@@ -52,13 +56,16 @@ static void usage(void)
            "\n"
            "Measures the shell-averaged power spectrum P(k) of the grid in FILE (HDF5 or\n"
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
-           "prints it beside the model recorded in the file's attributes, with the\n"
+           "prints it beside the file's own model (an anisotropic one averaged over each\n"
+           "shell's directions, a lognormal file's density spectrum; a '# P_model:' line\n"
+           "says which), with the\n"
            "log-log slopes of both fitted over max(4 k_f, 1.25 kmin) <= k <=\n"
            "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG,\n"
            "with the fit range, the grid Nyquist and the slopes marked, and says on\n"
            "stderr 'wrote SPECTRUM.png: PNG WxH pixels' (not with --quiet).\n"
            "A vector file: the mean of the components' spectra with its solenoidal and\n"
-           "compressive parts (columns P_sol, P_comp; the plot draws them too) and a\n"
+           "compressive parts (columns P_sol, P_comp beside P_sol_model, P_comp_model;\n"
+           "the plot draws the measured parts) and a\n"
            "line comparing the solenoidal share of the power with the one the recorded\n"
            "zeta gives; --component x|y|z measures one component instead. A `tbrf drive`\n"
            "series: one frame, --frame N or --time T (required), without a model.\n"
