@@ -20,6 +20,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "particles.h"
 #include "io/tbrf_io.h"
 #include "pick.h"
 #include "plot.h"
@@ -219,6 +220,8 @@ int cmd_preview(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     /* Which part of the file (component, frame), then where the plane
      * lies and whether the file has it at all. */
+    if (cli_particles_refuse("preview", a.file))
+        return EXIT_FAIL;
     plot_slice_in in;
     memset(&in, 0, sizeof in);
     if ((rc = plot_slice_geometry(a.file, a.axis, &a.index, &in)) != 0)

@@ -3,7 +3,10 @@
  * Measures the shell-averaged power spectrum of a grid file (FFTW, Hann
  * window; c/analysis/measure.h has the estimator and its bias) and compares it
  * with the model the file's attributes record, rebuilt through the
- * library so "the model" means exactly what generated the field. Prints a
+ * library so "the model" means exactly what generated the field, and
+ * turned into what a shell holds (spectrum_model.h: an anisotropic
+ * model's mean over the shell's directions, a lognormal file's density
+ * spectrum). Prints a
  * table k, P measured, P model, ratio, modes, and the fitted log-log
  * slopes of both over the clean range (above 4 fundamentals, where the
  * window's bias is small; below half the grid Nyquist, where aliasing is
@@ -13,8 +16,9 @@
  * A vector field is measured whole by default: the mean of its
  * components' spectra (each component has the model's spectrum) split
  * into solenoidal and compressive parts, whose share of the power is
- * compared with the one the recorded zeta gives; --component measures
- * one component. A `tbrf drive` series is measured one frame at a time
+ * compared with the one the recorded zeta gives, and the model's parts
+ * beside them; --component measures one component. A particle file
+ * (tbrf arepo) is refused by name (particles.h). A `tbrf drive` series is measured one frame at a time
  * (--frame or --time); its model (band, parabola, ...) is the driver's,
  * which this table does not rebuild, so only the measurement is shown.
  * A field periodic over the grid (a drive series, `generate --box` on
@@ -32,9 +36,11 @@
 #include "analysis/measure.h"
 #include "tbrf.h"
 #include "io/tbrf_io.h"
+#include "particles.h"
 #include "pick.h"
 #include "plot.h"
 #include "request.h"
+#include "spectrum_model.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -50,38 +56,21 @@ static void usage(void)
            "\n"
            "Measures the shell-averaged power spectrum P(k) of the grid in FILE (HDF5 or\n"
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
-           "prints it beside the model recorded in the file's attributes, with the\n"
+           "prints it beside the file's own model (an anisotropic one averaged over each\n"
+           "shell's directions, a lognormal file's density spectrum; a '# P_model:' line\n"
+           "says which), with the\n"
            "log-log slopes of both fitted over max(4 k_f, 1.25 kmin) <= k <=\n"
            "min(k_Nyquist/2, kmax/1.25). --plot draws both on log-log axes as a PNG,\n"
            "with the fit range, the grid Nyquist and the slopes marked, and says on\n"
            "stderr 'wrote SPECTRUM.png: PNG WxH pixels' (not with --quiet).\n"
            "A vector file: the mean of the components' spectra with its solenoidal and\n"
-           "compressive parts (columns P_sol, P_comp; the plot draws them too) and a\n"
+           "compressive parts (columns P_sol, P_comp beside P_sol_model, P_comp_model;\n"
+           "the plot draws the measured parts) and a\n"
            "line comparing the solenoidal share of the power with the one the recorded\n"
            "zeta gives; --component x|y|z measures one component instead. A `tbrf drive`\n"
            "series: one frame, --frame N or --time T (required), without a model.\n"
            "A field periodic over the grid is measured without a window.\n"
            "The grid is read whole, so it must fit in memory.\n");
-}
-
-/* The model of the file, rebuilt through the tool's one table of models
- * with the amplitude the plan used. NULL (message printed) on failure. */
-static tbrf_model *file_model(tbrf_io_meta *meta, const char *file)
-{
-    tbrf_model *m = NULL;
-    /* The amplitude the plan used, whatever normalization was asked. */
-    meta->by_variance = 0;
-    meta->amplitude = meta->info.amplitude;
-    int st = cli_model_make(meta, &m);
-    if (st != TBRF_OK) {
-        char kind[128];
-        cli_errline("%s: cannot rebuild model '%s' from the attributes%s%s", file,
-                    tbrf_io_escape(meta->model_kind, kind, sizeof kind), m ? ": " : "",
-                    m ? tbrf_model_message(m) : "");
-        tbrf_model_destroy(m);
-        return NULL;
-    }
-    return m;
 }
 
 /* FILE, --plot PNG and the part (pick.h); 0, 1 after --help, or EXIT_USAGE. */
@@ -127,8 +116,10 @@ static int parse_spectrum(int argc, char **argv, const char **file, const char *
 /* The measured spectrum of a file's grid and its model beside it. */
 typedef struct spec {
     tbrf_io_meta meta;
-    tbrf_model *model;  /* NULL for a series (no model rebuilt) */
+    tbrf_model *model;  /* sm's model; NULL for a series (no model rebuilt) */
+    spec_model sm;      /* the model line (spectrum_model.h) */
     double *field, *model_p;
+    double *sol_model, *comp_model; /* a whole vector's parts of the model */
     int64_t n[3];
     tbrf_spectrum s;
     tbrf_spectrum sol, comp; /* a whole vector's parts (nbins 0 otherwise) */
@@ -145,10 +136,12 @@ static void spec_free(spec *sp)
     tbrf_spectrum_free(&sp->s);
     tbrf_spectrum_free(&sp->sol);
     tbrf_spectrum_free(&sp->comp);
-    tbrf_model_destroy(sp->model);
+    spec_model_free(&sp->sm);
     tbrf_io_meta_free(&sp->meta);
     free(sp->field);
     free(sp->model_p);
+    free(sp->sol_model);
+    free(sp->comp_model);
 }
 
 /* A `tbrf drive` series' geometry and zeta from its attributes
@@ -209,7 +202,17 @@ static int field_meta(spec *sp, const char *file)
         sp->zeta = strcmp(m->vector_kind, "solenoidal") == 0    ? 1.0
                    : strcmp(m->vector_kind, "compressive") == 0 ? 0.0
                                                                 : NAN;
-    return (sp->model = file_model(m, file)) ? 0 : -1;
+    /* the shells reach the smallest Nyquist; the correlations the grid's diagonal */
+    double kmax = 0, d2 = 0;
+    for (int c = 0; c < m->dim; c++) {
+        const double e = m->box ? m->box_length[c] : (double)m->n[c] * m->spacing[c];
+        kmax = fmax(kmax, 1.01 * M_PI / m->spacing[c]);
+        d2 += e * e;
+    }
+    if (spec_model_make(&sp->sm, m, file, kmax, sqrt(d2)))
+        return -1;
+    sp->model = sp->sm.model;
+    return 0;
 }
 
 /* Reads the file's parameters and grid, rebuilds its model. */
@@ -217,6 +220,8 @@ static int load(spec *sp, const char *file, const pick_args *pa)
 {
     char err[1024], esc[2048];
     tbrf_io_meta *m = &sp->meta;
+    if (cli_particles_refuse("spectrum", file))
+        return -1;
     /* A points file has no grid to pick from: say so first. */
     int points = tbrf_io_read_meta(file, m, err, sizeof err) == 0 && !m->is_grid;
     tbrf_io_meta_free(m);
@@ -275,6 +280,29 @@ static int load(spec *sp, const char *file, const pick_args *pa)
     return 0;
 }
 
+/* One component of an anisotropic vector field: its share of a
+ * direction's power depends on the direction (1 - n_i^2 of a solenoidal
+ * one), so the shell's mean is not the model's; not computed here. */
+static int anis_component(const spec *sp)
+{
+    return sp->sm.anis && sp->pk.L.ncomp > 1 && sp->pk.comp != TBRF_IO_ALL_COMPONENTS;
+}
+
+/* The model of every shell (spectrum_model.h) where the measurement is in
+ * the file's dimension, and a whole vector's parts: the solenoidal share
+ * zeta gives of it, the same in every direction. */
+static void model_line(spec *sp)
+{
+    const int ok = sp->model && sp->mdim == sp->meta.dim && !anis_component(sp);
+    const double f = isfinite(sp->zeta) ? zeta_fraction(sp->zeta, sp->pk.L.ncomp) : NAN;
+    for (int b = 0; b < sp->s.nbins; b++) {
+        const double p = ok ? spec_model_shell(&sp->sm, sp->meta.dim, sp->s.k[b]) : NAN;
+        sp->model_p[b] = p;
+        sp->sol_model[b] = f * p;
+        sp->comp_model[b] = (1.0 - f) * p;
+    }
+}
+
 /* Measures the spectrum, evaluates the model on its shells and sets the
  * clean fit range. */
 static int measure(spec *sp, const char *file)
@@ -289,8 +317,11 @@ static int measure(spec *sp, const char *file)
         cli_errline("%s: measuring the spectrum failed (memory or FFTW)", file);
         return -1;
     }
-    sp->model_p = malloc((size_t)sp->s.nbins * sizeof *sp->model_p);
-    if (!sp->model_p) {
+    size_t nb = (size_t)sp->s.nbins;
+    sp->model_p = malloc(nb * sizeof *sp->model_p);
+    sp->sol_model = malloc(nb * sizeof *sp->sol_model);
+    sp->comp_model = malloc(nb * sizeof *sp->comp_model);
+    if (!sp->model_p || !sp->sol_model || !sp->comp_model) {
         cli_errline("out of memory");
         return -1;
     }
@@ -298,10 +329,7 @@ static int measure(spec *sp, const char *file)
      * 3D one projected: compare with the model in the measured dimension
      * only when they agree. */
     sp->mdim = sp->n[2] > 1 ? 3 : 2;
-    for (int b = 0; b < sp->s.nbins; b++)
-        sp->model_p[b] = sp->model && sp->mdim == m->dim
-                             ? tbrf_model_spectrum(sp->model, m->dim, sp->s.k[b])
-                             : NAN;
+    model_line(sp);
     double kf = 0;
     sp->knyq = INFINITY;
     for (int c = 0; c < sp->mdim; c++) {
@@ -335,14 +363,32 @@ static int sol_fraction(const spec *sp, double *f, double *klo)
     return pt > 0 ? 0 : -1;
 }
 
+/* The shells' quadrature over directions, said when there was one. */
+static const char *qerr_text(const spec *sp, char *t, size_t tn)
+{
+    t[0] = '\0';
+    if (sp->sm.anis)
+        snprintf(t, tn, "; Gauss-Legendre over directions, relative error below %.1g",
+                 fmax(sp->sm.qerr, 1e-16));
+    return t;
+}
+
 /* The table's header lines. */
 static void print_header(const spec *sp, const char *file, const char *desc, int parts)
 {
+    char qt[96];
     printf("# tbrf spectrum %s%s%s%s\n", file, sp->pk.what[0] ? " (" : "", sp->pk.what,
            sp->pk.what[0] ? ")" : "");
-    if (sp->model)
+    if (sp->model) {
         printf("# model: %s\n", desc);
-    else
+        if (anis_component(sp))
+            printf("# P_model: nan (one component of an anisotropic vector field: its share of "
+                   "each direction's power is not the shell's mean)\n");
+        else if (sp->mdim != sp->meta.dim)
+            printf("# P_model: nan (a %dD file measured as a %dD field)\n", sp->meta.dim, sp->mdim);
+        else
+            printf("# P_model: %s%s\n", sp->sm.label, qerr_text(sp, qt, sizeof qt));
+    } else
         printf("# model: %s (a series: the driver's model is not rebuilt here, P_model is nan)\n",
                desc);
     printf("# shell-averaged P(k)%s, %s, bins of dk = %.6g; cosmology convention\n",
@@ -350,8 +396,8 @@ static void print_header(const spec *sp, const char *file, const char *desc, int
            sp->window == TBRF_WINDOW_NONE ? "no window (periodic over the grid)" : "Hann window",
            sp->s.dk);
     if (parts)
-        printf("# %-12s %-13s %-13s %-9s %-13s %-13s %s\n", "k", "P_measured", "P_model",
-               "ratio", "P_sol", "P_comp", "modes");
+        printf("# %-12s %-13s %-13s %-9s %-13s %-13s %-13s %-13s %s\n", "k", "P_measured",
+               "P_model", "ratio", "P_sol", "P_sol_model", "P_comp", "P_comp_model", "modes");
     else
         printf("# %-12s %-13s %-13s %-9s %s\n", "k", "P_measured", "P_model", "ratio", "modes");
 }
@@ -383,7 +429,8 @@ static void print_spectrum(const spec *sp, const char *file, const char *desc)
         printf("  %-12.6g %-13.6g %-13.6g %-9.4g ", s->k[b], s->p[b], model_p[b],
                model_p[b] > 0 ? s->p[b] / model_p[b] : NAN);
         if (parts)
-            printf("%-13.6g %-13.6g ", sp->sol.p[b], sp->comp.p[b]);
+            printf("%-13.6g %-13.6g %-13.6g %-13.6g ", sp->sol.p[b], sp->sol_model[b],
+                   sp->comp.p[b], sp->comp_model[b]);
         printf("%.0f\n", s->modes[b]);
     }
     if (parts)
