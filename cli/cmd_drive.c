@@ -944,7 +944,7 @@ static int make_driver(drive_run *d, tbrf_model **model, tbrf_driver **drv)
  * failed (a file it could not read, its memory budget), or ranks given
  * different command lines (a series of mixed seeds would look valid),
  * stop all before anything is written, as generate. */
-static int ranks_agree(const drive_run *d, int rc, const char *command)
+static int ranks_agree(const drive_run *d, int rc, const char *command, const tbrf_driver *drv)
 {
     if (!cli_mpi_active()) /* serial, or rank 0 alone (regenerate) */
         return rc;
@@ -955,6 +955,13 @@ static int ranks_agree(const drive_run *d, int rc, const char *command)
     if (!cli_mpi_agree(rc == 0) && rc == 0) {
         if (cli_mpi_rank() == 0)
             cli_errline("drive: another rank failed; nothing was written");
+        rc = EXIT_FAIL;
+    }
+    /* --backend auto may resolve otherwise on another node: one series,
+     * one backend (the attribute backend is written by all ranks) */
+    if (rc == 0 && !cli_mpi_same(backend_name(drv))) {
+        cli_errline("drive: the MPI ranks' drivers run on different backends (this one: %s); "
+                    "nothing was written: give --backend", backend_name(drv));
         rc = EXIT_FAIL;
     }
     /* the same on every rank once they agreed */
@@ -976,7 +983,7 @@ static int run(const char *const *val, drive_run *d, const char *command)
     int rc = prepare(val, d, &model);
     if (rc == 0)
         rc = make_driver(d, &model, &drv);
-    rc = ranks_agree(d, rc, command);
+    rc = ranks_agree(d, rc, command, drv);
     if (rc == 0 && (rc = series(d, drv, model, command)) == 0 && !d->quiet && cli_mpi_rank() == 0) {
         tbrf_driver_info info;
         tbrf_driver_get_info(drv, &info);
@@ -996,7 +1003,7 @@ int cmd_drive(int argc, char **argv)
     const char *val[D_COUNT] = {0};
     int parsed = args_parse_options("drive", OPTS, D_COUNT, D_HELP, argc, argv, val);
     if (parsed < 0) /* under mpirun the others learn it (or fail alike) */
-        return ranks_agree(NULL, EXIT_USAGE, NULL);
+        return ranks_agree(NULL, EXIT_USAGE, NULL, NULL);
     if (parsed > 0) {
         if (cli_mpi_rank() == 0)
             usage();
