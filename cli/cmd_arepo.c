@@ -767,6 +767,17 @@ static int cmd_arepo_gas(int argc, char **argv)
     }
     if (p < 0)
         return EXIT_USAGE;
+    /* Under mpirun the other ranks could only wait: the Voronoi volumes
+     * and the densities' normalisation need every point at once, and the
+     * field is one non-uniform FFT of the whole box's modes on one
+     * process; refused rather than run on one rank with P - 1 idle. */
+    if (cli_mpi_size() > 1) {
+        if (cli_mpi_rank() == 0)
+            cli_errline("arepo gas: not split over MPI ranks (its volumes and density "
+                        "normalisation need every point, its field is one transform of the whole "
+                        "box): run it without mpirun, as one process");
+        return EXIT_USAGE;
+    }
     gas_req q;
     memset(&q, 0, sizeof q);
     tbrf_io_meta_init(&q.model);

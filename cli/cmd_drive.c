@@ -9,11 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
 #include "request.h"
+#ifdef TBRF_CLI_MPI
+#include <mpi.h>
+
+#include "io/tbrf_io_mpi.h"
+#include "tbrf_mpi.h"
+#endif
 
 enum {
     D_BOX, D_MODEL, D_KMIN, D_KMAX, D_INDEX, D_LENGTH, D_NU, D_TABLE, D_ZETA, D_TCORR, D_RMS,
@@ -120,6 +127,11 @@ typedef struct drive_run {
     int per_comp;
     const char *amp_opt; /* the option setting the amplitude, for messages */
     int n_afac;          /* --amplitude-factor's count, checked against the geometry */
+    /* Under mpirun, this rank's part of every frame: planes [plane0,
+     * plane0 + nplanes) of the grid's slowest axis (cells in 1D), or
+     * rows of the points; positions [first, first + count). */
+    int mpi;
+    int64_t plane0, nplanes, first, count;
 } drive_run;
 
 static int num(const char *const *val, int o, int positive, double *v)
@@ -505,23 +517,52 @@ static int write_attrs(tbrf_io_writer *w, const drive_run *d, const tbrf_driver 
     return e ? -1 : 0;
 }
 
-/* The force at time t into v: 0, or EXIT_FAIL after one message (a
- * driver failure, or a value that is not finite: the coordinates are
- * checked before, so the amplitude option is the cause). */
-static int step(const drive_run *d, tbrf_driver *drv, double t, double *v)
+/* Under mpirun: this rank's planes of the grid at time t into v, one
+ * plane a call, each plane's origin along the slowest axis computed as
+ * the whole grid computes its coordinate there (origin + spacing k), so
+ * that every cell has the serial run's position, hence its bits: a
+ * sub-grid from a shifted origin would round its positions otherwise. */
+static int share_grid(const drive_run *d, tbrf_driver *drv, double t, double *v)
 {
-    const int st = d->is_grid ? tbrf_driver_grid(drv, t, d->p.origin, d->spacing, d->n, v)
-                              : tbrf_driver_points(drv, t, d->npts, d->xyz, v);
-    if (st) {
-        cli_errline("drive: %s", tbrf_driver_message(drv));
-        return EXIT_FAIL;
+    const int s = d->dim - 1; /* the slowest axis: z, y, or x in 1D */
+    int64_t n1[3] = {d->n[0], d->n[1], d->n[2]};
+    n1[s] = 1;
+    const int64_t plane = n1[0] * n1[1] * n1[2];
+    int st = TBRF_OK;
+    for (int64_t k = d->plane0; k < d->plane0 + d->nplanes && st == TBRF_OK; k++) {
+        double o[3] = {d->p.origin[0], d->p.origin[1], d->p.origin[2]};
+        o[s] = d->p.origin[s] + d->spacing[s] * (double)k;
+        st = tbrf_driver_grid(drv, t, o, d->spacing, n1, v + (size_t)((k - d->plane0) * plane * d->nc));
     }
-    const int64_t nv = (d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->nc;
+    return st;
+}
+
+/* The force at time t into v (this rank's part under mpirun): 0, or
+ * EXIT_FAIL with the reason in why (a driver failure, or a value that is not
+ * finite: the coordinates are checked before, so the amplitude option is
+ * the cause). */
+static int step(const drive_run *d, tbrf_driver *drv, double t, double *v, char *why, size_t len)
+{
+    int st;
+    if (d->mpi)
+        st = d->is_grid ? share_grid(d, drv, t, v)
+                        : tbrf_driver_points(drv, t, d->count, d->xyz + (size_t)(d->first * d->dim), v);
+    else
+        st = d->is_grid ? tbrf_driver_grid(drv, t, d->p.origin, d->spacing, d->n, v)
+                        : tbrf_driver_points(drv, t, d->npts, d->xyz, v);
+    if (st && d->mpi && !d->is_grid) /* the driver numbers the rank's points from 0 */
+        snprintf(why, len, "drive: this rank's points start at row %lld of --points: %s",
+                 (long long)d->first, tbrf_driver_message(drv));
+    else if (st)
+        snprintf(why, len, "drive: %s", tbrf_driver_message(drv));
+    if (st)
+        return EXIT_FAIL;
+    const int64_t nv = d->count * d->nc;
     for (int64_t i = 0; i < nv; i++)
         if (!isfinite(v[i])) {
-            cli_errline("drive: %s: the force at t = %g, %s %lld, component %d, is %g: not "
-                        "finite", d->amp_opt, t, d->is_grid ? "cell" : "point",
-                        (long long)(i / d->nc), (int)(i % d->nc), v[i]);
+            snprintf(why, len, "drive: %s: the force at t = %g, %s %lld, component %d, is %g: not "
+                     "finite", d->amp_opt, t, d->is_grid ? "cell" : "point",
+                     (long long)(d->first + i / d->nc), (int)(i % d->nc), v[i]);
             return EXIT_FAIL;
         }
     return 0;
@@ -532,6 +573,8 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
 {
     const int64_t count = d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts;
     char err[1024];
+    d->first = 0;
+    d->count = count;
     if (tbrf_io_budget_check(d->out, "one time of the series", (double)count * d->nc * 8.0, err,
                              sizeof err)) {
         cli_errline("%s", err);
@@ -561,7 +604,10 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
     progress_begin(&bar, d->nt, "times", d->quiet);
     for (int64_t i = 0; i < d->nt && rc == 0; i++) {
         const double t = frame_time(d, i);
-        if ((rc = step(d, drv, t, v)) == 0 && tbrf_io_series_step(w, i, t, v))
+        char why[1536];
+        if ((rc = step(d, drv, t, v, why, sizeof why)) != 0)
+            cli_errline("%s", why);
+        else if (tbrf_io_series_step(w, i, t, v))
             rc = -1;
         progress_update(&bar, i + 1);
     }
@@ -574,6 +620,149 @@ static int write_series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const
     tbrf_io_close(w);
     free(v);
     return rc ? EXIT_FAIL : 0;
+}
+
+#ifdef TBRF_CLI_MPI
+/* FOR TESTS ONLY: set to 1, each rank says on stderr how many positions
+ * it evaluated (its share of every time), so that a test sees every rank
+ * work without timing anything. */
+#define TEST_SHARES_ENV "TBRF_TEST_DRIVE_SHARES"
+
+/* The lowest rank passing bad = 1, or the number of ranks when none
+ * does: every rank learns it, and only that rank says why, once. A rank
+ * done with its part of a time waits here for the others asleep, as
+ * cli_mpi_agree_idle does (a blocking all-reduce would spin a core, or
+ * take the others' turn on an oversubscribed node): a non-blocking
+ * all-reduce tested between sleeps growing from 50 us to 5 ms, which
+ * costs the frame at most about twice the ranks' imbalance. */
+static int first_bad(int bad)
+{
+    int me = bad ? cli_mpi_rank() : cli_mpi_size(), low = me, done = 0;
+    MPI_Request req;
+    MPI_Iallreduce(&me, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req);
+    for (long ns = 50000; MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;) {
+        struct timespec nap = {0, ns};
+        nanosleep(&nap, NULL);
+        ns = ns < 2500000 ? 2 * ns : 5000000;
+    }
+    return low;
+}
+
+/* 0 when every rank passes bad = 0; else 1, the lowest failing rank
+ * having said why (its reason in why). */
+static int any_bad(int bad, const char *why)
+{
+    const int low = first_bad(bad);
+    if (low == cli_mpi_rank())
+        cli_errline("%s", why);
+    return low < cli_mpi_size();
+}
+
+/* This rank's part (tbrf_mpi_split_points over the grid's planes or the
+ * points: near-equal contiguous shares) and room for its values: 0, or
+ * -1 with the reason in why. */
+static int share_begin(drive_run *d, double **v, char *why, size_t len)
+{
+    const int64_t plane = d->is_grid ? (d->dim == 1 ? 1 : d->n[0] * (d->dim == 3 ? d->n[1] : 1)) : 1;
+    const int64_t planes = d->is_grid ? d->n[d->dim - 1] : d->npts;
+    if (tbrf_mpi_split_points(MPI_COMM_WORLD, planes, &d->plane0, &d->nplanes) != TBRF_OK) {
+        snprintf(why, len, "drive: splitting the %s over the ranks failed", d->is_grid ? "grid" : "points");
+        return -1;
+    }
+    d->mpi = 1;
+    d->first = d->plane0 * plane;
+    d->count = d->nplanes * plane;
+    if (tbrf_io_budget_check(d->out, "this rank's part of one time of the series",
+                             (double)d->count * d->nc * 8.0, why, len))
+        return -1;
+    *v = malloc(sizeof(double) * (size_t)(d->count > 0 ? d->count * d->nc : 1));
+    if (!*v || cli_guard_new_temp(d->out)) { /* the temporary listed before it exists */
+        snprintf(why, len, "drive: out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* The frames, each rank its part, every rank taking part in every
+ * collective step: a failure on any rank (its evaluation, its write)
+ * stops all at the agreement that follows it. 0, or -1 once the lowest
+ * failing rank said why. */
+static int frames_mpi(drive_run *d, tbrf_driver *drv, tbrf_io_writer *w, double *v)
+{
+    char why[1536] = "";
+    int failed = 0, rc = 0;
+    int64_t evaluated = 0; /* positions this rank evaluated, for the tests */
+    progress bar;
+    progress_begin(&bar, d->nt, "times", d->quiet);
+    for (int64_t i = 0;; i++) {
+        const double t = i < d->nt ? frame_time(d, i) : 0.0;
+        if (i < d->nt && step(d, drv, t, v, why, sizeof why))
+            failed = 1;
+        else if (i < d->nt)
+            evaluated += d->count;
+        if (any_bad(failed, why)) {
+            rc = -1;
+            break;
+        }
+        if (i == d->nt)
+            break;
+        if (tbrf_io_series_step_part(w, i, t, d->first, d->count, v)) {
+            snprintf(why, sizeof why, "%s", tbrf_io_message(w));
+            failed = 1;
+        }
+        progress_update(&bar, i + 1);
+    }
+    progress_end(&bar);
+    const char *test = getenv(TEST_SHARES_ENV);
+    if (test && strcmp(test, "1") == 0)
+        fprintf(stderr, "tbrf: test: rank %d evaluated %lld positions: %lld a time from %lld\n",
+                cli_mpi_rank(), (long long)evaluated, (long long)d->count, (long long)d->first);
+    return rc;
+}
+
+/* Under mpirun: one series written collectively (tbrf_io_create_mpi),
+ * each rank evaluating and writing its part of every time; all or
+ * nothing, as generate. 0 or EXIT_FAIL. */
+static int write_series_mpi(drive_run *d, tbrf_driver *drv, tbrf_model *model, const char *command)
+{
+    char why[1536] = "";
+    double *v = NULL;
+    tbrf_io_writer *w = NULL;
+    const int shared = !any_bad(share_begin(d, &v, why, sizeof why) != 0, why);
+    if (shared && !(w = tbrf_io_create_mpi(d->out, 0, MPI_COMM_WORLD, why, sizeof why)) &&
+        cli_mpi_rank() == 0) /* NULL on every rank, with rank 0's reason */
+        cli_errline("%s", why);
+    if (!w) {
+        cli_unguard_temp();
+        free(v);
+        return EXIT_FAIL;
+    }
+    cli_guard_temp(tbrf_io_temp_path(w));
+    int bad = tbrf_io_series_begin(w, d->dim, d->nc, d->nt, d->is_grid ? d->n : NULL, d->npts,
+                                   d->xyz) || write_attrs(w, d, drv, model, command);
+    if (tbrf_io_side_temp_path(w))
+        cli_guard_side_temp(tbrf_io_side_temp_path(w));
+    int rc = any_bad(bad, tbrf_io_message(w)) ? -1 : frames_mpi(d, drv, w, v);
+    if (rc == 0 && tbrf_io_commit(w)) { /* collective: every rank's part of every time */
+        rc = -1;
+        if (cli_mpi_rank() == 0)
+            cli_errline("%s", tbrf_io_message(w));
+    }
+    cli_unguard_temp();
+    tbrf_io_close(w); /* collective; removes the temporary unless committed */
+    free(v);
+    return rc ? EXIT_FAIL : 0;
+}
+#endif
+
+/* The series, split over the ranks under mpirun. */
+static int series(drive_run *d, tbrf_driver *drv, tbrf_model *model, const char *command)
+{
+#ifdef TBRF_CLI_MPI
+    if (cli_mpi_active())
+        return write_series_mpi(d, drv, model, command);
+#endif
+    return write_series(d, drv, model, command);
 }
 
 /* The driver's force rms (from --rms or --injection) is a finite number:
@@ -697,25 +886,19 @@ static int parse_tg_rest(const char *const *val, drive_run *d)
     return 0;
 }
 
-static int run(const char *const *val, drive_run *d, const char *command)
+/* The command line into d and *model: 0, or EXIT_USAGE (or the output
+ * check's status) after one message. */
+static int prepare(const char *const *val, drive_run *d, tbrf_model **model)
 {
-    tbrf_model *model = NULL;
-    if (val[D_TURBGEN] ? parse_turbgen(val, d, &model) || parse_tg_rest(val, d)
-                       : parse_model(val, d) || parse_params(val, d)) {
-        tbrf_model_destroy(model);
+    if (val[D_TURBGEN] ? parse_turbgen(val, d, model) || parse_tg_rest(val, d)
+                       : parse_model(val, d) || parse_params(val, d))
         return EXIT_USAGE;
-    }
-    if (parse_shape_opts(val, d, val[D_TURBGEN] != NULL)) {
-        tbrf_model_destroy(model);
+    if (parse_shape_opts(val, d, val[D_TURBGEN] != NULL))
         return EXIT_USAGE;
-    }
-    if (parse_backend(val, d) || parse_times(val[D_TIMES], d) || parse_geometry(val, d)) {
-        tbrf_model_destroy(model);
+    if (parse_backend(val, d) || parse_times(val[D_TIMES], d) || parse_geometry(val, d))
         return EXIT_USAGE;
-    }
     if (!val[D_OUT] || !val[D_OUT][0]) {
         cli_errline("drive: --out SERIES.h5 is required");
-        tbrf_model_destroy(model);
         return EXIT_USAGE;
     }
     d->out = val[D_OUT];
@@ -727,28 +910,82 @@ static int run(const char *const *val, drive_run *d, const char *command)
     const double one = (double)(d->is_grid ? d->n[0] * d->n[1] * d->n[2] : d->npts) * d->nc * 8.0;
     int bad = cli_refuse_inputs("drive", d->out, outs, 1, in, what, 2);
     if (bad || (bad = cli_check_output("drive", d->out, one * (double)d->nt,
-                                       one * (double)d->nt))) {
-        tbrf_model_destroy(model);
+                                       one * (double)d->nt)))
         return bad;
-    }
     d->quiet = val[D_QUIET] != NULL;
-    tbrf_driver *drv = NULL;
-    int st = model ? TBRF_OK : cli_model_make(&d->m, &model), rc = 0;
+    return 0;
+}
+
+/* The model (unless --turbgen's file made it) and the driver on its
+ * backend: 0, or EXIT_USAGE / EXIT_FAIL after one message. */
+static int make_driver(drive_run *d, tbrf_model **model, tbrf_driver **drv)
+{
+    int st = *model ? TBRF_OK : cli_model_make(&d->m, model);
     if (st) {
-        cli_errline("drive: model %s: %s", d->m.model_kind, model ? tbrf_model_message(model) : tbrf_strerror(st));
-        rc = EXIT_USAGE;
-    } else if ((st = tbrf_driver_make(model, d->seed, &d->p, &drv))) {
-        cli_errline("drive: %s", drv ? tbrf_driver_message(drv) : tbrf_strerror(st));
-        rc = EXIT_USAGE;
-    } else if (check_amplitude(d, drv)) {
-        rc = EXIT_USAGE;
-    } else if ((d->backend != TBRF_BACKEND_CPU || d->device != -1) &&
-               (st = tbrf_driver_set_backend(drv, d->backend, d->device))) {
+        cli_errline("drive: model %s: %s", d->m.model_kind, *model ? tbrf_model_message(*model) : tbrf_strerror(st));
+        return EXIT_USAGE;
+    }
+    if ((st = tbrf_driver_make(*model, d->seed, &d->p, drv))) {
+        cli_errline("drive: %s", *drv ? tbrf_driver_message(*drv) : tbrf_strerror(st));
+        return EXIT_USAGE;
+    }
+    if (check_amplitude(d, *drv))
+        return EXIT_USAGE;
+    if ((d->backend != TBRF_BACKEND_CPU || d->device != -1) &&
+        (st = tbrf_driver_set_backend(*drv, d->backend, d->device))) {
         /* as generate: a backend not built or without a device is a run
          * that cannot be done here, not a bad command line */
-        cli_errline("drive: %s", tbrf_driver_message(drv));
+        cli_errline("drive: %s", tbrf_driver_message(*drv));
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* Under mpirun every rank parsed and made its driver alike; one that
+ * failed (a file it could not read, its memory budget), or ranks given
+ * different command lines (a series of mixed seeds would look valid),
+ * stop all before anything is written, as generate. */
+static int ranks_agree(const drive_run *d, int rc, const char *command, const tbrf_driver *drv)
+{
+    if (!cli_mpi_active()) /* serial, or rank 0 alone (regenerate) */
+        return rc;
+    if (!cli_mpi_same(command) && rc == 0) {
+        cli_errline("drive: the MPI ranks were given different command lines; nothing was written");
+        rc = EXIT_USAGE;
+    }
+    if (!cli_mpi_agree(rc == 0) && rc == 0) {
+        if (cli_mpi_rank() == 0)
+            cli_errline("drive: another rank failed; nothing was written");
         rc = EXIT_FAIL;
-    } else if ((rc = write_series(d, drv, model, command)) == 0 && !d->quiet) {
+    }
+    /* --backend auto may resolve otherwise on another node: one series,
+     * one backend (the attribute backend is written by all ranks) */
+    if (rc == 0 && !cli_mpi_same(backend_name(drv))) {
+        cli_errline("drive: the MPI ranks' drivers run on different backends (this one: %s); "
+                    "nothing was written: give --backend", backend_name(drv));
+        rc = EXIT_FAIL;
+    }
+    /* the same on every rank once they agreed */
+    if (rc == 0 && d && d->is_grid && !d->p.periodic && cli_mpi_size() > 1) {
+        if (cli_mpi_rank() == 0)
+            cli_errline("drive: --domain with --grid is not split over MPI ranks: turning bands "
+                        "project a part of a grid with other roundings than the whole grid, so "
+                        "the series would not be the serial one; run it without mpirun, or give "
+                        "the cells as --points (split, bitwise the serial values)");
+        return EXIT_USAGE;
+    }
+    return rc;
+}
+
+static int run(const char *const *val, drive_run *d, const char *command)
+{
+    tbrf_model *model = NULL;
+    tbrf_driver *drv = NULL;
+    int rc = prepare(val, d, &model);
+    if (rc == 0)
+        rc = make_driver(d, &model, &drv);
+    rc = ranks_agree(d, rc, command, drv);
+    if (rc == 0 && (rc = series(d, drv, model, command)) == 0 && !d->quiet && cli_mpi_rank() == 0) {
         tbrf_driver_info info;
         tbrf_driver_get_info(drv, &info);
         char *side = tbrf_io_xdmf_name(d->out);
@@ -766,10 +1003,11 @@ int cmd_drive(int argc, char **argv)
 {
     const char *val[D_COUNT] = {0};
     int parsed = args_parse_options("drive", OPTS, D_COUNT, D_HELP, argc, argv, val);
-    if (parsed < 0)
-        return EXIT_USAGE;
+    if (parsed < 0) /* under mpirun the others learn it (or fail alike) */
+        return ranks_agree(NULL, EXIT_USAGE, NULL, NULL);
     if (parsed > 0) {
-        usage();
+        if (cli_mpi_rank() == 0)
+            usage();
         return 0;
     }
     drive_run d;

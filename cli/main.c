@@ -182,14 +182,15 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-/* Under mpirun, generate splits its field over the ranks (run.c); any
- * other command runs on rank 0 alone, once, as the serial command would
+/* Under mpirun, generate splits its field over the ranks (run.c) and
+ * drive its frames' cells or points (cmd_drive.c); any other command
+ * runs on rank 0 alone, once, as the serial command would
  * (cli_mpi_solo), and the other ranks return its exit status, asleep
  * meanwhile (cli_mpi_agree_idle). Rank 0 says so once, so that P - 1
  * reserved cores doing nothing are not a surprise. */
 static int mpi_runs(const char *cmd)
 {
-    return cli_mpi_size() == 1 || strcmp(cmd, "generate") == 0;
+    return cli_mpi_size() == 1 || strcmp(cmd, "generate") == 0 || strcmp(cmd, "drive") == 0;
 }
 
 /* --help anywhere: a usage text, nothing run (and nothing to warn of). */
@@ -209,7 +210,7 @@ static int rank0_only(int (*run)(int, char **), int argc, char **argv)
         if (cli_mpi_size() > 2)
             snprintf(others, sizeof others, "%d ranks wait", cli_mpi_size() - 1);
         cli_errline("note: '%.40s%s%.40s' runs on rank 0 alone under mpirun; the other %s asleep "
-                    "until it ends (only generate is split over ranks)", argv[0], *sub ? " " : "", sub,
+                    "until it ends (only generate and drive are split over ranks)", argv[0], *sub ? " " : "", sub,
                     others);
     }
     cli_mpi_solo(1);

@@ -50,7 +50,8 @@ int io_gdf_write(tbrf_io_writer *w, const tbrf_io_meta *m);
  * (hdf5_arepo.c). */
 int io_h5_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64_t n[3],
                        int64_t npts, const double *xyz);
-int io_h5_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values);
+int io_h5_series_step(tbrf_io_writer *w, int64_t it, double t, int64_t first, int64_t count,
+                      const double *values);
 int io_h5_series_attr(tbrf_io_writer *w, const char *name, int kind, int count, const void *v);
 int io_h5_arepo_write(tbrf_io_writer *w, const struct tbrf_arepo_header *h,
                       const struct tbrf_arepo_particles *totals,

@@ -28,9 +28,54 @@ static hid_t make_dataset(tbrf_io_writer *w, const char *name, int rank, const h
     return d;
 }
 
-static int write_all(hid_t d, const double *v)
+/* Transfer properties: collective on an MPI writer (every rank takes
+ * part in every write of a series, an empty selection where it has
+ * nothing), else the default. Closed by xfer_close. */
+static hid_t xfer_open(const tbrf_io_writer *w)
 {
-    return H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
+#ifdef TBRF_IO_MPI
+    if (io_is_parallel(w)) {
+        hid_t x = H5Pcreate(H5P_DATASET_XFER);
+        if (x >= 0 && H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) >= 0)
+            return x;
+        if (x >= 0)
+            H5Pclose(x);
+        return -1;
+    }
+#endif
+    (void)w;
+    return H5P_DEFAULT;
+}
+
+static void xfer_close(hid_t x)
+{
+    if (x >= 0 && x != H5P_DEFAULT)
+        H5Pclose(x);
+}
+
+/* 1 on the rank that writes what all ranks hold alike (/time, /points):
+ * a serial writer, or rank 0 of an MPI writer. */
+static int leader(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    return !io_is_parallel(w) || w->mpi_rank == 0;
+#else
+    (void)w;
+    return 1;
+#endif
+}
+
+/* The whole dataset d from v, by the leader; the other ranks of an MPI
+ * writer take part with nothing selected. */
+static int write_all(const tbrf_io_writer *w, hid_t d, const double *v)
+{
+    hid_t x = xfer_open(w), fs = leader(w) ? H5S_ALL : H5Dget_space(d);
+    int rc = x < 0 || fs < 0 || (!leader(w) && H5Sselect_none(fs) < 0) ||
+             H5Dwrite(d, H5T_NATIVE_DOUBLE, fs, fs, x, v) < 0;
+    if (fs >= 0 && fs != H5S_ALL)
+        H5Sclose(fs);
+    xfer_close(x);
+    return rc ? -1 : 0;
 }
 
 /* /field (nt, [nz,] [ny,] nx, nc): chunks of one time and whole planes
@@ -57,7 +102,7 @@ static int point_datasets(tbrf_io_writer *w, int dim, int nc, int64_t nt, int64_
     hsize_t pd[2] = {(hsize_t)npts, (hsize_t)dim};
     hsize_t pc[2] = {(hsize_t)io_series_rows(nc, npts), (hsize_t)dim};
     hid_t p = make_dataset(w, "points", 2, pd, pc);
-    int rc = p < 0 || write_all(p, xyz);
+    int rc = p < 0 || write_all(w, p, xyz);
     if (p >= 0)
         H5Dclose(p);
     hsize_t vd[3] = {(hsize_t)nt, (hsize_t)npts, (hsize_t)nc}, vc[3] = {1, pc[0], (hsize_t)nc};
@@ -86,40 +131,56 @@ int io_h5_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int
     return rc ? -1 : 0;
 }
 
-int io_h5_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values)
+/* Selects row `it` of /time (the leader's; none on the other ranks)
+ * and positions [first, first + count) of row `it` of the values'
+ * dataset fs (whole planes: its second axis is the slowest), with the
+ * memory spaces m1 and mv to match. 0 or -1. */
+static int select_step(const tbrf_io_writer *w, hid_t ts, hid_t fs, hid_t *m1, hid_t *mv,
+                       int64_t it, int64_t first, int64_t count)
+{
+    hsize_t dims[H5S_MAX_RANK], start[H5S_MAX_RANK] = {0}, cnt[H5S_MAX_RANK], one = 1;
+    const int rank = H5Sget_simple_extent_dims(fs, dims, NULL);
+    hsize_t plane = 1, at = (hsize_t)it;
+    for (int r = 2; r < rank - 1; r++)
+        plane *= dims[r];
+    if (rank < 3 || at >= dims[0] || first % (int64_t)plane || count % (int64_t)plane ||
+        (hsize_t)(first + count) > dims[1] * plane)
+        return -1;
+    for (int r = 0; r < rank; r++)
+        cnt[r] = dims[r];
+    start[0] = at, cnt[0] = 1;
+    start[1] = (hsize_t)first / plane, cnt[1] = (hsize_t)count / plane;
+    hsize_t values = (hsize_t)count * dims[rank - 1];
+    *m1 = H5Screate_simple(1, &one, NULL);
+    *mv = H5Screate_simple(1, values ? &values : &one, NULL);
+    if (*m1 < 0 || *mv < 0)
+        return -1;
+    int bad = leader(w) ? H5Sselect_hyperslab(ts, H5S_SELECT_SET, &at, NULL, &one, NULL) < 0
+                        : H5Sselect_none(ts) < 0 || H5Sselect_none(*m1) < 0;
+    if (count > 0)
+        bad |= H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0;
+    else
+        bad |= H5Sselect_none(fs) < 0 || H5Sselect_none(*mv) < 0;
+    return bad ? -1 : 0;
+}
+
+int io_h5_series_step(tbrf_io_writer *w, int64_t it, double t, int64_t first, int64_t count,
+                      const double *values)
 {
     int rc = -1;
     const int grid = H5Lexists(io_h5(w)->file, "field", H5P_DEFAULT) > 0;
     hid_t td = H5Dopen2(io_h5(w)->file, "time", H5P_DEFAULT), d = H5Dopen2(io_h5(w)->file, grid ? "field" : "value", H5P_DEFAULT);
     hid_t ts = td >= 0 ? H5Dget_space(td) : -1, fs = d >= 0 ? H5Dget_space(d) : -1;
-    if (ts >= 0 && fs >= 0) {
-        hsize_t dims[5], start[5] = {0}, count[5];
-        const int rank = H5Sget_simple_extent_dims(fs, dims, NULL);
-        hsize_t one = 1, at = (hsize_t)it;
-        hid_t m1 = H5Screate_simple(1, &one, NULL);
-        for (int r = 0; r < rank; r++)
-            count[r] = dims[r];
-        start[0] = at;
-        count[0] = 1;
-        hsize_t cells = 1;
-        for (int r = 1; r < rank; r++)
-            cells *= dims[r];
-        hid_t mv = H5Screate_simple(1, &cells, NULL);
-        if (rank > 0 && at < dims[0] && m1 >= 0 && mv >= 0 &&
-            H5Sselect_hyperslab(ts, H5S_SELECT_SET, &at, NULL, &one, NULL) >= 0 &&
-            H5Dwrite(td, H5T_NATIVE_DOUBLE, m1, ts, H5P_DEFAULT, &t) >= 0 &&
-            H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
-            H5Dwrite(d, H5T_NATIVE_DOUBLE, mv, fs, H5P_DEFAULT, values) >= 0)
-            rc = 0;
-        if (m1 >= 0)
-            H5Sclose(m1);
-        if (mv >= 0)
-            H5Sclose(mv);
-    }
-    if (ts >= 0)
-        H5Sclose(ts);
-    if (fs >= 0)
-        H5Sclose(fs);
+    hid_t m1 = -1, mv = -1, x = xfer_open(w);
+    if (ts >= 0 && fs >= 0 && x >= 0 && select_step(w, ts, fs, &m1, &mv, it, first, count) == 0 &&
+        H5Dwrite(td, H5T_NATIVE_DOUBLE, m1, ts, x, &t) >= 0 &&
+        H5Dwrite(d, H5T_NATIVE_DOUBLE, mv, fs, x, values ? values : &t) >= 0)
+        rc = 0;
+    const hid_t spaces[4] = {m1, mv, ts, fs};
+    for (int i = 0; i < 4; i++)
+        if (spaces[i] >= 0)
+            H5Sclose(spaces[i]);
+    xfer_close(x);
     if (td >= 0)
         H5Dclose(td);
     if (d >= 0)

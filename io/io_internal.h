@@ -81,6 +81,7 @@ struct tbrf_io_writer {
      * series), the origin and spacing its attributes give the grid. */
     double *series_times;
     int64_t series_nt;
+    int64_t series_frame, series_plane; /* positions (cells or points) of one time, of a plane */
     double series_origin[3], series_spacing[3];
     /* Streamed points: count, dimension, precision, rows written. */
     int64_t pts_n, pts_written;
@@ -235,11 +236,14 @@ typedef struct io_format_ops {
                        const void *values);
     /* A `tbrf drive` series (series.c checks the arguments and the space
      * first): the datasets of tbrf_io_series_begin, time `it` of
-     * tbrf_io_series_step, and a root attribute of kind IO_ATTR_* with
-     * count values (v a string for IO_ATTR_STR). */
+     * tbrf_io_series_step_part (positions [first, first + count) of the
+     * frame, whole planes of a grid; on an MPI writer a collective write
+     * of each rank's part, count 0 too), and a root attribute of kind
+     * IO_ATTR_* with count values (v a string for IO_ATTR_STR). */
     int (*series_begin)(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64_t n[3],
                         int64_t npts, const double *xyz);
-    int (*series_step)(tbrf_io_writer *w, int64_t it, double t, const double *values);
+    int (*series_step)(tbrf_io_writer *w, int64_t it, double t, int64_t first, int64_t count,
+                       const double *values);
     int (*series_attr)(tbrf_io_writer *w, const char *name, int kind, int count, const void *v);
     /* An AREPO initial-condition member (arepo.c): /Header for member f of
      * the set (totals: the set's counts), /PartType* from types (NULL:

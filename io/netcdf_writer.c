@@ -712,9 +712,10 @@ static int ncw_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, cons
     return io_format_refuse(w, "a time series (write it as HDF5)");
 }
 
-static int ncw_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values)
+static int ncw_series_step(tbrf_io_writer *w, int64_t it, double t, int64_t first, int64_t count,
+                           const double *values)
 {
-    (void)it, (void)t, (void)values;
+    (void)it, (void)t, (void)first, (void)count, (void)values;
     return io_format_refuse(w, "a time series (write it as HDF5)");
 }
 

@@ -170,6 +170,26 @@ static int series_fits(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int
     return 0;
 }
 
+/* 1 when every rank of an MPI writer passes ok = 1, else 0 on every rank
+ * ("another rank failed" on those that were fine): collective, so that a
+ * rank failing a check of its own never skips the collective calls the
+ * others make next. A serial writer: ok. */
+static int ranks_fine(tbrf_io_writer *w, int ok)
+{
+#ifdef TBRF_IO_MPI
+    if (io_is_parallel(w)) {
+        int all = ok;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, w->comm);
+        if (!all && ok)
+            IO_FAIL(w, "%s: another rank failed; nothing was written", w->path);
+        w->mpi_failed |= !all;
+        return all;
+    }
+#endif
+    (void)w;
+    return ok;
+}
+
 int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const int64_t n[3],
                          int64_t npts, const double *xyz)
 {
@@ -179,27 +199,94 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const i
                     "components, or 3 in 1D and 2D) or points (2D or 3D)", w->path);
         return -1;
     }
-    if (series_fits(w, dim, nc, nt, n, npts))
+    if (!ranks_fine(w, series_fits(w, dim, nc, nt, n, npts) == 0))
         return -1;
     io_quiet q;
     io_quiet_begin(&q);
     int rc = w->ops->series_begin(w, dim, nc, nt, n, npts, xyz);
     io_quiet_end(&q);
+    w->series_frame = n ? n[0] * n[1] * n[2] : npts;
+    w->series_plane = n && dim > 1 ? n[0] * (dim == 3 ? n[1] : 1) : 1;
     return rc || side_file(w, dim, nc, nt, n, npts) ? -1 : 0;
 }
 
-/* Writes row `it` of the series: t into /time, the values into /field or
- * /value (whichever the series has). */
 int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values)
 {
     if (!w || !w->open)
         return -1;
+    return tbrf_io_series_step_part(w, it, t, 0, w->series_frame, values);
+}
+
+#ifdef TBRF_IO_MPI
+/* Whether the parts of the ranks, parts[3 r .. 3 r + 2] = {ok, first,
+ * count}, tile [0, frame) exactly once; else the message names the first
+ * position two ranks wrote or none did. */
+static int parts_tile(tbrf_io_writer *w, const int64_t *parts, int size, int64_t frame, int64_t it)
+{
+    for (int64_t at = 0;;) {
+        int next = -1; /* the part that starts at `at` (the ranks' order need not be the file's) */
+        for (int r = 0; r < size && next < 0; r++)
+            if (parts[3 * r + 2] > 0 && parts[3 * r + 1] == at)
+                next = r;
+        if (next < 0 && at == frame)
+            return 1;
+        if (next < 0) {
+            IO_FAIL(w, "%s: time %lld: no rank writes position %lld (or two write it); nothing "
+                    "was written", w->path, (long long)it, (long long)at);
+            return 0;
+        }
+        at += parts[3 * next + 2];
+    }
+}
+
+/* The collective round before an MPI writer's write of time `it`: every
+ * rank learns whether all are fine and that their parts tile the frame
+ * (so a rank that failed or a bad split makes every rank fail, before
+ * any rank is inside the collective write). 0, or -1 on every rank. */
+static int series_round(tbrf_io_writer *w, int ok, int64_t it, int64_t first, int64_t count)
+{
+    int size = 1;
+    MPI_Comm_size(w->comm, &size);
+    int64_t *parts = malloc(sizeof(int64_t) * 3 * (size_t)size);
+    if (ok && !parts)
+        IO_FAIL(w, "%s: out of memory", w->path);
+    int all = ranks_fine(w, ok && parts);
+    if (all) {
+        const int64_t mine[3] = {1, first, count};
+        MPI_Allgather(mine, 3, MPI_INT64_T, parts, 3, MPI_INT64_T, w->comm);
+        all = parts_tile(w, parts, size, w->series_frame, it);
+        w->mpi_failed |= !all;
+    }
+    free(parts);
+    return all ? 0 : -1;
+}
+#endif
+
+int tbrf_io_series_step_part(tbrf_io_writer *w, int64_t it, double t, int64_t first, int64_t count,
+                             const double *values)
+{
+    if (!w || !w->open)
+        return -1;
+    const int parallel = io_is_parallel(w);
+    const int64_t plane = w->series_plane > 0 ? w->series_plane : 1;
+    int ok = first >= 0 && count >= 0 && count <= w->series_frame - first && first % plane == 0 &&
+             count % plane == 0 && (parallel || (first == 0 && count == w->series_frame)) &&
+             (values || count == 0);
+    if (!ok)
+        IO_FAIL(w, "%s: time %lld: positions %lld + %lld of a frame of %lld (%s)", w->path,
+                (long long)it, (long long)first, (long long)count, (long long)w->series_frame,
+                parallel ? "a part of whole planes" : "a serial writer writes whole frames");
     /* each time written once: commit checks that all were */
-    if (io_cover_overlap(w, w->series_cover, it, 1, "time"))
+    ok = ok && io_cover_overlap(w, w->series_cover, it, 1, "time") == 0;
+#ifdef TBRF_IO_MPI
+    if (parallel && series_round(w, ok, it, first, count))
+        return -1;
+#endif
+    if (!ok)
         return -1;
     io_quiet q;
     io_quiet_begin(&q);
-    int rc = w->ops->series_step(w, it, t, values);
+    int rc = w->ops->series_step(w, it, t, first, count, values);
     io_quiet_end(&q);
     if (rc == 0 && w->series_times && it >= 0 && it < w->series_nt)
         w->series_times[it] = t;

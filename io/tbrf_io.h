@@ -530,6 +530,17 @@ int tbrf_io_series_begin(tbrf_io_writer *w, int dim, int nc, int64_t nt, const i
  * points (nc interleaved per position) into its row. 0 or -1. */
 int tbrf_io_series_step(tbrf_io_writer *w, int64_t it, double t, const double *values);
 
+/* tbrf_io_series_step of positions [first, first + count) of the frame
+ * (cells x fastest, or points): on a writer of tbrf_io_create_mpi
+ * (tbrf_io_mpi.h) every rank calls it once per time with its own part,
+ * whole planes of the slowest axis of a grid (any cells in 1D; count 0
+ * where a rank has none), and the call is collective: the ranks first
+ * agree that all are fine and that their parts tile the frame, else
+ * every rank fails (and commit too). A serial writer takes only the
+ * whole frame. 0 or -1 (message in the writer). */
+int tbrf_io_series_step_part(tbrf_io_writer *w, int64_t it, double t, int64_t first, int64_t count,
+                             const double *values);
+
 /* Root attributes of a series: a string, count doubles, count int64,
  * one uint64 (a scalar: the seed). */
 int tbrf_io_series_attr_str(tbrf_io_writer *w, const char *name, const char *s);

@@ -855,6 +855,10 @@ static int commit_mpi(tbrf_io_writer *w)
         ok = cover_mpi(w, w->cells_cover, w->total, "cell") == 0;
     if (ok && w->pts_n > 0)
         ok = cover_mpi(w, w->pts_cover, w->pts_n, "point") == 0;
+    /* a series: every rank wrote its part of every time (the parts of a
+     * time were checked to tile it before its write) */
+    if (ok && w->series_nt > 0)
+        ok = io_cover_check(w, w->series_cover, w->series_nt, "time") == 0;
     int all = agree(w->comm, ok);
     if (all) {
         io_quiet q;

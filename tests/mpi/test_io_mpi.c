@@ -10,7 +10,11 @@
  *  - an output in a missing directory: NULL on every rank, rank 0's reason;
  *  - libtbrf_mpi's splits cover a grid and a point set exactly once;
  *  - pieces fine on each rank but overlapping across ranks, or leaving a
- *    cell out, are refused at commit on every rank naming the cell. */
+ *    cell out, are refused at commit on every rank naming the cell;
+ *  - a series (tbrf_io_series_step_part): each rank its planes of every
+ *    time, the file holding every value; parts that leave a gap, or that
+ *    are not whole planes on one rank, fail every rank before the write,
+ *    and a time no rank wrote fails the commit: no file left. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <mpi.h>
@@ -170,6 +174,75 @@ static void test_cover(const char *dir)
     }
 }
 
+/* One series of a 4 x 3 x 5 grid (2 components) and 3 times: each rank
+ * writes planes [z0, z0 + nz) of every time (value: 1000 t + cell). mode
+ * 0: the ranks' shares; 1: rank 0 leaves plane 0 out (a gap); 2: the last
+ * rank's part is not whole planes; 3: no rank writes time 2. Returns 0
+ * when every step and the commit passed. */
+static int series_run(const char *path, int mode)
+{
+    const int64_t n[3] = {4, 3, 5}, plane = 12;
+    char err[1024] = "";
+    tbrf_io_writer *w = tbrf_io_create_mpi(path, 0, MPI_COMM_WORLD, err, sizeof err);
+    if (!w)
+        return -1;
+    int64_t z0 = 0, nz = 0;
+    tbrf_mpi_split_points(MPI_COMM_WORLD, n[2], &z0, &nz);
+    int64_t first = z0 * plane, count = nz * plane;
+    if (mode == 1 && rank == 0 && count > 0)
+        first += plane, count -= plane;
+    if (mode == 2 && rank == size - 1 && count > 0)
+        count -= 1;
+    double v[2 * 60];
+    int rc = tbrf_io_series_begin(w, 3, 3, 3, n, 0, NULL);
+    for (int64_t it = 0; it < (mode == 3 ? 2 : 3) && rc == 0; it++) {
+        for (int64_t i = 0; i < count; i++)
+            for (int c = 0; c < 3; c++)
+                v[3 * i + c] = 1000.0 * (double)it + (double)(first + i) + 0.25 * c;
+        rc = tbrf_io_series_step_part(w, it, 0.5 * (double)it, first, count, v);
+    }
+    rc = rc || tbrf_io_commit(w);
+    tbrf_io_close(w);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return rc;
+}
+
+static void test_series(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/series.h5", dir);
+    check(series_run(path, 0) == 0, "a series, each rank its planes of every time");
+    /* rank 0 reads it back: every value of every time where it belongs */
+    char err[1024] = "";
+    int ok = 1;
+    if (rank == 0) {
+        tbrf_io_layout L;
+        double *t = NULL, *v = NULL;
+        int64_t nt = 0;
+        ok = tbrf_io_read_times(path, &nt, &t, err, sizeof err) == 0 && nt == 3 && t[2] == 1.0 &&
+             tbrf_io_grid_layout(path, &L, err, sizeof err) == 0;
+        for (int64_t it = 0; ok && it < 3; it++) {
+            ok = tbrf_io_read_grid_part(path, &L, it, -1, 0, TBRF_IO_ALL_COMPONENTS, &v, err, sizeof err) == 0;
+            for (int64_t i = 0; ok && i < 60; i++)
+                for (int c = 0; c < 3; c++)
+                    ok &= v[3 * i + c] == 1000.0 * (double)it + (double)i + 0.25 * c;
+            free(v);
+            v = NULL;
+        }
+        free(t);
+    }
+    check(ok, err[0] ? err : "every value and time of the series read back");
+    unlink(path);
+    if (size > 1) {
+        check(series_run(path, 1) != 0, "a gap between the ranks' parts fails every rank");
+        check(!left(dir, "series.h5"), "a gap: no file and no temporary left");
+    }
+    check(series_run(path, 2) != 0, "a part of no whole planes fails every rank");
+    check(!left(dir, "series.h5"), "not whole planes: no file and no temporary left");
+    check(series_run(path, 3) != 0, "a time no rank wrote fails the commit");
+    check(!left(dir, "series.h5"), "a missing time: no file and no temporary left");
+}
+
 static void test_splits(void)
 {
     const int64_t n[3] = {5, 4, 7};
@@ -201,6 +274,7 @@ int main(int argc, char **argv)
     test_failure(dir, size > 1 ? 1 : 0, 0);
     test_failure(dir, size - 1, 1);
     test_cover(dir);
+    test_series(dir);
     char path[4096], err[1024] = "";
     snprintf(path, sizeof path, "%s/missing/f.h5", dir);
     tbrf_io_writer *w = tbrf_io_create_mpi(path, 0, MPI_COMM_WORLD, err, sizeof err);
