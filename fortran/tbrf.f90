@@ -1131,6 +1131,74 @@ contains
         call finish_plan(c_tbrf_plan_get_info(plan%ptr, info), "tbrf_plan_get_info", plan, stat)
     end subroutine tbrf_plan_get_info
 
+    !> The lines a plan draws with opts%lines = 0 (the default) on the grid
+    !> of n(:) cells of spacing(:) in the domain [lo, hi] at this resolution
+    !> (include/tbrf/plan.h, tbrf_default_lines); at points the plan draws
+    !> TBRF_DEFAULT_LINES_MIN. The plan applies the rule itself: this only
+    !> tells the number beforehand.
+    subroutine tbrf_default_lines(dim, lo, hi, resolution, n, spacing, lines, opts, stat)
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), resolution, spacing(:)
+        integer(c_int64_t), intent(in) :: n(:)
+        integer(c_int32_t), intent(out) :: lines
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        real(c_double) :: lo3(3), hi3(3), h3(3)
+        integer(c_int64_t) :: n3(3)
+        type(c_ptr) :: po
+        integer :: d
+        lines = 0
+        if (size(lo) < min(dim, 3) .or. size(hi) < min(dim, 3) .or. size(n) < min(dim, 3) &
+            .or. size(spacing) < min(dim, 3)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_default_lines", "lo, hi, n and spacing need one value "&
+                        &"per dimension", stat)
+            return
+        end if
+        lo3 = 0
+        hi3 = 0
+        h3 = 1
+        n3 = 1
+        d = max(0, min(dim, 3))
+        lo3(1:d) = lo(1:d)
+        hi3(1:d) = hi(1:d)
+        h3(1:d) = spacing(1:d)
+        n3(1:d) = n(1:d)
+        po = c_null_ptr
+        if (present(opts)) po = c_loc(opts)
+        call finish(c_tbrf_default_lines(int(dim, c_int), lo3, hi3, resolution, n3, h3, po, lines), &
+                    "tbrf_default_lines", "", stat)
+    end subroutine tbrf_default_lines
+
+    !> How far in k the grid's spectrum is isotropic with `lines` lines
+    !> (tbrf_grid_isotropy): kf, knyq, kiso and the lines `need` whose
+    !> limit is the Nyquist.
+    subroutine tbrf_grid_isotropy(dim, n, spacing, lines, kf, knyq, kiso, need, stat)
+        integer, intent(in) :: dim, lines
+        integer(c_int64_t), intent(in) :: n(:)
+        real(c_double), intent(in) :: spacing(:)
+        real(c_double), intent(out) :: kf, knyq, kiso, need
+        integer, intent(out), optional :: stat
+        real(c_double) :: h3(3)
+        integer(c_int64_t) :: n3(3)
+        integer :: d
+        kf = 0
+        knyq = 0
+        kiso = 0
+        need = 0
+        if (size(n) < min(dim, 3) .or. size(spacing) < min(dim, 3)) then
+            call finish(TBRF_ERR_SIZE, "tbrf_grid_isotropy", "n and spacing need one value per "&
+                        &"dimension", stat)
+            return
+        end if
+        h3 = 1
+        n3 = 1
+        d = max(0, min(dim, 3))
+        h3(1:d) = spacing(1:d)
+        n3(1:d) = n(1:d)
+        call finish(c_tbrf_grid_isotropy(int(dim, c_int), n3, h3, int(lines, c_int32_t), kf, knyq, &
+                                         kiso, need), "tbrf_grid_isotropy", "", stat)
+    end subroutine tbrf_grid_isotropy
+
     !> Status of the last call on the plan.
     function tbrf_plan_status(plan) result(st)
         type(tbrf_plan), intent(in) :: plan
