@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "args.h"
-#include "isotropy.h"
 #include "request.h"
 
 enum {
@@ -131,8 +130,8 @@ static void usage_method(const tbrf_opts *d)
            "example:\n"
            "  tbrf generate --model powerlaw --index -3 --kmin 0.05 --kmax 3 \\\n"
            "                --grid 128x128x128 --seed 7 --out field.h5 --report\n",
-           d->lines, CLI_LINES_FLOOR, CLI_LINES_CAP, d->oversampling, d->max_padding,
-           d->line_length_factor);
+           TBRF_DEFAULT_LINES_MIN, TBRF_DEFAULT_LINES_MIN, TBRF_DEFAULT_LINES_MAX, d->oversampling,
+           d->max_padding, d->line_length_factor);
 }
 
 static void usage_generate(void)

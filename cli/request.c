@@ -882,24 +882,21 @@ static int make_plan(request *r)
                                    m->seed, &m->opts, &r->plan);
 }
 
-/* generate's lines on a grid without --lines: the isotropy
- * rule (cli_isotropy_default_lines), and no more than CLI_LINES_MEMORY
- * of lines, 8 bytes x samples each (as request_check_budget estimates
- * them: 2 x diagonal x oversampling x line length factor / resolution),
- * 1 + dim sets for a vector field. A fixed bound, not the machine's
- * memory, so the same command makes the same field everywhere. */
+/* generate's lines without --lines: the library's default for the
+ * geometry (tbrf_default_lines: on a grid isotropic up to its Nyquist
+ * within a cost and memory bound, at points its minimum), computed here
+ * rather than left to the plan so the file records them and the MPI
+ * choice below can weigh them. A box's lattice or the FFT keeps the
+ * points' number, which it never draws. */
 static int default_lines(const tbrf_io_meta *m)
 {
-    int lines = cli_isotropy_default_lines(m->dim, m->n, m->spacing);
-    double diag2 = 0.0;
-    for (int c = 0; c < m->dim; c++)
-        diag2 += (m->hi[c] - m->lo[c]) * (m->hi[c] - m->lo[c]);
-    const int f = m->opts.line_length_factor > 1 ? m->opts.line_length_factor : 1;
-    const double samples = 2.0 * sqrt(diag2) * m->opts.oversampling * f / m->resolution;
-    const double per_line = 8.0 * samples * (m->opts.vector != TBRF_SCALAR ? 1 + m->dim : 1);
-    const double fit = floor(CLI_LINES_MEMORY / per_line);
-    if (fit < lines) /* NaN: the rule's */
-        lines = fit > CLI_LINES_FLOOR ? (int)fit : CLI_LINES_FLOOR;
+    const int grid = m->is_grid && !m->box && m->opts.method != TBRF_METHOD_FFT;
+    tbrf_opts o = m->opts;
+    o.lines = 0;
+    int32_t lines = 0;
+    if (tbrf_default_lines(m->dim, m->lo, m->hi, m->resolution, grid ? m->n : NULL,
+                           grid ? m->spacing : NULL, &o, &lines) != TBRF_OK)
+        lines = TBRF_DEFAULT_LINES_MIN; /* the plan refuses the dimension itself */
     return lines;
 }
 
@@ -962,11 +959,10 @@ int request_plan(request *r)
         rc = lognormal_setup(r);
     if (rc)
         return rc;
-    /* The default lines follow the grid: isotropic up to its Nyquist
-     * within the cost bound. A box's lattice or points run
-     * the (non-uniform) FFT or keep the library's default. */
+    /* The default lines follow the geometry (the library's rule), fixed
+     * before the plan so the file records them. */
     const int was_auto = m->opts.method == TBRF_METHOD_AUTO, mpi_aniso = mpi_auto_fft(r);
-    if (r->lines_auto && !r->input && m->is_grid && !m->box && m->opts.method != TBRF_METHOD_FFT)
+    if (r->lines_auto && !r->input)
         m->opts.lines = default_lines(m);
     int st = make_plan(r);
     if (st == TBRF_OK)

@@ -69,7 +69,7 @@ typedef struct request {
      * checked against the geometry's dimension in request_plan. */
     int box_dim, box_origin_dim;
     /* generate without --lines: request_plan picks a turning-bands grid's
-     * lines from the grid (cli_isotropy_default_lines). */
+     * lines: the library's default for the geometry (tbrf_default_lines). */
     int lines_auto;
     /* sample: the recorded field at a new geometry (its messages advise
      * sample's options) */

@@ -15,6 +15,9 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_VERSION_MINOR = 7
     integer(c_int), parameter :: TBRF_VERSION_PATCH = 0
     character(len=*), parameter :: TBRF_VERSION_STRING = "0.7.0"
+    integer(c_int), parameter :: TBRF_DEFAULT_LINES_MIN = 1024
+    integer(c_int), parameter :: TBRF_DEFAULT_LINES_MAX = 16384
+    integer(c_int), parameter :: TBRF_DEFAULT_LINES_BYTES = 1073741824
 
     integer(c_int), parameter :: TBRF_OK = 0
     integer(c_int), parameter :: TBRF_ERR_NULL = 1
@@ -637,6 +640,34 @@ module tbrf_c
         type(c_funptr), value :: push
         type(c_ptr), value :: user
     end function c_tbrf_execute_grid_stream
+
+    function c_tbrf_default_lines(dim, lo, hi, resolution, n, spacing, opts, lines) &
+        bind(C, name="tbrf_default_lines")
+        import
+        integer(c_int) :: c_tbrf_default_lines
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: lo(3)
+        real(c_double), intent(in) :: hi(3)
+        real(c_double), value :: resolution
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double), intent(in) :: spacing(3)
+        type(c_ptr), value :: opts
+        integer(c_int32_t), intent(out) :: lines
+    end function c_tbrf_default_lines
+
+    function c_tbrf_grid_isotropy(dim, n, spacing, lines, kf, knyq, kiso, need) &
+        bind(C, name="tbrf_grid_isotropy")
+        import
+        integer(c_int) :: c_tbrf_grid_isotropy
+        integer(c_int), value :: dim
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int32_t), value :: lines
+        real(c_double), intent(out) :: kf
+        real(c_double), intent(out) :: knyq
+        real(c_double), intent(out) :: kiso
+        real(c_double), intent(out) :: need
+    end function c_tbrf_grid_isotropy
 
     function c_tbrf_plan_get_info(plan, info) bind(C, name="tbrf_plan_get_info")
         import

@@ -89,6 +89,10 @@ void tbrf_io_meta_init(tbrf_io_meta *m)
     m->resolution = NAN;
     m->by_variance = 1;
     tbrf_default_opts(&m->opts);
+    /* A file records a number of lines (regenerate needs one): a run that
+     * draws none, or fixes them later, records the points' default as
+     * every earlier version did (the plan's default is 0, "by geometry"). */
+    m->opts.lines = TBRF_DEFAULT_LINES_MIN;
     m->method_used = -1;
     for (int c = 0; c < 3; c++) {
         m->lo[c] = m->hi[c] = NAN;

@@ -76,7 +76,7 @@ void tbrf_default_opts(tbrf_opts *opts)
     if (!opts)
         return;
     memset(opts, 0, sizeof *opts);
-    opts->lines = 1024;
+    opts->lines = 0; /* the first geometry's (tbrf_default_lines) */
     opts->oversampling = 4;
     opts->line_method = TBRF_LINES_SPECTRAL;
     opts->max_padding = 3;
@@ -95,8 +95,9 @@ void tbrf_default_opts(tbrf_opts *opts)
 
 static int check_opts(tbrfi_engine *e, const tbrf_opts *o)
 {
-    if (o->lines < 1 || o->lines > MAX_LINES)
-        return fail(e, TBRF_ERR_INVALID, "opts.lines = %d: must be between 1 and %d", o->lines, MAX_LINES);
+    if (o->lines < 0 || o->lines > MAX_LINES)
+        return fail(e, TBRF_ERR_INVALID, "opts.lines = %d: must be between 1 and %d, or 0 for the "
+                    "geometry's default", o->lines, MAX_LINES);
     if (o->oversampling < 1 || o->oversampling > MAX_OVERSAMPLING)
         return fail(e, TBRF_ERR_INVALID, "opts.oversampling = %d: must be between 1 and %d",
                     o->oversampling, MAX_OVERSAMPLING);
@@ -376,6 +377,11 @@ static int build(tbrfi_engine *e, const tbrf_model *model, int dim, const double
         return st;
     tbrfi_engine_view *v = &e->v;
     v->dim = dim;
+    /* Lines left to the geometry wait for it (tbrfi_engine_fix_lines);
+     * a caller that keeps windows of its lines has no grid to size them
+     * by, so it gets the points' default now. */
+    if (v->opts.lines == 0 && v->storage == TBRFI_ENGINE_WINDOWS)
+        v->opts.lines = TBRF_DEFAULT_LINES_MIN;
     v->L = v->opts.lines;
     v->seed = seed;
     v->ncomp = v->opts.vector ? dim : 1;
@@ -387,9 +393,36 @@ static int build(tbrfi_engine *e, const tbrf_model *model, int dim, const double
     if (st || v->storage == TBRFI_ENGINE_NONE)
         return st;
     st = size_lines(e, maxabs);
-    if (st || v->storage == TBRFI_ENGINE_WINDOWS)
+    if (st || v->storage == TBRFI_ENGINE_WINDOWS || v->L == 0)
         return st;
     return alloc_lines(e);
+}
+
+/* Frees slot 0's line set and the FFTW plan alloc_lines made. */
+static void free_slot0(tbrfi_engine *e)
+{
+    struct line_slot *sl = &e->lslot[0];
+    free(sl->vlines);
+    free(sl->amp);
+    free(sl->lines);
+    free(sl->axis);
+    *sl = (struct line_slot){0};
+    tbrfi_lines_fft_destroy(e->v.fft);
+    e->v.fft = NULL;
+}
+
+int tbrfi_engine_fix_lines(tbrfi_engine *e, int lines)
+{
+    tbrfi_engine_view *v = &e->v;
+    if (v->L > 0 || v->storage != TBRFI_ENGINE_LINES)
+        return TBRF_OK;
+    v->L = v->opts.lines = lines;
+    int st = alloc_lines(e);
+    if (st) { /* the next geometry may try again, with its own lines */
+        free_slot0(e);
+        v->L = v->opts.lines = 0;
+    }
+    return st;
 }
 
 int tbrfi_engine_make(const tbrf_model *model, int dim, const double lo[3], const double hi[3],

@@ -68,7 +68,8 @@ typedef struct tbrfi_engine tbrfi_engine;
 
 /* What the engine decided, read-only for its users. */
 typedef struct tbrfi_engine_view {
-    int dim, L, ncomp;  /* L = opts.lines; ncomp = dim for a vector field, else 1 */
+    int dim, L, ncomp;  /* L = opts.lines (0 until tbrfi_engine_fix_lines, when left to the
+                           geometry); ncomp = dim for a vector field, else 1 */
     int storage;        /* a tbrfi_engine_storage */
     uint64_t seed;
     double zeta;        /* effective solenoidal weight of a vector field */
@@ -99,6 +100,15 @@ const tbrfi_engine_view *tbrfi_engine_view_of(const tbrfi_engine *e);
 
 /* The status and message of the engine's last failure. */
 const tbrfi_message *tbrfi_engine_msg(const tbrfi_engine *e);
+
+/* An engine made with opts.lines = 0 and storage LINES holds no lines
+ * until this call gives their number (the plan's first geometry, by
+ * tbrf_default_lines): it sets L and allocates them. A no-op when L is
+ * already set or the storage keeps no lines. TBRF_OK, or the failure of
+ * an allocation as tbrfi_engine_make reports it (TBRF_ERR_SIZE,
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, TBRF_ERR_INVALID for a bad
+ * TBRF_MEMORY_BUDGET), after which L is 0 again. */
+int tbrfi_engine_fix_lines(tbrfi_engine *e, int lines);
 
 /* Whether the engine holds L x M line samples (storage LINES). */
 int tbrfi_engine_has_lines(const tbrfi_engine *e);

@@ -167,6 +167,26 @@ static int check_box(tbrf_plan *p, const int64_t n[3], const int64_t start[3], c
 static int set_grid_box(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3],
                         const int64_t start[3], const int64_t count[3]);
 
+/* Lines left to the geometry (opts.lines = 0) are the first geometry's,
+ * by tbrf_default_lines: the whole grid n of spacing (a sub-grid's too,
+ * so every box of a decomposition draws the same lines), or points (n
+ * NULL). Later geometries keep them. */
+static int fix_lines(tbrf_plan *p, const int64_t n[3], const double spacing[3])
+{
+    if (p->v->L > 0 || p->v->storage != TBRFI_ENGINE_LINES)
+        return TBRF_OK;
+    int32_t lines = 0;
+    int st = tbrf_default_lines(p->v->dim, p->v->lo, p->v->hi, p->v->resolution, n, spacing,
+                                &p->v->opts, &lines);
+    if (st == TBRF_OK)
+        st = tbrfi_engine_fix_lines(p->engine, lines);
+    if (st) {
+        p->msg = *tbrfi_engine_msg(p->engine);
+        p->msg.status = st;
+    }
+    return st;
+}
+
 int tbrf_set_grid(tbrf_plan *p, const double origin[3], const double spacing[3], const int64_t n[3])
 {
     if (!p)
@@ -223,6 +243,8 @@ static int set_grid_box(tbrf_plan *p, const double origin[3], const double spaci
                         "grid axis %d spans [%.17g, %.17g], outside the plan's domain [%.17g, %.17g]",
                         d, beg, end, p->v->lo[d], p->v->hi[d]);
     }
+    if (fix_lines(p, n, spacing))
+        return p->msg.status;
     for (int d = 0; d < 3; d++) {
         int used = d < p->v->dim;
         p->grid.origin[d] = used ? origin[d] : 0.0;
@@ -308,6 +330,8 @@ int tbrf_set_points(tbrf_plan *p, int64_t n, const double *xyz)
     int64_t bad = first_bad_point(p, n, xyz);
     if (bad >= 0)
         return bad_point(p, bad, xyz + (size_t)p->v->dim * (size_t)bad);
+    if (fix_lines(p, NULL, NULL))
+        return p->msg.status;
     p->npoints = n;
     p->xyz = xyz;
     p->run = p->methods[m];
@@ -402,7 +426,7 @@ int tbrf_execute_stream(tbrf_plan *p, uint64_t realization, tbrf_pull_fn pull, t
         return p->msg.status;
     const method_ops *m = p->methods[which];
     void *self = p->state[which];
-    if (check_realization(p, realization))
+    if (check_realization(p, realization) || fix_lines(p, NULL, NULL))
         return p->msg.status;
     int64_t chunk = p->v->opts.chunk > 0 ? p->v->opts.chunk : AUTO_CHUNK_POINTS;
     const size_t ps = tbrfi_plan_point_size(p);

@@ -83,7 +83,10 @@ enum tbrf_vector_kind { TBRF_SCALAR = 0, TBRF_VECTOR_SOLENOIDAL = 1, TBRF_VECTOR
  * NULL wherever opts are taken means the defaults. Fields marked (math)
  * change the field's values and are recorded in output files. */
 typedef struct tbrf_opts {
-    int32_t lines;        /* (math) number of turning-bands lines L, default 1024 */
+    int32_t lines;        /* (math) number of turning-bands lines L; 0 (default): the plan's
+                             first geometry picks them (tbrf_default_lines: a grid's spectrum
+                             isotropic up to its Nyquist, within a cost and memory bound;
+                             1024 at points) */
     int32_t oversampling; /* (math) line samples per resolution length q, default 4 */
     int32_t line_method;  /* (math) TBRF_LINES_SPECTRAL (default) or _CIRCULANT (3D covariance models) */
     int32_t max_padding;  /* (math) circulant embedding: at most 2^max_padding times the minimal length, default 3 */

@@ -38,7 +38,10 @@ typedef struct tbrf_ic_cosmo_params {
     int64_t particles;     /* G: G^3 particles, 2 <= G <= 65536 (default 32) */
     double redshift;       /* z, -1 < z <= 1e4 (default 127); a = 1/(1+z) */
     double omega_m;        /* 0 < omega_m <= 10 (default 0.3089) */
-    double omega_lambda;   /* 0 <= omega_lambda <= 10 (default 0.6911) */
+    double omega_lambda;   /* 0 <= omega_lambda <= 10; NaN (default): 1 - omega_m, a flat
+                              universe whatever omega_m is set to (0.6911 with the default
+                              omega_m), as tbrf_ic_cosmo_make and tbrf_ic_cosmo_get_params
+                              then hold it */
     double omega_b;        /* 0 <= omega_b < omega_m (default 0.0486): the transfer function's
                               baryons (0: Eisenstein & Hu's zero-baryon form, dark matter
                               only), and the gas's share with gas = 1 (then > 0) */

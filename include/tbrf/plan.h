@@ -20,8 +20,10 @@ typedef struct tbrf_plan tbrf_plan;
  * resolution (the smallest length to resolve: normally the grid spacing;
  * line samples are resolution/oversampling apart), the seed, and options.
  * The field is a pure function of (model, dim, domain, resolution, the
- * (math) options, seed, realization, position). Costs one FFTW plan; lines
- * are synthesised on the first execute of each realization.
+ * (math) options, seed, realization, position), and of the first
+ * geometry when opts.lines is 0 (the default: tbrf_default_lines picks the
+ * lines then). Costs one FFTW plan; lines are synthesised on the first
+ * execute of each realization.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_SIZE (lines
  * too long for memory or 32-bit FFT sizes), TBRF_ERR_UNSUPPORTED,
  * TBRF_ERR_EMBEDDING, TBRF_ERR_DIVERGENT, TBRF_ERR_NOT_BUILT,
@@ -62,6 +64,11 @@ TBRF_API int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const dou
  * n[0] x n[1] x n[2] cells (n[2] must be 1 in 2D), x fastest. Spacings may
  * differ per axis. The grid must lie inside the domain. 64-bit indexing:
  * up to 2^40 cells and beyond, as long as the product fits in int64.
+ * A plan made with opts.lines = 0 draws the lines of tbrf_default_lines for
+ * its first geometry (this grid) and keeps them for every later one; it
+ * allocates them here, so this call may also return what tbrf_make_plan
+ * returns for lines that do not fit (TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY,
+ * TBRF_ERR_FFT).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID, TBRF_ERR_SIZE,
  * TBRF_ERR_OUT_OF_DOMAIN, TBRF_ERR_BAD_PLAN. */
 TBRF_API int tbrf_set_grid(tbrf_plan *plan, const double origin[3], const double spacing[3],
@@ -89,7 +96,9 @@ TBRF_API int tbrf_set_subgrid(tbrf_plan *plan, const double origin[3], const dou
 /* Sets n arbitrary points, xyz[dim*i + c]. The array is NOT copied: it must
  * stay valid until the next set_grid/set_points or destroy, and the caller
  * may move the points and call set_points again (cheap: an O(n) bounds
- * check, no allocation). Statuses as tbrf_set_grid. */
+ * check, no allocation, once the plan's first geometry has fixed its
+ * lines: points fix TBRF_DEFAULT_LINES_MIN of them when opts.lines is 0).
+ * Statuses as tbrf_set_grid. */
 TBRF_API int tbrf_set_points(tbrf_plan *plan, int64_t n, const double *xyz);
 
 /* Number of cells or points execute will evaluate (a sub-grid's: its
@@ -138,10 +147,49 @@ TBRF_API int tbrf_execute_stream(tbrf_plan *plan, uint64_t realization, tbrf_pul
 TBRF_API int tbrf_execute_grid_stream(tbrf_plan *plan, uint64_t realization, tbrf_push_fn push,
                              void *user);
 
+/* The bounds of the default lines (tbrf_default_lines). */
+#define TBRF_DEFAULT_LINES_MIN 1024
+#define TBRF_DEFAULT_LINES_MAX 16384
+#define TBRF_DEFAULT_LINES_BYTES 1073741824
+
+/* The turning-bands lines a plan draws when opts.lines is 0 (the default
+ * of tbrf_default_opts), fixed by the plan's first geometry: on a grid
+ * (tbrf_set_grid, or tbrf_set_subgrid's whole grid n), the lines whose
+ * spectrum is isotropic up to the grid's Nyquist (tbrf_grid_isotropy's
+ * *need), at least TBRF_DEFAULT_LINES_MIN and at most
+ * TBRF_DEFAULT_LINES_MAX, and no more than fit TBRF_DEFAULT_LINES_BYTES
+ * (8 bytes x 2 x diagonal x oversampling x line_length_factor /
+ * resolution a line, 1 + dim sets of them for a vector field; never
+ * fewer than the minimum); at points, TBRF_DEFAULT_LINES_MIN. The bound is
+ * fixed, not the machine's memory, so the same parameters make the same
+ * field everywhere; `tbrf generate`, Python and Fortran all leave the
+ * lines to this rule. Arguments: those of tbrf_make_plan (dim, domain lo,
+ * hi, resolution, opts; NULL opts: the defaults) and the grid's cell
+ * counts n and spacing, both NULL for points. opts.lines > 0 is returned
+ * as it is (what the plan draws). Pure: no plan needed, any thread.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL (lines, lo or hi NULL; *lines = 0);
+ * TBRF_ERR_INVALID (dim not 2 or 3). */
+TBRF_API int tbrf_default_lines(int dim, const double lo[3], const double hi[3], double resolution,
+                                const int64_t n[3], const double spacing[3], const tbrf_opts *opts,
+                                TBRF_OUT int32_t *lines);
+
+/* How far in k the spectrum of a turning-bands field of `lines` lines on
+ * the grid of n cells of spacing per axis (dim 2 or 3) is isotropic:
+ * *kf = 2 pi / (the longest side n spacing), *knyq = pi / (the coarsest
+ * spacing), *kiso the wavenumber up to which the shells of the grid's
+ * spectrum scatter like a Gaussian field's within 2% (3D: 0.63 sqrt(L)
+ * kf; 2D: 0.57 L kf; measured by bench/bench_isotropy, doc/method.md,
+ * "How many lines"), and *need the lines whose kiso is the Nyquist.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL (a NULL pointer); TBRF_ERR_INVALID
+ * (dim not 2 or 3). */
+TBRF_API int tbrf_grid_isotropy(int dim, const int64_t n[3], const double spacing[3], int32_t lines,
+                                TBRF_OUT double *kf, TBRF_OUT double *knyq, TBRF_OUT double *kiso,
+                                TBRF_OUT double *need);
+
 /* What a plan decided, for reports and file attributes. */
 typedef struct tbrf_plan_info {
     int32_t dim;               /* 2 or 3 */
-    int32_t lines;             /* L */
+    int32_t lines;             /* L (0 until a geometry fixes the default, and for the FFT) */
     int64_t line_samples;      /* M, samples per line (FFT size) */
     double line_spacing;       /* delta = resolution / oversampling, or half that where the
                                   model has power in the band's upper half (doc/method.md,

@@ -49,7 +49,10 @@ class Field:
     grid's spacing).
     Further options (doc/api.md): lines, oversampling, line_method,
     max_padding, line_length_factor, threads, backend, device, accuracy,
-    periodic, chunk, box_origin, box_modes.
+    periodic, chunk, box_origin, box_modes. lines None leaves them to the
+    library, which picks them from the first grid or points by the rule
+    `tbrf generate` uses (tbrf_default_lines), so the same parameters make
+    the command's field bit for bit.
 
     Calls: field(points) for an (N, dim) array of positions gives (N,)
     values ((N, dim) for a vector field); field.grid(origin, spacing,

@@ -131,7 +131,8 @@ class CosmoIC:
     seed, lpt, fixed_amplitude, paired, power (a tbrf.Model), glass ((n, 3)
     array), glass_box, gas_temperature, gas_mu, gas_gamma, power_gas (a
     tbrf.Model: the gas's own P(k), transfer_power(..., "baryon")),
-    keep_amplitude, gas_volumes); the rest keep their defaults."""
+    keep_amplitude, gas_volumes); the rest keep their defaults (omega_lambda's
+    is 1 - omega_m, a flat universe, as `tbrf arepo cosmo`'s)."""
 
     def __init__(self, **params: Any):
         p, self._keep = _cosmo_params(params)

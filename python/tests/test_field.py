@@ -94,6 +94,27 @@ def grid_points(origin, spacing, shape):
     return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
 
 
+def test_default_lines_follow_the_grid():
+    # lines left unset: the library's rule for the first geometry
+    # (tbrf_default_lines), the lines whose isotropy limit 0.63 sqrt(L) kf
+    # is the grid's Nyquist: (48 / 0.63)^2 on 96 cells of the longest side
+    f = tbrf.Field("gaussian", 3, length=2.0)
+    v = f.grid((0, 0, 0), 1.0, (96, 4, 4))
+    assert f.info["lines"] == math.ceil((48 / 0.63) ** 2) == 5805
+    assert np.array_equal(v, tbrf.Field("gaussian", 3, length=2.0, lines=5805)
+                          .grid((0, 0, 0), 1.0, (96, 4, 4)))
+    # small grids and points keep the minimum; given lines are kept
+    g = tbrf.Field("gaussian", 3, length=2.0)
+    g.grid((0, 0, 0), 1.0, (8, 8, 8))
+    assert g.info["lines"] == 1024
+    p = tbrf.Field("gaussian", 2, length=2.0)
+    p(np.random.default_rng(1).uniform(0, 500, (50, 2)))
+    assert p.info["lines"] == 1024
+    h = tbrf.Field("gaussian", 3, length=2.0, lines=77)
+    h.grid((0, 0, 0), 1.0, (96, 4, 4))
+    assert h.info["lines"] == 77
+
+
 def test_grid_matches_points_and_shapes():
     f = tbrf.Field("gaussian", 3, length=0.4, seed=7, domain=[(0, 2)] * 3, resolution=0.1)
     g = f.grid(**GRID)
@@ -198,7 +219,7 @@ def test_field_errors():
     with pytest.raises(TypeError, match="unknown parameter"):
         tbrf.Field("gaussian", 3, length=1.0, lenght=2.0)
     with pytest.raises(tbrf.InvalidError) as e:
-        tbrf.Field("gaussian", 3, length=1.0, domain=[(0, 1)] * 3, resolution=0.1, lines=0)
+        tbrf.Field("gaussian", 3, length=1.0, domain=[(0, 1)] * 3, resolution=0.1, lines=-1)
     assert "lines" in str(e.value)
     with pytest.raises(tbrf.UnsupportedError) as e:
         tbrf.Field("gaussian", 3, length=1.0, domain=[(0, 1)] * 3, resolution=0.1,

@@ -63,6 +63,17 @@ def test_cosmo_ic():
         ic.CosmoIC(particle=8)
 
 
+def test_cosmo_omega_lambda_default():
+    # Omega_Lambda = 1 - Omega_m unless given, as `tbrf arepo cosmo`: the
+    # library resolves its NaN default, and the growth follows it
+    kw = dict(particles=4, box=100.0, length_per_mpc=1.0)
+    flat = ic.CosmoIC(omega_m=0.3, **kw)
+    assert flat.params["omega_lambda"] == 1.0 - 0.3
+    assert flat.info["growth"] == ic.growth(0.3, 1.0 - 0.3, flat.params["redshift"])
+    assert ic.CosmoIC(**kw).params["omega_lambda"] == 1.0 - 0.3089
+    assert ic.CosmoIC(omega_m=0.3, omega_lambda=0.6, **kw).params["omega_lambda"] == 0.6
+
+
 def test_transfer():
     """A CAMB transfer file (tests/data/transfer): the matter and baryon
     models, the gas's own displacement and velocities (issue #28)."""

@@ -10,7 +10,7 @@ from tbrf import _lib as L
 
 CASES = [
     (L.Opts, L.lib.tbrf_default_opts,
-     dict(lines=1024, oversampling=4, max_padding=3, device=-1, line_length_factor=1,
+     dict(lines=0, oversampling=4, max_padding=3, device=-1, line_length_factor=1,
           zeta=0.5, accuracy=0.0, chunk=0, vector=0)),
     (L.DriverParams, L.lib.tbrf_driver_default_params,
      dict(dim=3, periodic=1, length=(1.0, 1.0, 1.0), zeta=1.0, tcorr=1.0, rms=1.0,

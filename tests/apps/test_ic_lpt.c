@@ -281,8 +281,10 @@ static void test_particles(void)
           memcmp(one.vel, seven.vel, (size_t)n * 24) == 0, "7 chunks give 1 chunk's bits");
     const double a = 1.0 / (1.0 + p.redshift);
     double e, d2, f2;
-    tbrf_cosmo_hubble(p.omega_m, p.omega_lambda, a, &e);
-    tbrf_cosmo_growth2(p.omega_m, p.omega_lambda, p.redshift, &d2, &f2);
+    tbrf_ic_cosmo_params held; /* omega_lambda as the IC resolved its default */
+    tbrf_ic_cosmo_get_params(ic, &held);
+    tbrf_cosmo_hubble(p.omega_m, held.omega_lambda, a, &e);
+    tbrf_cosmo_growth2(p.omega_m, held.omega_lambda, p.redshift, &d2, &f2);
     const double h_run = 100.0 * e / 1000.0;
     CHECK_NEAR(f.velocity_factor2 / (sqrt(a) * f2 * h_run), 1, 1e-14, "vfac2 = sqrt(a) f2 H");
     CHECK(f.growth2 == d2 && f.growth_rate2 == f2, "info: D2, f2 of tbrf_cosmo_growth2");

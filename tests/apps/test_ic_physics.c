@@ -181,9 +181,14 @@ static void test_velocities_masses_gas(void)
           memcmp(one.vel, seven.vel, (size_t)n * 24) == 0 &&
           memcmp(one.gas, seven.gas, (size_t)n * 24) == 0, "7 chunks give 1 chunk's bits");
     /* v = a H f Psi, written as Gadget's u = v / sqrt(a) */
+    /* the default omega_lambda (NaN) is the IC's 1 - omega_m, a flat universe */
+    tbrf_ic_cosmo_params held;
+    tbrf_ic_cosmo_get_params(ic, &held);
+    CHECK(isnan(p.omega_lambda) && held.omega_lambda == 1.0 - p.omega_m,
+          "omega_lambda left at its default is 1 - omega_m (%.17g)", held.omega_lambda);
     double a = 1.0 / (1.0 + p.redshift), e, rate;
-    tbrf_cosmo_hubble(p.omega_m, p.omega_lambda, a, &e);
-    tbrf_cosmo_growth_rate(p.omega_m, p.omega_lambda, p.redshift, &rate);
+    tbrf_cosmo_hubble(p.omega_m, held.omega_lambda, a, &e);
+    tbrf_cosmo_growth_rate(p.omega_m, held.omega_lambda, p.redshift, &rate);
     const double h_run = 100.0 * e / 1000.0; /* km/s per kpc/h */
     CHECK_NEAR(f.velocity_factor / (sqrt(a) * rate * h_run), 1, 1e-14, "vfac = sqrt(a) f H");
     CHECK_NEAR(f.hubble / h_run, 1, 1e-14, "H(a) in km/s per kpc/h");

@@ -1,5 +1,6 @@
 /* test_isotropy_rule.c — the default lines of `tbrf generate` on a grid
- * (cli/isotropy.c): the lines whose isotropy limit is the
+ * (the library's tbrf_default_lines, which the command records, and
+ * cli/isotropy.c's warning): the lines whose isotropy limit is the
  * grid's Nyquist, 1024 to 16384, and no isotropy warning for them on the
  * README's and scripts/demo.sh's grids (128^3 and 256^3, too slow to run
  * in a test: test_cli.sh readme_defaults runs the same options on 48^3
@@ -9,6 +10,7 @@
 #include <stdio.h>
 
 #include "isotropy.h"
+#include "tbrf.h"
 
 static int failures;
 
@@ -16,11 +18,15 @@ static void check(int dim, int64_t n, double h, int want_lines, int want_short)
 {
     const int64_t g[3] = {n, n, dim == 3 ? n : 1};
     const double s[3] = {h, h, h};
-    const int lines = cli_isotropy_default_lines(dim, g, s);
+    const double lo[3] = {0, 0, 0}, hi[3] = {h * (double)(n - 1), h * (double)(n - 1),
+                                             dim == 3 ? h * (double)(n - 1) : 0};
+    int32_t lines = 0;
+    if (tbrf_default_lines(dim, lo, hi, h, g, s, NULL, &lines) != TBRF_OK)
+        failures++;
     cli_isotropy iso;
     cli_isotropy_of(dim, g, s, lines, &iso);
     printf("%dD %lld: default lines %d, isotropic to %.0f%% of the Nyquist, %s\n", dim,
-           (long long)n, lines, 100.0 * iso.kiso / iso.knyq,
+           (long long)n, (int)lines, 100.0 * iso.kiso / iso.knyq,
            cli_isotropy_short(&iso) ? "warns" : "quiet");
     if (lines != want_lines || cli_isotropy_short(&iso) != want_short) {
         printf("  FAIL: expected %d lines, %s\n", want_lines, want_short ? "warns" : "quiet");
@@ -41,9 +47,12 @@ int main(void)
     check(3, 256, 1.0, 16384, 0); /* README, mpirun */
     check(3, 322, 1.0, 16384, 0);
     check(3, 512, 1.0, 16384, 1);
-    /* 2D: (n/2) / 0.57 lines: the library's 1024 up to 1167 cells */
+    /* 2D: (n/2) / 0.57 lines: the minimum 1024 up to 1167 cells */
     check(2, 256, 1.0, 1024, 0); /* README */
-    check(2, 4096, 1.0, 3593, 0);
+    check(2, 2048, 1.0, 1797, 0);
+    /* 4096^2 would take 3593, but its lines are 2 x 5791 x 4 samples:
+     * 1 GiB holds 2897 of them (the memory bound) */
+    check(2, 4096, 1.0, 2897, 0);
     /* anisotropic spacing: the coarsest axis's Nyquist (tbrf spectrum's) */
     const int64_t g[3] = {64, 64, 32};
     const double s[3] = {1.0, 1.0, 2.0};

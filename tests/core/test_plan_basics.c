@@ -91,8 +91,8 @@ int main(void)
 
     /* A failed make returns a plan that carries the message. */
     tbrf_plan *bad = NULL;
-    o.lines = 0;
-    CHECK(tbrf_make_plan(m, 3, lo, hi, 1.0, 42, &o, &bad) == TBRF_ERR_INVALID, "lines = 0 accepted");
+    o.lines = -1;
+    CHECK(tbrf_make_plan(m, 3, lo, hi, 1.0, 42, &o, &bad) == TBRF_ERR_INVALID, "lines = -1 accepted");
     CHECK(bad && strstr(tbrf_plan_message(bad), "lines") != NULL, "message: %s", tbrf_plan_message(bad));
     CHECK(tbrf_set_grid(bad, origin, spacing, n) == TBRF_ERR_BAD_PLAN, "failed plan usable");
     tbrf_destroy(bad);

@@ -129,7 +129,7 @@ static void failures(const tbrf_model *m)
 {
     const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     tbrf_opts o = options(TBRF_SCALAR, TBRF_DOUBLE);
-    o.lines = 0;
+    o.lines = -1;
     tbrfi_engine *e = NULL;
     tbrf_plan *p = NULL;
     int st = tbrfi_engine_make(m, 3, lo, hi, 0.04, 9, &o, TBRFI_ENGINE_WINDOWS, &e);

@@ -271,11 +271,11 @@ contains
         call check(index(tbrf_model_describe(m), 'gaussian') > 0, 'describe: ' // tbrf_model_describe(m))
         call check(tbrf_model_status(m) == TBRF_OK, 'model status')
         call check(tbrf_model_message(m) == '', 'model message')
-        ! No opts: the defaults (1024 lines, oversampling 4).
+        ! No opts: the defaults (lines left to the geometry, oversampling 4).
         call tbrf_make_plan(p, m, 3, [0d0, 0d0, 0d0], [10d0, 10d0, 10d0], 0.5d0, 1)
         call tbrf_plan_get_info(p, info, stat=st)
         call check(st == TBRF_OK, 'get_info')
-        call check(info%dim == 3 .and. info%lines == 1024, 'info dim/lines')
+        call check(info%dim == 3 .and. info%lines == 0, 'info dim/lines: none before a geometry')
         call check(abs(info%line_spacing - 0.125d0) < 1d-15, 'info line_spacing = resolution/4')
         call check(abs(info%line_length - info%line_samples * info%line_spacing) < 1d-9, 'info line_length')
         call check(info%backend == TBRF_BACKEND_CPU, 'info backend')
@@ -284,6 +284,8 @@ contains
         call check(tbrf_plan_count(p) == 0, 'count before geometry')
         call tbrf_set_grid(p, [0d0, 0d0, 0d0], [1d0, 1d0, 1d0], [4, 4, 4])
         call check(tbrf_plan_method(p) == TBRF_METHOD_TB, 'plan_method of a default plan')
+        call tbrf_plan_get_info(p, info)
+        call check(info%lines == TBRF_DEFAULT_LINES_MIN, 'a small grid draws the default minimum')
         call tbrf_destroy(p)
         call check(tbrf_plan_method(p) == -1, 'plan_method of no plan')
         call tbrf_destroy(p)         ! repeated destroy is harmless

@@ -109,9 +109,9 @@ program test_errors
     call tbrf_make_plan(p, m, 3, lo, hi, 1d0, 1, o, stat=st)
     call expect(st, TBRF_ERR_INVALID, 'make_plan bad precision', tbrf_plan_message(p))
     call tbrf_default_opts(o)
-    o%lines = 0
+    o%lines = -1
     call tbrf_make_plan(p, m, 3, lo, hi, 1d0, 1, o, stat=st)
-    call expect(st, TBRF_ERR_INVALID, 'make_plan zero lines', tbrf_plan_message(p))
+    call expect(st, TBRF_ERR_INVALID, 'make_plan negative lines', tbrf_plan_message(p))
     ! A failed plan: every later call says TBRF_ERR_BAD_PLAN, the message stays.
     call tbrf_set_grid(p, [0d0, 0d0, 0d0], [1d0, 1d0, 1d0], [2, 2, 2], stat=st)
     call expect(st, TBRF_ERR_BAD_PLAN, 'set_grid on a failed plan', tbrf_plan_message(p))

@@ -35,7 +35,7 @@ program test_ic
     use test_ic_push
     implicit none
     type(tbrf_ic_cosmo) :: ic
-    type(tbrf_ic_cosmo_params) :: p
+    type(tbrf_ic_cosmo_params) :: p, held
     type(tbrf_ic_cosmo_info) :: info
     type(tbrf_ic_points_params) :: pp
     type(tbrf_ic_density_params) :: dp
@@ -70,7 +70,10 @@ program test_ic
     allocate(psi2(3, 512))
     call tbrf_ic_cosmo_make(ic, p)
     call tbrf_ic_cosmo_get_info(ic, info)
-    call tbrf_cosmo_growth2(p%omega_m, p%omega_lambda, p%redshift, d2, f2)
+    ! omega_lambda left at its default: the IC holds 1 - omega_m
+    call tbrf_ic_cosmo_get_params(ic, held)
+    call check(same_bits(held%omega_lambda, 1 - p%omega_m), "default omega_lambda 1 - omega_m")
+    call tbrf_cosmo_growth2(p%omega_m, held%omega_lambda, p%redshift, d2, f2)
     call check(same_bits(info%growth2, d2) .and. same_bits(info%growth_rate2, f2) .and. d2 < 0, "D2 and f2 in the info")
     call tbrf_ic_cosmo_displacements(ic, psi)
     call tbrf_ic_cosmo_displacements2(ic, psi2)

@@ -36,7 +36,7 @@ void tbrf_ic_default_cosmo(tbrf_ic_cosmo_params *p)
     p->particles = 32;
     p->redshift = 127.0;
     p->omega_m = 0.3089;
-    p->omega_lambda = 0.6911;
+    p->omega_lambda = NAN; /* 1 - omega_m (flat) unless given: resolved by tbrf_ic_cosmo_make */
     p->omega_b = 0.0486;
     p->hubble = 0.6774;
     p->n_s = 0.9667;
@@ -484,6 +484,8 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
         return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: params is NULL");
     ic->p = *params;
     ic->p.power = NULL;
+    if (isnan(ic->p.omega_lambda)) /* the default: a flat universe whatever omega_m */
+        ic->p.omega_lambda = 1.0 - ic->p.omega_m;
     /* power_gas stays set (never read through) for the byte counts until
      * the copy replaces it */
     int st = check_choices(params, &ic->msg);
