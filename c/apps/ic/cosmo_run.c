@@ -257,6 +257,17 @@ static void free_fields(icc_out *o)
     }
 }
 
+static void free_chunk(icc_out *o)
+{
+    free(o->psi);
+    free(o->pos);
+    free(o->gas);
+    free(o->site);
+    free_fields(o);
+    free(o->gpsi);
+    free(o->gmass);
+}
+
 /* The message of a failed evaluation of a potential. */
 static int field_fail(tbrf_ic_cosmo *ic, int st)
 {
@@ -335,13 +346,43 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
         st = emit(&o);
     if (st == TBRF_OK)
         st = stream_psi(&o);
-    free(o.psi);
-    free(o.pos);
-    free(o.gas);
-    free(o.site);
-    free_fields(&o);
-    free(o.gpsi);
-    free(o.gmass);
+    free_chunk(&o);
+    return st;
+}
+
+int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
+                            const double *psi, tbrf_ic_push_fn push, void *user)
+{
+    int st = usable(ic);
+    if (st != TBRF_OK)
+        return st;
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    const int64_t n = ic->info.particles;
+    if (!push || (!psi && count > 0))
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push or psi is NULL");
+    if (p->lpt >= 2 || p->fixed_amplitude || p->glass_n > 0)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
+                          "given Psi1 are those of lpt 1 on the lattice with random amplitudes");
+    if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
+                          "%lld + %lld outside the %lld particles", (long long)chunk,
+                          (long long)first, (long long)count, (long long)n);
+    icc_out o;
+    memset(&o, 0, sizeof o);
+    o.ic = ic;
+    o.push = push;
+    o.user = user;
+    o.n = n;
+    o.c = chunk;
+    o.chunks = chunk + 1; /* emit pushes this one chunk */
+    o.first = first;
+    o.count = count;
+    st = count > 0 ? alloc_chunk(&o, count) : TBRF_OK;
+    if (st == TBRF_OK && count > 0)
+        memcpy(o.psi, psi, (size_t)count * 3 * sizeof *psi);
+    if (st == TBRF_OK)
+        st = emit(&o);
+    free_chunk(&o);
     return st;
 }
 
