@@ -611,7 +611,8 @@ int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particl
  * once K members are renamed ("fail"), raise SIGTERM once K members are
  * renamed ("hold": delivered only after the last rename), or raise
  * SIGKILL once K members are renamed ("kill": the crash no handler
- * sees). */
+ * sees); in a part of a set (tbrf_arepo_set_part_rename) "fail:0" fails
+ * this process's first rename (tests/mpi/test_ic_cli.sh). */
 static int fault(const char *what, int k)
 {
     const char *e = getenv("TBRF_TEST_AREPO_SET_FAULT");
@@ -886,7 +887,7 @@ int tbrf_arepo_set_part_rename(tbrf_arepo_set *s, int first_member, char *err, s
         if ((f == 0) != (first_member != 0) || s->renamed[f])
             continue;
         s->bak[f] = backup_of(s->paths[f], s->tmps[f], &lost);
-        if (rename(s->tmps[f], s->paths[f]) != 0) {
+        if (fault("fail", 0) ? (errno = EIO, 1) : rename(s->tmps[f], s->paths[f]) != 0) {
             io_setf(err, errlen, "cannot write %s: %s", s->paths[f], strerror(errno));
             if (s->bak[f] && access(s->paths[f], F_OK) != 0 && rename(s->bak[f], s->paths[f]) == 0) {
                 free(s->bak[f]);
