@@ -1325,7 +1325,7 @@ module tbrf_c
         integer(c_int64_t), value :: chunk
         integer(c_int64_t), value :: first
         integer(c_int64_t), value :: count
-        real(c_double), intent(in) :: psi(*)
+        real(c_double) :: psi(*)
         type(c_funptr), value :: push
         type(c_ptr), value :: user
     end function c_tbrf_ic_cosmo_push_rows

@@ -104,8 +104,9 @@ TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int6
  * its own members (tbrf_mpi_ic_split) to push(user, chunk) in order,
  * chunk c holding rows bounds[c] .. bounds[c + 1] - 1. Each rank fills
  * the Fourier modes of its own k slab of the plan of Psi1
- * (tbrf_mpi_fft_stream, no replicated table), transforms with the others
- * and makes its particles with tbrf_ic_cosmo_push_rows, so a particle is
+ * (tbrf_fft_modes, no replicated table), transforms with the others
+ * (the distributed FFT of tbrf_mpi_fft_stream, FFTW-MPI) and makes its
+ * particles with tbrf_ic_cosmo_push_rows, so a particle is
  * the serial run's (tbrf_ic_cosmo_generate) up to the rounding of the
  * distributed transform: positions and velocities within that of Psi1,
  * 2 log2(G) 2^-52 max|Psi1| (doc/mpi.md, "Initial conditions"). A rank
@@ -113,8 +114,8 @@ TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int6
  * plus FFTW-MPI's transpose buffers. Statuses (on every rank, the worst
  * of all): TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_UNSUPPORTED (lpt 2, fixed
  * amplitudes, a glass), TBRF_ERR_INVALID (files outside 1..65536 or fewer
- * than the ranks with planes), those of tbrf_mpi_fft_stream and
- * tbrf_ic_cosmo_push_rows (TBRF_ERR_CALLBACK: a push returned non-zero;
+ * than the ranks with planes), TBRF_ERR_NO_MEMORY (the slab or its
+ * Psi1), those of tbrf_fft_modes and tbrf_ic_cosmo_push_rows (TBRF_ERR_CALLBACK: a push returned non-zero;
  * the message on ic of the rank that failed). */
 TBRF_API int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files,
                                         tbrf_ic_push_fn push, void *user);

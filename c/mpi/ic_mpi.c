@@ -1,9 +1,9 @@
 /* ic_mpi.c — a cosmological initial condition over the ranks of a
  * communicator (tbrf_mpi_ic_split, tbrf_ic_cosmo_generate_mpi of
  * tbrf_mpi.h): each rank holds the z slab of the lattice that the
- * distributed FFT engine gives it (fft_mpi.c, through
- * tbrf_mpi_fft_stream: the same modes as the serial plan, each a
- * function of seed and wavevector alone) and turns its Psi1 into its
+ * distributed FFT engine gives it (fft_mpi.h; the modes are the serial
+ * plan's, tbrf_fft_modes, each a function of seed and wavevector alone)
+ * and turns its Psi1 into its
  * particles with libtbrf's own code (tbrf_ic_cosmo_push_rows), so only
  * the transform's transposes are communicated. */
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include <fftw3-mpi.h>
 
+#include "fft_mpi.h"
 #include "tbrf_mpi.h"
 
 /* Part k of `parts` near-equal parts of n: [n k / parts, n (k + 1) / parts)
@@ -76,31 +77,50 @@ int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int64_t *z0, 
     return st;
 }
 
-/* The push of tbrf_mpi_fft_stream: this rank's whole slab of Psi1 in one
- * piece (step: all its cells), cut into its members. */
-typedef struct ic_slab {
-    tbrf_ic_cosmo *ic;
-    int member0, members;
-    const int64_t *bounds;
-    tbrf_ic_push_fn push;
-    void *user;
-    int status;
-} ic_slab;
-
-static int slab_push(void *user, int64_t first, int64_t count, const void *values)
+/* Psi1 of this rank's planes (3 values a cell, x fastest) into *psi
+ * (NULL for a rank without planes): each component's modes of its k slab
+ * (tbrf_fft_modes: the serial plan's), the engine's transform, the
+ * padded rows taken out; the slab is freed before the particles are
+ * made, so a rank holds it beside Psi1 only while it transforms. */
+static int slab_psi(MPI_Comm comm, tbrf_plan *plan, int64_t g, double **psi)
 {
-    ic_slab *s = user;
-    const double *psi = values;
-    for (int f = s->member0; f < s->member0 + s->members && s->status == TBRF_OK; f++) {
-        const int64_t a = s->bounds[f], b = s->bounds[f + 1];
-        if (a < first || b > first + count) { /* not one piece: the stream changed */
-            s->status = TBRF_ERR_INVALID;
+    const int64_t n[3] = {g, g, g};
+    tbrfi_dfft f;
+    *psi = NULL;
+    int st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&f, comm, 3, n) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
+    const int64_t rows = f.nz_local * f.rows_per_plane, stride = 2 * f.nh;
+    if (st == TBRF_OK && rows > 0 && !(*psi = malloc(sizeof(double) * 3 * (size_t)(rows * g))))
+        st = TBRF_ERR_NO_MEMORY;
+    st = tbrf_mpi_agree(comm, st);
+    for (int c = 0; c < 3 && st == TBRF_OK; c++) {
+        st = tbrf_mpi_agree(comm, tbrf_fft_modes(plan, n, 0, c, f.z0 * f.rows_per_plane, rows,
+                                                 (double *)f.C));
+        if (st != TBRF_OK)
             break;
-        }
-        s->status = tbrf_ic_cosmo_push_rows(s->ic, f, a, b - a, psi + 3 * (a - first), s->push,
-                                            s->user);
+        tbrfi_dfft_c2r(&f);
+        const double *r = (const double *)f.C;
+        for (int64_t row = 0; row < rows; row++)
+            for (int64_t i = 0; i < g; i++)
+                (*psi)[3 * (row * g + i) + c] = r[row * stride + i];
     }
-    return s->status != TBRF_OK;
+    tbrfi_dfft_free(&f);
+    if (st != TBRF_OK) {
+        free(*psi);
+        *psi = NULL;
+    }
+    return st;
+}
+
+/* This rank's members from its Psi1 (psi: its planes' cells, the first
+ * at row `first`), each pushed as its chunk. */
+static int push_members(tbrf_ic_cosmo *ic, double *psi, int64_t first, int member0, int members,
+                        const int64_t *bounds, tbrf_ic_push_fn push, void *user)
+{
+    int st = TBRF_OK;
+    for (int f = member0; f < member0 + members && st == TBRF_OK; f++)
+        st = tbrf_ic_cosmo_push_rows(ic, f, bounds[f], bounds[f + 1] - bounds[f],
+                                     psi ? psi + 3 * (bounds[f] - first) : NULL, push, user);
+    return st;
 }
 
 int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files, tbrf_ic_push_fn push,
@@ -120,23 +140,19 @@ int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files, tbrf
         st = tbrf_mpi_agree(comm, tbrf_mpi_ic_split(comm, p.particles, files, &z0, &planes,
                                                     &member0, &members, bounds));
     tbrf_plan *plan = st == TBRF_OK ? tbrf_ic_cosmo_plan(ic) : NULL;
-    const int64_t g = st == TBRF_OK ? p.particles : 0, n[3] = {g, g, g};
+    const int64_t g = st == TBRF_OK ? p.particles : 0;
+    double *psi = NULL;
     if (st == TBRF_OK) {
         const double dx = p.box / (double)g, origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+        const int64_t n[3] = {g, g, g};
         st = tbrf_mpi_agree(comm, tbrf_set_grid(plan, origin, spacing, n));
     }
-    ic_slab s = {ic, member0, members, bounds, push, user, TBRF_OK};
-    if (st == TBRF_OK) {
-        /* the IC's plan: default (double) precision, a compressive vector */
-        const int64_t step = planes > 0 ? planes * g * g : 1;
-        st = tbrf_mpi_fft_stream(comm, plan, n, TBRF_DOUBLE, 1, 0, step, slab_push, &s);
-        if (st == TBRF_ERR_CALLBACK && s.status != TBRF_OK)
-            st = s.status;
-        /* a rank without planes pushes nothing: its (empty) members yet */
-        for (int f = member0; st == TBRF_OK && planes == 0 && f < member0 + members; f++)
-            st = tbrf_ic_cosmo_push_rows(ic, f, bounds[f], 0, NULL, push, user);
-        st = tbrf_mpi_agree(comm, st);
-    }
+    if (st == TBRF_OK)
+        st = slab_psi(comm, plan, g, &psi);
+    if (st == TBRF_OK)
+        st = tbrf_mpi_agree(comm, push_members(ic, psi, z0 * g * g, member0, members, bounds,
+                                               push, user));
+    free(psi);
     free(bounds);
     return st;
 }

@@ -224,9 +224,10 @@ TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *
  * tbrf_mpi.h): Zel'dovich (lpt 1) on the lattice, random amplitudes.
  *
  * The bytes one rank holds with `planes` z planes of the G^3 lattice and
- * chunks of at most `rows` particles (the working set, the distributed
- * FFT's half-complex slab and its cells' vector field, one chunk's rows,
- * the gas's own plan where power_gas is set) into *bytes. Statuses:
+ * chunks of at most `rows` particles (the working set; its cells' Psi1
+ * beside, first, the distributed FFT's half-complex slab, then one
+ * chunk's positions and gas rows; the gas's own plan where power_gas is
+ * set) into *bytes. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside 2..65536,
  * planes outside 1..particles, rows < 0), TBRF_ERR_UNSUPPORTED (lpt 2,
  * fixed amplitudes or a glass: their fields come from the whole
@@ -249,8 +250,9 @@ TBRF_API int tbrf_ic_cosmo_make_slab(const tbrf_ic_cosmo_params *params, int64_t
 TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
 
 /* The particles of lattice rows first .. first + count - 1 from their
- * D1 Psi1 (3 count values, the plan's at those sites; not changed),
- * pushed as the one chunk numbered `chunk` (0 .. 65535; count 0: an
+ * D1 Psi1 (3 count values, the plan's at those sites; overwritten with
+ * the velocities, which the chunk's vel points to, so that no copy is
+ * held), pushed as the one chunk numbered `chunk` (0 .. 65535; count 0: an
  * empty chunk): the chunk tbrf_ic_cosmo_generate pushes for those rows
  * when psi holds the plan's values there (pairing, gas and its own
  * spectrum included). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID
@@ -258,7 +260,7 @@ TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
  * (lpt 2, fixed amplitudes, a glass), TBRF_ERR_NO_MEMORY,
  * TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN, and those of the gas's plan. */
 TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
-                                     int64_t count, const double *psi, tbrf_ic_push_fn push,
+                                     int64_t count, TBRF_ARRAY double *psi, tbrf_ic_push_fn push,
                                      void *user);
 
 /* Status of the last call on ic (TBRF_ERR_BAD_PLAN for a failed make). */

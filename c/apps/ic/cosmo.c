@@ -473,15 +473,17 @@ static int take_glass(tbrf_ic_cosmo *ic, const double *glass)
 }
 
 /* What a rank holds with `planes` z planes of the lattice (lpt 1 on the
- * lattice without fixed amplitudes): the working set, the distributed
- * FFT's half-complex slab and the vector field of its cells, one chunk's
- * rows, and the gas's own plan at the sites (whole on every rank). */
+ * lattice without fixed amplitudes): the working set and the Psi1 of its
+ * cells, beside the distributed FFT's half-complex slab while it
+ * transforms, then beside one chunk's rows (their Psi1 becomes their
+ * velocities in place), and the gas's own plan at the sites (whole on
+ * every rank). */
 static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows)
 {
     const int64_t g = p->particles;
     const double cells = (double)g * (double)g * (double)planes;
     const double slab = 16.0 * (double)(g / 2 + 1) * (double)g * (double)planes;
-    return glass_bytes(p) + slab + 24.0 * cells + row_bytes(p) * (double)rows +
+    return glass_bytes(p) + 24.0 * cells + fmax(slab, (row_bytes(p) - 24.0) * (double)rows) +
            (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
 }
 

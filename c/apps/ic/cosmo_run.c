@@ -231,7 +231,8 @@ static int alloc_chunk(icc_out *o, int64_t rows)
     const tbrf_ic_cosmo_params *p = &o->ic->p;
     const size_t r = (size_t)rows;
     const int site2 = p->glass_n > 0 && p->lpt >= 2;
-    o->psi = malloc(r * 3 * sizeof(double));
+    if (!o->psi) /* tbrf_ic_cosmo_push_rows: the caller's */
+        o->psi = malloc(r * 3 * sizeof(double));
     o->pos = malloc(r * 3 * sizeof(double));
     o->gas = p->gas ? malloc(r * 4 * sizeof(double)) : NULL;
     const int own = o->ic->plan_gas != NULL, weights = o->ic->gas_weight != NULL;
@@ -351,7 +352,7 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
 }
 
 int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
-                            const double *psi, tbrf_ic_push_fn push, void *user)
+                            double *psi, tbrf_ic_push_fn push, void *user)
 {
     int st = usable(ic);
     if (st != TBRF_OK)
@@ -377,11 +378,11 @@ int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int
     o.chunks = chunk + 1; /* emit pushes this one chunk */
     o.first = first;
     o.count = count;
+    o.psi = psi; /* the velocities are written over it */
     st = count > 0 ? alloc_chunk(&o, count) : TBRF_OK;
-    if (st == TBRF_OK && count > 0)
-        memcpy(o.psi, psi, (size_t)count * 3 * sizeof *psi);
     if (st == TBRF_OK)
         st = emit(&o);
+    o.psi = NULL;
     free_chunk(&o);
     return st;
 }
