@@ -1330,6 +1330,18 @@ module tbrf_c
         type(c_ptr), value :: user
     end function c_tbrf_ic_cosmo_push_rows
 
+    function c_tbrf_ic_cosmo_fixed_modes(ic, first_row, rows, mx, my, mz) &
+        bind(C, name="tbrf_ic_cosmo_fixed_modes")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_fixed_modes
+        type(c_ptr), value :: ic
+        integer(c_int64_t), value :: first_row
+        integer(c_int64_t), value :: rows
+        real(c_double) :: mx(*)
+        real(c_double) :: my(*)
+        real(c_double) :: mz(*)
+    end function c_tbrf_ic_cosmo_fixed_modes
+
     function c_tbrf_ic_cosmo_status(ic) bind(C, name="tbrf_ic_cosmo_status")
         import
         integer(c_int) :: c_tbrf_ic_cosmo_status

@@ -77,24 +77,49 @@ int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int64_t *z0, 
     return st;
 }
 
+/* The three components' modes of this rank's rows (modes[c], rows x nh
+ * complex each), made the fixed-amplitude field's (tbrf_ic_cosmo_fixed_modes). */
+static int fixed_modes(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, const int64_t n[3],
+                       const tbrfi_dfft *f, double *modes[3])
+{
+    const int64_t rows = f->nz_local * f->rows_per_plane, first = f->z0 * f->rows_per_plane;
+    const size_t bytes = sizeof(fftw_complex) * (size_t)(rows * f->nh);
+    int st = TBRF_OK;
+    for (int c = 0; c < 3 && st == TBRF_OK; c++)
+        st = (modes[c] = fftw_malloc(bytes > 0 ? bytes : 1)) ? TBRF_OK : TBRF_ERR_NO_MEMORY;
+    for (int c = 0; c < 3 && st == TBRF_OK; c++)
+        st = tbrf_fft_modes(plan, n, 0, c, first, rows, modes[c]);
+    if (st == TBRF_OK)
+        st = tbrf_ic_cosmo_fixed_modes(ic, first, rows, modes[0], modes[1], modes[2]);
+    return tbrf_mpi_agree(comm, st);
+}
+
 /* Psi1 of this rank's planes (3 values a cell, x fastest) into *psi
  * (NULL for a rank without planes): each component's modes of its k slab
- * (tbrf_fft_modes: the serial plan's), the engine's transform, the
- * padded rows taken out; the slab is freed before the particles are
- * made, so a rank holds it beside Psi1 only while it transforms. */
-static int slab_psi(MPI_Comm comm, tbrf_plan *plan, int64_t g, double **psi)
+ * (tbrf_fft_modes: the serial plan's; with fixed amplitudes all three
+ * first, then fixed), the engine's transform, the padded rows taken out;
+ * the slab is freed before the particles are made, so a rank holds it
+ * beside Psi1 only while it transforms. */
+static int slab_psi(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t g, int fixed,
+                    double **psi)
 {
     const int64_t n[3] = {g, g, g};
     tbrfi_dfft f;
+    double *modes[3] = {NULL, NULL, NULL};
     *psi = NULL;
     int st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&f, comm, 3, n) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
     const int64_t rows = f.nz_local * f.rows_per_plane, stride = 2 * f.nh;
     if (st == TBRF_OK && rows > 0 && !(*psi = malloc(sizeof(double) * 3 * (size_t)(rows * g))))
         st = TBRF_ERR_NO_MEMORY;
     st = tbrf_mpi_agree(comm, st);
+    if (st == TBRF_OK && fixed)
+        st = fixed_modes(comm, ic, plan, n, &f, modes);
     for (int c = 0; c < 3 && st == TBRF_OK; c++) {
-        st = tbrf_mpi_agree(comm, tbrf_fft_modes(plan, n, 0, c, f.z0 * f.rows_per_plane, rows,
-                                                 (double *)f.C));
+        if (fixed)
+            memcpy(f.C, modes[c], sizeof(fftw_complex) * (size_t)(rows * f.nh));
+        else
+            st = tbrf_mpi_agree(comm, tbrf_fft_modes(plan, n, 0, c, f.z0 * f.rows_per_plane,
+                                                     rows, (double *)f.C));
         if (st != TBRF_OK)
             break;
         tbrfi_dfft_c2r(&f);
@@ -103,6 +128,8 @@ static int slab_psi(MPI_Comm comm, tbrf_plan *plan, int64_t g, double **psi)
             for (int64_t i = 0; i < g; i++)
                 (*psi)[3 * (row * g + i) + c] = r[row * stride + i];
     }
+    for (int c = 0; c < 3; c++)
+        fftw_free(modes[c]);
     tbrfi_dfft_free(&f);
     if (st != TBRF_OK) {
         free(*psi);
@@ -128,7 +155,7 @@ int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files, tbrf
 {
     tbrf_ic_cosmo_params p;
     int st = !ic || !push ? TBRF_ERR_NULL : tbrf_ic_cosmo_get_params(ic, &p);
-    if (st == TBRF_OK && (p.lpt >= 2 || p.fixed_amplitude || p.glass_n > 0))
+    if (st == TBRF_OK && (p.lpt >= 2 || p.glass_n > 0))
         st = TBRF_ERR_UNSUPPORTED;
     int64_t z0 = 0, planes = 0, *bounds = NULL;
     int member0 = 0, members = 0;
@@ -148,7 +175,7 @@ int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files, tbrf
         st = tbrf_mpi_agree(comm, tbrf_set_grid(plan, origin, spacing, n));
     }
     if (st == TBRF_OK)
-        st = slab_psi(comm, plan, g, &psi);
+        st = slab_psi(comm, ic, plan, g, p.fixed_amplitude, &psi);
     if (st == TBRF_OK)
         st = tbrf_mpi_agree(comm, push_members(ic, psi, z0 * g * g, member0, members, bounds,
                                                push, user));

@@ -13,7 +13,7 @@
 #    the tolerance the library states); on one rank the set is the serial
 #    set of as many files, dataset for dataset;
 #  - --lpt 2 (the default) under mpirun runs on rank 0 alone, says why
-#    once, and writes the serial bytes;
+#    once, and writes the serial bytes; --fixed-amplitude is split;
 #  - --files 1 on 2 ranks: refused on every rank (exit 2), no file;
 #  - one rank's rename failing (TBRF_TEST_AREPO_SET_FAULT=fail:0 on rank 1
 #    of 3, mpirun's MPMD form): every rank exits 1 and the previous set is
@@ -110,6 +110,12 @@ run 2 "${ic[@]}" --particles 16 --out p2
 check "--lpt 2 under mpirun: both ranks exit 0 ($(rcs))" all_rc 2 0
 check "--lpt 2 under mpirun: one note, naming --lpt 2" test "$(grep -c 'rank 0 alone.*--lpt 2' mpi.out)" = 1
 check "--lpt 2 under mpirun: the serial file's particles" same_particles p2 1 s2 1 "${dm[@]}"
+
+# fixed amplitudes are split too (their values: test_ic_mpi)
+run 2 "${ic[@]}" --particles 16 --lpt 1 --fixed-amplitude --out fx
+check "--fixed-amplitude on 2 ranks: both exit 0 ($(rcs)), split (no note), 2 members" \
+    sh -c '! grep -q "rank 0 alone" mpi.out && [ "$(ls fx.*.hdf5 | wc -l)" = 2 ]'
+check "--fixed-amplitude on 2 ranks: every rank exited 0" all_rc 2 0
 
 # fewer files than ranks
 run 2 "${ic[@]}" --particles 16 --lpt 1 --files 1 --out one

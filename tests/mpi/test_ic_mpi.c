@@ -10,7 +10,10 @@
  *    of the box for the sum q + Psi; periodic distance), velocities within
  *    velocity_factor times that, gas energies equal (Zel'dovich; paired
  *    with gas at 16^3, plain at 32^3 with more members than ranks);
- *  - lpt 2 and fixed amplitudes: TBRF_ERR_UNSUPPORTED on every rank;
+ *  - fixed amplitudes (32^3): the same bound, the serial potential coming
+ *    from a forward transform of the field and the ranks' from its modes;
+ *  - lpt 2: TBRF_ERR_UNSUPPORTED on every rank; a slab's IC with fixed
+ *    amplitudes has no potential for the serial calls;
  *    fewer files than ranks with planes: TBRF_ERR_INVALID; a push that
  *    fails on the last rank: an error on every rank. */
 #include <float.h>
@@ -120,10 +123,11 @@ static void check_split(int64_t g, int files, const int64_t *bounds, int64_t z0,
 
 /* One case: the serial run against the distributed one with `files`
  * members. */
-static void run_case(int64_t g, int gas, int paired, int files)
+static void run_case(int64_t g, int gas, int paired, int fixed, int files)
 {
     tbrf_ic_cosmo_params p;
     params(&p, g, gas, paired);
+    p.fixed_amplitude = fixed;
     const int64_t n = g * g * g;
     tbrf_ic_cosmo *serial = NULL, *ic = NULL;
     check(tbrf_ic_cosmo_make(&p, &serial) == TBRF_OK, "serial make");
@@ -194,15 +198,25 @@ static void refusals(void)
     tbrf_ic_cosmo_destroy(ic);
     ic = NULL;
     double bytes = 1;
+    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes) == TBRF_ERR_UNSUPPORTED && bytes == 0,
+          "slab_bytes refuses lpt 2");
     p.lpt = 1;
     p.fixed_amplitude = 1;
-    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes) == TBRF_ERR_UNSUPPORTED && bytes == 0,
-          "slab_bytes refuses fixed amplitudes");
-    check(tbrf_ic_cosmo_make(&p, &ic) == TBRF_OK, "serial make, fixed amplitudes");
+    check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_OK, "make_slab, fixed amplitudes");
+    double *d = malloc(sizeof(double) * 3 * 4096);
+    check(tbrf_ic_cosmo_displacements(ic, d) == TBRF_ERR_UNSUPPORTED,
+          "a slab's IC with fixed amplitudes has no potential: displacements refused");
+    free(d);
     rows r;
     rows_alloc(&r, 16 * 16 * 16);
+    p.lpt = 2;
+    p.fixed_amplitude = 0;
+    tbrf_ic_cosmo_destroy(ic);
+    ic = NULL;
+    check(tbrf_ic_cosmo_make(&p, &ic) == TBRF_OK, "serial make, lpt 2");
     check(tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, size, take, &r) ==
-              TBRF_ERR_UNSUPPORTED, "generate_mpi refuses fixed amplitudes on every rank");
+              TBRF_ERR_UNSUPPORTED, "generate_mpi refuses lpt 2 on every rank");
+    p.lpt = 1;
     tbrf_ic_cosmo_destroy(ic);
     ic = NULL;
     p.fixed_amplitude = 0;
@@ -229,8 +243,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run_case(16, 1, 1, size);
-    run_case(32, 0, 0, 2 * size + 1);
+    run_case(16, 1, 1, 0, size);
+    run_case(32, 0, 0, 0, 2 * size + 1);
+    run_case(32, 0, 0, 1, size);
     refusals();
     if (rank == 0)
         printf("%d checks on %d ranks, %d failed\n", checks, size, failures);

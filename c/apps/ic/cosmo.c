@@ -483,12 +483,14 @@ static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t 
     const int64_t g = p->particles;
     const double cells = (double)g * (double)g * (double)planes;
     const double slab = 16.0 * (double)(g / 2 + 1) * (double)g * (double)planes;
-    return glass_bytes(p) + 24.0 * cells + fmax(slab, (row_bytes(p) - 24.0) * (double)rows) +
+    /* fixed amplitudes: the three components' modes at once, beside the slab */
+    const double modes = p->fixed_amplitude ? 4.0 * slab : slab;
+    return glass_bytes(p) + 24.0 * cells + fmax(modes, (row_bytes(p) - 24.0) * (double)rows) +
            (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
 }
 
 /* 0 when the slab form takes p (planes 1 .. G, rows >= 0): lpt 1 on the
- * lattice, amplitudes not fixed; else the status with the message. */
+ * lattice; else the status with the message. */
 static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows,
                       tbrfi_message *m)
 {
@@ -496,11 +498,10 @@ static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t row
         return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: a slab of %lld planes of %lld "
                           "(rows %lld)", (long long)planes, (long long)p->particles,
                           (long long)rows);
-    if (p->lpt >= 2 || p->fixed_amplitude || p->glass_n > 0)
+    if (p->lpt >= 2 || p->glass_n > 0)
         return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
-                          "the Zel'dovich order (lpt 1) on the lattice with random amplitudes: "
-                          "the potentials of 2LPT and fixed amplitudes, and glass sites, come "
-                          "from the whole lattice");
+                          "the Zel'dovich order (lpt 1) on the lattice: the potential of 2LPT "
+                          "and glass sites come from the whole lattice");
     return TBRF_OK;
 }
 
@@ -562,7 +563,8 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
     ic->p.power_gas = ic->g0;
     if (st == TBRF_OK && ic->g0)
         st = psi_plan(ic, ic->g0, &ic->spec_gas, &ic->mg, &ic->plan_gas);
-    if (st == TBRF_OK)
+    ic->slab = planes > 0;
+    if (st == TBRF_OK && !ic->slab) /* a slab's driver fixes its own modes */
         st = tbrfi_icc_lpt_setup(ic);
     ic->made = st == TBRF_OK;
     if (ic->made)

@@ -316,9 +316,20 @@ static int usable(tbrf_ic_cosmo *ic)
     return TBRF_OK;
 }
 
-int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push, void *user)
+/* usable, and holding its potentials (not a slab's with fixed amplitudes). */
+static int whole(tbrf_ic_cosmo *ic)
 {
     int st = usable(ic);
+    if (st == TBRF_OK && ic->slab && ic->p.fixed_amplitude)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: made for slabs "
+                          "(tbrf_ic_cosmo_make_slab) with fixed amplitudes: it has no potential; "
+                          "its driver fixes the modes (tbrf_ic_cosmo_fixed_modes)");
+    return st;
+}
+
+int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push, void *user)
+{
+    int st = whole(ic);
     if (st != TBRF_OK)
         return st;
     if (!push)
@@ -361,9 +372,9 @@ int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int
     const int64_t n = ic->info.particles;
     if (!push || (!psi && count > 0))
         return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push or psi is NULL");
-    if (p->lpt >= 2 || p->fixed_amplitude || p->glass_n > 0)
+    if (p->lpt >= 2 || p->glass_n > 0)
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
-                          "given Psi1 are those of lpt 1 on the lattice with random amplitudes");
+                          "given Psi1 are those of lpt 1 on the lattice");
     if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
                           "%lld + %lld outside the %lld particles", (long long)chunk,
@@ -462,7 +473,7 @@ static int plan_all(tbrf_ic_cosmo *ic, double *psi)
 
 int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
 {
-    int st = usable(ic);
+    int st = whole(ic);
     if (st != TBRF_OK)
         return st;
     if (!psi)
