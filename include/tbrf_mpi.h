@@ -114,9 +114,10 @@ TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int6
  * holds tbrf_ic_cosmo_slab_bytes for its planes and its largest member,
  * plus FFTW-MPI's transpose buffers. Statuses (on every rank, the worst
  * of all): TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_UNSUPPORTED (lpt 2, a
- * glass), TBRF_ERR_INVALID (files outside 1..65536 or fewer
- * than the ranks with planes), TBRF_ERR_NO_MEMORY (the slab or its
- * Psi1), those of tbrf_fft_modes and tbrf_ic_cosmo_push_rows (TBRF_ERR_CALLBACK: a push returned non-zero;
+ * glass), TBRF_ERR_INVALID (files outside 1..65536 or fewer than the
+ * ranks with planes), TBRF_ERR_NO_MEMORY (the slab or its Psi1), those
+ * of tbrf_fft_modes, tbrf_ic_cosmo_fixed_modes and
+ * tbrf_ic_cosmo_push_rows (TBRF_ERR_CALLBACK: a push returned non-zero;
  * the message on ic of the rank that failed). */
 TBRF_API int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files,
                                         tbrf_ic_push_fn push, void *user);

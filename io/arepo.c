@@ -889,7 +889,8 @@ int tbrf_arepo_set_part_rename(tbrf_arepo_set *s, int first_member, char *err, s
         s->bak[f] = backup_of(s->paths[f], s->tmps[f], &lost);
         if (fault("fail", 0) ? (errno = EIO, 1) : rename(s->tmps[f], s->paths[f]) != 0) {
             io_setf(err, errlen, "cannot write %s: %s", s->paths[f], strerror(errno));
-            if (s->bak[f] && access(s->paths[f], F_OK) != 0 && rename(s->bak[f], s->paths[f]) == 0) {
+            if (s->bak[f] && access(s->paths[f], F_OK) != 0 &&
+                rename(s->bak[f], s->paths[f]) == 0) {
                 free(s->bak[f]);
                 s->bak[f] = NULL;
             }
