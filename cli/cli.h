@@ -24,6 +24,10 @@ int cli_mpi_agree(int ok);
 int cli_mpi_agree_idle(int ok);
 /* Collective: 1 when every rank passes the same string (a command line). */
 int cli_mpi_same(const char *s);
+/* run(argc, argv) on rank 0 alone, as the serial command, the other ranks
+ * asleep until it ends and returning its status; rank 0 says so once,
+ * with `why` (NULL: the commands that are split). main.c. */
+int cli_rank0_only(int (*run)(int, char **), int argc, char **argv, const char *why);
 
 /* Prints "tbrf: MESSAGE" on stderr as exactly one line ("tbrf: rank R:
  * MESSAGE" on the ranks but 0 of an MPI run). */

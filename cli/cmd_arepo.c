@@ -973,10 +973,8 @@ void arepo_say_wrote(const char *base, int files, int64_t n, const char *what, i
     free(last);
 }
 
-int cmd_arepo(int argc, char **argv)
+static int arepo_commands(int argc, char **argv)
 {
-    /* a signal while a set is written removes every member's temporary */
-    tbrf_arepo_set_temp_hook(cli_guard_temps);
     if (argc >= 2 && strcmp(argv[1], "gas") == 0)
         return cmd_arepo_gas(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "pk") == 0)
@@ -993,4 +991,15 @@ int cmd_arepo(int argc, char **argv)
     }
     cli_errline("arepo: give 'gas', 'cosmo' or 'pk' (see tbrf arepo --help)");
     return EXIT_USAGE;
+}
+
+/* Under mpirun only arepo cosmo splits over the ranks (cmd_arepo_cosmo.c
+ * says when it cannot); every other subcommand runs on rank 0 alone. */
+int cmd_arepo(int argc, char **argv)
+{
+    /* a signal while a set is written removes every member's temporary */
+    tbrf_arepo_set_temp_hook(cli_guard_temps);
+    if (cli_mpi_active() && cli_mpi_size() > 1 && !(argc >= 2 && strcmp(argv[1], "cosmo") == 0))
+        return cli_rank0_only(arepo_commands, argc, argv, NULL);
+    return arepo_commands(argc, argv);
 }

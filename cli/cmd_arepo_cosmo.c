@@ -27,6 +27,11 @@
 #include "io/tbrf_io.h"
 #include "request.h"
 #include "tbrf.h"
+#ifdef TBRF_CLI_MPI
+#include <mpi.h>
+
+#include "tbrf_mpi.h"
+#endif
 
 
 static void usage_cosmo_order_output(void);
@@ -172,6 +177,7 @@ typedef struct cosmo_req {
     tbrf_model *ngenic_power;
     char *ngenic_out;
     int64_t ngenic_tile;
+    int files_given; /* --files given (under mpirun the default is a member a rank) */
 } cosmo_req;
 
 static int need_num(const char *const *val, int o, double *v, int positive)
@@ -275,6 +281,7 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
         return -1;
     }
     q->file.num_files = (int)files;
+    q->files_given = val[C_FILES] != NULL;
     return arepo_parse_format(val[C_FORMAT], val[C_PREC], &q->file.format,
                               &q->file.double_precision);
 }
@@ -610,6 +617,192 @@ static int run_cosmo(cosmo_req *q)
     return rc;
 }
 
+#ifdef TBRF_CLI_MPI
+/* ------------------------------------------- split over the ranks (doc/mpi.md) */
+
+/* What keeps a run from being split over the ranks, or NULL: the
+ * Zel'dovich order on the lattice into HDF5 is (tbrf_ic_cosmo_generate_mpi);
+ * 2LPT's potential and the glass's sites come from the whole lattice,
+ * and Gadget's sets are written by one process. */
+static const char *unsplit(const char *const *val)
+{
+    if (val[C_NGENIC])
+        return "--ngenic is not split over ranks";
+    if (!val[C_LPT] || strcmp(val[C_LPT], "1") != 0)
+        return "--lpt 2 (the default) is not split over ranks yet: --lpt 1 is";
+    if (val[C_GLASS])
+        return "--glass is not split over ranks";
+    if (val[C_FORMAT] && strcmp(val[C_FORMAT], "hdf5") != 0)
+        return "only --format hdf5 sets are split over ranks";
+    return NULL;
+}
+
+/* The ranks that hold planes of the G^3 lattice (FFTW-MPI's blocks),
+ * the default member count: one a rank. */
+static int ranks_with_planes(int64_t g)
+{
+    const int64_t n[3] = {g, g, g};
+    int64_t start[3], count[3], first;
+    int mine = tbrf_mpi_fft_split_grid(MPI_COMM_WORLD, 3, n, start, count, &first) == TBRF_OK &&
+               count[2] > 0;
+    int all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+}
+
+/* This rank's share and its memory against the budget (the per-rank
+ * figure, tbrf_ic_cosmo_slab_bytes): 0, or EXIT_FAIL after the message. */
+static int mpi_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p, int64_t *bounds,
+                      int64_t *planes, int *member0, int *members, int64_t *rows)
+{
+    int64_t z0 = 0;
+    int st = tbrf_mpi_ic_split(MPI_COMM_WORLD, q->g, q->file.num_files, &z0, planes, member0,
+                               members, bounds);
+    *rows = 0;
+    for (int f = *member0; st == TBRF_OK && f < *member0 + *members; f++)
+        *rows = bounds[f + 1] - bounds[f] > *rows ? bounds[f + 1] - bounds[f] : *rows;
+    if (st != TBRF_OK) {
+        cli_errline("arepo cosmo: %d files for %lld particles a side under mpirun: %s",
+                    q->file.num_files, (long long)q->g, st == TBRF_ERR_INVALID
+                        ? "need at least one file a rank that holds planes of the lattice"
+                        : tbrf_strerror(st));
+        return EXIT_USAGE;
+    }
+    double bytes = 0;
+    char err[1024];
+    if (*planes > 0 && tbrf_ic_cosmo_slab_bytes(p, *planes, *rows, &bytes) == TBRF_OK &&
+        tbrf_io_budget_check(NULL, "this rank's particles", bytes, err, sizeof err)) {
+        cli_errline("arepo cosmo: %lld planes of %lld^3 particles: %s; more ranks or --files "
+                    "hold less a rank", (long long)*planes, (long long)q->g, err);
+        return EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* Every rank's member digests (members each) into all (files), in member
+ * order: the ranks' members are consecutive. */
+static int gather_digests(tbrf_arepo_set *set, int members, int files, uint64_t *all)
+{
+    int size = cli_mpi_size();
+    uint64_t *mine = malloc(sizeof *mine * (size_t)(members > 0 ? members : 1));
+    int *counts = malloc(sizeof *counts * (size_t)size), *at = malloc(sizeof *at * (size_t)size);
+    int ok = mine && counts && at && (members == 0 || tbrf_arepo_set_part_digests(set, mine) == 0);
+    if (cli_mpi_agree(ok)) {
+        MPI_Allgather(&members, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+        for (int r = 0, sum = 0; r < size; sum += counts[r], r++)
+            at[r] = sum;
+        MPI_Allgatherv(mine, members, MPI_UINT64_T, all, counts, at, MPI_UINT64_T,
+                       MPI_COMM_WORLD);
+    } else
+        ok = 0;
+    (void)files;
+    free(mine);
+    free(counts);
+    free(at);
+    return ok;
+}
+
+/* The members staged, then published all or nothing: every rank renames
+ * its members but member 0, then rank 0 member 0 (the file AREPO opens
+ * first), each step agreed; a failure anywhere puts every rank's
+ * replaced files back. 1 when the set is published. */
+static int mpi_publish(tbrf_arepo_set *set, int members, int files)
+{
+    char err[1024] = "";
+    uint64_t *all = malloc(sizeof *all * (size_t)files);
+    int ok = cli_mpi_agree(all != NULL) && gather_digests(set, members, files, all);
+    if (ok && members > 0 && tbrf_arepo_set_part_stage(set, all, err, sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        ok = 0;
+    }
+    free(all);
+    ok = cli_mpi_agree(ok);
+    for (int step = 0; step < 2 && ok; step++) {
+        if (members > 0 && tbrf_arepo_set_part_rename(set, step, err, sizeof err)) {
+            cli_errline("arepo cosmo: %s", err);
+            ok = 0;
+        }
+        ok = cli_mpi_agree(ok);
+    }
+    if (members > 0 && tbrf_arepo_set_part_finish(set, ok) && !ok)
+        cli_errline("arepo cosmo: the previous set could not be put back as it was");
+    return ok;
+}
+
+/* make_slab, generate over the ranks, write this rank's members. */
+static int mpi_generate(cosmo_req *q, tbrf_ic_cosmo_params *p, const int64_t *bounds,
+                        int64_t planes, int member0, int members, int64_t rows)
+{
+    tbrf_ic_cosmo *ic = NULL;
+    tbrf_arepo_cosmo_part *part = NULL;
+    char err[1024];
+    int st = tbrf_ic_cosmo_make_slab(p, planes > 0 ? planes : 1, rows, &ic), rc = 0;
+    if (st != TBRF_OK) {
+        cli_errline("arepo cosmo: %s", ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
+        rc = st == TBRF_ERR_INVALID ? EXIT_USAGE : EXIT_FAIL;
+    }
+    if (rc == 0)
+        rc = check_values(q, ic);
+    q->file.command = q->command ? q->command : "tbrf arepo cosmo";
+    if (rc == 0 && members > 0 &&
+        tbrf_arepo_cosmo_part_open(q->out, ic, &q->file, member0, members, bounds, &part, err,
+                                   sizeof err)) {
+        cli_errline("arepo cosmo: %s", err);
+        rc = EXIT_FAIL;
+    }
+    if (!cli_mpi_agree(rc == 0)) {
+        rc = rc ? rc : EXIT_FAIL;
+    } else {
+        st = tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, q->file.num_files,
+                                        tbrf_arepo_cosmo_part_push, part);
+        if (st != TBRF_OK && tbrf_ic_cosmo_status(ic) != TBRF_OK)
+            cli_errline("arepo cosmo: %s", tbrf_ic_cosmo_message(ic));
+        else if (st != TBRF_OK && part && tbrf_arepo_cosmo_part_message(part)[0])
+            cli_errline("arepo cosmo: %s", tbrf_arepo_cosmo_part_message(part));
+        rc = st == TBRF_OK && mpi_publish(tbrf_arepo_cosmo_part_set(part), members,
+                                          q->file.num_files) ? 0 : EXIT_FAIL;
+    }
+    tbrf_arepo_cosmo_part_close(part);
+    tbrf_ic_cosmo_destroy(ic);
+    return rc;
+}
+
+/* The run split over the ranks: each its slab of the lattice and its
+ * members of the set, published together. */
+static int run_cosmo_mpi(cosmo_req *q)
+{
+    tbrf_ic_cosmo_params p;
+    ic_params(q, &p);
+    int64_t *bounds = malloc(sizeof *bounds * ((size_t)q->file.num_files + 1));
+    int64_t planes = 0, rows = 0;
+    int member0 = 0, members = 0;
+    int rc = bounds ? 0 : EXIT_FAIL;
+    if (!cli_mpi_agree(rc == 0) ||
+        !cli_mpi_agree((rc = mpi_budget(q, &p, bounds, &planes, &member0, &members, &rows)) == 0)) {
+        free(bounds);
+        return rc ? rc : EXIT_FAIL;
+    }
+    tbrf_model *power = NULL, *gas = NULL;
+    rc = load_table(q, &power, &gas);
+    p.power = power;
+    p.power_gas = gas;
+    p.keep_amplitude = q->keep;
+    if (rc == 0 && q->keep && (tbrf_model_set_amplitude(power, 1.0) != TBRF_OK ||
+                               tbrf_cosmo_sigma_r(power, 8.0, &p.sigma8) != TBRF_OK)) {
+        cli_errline("arepo cosmo: --sigma8 table: %s", tbrf_model_message(power));
+        rc = EXIT_USAGE;
+    }
+    if (!cli_mpi_agree(rc == 0))
+        rc = rc ? rc : EXIT_FAIL;
+    else
+        rc = mpi_generate(q, &p, bounds, planes, member0, members, rows);
+    tbrf_model_destroy(power);
+    tbrf_model_destroy(gas);
+    free(bounds);
+    return rc;
+}
+#endif
+
 /* The recorded command ("arepo cosmo ..."), with the default order made
  * explicit: regenerate then reruns the same order whatever a later
  * version's default, and reads a command without --lpt as one written
@@ -812,6 +1005,12 @@ int cmd_arepo_cosmo(int argc, char **argv)
     }
     if (p < 0)
         return EXIT_USAGE;
+#ifdef TBRF_CLI_MPI
+    /* under mpirun: split, or rank 0 alone saying why (inside it the
+     * command is serial: cli_mpi_active is 0) */
+    if (cli_mpi_active() && cli_mpi_size() > 1 && unsplit(val))
+        return cli_rank0_only(cmd_arepo_cosmo, argc, argv, unsplit(val));
+#endif
     cosmo_req q;
     memset(&q, 0, sizeof q);
     int ng = val[C_NGENIC] ? parse_ngenic(val, &q) : 0;
@@ -820,6 +1019,12 @@ int cmd_arepo_cosmo(int argc, char **argv)
         cosmo_free(&q, val[C_NGENIC] != NULL);
         return ng ? ng : EXIT_USAGE;
     }
+    int split = 0;
+#ifdef TBRF_CLI_MPI
+    split = cli_mpi_active() && !unsplit(val);
+    if (split && !q.files_given)
+        q.file.num_files = ranks_with_planes(q.g); /* a member a rank */
+#endif
     int rc = cosmo_check_out(&q);
     if (rc) {
         cosmo_free(&q, val[C_NGENIC] != NULL);
@@ -834,10 +1039,14 @@ int cmd_arepo_cosmo(int argc, char **argv)
                             val, &q);
     if (val[C_NGENIC])
         q.command = ngenic_command(q.command, &q, val);
-    if (rc == 0)
+#ifdef TBRF_CLI_MPI
+    if (rc == 0 && split)
+        rc = run_cosmo_mpi(&q);
+#endif
+    if (rc == 0 && !split)
         rc = run_cosmo(&q);
     free(q.command);
-    if (rc == 0 && !val[C_QUIET])
+    if (rc == 0 && !val[C_QUIET] && cli_mpi_rank() == 0)
         arepo_say_wrote_format(q.out, q.file.num_files, q.file.format,
                                (q.gas ? 2 : 1) * q.g * q.g * q.g,
                         q.gas ? "dark-matter and gas particles (PartType1, PartType0)"

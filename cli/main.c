@@ -190,7 +190,8 @@ static int cmd_help(int argc, char **argv)
  * reserved cores doing nothing are not a surprise. */
 static int mpi_runs(const char *cmd)
 {
-    return cli_mpi_size() == 1 || strcmp(cmd, "generate") == 0 || strcmp(cmd, "drive") == 0;
+    return cli_mpi_size() == 1 || strcmp(cmd, "generate") == 0 || strcmp(cmd, "drive") == 0 ||
+           strcmp(cmd, "arepo") == 0; /* cmd_arepo.c: arepo cosmo splits, the rest cli_rank0_only */
 }
 
 /* --help anywhere: a usage text, nothing run (and nothing to warn of). */
@@ -202,7 +203,7 @@ static int help_asked(int argc, char **argv)
     return 0;
 }
 
-static int rank0_only(int (*run)(int, char **), int argc, char **argv)
+int cli_rank0_only(int (*run)(int, char **), int argc, char **argv, const char *why)
 {
     if (cli_mpi_rank() == 0 && !help_asked(argc, argv)) {
         const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
@@ -210,8 +211,8 @@ static int rank0_only(int (*run)(int, char **), int argc, char **argv)
         if (cli_mpi_size() > 2)
             snprintf(others, sizeof others, "%d ranks wait", cli_mpi_size() - 1);
         cli_errline("note: '%.40s%s%.40s' runs on rank 0 alone under mpirun; the other %s asleep "
-                    "until it ends (only generate and drive are split over ranks)", argv[0], *sub ? " " : "", sub,
-                    others);
+                    "until it ends (%.200s)", argv[0], *sub ? " " : "", sub, others,
+                    why ? why : "generate, drive and arepo cosmo are split over ranks");
     }
     cli_mpi_solo(1);
     int rc = cli_mpi_rank() == 0 ? run(argc, argv) : 0;
@@ -249,7 +250,7 @@ int main(int argc, char **argv)
     int rc = -1;
     for (int i = 0; i < NCOMMANDS && rc < 0; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
-            rc = mpi_runs(argv[1]) ? COMMANDS[i].run(argc - 1, argv + 1) : rank0_only(COMMANDS[i].run, argc - 1, argv + 1);
+            rc = mpi_runs(argv[1]) ? COMMANDS[i].run(argc - 1, argv + 1) : cli_rank0_only(COMMANDS[i].run, argc - 1, argv + 1, NULL);
     if (rc < 0) {
         cli_errline("unknown command '%.100s'; try 'tbrf --help'", argv[1]);
         rc = EXIT_USAGE;

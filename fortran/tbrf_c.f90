@@ -1324,6 +1324,55 @@ module tbrf_c
         real(c_double) :: psi2(*)
     end function c_tbrf_ic_cosmo_displacements2
 
+    function c_tbrf_ic_cosmo_slab_bytes(params, planes, rows, bytes) bind(C, name="tbrf_ic_cosmo_slab_bytes")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_slab_bytes
+        type(c_ptr), value :: params
+        integer(c_int64_t), value :: planes
+        integer(c_int64_t), value :: rows
+        real(c_double), intent(out) :: bytes
+    end function c_tbrf_ic_cosmo_slab_bytes
+
+    function c_tbrf_ic_cosmo_make_slab(params, planes, rows, ic) bind(C, name="tbrf_ic_cosmo_make_slab")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_make_slab
+        type(c_ptr), value :: params
+        integer(c_int64_t), value :: planes
+        integer(c_int64_t), value :: rows
+        type(c_ptr) :: ic
+    end function c_tbrf_ic_cosmo_make_slab
+
+    function c_tbrf_ic_cosmo_plan(ic) bind(C, name="tbrf_ic_cosmo_plan")
+        import
+        type(c_ptr) :: c_tbrf_ic_cosmo_plan
+        type(c_ptr), value :: ic
+    end function c_tbrf_ic_cosmo_plan
+
+    function c_tbrf_ic_cosmo_push_rows(ic, chunk, first, count, psi, push, user) &
+        bind(C, name="tbrf_ic_cosmo_push_rows")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_push_rows
+        type(c_ptr), value :: ic
+        integer(c_int64_t), value :: chunk
+        integer(c_int64_t), value :: first
+        integer(c_int64_t), value :: count
+        real(c_double) :: psi(*)
+        type(c_funptr), value :: push
+        type(c_ptr), value :: user
+    end function c_tbrf_ic_cosmo_push_rows
+
+    function c_tbrf_ic_cosmo_fixed_modes(ic, first_row, rows, mx, my, mz) &
+        bind(C, name="tbrf_ic_cosmo_fixed_modes")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_fixed_modes
+        type(c_ptr), value :: ic
+        integer(c_int64_t), value :: first_row
+        integer(c_int64_t), value :: rows
+        real(c_double) :: mx(*)
+        real(c_double) :: my(*)
+        real(c_double) :: mz(*)
+    end function c_tbrf_ic_cosmo_fixed_modes
+
     function c_tbrf_ic_cosmo_status(ic) bind(C, name="tbrf_ic_cosmo_status")
         import
         integer(c_int) :: c_tbrf_ic_cosmo_status

@@ -155,6 +155,36 @@ int tbrf_arepo_write_format(const char *base, const tbrf_arepo_header *h,
                             const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                             size_t nparams, int format, char *err, size_t errlen);
 
+/* A part of an HDF5 set, for a set written by several processes (the
+ * MPI command's `arepo cosmo`: each rank writes its own members). Not
+ * exported: the command's. open_part is tbrf_arepo_set_open for members
+ * member0 .. member0 + members - 1 of h->num_files only, member f holding
+ * rows bounds[f] .. bounds[f + 1] - 1 of every type that has particles
+ * (bounds: num_files + 1 rising rows from 0 to that count, the same in
+ * every process); write_file takes those members in order. part_digests
+ * gives the written members' content digests (members values); the
+ * caller gathers every process's into one array of num_files, the same
+ * in every process, for part_stage, which records the set's identity
+ * (as tbrf_arepo_set_commit's, so a part written by one process is the
+ * serial set bitwise) and closes and syncs the members under their
+ * temporary names. Publishing is then agreed across the processes:
+ * part_rename(0) renames every member but member 0 (the file AREPO opens
+ * first), keeping the files it replaces, part_rename(1) member 0; from
+ * the first rename the catchable signals are held back until
+ * part_finish(ok), which with ok = 1 drops the kept files (the set is
+ * published) and with ok = 0 puts them back and removes the new members
+ * (the previous set, or none). Each returns 0, or -1 with one line in err
+ * (part_finish: -1 when a kept file could not be put back). */
+int tbrf_arepo_set_open_part(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                             const uint64_t first_id[6], int member0, int members,
+                             const int64_t *bounds, tbrf_arepo_set **set, char *err,
+                             size_t errlen);
+int tbrf_arepo_set_part_digests(const tbrf_arepo_set *set, uint64_t *digests);
+int tbrf_arepo_set_part_stage(tbrf_arepo_set *set, const uint64_t *digests, char *err,
+                              size_t errlen);
+int tbrf_arepo_set_part_rename(tbrf_arepo_set *set, int first_member, char *err, size_t errlen);
+int tbrf_arepo_set_part_finish(tbrf_arepo_set *set, int ok);
+
 /* The format recorded by the file path (TBRF_AREPO_FORMAT_*): a Gadget
  * set's side file records gadget1 or gadget2; any other file is
  * TBRF_AREPO_FORMAT_HDF5. Not exported. */
@@ -236,6 +266,24 @@ TBRF_API void tbrf_arepo_default_cosmo_file(tbrf_arepo_cosmo_file *file);
 TBRF_API int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic,
                                     const tbrf_arepo_cosmo_file *file, char *err,
                                     size_t errlen);
+
+/* tbrf_arepo_write_cosmo's set written by several processes, each its
+ * own members (tbrf_arepo_set_open_part: member0, members, bounds): open
+ * checks and creates this process's members; part_push is the
+ * tbrf_ic_push_fn that writes chunk c as member c (the IC's rows
+ * bounds[c] .. bounds[c + 1] - 1), its message then in part_message;
+ * part_set the set, for its digests, stage, renames and finish; close
+ * frees it (tbrf_arepo_set_close). open returns 0, or -1 with one line in
+ * err. Not exported: the MPI command's. */
+typedef struct tbrf_arepo_cosmo_part tbrf_arepo_cosmo_part;
+int tbrf_arepo_cosmo_part_open(const char *base, tbrf_ic_cosmo *ic,
+                               const tbrf_arepo_cosmo_file *file, int member0, int members,
+                               const int64_t *bounds, tbrf_arepo_cosmo_part **part, char *err,
+                               size_t errlen);
+int tbrf_arepo_cosmo_part_push(void *part, const tbrf_ic_chunk *chunk);
+tbrf_arepo_set *tbrf_arepo_cosmo_part_set(tbrf_arepo_cosmo_part *part);
+const char *tbrf_arepo_cosmo_part_message(const tbrf_arepo_cosmo_part *part);
+void tbrf_arepo_cosmo_part_close(tbrf_arepo_cosmo_part *part);
 
 #ifdef __cplusplus
 }

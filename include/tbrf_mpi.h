@@ -80,6 +80,48 @@ TBRF_API int tbrf_mpi_fft_stream(MPI_Comm comm, tbrf_plan *plan, const int64_t n
                                  int vector, uint64_t realization, int64_t step, tbrf_push_fn push,
                                  void *user);
 
+/* This rank's share of a cosmological initial condition of G^3 =
+ * particles^3 particles (tbrf_ic_cosmo_generate_mpi) written as a set of
+ * `files` members: its z planes *z0 .. *z0 + *planes - 1 of the lattice
+ * (FFTW-MPI's block split, tbrf_mpi_fft_split_grid's of the G^3 grid;
+ * the last ranks may have none), its particles the rows z0 G^2 .. (z0 +
+ * planes) G^2 - 1 of the lattice order (x fastest); and its members
+ * *member0 .. *member0 + *members - 1, member f holding rows bounds[f]
+ * .. bounds[f + 1] - 1 (bounds: files + 1 values, the same on every
+ * rank). The members go to the ranks that have planes, files / R or one
+ * more each (R those ranks), and split a rank's rows near-equally: on
+ * one rank the serial set's split (tbrf_arepo_file_rows). A rank without
+ * planes gets no member (*member0 = files, *members = 0). Collective.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_SIZE (particles outside
+ * 2..65536, files outside 1..65536), TBRF_ERR_INVALID (fewer files than
+ * ranks with planes, an MPI call failed), TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int64_t *z0,
+                               int64_t *planes, int *member0, int *members, int64_t *bounds);
+
+/* Collective over comm: the particles of ic (tbrf_ic_cosmo_make_slab on
+ * every rank with the same parameters; Zel'dovich on the lattice, random
+ * or fixed amplitudes) in `files` chunks, each rank pushing the chunks of
+ * its own members (tbrf_mpi_ic_split) to push(user, chunk) in order,
+ * chunk c holding rows bounds[c] .. bounds[c + 1] - 1. Each rank fills
+ * the Fourier modes of its own k slab of the plan of Psi1
+ * (tbrf_fft_modes, no replicated table; with fixed amplitudes
+ * tbrf_ic_cosmo_fixed_modes of the three components), transforms with the others
+ * (the distributed FFT of tbrf_mpi_fft_stream, FFTW-MPI) and makes its
+ * particles with tbrf_ic_cosmo_push_rows, so a particle is
+ * the serial run's (tbrf_ic_cosmo_generate) up to the rounding of the
+ * distributed transform: positions and velocities within that of Psi1,
+ * 2 log2(G) 2^-52 max|Psi1| (doc/mpi.md, "Initial conditions"). A rank
+ * holds tbrf_ic_cosmo_slab_bytes for its planes and its largest member,
+ * plus FFTW-MPI's transpose buffers. Statuses (on every rank, the worst
+ * of all): TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_UNSUPPORTED (lpt 2, a
+ * glass), TBRF_ERR_INVALID (files outside 1..65536 or fewer than the
+ * ranks with planes), TBRF_ERR_NO_MEMORY (the slab or its Psi1), those
+ * of tbrf_fft_modes, tbrf_ic_cosmo_fixed_modes and
+ * tbrf_ic_cosmo_push_rows (TBRF_ERR_CALLBACK: a push returned non-zero;
+ * the message on ic of the rank that failed). */
+TBRF_API int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files,
+                                        tbrf_ic_push_fn push, void *user);
+
 #ifdef __cplusplus
 }
 #endif

@@ -302,6 +302,17 @@ struct tbrf_arepo_set {
     uint64_t meta;        /* digest of the header and parameters (digest_meta) */
     tbrf_io_writer *side; /* the side file */
     int committed;
+    /* A part of a set (tbrf_arepo_set_open_part): this process writes
+     * members f0 .. f0 + nl - 1 (f0 = 0, nl = num_files for a whole
+     * set); bounds (num_files + 1 rows) where the members' rows are the
+     * caller's, else NULL (tbrf_arepo_file_rows); bak and renamed the
+     * kept files and the renames done while a part is published. */
+    int f0, nl;
+    int64_t *bounds;
+    char **bak;
+    unsigned char *renamed;
+    int held;
+    sigset_t old_mask;
 };
 
 /* The command's signal handler's list of temporaries to remove
@@ -316,7 +327,7 @@ void tbrf_arepo_set_temp_hook(void (*hook)(const char *const *paths, int n))
 static void say_temps(const tbrf_arepo_set *s, int n)
 {
     if (g_temp_hook)
-        g_temp_hook(n > 0 ? s->tmps : NULL, n);
+        g_temp_hook(n > 0 ? s->tmps + s->f0 : NULL, n);
 }
 
 /* The members' writers. Every temporary is listed before the first
@@ -328,7 +339,7 @@ static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t
 {
     const int nf = s->h.num_files;
     s->ntmp = nf;
-    for (int f = 0; f < nf; f++) {
+    for (int f = s->f0; f < s->f0 + s->nl; f++) {
         char *name = tbrf_arepo_file_name(base, nf, f);
         s->tmps[f] = name ? io_temp_name(name) : NULL;
         free(name);
@@ -337,8 +348,8 @@ static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t
             return -1;
         }
     }
-    say_temps(s, nf);
-    for (int f = 0; f < nf; f++) {
+    say_temps(s, s->nl);
+    for (int f = s->f0; f < s->f0 + s->nl; f++) {
         char *name = tbrf_arepo_file_name(base, nf, f);
         s->w[f] = name ? tbrf_io_create(name, 0, err, errlen) : NULL;
         if (!name)
@@ -394,9 +405,48 @@ int tbrf_arepo_set_open(const char *base, const tbrf_arepo_header *h, const int6
                                       errlen);
 }
 
-int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
-                               const uint64_t first_id[6], int format, tbrf_arepo_set **set,
-                               char *err, size_t errlen)
+/* The set's arrays (num_files members, the side file of a Gadget set,
+ * the kept files of a published part): 0, or -1 with err set. */
+static int alloc_set(tbrf_arepo_set *s, const int64_t *bounds, char *err, size_t errlen)
+{
+    const size_t nf = (size_t)s->h.num_files, nt = nf + (s->format != TBRF_AREPO_FORMAT_HDF5);
+    s->w = calloc(nf, sizeof *s->w);
+    s->digest = calloc(nf, sizeof *s->digest);
+    s->tmps = calloc(nt, sizeof *s->tmps);
+    s->paths = calloc(nt, sizeof *s->paths);
+    s->bytes = calloc(nf, sizeof *s->bytes);
+    s->bak = calloc(nf, sizeof *s->bak);
+    s->renamed = calloc(nf, 1);
+    s->bounds = bounds ? malloc((nf + 1) * sizeof *s->bounds) : NULL;
+    if (!s->w || !s->digest || !s->tmps || !s->paths || !s->bytes || !s->bak || !s->renamed ||
+        (bounds && !s->bounds)) {
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (bounds)
+        memcpy(s->bounds, bounds, (nf + 1) * sizeof *s->bounds);
+    return 0;
+}
+
+/* The members' own rows (tbrf_arepo_set_open_part): bounds rising from
+ * 0 to the count of every type that has particles. 0, or -1 with err. */
+static int check_bounds(const tbrf_arepo_header *h, const int64_t n[6], const int64_t *bounds,
+                        char *err, size_t errlen)
+{
+    int bad = bounds[0] != 0;
+    for (int f = 0; f < h->num_files; f++)
+        bad |= bounds[f + 1] < bounds[f] || bounds[f + 1] - bounds[f] > INT32_MAX;
+    for (int t = 0; t < 6; t++)
+        bad |= n[t] > 0 && n[t] != bounds[h->num_files];
+    if (bad)
+        io_setf(err, errlen, "the members' rows must rise from 0 to every type's count, at most "
+                "2^31 - 1 a member");
+    return bad ? -1 : 0;
+}
+
+static int open_set(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                    const uint64_t first_id[6], int format, int f0, int nl, const int64_t *bounds,
+                    tbrf_arepo_set **set, char *err, size_t errlen)
 {
     *set = NULL;
     if (format < TBRF_AREPO_FORMAT_HDF5 || format > TBRF_AREPO_FORMAT_GADGET2) {
@@ -416,6 +466,8 @@ int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, con
     }
     s->h = *h;
     s->format = format;
+    s->f0 = f0 < 0 ? 0 : f0;
+    s->nl = nl < 0 ? h->num_files : nl;
     int64_t any = 0;
     for (int t = 0; t < 6; t++) {
         s->totals[t].n = n[t];
@@ -441,14 +493,7 @@ int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, con
         free(s);
         return -1;
     }
-    const size_t nf = (size_t)h->num_files, nt = nf + (format != TBRF_AREPO_FORMAT_HDF5);
-    s->w = calloc(nf, sizeof *s->w);
-    s->digest = calloc(nf, sizeof *s->digest);
-    s->tmps = calloc(nt, sizeof *s->tmps);
-    s->paths = calloc(nt, sizeof *s->paths);
-    s->bytes = calloc(nf, sizeof *s->bytes);
-    if (!s->w || !s->digest || !s->tmps || !s->paths || !s->bytes) {
-        io_setf(err, errlen, "out of memory");
+    if (alloc_set(s, bounds, err, errlen)) {
         tbrf_arepo_set_close(s);
         return -1;
     }
@@ -459,6 +504,36 @@ int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, con
     }
     *set = s;
     return 0;
+}
+
+int tbrf_arepo_set_open_format(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                               const uint64_t first_id[6], int format, tbrf_arepo_set **set,
+                               char *err, size_t errlen)
+{
+    return open_set(base, h, n, first_id, format, 0, -1, NULL, set, err, errlen);
+}
+
+int tbrf_arepo_set_open_part(const char *base, const tbrf_arepo_header *h, const int64_t n[6],
+                             const uint64_t first_id[6], int member0, int members,
+                             const int64_t *bounds, tbrf_arepo_set **set, char *err,
+                             size_t errlen)
+{
+    *set = NULL;
+    if (!h || !n || !bounds) {
+        io_setf(err, errlen, "no header, counts or rows given");
+        return -1;
+    }
+    if (tbrf_arepo_check_header(h, err, errlen))
+        return -1;
+    if (member0 < 0 || members < 1 || member0 > h->num_files - members) {
+        io_setf(err, errlen, "members %d .. %d of a set of %d", member0, member0 + members - 1,
+                h->num_files);
+        return -1;
+    }
+    if (check_bounds(h, n, bounds, err, errlen))
+        return -1;
+    return open_set(base, h, n, first_id, TBRF_AREPO_FORMAT_HDF5, member0, members, bounds, set,
+                    err, errlen);
 }
 
 void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count)
@@ -492,7 +567,7 @@ int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particl
                               const tbrf_arepo_param *params, size_t nparams, char *err,
                               size_t errlen)
 {
-    if (!s || f != s->written || f >= s->h.num_files || !part) {
+    if (!s || f != s->f0 + s->written || s->written >= s->nl || !part) {
         io_setf(err, errlen, "AREPO files must be written in order, once each");
         return -1;
     }
@@ -502,6 +577,10 @@ int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particl
     for (int k = 0; k < 6; k++) {
         int64_t first, count;
         file_rows(s->totals[k].n, f, s->h.num_files, &first, &count);
+        if (s->bounds && s->totals[k].n > 0) {
+            first = s->bounds[f];
+            count = s->bounds[f + 1] - first;
+        }
         if (part[k].n != count ||
             (count > 0 && part[k].first_id != s->totals[k].first_id + (uint64_t)first)) {
             io_setf(err, errlen, "PartType%d: file %d holds rows %lld.. (%lld of them), given "
@@ -532,7 +611,8 @@ int tbrf_arepo_set_write_file(tbrf_arepo_set *s, int f, const tbrf_arepo_particl
  * once K members are renamed ("fail"), raise SIGTERM once K members are
  * renamed ("hold": delivered only after the last rename), or raise
  * SIGKILL once K members are renamed ("kill": the crash no handler
- * sees). */
+ * sees); in a part of a set (tbrf_arepo_set_part_rename) "fail:0" fails
+ * this process's first rename (tests/mpi/test_ic_cli.sh). */
 static int fault(const char *what, int k)
 {
     const char *e = getenv("TBRF_TEST_AREPO_SET_FAULT");
@@ -735,23 +815,17 @@ static int commit_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
     return publish_held(s, s->tmps, (const char *const *)s->paths, nf + 1, err, errlen);
 }
 
-int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
+/* The set's identity from every member's digest (all num_files), then
+ * what takes time (closing, syncing) for this process's members, with
+ * signals free to stop the run: the handler removes every temporary. */
+static int stage_hdf5(tbrf_arepo_set *s, const uint64_t *digests, char *err, size_t errlen)
 {
-    if (!s || s->written != s->h.num_files) {
-        io_setf(err, errlen, "the AREPO set is incomplete: %d of %d files written",
-                s ? s->written : 0, s ? s->h.num_files : 0);
-        return -1;
-    }
-    if (s->format != TBRF_AREPO_FORMAT_HDF5)
-        return commit_gadget(s, err, errlen);
     const int nf = s->h.num_files;
     uint64_t id = io_digest_bytes(0x6a09e667f3bcc909ull, &nf, sizeof nf);
-    id = io_digest_bytes(id, s->digest, (size_t)nf * sizeof *s->digest);
+    id = io_digest_bytes(id, digests, (size_t)nf * sizeof *digests);
     char hex[24];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)id);
-    /* Everything that takes time first (closing, syncing), with signals
-     * free to stop the run: the handler removes every temporary. */
-    for (int f = 0; f < nf; f++) {
+    for (int f = s->f0; f < s->f0 + s->nl; f++) {
         if (nf > 1 && write_set_attrs(s->w[f], f, nf, hex)) {
             io_setf(err, errlen, "%s", s->w[f]->message);
             return -1;
@@ -761,11 +835,96 @@ int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
         if (fault("term", f + 1))
             raise(SIGTERM);
     }
-    /* Then only renames */
-    for (int f = 0; f < nf; f++) {
+    for (int f = s->f0; f < s->f0 + s->nl; f++)
         s->paths[f] = s->w[f]->path; /* the writers' own names, not freed here */
+    return 0;
+}
+
+int tbrf_arepo_set_commit(tbrf_arepo_set *s, char *err, size_t errlen)
+{
+    if (!s || s->written != s->h.num_files || s->nl != s->h.num_files) {
+        io_setf(err, errlen, "the AREPO set is incomplete: %d of %d files written",
+                s ? s->written : 0, s ? s->h.num_files : 0);
+        return -1;
     }
-    return publish_held(s, s->tmps, (const char *const *)s->paths, nf, err, errlen);
+    if (s->format != TBRF_AREPO_FORMAT_HDF5)
+        return commit_gadget(s, err, errlen);
+    if (stage_hdf5(s, s->digest, err, errlen))
+        return -1;
+    /* Then only renames */
+    return publish_held(s, s->tmps, (const char *const *)s->paths, s->h.num_files, err, errlen);
+}
+
+int tbrf_arepo_set_part_digests(const tbrf_arepo_set *s, uint64_t *digests)
+{
+    if (!s || !digests || s->written != s->nl)
+        return -1;
+    memcpy(digests, s->digest + s->f0, (size_t)s->nl * sizeof *digests);
+    return 0;
+}
+
+int tbrf_arepo_set_part_stage(tbrf_arepo_set *s, const uint64_t *digests, char *err,
+                              size_t errlen)
+{
+    if (!s || !digests || s->written != s->nl) {
+        io_setf(err, errlen, "the AREPO set's part is incomplete: %d of %d files written",
+                s ? s->written : 0, s ? s->nl : 0);
+        return -1;
+    }
+    return stage_hdf5(s, digests, err, errlen);
+}
+
+int tbrf_arepo_set_part_rename(tbrf_arepo_set *s, int first_member, char *err, size_t errlen)
+{
+    if (!s->held) { /* held back until tbrf_arepo_set_part_finish */
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &s->old_mask);
+        s->held = 1;
+    }
+    int lost = 0;
+    for (int f = s->f0 + s->nl - 1; f >= s->f0; f--) {
+        if ((f == 0) != (first_member != 0) || s->renamed[f])
+            continue;
+        s->bak[f] = backup_of(s->paths[f], s->tmps[f], &lost);
+        if (fault("fail", 0) ? (errno = EIO, 1) : rename(s->tmps[f], s->paths[f]) != 0) {
+            io_setf(err, errlen, "cannot write %s: %s", s->paths[f], strerror(errno));
+            if (s->bak[f] && access(s->paths[f], F_OK) != 0 &&
+                rename(s->bak[f], s->paths[f]) == 0) {
+                free(s->bak[f]);
+                s->bak[f] = NULL;
+            }
+            return -1;
+        }
+        s->renamed[f] = 1;
+    }
+    return 0;
+}
+
+int tbrf_arepo_set_part_finish(tbrf_arepo_set *s, int ok)
+{
+    int lost = 0;
+    for (int f = s->f0; f < s->f0 + s->nl; f++) {
+        if (!ok && s->renamed[f])
+            lost |= s->bak[f] ? rename(s->bak[f], s->paths[f]) != 0
+                              : unlink(s->paths[f]) != 0 && errno != ENOENT;
+        if (s->bak[f])
+            unlink(s->bak[f]);
+        free(s->bak[f]);
+        s->bak[f] = NULL;
+        s->renamed[f] = 0;
+    }
+    if (ok) {
+        say_temps(s, 0);
+        s->committed = 1;
+        for (int f = s->f0; f < s->f0 + s->nl; f++)
+            s->w[f]->committed = 1;
+        io_sync_dir(s->paths[s->f0]);
+    }
+    if (s->held)
+        pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
+    s->held = 0;
+    return lost ? -1 : 0;
 }
 
 void tbrf_arepo_set_close(tbrf_arepo_set *s)
@@ -792,6 +951,13 @@ void tbrf_arepo_set_close(tbrf_arepo_set *s)
     free(s->tmps);
     free(s->paths);
     free(s->bytes);
+    if (s->held) /* a part renamed but never finished: put back what it replaced */
+        tbrf_arepo_set_part_finish(s, 0);
+    for (int f = 0; s->bak && f < s->h.num_files; f++)
+        free(s->bak[f]);
+    free(s->bak);
+    free(s->renamed);
+    free(s->bounds);
     free(s);
 }
 

@@ -4,6 +4,7 @@
  * cosmo` and of programs built on the installed libraries, so both write
  * the same bytes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/io_internal.h"
@@ -175,4 +176,75 @@ int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic, const tbrf_arepo
     int rc = st == TBRF_OK ? tbrf_arepo_set_commit(w.set, err, errlen) : -1;
     tbrf_arepo_set_close(w.set);
     return rc;
+}
+
+/* A part of the set written by one of several processes
+ * (tbrf_arepo_cosmo_part_open): the writer's state and what its
+ * parameters point to. */
+struct tbrf_arepo_cosmo_part {
+    cosmo_write w;
+    tbrf_arepo_param par[56];
+    char seed[24];
+    char err[1024];
+};
+
+int tbrf_arepo_cosmo_part_open(const char *base, tbrf_ic_cosmo *ic,
+                               const tbrf_arepo_cosmo_file *file, int member0, int members,
+                               const int64_t *bounds, tbrf_arepo_cosmo_part **part, char *err,
+                               size_t errlen)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_cosmo_info f;
+    *part = NULL;
+    int st = tbrf_ic_cosmo_get_params(ic, &p);
+    if (st == TBRF_OK)
+        st = tbrf_ic_cosmo_get_info(ic, &f);
+    if (!base || !file || st != TBRF_OK || file->format != TBRF_AREPO_FORMAT_HDF5) {
+        io_setf(err, errlen, "AREPO cosmological IC: %s", !base || !file ? "base or file is NULL"
+                : st != TBRF_OK ? (ic ? tbrf_ic_cosmo_message(ic) : "ic is NULL")
+                : "a set written by several processes is HDF5");
+        return -1;
+    }
+    tbrf_arepo_cosmo_part *c = calloc(1, sizeof *c);
+    if (!c) {
+        io_setf(err, errlen, "out of memory");
+        return -1;
+    }
+    tbrf_arepo_header h;
+    cosmo_header(&p, &f, file, &h);
+    const int64_t n = f.particles;
+    c->w = (cosmo_write){NULL, c->par, cosmo_params(&p, &f, file, c->seed, c->par), n, c->err,
+                         sizeof c->err};
+    int64_t counts[6] = {p.gas ? n : 0, n, 0, 0, 0, 0};
+    uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1};
+    if (tbrf_arepo_set_open_part(base, &h, counts, ids, member0, members, bounds, &c->w.set, err,
+                                 errlen)) {
+        free(c);
+        return -1;
+    }
+    *part = c;
+    return 0;
+}
+
+int tbrf_arepo_cosmo_part_push(void *part, const tbrf_ic_chunk *chunk)
+{
+    return write_chunk(&((tbrf_arepo_cosmo_part *)part)->w, chunk);
+}
+
+tbrf_arepo_set *tbrf_arepo_cosmo_part_set(tbrf_arepo_cosmo_part *part)
+{
+    return part ? part->w.set : NULL;
+}
+
+const char *tbrf_arepo_cosmo_part_message(const tbrf_arepo_cosmo_part *part)
+{
+    return part ? part->err : "";
+}
+
+void tbrf_arepo_cosmo_part_close(tbrf_arepo_cosmo_part *part)
+{
+    if (!part)
+        return;
+    tbrf_arepo_set_close(part->w.set);
+    free(part);
 }

@@ -222,6 +222,69 @@ TBRF_API int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, TBRF_ARRAY double *p
  * Statuses as tbrf_ic_cosmo_generate. */
 TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *psi2);
 
+/* The pieces of an initial condition whose lattice a distributed driver
+ * evaluates in z slabs (libtbrf_mpi's tbrf_ic_cosmo_generate_mpi,
+ * tbrf_mpi.h): Zel'dovich (lpt 1) on the lattice, random or fixed
+ * amplitudes.
+ *
+ * The bytes one rank holds with `planes` z planes of the G^3 lattice and
+ * chunks of at most `rows` particles (the working set; its cells' Psi1
+ * beside, first, the distributed FFT's half-complex slab, then one
+ * chunk's positions and gas rows; the gas's own plan where power_gas is
+ * set) into *bytes. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside 2..65536,
+ * planes outside 1..particles, rows < 0), TBRF_ERR_UNSUPPORTED (lpt 2
+ * or a glass: their fields come from the whole lattice). */
+TBRF_API int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *params, int64_t planes,
+                                      int64_t rows, TBRF_OUT double *bytes);
+
+/* tbrf_ic_cosmo_make for a rank of such a driver: the same object and
+ * plan, the memory budget checked against tbrf_ic_cosmo_slab_bytes's
+ * figure for (planes, rows) instead of the whole lattice's; with fixed
+ * amplitudes no potential is made (the driver fixes the modes:
+ * tbrf_ic_cosmo_fixed_modes), so tbrf_ic_cosmo_generate and
+ * tbrf_ic_cosmo_displacements refuse such an object
+ * (TBRF_ERR_UNSUPPORTED). Statuses as tbrf_ic_cosmo_make's, and those of
+ * tbrf_ic_cosmo_slab_bytes. */
+TBRF_API int tbrf_ic_cosmo_make_slab(const tbrf_ic_cosmo_params *params, int64_t planes,
+                                     int64_t rows, tbrf_ic_cosmo **ic);
+
+/* The periodic plan of Psi1, owned by ic (valid until
+ * tbrf_ic_cosmo_destroy; a driver may set its grid): its realization 0
+ * on the lattice (tbrf_set_grid with origin 0, spacing L/G and G cells a
+ * side) is D1 Psi1 as the particles take it, before a pairing's sign.
+ * NULL for NULL or a failed make. */
+TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
+
+/* The particles of lattice rows first .. first + count - 1 from their
+ * D1 Psi1 (3 count values, the plan's at those sites; overwritten with
+ * the velocities, which the chunk's vel points to, so that no copy is
+ * held), pushed as the one chunk numbered `chunk` (0 .. 65535; count 0: an
+ * empty chunk): the chunk tbrf_ic_cosmo_generate pushes for those rows
+ * when psi holds the plan's values there (pairing, gas and its own
+ * spectrum included; with fixed amplitudes psi must be the fixed field).
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (rows outside the
+ * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2, a glass), TBRF_ERR_NO_MEMORY,
+ * TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN, and those of the gas's plan. */
+TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
+                                     int64_t count, TBRF_ARRAY double *psi, tbrf_ic_push_fn push,
+                                     void *user);
+
+/* Fixed amplitudes for such a driver (params.fixed_amplitude): rows
+ * first_row .. first_row + rows - 1 of the half-complex G^3 arrays of
+ * Psi1's three components (mx, my, mz: the plan's modes as tbrf_fft_modes
+ * fills them for components 0, 1, 2 of realization 0) replaced, mode by
+ * mode, by those of the fixed-amplitude Psi1: the potential -i m.Psi_m /
+ * (k_f m^2) (zero on the Nyquist planes, at m = 0 and where the spectrum
+ * is), its modulus set to its rms, its gradient. Their transform is the
+ * field tbrf_ic_cosmo_generate's fixed potential gives, up to rounding
+ * (it takes the potential from the forward transform of the plan's
+ * field). Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN,
+ * TBRF_ERR_INVALID (rows outside the G^2 rows). */
+TBRF_API int tbrf_ic_cosmo_fixed_modes(tbrf_ic_cosmo *ic, int64_t first_row, int64_t rows,
+                                       TBRF_ARRAY double *mx, TBRF_ARRAY double *my,
+                                       TBRF_ARRAY double *mz);
+
 /* Status of the last call on ic (TBRF_ERR_BAD_PLAN for a failed make). */
 TBRF_API int tbrf_ic_cosmo_status(const tbrf_ic_cosmo *ic);
 

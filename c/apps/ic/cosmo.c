@@ -472,7 +472,55 @@ static int take_glass(tbrf_ic_cosmo *ic, const double *glass)
     return TBRF_OK;
 }
 
-int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
+/* What a rank holds with `planes` z planes of the lattice (lpt 1 on the
+ * lattice without fixed amplitudes): the working set and the Psi1 of its
+ * cells, beside the distributed FFT's half-complex slab while it
+ * transforms, then beside one chunk's rows (their Psi1 becomes their
+ * velocities in place), and the gas's own plan at the sites (whole on
+ * every rank). */
+static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows)
+{
+    const int64_t g = p->particles;
+    const double cells = (double)g * (double)g * (double)planes;
+    const double slab = 16.0 * (double)(g / 2 + 1) * (double)g * (double)planes;
+    /* fixed amplitudes: the three components' modes at once, beside the slab */
+    const double modes = p->fixed_amplitude ? 4.0 * slab : slab;
+    return glass_bytes(p) + 24.0 * cells + fmax(modes, (row_bytes(p) - 24.0) * (double)rows) +
+           (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
+}
+
+/* 0 when the slab form takes p (planes 1 .. G, rows >= 0): lpt 1 on the
+ * lattice; else the status with the message. */
+static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows,
+                      tbrfi_message *m)
+{
+    if (planes < 1 || planes > p->particles || rows < 0)
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: a slab of %lld planes of %lld "
+                          "(rows %lld)", (long long)planes, (long long)p->particles,
+                          (long long)rows);
+    if (p->lpt >= 2 || p->glass_n > 0)
+        return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
+                          "the Zel'dovich order (lpt 1) on the lattice: the potential of 2LPT "
+                          "and glass sites come from the whole lattice");
+    return TBRF_OK;
+}
+
+int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows,
+                             double *bytes)
+{
+    if (!p || !bytes)
+        return TBRF_ERR_NULL;
+    tbrfi_message m;
+    if (p->particles < 2 || p->particles > TBRF_IC_MAX_PARTICLES || p->lpt < 1 || p->lpt > 2)
+        return TBRF_ERR_INVALID;
+    const int st = slab_takes(p, planes, rows, &m);
+    *bytes = st == TBRF_OK ? slab_bytes(p, planes, rows) : 0.0;
+    return st;
+}
+
+/* make, with the budget of the whole run (planes 0) or of a slab. */
+static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
+                   tbrf_ic_cosmo **out)
 {
     if (!out)
         return TBRF_ERR_NULL;
@@ -491,15 +539,19 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
     int st = check_choices(params, &ic->msg);
     if (st == TBRF_OK)
         st = check_params(&ic->p, &ic->msg);
+    if (st == TBRF_OK && planes > 0)
+        st = slab_takes(&ic->p, planes, rows, &ic->msg);
     if (st == TBRF_OK)
         st = take_glass(ic, params->glass);
     if (st == TBRF_OK) {
         char why[TBRFI_MESSAGE_SIZE];
         /* the plan and the glass; chunks add theirs in generate */
-        st = tbrfi_ic_budget(tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS),
+        st = tbrfi_ic_budget(planes > 0 ? slab_bytes(&ic->p, planes, rows)
+                                        : tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS),
                              ic->p.lpt >= 2 || ic->p.fixed_amplitude
                                  ? "cosmological IC: the plan of Psi and the potentials of "
                                    "2LPT or fixed amplitudes"
+                                 : planes > 0 ? "cosmological IC: this rank's slab of the lattice"
                                  : "cosmological IC: the plan of Psi", why, sizeof why);
         if (st != TBRF_OK)
             tbrfi_fail(&ic->msg, st, "%s", why);
@@ -513,12 +565,29 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
     ic->p.power_gas = ic->g0;
     if (st == TBRF_OK && ic->g0)
         st = psi_plan(ic, ic->g0, &ic->spec_gas, &ic->mg, &ic->plan_gas);
-    if (st == TBRF_OK)
+    ic->slab = planes > 0;
+    if (st == TBRF_OK && !ic->slab) /* a slab's driver fixes its own modes */
         st = tbrfi_icc_lpt_setup(ic);
     ic->made = st == TBRF_OK;
     if (ic->made)
         tbrfi_message_clear(&ic->msg);
     return st;
+}
+
+int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
+{
+    return make_ic(params, 0, 0, out);
+}
+
+int tbrf_ic_cosmo_make_slab(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
+                            tbrf_ic_cosmo **out)
+{
+    return make_ic(params, planes, rows, out);
+}
+
+tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic)
+{
+    return ic && ic->made ? ic->plan : NULL;
 }
 
 int tbrf_ic_cosmo_get_params(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_params *params)

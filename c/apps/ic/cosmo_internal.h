@@ -27,6 +27,8 @@ typedef struct icc_spec {
 struct tbrf_ic_cosmo {
     tbrfi_message msg;
     int made;                  /* make succeeded */
+    int slab;                  /* made for a driver's slabs (tbrf_ic_cosmo_make_slab): with
+                                  fixed amplitudes no potential, so generate refuses it */
     tbrf_ic_cosmo_params p;    /* as made; p.glass points to glass, p.power, p.power_gas NULL */
     double *glass;             /* the copy of the glass (3 glass_n) */
     tbrf_ic_cosmo_info info;

@@ -390,6 +390,65 @@ static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int
         }
 }
 
+/* One mode of the fixed-amplitude Psi1 from the plan's (w[c]: component
+ * c's mode at m): the potential -i m.w / (kf m^2), as potential() makes it
+ * from the transform of the plan's field (zero where it is), its modulus
+ * set as fix_amplitudes() sets it, its gradient as gradient_modes(). */
+static void fixed_mode(const tbrf_ic_cosmo *ic, const int64_t m[3], double *w[3])
+{
+    const int64_t g = ic->p.particles;
+    const double kf = kfund(ic), per = 2 * PI / kf, vol = per * per * per;
+    const double m2 = (double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+    const double k = kf * sqrt(m2);
+    const double s = m2 == 0 ? 0.0 : tbrf_model_spectrum(ic->m, 3, k);
+    const int zero = m2 == 0 || nyquist(m[0], g) || nyquist(m[1], g) || nyquist(m[2], g) ||
+                     s == 0.0;
+    double re = 0, im = 0;
+    for (int c = 0; c < 3; c++) {
+        re += (double)m[c] * w[c][0];
+        im += (double)m[c] * w[c][1];
+    }
+    const double f = zero ? 0.0 : 1.0 / (kf * m2);
+    double a[2] = {f * im, -f * re}; /* -i (re + i im) f */
+    const double r = hypot(a[0], a[1]);
+    if (r != 0.0) {
+        const double fix = sqrt(3.0 * s / vol) / k / r;
+        a[0] *= fix;
+        a[1] *= fix;
+    }
+    for (int c = 0; c < 3; c++) {
+        const double kc = kf * (double)m[c];
+        w[c][0] = -kc * a[1]; /* i k phi */
+        w[c][1] = kc * a[0];
+    }
+}
+
+int tbrf_ic_cosmo_fixed_modes(tbrf_ic_cosmo *ic, int64_t first_row, int64_t rows, double *mx,
+                              double *my, double *mz)
+{
+    if (!ic || (rows > 0 && (!mx || !my || !mz)))
+        return TBRF_ERR_NULL;
+    if (!ic->made)
+        return TBRF_ERR_BAD_PLAN;
+    const int64_t g = ic->p.particles, nh = g / 2 + 1;
+    if (first_row < 0 || rows < 0 || first_row > g * g - rows)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: rows %lld + %lld "
+                          "outside the %lld rows of the lattice's modes", (long long)first_row,
+                          (long long)rows, (long long)(g * g));
+    double *mode[3] = {mx, my, mz};
+    for (int64_t r = 0; r < rows; r++) {
+        const int64_t row = first_row + r;
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            double *w[3];
+            for (int c = 0; c < 3; c++)
+                w[c] = mode[c] + 2 * (r * nh + x);
+            fixed_mode(ic, m, w);
+        }
+    }
+    return TBRF_OK;
+}
+
 int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out)
 {
     const int64_t g = ic->p.particles, nx2 = 2 * (g / 2 + 1);

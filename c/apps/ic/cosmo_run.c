@@ -231,7 +231,8 @@ static int alloc_chunk(icc_out *o, int64_t rows)
     const tbrf_ic_cosmo_params *p = &o->ic->p;
     const size_t r = (size_t)rows;
     const int site2 = p->glass_n > 0 && p->lpt >= 2;
-    o->psi = malloc(r * 3 * sizeof(double));
+    if (!o->psi) /* tbrf_ic_cosmo_push_rows: the caller's */
+        o->psi = malloc(r * 3 * sizeof(double));
     o->pos = malloc(r * 3 * sizeof(double));
     o->gas = p->gas ? malloc(r * 4 * sizeof(double)) : NULL;
     const int own = o->ic->plan_gas != NULL, weights = o->ic->gas_weight != NULL;
@@ -255,6 +256,17 @@ static void free_fields(icc_out *o)
         fftw_free(o->u1[c]);
         fftw_free(o->u2[c]);
     }
+}
+
+static void free_chunk(icc_out *o)
+{
+    free(o->psi);
+    free(o->pos);
+    free(o->gas);
+    free(o->site);
+    free_fields(o);
+    free(o->gpsi);
+    free(o->gmass);
 }
 
 /* The message of a failed evaluation of a potential. */
@@ -304,9 +316,20 @@ static int usable(tbrf_ic_cosmo *ic)
     return TBRF_OK;
 }
 
-int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push, void *user)
+/* usable, and holding its potentials (not a slab's with fixed amplitudes). */
+static int whole(tbrf_ic_cosmo *ic)
 {
     int st = usable(ic);
+    if (st == TBRF_OK && ic->slab && ic->p.fixed_amplitude)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: made for slabs "
+                          "(tbrf_ic_cosmo_make_slab) with fixed amplitudes: it has no potential; "
+                          "its driver fixes the modes (tbrf_ic_cosmo_fixed_modes)");
+    return st;
+}
+
+int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn push, void *user)
+{
+    int st = whole(ic);
     if (st != TBRF_OK)
         return st;
     if (!push)
@@ -335,13 +358,43 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
         st = emit(&o);
     if (st == TBRF_OK)
         st = stream_psi(&o);
-    free(o.psi);
-    free(o.pos);
-    free(o.gas);
-    free(o.site);
-    free_fields(&o);
-    free(o.gpsi);
-    free(o.gmass);
+    free_chunk(&o);
+    return st;
+}
+
+int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
+                            double *psi, tbrf_ic_push_fn push, void *user)
+{
+    int st = usable(ic);
+    if (st != TBRF_OK)
+        return st;
+    const tbrf_ic_cosmo_params *p = &ic->p;
+    const int64_t n = ic->info.particles;
+    if (!push || (!psi && count > 0))
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push or psi is NULL");
+    if (p->lpt >= 2 || p->glass_n > 0)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
+                          "given Psi1 are those of lpt 1 on the lattice");
+    if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
+                          "%lld + %lld outside the %lld particles", (long long)chunk,
+                          (long long)first, (long long)count, (long long)n);
+    icc_out o;
+    memset(&o, 0, sizeof o);
+    o.ic = ic;
+    o.push = push;
+    o.user = user;
+    o.n = n;
+    o.c = chunk;
+    o.chunks = chunk + 1; /* emit pushes this one chunk */
+    o.first = first;
+    o.count = count;
+    o.psi = psi; /* the velocities are written over it */
+    st = count > 0 ? alloc_chunk(&o, count) : TBRF_OK;
+    if (st == TBRF_OK)
+        st = emit(&o);
+    o.psi = NULL;
+    free_chunk(&o);
     return st;
 }
 
@@ -420,7 +473,7 @@ static int plan_all(tbrf_ic_cosmo *ic, double *psi)
 
 int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
 {
-    int st = usable(ic);
+    int st = whole(ic);
     if (st != TBRF_OK)
         return st;
     if (!psi)

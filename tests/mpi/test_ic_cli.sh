@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# test_ic_cli.sh TBRF TBRF_MPI MPIRUN H5DUMP — `mpirun -n N tbrf arepo
+# cosmo --lpt 1` (doc/mpi.md, "Initial conditions") against the serial
+# command:
+#  - N = 1..4 on 16^3 (FFTW-MPI's blocks of 6, 6, 4 planes at N = 3) and
+#    32^3 with --files 7, and 4^3 on 3 ranks (2, 2 and none: the rank
+#    without planes writes no member): every rank exits 0; one member a
+#    rank with planes by default; NumFilesPerSnapshot and set_files the
+#    member count; the members' Coordinates, Velocities and ParticleIDs
+#    (and the gas's, --gas --paired) read in member order are the serial
+#    file's bytes (the particles are the serial run's; the distributed
+#    transform has rounded them the same on these sizes: test_ic_mpi holds
+#    the tolerance the library states); on one rank the set is the serial
+#    set of as many files, dataset for dataset;
+#  - --lpt 2 (the default) under mpirun runs on rank 0 alone, says why
+#    once, and writes the serial bytes; --fixed-amplitude is split;
+#  - --files 1 on 2 ranks: refused on every rank (exit 2), no file;
+#  - one rank's rename failing (TBRF_TEST_AREPO_SET_FAULT=fail:0 on rank 1
+#    of 3, mpirun's MPMD form): every rank exits 1 and the previous set is
+#    left as it was, byte for byte, with no temporary or kept file.
+set -euo pipefail
+tbrf=$1 tbrf_mpi=$2 mpirun=$3 h5dump=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail=0
+check() { # DESCRIPTION CONDITION...
+    local what=$1
+    shift
+    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; sed 's/^/  | /' mpi.out 2>/dev/null | tail -20; fail=1; fi
+}
+margs=(--oversubscribe)
+[ "$(id -u)" = 0 ] && margs+=(--allow-run-as-root)
+ic=(arepo cosmo --box 50000 --redshift 49 --omega-m 0.3 --omega-b 0.04 --hubble 0.7 --sigma8 0.8 --quiet)
+run() { # N ARGS...: N ranks; rc.RANK
+    local n=$1
+    shift
+    rm -f rc.*
+    "$mpirun" "${margs[@]}" -n "$n" bash -c '"$0" "$@"; echo $? > rc.$OMPI_COMM_WORLD_RANK' \
+        "$tbrf_mpi" "$@" >mpi.out 2>&1 || true
+}
+rcs() { cat rc.* 2>/dev/null | tr '\n' ' '; }
+all_rc() { # N RC: every one of N ranks exited RC
+    local want="" i
+    for ((i = 0; i < $1; i++)); do want+="$2 "; done
+    [ "$(rcs)" = "$want" ]
+}
+# dataset D of the set BASE (its members in order), as bytes
+bytes() { # BASE FILES D OUT
+    : >"$4"
+    local f
+    for ((f = 0; f < $2; f++)); do
+        local m=$1.$f.hdf5
+        [ "$2" = 1 ] && m=$1.hdf5
+        "$h5dump" -b LE -d "$3" -o part.bin "$m" >/dev/null
+        cat part.bin >>"$4"
+    done
+}
+same_particles() { # BASE FILES SERIAL_BASE SERIAL_FILES DATASET...
+    local b=$1 nb=$2 s=$3 ns=$4 d
+    shift 4
+    for d in "$@"; do
+        bytes "$b" "$nb" "$d" got.bin
+        bytes "$s" "$ns" "$d" ref.bin
+        cmp -s got.bin ref.bin || { echo "  $d differs"; return 1; }
+    done
+}
+attr() { # FILE NAME: the first value of a Header or /tbrf attribute
+    "$h5dump" -a "$2" "$1" | sed -n 's/^ *(0): *\([^,]*\).*/\1/p' | head -1
+}
+dm=(/PartType1/Coordinates /PartType1/Velocities /PartType1/ParticleIDs)
+gas=("${dm[@]}" /PartType0/Coordinates /PartType0/Velocities /PartType0/ParticleIDs /PartType0/InternalEnergy)
+
+"$tbrf" "${ic[@]}" --particles 16 --lpt 1 --gas --paired --out s16
+"$tbrf" "${ic[@]}" --particles 32 --lpt 1 --out s32 --files 7
+"$tbrf" "${ic[@]}" --particles 16 --lpt 1 --gas --paired --files 4 --out s16f4
+for n in 1 2 3 4; do
+    members=$n
+    run "$n" "${ic[@]}" --particles 16 --lpt 1 --gas --paired --out p16_$n
+    check "16^3 gas paired, $n ranks: every rank exits 0 ($(rcs))" all_rc "$n" 0
+    if [ "$members" = 1 ]; then m0=p16_$n.hdf5; else m0=p16_$n.0.hdf5; fi
+    check "16^3, $n ranks: $members members, NumFilesPerSnapshot $members" \
+        test "$(ls p16_$n*.hdf5 | wc -l)" = "$members" -a "$(attr "$m0" /Header/NumFilesPerSnapshot)" = "$members"
+    check "16^3, $n ranks: the serial particles, in member order" \
+        same_particles p16_$n "$members" s16 1 "${gas[@]}"
+    run "$n" "${ic[@]}" --particles 32 --lpt 1 --out p32_$n --files 7
+    check "32^3 --files 7, $n ranks: every rank exits 0 ($(rcs))" all_rc "$n" 0
+    check "32^3 --files 7, $n ranks: set_files 7" test "$(attr p32_$n.6.hdf5 /tbrf/set_files)" = 7
+    check "32^3 --files 7, $n ranks: the serial particles" same_particles p32_$n 7 s32 7 "${dm[@]}"
+done
+"$tbrf" "${ic[@]}" --particles 4 --lpt 1 --out s4
+run 3 "${ic[@]}" --particles 4 --lpt 1 --out p4
+check "4^3 on 3 ranks: every rank exits 0 ($(rcs))" all_rc 3 0
+check "4^3 on 3 ranks: 2 members (none from the rank without planes)" \
+    sh -c '[ "$(ls p4*.hdf5 | wc -l)" = 2 ]' && check "4^3 on 3 ranks: the serial particles" same_particles p4 2 s4 1 "${dm[@]}"
+run 1 "${ic[@]}" --particles 16 --lpt 1 --gas --paired --files 4 --out q16
+ok=1
+for f in 0 1 2 3; do
+    for d in "${gas[@]}"; do
+        "$h5dump" -b LE -d "$d" -o a.bin s16f4.$f.hdf5 >/dev/null
+        "$h5dump" -b LE -d "$d" -o b.bin q16.$f.hdf5 >/dev/null
+        cmp -s a.bin b.bin || ok=0
+    done
+done
+check "one rank, --files 4: the serial set's members, dataset for dataset" test "$ok" = 1
+
+# --lpt 2 (the default): rank 0 alone, saying why, the serial bytes
+"$tbrf" "${ic[@]}" --particles 16 --out s2
+run 2 "${ic[@]}" --particles 16 --out p2
+check "--lpt 2 under mpirun: both ranks exit 0 ($(rcs))" all_rc 2 0
+check "--lpt 2 under mpirun: one note, naming --lpt 2" test "$(grep -c 'rank 0 alone.*--lpt 2' mpi.out)" = 1
+check "--lpt 2 under mpirun: the serial file's particles" same_particles p2 1 s2 1 "${dm[@]}"
+
+# fixed amplitudes are split too (their values: test_ic_mpi)
+run 2 "${ic[@]}" --particles 16 --lpt 1 --fixed-amplitude --out fx
+check "--fixed-amplitude on 2 ranks: both exit 0 ($(rcs)), split (no note), 2 members" \
+    sh -c '! grep -q "rank 0 alone" mpi.out && [ "$(ls fx.*.hdf5 | wc -l)" = 2 ]'
+check "--fixed-amplitude on 2 ranks: every rank exited 0" all_rc 2 0
+
+# fewer files than ranks
+run 2 "${ic[@]}" --particles 16 --lpt 1 --files 1 --out one
+check "--files 1 on 2 ranks: every rank exits 2 ($(rcs))" all_rc 2 2
+check "--files 1 on 2 ranks: a message, no file" sh -c 'grep -q "at least one file a rank" mpi.out && ! ls one* 2>/dev/null'
+
+# a rename failing on rank 1 of 3: the previous set stays
+run 3 "${ic[@]}" --particles 16 --lpt 1 --out old
+mkdir keep && cp old.*.hdf5 keep/
+rm -f rc.*
+"$mpirun" "${margs[@]}" -n 1 bash -c '"$0" "$@"; echo $? > rc.0' "$tbrf_mpi" "${ic[@]}" --particles 16 --lpt 1 --seed 2 --out old : \
+    -n 1 bash -c 'TBRF_TEST_AREPO_SET_FAULT=fail:0 "$0" "$@"; echo $? > rc.1' "$tbrf_mpi" "${ic[@]}" --particles 16 --lpt 1 --seed 2 --out old : \
+    -n 1 bash -c '"$0" "$@"; echo $? > rc.2' "$tbrf_mpi" "${ic[@]}" --particles 16 --lpt 1 --seed 2 --out old >mpi.out 2>&1 || true
+check "a failing rename on rank 1: every rank exits 1 ($(rcs))" all_rc 3 1
+check "a failing rename on rank 1: the previous set byte for byte" \
+    sh -c 'for f in 0 1 2; do cmp -s keep/old.$f.hdf5 old.$f.hdf5 || exit 1; done'
+check "a failing rename on rank 1: no temporary, no kept file" test -z "$(ls -A | grep '^\.' || true)"
+exit "$fail"

@@ -1,0 +1,254 @@
+/* test_ic_mpi.c — tbrf_ic_cosmo_generate_mpi and tbrf_mpi_ic_split of
+ * libtbrf_mpi under mpirun (ctest runs it on 1, 2, 3 and 4 ranks):
+ *  - the members cover the G^3 particles once, in lattice order, each
+ *    rank's inside its FFTW-MPI planes, every rank with planes at least
+ *    one member; on one rank the serial set's split;
+ *  - each rank pushes exactly its members' chunks, in order, rows as
+ *    tbrf_mpi_ic_split says; all ranks' particles are the serial run's
+ *    (tbrf_ic_cosmo_generate): positions within the distributed
+ *    transform's rounding of Psi1, 2 log2(G) eps max|Psi1| (plus one ulp
+ *    of the box for the sum q + Psi; periodic distance), velocities within
+ *    velocity_factor times that, gas energies equal (Zel'dovich; paired
+ *    with gas at 16^3, plain at 32^3 with more members than ranks);
+ *  - fixed amplitudes (32^3): the same bound, the serial potential coming
+ *    from a forward transform of the field and the ranks' from its modes;
+ *  - lpt 2: TBRF_ERR_UNSUPPORTED on every rank; a slab's IC with fixed
+ *    amplitudes has no potential for the serial calls;
+ *    fewer files than ranks with planes: TBRF_ERR_INVALID; a push that
+ *    fails on the last rank: an error on every rank. */
+#include <float.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbrf_mpi.h"
+
+static int rank, size, failures, checks;
+
+static void check(int ok, const char *what)
+{
+    int all = ok;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    checks++;
+    if (!ok)
+        fprintf(stderr, "FAIL rank %d: %s\n", rank, what);
+    if (!all)
+        failures++;
+}
+
+/* Every particle's values, the serial run's or this rank's pushed ones. */
+typedef struct rows {
+    double *pos, *vel, *gas, *u;
+    int64_t n, next_chunk, pushed, bad;
+    const int64_t *bounds; /* expected rows of each chunk, or NULL */
+    int fail;
+} rows;
+
+static int take(void *user, const tbrf_ic_chunk *ch)
+{
+    rows *r = user;
+    if (r->fail)
+        return 1;
+    if (r->bounds && (ch->chunk != r->next_chunk || ch->first != r->bounds[ch->chunk] ||
+                      ch->first + ch->count != r->bounds[ch->chunk + 1]))
+        r->bad++;
+    r->next_chunk = ch->chunk + 1;
+    memcpy(r->pos + 3 * ch->first, ch->pos, sizeof(double) * 3 * (size_t)ch->count);
+    memcpy(r->vel + 3 * ch->first, ch->vel, sizeof(double) * 3 * (size_t)ch->count);
+    if (ch->gas_pos) {
+        memcpy(r->gas + 3 * ch->first, ch->gas_pos, sizeof(double) * 3 * (size_t)ch->count);
+        memcpy(r->u + ch->first, ch->gas_u, sizeof(double) * (size_t)ch->count);
+    }
+    r->pushed += ch->count;
+    return 0;
+}
+
+static void rows_alloc(rows *r, int64_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    r->pos = calloc((size_t)n * 3, sizeof(double));
+    r->vel = calloc((size_t)n * 3, sizeof(double));
+    r->gas = calloc((size_t)n * 3, sizeof(double));
+    r->u = calloc((size_t)n, sizeof(double));
+}
+
+static void rows_free(rows *r)
+{
+    free(r->pos);
+    free(r->vel);
+    free(r->gas);
+    free(r->u);
+}
+
+static void params(tbrf_ic_cosmo_params *p, int64_t g, int gas, int paired)
+{
+    tbrf_ic_default_cosmo(p);
+    p->particles = g;
+    p->box = 50000.0;
+    p->redshift = 49.0;
+    p->lpt = 1;
+    p->gas = gas;
+    p->paired = paired;
+}
+
+static double periodic(double a, double b, double box)
+{
+    double d = fabs(a - b);
+    return d > box / 2 ? box - d : d;
+}
+
+/* The split: members cover 0 .. n once, each rank's within its planes. */
+static void check_split(int64_t g, int files, const int64_t *bounds, int64_t z0, int64_t planes,
+                        int member0, int members)
+{
+    int ok = bounds[0] == 0 && bounds[files] == g * g * g;
+    for (int f = 0; f < files; f++)
+        ok &= bounds[f + 1] >= bounds[f];
+    check(ok, "the members' rows rise from 0 to G^3");
+    ok = planes == 0 ? members == 0
+                     : members >= 1 && bounds[member0] == z0 * g * g &&
+                           bounds[member0 + members] == (z0 + planes) * g * g;
+    check(ok, "a rank's members are its planes' rows, at least one where it has planes");
+    int total = 0;
+    MPI_Allreduce(&members, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    check(total == files, "every member belongs to one rank");
+    const int64_t n = g * g * g; /* the serial split [n f / F, n (f + 1) / F) */
+    for (int f = 0; size == 1 && f <= files; f++)
+        check(bounds[f] == (n / files) * f + (n % files) * f / files,
+              "one rank: the serial set's split");
+}
+
+/* One case: the serial run against the distributed one with `files`
+ * members. */
+static void run_case(int64_t g, int gas, int paired, int fixed, int files)
+{
+    tbrf_ic_cosmo_params p;
+    params(&p, g, gas, paired);
+    p.fixed_amplitude = fixed;
+    const int64_t n = g * g * g;
+    tbrf_ic_cosmo *serial = NULL, *ic = NULL;
+    check(tbrf_ic_cosmo_make(&p, &serial) == TBRF_OK, "serial make");
+    rows ref, got;
+    rows_alloc(&ref, n);
+    rows_alloc(&got, n);
+    check(tbrf_ic_cosmo_generate(serial, 1, take, &ref) == TBRF_OK, "serial generate");
+    double *psi = malloc(sizeof(double) * 3 * (size_t)n), big = 0;
+    check(tbrf_ic_cosmo_displacements(serial, psi) == TBRF_OK, "serial displacements");
+    for (int64_t i = 0; i < 3 * n; i++)
+        big = fmax(big, fabs(psi[i]));
+    tbrf_ic_cosmo_info info;
+    tbrf_ic_cosmo_get_info(serial, &info);
+    int64_t *bounds = malloc(sizeof *bounds * ((size_t)files + 1)), z0, planes;
+    int member0, members;
+    check(tbrf_mpi_ic_split(MPI_COMM_WORLD, g, files, &z0, &planes, &member0, &members,
+                            bounds) == TBRF_OK, "split");
+    check_split(g, files, bounds, z0, planes, member0, members);
+    int64_t rows_max = 0;
+    for (int f = member0; f < member0 + members; f++)
+        rows_max = bounds[f + 1] - bounds[f] > rows_max ? bounds[f + 1] - bounds[f] : rows_max;
+    check(tbrf_ic_cosmo_make_slab(&p, planes > 0 ? planes : 1, rows_max, &ic) == TBRF_OK,
+          "make_slab");
+    got.bounds = bounds;
+    got.next_chunk = member0;
+    check(tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, files, take, &got) == TBRF_OK,
+          "generate_mpi");
+    check(got.bad == 0 && got.next_chunk == member0 + members &&
+              got.pushed == (planes * g * g), "each rank pushes its members, in order");
+    /* the transform's rounding of Psi1 (doc/mpi.md), then q + Psi's */
+    const double tol = 2.0 * log2((double)g) * DBL_EPSILON * big;
+    const double vf = fabs(info.velocity_factor);
+    const double tpos = tol + 2 * DBL_EPSILON * p.box, tvel = vf * (tol + 4 * DBL_EPSILON * big);
+    double dpos = 0, dvel = 0, du = 0;
+    for (int64_t i = bounds[member0]; members > 0 && i < bounds[member0 + members]; i++)
+        for (int c = 0; c < 3; c++) {
+            dpos = fmax(dpos, periodic(got.pos[3 * i + c], ref.pos[3 * i + c], p.box));
+            dvel = fmax(dvel, fabs(got.vel[3 * i + c] - ref.vel[3 * i + c]));
+            if (gas) {
+                dpos = fmax(dpos, periodic(got.gas[3 * i + c], ref.gas[3 * i + c], p.box));
+                du = fmax(du, fabs(got.u[i] - ref.u[i]));
+            }
+        }
+    char what[200];
+    snprintf(what, sizeof what, "%lld^3, %d files: positions within %.3g (off %.3g), "
+             "velocities within %.3g (off %.3g), gas energy equal (off %g)", (long long)g, files,
+             tpos, dpos, tvel, dvel, du);
+    check(dpos <= tpos && dvel <= tvel && du == 0, what);
+    if (rank == 0)
+        printf("%s\n", what);
+    tbrf_ic_cosmo_destroy(ic);
+    tbrf_ic_cosmo_destroy(serial);
+    rows_free(&ref);
+    rows_free(&got);
+    free(psi);
+    free(bounds);
+}
+
+/* What the distributed form refuses, on every rank. */
+static void refusals(void)
+{
+    tbrf_ic_cosmo_params p;
+    params(&p, 16, 0, 0);
+    p.lpt = 2;
+    tbrf_ic_cosmo *ic = NULL;
+    check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_ERR_UNSUPPORTED,
+          "make_slab refuses lpt 2");
+    tbrf_ic_cosmo_destroy(ic);
+    ic = NULL;
+    double bytes = 1;
+    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes) == TBRF_ERR_UNSUPPORTED && bytes == 0,
+          "slab_bytes refuses lpt 2");
+    p.lpt = 1;
+    p.fixed_amplitude = 1;
+    check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_OK, "make_slab, fixed amplitudes");
+    double *d = malloc(sizeof(double) * 3 * 4096);
+    check(tbrf_ic_cosmo_displacements(ic, d) == TBRF_ERR_UNSUPPORTED,
+          "a slab's IC with fixed amplitudes has no potential: displacements refused");
+    free(d);
+    rows r;
+    rows_alloc(&r, 16 * 16 * 16);
+    p.lpt = 2;
+    p.fixed_amplitude = 0;
+    tbrf_ic_cosmo_destroy(ic);
+    ic = NULL;
+    check(tbrf_ic_cosmo_make(&p, &ic) == TBRF_OK, "serial make, lpt 2");
+    check(tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, size, take, &r) ==
+              TBRF_ERR_UNSUPPORTED, "generate_mpi refuses lpt 2 on every rank");
+    p.lpt = 1;
+    tbrf_ic_cosmo_destroy(ic);
+    ic = NULL;
+    p.fixed_amplitude = 0;
+    int64_t z0, planes, bounds[8];
+    int m0, m;
+    if (size > 1)
+        check(tbrf_mpi_ic_split(MPI_COMM_WORLD, 16, 1, &z0, &planes, &m0, &m, bounds) ==
+                  TBRF_ERR_INVALID, "one file for several ranks with planes: INVALID");
+    /* a push failing on the last rank: every rank fails */
+    check(tbrf_mpi_ic_split(MPI_COMM_WORLD, 16, size, &z0, &planes, &m0, &m, bounds) == TBRF_OK,
+          "split of 16^3");
+    check(tbrf_ic_cosmo_make_slab(&p, planes > 0 ? planes : 1, 4096, &ic) == TBRF_OK,
+          "make_slab 16^3");
+    r.fail = rank == size - 1;
+    check(tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, size, take, &r) != TBRF_OK,
+          "a failing push on one rank fails every rank");
+    r.fail = 0;
+    tbrf_ic_cosmo_destroy(ic);
+    rows_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    run_case(16, 1, 1, 0, size);
+    run_case(32, 0, 0, 0, 2 * size + 1);
+    run_case(32, 0, 0, 1, size);
+    refusals();
+    if (rank == 0)
+        printf("%d checks on %d ranks, %d failed\n", checks, size, failures);
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
