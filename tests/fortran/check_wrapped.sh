@@ -5,7 +5,9 @@
 set -eu
 h=$1 f90=$2
 here=$(dirname "$0")
-RAW_ONLY=""
+# The cancel hooks: a Fortran program is interrupted by its own signal
+# handling, and a bind(C) callback is all a caller needs (c_tbrf_*).
+RAW_ONLY="tbrf_set_cancel tbrf_driver_set_cancel tbrf_inflow_set_cancel tbrf_ic_cosmo_set_cancel"
 names=$(awk -f "$here/../../fortran/gen_tbrf_c.awk" "$h" | sed -n 's/.*bind(C, name="\([A-Za-z_0-9]*\)").*/\1/p')
 test -n "$names"
 missing=0 n=0
