@@ -36,6 +36,7 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_ERR_FFT = 14
     integer(c_int), parameter :: TBRF_ERR_DIVERGENT = 15
     integer(c_int), parameter :: TBRF_ERR_BAD_PLAN = 16
+    integer(c_int), parameter :: TBRF_ERR_CANCELLED = 17
     integer(c_int), parameter :: TBRF_DOUBLE = 0
     integer(c_int), parameter :: TBRF_FLOAT = 1
     integer(c_int), parameter :: TBRF_BACKEND_CPU = 0
@@ -235,6 +236,12 @@ module tbrf_c
     end type tbrf_ic_density_params
 
     abstract interface
+    function tbrf_cancel_fn(user) bind(C)
+        import
+        integer(c_int) :: tbrf_cancel_fn
+        type(c_ptr), value :: user
+    end function tbrf_cancel_fn
+
     function tbrf_spectrum_fn(k, dim, user) bind(C)
         import
         real(c_double) :: tbrf_spectrum_fn
@@ -694,6 +701,14 @@ module tbrf_c
         integer(c_int64_t), value :: rows
         real(c_double) :: modes(*)
     end function c_tbrf_fft_modes
+
+    function c_tbrf_set_cancel(plan, cancel, user) bind(C, name="tbrf_set_cancel")
+        import
+        integer(c_int) :: c_tbrf_set_cancel
+        type(c_ptr), value :: plan
+        type(c_funptr), value :: cancel
+        type(c_ptr), value :: user
+    end function c_tbrf_set_cancel
 
     function c_tbrf_plan_status(plan) bind(C, name="tbrf_plan_status")
         import
@@ -1179,6 +1194,14 @@ module tbrf_c
         integer(c_int), value :: device
     end function c_tbrf_driver_set_backend
 
+    function c_tbrf_driver_set_cancel(driver, cancel, user) bind(C, name="tbrf_driver_set_cancel")
+        import
+        integer(c_int) :: c_tbrf_driver_set_cancel
+        type(c_ptr), value :: driver
+        type(c_funptr), value :: cancel
+        type(c_ptr), value :: user
+    end function c_tbrf_driver_set_cancel
+
     function c_tbrf_driver_backend(driver) bind(C, name="tbrf_driver_backend")
         import
         integer(c_int) :: c_tbrf_driver_backend
@@ -1248,6 +1271,14 @@ module tbrf_c
         real(c_double) :: values(*)
     end function c_tbrf_inflow_fill_grid
 
+    function c_tbrf_inflow_set_cancel(inflow, cancel, user) bind(C, name="tbrf_inflow_set_cancel")
+        import
+        integer(c_int) :: c_tbrf_inflow_set_cancel
+        type(c_ptr), value :: inflow
+        type(c_funptr), value :: cancel
+        type(c_ptr), value :: user
+    end function c_tbrf_inflow_set_cancel
+
     function c_tbrf_inflow_line_bytes(inflow, full) bind(C, name="tbrf_inflow_line_bytes")
         import
         integer(c_int64_t) :: c_tbrf_inflow_line_bytes
@@ -1316,6 +1347,14 @@ module tbrf_c
         type(c_ptr), value :: ic
         real(c_double) :: psi(*)
     end function c_tbrf_ic_cosmo_displacements
+
+    function c_tbrf_ic_cosmo_set_cancel(ic, cancel, user) bind(C, name="tbrf_ic_cosmo_set_cancel")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_set_cancel
+        type(c_ptr), value :: ic
+        type(c_funptr), value :: cancel
+        type(c_ptr), value :: user
+    end function c_tbrf_ic_cosmo_set_cancel
 
     function c_tbrf_ic_cosmo_displacements2(ic, psi2) bind(C, name="tbrf_ic_cosmo_displacements2")
         import

@@ -2,12 +2,15 @@
  * file, log-log interpolation, exact moments per segment) and the
  * callback spectrum. Their rows of the kinds table are in
  * model_kinds.c. */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/model_kind.h"
 
@@ -213,6 +216,10 @@ int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_model **mo
  * limit is tbrf_io's TBRF_IO_MAX_TABLE_ROWS, so that every table the
  * parser takes is recorded in a file and read back. */
 #define TABLE_MAX_LINE ((size_t)1 << 20)
+/* The bytes a table file may have: 2^22 rows of two 17-digit numbers
+ * take 200 MB; a larger file (its size known before parsing, a pipe's
+ * counted) is no table, however it is made of comments or blank lines. */
+#define TABLE_MAX_BYTES ((double)(1 << 28))
 #define TABLE_MAX_ROWS ((size_t)1 << 22)
 #define TABLE_MAX_LINES ((size_t)1 << 26)
 
@@ -347,8 +354,16 @@ static int read_rows(tbrf_model *m, const char *path, FILE *f, rows *r)
     size_t cap = 0, lineno = 0;
     int rc = 0;
     long len;
+    double bytes = 0.0;
     while ((len = read_line(f, &buf, &cap)) >= 0 || len <= -3) {
         lineno++;
+        bytes += len > 0 ? (double)len + 1.0 : 1.0;
+        if (bytes > TABLE_MAX_BYTES) {
+            tbrfi_model_fail(m, TBRF_ERR_SIZE, "%.400s:%zu: more than 256 MiB read: not a spectrum table "
+                             "(at most 2^22 rows)", path, lineno);
+            rc = 1;
+            break;
+        }
         if (len <= -3 || lineno > TABLE_MAX_LINES) {
             tbrfi_model_fail(m, len == -4 ? TBRF_ERR_FILE : TBRF_ERR_SIZE,
                  len == -4    ? "%.400s:%zu: not a text line (a NUL byte: binary data?)"
@@ -409,6 +424,17 @@ int tbrf_model_table_file(const char *path, tbrf_model **model)
              : e == EACCES ? "permission denied"
              : e == EISDIR ? "is a directory"
                            : "system error");
+        return tbrfi_model_finish(m, model, NULL);
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) &&
+                                                             (double)st.st_size > TABLE_MAX_BYTES))) {
+        tbrfi_model_fail(m, S_ISDIR(st.st_mode) ? TBRF_ERR_FILE : TBRF_ERR_SIZE,
+                         S_ISDIR(st.st_mode) ? "%.400s is a folder, not a spectrum table"
+                                             : "%.400s is %.4g MiB, more than the 256 MiB of a spectrum "
+                                               "table (at most 2^22 rows): not read",
+                         path, (double)st.st_size / 1048576.0);
+        fclose(f);
         return tbrfi_model_finish(m, model, NULL);
     }
     rows r = {0};

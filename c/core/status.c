@@ -21,6 +21,7 @@ const char *tbrf_strerror(int status)
     case TBRF_ERR_FFT: return "FFTW could not create a plan";
     case TBRF_ERR_DIVERGENT: return "the model's variance diverges or vanishes";
     case TBRF_ERR_BAD_PLAN: return "the plan failed to build";
+    case TBRF_ERR_CANCELLED: return "the call was cancelled by its cancel hook";
     default: return "unknown status";
     }
 }

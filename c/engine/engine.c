@@ -50,6 +50,7 @@ struct tbrfi_engine {
     const double *lines, *axis, *vlines;
     int ncomp;
     uint64_t generation;
+    tbrfi_cancel cancel; /* the owner's hook (tbrfi_engine_set_cancel), polled by the projections */
 };
 
 static int fail(tbrfi_engine *e, int status, const char *fmt, ...)
@@ -657,13 +658,47 @@ static int project(tbrfi_engine *e, const grid_geom *g, int64_t first, int64_t n
     return TBRF_OK;
 }
 
+/* project in blocks between two polls of the hook (one block without
+ * one): each position's value is its own, so the blocks give its bits. */
+static int project_polled(tbrfi_engine *e, const grid_geom *g, int64_t first, int64_t n,
+                          const double *xyz, void *values)
+{
+    const int64_t block = tbrfi_cancel_block(&e->cancel, (double)e->v.L * (double)e->ncomp, n);
+    if (block >= n)
+        return project(e, g, first, n, xyz, values);
+    const size_t row = (e->v.opts.precision == TBRF_FLOAT ? sizeof(float) : sizeof(double)) *
+                       (size_t)e->ncomp;
+    for (int64_t a = 0; a < n; a += block) {
+        const int64_t c = n - a < block ? n - a : block;
+        const int st = project(e, g, first + a, c, xyz ? xyz + (size_t)e->v.dim * (size_t)a : NULL,
+                               (char *)values + row * (size_t)a);
+        if (st != TBRF_OK)
+            return st;
+        if (a + c < n && tbrfi_cancelled(&e->cancel))
+            return fail(e, TBRF_ERR_CANCELLED, "cancelled by the caller's hook after %lld of %lld %s",
+                        (long long)(a + c), (long long)n, g ? "cells" : "points");
+    }
+    return TBRF_OK;
+}
+
 int tbrfi_engine_project_grid(tbrfi_engine *e, const grid_geom *g, int64_t first, int64_t count,
                               void *values)
 {
-    return project(e, g, first, count, NULL, values);
+    return project_polled(e, g, first, count, NULL, values);
 }
 
 int tbrfi_engine_project_points(tbrfi_engine *e, int64_t n, const double *xyz, void *values)
 {
-    return project(e, NULL, 0, n, xyz, values);
+    return project_polled(e, NULL, 0, n, xyz, values);
+}
+
+void tbrfi_engine_set_cancel(tbrfi_engine *e, tbrf_cancel_fn fn, void *user)
+{
+    e->cancel.fn = fn;
+    e->cancel.user = user;
+}
+
+const tbrfi_cancel *tbrfi_engine_cancel(const tbrfi_engine *e)
+{
+    return e ? &e->cancel : NULL;
 }

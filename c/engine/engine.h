@@ -52,6 +52,7 @@
 #include <stdint.h>
 
 #include "backends/backend.h"
+#include "core/cancel.h"
 #include "core/geometry.h"
 #include "core/message.h"
 #include "methods/turning_bands/lines.h"
@@ -144,6 +145,13 @@ void tbrfi_engine_use_lines(tbrfi_engine *e, const double *axis, const double *l
 int tbrfi_engine_project_grid(tbrfi_engine *e, const grid_geom *g, int64_t first, int64_t count,
                               void *values);
 int tbrfi_engine_project_points(tbrfi_engine *e, int64_t n, const double *xyz, void *values);
+
+/* The owner's cancel hook (tbrf_set_cancel and the like; fn NULL: none,
+ * the default): the projections above poll it between blocks of
+ * positions and fail with TBRF_ERR_CANCELLED and a message when it asks
+ * to stop; the owner's other long work polls tbrfi_engine_cancel(e). */
+void tbrfi_engine_set_cancel(tbrfi_engine *e, tbrf_cancel_fn fn, void *user);
+const tbrfi_cancel *tbrfi_engine_cancel(const tbrfi_engine *e);
 
 /* The memory budget (tbrf_memory_budget) in bytes; 0 when
  * $TBRF_MEMORY_BUDGET is malformed. */

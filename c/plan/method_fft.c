@@ -20,9 +20,14 @@ static int is_subgrid(const grid_geom *g)
 }
 
 /* The plan's status and message for what the FFT method on grid g
- * returned (TBRF_OK, TBRF_ERR_NO_MEMORY or TBRF_ERR_FFT). */
+ * returned (TBRF_OK, TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT or
+ * TBRF_ERR_CANCELLED). */
 static int fft_status(tbrf_plan *p, int st, const grid_geom *g)
 {
+    if (st == TBRF_ERR_CANCELLED)
+        return tbrfi_plan_fail(p, st, "FFT method: cancelled by the caller's hook (the %lld x %lld x %lld "
+                               "grid was not finished)", (long long)g->n[0], (long long)g->n[1],
+                               (long long)(p->v->dim == 3 ? g->n[2] : 1));
     if (st == TBRF_ERR_NO_MEMORY)
         return tbrfi_plan_fail(p, st, "FFT method: no memory for the %.3g GiB transform",
                                tbrfi_fft_method_bytes(p->v->dim, g) / 1073741824.0);
@@ -48,7 +53,8 @@ static int fft_execute(tbrf_plan *p, void *self, uint64_t realization, void *val
                                (long long)whole.n[1], (long long)whole.n[2]);
     const tbrf_opts *o = &p->v->opts;
     int st = tbrfi_fft_method_generate(p->v->model, p->v->dim, &whole, p->v->seed, realization, o->threads,
-                                       o->precision, o->vector, p->v->zeta, all);
+                                       o->precision, o->vector, p->v->zeta,
+                                       tbrfi_engine_cancel(p->engine), all);
     if (sub && !st) {
         const grid_geom *g = &p->grid;
         const size_t row = ps * (size_t)g->n[0];
@@ -168,7 +174,7 @@ static int fft_stream_grid(tbrf_plan *p, void *self, uint64_t r, int64_t step, t
         int rc = 0;
         int st = tbrfi_fft_method_generate_push(p->v->model, p->v->dim, &p->grid, p->v->seed, r,
                                                 p->v->opts.threads, p->v->opts.precision, step, push,
-                                                user, &at, &rc);
+                                                user, &at, &rc, tbrfi_engine_cancel(p->engine));
         if (st == TBRF_ERR_CALLBACK)
             return tbrfi_plan_fail(p, st, "push callback returned %d at cell %lld", rc, (long long)at);
         return fft_status(p, st, &p->grid);

@@ -142,14 +142,18 @@ static int ensure_fine(tbrf_plan *p, nufft_state *s, uint64_t r)
         const tbrfi_engine_view *v = p->v;
         int st = TBRF_OK;
         for (int c = 0; c < v->ncomp && !st; c++) {
-            st = tbrfi_fft_method_modes(v->model, v->dim, b, v->seed, r, v->opts.threads, v->zeta,
-                                        v->opts.vector ? c : -1, 0, C);
+            st = tbrfi_fft_method_modes_polled(v->model, v->dim, b, v->seed, r, v->opts.threads, v->zeta,
+                                               v->opts.vector ? c : -1, 0, 0,
+                                               b->n[1] * (v->dim == 3 ? b->n[2] : 1),
+                                               tbrfi_engine_cancel(p->engine), C);
             if (!st)
                 st = tbrfi_nufft_fine(&s->nu, C, v->opts.threads, use->u[c]);
         }
         fftw_free(C);
         if (st == TBRF_ERR_FFT)
             return tbrfi_plan_fail(p, st, "NUFFT: FFTW could not plan the oversampled transform");
+        if (st == TBRF_ERR_CANCELLED)
+            return tbrfi_plan_fail(p, st, "NUFFT: cancelled by the caller's hook");
         if (st)
             return tbrfi_plan_fail(p, st, "NUFFT: no memory for the mode synthesis");
         use->valid = 1;

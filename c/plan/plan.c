@@ -122,6 +122,16 @@ int tbrf_make_periodic_plan(const tbrf_model *model, int dim, const double origi
     return st;
 }
 
+int tbrf_set_cancel(tbrf_plan *p, tbrf_cancel_fn cancel, void *user)
+{
+    if (!p)
+        return TBRF_ERR_NULL;
+    if (begin(p))
+        return p->msg.status;
+    tbrfi_engine_set_cancel(p->engine, cancel, user);
+    return TBRF_OK;
+}
+
 void tbrf_destroy(tbrf_plan *p)
 {
     if (!p)

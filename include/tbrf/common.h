@@ -53,8 +53,23 @@ typedef enum tbrf_status {
     TBRF_ERR_CALLBACK = 13,      /* a user callback returned non-zero; the run was aborted */
     TBRF_ERR_FFT = 14,           /* FFTW could not make a plan */
     TBRF_ERR_DIVERGENT = 15,     /* the model's variance integral diverges or vanishes */
-    TBRF_ERR_BAD_PLAN = 16       /* the plan failed to build; see tbrf_plan_message() */
+    TBRF_ERR_BAD_PLAN = 16,      /* the plan failed to build; see tbrf_plan_message() */
+    TBRF_ERR_CANCELLED = 17      /* the object's cancel hook stopped the call (tbrf_cancel_fn) */
 } tbrf_status;
+
+/* The cancel hook of an object's long calls, set by tbrf_set_cancel,
+ * tbrf_driver_set_cancel, tbrf_inflow_set_cancel or
+ * tbrf_ic_cosmo_set_cancel: while a call evaluates, the library calls
+ * cancel(user) on the calling thread (never from a worker thread) between
+ * pieces of the work: blocks of rows of Fourier modes and the stages of
+ * the FFT method, blocks of cells or points of the projections and the
+ * sums of modes. A non-zero return stops the call: it frees what it
+ * allocated and returns TBRF_ERR_CANCELLED with a message; the output
+ * array then holds partial values, and the object stays usable. A hook
+ * costs one call per block of about 10^7 elementary operations (a few
+ * hundredths of a second on one thread; one FFTW transform, which runs
+ * as one call, is not split). Thread-safe as far as the hook is. */
+typedef int (*tbrf_cancel_fn)(void *user);
 
 /* Short, static, English description of a status code. Never NULL: an
  * unknown code gives "unknown status". Thread-safe. */

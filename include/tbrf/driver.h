@@ -343,6 +343,15 @@ TBRF_API void tbrf_driver_destroy(tbrf_driver *driver);
  * tbrf_driver_message. */
 TBRF_API int tbrf_driver_set_backend(tbrf_driver *driver, int backend, int device);
 
+/* Sets the driver's cancel hook (tbrf_cancel_fn; cancel NULL removes
+ * it): tbrf_driver_grid, tbrf_driver_grid_component_last and the
+ * turning-bands projections then poll cancel(user) between blocks of
+ * planes or cells and stop with TBRF_ERR_CANCELLED when it returns
+ * non-zero (the driver's state and time stay as they were). Waits for
+ * calls in flight. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN
+ * (the make failed). */
+TBRF_API int tbrf_driver_set_cancel(tbrf_driver *driver, tbrf_cancel_fn cancel, void *user);
+
 /* The backend the driver's sums run on: TBRF_BACKEND_CPU, _OPENCL or
  * _CUDA (AUTO resolved); -1 for NULL or a driver whose make failed. */
 TBRF_API int tbrf_driver_backend(const tbrf_driver *driver);

@@ -213,6 +213,14 @@ TBRF_API int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_p
  * Statuses as tbrf_ic_cosmo_generate. */
 TBRF_API int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, TBRF_ARRAY double *psi);
 
+/* Sets the cancel hook (tbrf_cancel_fn; cancel NULL removes it) of the
+ * plans the IC evaluates its fields with: tbrf_ic_cosmo_displacements and
+ * tbrf_ic_cosmo_generate then poll cancel(user) as tbrf_set_cancel says
+ * (the potentials of fixed amplitudes or 2LPT, made by
+ * tbrf_ic_cosmo_make, are not polled) and stop with TBRF_ERR_CANCELLED.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN (the make failed). */
+TBRF_API int tbrf_ic_cosmo_set_cancel(tbrf_ic_cosmo *ic, tbrf_cancel_fn cancel, void *user);
+
 /* The second-order displacements D2 Psi2 of every particle into psi2 (as
  * tbrf_ic_cosmo_displacements; zeros with lpt 1): the particles sit at q
  * + psi + psi2 and move with u = velocity_factor psi + velocity_factor2

@@ -93,6 +93,13 @@ TBRF_API int tbrf_inflow_fill_grid(tbrf_inflow *inflow, double t, const double o
                                    const double spacing[3], const int64_t n[3],
                                    TBRF_ARRAY double *values);
 
+/* Sets the sampler's cancel hook (tbrf_cancel_fn; cancel NULL removes
+ * it): tbrf_inflow_fill and tbrf_inflow_fill_grid then poll cancel(user)
+ * between blocks of their tiles and stop with TBRF_ERR_CANCELLED when it
+ * returns non-zero. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN
+ * (the create failed). Not while a call on the sampler runs. */
+TBRF_API int tbrf_inflow_set_cancel(tbrf_inflow *inflow, tbrf_cancel_fn cancel, void *user);
+
 /* Bytes of line samples the sampler holds (full = 0), or that a plan made
  * with the same arguments holds (full = 1: lines x samples per line x 8);
  * 0 for NULL or a failed sampler. */

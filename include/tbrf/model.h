@@ -74,8 +74,9 @@ TBRF_API int tbrf_model_table(size_t n, const double *k, const double *p, tbrf_m
 /* Tabulated spectrum read from a text file of two whitespace-separated
  * columns "k P"; '#' starts a comment; blank lines are ignored. The message
  * of a malformed file names the file and the line. Bounded input: a line
- * (comment included) may be up to 1 MiB, the file up to 2^22 rows and
- * 2^26 lines; a NUL byte is refused as binary data (so /dev/zero or a
+ * (comment included) may be up to 1 MiB, the file up to 2^22 rows,
+ * 2^26 lines and 256 MiB (a larger regular file is refused before it is
+ * read, a pipe when its 256 MiB are passed), a folder is refused; a NUL byte is refused as binary data (so /dev/zero or a
  * runaway pipe fail at once, never grow memory). Statuses: those of
  * tbrf_model_table, TBRF_ERR_FILE and TBRF_ERR_SIZE (a limit passed). */
 TBRF_API int tbrf_model_table_file(const char *path, tbrf_model **model);

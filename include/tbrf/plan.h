@@ -235,6 +235,15 @@ TBRF_API int tbrf_plan_method(const tbrf_plan *plan);
 TBRF_API int tbrf_fft_modes(tbrf_plan *plan, const int64_t n[3], uint64_t realization, int component,
                             int64_t first_row, int64_t rows, TBRF_ARRAY double *modes);
 
+/* Sets the plan's cancel hook (tbrf_cancel_fn; cancel NULL removes it):
+ * tbrf_execute, tbrf_execute_stream and tbrf_execute_grid_stream then
+ * poll cancel(user) between blocks of their work (turning bands: blocks
+ * of cells or points; FFT method: blocks of rows of modes, and after the
+ * transform; NUFFT: its chunks), and stop with TBRF_ERR_CANCELLED when
+ * it returns non-zero. The hook stays until it is set again. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL (plan NULL), TBRF_ERR_BAD_PLAN. */
+TBRF_API int tbrf_set_cancel(tbrf_plan *plan, tbrf_cancel_fn cancel, void *user);
+
 /* The status of the last call on the plan (TBRF_ERR_BAD_PLAN for every call
  * on a plan whose make failed, whose own message then stays). */
 TBRF_API int tbrf_plan_status(const tbrf_plan *plan);

@@ -10,7 +10,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ._lib import PULL_FN, PUSH_FN, FileError, Opts, SizeError, lib, raise_for
+from ._lib import CANCEL_FN, PULL_FN, PUSH_FN, FileError, Opts, SizeError, lib, raise_for
 
 PRECISIONS = {"double": 0, "float64": 0, "float": 1, "float32": 1}
 BACKENDS = {"cpu": 0, "opencl": 1, "cuda": 2, "auto": 3}
@@ -251,15 +251,46 @@ class _Interrupts:
         return self
 
     def _note(self, signum, frame):
-        self.hit = (signum, frame)
+        # not the frame: the one a signal lands in is a callback's, whose
+        # callers hold this object, and the exception's traceback would
+        # then keep the call's frames (its output array) in a cycle until
+        # the garbage collector runs
+        self.hit = signum
 
     def __exit__(self, *exc):
         import signal
+        import sys
         if self.old is not None:
             signal.signal(signal.SIGINT, self.old)
             if self.hit is not None:
-                self.old(*self.hit)
+                self.old(self.hit, sys._getframe(1))
         return False
+
+
+def interruptible(set_cancel: Any, handle: Any, call: Any) -> int:
+    """Runs call(), one library call on the object `handle`, with the
+    object's cancel hook set (set_cancel: tbrf_set_cancel,
+    tbrf_driver_set_cancel, ...): the library polls it on this thread
+    between blocks of work (tbrf_cancel_fn), so Ctrl-C stops a call that
+    is not streamed within about a block's time; the library frees what
+    the call allocated and KeyboardInterrupt is raised here
+    (_Interrupts). The hook is removed before returning. Off the main
+    thread, or under a handler that is not a Python callable, call() runs
+    as it is. Returns the library's status otherwise."""
+    with _Interrupts() as intr:
+        if intr.old is None:
+            return call()
+
+        def poll(_user):
+            # entering Python here runs the noted SIGINT handler first
+            return 0 if intr.hit is None else 1
+        hook = CANCEL_FN(poll)
+        set_cancel(handle, hook, None)
+        try:
+            return call()
+        finally:
+            set_cancel(handle, CANCEL_FN(), None)  # NULL: no hook
+    # (a signal noted above was raised by __exit__ already)
 
 
 def stream(call: Any, values: np.ndarray, xyz: Optional[np.ndarray], dim: int,

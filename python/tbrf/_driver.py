@@ -204,10 +204,10 @@ class Driver:
         h = np.broadcast_to(np.asarray(spacing, dtype=np.float64), (self.dim,))
         f = C.out_array(tuple(counts[:self.dim][::-1]) + (self.nc,), np.float64, out)
         with self._lock:
-            self._check(lib.tbrf_driver_grid(self.handle, float(t),
-                                             C.vec3(origin, self.dim, "origin"),
-                                             C.vec3(h, self.dim, "spacing", fill=1.0), counts,
-                                             f.ctypes.data))
+            args = (self.handle, float(t), C.vec3(origin, self.dim, "origin"),
+                    C.vec3(h, self.dim, "spacing", fill=1.0), counts, f.ctypes.data)
+            self._check(C.interruptible(lib.tbrf_driver_set_cancel, self.handle,
+                                        lambda: lib.tbrf_driver_grid(*args)))
         return f
 
     def steps(self, points: Any, dt: float, n: int, t0: float = 0.0) -> Iterator[
@@ -411,10 +411,10 @@ class Inflow:
         h = np.broadcast_to(np.asarray(spacing, dtype=np.float64), (self.dim,))
         v = C.out_array(tuple(counts[:self.dim][::-1]), np.float64, out)
         with self._lock:
-            self._check(lib.tbrf_inflow_fill_grid(self.handle, float(t),
-                                                  C.vec3(origin, self.dim, "origin"),
-                                                  C.vec3(h, self.dim, "spacing", fill=1.0),
-                                                  counts, v.ctypes.data))
+            args = (self.handle, float(t), C.vec3(origin, self.dim, "origin"),
+                    C.vec3(h, self.dim, "spacing", fill=1.0), counts, v.ctypes.data)
+            self._check(C.interruptible(lib.tbrf_inflow_set_cancel, self.handle,
+                                        lambda: lib.tbrf_inflow_fill_grid(*args)))
         return v
 
     def line_bytes(self, full: bool = False) -> int:

@@ -258,7 +258,8 @@ class Field:
             if lib.tbrf_plan_method(self._plan) == C.METHODS["fft"]:
                 # the FFT transforms the whole grid in one step: streamed, its
                 # pieces would be cut from a second whole grid
-                self._check(lib.tbrf_execute(self._plan, r, values.ctypes.data))
+                self._check(C.interruptible(lib.tbrf_set_cancel, self._plan, lambda: lib.tbrf_execute(
+                    self._plan, r, values.ctypes.data)))
             else:
                 self._run(lambda _pull, push: lib.tbrf_execute_grid_stream(self._plan, r, push,
                                                                            None), values, None)

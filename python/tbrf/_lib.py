@@ -117,10 +117,16 @@ class BadPlanError(Error, RuntimeError):
     status = 16
 
 
+class CancelledError(Error, RuntimeError):
+    """TBRF_ERR_CANCELLED: the object's cancel hook stopped the call (the
+    package's own hook raises KeyboardInterrupt instead: _common.interruptible)."""
+    status = 17
+
+
 ERRORS = {c.status: c for c in (NullError, InvalidError, SizeError, NoMemoryError, FileError,
                                 TableError, EmbeddingError, UnsupportedError, NotBuiltError,
                                 NoDeviceError, NoGeometryError, OutOfDomainError, CallbackError,
-                                FFTError, DivergentError, BadPlanError)}
+                                FFTError, DivergentError, BadPlanError, CancelledError)}
 
 
 def raise_for(status: int, message: Optional[str]) -> None:
@@ -230,6 +236,7 @@ SPECTRUM_FN = ctypes.CFUNCTYPE(c_double, c_double, c_int, c_void_p)
 PULL_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_int64, c_void_p, POINTER(c_int64))
 PUSH_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_int64, c_void_p)
 IC_PUSH_FN = ctypes.CFUNCTYPE(c_int, c_void_p, POINTER(Chunk))
+CANCEL_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
 MC_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, c_int, c_void_p, c_void_p)
 
 # ------------------------------------------------------------- prototypes
@@ -285,6 +292,7 @@ _PROTOS = {
     "tbrf_execute_grid_stream": (c_int, [P, c_uint64, PUSH_FN, P]),
     "tbrf_plan_get_info": (c_int, [P, POINTER(PlanInfo)]),
     "tbrf_plan_method": (c_int, [P]),
+    "tbrf_set_cancel": (c_int, [P, CANCEL_FN, P]),
     "tbrf_plan_status": (c_int, [P]),
     "tbrf_plan_message": (c_char_p, [P]),
     "tbrf_destroy": (None, [P]),
@@ -313,6 +321,7 @@ _PROTOS = {
     "tbrf_driver_rms": (c_int, [P, c_double, OUT_D]),
     "tbrf_driver_modes": (c_int, [P, c_double, OUT_I64, P, P]),
     "tbrf_driver_get_info": (c_int, [P, POINTER(DriverInfo)]),
+    "tbrf_driver_set_cancel": (c_int, [P, CANCEL_FN, P]),
     "tbrf_driver_state_size": (c_int64, [P]),
     "tbrf_driver_save": (c_int, [P, P, c_int64]),
     "tbrf_driver_load": (c_int, [P, P, c_int64]),
@@ -327,6 +336,7 @@ _PROTOS = {
     "tbrf_driver_backend": (c_int, [P]),
     # inflow.h
     "tbrf_inflow_tube": (c_int, [c_int, P, P, P, c_double, P, P]),
+    "tbrf_inflow_set_cancel": (c_int, [P, CANCEL_FN, P]),
     "tbrf_inflow_create": (c_int, [P, c_int, P, P, c_double, c_uint64, c_uint64, POINTER(Opts),
                                    P, c_int, POINTER(P)]),
     "tbrf_inflow_set_density": (c_int, [P, c_int, c_double, c_double, c_double]),
@@ -344,6 +354,7 @@ _PROTOS = {
     "tbrf_ic_cosmo_generate": (c_int, [P, c_int64, IC_PUSH_FN, P]),
     "tbrf_ic_cosmo_displacements": (c_int, [P, P]),
     "tbrf_ic_cosmo_displacements2": (c_int, [P, P]),
+    "tbrf_ic_cosmo_set_cancel": (c_int, [P, CANCEL_FN, P]),
     "tbrf_ic_cosmo_status": (c_int, [P]),
     "tbrf_ic_cosmo_message": (c_char_p, [P]),
     "tbrf_ic_cosmo_destroy": (None, [P]),

@@ -189,7 +189,9 @@ class CosmoIC:
         """D1 Psi1 of every particle, (G^3, 3), in particle order."""
         psi = C.out_array((self.info["particles"], 3), np.float64, None)
         with self._lock:
-            self._check(lib.tbrf_ic_cosmo_displacements(self.handle, psi.ctypes.data))
+            self._check(C.interruptible(lib.tbrf_ic_cosmo_set_cancel, self.handle,
+                                        lambda: lib.tbrf_ic_cosmo_displacements(self.handle,
+                                                                                psi.ctypes.data)))
         return psi
 
     def displacements2(self) -> np.ndarray:

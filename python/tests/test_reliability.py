@@ -219,3 +219,111 @@ def test_cosmo_ic_callback_may_query_but_not_close():
     c.close()
     with pytest.raises(ValueError, match="closed"):
         c.info
+
+
+# A long call of the package, in a process of its own: argv[1] the case,
+# argv[2] the scale (the call's work grows as its cube). It prints the
+# wall and CPU seconds of a call at scale 1 (the calibration), then "go",
+# then runs the call at the given scale and prints "interrupted T" (T:
+# time.monotonic() at the KeyboardInterrupt, a clock shared by processes)
+# or "done T", with the resident bytes before the call and after it.
+_CHILD = r'''
+import os, resource, sys, time
+import numpy as np
+import tbrf
+from tbrf import ic
+case, scale = sys.argv[1], int(sys.argv[2])
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+def make(s):
+    if case == "fft":
+        f = tbrf.Field("gaussian", 3, length=0.1, domain=[(0, 1)] * 3, resolution=0.01,
+                       method="fft", periodic=True, vector="solenoidal", threads=1)
+        n = 48 * s
+        return lambda m=n: f.grid(0, 1.0 / m, (m, m, m))
+    if case == "driver":
+        d = tbrf.Driver(tbrf.Model("parabola", kmin=2 * np.pi, kmax=16 * 2 * np.pi), seed=4,
+                        threads=1)
+        n = 32 * s
+        return lambda m=n: d.grid(0.25, (0, 0, 0), 1.0 / m, (m, m, m))
+    if case == "inflow":
+        v = (0.0, 0.0, 1.0)
+        dom = tbrf.inflow_tube(3, (0, 0, 0), (1, 1, 0.2), v, 1.0)
+        inf = tbrf.Inflow("gaussian", 3, dom, 0.05, v, length=0.1, lines=1024, threads=1)
+        n = 48 * s
+        return lambda m=n: inf.fill_grid(0.5, (0, 0, 0), 1.0 / m, (m, m, m // 5))
+    c = ic.CosmoIC(particles=48 * s, box=100.0, length_per_mpc=1.0, seed=3, lpt=1)
+    return lambda m=None: c.displacements()
+
+small, big = make(1), make(int(scale))
+w, c = time.monotonic(), cpu()
+small()
+calibration = time.monotonic() - w, cpu() - c
+if case != "cosmo":
+    big(5)  # what the object keeps (a driver's coefficients of time t) is not the call's
+print("calibration", *calibration, flush=True)
+before = rss()
+print("go", flush=True)
+try:
+    big()
+    end = "done", time.monotonic()
+except KeyboardInterrupt:
+    end = "interrupted", time.monotonic()
+# (out of the except: its traceback held the call's output array)
+print(*end, before, rss(), flush=True)
+'''
+
+
+_SCALE = 4  # the interrupted call's size over the calibration's
+
+
+@pytest.mark.parametrize("case", ["fft", "driver", "inflow", "cosmo"])
+def test_ctrl_c_interrupts_a_one_step_call(case):
+    """Ctrl-C stops the calls that run as one library call (the FFT
+    method's grid, Driver.grid, Inflow.fill_grid, CosmoIC.displacements)
+    through the objects' cancel hooks within 0.5 s, and what the call
+    allocated is freed. The hooks are polled every ~10^7 operations, a few
+    hundredths of a CPU second; the bound is 0.5 s of a process that gets
+    a whole processor, stretched by the share this one gets (the
+    calibration call's wall over CPU time, its threads=1), so a loaded
+    machine does not fail it while a call that runs to its end (64 times
+    the calibration's work) still does."""
+    import subprocess
+    import sys
+    env = dict(os.environ)
+    if "libasan" in env.get("LD_PRELOAD", ""):
+        # AddressSanitizer keeps freed blocks in quarantine (resident) by
+        # default: without it they are unmapped at free, as glibc does
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0"
+    p = subprocess.Popen([sys.executable, "-c", _CHILD, case, str(_SCALE)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        calib = p.stdout.readline().split()
+        assert calib and calib[0] == "calibration", p.communicate()[1]
+        wall, cpu = float(calib[1]), float(calib[2])
+        assert p.stdout.readline().strip() == "go"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    words = out.split()
+    assert words and words[0] == "interrupted", f"the call was not interrupted: {out!r} {err!r}"
+    late = float(words[1]) - sent
+    starved = max(1.0, wall / max(cpu, 1e-3))
+    bound = 0.5 * starved
+    # the old behaviour, KeyboardInterrupt at the call's end, fails it
+    assert _SCALE ** 3 * wall - 0.3 > 1.5 * bound, f"the call is too short to tell ({wall:.2f} s at scale 1)"
+    assert late < bound, (f"{case}: Ctrl-C took {late:.2f} s (bound {bound:.2f} s, the whole call "
+                          f"about {_SCALE ** 3 * wall:.1f} s)")
+    grown = int(words[3]) - int(words[2])
+    assert grown < 16 << 20, f"{case}: {grown / 2 ** 20:.0f} MiB still held after the interrupt"

@@ -129,6 +129,27 @@ printf '\377\377\377\177' | dd of=g bs=1 seek=264 conv=notrunc 2>/dev/null
 expect 1 "a record's markers do not frame it" "$T" info g
 grep -q "Gadget format 1" out.txt || fail "info listed nothing: $(cat out.txt)"
 
+# --- generate's and sample's --table and --points readers: bounded before they parse
+mkdir -p adir
+expect 1 "adir is a folder, not a spectrum table" \
+  "$T" generate --model table --table adir --grid 8x8x8 --out a.h5
+printf '0.1 1\n0.2 2\n' > huge.txt && truncate -s 300M huge.txt
+expect 1 "huge.txt is 300 MiB, more than the 256 MiB of a spectrum table" \
+  "$T" generate --model table --table huge.txt --grid 8x8x8 --out a.h5
+# a pipe is counted: 300 MB of comment lines end after 256 MiB, not at their end
+expect 1 "more than 256 MiB read: not a spectrum table" \
+  sh -c "yes '# a comment line of the kind a spectrum table may have, again and again' | head -c 300000000 | \"$T\" generate --model table --table /dev/stdin --grid 8x8x8 --out a.h5"
+rm -f huge.txt
+expect 1 "model table: /dev/zero:1: not a text line" \
+  "$T" generate --model table --table /dev/zero --grid 8x8x8 --out a.h5
+expect 1 "/dev/zero:1: not a text line" "$T" generate --model gaussian --length 0.1 --points /dev/zero --out a.h5
+printf '0.1 0.2 0.3\n0.2 0.3\000\n' > pnul.txt
+expect 1 "pnul.txt:2: not a text line" "$T" generate --model gaussian --length 0.1 --points pnul.txt --out a.h5
+expect 1 "adir: it is a directory" "$T" generate --model gaussian --length 0.1 --points adir --out a.h5
+"$T" generate --model gaussian --length 0.1 --grid 8x8x8 --out s.h5 --quiet || fail "generate"
+expect 1 "/dev/zero:1: not a text line" "$T" sample s.h5 --points /dev/zero --out b.h5
+ls a.h5 b.h5 2>/dev/null && fail "a refused run left an output"
+
 # --- numbers in messages in %g form
 "$T" generate --model gaussian --length 0.1 --grid 16x16x16 --anis 1,1e300,1 --method fft \
   --out a.h5 --quiet 2>err.txt

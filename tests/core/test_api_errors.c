@@ -58,14 +58,14 @@ static void expect_plan(int want, int want2, const tbrf_model *m, int dim, const
 
 static void check_strings(void)
 {
-    for (int c = 0; c <= 16; c++) {
+    for (int c = 0; c <= 17; c++) {
         const char *s = tbrf_strerror(c);
         CHECK(s && s[0] && strcmp(s, "unknown status") != 0, "tbrf_strerror(%d) = \"%s\"", c,
               s ? s : "(null)");
         for (int d = 0; d < c; d++)
             CHECK(strcmp(s, tbrf_strerror(d)) != 0, "tbrf_strerror(%d) == tbrf_strerror(%d)", c, d);
     }
-    const int unknown[] = {-1, 17, 1000, -2147483647 - 1};
+    const int unknown[] = {-1, 18, 1000, -2147483647 - 1};
     for (int i = 0; i < 4; i++) {
         const char *s = tbrf_strerror(unknown[i]);
         CHECK(s && strcmp(s, "unknown status") == 0, "tbrf_strerror(%d) = \"%s\"", unknown[i],

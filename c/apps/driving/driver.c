@@ -558,6 +558,31 @@ int tbrf_driver_points(tbrf_driver *d, double t, int64_t n, const double *xyz, d
     return let_go(d, st) == TBRF_OK ? tbrfi_drv_ok(d) : st;
 }
 
+/* TBRF_ERR_CANCELLED with its message when the caller's hook asks a grid
+ * call to stop after `done` of `total` cells, else TBRF_OK. */
+static int drv_cancelled(tbrf_driver *d, int64_t done, int64_t total)
+{
+    if (!tbrfi_cancelled(&d->cancel))
+        return TBRF_OK;
+    return tbrfi_drv_fail(d, TBRF_ERR_CANCELLED, "driver: cancelled by the caller's hook after %lld of %lld "
+                          "cells", (long long)done, (long long)total);
+}
+
+int tbrf_driver_set_cancel(tbrf_driver *d, tbrf_cancel_fn cancel, void *user)
+{
+    if (!d)
+        return TBRF_ERR_NULL;
+    if (d->status != TBRF_OK)
+        return tbrfi_drv_set_status(d, TBRF_ERR_BAD_PLAN);
+    pthread_rwlock_wrlock(&d->lock); /* not while a call polls the hook */
+    d->cancel.fn = cancel;
+    d->cancel.user = user;
+    if (d->engine)
+        tbrfi_engine_set_cancel(d->engine, cancel, user);
+    pthread_rwlock_unlock(&d->lock);
+    return tbrfi_drv_ok(d);
+}
+
 /* The grid of a box with pdim axes as 3 axes: the missing ones one cell
  * at 0 (a 2D grid had n[2] = 1 before; a lifted box's values do not vary
  * along them). TBRF_OK, or TBRF_ERR_SIZE for a count above 1 there. */
@@ -590,6 +615,8 @@ static int grid_held(tbrf_driver *d, const double origin[3], const double spacin
         const int sep = tbrfi_drv_grid_separable(d, origin, spacing, n, 1, dim, out);
         if (sep == -2)
             return TBRF_ERR_SIZE; /* fits said why */
+        if (sep == -3)
+            return TBRF_ERR_CANCELLED; /* said why */
         if (sep != 0)
             return sep > 0 ? tbrfi_drv_ok(d) : tbrfi_drv_fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
     }
@@ -597,8 +624,14 @@ static int grid_held(tbrf_driver *d, const double origin[3], const double spacin
         if ((st = tbrfi_drv_ensure_fine(d)) != TBRF_OK)
             return st;
         const int64_t whole[3] = {0, 0, 0}; /* the driver's grid is whole: cells from its own corner */
-        tbrfi_nufft_interp_grid(&d->ns, d->fine, dim, origin, spacing, n, whole, 0, total, TBRF_DOUBLE,
-                                d->p.threads, out);
+        const int64_t block = tbrfi_cancel_block(&d->cancel, tbrfi_nufft_cell_work(&d->ns, dim), total);
+        for (int64_t a = 0; a < total; a += block) {
+            if (a > 0 && (st = drv_cancelled(d, a, total)) != TBRF_OK)
+                return st;
+            tbrfi_nufft_interp_grid(&d->ns, d->fine, dim, origin, spacing, n, whole, a,
+                                    total - a < block ? total - a : block, TBRF_DOUBLE, d->p.threads,
+                                    out + (size_t)dim * (size_t)a);
+        }
         return tbrfi_drv_ok(d);
     }
     /* the cells as points, chunk by chunk, through the backend's sum (the
@@ -609,8 +642,13 @@ static int grid_held(tbrf_driver *d, const double origin[3], const double spacin
     if (!x)
         return tbrfi_drv_fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for a chunk of positions");
     const drive_sum q = tbrfi_drv_sum_of(d);
+    const int64_t every = tbrfi_cancel_block(&d->cancel, (double)d->nm * DRIVE_CHUNK, total);
     for (int64_t first = 0; first < total && st == TBRF_OK; first += DRIVE_CHUNK) {
         const int64_t count = total - first < DRIVE_CHUNK ? total - first : DRIVE_CHUNK;
+        if (first > 0 && (first / DRIVE_CHUNK) % every == 0 && drv_cancelled(d, first, total) != TBRF_OK) {
+            free(x);
+            return TBRF_ERR_CANCELLED;
+        }
         for (int64_t i = 0; i < count; i++) {
             const int64_t cell = first + i, jx = cell % n[0], jy = (cell / n[0]) % n[1], jz = cell / (n[0] * n[1]);
             double *xi = x + (size_t)dim * (size_t)i;
@@ -709,6 +747,8 @@ static int grid_last(tbrf_driver *d, const double o[3], const double h[3], const
         const int sep = tbrfi_drv_grid_separable(d, o, h, n, total, 1, out);
         if (sep == -2)
             return TBRF_ERR_SIZE; /* fits said why */
+        if (sep == -3)
+            return TBRF_ERR_CANCELLED; /* said why */
         if (sep != 0)
             return sep > 0 ? TBRF_OK : tbrfi_drv_fail(d, TBRF_ERR_NO_MEMORY, "driver: no memory for the grid's tables");
     }

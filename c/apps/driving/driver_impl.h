@@ -94,6 +94,7 @@ struct tbrf_driver {
     double *lines;     /* the mixed sets W_c = P_zeta(u) Z, projected per component */
     double lo[3], hi[3], tol; /* the engine's domain and tolerance */
     int lines_valid;
+    tbrfi_cancel cancel; /* tbrf_driver_set_cancel's hook, also the engine's */
 };
 
 /* driver.c: the message (under msg_lock) and the memory budget */

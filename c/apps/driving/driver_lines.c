@@ -343,6 +343,7 @@ int tbrfi_drv_tb_set_backend(tbrf_driver *d, int id, int device)
     tbrfi_engine_destroy(d->engine);
     d->engine = e;
     d->spec = &tbrfi_engine_view_of(e)->spec;
+    tbrfi_engine_set_cancel(e, d->cancel.fn, d->cancel.user);
     if (d->lines_valid)
         tbrfi_engine_use_lines(e, d->axis, d->lines, d->dim);
     d->backend = id;

@@ -367,35 +367,23 @@ static void separable_tables(const tbrf_driver *d, const double origin[3], const
             ez[0] = 1.0, ez[1] = 0.0;
     }
 }
-int tbrfi_drv_grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
-                          const int64_t n[3], int64_t cs, int64_t ps, double *out)
+/* Planes k0 .. k1 - 1 of tbrfi_drv_grid_separable (its tables ready, or
+ * not: then nothing is written); 1 when a thread had no memory. */
+static int separable_planes(const tbrf_driver *d, const double *D, const double *ex, const double *ey,
+                            const double *ez, const int64_t n[3], int64_t cs, int64_t ps, int ready,
+                            int64_t k0, int64_t k1, double *out)
 {
     const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
     const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
     const int64_t nx = n[0], ny = n[1], nz = dim == 3 ? n[2] : 1;
-    const int64_t dense = (int64_t)(Mx + 1) * Wy * Wz;
-    if (dense > DENSE_MAX)
-        return 0;
-    /* the dense modes, the axes' phases, and G and H per thread */
-    const double tables = 16.0 * ((double)dense * dim + (double)(nx * (Mx + 1) + ny * (My + 1) + nz * (Mz + 1)) +
-                                  (double)tbrf_threads(d->p.threads) * (double)((Mx + 1) * (Wy + 1) * dim));
-    if (tbrfi_drv_fits(d, tables, "the grid's tables") != TBRF_OK)
-        return -2;
-    double *D = calloc((size_t)(dense * dim * 2), sizeof(double));
-    double *ex = malloc(sizeof(double) * 2 * (size_t)(nx * (Mx + 1)));
-    double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
-    double *ez = malloc(sizeof(double) * 2 * (size_t)(nz * (Mz + 1)));
-    int nomem = !D || !ex || !ey || !ez;
-    if (!nomem)
-        separable_tables(d, origin, spacing, n, D, ex, ey, ez);
-    const int ready = !nomem;
+    int nomem = 0;
 #pragma omp parallel num_threads(tbrf_threads(d->p.threads)) reduction(| : nomem) if (nz * ny * nx >= 4096)
     {
         double *G = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * Wy * dim)) : NULL;
         double *H = ready ? malloc(sizeof(double) * 2 * (size_t)((Mx + 1) * dim)) : NULL;
         nomem |= !G || !H;
 #pragma omp for schedule(static)
-        for (int64_t k = 0; k < nz; k++) {
+        for (int64_t k = k0; k < k1; k++) {
             if (!G || !H)
                 continue;
             const double *zk = ez + 2 * k * (Mz + 1);
@@ -444,10 +432,47 @@ int tbrfi_drv_grid_separable(tbrf_driver *d, const double origin[3], const doubl
         free(G);
         free(H);
     }
+    return nomem;
+}
+
+int tbrfi_drv_grid_separable(tbrf_driver *d, const double origin[3], const double spacing[3],
+                          const int64_t n[3], int64_t cs, int64_t ps, double *out)
+{
+    const int dim = d->dim, Mx = d->mmax[0], My = d->mmax[1], Mz = dim == 3 ? d->mmax[2] : 0;
+    const int Wy = 2 * My + 1, Wz = 2 * Mz + 1;
+    const int64_t nx = n[0], ny = n[1], nz = dim == 3 ? n[2] : 1;
+    const int64_t dense = (int64_t)(Mx + 1) * Wy * Wz;
+    if (dense > DENSE_MAX)
+        return 0;
+    /* the dense modes, the axes' phases, and G and H per thread */
+    const double tables = 16.0 * ((double)dense * dim + (double)(nx * (Mx + 1) + ny * (My + 1) + nz * (Mz + 1)) +
+                                  (double)tbrf_threads(d->p.threads) * (double)((Mx + 1) * (Wy + 1) * dim));
+    if (tbrfi_drv_fits(d, tables, "the grid's tables") != TBRF_OK)
+        return -2;
+    double *D = calloc((size_t)(dense * dim * 2), sizeof(double));
+    double *ex = malloc(sizeof(double) * 2 * (size_t)(nx * (Mx + 1)));
+    double *ey = malloc(sizeof(double) * 2 * (size_t)(ny * (My + 1)));
+    double *ez = malloc(sizeof(double) * 2 * (size_t)(nz * (Mz + 1)));
+    int nomem = !D || !ex || !ey || !ez;
+    if (!nomem)
+        separable_tables(d, origin, spacing, n, D, ex, ey, ez);
+    const int ready = !nomem;
+    /* blocks of planes between two polls of the hook (one block without
+     * one); each plane is its own, so the blocks give its bits */
+    const double plane = (double)(ny * (Mx + 1) * dim) * (double)(Wy + nx) + (double)dense * dim;
+    const int64_t block = tbrfi_cancel_block(&d->cancel, plane, nz);
+    int cancelled = 0;
+    for (int64_t k0 = 0; k0 < nz && !nomem && !cancelled; k0 += block) {
+        const int64_t k1 = nz - k0 < block ? nz : k0 + block;
+        nomem |= separable_planes(d, D, ex, ey, ez, n, cs, ps, ready, k0, k1, out);
+        if (k1 < nz && tbrfi_cancelled(&d->cancel))
+            cancelled = tbrfi_drv_fail(d, TBRF_ERR_CANCELLED, "driver: cancelled by the caller's hook "
+                                       "after %lld of %lld planes of the grid", (long long)k1, (long long)nz);
+    }
     free(D);
     free(ex);
     free(ey);
     free(ez);
-    return nomem ? -1 : 1;
+    return cancelled ? -3 : nomem ? -1 : 1;
 }
 

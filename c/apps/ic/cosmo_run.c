@@ -497,3 +497,11 @@ int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, double *psi2)
     memset(psi2, 0, (size_t)ic->info.particles * 3 * sizeof *psi2);
     return TBRF_OK;
 }
+
+int tbrf_ic_cosmo_set_cancel(tbrf_ic_cosmo *ic, tbrf_cancel_fn cancel, void *user)
+{
+    int st = usable(ic);
+    if (st == TBRF_OK && (st = tbrf_set_cancel(ic->plan, cancel, user)) == TBRF_OK && ic->plan_gas)
+        st = tbrf_set_cancel(ic->plan_gas, cancel, user);
+    return st;
+}

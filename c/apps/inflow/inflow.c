@@ -413,7 +413,15 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
     }
     const int64_t ntiles = s->xyz ? (n + INFLOW_TILE - 1) / INFLOW_TILE : tiles[0] * tiles[1] * tiles[2];
     int failed = 0, status = TBRF_OK;
-#pragma omp parallel num_threads(tbrf_threads(in->v->opts.threads)) if (ntiles > 1)
+    /* blocks of tiles between two polls of the hook (tbrf_inflow_set_cancel) */
+    const tbrfi_cancel *cancel = tbrfi_engine_cancel(in->engine);
+    const int64_t block = tbrfi_cancel_block(cancel, (double)in->v->L * (s->xyz ? INFLOW_TILE : BX * BY * BZ), ntiles);
+    for (int64_t w0 = 0; w0 < ntiles && status == TBRF_OK && !failed; w0 += block) {
+    if (w0 > 0 && tbrfi_cancelled(cancel))
+        return fail(in, TBRF_ERR_CANCELLED, "cancelled by the caller's hook after %lld of %lld tiles",
+                    (long long)w0, (long long)ntiles);
+    const int64_t w1 = ntiles - w0 < block ? ntiles : w0 + block;
+#pragma omp parallel num_threads(tbrf_threads(in->v->opts.threads)) if (w1 - w0 > 1)
     {
     /* float windows: one window's samples in double, per thread */
     double *scratch = in->precision == TBRF_FLOAT ? malloc(sizeof(double) * (size_t)in->maxcount) : NULL;
@@ -422,7 +430,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         failed = 1;
     }
 #pragma omp for schedule(static)
-    for (int64_t w = 0; w < ntiles; w++) {
+    for (int64_t w = w0; w < w1; w++) {
         if (in->precision == TBRF_FLOAT && !scratch)
             continue;
         const int st = fill_tile(in, s, t, n, w, tiles, scratch, values);
@@ -432,6 +440,7 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         }
     }
     free(scratch);
+    }
     }
     if (status != TBRF_OK)
         return fail(in, status, "backend %s: the inflow sampler's windowed lines run on the CPU "
@@ -492,6 +501,16 @@ int64_t tbrf_inflow_line_bytes(const tbrf_inflow *in, int full)
     if (full)
         return (int64_t)8 * (int64_t)in->v->L * in->v->spec.M;
     return in->nsamples * (int64_t)(in->precision == TBRF_FLOAT ? sizeof(float) : sizeof(double));
+}
+
+int tbrf_inflow_set_cancel(tbrf_inflow *in, tbrf_cancel_fn cancel, void *user)
+{
+    if (!in)
+        return TBRF_ERR_NULL;
+    const int st = begin(in);
+    if (st == TBRF_OK)
+        tbrfi_engine_set_cancel(in->engine, cancel, user);
+    return st;
 }
 
 const char *tbrf_inflow_message(const tbrf_inflow *in)

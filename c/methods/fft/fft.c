@@ -656,6 +656,15 @@ int tbrfi_fft_method_modes_rows(const tbrf_model *model, int dim, const grid_geo
                                 uint64_t realization, int threads, double zeta, int comp, int zeroed,
                                 int64_t row0, int64_t nrows, fftw_complex *C)
 {
+    return tbrfi_fft_method_modes_polled(model, dim, g, seed, realization, threads, zeta, comp, zeroed,
+                                         row0, nrows, NULL, C);
+}
+
+int tbrfi_fft_method_modes_polled(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                                  uint64_t realization, int threads, double zeta, int comp, int zeroed,
+                                  int64_t row0, int64_t nrows, const tbrfi_cancel *cancel,
+                                  fftw_complex *C)
+{
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1;
     const int nthreads = tbrf_threads(threads);
@@ -688,106 +697,115 @@ int tbrfi_fft_method_modes_rows(const tbrf_model *model, int dim, const grid_geo
     /* modes 1 <= m_x < xend of a row are canonical and drawn in blocks
      * (normals_row); m_x = 0 by mode_normal; the Nyquist m_x is zero */
     const int64_t xend = nx % 2 == 0 ? nx / 2 : nh;
+    /* blocks of rows between two polls of the hook (one block without
+     * one); each row is its own, so the blocks give the rows' bits */
+    const int64_t block = tbrfi_cancel_block(cancel, TBRFI_CANCEL_MODE * (double)nh, nrows);
+    int st = TBRF_OK;
+    for (int64_t b0 = row0; b0 < row0 + nrows && st == TBRF_OK; b0 += block) {
+        const int64_t b1 = row0 + nrows - b0 < block ? row0 + nrows : b0 + block;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
-    for (int64_t row = row0; row < row0 + nrows; row++) {
-        const int64_t iz = row / ny, iy = row % ny;
-        const int64_t mz = dim == 3 ? idx_to_m(iz, nz) : 0, my = idx_to_m(iy, ny);
-        fftw_complex *c = C + (row - row0) * nh;
-        const int row_zero = (dim == 3 && is_nyquist(mz, nz)) || is_nyquist(my, ny);
-        /* phase of the y and z parts, for +m and for -m (conjugate) */
-        const double pyz_re = phy[2 * iy] * phz[2 * iz] - phy[2 * iy + 1] * phz[2 * iz + 1];
-        const double pyz_im = phy[2 * iy] * phz[2 * iz + 1] + phy[2 * iy + 1] * phz[2 * iz];
-        if (row_zero) {
-            if (!zeroed)
-                memset(c, 0, sizeof(fftw_complex) * (size_t)nh);
-            continue;
-        }
-        for (int64_t x0 = 0; x0 < nh; x0 += NORMAL_BLOCK) {
-            const int nb = (int)(nh - x0 < NORMAL_BLOCK ? nh - x0 : NORMAL_BLOCK);
-            double bre[NORMAL_BLOCK], bim[NORMAL_BLOCK];
-            /* the block's canonical run [r0, r1) (offsets in the block) */
-            const int64_t r0 = x0 == 0 ? 1 : 0;
-            const int64_t r1 = xend - x0 < nb ? (xend - x0 > r0 ? xend - x0 : r0) : nb;
-            if (comp < 0 && r1 > r0) {
-                double amp[NORMAL_BLOCK];
-                /* past the last non-zero table entry amp is 0: not looked up */
-                int64_t ra = r1;
-                if (e.table) {
-                    const int64_t rest = e.s_hi - my * my - mz * mz;
-                    ra = rest < 0 ? r0 : isqrt(rest) + 1 - x0;
-                    ra = ra < r0 ? r0 : ra > r1 ? r1 : ra;
-                }
-                for (int64_t b = r0; b < ra; b++)
-                    amp[b] = spec_value(&e, x0 + b, my, mz);
-                /* Modes of zero power (beyond k_max, below k_min: half of
-                 * a cube's modes lie outside the inscribed sphere) are not
-                 * drawn: each mode has its own counter, so skipping one
-                 * changes no other, and its value is zero either way. */
-                int64_t lo = r0, hi = ra;
-                while (lo < hi && amp[lo] == 0.0)
-                    lo++;
-                while (hi > lo && amp[hi - 1] == 0.0)
-                    hi--;
+        for (int64_t row = b0; row < b1; row++) {
+            const int64_t iz = row / ny, iy = row % ny;
+            const int64_t mz = dim == 3 ? idx_to_m(iz, nz) : 0, my = idx_to_m(iy, ny);
+            fftw_complex *c = C + (row - row0) * nh;
+            const int row_zero = (dim == 3 && is_nyquist(mz, nz)) || is_nyquist(my, ny);
+            /* phase of the y and z parts, for +m and for -m (conjugate) */
+            const double pyz_re = phy[2 * iy] * phz[2 * iz] - phy[2 * iy + 1] * phz[2 * iz + 1];
+            const double pyz_im = phy[2 * iy] * phz[2 * iz + 1] + phy[2 * iy + 1] * phz[2 * iz];
+            if (row_zero) {
                 if (!zeroed)
-                    for (int64_t b = r0; b < r1; b++)
-                        if (b < lo || b >= hi)
-                            c[x0 + b][0] = c[x0 + b][1] = 0.0;
-                if (hi > lo) {
-                    normals_row(&rp, seed, realization, x0 + lo, my, mz, (int)(hi - lo), bre + lo,
-                                bim + lo);
-                    rp.store((int)(hi - lo), amp + lo, bre + lo, bim + lo, phx + 2 * (x0 + lo), pyz_re,
-                             pyz_im, (double *)(c + x0 + lo));
-                }
+                    memset(c, 0, sizeof(fftw_complex) * (size_t)nh);
+                continue;
             }
-            for (int64_t b = 0; b < nb; b++) {
-                const int64_t ix = x0 + b, mx = ix;
-                if (comp < 0 && b == r0 && r1 > r0) {
-                    b = r1 - 1; /* [r0, r1) stored above */
-                    continue;
-                }
-                if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
+            for (int64_t x0 = 0; x0 < nh; x0 += NORMAL_BLOCK) {
+                const int nb = (int)(nh - x0 < NORMAL_BLOCK ? nh - x0 : NORMAL_BLOCK);
+                double bre[NORMAL_BLOCK], bim[NORMAL_BLOCK];
+                /* the block's canonical run [r0, r1) (offsets in the block) */
+                const int64_t r0 = x0 == 0 ? 1 : 0;
+                const int64_t r1 = xend - x0 < nb ? (xend - x0 > r0 ? xend - x0 : r0) : nb;
+                if (comp < 0 && r1 > r0) {
+                    double amp[NORMAL_BLOCK];
+                    /* past the last non-zero table entry amp is 0: not looked up */
+                    int64_t ra = r1;
+                    if (e.table) {
+                        const int64_t rest = e.s_hi - my * my - mz * mz;
+                        ra = rest < 0 ? r0 : isqrt(rest) + 1 - x0;
+                        ra = ra < r0 ? r0 : ra > r1 ? r1 : ra;
+                    }
+                    for (int64_t b = r0; b < ra; b++)
+                        amp[b] = spec_value(&e, x0 + b, my, mz);
+                    /* Modes of zero power (beyond k_max, below k_min: half of
+                     * a cube's modes lie outside the inscribed sphere) are not
+                     * drawn: each mode has its own counter, so skipping one
+                     * changes no other, and its value is zero either way. */
+                    int64_t lo = r0, hi = ra;
+                    while (lo < hi && amp[lo] == 0.0)
+                        lo++;
+                    while (hi > lo && amp[hi - 1] == 0.0)
+                        hi--;
                     if (!zeroed)
-                        c[ix][0] = c[ix][1] = 0.0;
-                    continue;
+                        for (int64_t b = r0; b < r1; b++)
+                            if (b < lo || b >= hi)
+                                c[x0 + b][0] = c[x0 + b][1] = 0.0;
+                    if (hi > lo) {
+                        normals_row(&rp, seed, realization, x0 + lo, my, mz, (int)(hi - lo), bre + lo,
+                                    bim + lo);
+                        rp.store((int)(hi - lo), amp + lo, bre + lo, bim + lo, phx + 2 * (x0 + lo), pyz_re,
+                                 pyz_im, (double *)(c + x0 + lo));
+                    }
                 }
-                const double amp = spec_value(&e, mx, my, mz);
-                if (amp == 0.0) { /* not drawn, as above */
-                    if (!zeroed)
-                        c[ix][0] = c[ix][1] = 0.0;
-                    continue;
+                for (int64_t b = 0; b < nb; b++) {
+                    const int64_t ix = x0 + b, mx = ix;
+                    if (comp < 0 && b == r0 && r1 > r0) {
+                        b = r1 - 1; /* [r0, r1) stored above */
+                        continue;
+                    }
+                    if (is_nyquist(mx, nx) || (mx == 0 && my == 0 && mz == 0)) {
+                        if (!zeroed)
+                            c[ix][0] = c[ix][1] = 0.0;
+                        continue;
+                    }
+                    const double amp = spec_value(&e, mx, my, mz);
+                    if (amp == 0.0) { /* not drawn, as above */
+                        if (!zeroed)
+                            c[ix][0] = c[ix][1] = 0.0;
+                        continue;
+                    }
+                    /* canonical member of the pair: first non-zero of (mx, my, mz) > 0 */
+                    const int canonical = mx > 0 || my > 0 || (my == 0 && mz > 0);
+                    const int64_t sg = canonical ? 1 : -1;
+                    double re, im;
+                    if (comp < 0) {
+                        mode_normal(seed, realization, sg * mx, sg * my, sg * mz, &re, &im);
+                    } else {
+                        /* component d draws the counters of realization r + (d+1) 2^62
+                         * (r < 2^62 is checked by the plan): no two components share
+                         * a number */
+                        double gv[3][2];
+                        for (int d = 0; d < dim; d++)
+                            mode_normal(seed, realization | ((uint64_t)(d + 1) << 62), sg * mx, sg * my,
+                                        sg * mz, &gv[d][0], &gv[d][1]);
+                        const double k[3] = {e.twopi_over_L[0] * (double)(sg * mx),
+                                             e.twopi_over_L[1] * (double)(sg * my),
+                                             e.twopi_over_L[2] * (double)(sg * mz)};
+                        project_mode(dim, k, gv, zeta, comp, &re, &im);
+                    }
+                    if (!canonical) /* a_-m = conj(a_m), projection included (P is even in k) */
+                        im = -im;
+                    /* times e^{i k.o} = phx * pyz */
+                    const double p_re = phx[2 * ix] * pyz_re - phx[2 * ix + 1] * pyz_im;
+                    const double p_im = phx[2 * ix] * pyz_im + phx[2 * ix + 1] * pyz_re;
+                    c[ix][0] = amp * (re * p_re - im * p_im);
+                    c[ix][1] = amp * (re * p_im + im * p_re);
                 }
-                /* canonical member of the pair: first non-zero of (mx, my, mz) > 0 */
-                const int canonical = mx > 0 || my > 0 || (my == 0 && mz > 0);
-                const int64_t sg = canonical ? 1 : -1;
-                double re, im;
-                if (comp < 0) {
-                    mode_normal(seed, realization, sg * mx, sg * my, sg * mz, &re, &im);
-                } else {
-                    /* component d draws the counters of realization r + (d+1) 2^62
-                     * (r < 2^62 is checked by the plan): no two components share
-                     * a number */
-                    double gv[3][2];
-                    for (int d = 0; d < dim; d++)
-                        mode_normal(seed, realization | ((uint64_t)(d + 1) << 62), sg * mx, sg * my,
-                                    sg * mz, &gv[d][0], &gv[d][1]);
-                    const double k[3] = {e.twopi_over_L[0] * (double)(sg * mx),
-                                         e.twopi_over_L[1] * (double)(sg * my),
-                                         e.twopi_over_L[2] * (double)(sg * mz)};
-                    project_mode(dim, k, gv, zeta, comp, &re, &im);
-                }
-                if (!canonical) /* a_-m = conj(a_m), projection included (P is even in k) */
-                    im = -im;
-                /* times e^{i k.o} = phx * pyz */
-                const double p_re = phx[2 * ix] * pyz_re - phx[2 * ix + 1] * pyz_im;
-                const double p_im = phx[2 * ix] * pyz_im + phx[2 * ix + 1] * pyz_re;
-                c[ix][0] = amp * (re * p_re - im * p_im);
-                c[ix][1] = amp * (re * p_im + im * p_re);
             }
         }
+        if (tbrfi_cancelled(cancel))
+            st = TBRF_ERR_CANCELLED;
     }
     free(ph);
     free(e.table);
-    return TBRF_OK;
+    return st;
 }
 
 /* The transform's array: fresh anonymous pages, which the kernel hands
@@ -867,7 +885,7 @@ static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fft_a
 
 int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                         uint64_t realization, int threads, int precision, int vector, double zeta,
-                        void *out)
+                        const tbrfi_cancel *cancel, void *out)
 {
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1;
@@ -886,12 +904,14 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
     for (int c = 0; c < ncomp && !st; c++) {
         /* the array is zero before the first component only (the in-place
          * transform overwrites it) */
-        st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, zeta, vector ? c : -1,
-                                    c == 0 && A.bytes != 0, C);
+        st = tbrfi_fft_method_modes_polled(model, dim, g, seed, realization, threads, zeta,
+                                           vector ? c : -1, c == 0 && A.bytes != 0, 0, ny * nz, cancel, C);
         if (st)
             break;
         fftw_execute(plan);
-        if (direct)
+        if (tbrfi_cancelled(cancel))
+            st = TBRF_ERR_CANCELLED;
+        if (direct || st)
             break;
 #pragma omp parallel for schedule(static) num_threads(nthreads)
         for (int64_t row = 0; row < nz * ny; row++) {
@@ -979,7 +999,7 @@ static int push_piece(int (*push)(void *, int64_t, int64_t, const void *), void 
 static int generate_push_double(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                                 uint64_t realization, int threads, int64_t step,
                                 int (*push)(void *, int64_t, int64_t, const void *), void *user,
-                                int64_t *failed_at, int *push_rc)
+                                int64_t *failed_at, int *push_rc, const tbrfi_cancel *cancel)
 {
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t total = nx * ny * nz;
@@ -994,9 +1014,11 @@ static int generate_push_double(const tbrf_model *model, int dim, const grid_geo
         fft_array_free(&O);
         return st;
     }
-    st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, A.bytes != 0, A.C);
+    st = tbrfi_fft_method_modes_polled(model, dim, g, seed, realization, threads, 0.0, -1, A.bytes != 0, 0,
+                                       ny * nz, cancel, A.C);
     if (!st) {
         fftw_execute(plan);
+        st = tbrfi_cancelled(cancel) ? TBRF_ERR_CANCELLED : TBRF_OK;
         const double *F = (const double *)O.C;
         for (int64_t first = 0; first < total && !st; first += step)
             st = push_piece(push, user, first, total - first < step ? total - first : step, F + first,
@@ -1011,11 +1033,11 @@ static int generate_push_double(const tbrf_model *model, int dim, const grid_geo
 int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                                    uint64_t realization, int threads, int precision, int64_t step,
                                    int (*push)(void *, int64_t, int64_t, const void *), void *user,
-                                   int64_t *failed_at, int *push_rc)
+                                   int64_t *failed_at, int *push_rc, const tbrfi_cancel *cancel)
 {
     if (precision == TBRF_DOUBLE)
         return generate_push_double(model, dim, g, seed, realization, threads, step, push, user,
-                                    failed_at, push_rc);
+                                    failed_at, push_rc, cancel);
     const int64_t nx = g->n[0], ny = g->n[1], nz = dim == 3 ? g->n[2] : 1;
     const int64_t nh = nx / 2 + 1, rows = ny * nz, total = nx * rows;
     const int nthreads = tbrf_threads(threads);
@@ -1025,9 +1047,11 @@ int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_
     if (st)
         return st;
     fftw_complex *C = A.C;
-    st = tbrfi_fft_method_modes(model, dim, g, seed, realization, threads, 0.0, -1, A.bytes != 0, C);
+    st = tbrfi_fft_method_modes_polled(model, dim, g, seed, realization, threads, 0.0, -1, A.bytes != 0, 0,
+                                       rows, cancel, C);
     if (!st) {
         fftw_execute(plan);
+        st = tbrfi_cancelled(cancel) ? TBRF_ERR_CANCELLED : TBRF_OK;
         /* Float row r lies at bytes [4 r nx, 4 (r + 1) nx), over doubles of
          * rows below r: rounded in row order, each row overwrites only rows
          * already rounded, so no second whole-grid array is needed (the

@@ -20,6 +20,7 @@
 
 #include <fftw3.h>
 
+#include "core/cancel.h"
 #include "core/geometry.h"
 #include "tbrf.h"
 
@@ -39,11 +40,12 @@ double tbrfi_fft_method_variance(const tbrf_model *model, int dim, const grid_ge
  * precision, x fastest; `dim` interleaved components per cell when vector
  * is non-zero, projected per mode by zeta P_perp + (1 - zeta) P_par). model
  * must have its amplitude frozen (the plan's copy). threads as
- * opts.threads. Returns TBRF_OK, TBRF_ERR_NO_MEMORY or TBRF_ERR_FFT; values
+ * opts.threads; cancel: the plan's hook or NULL. Returns TBRF_OK, TBRF_ERR_NO_MEMORY,
+ * TBRF_ERR_FFT or TBRF_ERR_CANCELLED; values
  * are bitwise the same for any thread count. */
 int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                         uint64_t realization, int threads, int precision, int vector, double zeta,
-                        void *out);
+                        const tbrfi_cancel *cancel, void *out);
 
 /* The scalar field of realization r on the whole grid g in `precision`,
  * as tbrfi_fft_method_generate makes it (the same bits), handed to
@@ -56,7 +58,7 @@ int tbrfi_fft_method_generate(const tbrf_model *model, int dim, const grid_geom 
 int tbrfi_fft_method_generate_push(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                                    uint64_t realization, int threads, int precision, int64_t step,
                                    int (*push)(void *, int64_t, int64_t, const void *), void *user,
-                                   int64_t *failed_at, int *push_rc);
+                                   int64_t *failed_at, int *push_rc, const tbrfi_cancel *cancel);
 
 /* Fills the half-complex array C (n_z x n_y x (n_x/2+1), FFTW's c2r input)
  * with the modes of realization r times e^{i k.origin}: the scalar field's
@@ -76,5 +78,14 @@ int tbrfi_fft_method_modes(const tbrf_model *model, int dim, const grid_geom *g,
 int tbrfi_fft_method_modes_rows(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
                                 uint64_t realization, int threads, double zeta, int comp, int zeroed,
                                 int64_t row0, int64_t nrows, fftw_complex *C);
+
+/* tbrfi_fft_method_modes_rows polling `cancel` (NULL: none) between
+ * blocks of rows: TBRF_ERR_CANCELLED when it asks to stop (C then holds
+ * some rows only). The generate calls above poll through it, and once
+ * more after the transform. */
+int tbrfi_fft_method_modes_polled(const tbrf_model *model, int dim, const grid_geom *g, uint64_t seed,
+                                  uint64_t realization, int threads, double zeta, int comp, int zeroed,
+                                  int64_t row0, int64_t nrows, const tbrfi_cancel *cancel,
+                                  fftw_complex *C);
 
 #endif

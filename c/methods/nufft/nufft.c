@@ -775,3 +775,11 @@ void tbrfi_nufft_interp_grid(const nufft_setup *s, double *const *u, int ncomp, 
         store(out, precision, i, ncomp, res);
     }
 }
+
+double tbrfi_nufft_cell_work(const nufft_setup *s, int ncomp)
+{
+    double w = (double)ncomp;
+    for (int d = 0; d < s->dim; d++)
+        w *= (double)s->w;
+    return w;
+}

@@ -85,4 +85,9 @@ void tbrfi_nufft_weights(const nufft_setup *s, double z, double *k);
  * Gauss-Legendre quadrature (exposed for the tests). */
 double tbrfi_nufft_kernel_ft(const nufft_setup *s, double xi);
 
+/* The operations one cell or point of an interpolation costs (w^dim
+ * kernel weights times ncomp components), for the blocks between two
+ * polls of a cancel hook (core/cancel.h). */
+double tbrfi_nufft_cell_work(const nufft_setup *s, int ncomp);
+
 #endif
