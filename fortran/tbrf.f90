@@ -52,6 +52,7 @@ module tbrf
     private :: grid_s3_d, grid_s3_f, grid_c3_d, grid_c3_f, grid_c2_d, grid_c2_f
     private :: inflow_assign, inflow_final, finish_inflow, inflow_create_i4, inflow_create_i8
     private :: inflow_fill_grid_2, inflow_fill_grid_3
+    private :: inflow_periodic_i4, inflow_periodic_i8
     private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, finish_msg, msg_buffer
 
     !> A model (the C tbrf_model). Not copyable.
@@ -144,6 +145,13 @@ module tbrf
     interface tbrf_inflow_create
         module procedure inflow_create_i4, inflow_create_i8
     end interface tbrf_inflow_create
+
+    !> tbrf_inflow_create_periodic(inflow, model, dim, lo, hi, period,
+    !> resolution, seed, realization, velocity[, opts][, stat]): the field
+    !> periodic across the flow (period(d) > 0 on those axes, 0 along it)
+    interface tbrf_inflow_create_periodic
+        module procedure inflow_periodic_i4, inflow_periodic_i8
+    end interface tbrf_inflow_create_periodic
 
     !> tbrf_inflow_fill_grid(inflow, t, origin, spacing, values[, stat]):
     !> values(nx, ny) in 2D, values(nx, ny, nz) in 3D; the block's size is
@@ -2564,6 +2572,59 @@ contains
                                                 realization, po, v3, prec, inflow%ptr), &
                            "tbrf_inflow_create", inflow, stat)
     end subroutine inflow_create_i8
+
+    subroutine inflow_periodic_i4(inflow, model, dim, lo, hi, period, resolution, seed, realization, &
+                                  velocity, opts, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), period(:), resolution, velocity(:)
+        integer(c_int32_t), intent(in) :: seed, realization
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        call inflow_periodic_i8(inflow, model, dim, lo, hi, period, resolution, int(seed, c_int64_t), &
+                                int(realization, c_int64_t), velocity, opts, stat)
+    end subroutine inflow_periodic_i4
+
+    !> Makes the sampler periodic across the flow (destroying what `inflow`
+    !> held): the C tbrf_inflow_create_periodic, period(d) > 0 the period of
+    !> a periodic axis (the box's), 0 on the flow's axis. On failure
+    !> `inflow` holds the C object with its message, to be destroyed.
+    subroutine inflow_periodic_i8(inflow, model, dim, lo, hi, period, resolution, seed, realization, &
+                                  velocity, opts, stat)
+        type(tbrf_inflow), intent(inout) :: inflow
+        type(tbrf_model), intent(in) :: model
+        integer, intent(in) :: dim
+        real(c_double), intent(in) :: lo(:), hi(:), period(:), resolution, velocity(:)
+        integer(c_int64_t), intent(in) :: seed, realization
+        type(tbrf_opts), intent(in), optional, target :: opts
+        integer, intent(out), optional :: stat
+        real(c_double) :: lo3(3), hi3(3), p3(3), v3(3)
+        type(c_ptr) :: po
+        integer :: d
+        call tbrf_inflow_destroy(inflow)
+        lo3 = 0
+        hi3 = 0
+        p3 = 0
+        v3 = 0
+        d = max(0, min(dim, 3))
+        if (size(lo) < d .or. size(hi) < d .or. size(period) < d .or. size(velocity) < d) then
+            call finish(TBRF_ERR_SIZE, "tbrf_inflow_create_periodic", "lo, hi, period and velocity "// &
+                        "need one value per dimension", stat)
+            return
+        end if
+        lo3(1:d) = lo(1:d)
+        hi3(1:d) = hi(1:d)
+        p3(1:d) = period(1:d)
+        v3(1:d) = velocity(1:d)
+        po = c_null_ptr
+        if (present(opts)) po = c_loc(opts)
+        inflow%dim = int(dim, c_int)
+        call finish_inflow(c_tbrf_inflow_create_periodic(model%ptr, int(dim, c_int), lo3, hi3, p3, &
+                                                         resolution, seed, realization, po, v3, &
+                                                         inflow%ptr), &
+                           "tbrf_inflow_create_periodic", inflow, stat)
+    end subroutine inflow_periodic_i8
 
     !> What fill writes: TBRF_DENSITY_FIELD, _LOGNORMAL (rho_w exp(sigma
     !> delta - sigma^2/2)) or _LINEAR (rho_w max(1 + sigma delta, rho_floor)).

@@ -281,14 +281,18 @@ class Inflow:
     bitwise those of that Field at the shifted positions (line_precision
     "double"). Inflow(model, dim, domain, resolution, velocity, seed=1,
     realization=0, line_precision="double", lines=, oversampling=, ...,
-    **model_parameters); domain from tbrf.inflow_tube()."""
+    **model_parameters); domain from tbrf.inflow_tube(). period=(0, L_y[,
+    L_z]) makes the field periodic across the flow with the box's periods
+    (tbrf_inflow_create_periodic: a periodic plan, no lines, so
+    line_precision must stay "double")."""
 
     def __init__(self, model: Any, dim: int, domain: Any, resolution: float,
                  velocity: Sequence[float], *, seed: int = 1, realization: int = 0,
                  line_precision: str = "double", lines: Optional[int] = None,
                  oversampling: Optional[int] = None, line_method: Optional[str] = None,
                  max_padding: Optional[int] = None, line_length_factor: Optional[int] = None,
-                 threads: Optional[int] = None, **model_parameters: Any):
+                 threads: Optional[int] = None, period: Optional[Sequence[float]] = None,
+                 **model_parameters: Any):
         self.model = as_model(model, model_parameters)
         self.dim = int(dim)
         d = np.asarray(domain, dtype=np.float64)
@@ -299,12 +303,21 @@ class Inflow:
                         line_length_factor=line_length_factor, threads=threads)
         self._lock = threading.Lock()
         self._h = ctypes.c_void_p()
-        st = lib.tbrf_inflow_create(self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
-                                    C.vec3(d[:, 1], dim, "domain"), float(resolution),
-                                    C.u64(seed, "seed"), C.u64(realization, "realization"),
-                                    ctypes.byref(o),
-                                    C.vec3(velocity, dim, "velocity"),
-                                    C.precision_of(line_precision), ctypes.byref(self._h))
+        if period is not None:
+            if line_precision != "double":
+                raise ValueError("a periodic inflow has no lines: line_precision must be \"double\"")
+            st = lib.tbrf_inflow_create_periodic(
+                self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
+                C.vec3(d[:, 1], dim, "domain"), C.vec3(period, dim, "period"), float(resolution),
+                C.u64(seed, "seed"), C.u64(realization, "realization"), ctypes.byref(o),
+                C.vec3(velocity, dim, "velocity"), ctypes.byref(self._h))
+        else:
+            st = lib.tbrf_inflow_create(self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
+                                        C.vec3(d[:, 1], dim, "domain"), float(resolution),
+                                        C.u64(seed, "seed"), C.u64(realization, "realization"),
+                                        ctypes.byref(o),
+                                        C.vec3(velocity, dim, "velocity"),
+                                        C.precision_of(line_precision), ctypes.byref(self._h))
         if st != 0:
             msg = text(lib.tbrf_inflow_message(self._h))
             self.close()
