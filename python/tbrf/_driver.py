@@ -105,7 +105,9 @@ class Driver:
         TurbGen's spectrum, sol_weight, t_decay, update interval, amplitude
         factors, seed and force rms (doc/driving.md, "TurbGen's parameter
         files"). options: the keywords the file does not set (threads,
-        eval, accuracy, interpolate, directions, backend, device)."""
+        eval, accuracy, interpolate, directions, backend, device); a power
+        law's directions default to TurbGen's mode count, directions=0 drives
+        every mode."""
         import os
         src = text_or_path
         if isinstance(src, os.PathLike) or (isinstance(src, str) and "=" not in src):
@@ -128,6 +130,9 @@ class Driver:
         for k in options:
             if k in kw or k == "seed":
                 raise ValueError(f"from_turbgen: {k} is set by the TurbGen file")
+        # a power law's sparse directions as TurbGen's angles; directions=0
+        # among the options drives every mode
+        kw["directions"] = p.directions
         kw.update(options)
         dim = kw.pop("dim")
         return cls(model, int(seed.value), dim, **kw)
