@@ -10,10 +10,13 @@
  *     realizations: its mean, its mean square and its power in shells of
  *     the transverse wavenumber against the model's lattice sums, within 4
  *     standard deviations of the estimators (derived below);
- *  4. the lognormal density; 5. bad input: clean statuses. */
+ *  4. the lognormal density; 5. bad input: clean statuses; 6. threads
+ *     sharing one sampler get bitwise the serial fills (they take turns
+ *     on its plan). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +341,56 @@ static void test_errors(void)
     tbrf_model_destroy(m);
 }
 
+/* 6: four threads fill their own times from one sampler at once. */
+enum { THREADS = 4 };
+typedef struct fill_job {
+    tbrf_inflow *in;
+    double t;
+    const int64_t *n;
+    double *out;
+    int status;
+} fill_job;
+
+static void *fill_thread(void *arg)
+{
+    fill_job *j = arg;
+    for (int rep = 0; rep < 5 && j->status == TBRF_OK; rep++)
+        j->status = tbrf_inflow_fill_grid(j->in, j->t, ORIGIN, SPACING, j->n, j->out);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    tbrf_model *m = powerlaw();
+    tbrf_inflow *in = sampler(m, 3, 9, 1);
+    REQUIRE(in, , "sampler");
+    int64_t n[3];
+    block_counts(3, n);
+    const size_t N = (size_t)(n[0] * n[1] * n[2]);
+    double *serial = malloc(sizeof(double) * N * THREADS), *par = malloc(sizeof(double) * N * THREADS);
+    for (int k = 0; k < THREADS; k++)
+        REQUIRE(tbrf_inflow_fill_grid(in, 1.5 * k, ORIGIN, SPACING, n, serial + N * k) == TBRF_OK, , "serial");
+    pthread_t tid[THREADS];
+    fill_job jobs[THREADS];
+    int started = 0;
+    for (int k = 0; k < THREADS; k++) {
+        jobs[k] = (fill_job){in, 1.5 * k, n, par + N * k, TBRF_OK};
+        started += pthread_create(&tid[k], NULL, fill_thread, &jobs[k]) == 0;
+    }
+    REQUIRE(started == THREADS, , "threads");
+    int ok = 1;
+    for (int k = 0; k < THREADS; k++) {
+        pthread_join(tid[k], NULL);
+        ok &= jobs[k].status == TBRF_OK;
+    }
+    CHECK(ok && !memcmp(serial, par, sizeof(double) * N * THREADS),
+          "%d threads sharing one periodic sampler: bitwise the serial fills", THREADS);
+    free(serial);
+    free(par);
+    tbrf_inflow_destroy(in);
+    tbrf_model_destroy(m);
+}
+
 int main(void)
 {
     test_plan_and_periodicity(3);
@@ -345,5 +398,6 @@ int main(void)
     test_statistics();
     test_density();
     test_errors();
+    test_threads();
     return check_report("test_inflow_periodic");
 }
