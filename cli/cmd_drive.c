@@ -92,7 +92,8 @@ static void usage(void)
            "  --amplitude-factor A,B[,C]  per-component factors of the force, one or NC\n"
            "                 (its rms still sets the total; doc/driving.md, \"Amplitude\")\n"
            "  --directions D sparse directions for wide bands: about D s modes of each\n"
-           "                 shell s, the spectrum exact in expectation (\"Wide bands\")\n"
+           "                 shell s, the spectrum exact in expectation (\"Wide bands\");\n"
+           "                 with --turbgen a power law's default is TurbGen's count, 0 all\n"
            "  --turbgen FILE TurbGen's parameter file instead of --box, --model, --kmin,\n"
            "                 --kmax, --zeta, --tcorr, --dt-update, amplitude and --seed:\n"
            "                 its spectrum, sol_weight, t_decay, nsteps_per_t_turb and\n"
@@ -860,7 +861,8 @@ static int parse_shape_opts(const char *const *val, drive_run *d, int turbgen)
         cli_errline("%s", err);
         return -1;
     }
-    d->p.directions = (int32_t)dirs;
+    if (val[D_DIRS] || !turbgen) /* --turbgen: the file's (TurbGen's angles) unless given */
+        d->p.directions = (int32_t)dirs;
     return 0;
 }
 

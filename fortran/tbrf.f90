@@ -52,6 +52,7 @@ module tbrf
     private :: grid_s3_d, grid_s3_f, grid_c3_d, grid_c3_f, grid_c2_d, grid_c2_f
     private :: inflow_assign, inflow_final, finish_inflow, inflow_create_i4, inflow_create_i8
     private :: inflow_fill_grid_2, inflow_fill_grid_3
+    private :: inflow_periodic_i4, inflow_periodic_i8
     private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, finish_msg, msg_buffer
 
     !> A model (the C tbrf_model). Not copyable.
@@ -144,6 +145,13 @@ module tbrf
     interface tbrf_inflow_create
         module procedure inflow_create_i4, inflow_create_i8
     end interface tbrf_inflow_create
+
+    !> tbrf_inflow_create_periodic(inflow, model, dim, lo, hi, period,
+    !> resolution, seed, realization, velocity[, opts][, stat]): the field
+    !> periodic across the flow (period(d) > 0 on those axes, 0 along it)
+    interface tbrf_inflow_create_periodic
+        module procedure inflow_periodic_i4, inflow_periodic_i8
+    end interface tbrf_inflow_create_periodic
 
     !> tbrf_inflow_fill_grid(inflow, t, origin, spacing, values[, stat]):
     !> values(nx, ny) in 2D, values(nx, ny, nz) in 3D; the block's size is

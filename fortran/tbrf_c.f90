@@ -1238,6 +1238,23 @@ module tbrf_c
         type(c_ptr) :: inflow
     end function c_tbrf_inflow_create
 
+    function c_tbrf_inflow_create_periodic(model, dim, lo, hi, period, resolution, seed, &
+        realization, opts, velocity, inflow) bind(C, name="tbrf_inflow_create_periodic")
+        import
+        integer(c_int) :: c_tbrf_inflow_create_periodic
+        type(c_ptr), value :: model
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: lo(3)
+        real(c_double), intent(in) :: hi(3)
+        real(c_double), intent(in) :: period(3)
+        real(c_double), value :: resolution
+        integer(c_int64_t), value :: seed
+        integer(c_int64_t), value :: realization
+        type(c_ptr), value :: opts
+        real(c_double), intent(in) :: velocity(3)
+        type(c_ptr) :: inflow
+    end function c_tbrf_inflow_create_periodic
+
     function c_tbrf_inflow_set_density(inflow, kind, rho_w, sigma, rho_floor) &
         bind(C, name="tbrf_inflow_set_density")
         import

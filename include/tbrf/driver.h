@@ -129,9 +129,15 @@ TBRF_API int tbrf_driver_make(const tbrf_model *model, uint64_t seed,
  * rms = TurbGen's ensemble rms of |f| for the file, summed over its own
  * modes (for the power law its sparse random directions, angles_exp,
  * replayed from random_seed), which TurbGen's OUvar = sqrt(energy /
- * t_decay) sets (doc/driving.md, "TurbGen's parameter files"). The driver
- * samples every direction of the band and draws with its own generator
- * (seed = random_seed), so the realisation differs from TurbGen's.
+ * t_decay) sets (doc/driving.md, "TurbGen's parameter files"). For a
+ * power law (spect_form 2) params->directions is the largest D >= 1 whose
+ * driver drives no more modes than TurbGen's list for the file (0, every
+ * mode, when the band holds no more), so an update costs at most
+ * TurbGen's; band and parabola files get 0, as TurbGen drives all their
+ * modes. Set params->directions = 0 before tbrf_driver_make to drive
+ * every mode (the rms is the same). The driver draws with its own
+ * generator (seed = random_seed), so the realisation differs from
+ * TurbGen's.
  * Make the driver with tbrf_driver_make(*model, *seed, params, ...) and
  * destroy *model after. Every TurbGen key is required (as TurbGen does);
  * an unknown key, ndim = 1, ampl_auto_adjust = 1 or k_max beyond

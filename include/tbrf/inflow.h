@@ -65,6 +65,40 @@ TBRF_API int tbrf_inflow_create(const tbrf_model *model, int dim, const double l
                                 uint64_t realization, const tbrf_opts *opts,
                                 const double velocity[3], int line_precision, tbrf_inflow **inflow);
 
+/* Makes an inflow sampler whose field is periodic across the flow: a wind
+ * into a box periodic in y and z (in 2D: y) with no seam there
+ * (doc/streaming.md, "A wind periodic across the flow"). period[d] > 0
+ * makes axis d periodic with that period (the box's), 0 leaves it
+ * unwrapped (the flow's axis); at least one of the dim entries must be
+ * > 0. The field is that of tbrf_make_periodic_plan(model, dim, origin =
+ * lo, length, n, seed, opts) at `realization`, length[d] = period[d] on a
+ * periodic axis and F (2 (hi[d] - lo[d]) + the longest period) on the
+ * others (F = opts.line_length_factor), n[d] = ceil(length[d] /
+ * resolution): Fourier modes on the lattice 2 pi m / length, so along the
+ * flow the tube never sees its own wrap-around (two of its positions are
+ * always at least a longest period plus the tube's length apart through
+ * it). Values are those of that plan at the shifted positions (tbrf_set_points
+ * + tbrf_execute, a non-uniform FFT of relative accuracy opts.accuracy),
+ * bitwise; at x and x + period[d] they agree to rounding of the wrapped
+ * position. A fill checks the shifted position against [lo, hi] on the
+ * unwrapped axes only. The field's variance is the lattice sum of the
+ * model's spectrum (tbrf_plan_get_info's variance_resolved of that plan),
+ * below the model's by the modes longer than the box. The memory is the
+ * plan's (its modes, and an oversampled grid of 2 n[d] per axis made
+ * here, checked against the memory budget); fills of one sampler from
+ * several threads run one at a time (under a lock), each with
+ * opts.threads; tbrf_inflow_line_bytes gives 0. Statuses: those of
+ * tbrf_make_periodic_plan; TBRF_ERR_NULL; TBRF_ERR_INVALID (dim, lo > hi,
+ * a value not finite, resolution <= 0, a period < 0 or none > 0);
+ * TBRF_ERR_UNSUPPORTED (opts.vector); TBRF_ERR_SIZE (more than 2^20
+ * cells on an axis, or the memory budget). *inflow is set as by
+ * tbrf_inflow_create; every other tbrf_inflow_* call takes it. */
+TBRF_API int tbrf_inflow_create_periodic(const tbrf_model *model, int dim, const double lo[3],
+                                         const double hi[3], const double period[3],
+                                         double resolution, uint64_t seed, uint64_t realization,
+                                         const tbrf_opts *opts, const double velocity[3],
+                                         tbrf_inflow **inflow);
+
 /* Sets what tbrf_inflow_fill writes (enum tbrf_inflow_density) with the
  * mean density rho_w > 0, the log or linear contrast sigma >= 0 and, for
  * TBRF_DENSITY_LINEAR, the floor 0 <= rho_floor < 1 (relative to rho_w)
@@ -102,7 +136,7 @@ TBRF_API int tbrf_inflow_set_cancel(tbrf_inflow *inflow, tbrf_cancel_fn cancel, 
 
 /* Bytes of line samples the sampler holds (full = 0), or that a plan made
  * with the same arguments holds (full = 1: lines x samples per line x 8);
- * 0 for NULL or a failed sampler. */
+ * 0 for NULL, a failed sampler or a periodic one (it has no lines). */
 TBRF_API int64_t tbrf_inflow_line_bytes(const tbrf_inflow *inflow, int full);
 
 /* The detail of the sampler's last failure ("" after success; a fixed

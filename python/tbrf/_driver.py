@@ -142,7 +142,9 @@ class Driver:
         TurbGen's spectrum, sol_weight, t_decay, update interval, amplitude
         factors, seed and force rms (doc/driving.md, "TurbGen's parameter
         files"). options: the keywords the file does not set (threads,
-        eval, accuracy, interpolate, directions, backend, device)."""
+        eval, accuracy, interpolate, directions, backend, device); a power
+        law's directions default to TurbGen's mode count, directions=0 drives
+        every mode."""
         import os
         src = text_or_path
         if isinstance(src, os.PathLike) or (isinstance(src, str) and "=" not in src):
@@ -165,6 +167,9 @@ class Driver:
         for k in options:
             if k in kw or k == "seed":
                 raise ValueError(f"from_turbgen: {k} is set by the TurbGen file")
+        # a power law's sparse directions as TurbGen's angles; directions=0
+        # among the options drives every mode
+        kw["directions"] = p.directions
         kw.update(options)
         dim = kw.pop("dim")
         return cls(model, int(seed.value), dim, **kw)
@@ -342,14 +347,18 @@ class Inflow:
     bitwise those of that Field at the shifted positions (line_precision
     "double"). Inflow(model, dim, domain, resolution, velocity, seed=1,
     realization=0, line_precision="double", lines=, oversampling=, ...,
-    **model_parameters); domain from tbrf.inflow_tube()."""
+    **model_parameters); domain from tbrf.inflow_tube(). period=(0, L_y[,
+    L_z]) makes the field periodic across the flow with the box's periods
+    (tbrf_inflow_create_periodic: a periodic plan, no lines, so
+    line_precision must stay "double")."""
 
     def __init__(self, model: Any, dim: int, domain: Any, resolution: float,
                  velocity: Sequence[float], *, seed: int = 1, realization: int = 0,
                  line_precision: str = "double", lines: Optional[int] = None,
                  oversampling: Optional[int] = None, line_method: Optional[str] = None,
                  max_padding: Optional[int] = None, line_length_factor: Optional[int] = None,
-                 threads: Optional[int] = None, **model_parameters: Any):
+                 threads: Optional[int] = None, period: Optional[Sequence[float]] = None,
+                 **model_parameters: Any):
         self.model = as_model(model, model_parameters)
         self.dim = int(dim)
         d = np.asarray(domain, dtype=np.float64)
@@ -360,12 +369,21 @@ class Inflow:
                         line_length_factor=line_length_factor, threads=threads)
         self._lock = threading.Lock()
         self._h = ctypes.c_void_p()
-        st = lib.tbrf_inflow_create(self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
-                                    C.vec3(d[:, 1], dim, "domain"), float(resolution),
-                                    C.u64(seed, "seed"), C.u64(realization, "realization"),
-                                    ctypes.byref(o),
-                                    C.vec3(velocity, dim, "velocity"),
-                                    C.precision_of(line_precision), ctypes.byref(self._h))
+        if period is not None:
+            if line_precision != "double":
+                raise ValueError("a periodic inflow has no lines: line_precision must be \"double\"")
+            st = lib.tbrf_inflow_create_periodic(
+                self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
+                C.vec3(d[:, 1], dim, "domain"), C.vec3(period, dim, "period"), float(resolution),
+                C.u64(seed, "seed"), C.u64(realization, "realization"), ctypes.byref(o),
+                C.vec3(velocity, dim, "velocity"), ctypes.byref(self._h))
+        else:
+            st = lib.tbrf_inflow_create(self.model.handle, self.dim, C.vec3(d[:, 0], dim, "domain"),
+                                        C.vec3(d[:, 1], dim, "domain"), float(resolution),
+                                        C.u64(seed, "seed"), C.u64(realization, "realization"),
+                                        ctypes.byref(o),
+                                        C.vec3(velocity, dim, "velocity"),
+                                        C.precision_of(line_precision), ctypes.byref(self._h))
         if st != 0:
             msg = text(lib.tbrf_inflow_message(self._h))
             self.close()

@@ -339,6 +339,8 @@ _PROTOS = {
     "tbrf_inflow_set_cancel": (c_int, [P, CANCEL_FN, P]),
     "tbrf_inflow_create": (c_int, [P, c_int, P, P, c_double, c_uint64, c_uint64, POINTER(Opts),
                                    P, c_int, POINTER(P)]),
+    "tbrf_inflow_create_periodic": (c_int, [P, c_int, P, P, P, c_double, c_uint64, c_uint64,
+                                            POINTER(Opts), P, POINTER(P)]),
     "tbrf_inflow_set_density": (c_int, [P, c_int, c_double, c_double, c_double]),
     "tbrf_inflow_fill": (c_int, [P, c_double, c_int64, P, P]),
     "tbrf_inflow_fill_grid": (c_int, [P, c_double, P, P, P, P]),

@@ -227,6 +227,15 @@ turbgen)
     # ndim = 2.5 is a 2D box of three components (drive_components.py)
     tg_refuse 'a 2D box (ndim), but the geometry is 3D' half.par --grid 8x8x8
     tg_refuse 'amplitude-factor is set by --turbgen' "$tgpar" --amplitude-factor 1,2,3 --grid 8x8x8
+    # a power law's modes as TurbGen samples them (its 1032 for k = 1..16,
+    # angles_exp 1): directions 7, 928 modes; --directions 0 every mode
+    sed -e 's/^spect_form  *= 1 /spect_form = 2 /' -e 's/^k_max  *= 3.0 /k_max = 16.0 /' "$tgpar" > pl.par
+    "$tbrf" drive --turbgen pl.par --times 0:0.1:0.05 --grid 4x4x4 --out p.h5 --quiet
+    "$tbrf" drive --turbgen pl.par --directions 0 --times 0:0.1:0.05 --grid 4x4x4 --out a.h5 --quiet
+    "$h5dump" -a directions p.h5 | grep -q '(0): 7$'
+    "$h5dump" -a modes p.h5 | grep -q '(0): 928$'
+    "$h5dump" -a directions a.h5 | grep -q '(0): 0$'
+    "$h5dump" -a modes a.h5 | grep -q '(0): 8538$'
     wide=(--box 1 --model powerlaw --index -4 --kmin $K1 --kmax 100.6 --zeta 0.5 --tcorr 0.5 --rms 1
           --times 0:0.1:0.05 --grid 8x8x8 --quiet)
     "$tbrf" drive "${wide[@]}" --amplitude-factor 1,0.5,2 --directions 8 --out w.h5
@@ -239,7 +248,7 @@ turbgen)
     rc=0
     "$tbrf" drive "${wide[@]}" --amplitude-factor 1,2 --out r.h5 2>err.txt || rc=$?
     [ "$rc" -eq 2 ] && grep -q "amplitude-factor has 2 values" err.txt && [ ! -e r.h5 ]
-    echo "drive --turbgen: TurbGen's parameters and force rms recorded, refusals named; factors and directions recorded"
+    echo "drive --turbgen: TurbGen's parameters and force rms recorded, refusals named; a power law's directions as TurbGen's count; factors and directions recorded"
     ;;
 *)
     echo "unknown case $case"

@@ -5,7 +5,10 @@
 ! fill at points equals fill_grid; float lines agree to float rounding; the
 ! windows hold less than the plan's lines; a time past the tube's end is
 ! refused with TBRF_ERR_OUT_OF_DOMAIN and leaves the values alone; the
-! lognormal density is rho_w exp(sigma delta - sigma^2/2).
+! lognormal density is rho_w exp(sigma delta - sigma^2/2). A sampler
+! periodic in x and y (tbrf_inflow_create_periodic) fills a block twice the
+! box wide: its values repeat with the period to rounding and equal, bit for
+! bit, the periodic plan of the header's description at x - v t.
 program test_inflow
     use tbrf
     use test_support
@@ -21,6 +24,10 @@ program test_inflow
     real(c_double), parameter :: t_end = 80
     integer :: i, j, k, q, step, st
     logical :: same
+    type(tbrf_inflow) :: periodic
+    type(tbrf_plan) :: pplan
+    real(c_double) :: wide(2 * nx, ny, ng), wref(2 * nx * ny * ng), len3
+    real(c_double), target :: wxyz(3, 2 * nx * ny * ng)
 
     call tbrf_model_powerlaw(model, -3.9_c_double, 0.05_c_double, 2._c_double)
     call tbrf_default_opts(opts)
@@ -77,6 +84,32 @@ program test_inflow
                                [1._c_double, 1._c_double, 1._c_double], dens)
     call check(all(transfer(dens, [0_c_int64_t]) == transfer(3 * exp(0.5_c_double * rho - 0.125_c_double), &
                                                               [0_c_int64_t])), "lognormal density")
+    ! periodic across the flow: periods nx, ny; along z 2 (hi - lo) + nx
+    call tbrf_inflow_create_periodic(periodic, model, 3, lo, hi, [real(nx, c_double), real(ny, c_double), &
+                                     0._c_double], 1._c_double, 9, 4, v, opts)
+    len3 = 2 * (hi(3) - lo(3)) + nx
+    call tbrf_make_periodic_plan(pplan, model, 3, lo, [real(nx, c_double), real(ny, c_double), len3], &
+                                 [nx, ny, int(ceiling(len3))], 9, opts)
+    t = 0.5_c_double * t_end
+    call tbrf_inflow_fill_grid(periodic, t, [0._c_double, 0._c_double, 200._c_double], &
+                               [1._c_double, 1._c_double, 1._c_double], wide)
+    q = 0
+    do k = 0, ng - 1
+        do j = 0, ny - 1
+            do i = 0, 2 * nx - 1
+                q = q + 1
+                wxyz(:, q) = [real(i, c_double), real(j, c_double), 200._c_double + k] - v * t
+            end do
+        end do
+    end do
+    call tbrf_set_points(pplan, wxyz)
+    call tbrf_execute(pplan, 4, wref)
+    call check(all(transfer(wide, [0_c_int64_t]) == transfer(wref, [0_c_int64_t])), &
+               "the periodic sampler's values are its periodic plan's, bit for bit")
+    call check(maxval(abs(wide(1:nx, :, :) - wide(nx + 1:, :, :))) <= 1e-10_c_double * sqrt(sum(wide**2) / &
+               size(wide)), "the periodic sampler repeats with the period across the flow")
+    call tbrf_inflow_destroy(periodic)
+    call tbrf_destroy(pplan)
     call tbrf_inflow_destroy(inflow)
     call tbrf_inflow_destroy(inflow_f)
     call tbrf_destroy(plan)

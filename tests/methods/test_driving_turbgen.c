@@ -306,6 +306,78 @@ static void controller_restart(void)
     tbrf_model_destroy(m);
 }
 
+/* The modes a driver made from p drives. */
+static int64_t modes_of(const tbrf_model *m, uint64_t seed, const tbrf_driver_params *p)
+{
+    tbrf_driver *d = NULL;
+    tbrf_driver_info info = {0};
+    if (!CHECK(tbrf_driver_make(m, seed, p, &d) == TBRF_OK && tbrf_driver_get_info(d, &info) == TBRF_OK,
+               "make: %s", tbrf_driver_message(d)))
+        info.modes = -1;
+    tbrf_driver_destroy(d);
+    return info.modes;
+}
+
+/* A power law's modes are sampled as TurbGen samples them: its list holds
+ * at most 2^3 ceil(ik^angles_exp) directions per shell ik (fewer where one
+ * rounds out of the band), and the driver takes the largest `directions`
+ * whose modes are no more than TurbGen's list (every mode where the band
+ * holds no more; D = 1, the fewest, where even that is more). Band and
+ * parabola files drive every mode, as TurbGen does. directions = 0 after
+ * the parse drives every mode at the same rms. */
+static void turbgen_directions(const char *base)
+{
+    tbrf_driver_params p;
+    uint64_t seed = 0;
+    tbrf_model *model = NULL;
+    char msg[512];
+    CHECK(parse(base, &p, &seed, &model, msg) == TBRF_OK && p.directions == 0,
+          "the parabola drives every mode (directions %d)", (int)p.directions);
+    tbrf_model_destroy(model);
+    char *band = with(base, "spect_form", "0");
+    CHECK(parse(band, &p, &seed, &model, msg) == TBRF_OK && p.directions == 0,
+          "the band drives every mode (directions %d)", (int)p.directions);
+    tbrf_model_destroy(model);
+    free(band);
+    char *pl = with(base, "spect_form", "2"), *wide = with(pl, "k_max", "16.0");
+    const char *exps[] = {"1.0", "0.0", "2.0"};
+    for (int e = 0; e < 3; e++) {
+        char *t = with(wide, "angles_exp", exps[e]);
+        REQUIRE(parse(t, &p, &seed, &model, msg) == TBRF_OK, , "angles_exp %s: %s", exps[e], msg);
+        int64_t nominal = 0; /* TurbGen's list before the band test */
+        for (int ik = 1; ik <= 16; ik++)
+            nominal += 8 * (int64_t)ceil(pow((double)ik, atof(exps[e])));
+        const int64_t kept = modes_of(model, seed, &p);
+        tbrf_driver_params all = p;
+        all.directions = 0;
+        const int64_t every = modes_of(model, seed, &all);
+        const double rms = p.rms;
+        printf("power law k = 1..16, angles_exp %s: directions %d, %lld modes (TurbGen's list <= %lld, "
+               "the band %lld)\n", exps[e], (int)p.directions, (long long)kept, (long long)nominal,
+               (long long)every);
+        CHECK(every == 8538, "directions = 0: every mode of k = 1..16 (%lld)", (long long)every);
+        if (e == 0) /* 8 s per shell: D <= 8 */
+            CHECK(p.directions >= 1 && p.directions <= 8 && kept <= nominal && kept < every,
+                  "angles_exp 1: directions %d, %lld modes <= TurbGen's %lld", (int)p.directions,
+                  (long long)kept, (long long)nominal);
+        if (e == 1) /* 8 per shell: fewer than D = 1 keeps */
+            CHECK(p.directions == 1, "angles_exp 0: the fewest directions (%d)", (int)p.directions);
+        if (e == 2) /* 8 ik^2 per shell: more than the band holds */
+            CHECK(p.directions == 0 && kept == every, "angles_exp 2: every mode (directions %d)",
+                  (int)p.directions);
+        if (e == 0) { /* one more direction than chosen drives more */
+            tbrf_driver_params more = p;
+            more.directions = p.directions + 1;
+            CHECK(modes_of(model, seed, &more) > kept && rms == all.rms, "D + 1 drives more modes; the rms "
+                  "is the file's whatever the directions");
+        }
+        tbrf_model_destroy(model);
+        free(t);
+    }
+    free(pl);
+    free(wide);
+}
+
 static void refused(const char *text, int status, const char *word)
 {
     tbrf_driver_params p;
@@ -395,6 +467,7 @@ int main(void)
     t = with(base, "L", "1.0, 2.0");
     refused(t, TBRF_ERR_INVALID, "'L' has 2 values");
     free(t);
+    turbgen_directions(base);
     free(base);
     controller();
     controller_restart();

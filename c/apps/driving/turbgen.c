@@ -353,7 +353,7 @@ static double tg_sum_full(const tg_file *f, const tg_spec *sp)
 /* The same over TurbGen's power-law modes: nang = 2^idim ceil(ik^angles_exp)
  * random directions per shell ik, drawn by its ran2 from random_seed in
  * its order (phi, theta in 3D, the radius). */
-static double tg_sum_powerlaw(const tg_file *f, const tg_spec *sp, int seed)
+static double tg_sum_powerlaw(const tg_file *f, const tg_spec *sp, int seed, int64_t *nmodes)
 {
     const double *L = f->v[K_L];
     tg_ran2 r;
@@ -390,12 +390,13 @@ static double tg_sum_powerlaw(const tg_file *f, const tg_spec *sp, int seed)
             count++;
         }
     }
+    *nmodes = count;
     return count > TG_MAX_MODES ? -1.0 : sum;
 }
 
 /* TurbGen's ensemble rms of |f| for the file (the header comment's
  * formula). */
-static double tg_rms(const tg_file *f, int form, int seed)
+static double tg_rms(const tg_file *f, int form, int seed, int64_t *nmodes)
 {
     const double Lx = f->v[K_L][0], vel = f->v[K_VEL][0], z = f->v[K_SOL][0];
     const double n = f->ncmp;
@@ -413,7 +414,8 @@ static double tg_rms(const tg_file *f, int form, int seed)
     const double energy = pow(0.15 * vel, 3.0) / Lx;
     const double ouvar2 = energy / t_decay;
     const double swn2 = 3.0 / n * 3.0 / (1.0 - 2.0 * z + n * z * z);
-    const double sum = form == 2 ? tg_sum_powerlaw(f, &sp, seed) : tg_sum_full(f, &sp);
+    *nmodes = 0;
+    const double sum = form == 2 ? tg_sum_powerlaw(f, &sp, seed, nmodes) : tg_sum_full(f, &sp);
     return sum < 0.0 ? -1.0 : sqrt(4.0 * ouvar2 * swn2 * sum);
 }
 
@@ -434,6 +436,58 @@ static int tg_model(tg_file *f, int form, tbrf_model **model)
     if (st != TBRF_OK)
         return tg_fail(f, st, "turbgen: the model of spect_form = %d over [%g, %g]: %s", form,
                        kmin, kmax, *model ? tbrf_model_message(*model) : "no memory");
+    return TBRF_OK;
+}
+
+/* The modes a driver with `directions` = D drives (the selection is keyed
+ * by the seed, so this is the count the caller's driver will have), or
+ * -1 where it cannot be made (more than 2^20 modes, say). */
+static int64_t tg_kept(const tbrf_driver_params *params, uint64_t seed, const tbrf_model *model,
+                       int32_t directions)
+{
+    tbrf_driver_params p = *params;
+    p.directions = directions;
+    p.eval = TBRF_DRIVE_DIRECT; /* no NUFFT grids: only the mode list is wanted */
+    p.threads = 1;
+    tbrf_driver *d = NULL;
+    tbrf_driver_info info;
+    const int st = tbrf_driver_make(model, seed, &p, &d);
+    const int64_t n = st == TBRF_OK && tbrf_driver_get_info(d, &info) == TBRF_OK ? info.modes : -1;
+    tbrf_driver_destroy(d);
+    return n;
+}
+
+/* A power law's sparse directions, as TurbGen samples them (angles_exp):
+ * the largest D >= 1 whose driver drives at most TurbGen's tg_modes modes
+ * (so an update costs at most TurbGen's), or 0 (every mode) when the whole
+ * band holds no more than that. Kept counts grow with D (a mode is kept
+ * when its fixed uniform is below min(1, D s / N_s)), so a bisection finds
+ * it. D = 1 where even that drives more than TurbGen (angles_exp < 1 with
+ * few shells), the fewest the selection offers. */
+static int tg_directions(tg_file *f, tbrf_driver_params *params, uint64_t seed, const tbrf_model *model,
+                         int64_t tg_modes)
+{
+    const int64_t full = tg_kept(params, seed, model, 0);
+    params->directions = 0;
+    if (full >= 0 && full <= tg_modes)
+        return TBRF_OK;
+    const int64_t one = tg_kept(params, seed, model, 1);
+    if (one < 0)
+        return tg_fail(f, TBRF_ERR_SIZE, "turbgen: the band's driver cannot be made with sparse "
+                       "directions (more than 2^20 modes)");
+    /* kept(lo) <= tg_modes (or lo = 1), kept(hi) > tg_modes: D = full keeps
+     * every shell whole (D s >= full >= N_s), and full > tg_modes here */
+    int32_t lo = 1, hi = full >= 0 && full < (1 << 20) ? (int32_t)full : 1 << 20;
+    if (one <= tg_modes)
+        while (hi - lo > 1) {
+            const int32_t mid = lo + (hi - lo) / 2;
+            const int64_t n = tg_kept(params, seed, model, mid);
+            if (n >= 0 && n <= tg_modes)
+                lo = mid;
+            else
+                hi = mid;
+        }
+    params->directions = lo;
     return TBRF_OK;
 }
 
@@ -474,7 +528,8 @@ static int tg_fill(tg_file *f, tbrf_driver_params *params, uint64_t *seed, tbrf_
     params->tcorr = f->v[K_L][0] / f->v[K_KDRIV][0] / f->v[K_VEL][0];
     params->dt_update = params->tcorr / nsteps;
     params->normalization = TBRF_DRIVE_RMS_ENSEMBLE;
-    params->rms = tg_rms(f, form, rseed);
+    int64_t tg_modes = 0;
+    params->rms = tg_rms(f, form, rseed, &tg_modes);
     if (params->rms == -1.0)
         return tg_fail(f, TBRF_ERR_SIZE, "turbgen: more than %d TurbGen modes in k = [%g, %g] 2 pi "
                        "/ L_x: TurbGen itself stops there (its tgd_max_nmodes)", TG_MAX_MODES,
@@ -483,7 +538,10 @@ static int tg_fill(tg_file *f, tbrf_driver_params *params, uint64_t *seed, tbrf_
         return tg_fail(f, TBRF_ERR_SIZE, "turbgen: no TurbGen mode in k = [%g, %g] 2 pi / L_x "
                        "(its force is zero)", f->v[K_KMIN][0], f->v[K_KMAX][0]);
     *seed = (uint64_t)(int64_t)rseed;
-    return tg_model(f, form, model);
+    st = tg_model(f, form, model);
+    if (st == TBRF_OK && form == 2)
+        st = tg_directions(f, params, *seed, *model, tg_modes);
+    return st;
 }
 
 int tbrf_driver_params_from_turbgen(const char *text, tbrf_driver_params *params,

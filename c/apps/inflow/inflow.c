@@ -23,6 +23,7 @@
  * with double windows a value is bitwise tbrf_execute's at the same
  * position. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -55,6 +56,16 @@ struct tbrf_inflow {
      * "Threads and ranks"). */
     pthread_mutex_t msg_lock;
     int locked; /* msg_lock was made */
+    /* The tube and the axes a periodic sampler wraps (tbrf_inflow_create_periodic):
+     * positions are checked against [lo, hi] on the other axes only. */
+    int dim;
+    double lo[3], hi[3], tolerance;
+    int wraps[3];
+    /* A periodic sampler's field: a periodic plan evaluated off its lattice
+     * (NUFFT). A plan runs one call at a time, so fills take fill_lock. */
+    tbrf_plan *plan;
+    pthread_mutex_t fill_lock;
+    int fill_locked; /* fill_lock was made */
     tbrfi_engine *engine;        /* storage WINDOWS: sizing and FFTW plan, no lines */
     const tbrfi_engine_view *v;
     uint64_t realization;
@@ -241,6 +252,12 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
     if (st)
         return fail(in, st, "%s", tbrfi_message_text(tbrfi_engine_msg(in->engine)));
     in->v = tbrfi_engine_view_of(in->engine);
+    in->dim = dim;
+    for (int d = 0; d < 3; d++) {
+        in->lo[d] = in->v->lo[d];
+        in->hi[d] = in->v->hi[d];
+    }
+    in->tolerance = in->v->tolerance;
     in->realization = realization;
     in->precision = line_precision;
     for (int d = 0; d < 3; d++)
@@ -274,6 +291,132 @@ int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], con
     return st;
 }
 
+/* The periodic plan's box: period[d] on a periodic axis; on the others
+ * F (2 (hi - lo) + the longest period), so that two positions of the tube
+ * are never closer through the wrap than across the tube plus a
+ * transverse period (the turning-bands lines' rule, 2 x extent + a
+ * correlation scale, with the box's largest scale as that scale). */
+static int periodic_box(tbrf_inflow *in, const double period[3], double resolution, int factor,
+                        double length[3], int64_t n[3])
+{
+    double longest = 0.0;
+    int any = 0;
+    for (int d = 0; d < in->dim; d++) {
+        if (!(isfinite(period[d]) && period[d] >= 0.0))
+            return fail(in, TBRF_ERR_INVALID, "period[%d] = %g: must be finite and >= 0 (0: the "
+                        "axis is not periodic)", d, period[d]);
+        in->wraps[d] = period[d] > 0.0;
+        any |= in->wraps[d];
+        longest = fmax(longest, period[d]);
+    }
+    if (!any)
+        return fail(in, TBRF_ERR_INVALID, "no axis has a period > 0 (tbrf_inflow_create makes the "
+                    "non-periodic sampler)");
+    for (int d = 0; d < 3; d++) {
+        length[d] = 1.0;
+        n[d] = 1;
+        if (d >= in->dim)
+            continue;
+        length[d] = in->wraps[d] ? period[d] : (double)factor * (2.0 * (in->hi[d] - in->lo[d]) + longest);
+        const double cells = ceil(length[d] / resolution * (1.0 - 1e-12));
+        if (!isfinite(length[d]) || !(cells <= 1048576.0))
+            return fail(in, TBRF_ERR_SIZE, "axis %d: a box of %g at resolution %g needs %.3g cells, "
+                        "more than 2^20", d, length[d], resolution, cells);
+        n[d] = cells < 1.0 ? 1 : (int64_t)cells;
+    }
+    return TBRF_OK;
+}
+
+static int build_periodic(tbrf_inflow *in, const tbrf_model *model, int dim, const double lo[3],
+                          const double hi[3], const double period[3], double resolution,
+                          uint64_t seed, uint64_t realization, const tbrf_opts *opts,
+                          const double velocity[3])
+{
+    if (!lo || !hi || !period || !velocity)
+        return fail(in, TBRF_ERR_NULL, "lo, hi, period or velocity is NULL");
+    if (dim != 2 && dim != 3)
+        return fail(in, TBRF_ERR_INVALID, "dim = %d: must be 2 or 3", dim);
+    if (!(isfinite(resolution) && resolution > 0.0))
+        return fail(in, TBRF_ERR_INVALID, "resolution = %g: must be finite and > 0", resolution);
+    in->dim = dim;
+    double ext2 = 0.0, maxabs = 0.0;
+    for (int d = 0; d < dim; d++) {
+        if (!isfinite(lo[d]) || !isfinite(hi[d]) || !(lo[d] <= hi[d]) || !isfinite(velocity[d]))
+            return fail(in, TBRF_ERR_INVALID, "axis %d: the tube [%g, %g] (lo <= hi, finite) or the "
+                        "velocity %g (finite)", d, lo[d], hi[d], velocity[d]);
+        in->lo[d] = lo[d];
+        in->hi[d] = hi[d];
+        in->velocity[d] = velocity[d];
+        ext2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+        maxabs = fmax(maxabs, fmax(fabs(lo[d]), fabs(hi[d])));
+    }
+    /* the plan's domain tolerance (c/engine/engine.c, set_domain) */
+    in->tolerance = 1e-10 * (sqrt(ext2) + resolution) + 8.0 * DBL_EPSILON * maxabs;
+    tbrf_opts o;
+    tbrf_default_opts(&o);
+    if (opts)
+        o = *opts;
+    if (o.vector != TBRF_SCALAR)
+        return fail(in, TBRF_ERR_UNSUPPORTED, "the inflow sampler makes scalar fields (opts.vector = %d)",
+                    o.vector);
+    o.backend = TBRF_BACKEND_CPU;
+    o.precision = TBRF_DOUBLE;
+    double length[3];
+    int64_t n[3];
+    int st = periodic_box(in, period, resolution, o.line_length_factor < 1 ? 1 : o.line_length_factor,
+                          length, n);
+    if (st)
+        return st;
+    st = tbrf_make_periodic_plan(model, dim, in->lo, length, n, seed, &o, &in->plan);
+    if (!in->plan)
+        return fail(in, st, "no memory for the periodic plan");
+    if (st)
+        return fail(in, st, "%s", tbrf_plan_message(in->plan));
+    in->realization = realization;
+    /* One value now: the plan's oversampled grid is made (and checked
+     * against the memory budget) here rather than at the first step. */
+    double x0[3] = {lo[0], lo[1], dim == 3 ? lo[2] : 0.0}, value;
+    st = tbrf_set_points(in->plan, 1, x0);
+    if (st == TBRF_OK)
+        st = tbrf_execute(in->plan, realization, &value);
+    if (st)
+        return fail(in, st, "%s", tbrf_plan_message(in->plan));
+    return TBRF_OK;
+}
+
+int tbrf_inflow_create_periodic(const tbrf_model *model, int dim, const double lo[3],
+                                const double hi[3], const double period[3], double resolution,
+                                uint64_t seed, uint64_t realization, const tbrf_opts *opts,
+                                const double velocity[3], tbrf_inflow **inflow)
+{
+    if (!inflow)
+        return TBRF_ERR_NULL;
+    tbrf_inflow *in = calloc(1, sizeof *in);
+    *inflow = in;
+    if (!in)
+        return TBRF_ERR_NO_MEMORY;
+    if (pthread_mutex_init(&in->msg_lock, NULL) != 0) {
+        free(in);
+        *inflow = NULL;
+        return TBRF_ERR_NO_MEMORY;
+    }
+    in->locked = 1;
+    if (pthread_mutex_init(&in->fill_lock, NULL) != 0) {
+        tbrf_inflow_destroy(in);
+        *inflow = NULL;
+        return TBRF_ERR_NO_MEMORY;
+    }
+    in->fill_locked = 1;
+    tbrf_ic_default_density(&in->density);
+    in->density.kind = TBRF_DENSITY_FIELD;
+    int st = build_periodic(in, model, dim, lo, hi, period, resolution, seed, realization, opts, velocity);
+    if (st) {
+        in->broken = 1;
+        in->msg.status = st;
+    }
+    return st;
+}
+
 int tbrf_inflow_set_density(tbrf_inflow *in, int kind, double rho_w, double sigma, double rho_floor)
 {
     if (!in)
@@ -299,16 +442,16 @@ int tbrf_inflow_set_density(tbrf_inflow *in, int kind, double rho_w, double sigm
 
 static int inside(const tbrf_inflow *in, const double *x)
 {
-    for (int d = 0; d < in->v->dim; d++)
-        if (!(x[d] >= in->v->lo[d] - in->v->tolerance && x[d] <= in->v->hi[d] + in->v->tolerance))
+    for (int d = 0; d < in->dim; d++)
+        if (!in->wraps[d] && !(x[d] >= in->lo[d] - in->tolerance && x[d] <= in->hi[d] + in->tolerance))
             return 0;
     return 1;
 }
 
 static int out_of_tube(tbrf_inflow *in, int64_t i, const double *x, double t)
 {
-    const double *lo = in->v->lo, *hi = in->v->hi;
-    if (in->v->dim == 3)
+    const double *lo = in->lo, *hi = in->hi;
+    if (in->dim == 3)
         return fail(in, TBRF_ERR_OUT_OF_DOMAIN, "ghost cell %lld at t = %.17g samples (%.17g, %.17g, "
                     "%.17g), outside the tube [%g, %g] x [%g, %g] x [%g, %g] (or NaN): make the tube "
                     "with tbrf_inflow_tube for a later end time", (long long)i, t, x[0], x[1], x[2],
@@ -327,7 +470,7 @@ typedef struct source {
 
 static void position(const tbrf_inflow *in, const source *s, int64_t i, double t, double *x)
 {
-    const int dim = in->v->dim;
+    const int dim = in->dim;
     if (s->xyz) {
         for (int d = 0; d < dim; d++)
             x[d] = s->xyz[(size_t)dim * (size_t)i + (size_t)d] - in->velocity[d] * t;
@@ -390,6 +533,43 @@ static int fill_tile(const tbrf_inflow *in, const source *s, double t, int64_t n
     return TBRF_OK;
 }
 
+/* Points per execute of a periodic sampler's plan: the positions' buffer
+ * stays small whatever the number of ghost cells (each value is its
+ * position's alone, so the grouping changes no bit). */
+enum { PERIODIC_CHUNK = 4096 };
+
+/* A periodic sampler's fill: the plan at the shifted positions, chunk by
+ * chunk, under fill_lock (a plan runs one call at a time). */
+static int fill_periodic(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
+{
+    const int dim = in->dim;
+    double *xyz = malloc(sizeof(double) * (size_t)dim * PERIODIC_CHUNK);
+    if (!xyz)
+        return fail(in, TBRF_ERR_NO_MEMORY, "no memory for %d positions", PERIODIC_CHUNK);
+    int st = TBRF_OK;
+    pthread_mutex_lock(&in->fill_lock);
+    for (int64_t p0 = 0; p0 < n && st == TBRF_OK; p0 += PERIODIC_CHUNK) {
+        const int64_t m = n - p0 < PERIODIC_CHUNK ? n - p0 : PERIODIC_CHUNK;
+        for (int64_t i = 0; i < m; i++) {
+            double x[3];
+            position(in, s, p0 + i, t, x);
+            for (int d = 0; d < dim; d++)
+                xyz[(size_t)dim * (size_t)i + (size_t)d] = x[d];
+        }
+        st = tbrf_set_points(in->plan, m, xyz);
+        if (st == TBRF_OK)
+            st = tbrf_execute(in->plan, in->realization, values + p0);
+        if (st != TBRF_OK)
+            fail(in, st, "the periodic field at ghost cells %lld..: %s", (long long)p0,
+                 tbrf_plan_message(in->plan));
+    }
+    pthread_mutex_unlock(&in->fill_lock);
+    free(xyz);
+    for (int64_t i = 0; i < n && st == TBRF_OK; i++)
+        values[i] = tbrfi_ic_density_point(&in->density, values[i]);
+    return st;
+}
+
 static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *values)
 {
     if (!isfinite(t))
@@ -400,6 +580,8 @@ static int fill(tbrf_inflow *in, double t, int64_t n, const source *s, double *v
         if (!inside(in, x))
             return out_of_tube(in, i, x, t);
     }
+    if (in->plan)
+        return fill_periodic(in, t, n, s, values);
     /* Tiles: INFLOW_TILE points in the caller's order, or blocks of
      * 16 x 16 x 2 cells of a grid, whose line coordinates span few
      * samples, so that the window segments a tile reads stay in cache
@@ -479,7 +661,7 @@ int tbrf_inflow_fill_grid(tbrf_inflow *in, double t, const double origin[3], con
     source s = {.xyz = NULL};
     double cells = 1.0;
     for (int d = 0; d < 3; d++) {
-        const int use = d < in->v->dim;
+        const int use = d < in->dim;
         s.n[d] = use ? n[d] : 1;
         s.origin[d] = use ? origin[d] : 0.0;
         s.spacing[d] = use ? spacing[d] : 0.0;
@@ -497,6 +679,8 @@ int tbrf_inflow_fill_grid(tbrf_inflow *in, double t, const double origin[3], con
 int64_t tbrf_inflow_line_bytes(const tbrf_inflow *in, int full)
 {
     if (!in || in->broken)
+        return 0;
+    if (in->plan) /* no lines */
         return 0;
     if (full)
         return (int64_t)8 * (int64_t)in->v->L * in->v->spec.M;
@@ -525,6 +709,9 @@ void tbrf_inflow_destroy(tbrf_inflow *in)
     if (!in)
         return;
     tbrfi_engine_destroy(in->engine);
+    tbrf_destroy(in->plan);
+    if (in->fill_locked)
+        pthread_mutex_destroy(&in->fill_lock);
     if (in->locked)
         pthread_mutex_destroy(&in->msg_lock);
     free(in->axis);
