@@ -1,7 +1,7 @@
 /* test_cancel.c — the cancel hooks (tbrf_set_cancel, tbrf_driver_set_cancel,
  * tbrf_inflow_set_cancel): for the plan's turning-bands grid, its FFT
  * method (scalar double, float, vector, streamed), the driver's grid summed
- * axis by axis and the inflow sampler's grid:
+ * axis by axis and the inflow sampler's grid (lines, and periodic across the flow):
  *  1. a hook that never stops is polled several times a call (blocks of
  *     work, not one poll at the end) and changes no bit of the values;
  *  2. a hook that stops at its second poll ends the call with
@@ -198,6 +198,13 @@ static void inflow(void)
     REQUIRE(tbrf_inflow_create(m, 3, lo, hi, 0.05, 11, 0, &o, v, TBRF_DOUBLE, &in) == TBRF_OK, ,
             "inflow: %s", tbrf_inflow_message(in));
     check_call("inflow grid", in, inflow_run, inflow_set, inflow_msg, sizeof(double) * 64 * 64 * 32, 4);
+    tbrf_inflow_destroy(in);
+    /* periodic across the flow: its periodic plan polls the hook */
+    const double period[3] = {1, 1, 0};
+    in = NULL;
+    REQUIRE(tbrf_inflow_create_periodic(m, 3, lo, hi, period, 0.05, 11, 0, &o, v, &in) == TBRF_OK, ,
+            "periodic inflow: %s", tbrf_inflow_message(in));
+    check_call("periodic inflow grid", in, inflow_run, inflow_set, inflow_msg, sizeof(double) * 64 * 64 * 32, 2);
     tbrf_inflow_destroy(in);
     tbrf_model_destroy(m);
 }

@@ -64,6 +64,7 @@ struct tbrf_inflow {
     /* A periodic sampler's field: a periodic plan evaluated off its lattice
      * (NUFFT). A plan runs one call at a time, so fills take fill_lock. */
     tbrf_plan *plan;
+    tbrfi_cancel cancel; /* its hook, polled between chunks of positions */
     pthread_mutex_t fill_lock;
     int fill_locked; /* fill_lock was made */
     tbrfi_engine *engine;        /* storage WINDOWS: sizing and FFTW plan, no lines */
@@ -549,6 +550,11 @@ static int fill_periodic(tbrf_inflow *in, double t, int64_t n, const source *s, 
     int st = TBRF_OK;
     pthread_mutex_lock(&in->fill_lock);
     for (int64_t p0 = 0; p0 < n && st == TBRF_OK; p0 += PERIODIC_CHUNK) {
+        if (p0 > 0 && tbrfi_cancelled(&in->cancel)) {
+            st = fail(in, TBRF_ERR_CANCELLED, "cancelled by the caller's hook after %lld of %lld ghost cells",
+                      (long long)p0, (long long)n);
+            break;
+        }
         const int64_t m = n - p0 < PERIODIC_CHUNK ? n - p0 : PERIODIC_CHUNK;
         for (int64_t i = 0; i < m; i++) {
             double x[3];
@@ -692,9 +698,17 @@ int tbrf_inflow_set_cancel(tbrf_inflow *in, tbrf_cancel_fn cancel, void *user)
     if (!in)
         return TBRF_ERR_NULL;
     const int st = begin(in);
-    if (st == TBRF_OK)
-        tbrfi_engine_set_cancel(in->engine, cancel, user);
-    return st;
+    if (st != TBRF_OK)
+        return st;
+    if (in->plan) { /* a periodic sampler: polled between chunks and by its plan */
+        in->cancel.fn = cancel;
+        in->cancel.user = user;
+        return tbrf_set_cancel(in->plan, cancel, user) == TBRF_OK
+                   ? TBRF_OK
+                   : fail(in, tbrf_plan_status(in->plan), "%s", tbrf_plan_message(in->plan));
+    }
+    tbrfi_engine_set_cancel(in->engine, cancel, user);
+    return TBRF_OK;
 }
 
 const char *tbrf_inflow_message(const tbrf_inflow *in)
