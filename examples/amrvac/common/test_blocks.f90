@@ -15,7 +15,8 @@
 !   qdt rho f and qdt f . m, and no ghost cell;
 ! - in 2D the same for tbrf_block_force, and tbrf_block_inflow fills the
 !   inflow boundary's blocks (corner ghost cells included) with the
-!   values of one fill of the whole boundary strip.
+!   values of one fill of the whole boundary strip, and in 3D the same
+!   for the boundary's 2 x 2 blocks (edge and corner ghosts included).
 program test_blocks
     use tbrf
     use tbrf_blocks
@@ -39,6 +40,7 @@ program test_blocks
     call kick_3d()
     call tbrf_driver_destroy(drv)
     call blocks_2d()
+    call inflow_3d()
     call tbrf_model_destroy(band)
     call finish('test_blocks')
 
@@ -238,4 +240,37 @@ contains
         call tbrf_inflow_destroy(wind)
         call tbrf_model_destroy(lognormal)
     end subroutine blocks_2d
+    !> A 3D inflow sampler on the x = 0 boundary's 2 x 2 ghost blocks
+    !> (AMRVAC's ixO: 2 planes deep, the whole ixG range in y and z).
+    subroutine inflow_3d()
+        type(tbrf_model) :: model
+        type(tbrf_inflow) :: wind
+        real(c_double) :: x(lo(1):hi(1), lo(2):hi(2), lo(3):hi(3), 3), rho(1:ng, lo(2):hi(2), lo(3):hi(3))
+        real(c_double) :: strip(ng, n + 2 * ng, n + 2 * ng), tlo(3), thi(3)
+        integer :: jb, kb, i, bad, st
+        call tbrf_model_powerlaw(model, -11d0 / 3, 4 * pi, 16 * pi)
+        call tbrf_model_set_variance(model, 1d0)
+        call tbrf_inflow_tube(3, [-ng * h, -ng * h, -ng * h], [0d0, 1 + ng * h, 1 + ng * h], [5d0, 0d0, 0d0], &
+                              0.5d0, tlo, thi)
+        call tbrf_inflow_create(wind, model, 3, tlo, thi, h, 5, 0, [5d0, 0d0, 0d0])
+        call tbrf_inflow_set_density(wind, TBRF_DENSITY_LOGNORMAL, 1d0, 0.5d0)
+        call tbrf_inflow_fill_grid(wind, 0.25d0, [-(ng - 0.5d0) * h, -(ng - 0.5d0) * h, -(ng - 0.5d0) * h], &
+                                   [h, h, h], strip)
+        bad = 0
+        do kb = 1, nb
+            do jb = 1, nb
+                call block_x(1, jb, kb, x)
+                call tbrf_block_inflow(wind, 0.25d0, lo, hi, [1, lo(2), lo(3)], [ng, hi(2), hi(3)], x, [h, h, h], &
+                                       rho, stat=st)
+                i = 0
+                if (st /= TBRF_OK) i = 1
+                if (.not. all(same_bits(rho, strip(:, (jb - 1) * bn + 1:jb * bn + 2 * ng, &
+                                                   (kb - 1) * bn + 1:kb * bn + 2 * ng)))) i = 1
+                bad = bad + i
+            end do
+        end do
+        call check(bad == 0, '3D inflow: every boundary block (edges, corners) is the strip''s fill, bitwise')
+        call tbrf_inflow_destroy(wind)
+        call tbrf_model_destroy(model)
+    end subroutine inflow_3d
 end program test_blocks

@@ -1,12 +1,14 @@
-! mod_usr.t — a clumpy planar wind in MPI-AMRVAC (2D, isothermal MHD):
+! mod_usr.t — a clumpy planar wind in MPI-AMRVAC (3D, isothermal MHD):
 ! the x-minimum boundary is an inflow of speed v_w along +x whose density
 ! is tbrf's frozen log-normal field carried by the wind (doc/streaming.md,
 ! "Inflow boundaries"), filled in usr_special_bc one boundary block at a
 ! time through tbrf_blocks (examples/amrvac/common).
 !
-! AMRVAC's boundary region ixO^L at iB = 1 is the nghostcells columns
-! left of the domain across the block's whole ixG range in y, so the
-! corner ghost cells are filled too: the sampler's tube covers them.
+! AMRVAC's boundary region ixO^L at iB = 1 is the nghostcells planes
+! left of the domain across the block's whole ixG range in y and z, so
+! the edge and corner ghost cells are filled too: the sampler's tube
+! covers them. The field is not periodic across the flow, so where the
+! box is periodic in y and z the wind has a seam at its faces.
 ! The sampler is made at the first fill (AMRVAC fills the ghost cells
 ! while it sets the initial state, before usr_before_main_loop), on every
 ! rank with the same arguments, for the run's time_max.
@@ -25,11 +27,11 @@ module mod_usr
   use tbrf_blocks
   implicit none
   logical :: use_tbrf = .true.
-  double precision :: v_w = 5.d0, rho_w = 1.d0, sigma = 0.5d0, k_min = 4.d0, k_max = 16.d0, b0 = 0.5d0
+  double precision :: v_w = 5.d0, rho_w = 1.d0, sigma = 0.5d0, k_min = 2.d0, k_max = 4.d0, b0 = 0.5d0
   integer :: seed = 33, stat_every = 50
   type(tbrf_inflow), save :: wind
   logical, save :: wind_made = .false.
-  ! boundary statistics of the filled cells inside [xprobmin2, xprobmax2]:
+  ! boundary statistics of the filled cells inside the domain's y-z range:
   ! count, sum rho, sum ln rho, sum (ln rho)^2 (this rank's)
   double precision, save :: acc(4) = 0.d0
 
@@ -61,26 +63,30 @@ contains
     double precision, intent(in) :: x(ixG^S,1:ndim)
     double precision, intent(inout) :: w(ixG^S,1:nw)
     w(ix^S,rho_) = rho_w
+    w(ix^S,mom(:)) = 0.d0
     w(ix^S,mom(1)) = rho_w * v_w
-    w(ix^S,mom(2)) = 0.d0
+    w(ix^S,mag(:)) = 0.d0
     w(ix^S,mag(1)) = b0
-    w(ix^S,mag(2)) = 0.d0
   end subroutine initonegrid_usr
 
   ! The sampler of the tube the x-minimum ghost cells (corners included)
   ! sweep back along the wind until time_max.
   subroutine make_wind()
     type(tbrf_model) :: model
-    double precision :: dx(2), glo(2), ghi(2), lo(3), hi(3), ly
+    double precision :: dx(3), glo(3), ghi(3), lo(3), hi(3), ly
     integer :: st
-    dx = [(xprobmax1 - xprobmin1) / domain_nx1, (xprobmax2 - xprobmin2) / domain_nx2]
+    dx = [(xprobmax1 - xprobmin1) / domain_nx1, (xprobmax2 - xprobmin2) / domain_nx2, &
+          (xprobmax3 - xprobmin3) / domain_nx3]
     ly = xprobmax2 - xprobmin2
-    glo = [xprobmin1 - (nghostcells - 0.5d0) * dx(1), xprobmin2 - (nghostcells - 0.5d0) * dx(2)]
-    ghi = [xprobmin1 - 0.5d0 * dx(1), xprobmax2 + (nghostcells - 0.5d0) * dx(2)]
+    glo = [xprobmin1 - (nghostcells - 0.5d0) * dx(1), xprobmin2 - (nghostcells - 0.5d0) * dx(2), &
+           xprobmin3 - (nghostcells - 0.5d0) * dx(3)]
+    ghi = [xprobmin1 - 0.5d0 * dx(1), xprobmax2 + (nghostcells - 0.5d0) * dx(2), &
+           xprobmax3 + (nghostcells - 0.5d0) * dx(3)]
     call tbrf_model_powerlaw(model, -11.d0 / 3, 2 * dpi * k_min / ly, 2 * dpi * k_max / ly)
     call tbrf_model_set_variance(model, 1.d0)
-    call tbrf_inflow_tube(2, glo, ghi, [v_w, 0.d0], time_max, lo, hi, stat=st)
-    if (st == TBRF_OK) call tbrf_inflow_create(wind, model, 2, lo, hi, dx(1), seed, 0, [v_w, 0.d0], stat=st)
+    call tbrf_inflow_tube(3, glo, ghi, [v_w, 0.d0, 0.d0], time_max, lo, hi, stat=st)
+    if (st == TBRF_OK) call tbrf_inflow_create(wind, model, 3, lo, hi, dx(1), seed, 0, [v_w, 0.d0, 0.d0], &
+                                                stat=st)
     if (st == TBRF_OK) call tbrf_inflow_set_density(wind, TBRF_DENSITY_LOGNORMAL, rho_w, sigma, stat=st)
     if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_inflow_message(wind))
     call tbrf_model_destroy(model)
@@ -91,21 +97,27 @@ contains
     integer, intent(in) :: ixI^L, ixO^L, iB
     double precision, intent(in) :: qt, x(ixI^S,1:ndim)
     double precision, intent(inout) :: w(ixI^S,1:nw)
-    double precision :: rho(ixO^S), h(2)
-    integer :: st, j
+    double precision :: rho(ixO^S), h(3)
+    integer :: st, j, k
     if (iB /= 1) call mpistop('inflow_bc: only the x-minimum boundary is special')
     if (use_tbrf) then
       if (.not. wind_made) call make_wind()
       ! the spacing from the block's own centres (dxlevel is not set for
       ! every call of the boundary fill)
-      h = [x(ixImin1+1,ixImin2,1) - x(ixImin1,ixImin2,1), x(ixImin1,ixImin2+1,2) - x(ixImin1,ixImin2,2)]
-      call tbrf_block_inflow(wind, qt, [ixImin1, ixImin2], [ixImax1, ixImax2], [ixOmin1, ixOmin2], &
-                             [ixOmax1, ixOmax2], x, h, rho, stat=st)
+      h = [x(ixImin1+1,ixImin2,ixImin3,1) - x(ixImin1,ixImin2,ixImin3,1), &
+           x(ixImin1,ixImin2+1,ixImin3,2) - x(ixImin1,ixImin2,ixImin3,2), &
+           x(ixImin1,ixImin2,ixImin3+1,3) - x(ixImin1,ixImin2,ixImin3,3)]
+      call tbrf_block_inflow(wind, qt, [ixImin1, ixImin2, ixImin3], [ixImax1, ixImax2, ixImax3], &
+                             [ixOmin1, ixOmin2, ixOmin3], [ixOmax1, ixOmax2, ixOmax3], x, h, rho, stat=st)
       if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_inflow_message(wind))
-      do j = ixOmin2, ixOmax2
-        if (x(ixOmin1,j,2) > xprobmin2 .and. x(ixOmin1,j,2) < xprobmax2) then
-          acc = acc + [dble(ixOmax1 - ixOmin1 + 1), sum(rho(:,j)), sum(log(rho(:,j))), sum(log(rho(:,j))**2)]
-        end if
+      do k = ixOmin3, ixOmax3
+        do j = ixOmin2, ixOmax2
+          if (x(ixOmin1,j,k,2) > xprobmin2 .and. x(ixOmin1,j,k,2) < xprobmax2 .and. &
+              x(ixOmin1,j,k,3) > xprobmin3 .and. x(ixOmin1,j,k,3) < xprobmax3) then
+            acc = acc + [dble(ixOmax1 - ixOmin1 + 1), sum(rho(:,j,k)), sum(log(rho(:,j,k))), &
+                         sum(log(rho(:,j,k))**2)]
+          end if
+        end do
       end do
     else
       rho = rho_w
@@ -113,8 +125,10 @@ contains
     w(ixO^S,rho_) = rho
     w(ixO^S,mom(1)) = rho * v_w
     w(ixO^S,mom(2)) = 0.d0
+    w(ixO^S,mom(3)) = 0.d0
     w(ixO^S,mag(1)) = b0
     w(ixO^S,mag(2)) = 0.d0
+    w(ixO^S,mag(3)) = 0.d0
   end subroutine inflow_bc
 
   ! Every stat_every iterations, the boundary's statistics so far (all

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh — the clumpy planar wind of README.md in MPI-AMRVAC (2D):
+# run.sh — the clumpy planar wind of README.md in MPI-AMRVAC (3D):
 #   AMRVAC_DIR=/path/to/amrvac [TBRF_PREFIX=/tmp/tbrf-prefix] ./run.sh
 # builds mod_usr.t in $WORK (default /tmp/tbrf-amrvac-EXAMPLE) and writes there, summarised in
 # results.txt:
@@ -10,7 +10,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../common/setup.sh"
-amrvac_setup 2
+amrvac_setup 3
 MPIRUN=${MPIRUN:-mpirun}
 : >run.log
 par() { local f=$1; shift; printf '%s\n' "$@" >"$f"; }
