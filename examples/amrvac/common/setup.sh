@@ -5,7 +5,11 @@
 #                       setup.pl -d=NDIM and make
 # TBRF_PREFIX: the installed tbrf (default /tmp/tbrf-prefix, where
 # `cmake --install build --prefix /tmp/tbrf-prefix` puts this build's).
-# JOBS: make's jobs (default 2).
+# JOBS: make's jobs (default 2). AMRVAC_SRC_DIRS: the source folders of
+# libamrvac to build (make's SRC_DIRS; default all of them), for a library
+# built with only some physics modules (this example needs those of
+# src, modules, amr, io, limiter, physics, mhd and particle). AMRVAC's
+# makefile needs rsync.
 set -euo pipefail
 : "${AMRVAC_DIR:?set AMRVAC_DIR to an MPI-AMRVAC checkout (github.com/amrvac/amrvac)}"
 export AMRVAC_DIR
@@ -29,7 +33,8 @@ amrvac_setup() {
     cp "$common/local.make" "$WORK/"
     cd "$WORK"
     "$AMRVAC_DIR/setup.pl" -d="$ndim" </dev/null >/dev/null
-    make -j"${JOBS:-2}" >make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
+    make -j"${JOBS:-2}" ${AMRVAC_SRC_DIRS:+"SRC_DIRS=$AMRVAC_SRC_DIRS"} >make.log 2>&1 ||
+        { tail -30 make.log >&2; exit 1; }
 }
 
 # cpu_seconds CMD...: runs CMD, prints its user + system CPU seconds

@@ -121,7 +121,7 @@ contains
       do idir = 1, ndir
         loc(1) = loc(1) + sum((ps(igrid)%w(ixM^T,mom(idir)) / ps(igrid)%w(ixM^T,rho_))**2)
       end do
-      loc(2) = loc(2) + {nx^D*}
+      loc(2) = loc(2) + {block_nx^D*}
     end do
     call MPI_ALLREDUCE(loc, tot, 2, MPI_DOUBLE_PRECISION, MPI_SUM, icomm, ierrmpi)
     frms = 0.d0
