@@ -26,6 +26,8 @@ module mod_usr
   integer :: seed = 2026, mach_every = 5
   type(tbrf_driver), save :: drv
   logical, save :: drv_made = .false.
+  ! CPU seconds of this rank inside tbrf's force and the kick, and at the start
+  double precision, save :: cpu_tbrf = 0.d0, cpu_start = -1.d0
 
 contains
 
@@ -94,7 +96,9 @@ contains
     double precision, intent(inout) :: w(ixI^S,1:nw)
     double precision :: f(ixO^S,1:ndim)
     integer :: st, lo(3), hi(3), olo(3), ohi(3)
+    double precision :: c0, c1
     if (.not. use_tbrf) return
+    call cpu_time(c0)
     lo = [ixImin1, ixImin2, ixImin3]
     hi = [ixImax1, ixImax2, ixImax3]
     olo = [ixOmin1, ixOmin2, ixOmin3]
@@ -106,15 +110,24 @@ contains
     end if
     if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_driver_message(drv))
     call tbrf_block_kick(qdt, lo, hi, olo, ohi, f, wCT(ixI^S,rho_), w, mom(1:3))
+    call cpu_time(c1)
+    cpu_tbrf = cpu_tbrf + (c1 - c0)
   end subroutine drive_source
 
-  ! Every mach_every iterations: time, rms Mach number (mass-unweighted,
-  ! <|v|^2>^(1/2) / c_s) and the force's box rms, to mach.dat (rank 0).
+  ! Every mach_every iterations: iteration, time, rms Mach number
+  ! (mass-unweighted, <|v|^2>^(1/2) / c_s), the force's box rms, and rank
+  ! 0's CPU seconds since the first call inside the forcing and in all, to
+  ! mach.dat (rank 0).
   subroutine mach_log(iit,qt)
     integer, intent(in) :: iit
     double precision, intent(in) :: qt
-    double precision :: loc(2), tot(2), frms
+    double precision :: loc(2), tot(2), frms, now
     integer :: iigrid, igrid, idir, st
+    call cpu_time(now)
+    if (cpu_start < 0) then
+      cpu_start = now
+      cpu_tbrf = 0.d0
+    end if
     if (mod(iit, mach_every) /= 0) return
     loc = 0.d0
     do iigrid = 1, igridstail; igrid = igrids(iigrid)
@@ -128,7 +141,8 @@ contains
     if (drv_made) call tbrf_driver_rms(drv, qt, frms, stat=st)
     if (mype == 0) then
       open(unit=31, file='mach.dat', position='append')
-      write(31, '(i8, 3es16.8)') iit, qt, sqrt(tot(1) / tot(2)) / sqrt(mhd_adiab), frms
+      write(31, '(i8, 3es16.8, 2f12.3)') iit, qt, sqrt(tot(1) / tot(2)) / sqrt(mhd_adiab), frms, cpu_tbrf, &
+        now - cpu_start
       close(31)
     end if
   end subroutine mach_log

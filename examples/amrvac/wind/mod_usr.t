@@ -34,6 +34,8 @@ module mod_usr
   ! boundary statistics of the filled cells inside the domain's y-z range:
   ! count, sum rho, sum ln rho, sum (ln rho)^2 (this rank's)
   double precision, save :: acc(4) = 0.d0
+  ! CPU seconds of this rank inside the fills, and at the start
+  double precision, save :: cpu_tbrf = 0.d0, cpu_start = -1.d0
 
 contains
 
@@ -99,6 +101,8 @@ contains
     double precision, intent(inout) :: w(ixI^S,1:nw)
     double precision :: rho(ixO^S), h(3)
     integer :: st, j, k
+    double precision :: c0, c1
+    call cpu_time(c0)
     if (iB /= 1) call mpistop('inflow_bc: only the x-minimum boundary is special')
     if (use_tbrf) then
       if (.not. wind_made) call make_wind()
@@ -129,20 +133,29 @@ contains
     w(ixO^S,mag(1)) = b0
     w(ixO^S,mag(2)) = 0.d0
     w(ixO^S,mag(3)) = 0.d0
+    call cpu_time(c1)
+    cpu_tbrf = cpu_tbrf + (c1 - c0)
   end subroutine inflow_bc
 
   ! Every stat_every iterations, the boundary's statistics so far (all
-  ! fills, all ranks): time, cells, <rho>, <ln rho>, var ln rho.
+  ! fills, all ranks): time, cells, <rho>, <ln rho>, var ln rho, and rank
+  ! 0's CPU seconds since the first call in the boundary fill and in all.
   subroutine wind_log(iit,qt)
     integer, intent(in) :: iit
     double precision, intent(in) :: qt
-    double precision :: tot(4), mlog
+    double precision :: tot(4), mlog, now
+    call cpu_time(now)
+    if (cpu_start < 0) then
+      cpu_start = now
+      cpu_tbrf = 0.d0
+    end if
     if (mod(iit, stat_every) /= 0) return
     call MPI_ALLREDUCE(acc, tot, 4, MPI_DOUBLE_PRECISION, MPI_SUM, icomm, ierrmpi)
     if (mype == 0 .and. tot(1) > 0) then
       mlog = tot(3) / tot(1)
       open(unit=31, file='wind_stats.dat', position='append')
-      write(31, '(i8, es14.6, es14.6, 3es16.8)') iit, qt, tot(1), tot(2) / tot(1), mlog, tot(4) / tot(1) - mlog**2
+      write(31, '(i8, es14.6, es14.6, 3es16.8, 2f12.3)') iit, qt, tot(1), tot(2) / tot(1), mlog, &
+        tot(4) / tot(1) - mlog**2, cpu_tbrf, now - cpu_start
       close(31)
     end if
   end subroutine wind_log
