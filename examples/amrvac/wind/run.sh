@@ -18,7 +18,9 @@ par() { local f=$1; shift; printf '%s\n' "$@" >"$f"; }
 
 rm -f wind_stats.dat
 $MPIRUN -np "${NP:-1}" ./amrvac -i amrvac.par >>run.log 2>&1
-tail -1 wind_stats.dat | awk '{ printf "boundary after t = %.3f: %d cell fills, <rho> = %.4f, <ln rho> = %.4f, var ln rho = %.4f\n", $2, $3, $4, $5, $6 }' >results.txt
+prog='{ printf "boundary after t = %.3f: %d cell fills, <rho> = %.4f, <ln rho> = %.4f, var ln rho = %.4f; '
+prog+='%.2f of %.2f CPU s in the fills (%.1f%%)\n", $2, $3, $4, $5, $6, $7, $8, 100 * $7 / $8 }'
+tail -1 wind_stats.dat | awk "$prog" >results.txt
 
 # the cost of the boundary: the CPU seconds inside its fills against those
 # of the whole run, over 120 steps (a share measured inside one run holds
