@@ -35,8 +35,8 @@ grep -m1 'tbrf: .* modes' run.log | sed 's/^ *//' >results.txt || true
 
 # 2. the cost of the forcing: the CPU seconds inside it (tbrf's force and
 # the kick) against those of the whole run, in one run of 60 steps each
-# way (a share measured inside one run holds up on a loaded machine,
-# where a run's CPU seconds vary by tens of per cent between runs)
+# way (a share inside one run, since on a loaded machine runs' CPU
+# seconds vary by tens of per cent between runs)
 for mode in "grid F" "points T"; do
     set -- $mode
     rm -f mach.dat

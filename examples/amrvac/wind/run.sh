@@ -23,8 +23,9 @@ prog+='%.2f of %.2f CPU s in the fills (%.1f%%)\n", $2, $3, $4, $5, $6, $7, $8, 
 tail -1 wind_stats.dat | awk "$prog" >results.txt
 
 # the cost of the boundary: the CPU seconds inside its fills against those
-# of the whole run, over 120 steps (a share measured inside one run holds
-# up on a loaded machine, where runs' CPU seconds vary by tens of per cent)
+# of the whole run, over 120 steps (a share inside one run, since on a
+# loaded machine runs' CPU seconds vary by tens of per cent; the long
+# run's share is in results.txt's first line too)
 mv wind_stats.dat wind_stats_run.dat
 par cost.par " &filelist" "  base_filename = 'cost'" " /" " &savelist" "  dtsave_dat = 1.d9" " /" \
     " &stoplist" "  it_max = 121" " /" " &usr_list" "  stat_every = 120" " /"
