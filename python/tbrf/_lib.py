@@ -446,11 +446,11 @@ def build_tree_libraries(sub: str, name: str) -> list:
 # the ABI (doc/design.md, "Versions"), so another minor is refused at
 # import, naming both versions, rather than failing later with an
 # undefined symbol or, worse, a struct of another layout.
-LIBRARY_SERIES = (0, 7)
+LIBRARY_SERIES = (0, 8)
 # tbrf.__version__: the library's version (the top CMakeLists.txt's
 # project(), which the wheel's metadata also takes; test_version.py checks
 # that all three agree)
-PACKAGE_VERSION = "0.7.0"
+PACKAGE_VERSION = "0.8.0"
 
 
 def _series_text() -> str:
