@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/hdf5_format.h"
 #include "io/tbrf_io.h"
@@ -45,7 +46,11 @@ int tbrf_io_points_open(const char *path, tbrf_io_points_reader **out, int *dim,
         return -1;
     }
     *out = NULL;
-    /* Only an HDF5 file with /points streams; the rest is reader.c's. */
+    /* Only an HDF5 file with /points streams; the rest is reader.c's (a
+     * pipe among them: it is not probed, which would eat its first bytes). */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 1;
     static const unsigned char h5sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     unsigned char magic[8] = {0};
     FILE *f = fopen(path, "rb");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/io_internal.h"
 #include "io/io_reader.h"
@@ -174,12 +175,17 @@ static long read_text_line(FILE *f, char **line, size_t *cap)
 }
 
 /* The failures of a line read by read_text_line (got: its result) at line
- * lineno of a points text file, and a file longer than max_lines: 1 with
- * the message in err, 0 for a line to parse. */
-static int bad_text_line(long got, size_t lineno, uint64_t max_lines, const char *path, char *err,
-                         size_t errlen)
+ * lineno of a points text file, a file longer than max_lines, and text
+ * past its bound (over_bytes: that bound, 0 while within it): 1 with the
+ * message in err, 0 for a line to parse. */
+static int bad_text_line(long got, size_t lineno, uint64_t max_lines, double over_bytes,
+                         const char *path, char *err, size_t errlen)
 {
-    if (got == -3)
+    if (over_bytes > 0.0)
+        io_setf(err, errlen, "%s:%zu: more than %.3g MiB of text read, more than a points file may "
+                "hold under the memory budget (set %s to raise it)", path, lineno,
+                over_bytes / 1048576.0, TBRF_IO_BUDGET_ENV);
+    else if (got == -3)
         io_setf(err, errlen, "%s:%zu: not a text line (binary data?)", path, lineno);
     else if (got == -2)
         io_setf(err, errlen, "%s:%zu: line longer than %d bytes", path, lineno, TBRF_IO_MAX_LINE);
@@ -190,6 +196,19 @@ static int bad_text_line(long got, size_t lineno, uint64_t max_lines, const char
                 "(set %s to raise it)", path, lineno, TBRF_IO_BUDGET_ENV);
     else
         return 0;
+    return 1;
+}
+
+/* A regular points text file larger than max_bytes, refused before it is
+ * read (a pipe is counted as it is read): 1 with the message in err. */
+static int text_too_big(FILE *f, const char *path, double max_bytes, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || !((double)st.st_size > max_bytes))
+        return 0;
+    io_setf(err, errlen, "%s: %.3g MiB of text, more than the %.3g MiB a points file may hold "
+            "under the memory budget (set %s to raise it)", path, (double)st.st_size / 1048576.0,
+            max_bytes / 1048576.0, TBRF_IO_BUDGET_ENV);
     return 1;
 }
 
@@ -227,14 +246,23 @@ static int read_points_text(const char *path, int *dim, int64_t *n, double **xyz
     char *line = NULL;
     long got;
     /* Every line costs time even when blank: at most as many lines as
-     * the budget allows points, and a few more. */
+     * the budget allows points, and a few more; and at most 4 bytes of
+     * text for each byte its points may hold (a point's 24 bytes as up to
+     * 96 characters), so that a huge or endless file (a pipe) is refused
+     * without being read to its end. */
     uint64_t budget = tbrf_io_budget();
     uint64_t max_lines = budget / 24 + 1024;
+    const double max_bytes = 4.0 * (double)budget + (double)TBRF_IO_MAX_LINE;
+    double bytes = 0.0;
+    if (text_too_big(f, path, max_bytes, err, errlen))
+        goto done;
     while ((got = read_text_line(f, &line, &linecap)) >= -4) {
         if (got == -1)
             break;
         lineno++;
-        if (bad_text_line(got, lineno, max_lines, path, err, errlen))
+        bytes += got > 0 ? (double)got + 1.0 : 1.0;
+        if (bad_text_line(got, lineno, max_lines, bytes > max_bytes ? max_bytes : 0.0, path, err,
+                          errlen))
             goto done;
         char *hash = strchr(line, '#');
         if (hash)
@@ -343,6 +371,11 @@ int tbrf_io_read_points(const char *path, int *dim, int64_t *n, double **xyz, ch
     }
     if (io_stat_input(path, "points", err, errlen))
         return -1;
+    /* A pipe or a device is read as text, once: probing it would consume
+     * its first bytes (and HDF5 and netCDF files need a seekable file). */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return read_points_text(path, dim, n, xyz, err, errlen);
     /* The kind is told by the first bytes, not the name. */
     unsigned char magic[8];
     if (read_magic(path, magic) < 0) {

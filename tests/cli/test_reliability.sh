@@ -146,6 +146,24 @@ expect 1 "/dev/zero:1: not a text line" "$T" generate --model gaussian --length 
 printf '0.1 0.2 0.3\n0.2 0.3\000\n' > pnul.txt
 expect 1 "pnul.txt:2: not a text line" "$T" generate --model gaussian --length 0.1 --points pnul.txt --out a.h5
 expect 1 "adir: it is a directory" "$T" generate --model gaussian --length 0.1 --points adir --out a.h5
+# text points are bounded in bytes too (4 bytes for each byte of the memory
+# budget, + 1 MiB): a larger file refused before it is read, a pipe once
+# that much has passed (under a 1 MiB budget: 5 MiB); a pipe's points are
+# read whole (probing its format would eat its first bytes)
+yes "# a comment line, as a points file may have $(printf '%0160d' 0)" | \
+  head -c 6000000 > big.txt
+expect 1 "big.txt: 5.72 MiB of text, more than the 5 MiB a points file may hold" \
+  env TBRF_MEMORY_BUDGET=1M "$T" generate --model gaussian --length 0.1 --points big.txt --out a.h5
+expect 1 "more than 5 MiB of text read" \
+  sh -c "cat big.txt | TBRF_MEMORY_BUDGET=1M \"$T\" generate --model gaussian --length 0.1 --points /dev/stdin --out a.h5"
+rm -f big.txt
+printf '0.1 0.2 0.3\n0.4 0.5 0.6\n' > two.txt
+sh -c "cat two.txt | \"$T\" generate --model gaussian --length 0.1 --points /dev/stdin --out p.h5 --quiet" \
+  || fail "points from a pipe"
+"$T" generate --model gaussian --length 0.1 --points two.txt --out q.h5 --quiet || fail "points"
+"$T" regenerate p.h5 --out r.h5 --quiet 2>/dev/null; h5dump -d /value p.h5 | tail -n +2 > pv.txt
+h5dump -d /value q.h5 | tail -n +2 > qv.txt; cmp -s pv.txt qv.txt || fail "a pipe's points differ from the file's"
+rm -f p.h5 q.h5 r.h5 pv.txt qv.txt two.txt
 "$T" generate --model gaussian --length 0.1 --grid 8x8x8 --out s.h5 --quiet || fail "generate"
 expect 1 "/dev/zero:1: not a text line" "$T" sample s.h5 --points /dev/zero --out b.h5
 ls a.h5 b.h5 2>/dev/null && fail "a refused run left an output"
