@@ -12,9 +12,9 @@ module tbrf_c
     public
 
     integer(c_int), parameter :: TBRF_VERSION_MAJOR = 0
-    integer(c_int), parameter :: TBRF_VERSION_MINOR = 7
+    integer(c_int), parameter :: TBRF_VERSION_MINOR = 8
     integer(c_int), parameter :: TBRF_VERSION_PATCH = 0
-    character(len=*), parameter :: TBRF_VERSION_STRING = "0.7.0"
+    character(len=*), parameter :: TBRF_VERSION_STRING = "0.8.0"
     integer(c_int), parameter :: TBRF_DEFAULT_LINES_MIN = 1024
     integer(c_int), parameter :: TBRF_DEFAULT_LINES_MAX = 16384
     integer(c_int), parameter :: TBRF_DEFAULT_LINES_BYTES = 1073741824

@@ -393,7 +393,9 @@ static void check_choice(const tbrf_model *m)
         tbrf_destroy(p);
     }
     p = plan_fft(m, 3, 16.0, 1, TBRF_METHOD_AUTO, 1, TBRF_DOUBLE);
-    if (p) { /* AUTO may run turning bands (points), so it keeps its lines */
+    if (p) { /* AUTO may run turning bands (points), so at points it draws its lines */
+        double xyz[3] = {1, 2, 3};
+        CHECK(tbrf_set_points(p, 1, xyz) == TBRF_OK, "AUTO plan at points: %s", tbrf_plan_message(p));
         tbrf_plan_info info;
         CHECK(tbrf_plan_get_info(p, &info) == TBRF_OK && info.lines > 0 && info.line_samples > 0,
               "AUTO plan without lines");

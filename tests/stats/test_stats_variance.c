@@ -153,6 +153,8 @@ static void run_case(const char *name, tbrf_model *model, double sigma2, double 
     double target = use_resolved ? info.variance_resolved : info.variance;
     REQUIRE(tbrf_set_grid(p, origin, h, n) == TBRF_OK, (void)tbrf_destroy(p), "set_grid: %s",
             tbrf_plan_message(p));
+    /* the default lines are the grid's (tbrf_default_lines), drawn at set_grid */
+    CHECK(tbrf_plan_get_info(p, &info) == TBRF_OK && info.lines > 0, "%s: lines after set_grid", name);
 
     double vf, vb;
     grid_var_of_S(n, h, tab, info.lines, &vf, &vb);
