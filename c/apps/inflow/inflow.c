@@ -266,12 +266,11 @@ static int build(tbrf_inflow *in, const tbrf_model *model, int dim, const double
     return make_windows(in);
 }
 
-int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
-                       double resolution, uint64_t seed, uint64_t realization, const tbrf_opts *opts,
-                       const double velocity[3], int line_precision, tbrf_inflow **inflow)
+/* A new sampler in *inflow with its message lock (and, for a periodic
+ * one, its fill lock) and the field's density: TBRF_OK, or
+ * TBRF_ERR_NO_MEMORY with *inflow NULL. */
+static int new_sampler(tbrf_inflow **inflow, int fill_lock)
 {
-    if (!inflow)
-        return TBRF_ERR_NULL;
     tbrf_inflow *in = calloc(1, sizeof *in);
     *inflow = in;
     if (!in)
@@ -282,14 +281,40 @@ int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], con
         return TBRF_ERR_NO_MEMORY;
     }
     in->locked = 1;
+    if (fill_lock) {
+        if (pthread_mutex_init(&in->fill_lock, NULL) != 0) {
+            tbrf_inflow_destroy(in);
+            *inflow = NULL;
+            return TBRF_ERR_NO_MEMORY;
+        }
+        in->fill_locked = 1;
+    }
     tbrf_ic_default_density(&in->density);
     in->density.kind = TBRF_DENSITY_FIELD;
-    int st = build(in, model, dim, lo, hi, resolution, seed, realization, opts, velocity, line_precision);
+    return TBRF_OK;
+}
+
+/* The status of a sampler's build, kept: a failed one refuses later calls. */
+static int built(tbrf_inflow *in, int st)
+{
     if (st) {
         in->broken = 1;
         in->msg.status = st;
     }
     return st;
+}
+
+int tbrf_inflow_create(const tbrf_model *model, int dim, const double lo[3], const double hi[3],
+                       double resolution, uint64_t seed, uint64_t realization, const tbrf_opts *opts,
+                       const double velocity[3], int line_precision, tbrf_inflow **inflow)
+{
+    if (!inflow)
+        return TBRF_ERR_NULL;
+    if (new_sampler(inflow, 0) != TBRF_OK)
+        return TBRF_ERR_NO_MEMORY;
+    tbrf_inflow *in = *inflow;
+    return built(in, build(in, model, dim, lo, hi, resolution, seed, realization, opts, velocity,
+                           line_precision));
 }
 
 /* The periodic plan's box: period[d] on a periodic axis; on the others
@@ -392,30 +417,11 @@ int tbrf_inflow_create_periodic(const tbrf_model *model, int dim, const double l
 {
     if (!inflow)
         return TBRF_ERR_NULL;
-    tbrf_inflow *in = calloc(1, sizeof *in);
-    *inflow = in;
-    if (!in)
+    if (new_sampler(inflow, 1) != TBRF_OK)
         return TBRF_ERR_NO_MEMORY;
-    if (pthread_mutex_init(&in->msg_lock, NULL) != 0) {
-        free(in);
-        *inflow = NULL;
-        return TBRF_ERR_NO_MEMORY;
-    }
-    in->locked = 1;
-    if (pthread_mutex_init(&in->fill_lock, NULL) != 0) {
-        tbrf_inflow_destroy(in);
-        *inflow = NULL;
-        return TBRF_ERR_NO_MEMORY;
-    }
-    in->fill_locked = 1;
-    tbrf_ic_default_density(&in->density);
-    in->density.kind = TBRF_DENSITY_FIELD;
-    int st = build_periodic(in, model, dim, lo, hi, period, resolution, seed, realization, opts, velocity);
-    if (st) {
-        in->broken = 1;
-        in->msg.status = st;
-    }
-    return st;
+    tbrf_inflow *in = *inflow;
+    return built(in, build_periodic(in, model, dim, lo, hi, period, resolution, seed, realization,
+                                    opts, velocity));
 }
 
 int tbrf_inflow_set_density(tbrf_inflow *in, int kind, double rho_w, double sigma, double rho_floor)
