@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* j0 from math.h */
 #endif
 #include "analysis/shell_model.h"
+#include "core/radial.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -94,33 +95,6 @@ int tbrf_shell_average(tbrf_iso_spectrum f, void *ctx, int dim, const double sca
     return 0;
 }
 
-/* cos^2 taper: 1 on [0, rmax/2], falling to 0 at rmax. */
-static double taper(double r, double rmax)
-{
-    if (r <= 0.5 * rmax)
-        return 1.0;
-    const double c = cos(PI * (r / rmax - 0.5));
-    return c * c;
-}
-
-/* 4 pi ∫ r^2 h j0(kr) dr (3D) or 2 pi ∫ r h J0(kr) dr (2D), trapezoid on
- * r_j = j dr; in 2D r h J0 is odd in r, so the Euler-Maclaurin terms at
- * r = 0 do not vanish: the two leading ones are added (doc/lognormal.md,
- * "Accuracy"; h''(0) from the even samples h0, h1). */
-static double transform(const double *h, size_t nr, double dr, int dim, double k)
-{
-    double s = 0.0;
-    for (size_t j = 1; j < nr; j++) {
-        const double r = (double)j * dr, x = k * r;
-        const double wt = dim == 3 ? r * r * (x < 1e-4 ? 1.0 - x * x / 6.0 : sin(x) / x) : r * j0(x);
-        s += (j + 1 == nr ? 0.5 : 1.0) * wt * h[j];
-    }
-    if (dim == 2 && nr > 2) {
-        const double h2 = 2.0 * (h[1] - h[0]) / (dr * dr);
-        s += dr * h[0] / 12.0 - dr * dr * dr * 3.0 * (h2 - 0.5 * k * k * h[0]) / 720.0;
-    }
-    return (dim == 3 ? 4.0 * PI : 2.0 * PI) * s * dr;
-}
 
 int tbrf_lognormal_density_spectrum(const tbrf_model *gauss, int dim, double kmax, double rmax,
                                     size_t n, const double *k, double *p)
@@ -140,11 +114,11 @@ int tbrf_lognormal_density_spectrum(const tbrf_model *gauss, int dim, double kma
         return -1;
     for (size_t j = 0; j < nr; j++) {
         const double c = tbrf_model_covariance(gauss, dim, (double)j * dr);
-        h[j] = (expm1(c) - c) * taper((double)j * dr, rmax);
+        h[j] = (expm1(c) - c) * tbrfi_radial_taper((double)j * dr, rmax);
     }
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        p[i] = tbrf_model_spectrum(gauss, dim, k[i]) + transform(h, nr, dr, dim, k[i]);
+        p[i] = tbrf_model_spectrum(gauss, dim, k[i]) + tbrfi_radial_transform(h, nr, dr, dim, k[i]);
         if (!isfinite(p[i]))
             rc = -1;
     }

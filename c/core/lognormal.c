@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "core/model.h"
+#include "core/radial.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -58,37 +59,6 @@ static int refuse(tbrf_model **out, int status, const char *fmt, ...)
     return status;
 }
 
-/* cos^2 taper: 1 on [0, rmax/2], falling to 0 at rmax. */
-static double taper(double r, double rmax)
-{
-    if (r <= 0.5 * rmax)
-        return 1.0;
-    const double c = cos(PI * (r / rmax - 0.5));
-    return c * c;
-}
-
-/* F[h](k) = 4 pi ∫ r^2 h j0(kr) dr (3D) or 2 pi ∫ r h J0(kr) dr (2D) by the
- * trapezoid rule on r_j = j dr (h already tapered; the r = 0 term is 0). */
-static double transform_h(const double *h, size_t nr, double dr, int dim, double k)
-{
-    double s = 0.0;
-    for (size_t j = 1; j < nr; j++) {
-        const double r = (double)j * dr, x = k * r;
-        const double w = dim == 3 ? r * r * (x < 1e-4 ? 1.0 - x * x / 6.0 : sin(x) / x) : r * j0(x);
-        s += (j + 1 == nr ? 0.5 : 1.0) * w * h[j];
-    }
-    if (dim == 2 && nr > 2) {
-        /* r h J0 is odd in r: the trapezoid rule's Euler-Maclaurin terms
-         * at r = 0 do not vanish (in 3D, r^2 h j0 is even and they do).
-         * Uncorrected, the first, dr^2 h(0)/12, is a white floor on P_g
-         * that held 6% of sigma_g^2 at sigma_lnrho = 1.5. Add the two
-         * leading ones: f'(0) = h(0) and f'''(0) = 3 (h''(0) - k^2 h(0)/2),
-         * h''(0) from the even samples h0, h1. */
-        const double h2 = 2.0 * (h[1] - h[0]) / (dr * dr);
-        s += dr * h[0] / 12.0 - dr * dr * dr * 3.0 * (h2 - 0.5 * k * k * h[0]) / 720.0;
-    }
-    return (dim == 3 ? 4.0 * PI : 2.0 * PI) * s * dr;
-}
 
 /* The rows' wavenumbers: ROWS_PER_DECADE per decade over [kmin, kmax],
  * and the model's own range ends (each with a row just below and above,
@@ -138,7 +108,7 @@ static size_t fill_h(const tbrf_model *d, int dim, double dr, double rmax, doubl
         const double xi = h[j];
         if (!(1.0 + xi > 0.0))
             return j + 1;
-        h[j] = (log1p(xi) - xi) * taper((double)j * dr, rmax);
+        h[j] = (log1p(xi) - xi) * tbrfi_radial_taper((double)j * dr, rmax);
     }
     return 0;
 }
@@ -187,7 +157,7 @@ int tbrf_model_lognormal(const tbrf_model *density, int dim, double kmin, double
     } else {
         const size_t n = table_ks(density, kmin, kmax, k, cap);
         for (size_t i = 0; i < n; i++)
-            p[i] = tbrf_model_spectrum(density, dim, k[i]) + transform_h(h, nr, dr, dim, k[i]);
+            p[i] = tbrf_model_spectrum(density, dim, k[i]) + tbrfi_radial_transform(h, nr, dr, dim, k[i]);
         const double var_g = log1p(var_d);
         *lost = negative_variance(k, p, n, dim) / var_g;
         if (!(*lost <= max_lost)) {
