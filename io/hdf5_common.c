@@ -56,3 +56,25 @@ void io_h5_reason(char *buf, size_t n)
     }
     H5Eclose_stack(stack);
 }
+
+hid_t io_h5_xfer_open(const tbrf_io_writer *w)
+{
+#ifdef TBRF_IO_MPI
+    if (io_is_parallel(w)) {
+        hid_t x = H5Pcreate(H5P_DATASET_XFER);
+        if (x >= 0 && H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) >= 0)
+            return x;
+        if (x >= 0)
+            H5Pclose(x);
+        return -1;
+    }
+#endif
+    (void)w;
+    return H5P_DEFAULT;
+}
+
+void io_h5_xfer_close(hid_t x)
+{
+    if (x >= 0 && x != H5P_DEFAULT)
+        H5Pclose(x);
+}

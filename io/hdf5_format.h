@@ -29,6 +29,15 @@ static inline io_h5_state *io_h5(const tbrf_io_writer *w)
  * reason, e.g. "No space left on device"), shortened to fit; "" if none. */
 void io_h5_reason(char *buf, size_t n);
 
+/* Transfer properties for a data write: collective on an MPI writer
+ * (every rank takes part in every write, an empty selection where it has
+ * nothing; filtered datasets require it in parallel HDF5), -1 when they
+ * cannot be made (the write then fails on that rank and the writer's
+ * agreement fails every rank, rather than one rank writing
+ * independently), H5P_DEFAULT otherwise. Closed by io_h5_xfer_close. */
+hid_t io_h5_xfer_open(const tbrf_io_writer *w);
+void io_h5_xfer_close(hid_t x);
+
 /* A string attribute already open as a malloc'ed string in *out (see
  * tbrf_io_attr_str for what is accepted): 1, or -1 (*out NULL). */
 int io_attr_string(hid_t a, char **out);

@@ -28,31 +28,6 @@ static hid_t make_dataset(tbrf_io_writer *w, const char *name, int rank, const h
     return d;
 }
 
-/* Transfer properties: collective on an MPI writer (every rank takes
- * part in every write of a series, an empty selection where it has
- * nothing), else the default. Closed by xfer_close. */
-static hid_t xfer_open(const tbrf_io_writer *w)
-{
-#ifdef TBRF_IO_MPI
-    if (io_is_parallel(w)) {
-        hid_t x = H5Pcreate(H5P_DATASET_XFER);
-        if (x >= 0 && H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) >= 0)
-            return x;
-        if (x >= 0)
-            H5Pclose(x);
-        return -1;
-    }
-#endif
-    (void)w;
-    return H5P_DEFAULT;
-}
-
-static void xfer_close(hid_t x)
-{
-    if (x >= 0 && x != H5P_DEFAULT)
-        H5Pclose(x);
-}
-
 /* 1 on the rank that writes what all ranks hold alike (/time, /points):
  * a serial writer, or rank 0 of an MPI writer. */
 static int leader(const tbrf_io_writer *w)
@@ -69,12 +44,12 @@ static int leader(const tbrf_io_writer *w)
  * writer take part with nothing selected. */
 static int write_all(const tbrf_io_writer *w, hid_t d, const double *v)
 {
-    hid_t x = xfer_open(w), fs = leader(w) ? H5S_ALL : H5Dget_space(d);
+    hid_t x = io_h5_xfer_open(w), fs = leader(w) ? H5S_ALL : H5Dget_space(d);
     int rc = x < 0 || fs < 0 || (!leader(w) && H5Sselect_none(fs) < 0) ||
              H5Dwrite(d, H5T_NATIVE_DOUBLE, fs, fs, x, v) < 0;
     if (fs >= 0 && fs != H5S_ALL)
         H5Sclose(fs);
-    xfer_close(x);
+    io_h5_xfer_close(x);
     return rc ? -1 : 0;
 }
 
@@ -171,7 +146,7 @@ int io_h5_series_step(tbrf_io_writer *w, int64_t it, double t, int64_t first, in
     const int grid = H5Lexists(io_h5(w)->file, "field", H5P_DEFAULT) > 0;
     hid_t td = H5Dopen2(io_h5(w)->file, "time", H5P_DEFAULT), d = H5Dopen2(io_h5(w)->file, grid ? "field" : "value", H5P_DEFAULT);
     hid_t ts = td >= 0 ? H5Dget_space(td) : -1, fs = d >= 0 ? H5Dget_space(d) : -1;
-    hid_t m1 = -1, mv = -1, x = xfer_open(w);
+    hid_t m1 = -1, mv = -1, x = io_h5_xfer_open(w);
     if (ts >= 0 && fs >= 0 && x >= 0 && select_step(w, ts, fs, &m1, &mv, it, first, count) == 0 &&
         H5Dwrite(td, H5T_NATIVE_DOUBLE, m1, ts, x, &t) >= 0 &&
         H5Dwrite(d, H5T_NATIVE_DOUBLE, mv, fs, x, values ? values : &t) >= 0)
@@ -180,7 +155,7 @@ int io_h5_series_step(tbrf_io_writer *w, int64_t it, double t, int64_t first, in
     for (int i = 0; i < 4; i++)
         if (spaces[i] >= 0)
             H5Sclose(spaces[i]);
-    xfer_close(x);
+    io_h5_xfer_close(x);
     if (td >= 0)
         H5Dclose(td);
     if (d >= 0)

@@ -94,29 +94,6 @@ fail:
     return -1;
 }
 
-/* Transfer properties: collective on an MPI writer (what filtered
- * datasets require in parallel HDF5), else the default. */
-static hid_t xfer_open(const tbrf_io_writer *w)
-{
-#ifdef TBRF_IO_MPI
-    if (w->comm != MPI_COMM_NULL) {
-        hid_t x = H5Pcreate(H5P_DATASET_XFER);
-        if (x >= 0 && H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) >= 0)
-            return x;
-        if (x >= 0)
-            H5Pclose(x);
-    }
-#endif
-    (void)w;
-    return H5P_DEFAULT;
-}
-
-static void xfer_close(hid_t x)
-{
-    if (x >= 0 && x != H5P_DEFAULT)
-        H5Pclose(x);
-}
-
 /* 1 on the ranks but 0 of an MPI writer: data every rank holds alike
  * (tables, /connectivity) is written by rank 0 alone, the others taking
  * part in the collective write with an empty selection. */
@@ -253,7 +230,7 @@ static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const
 {
     int rc = -1;
     hid_t fspace = H5Dget_space(io_h5(w)->field), mspace = -1;
-    hid_t dxpl = xfer_open(w);
+    hid_t dxpl = io_h5_xfer_open(w);
     /* One box (whole rows or planes: every push of the command and of the
      * FFT method) gets a memory space of the box's own shape: HDF5 then
      * maps memory to chunks by hyperslab, where a flat memory space of a
@@ -305,7 +282,7 @@ static int h5w_grid_write(tbrf_io_writer *w, int64_t first, int64_t count, const
     }
     rc = 0;
 done:
-    xfer_close(dxpl);
+    io_h5_xfer_close(dxpl);
     if (fspace >= 0)
         H5Sclose(fspace);
     if (mspace >= 0)
@@ -343,14 +320,14 @@ static int write_whole(tbrf_io_writer *w, const char *name, int rank, const hsiz
         fail_h5(w, what);
         goto done;
     }
-    hid_t x = xfer_open(w);
+    hid_t x = io_h5_xfer_open(w);
     hid_t sel = follower(w) ? H5Scopy(space) : H5S_ALL;
     if (sel != H5S_ALL && sel >= 0)
         H5Sselect_none(sel);
     herr_t e = sel < 0 ? -1 : H5Dwrite(dset, mem_type(precision), sel, sel, x, data);
     if (sel != H5S_ALL && sel >= 0)
         H5Sclose(sel);
-    xfer_close(x);
+    io_h5_xfer_close(x);
     if (e < 0) {
         fail_h5(w, what);
         goto done;
@@ -427,14 +404,14 @@ static int write_rows(tbrf_io_writer *w, hid_t d, int rank, int64_t first, int64
     hsize_t start[2] = {(hsize_t)first, 0}, cnt[2] = {(hsize_t)count, (hsize_t)cols};
     hsize_t mdim = (hsize_t)(count > 0 ? count : 1) * (hsize_t)cols;
     hid_t mspace = H5Screate_simple(1, &mdim, NULL);
-    hid_t x = xfer_open(w);
+    hid_t x = io_h5_xfer_open(w);
     /* count 0: an MPI rank's empty part of a collective write */
     int sel = fspace >= 0 && mspace >= 0 &&
               (count == 0 ? H5Sselect_none(fspace) >= 0 && H5Sselect_none(mspace) >= 0
                           : H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0);
     if (sel && H5Dwrite(d, mtype, mspace, fspace, x, count > 0 ? data : (const void *)&rc) >= 0)
         rc = 0;
-    xfer_close(x);
+    io_h5_xfer_close(x);
     (void)rank;
     if (rc)
         fail_h5(w, what);
