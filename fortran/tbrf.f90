@@ -53,7 +53,7 @@ module tbrf
     private :: inflow_assign, inflow_final, finish_inflow, inflow_create_i4, inflow_create_i8
     private :: inflow_fill_grid_2, inflow_fill_grid_3
     private :: inflow_periodic_i4, inflow_periodic_i8
-    private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, finish_msg, msg_buffer
+    private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, ic_params_with, finish_msg, msg_buffer
 
     !> A model (the C tbrf_model). Not copyable.
     type :: tbrf_model

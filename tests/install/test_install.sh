@@ -73,6 +73,13 @@ if [ -f "$tmp/prefix/include/tbrf_mpi.h" ]; then
           $(pkg-config --libs tbrf-mpi) ${SANITIZE_FLAGS:-}
     # Open MPI keeps allocations past MPI_Finalize: not this program's leaks
     ASAN_OPTIONS=detect_leaks=0 "$tmp/mpi_pc"
+    # module tbrf_mpi (when built with MPI's Fortran bindings)
+    if [ -f "$tmp/prefix/include/tbrf-fortran/tbrf_mpi.mod" ]; then
+        test -f "$libdir/pkgconfig/tbrf-fortran-mpi.pc"
+        mpif90 $(pkg-config --cflags tbrf-fortran-mpi) "$src/mpi_consumer_f.f90" -o "$tmp/mpi_f_pc" \
+               $(pkg-config --libs tbrf-fortran-mpi) ${SANITIZE_FLAGS:-}
+        ASAN_OPTIONS=detect_leaks=0 "$tmp/mpi_f_pc"
+    fi
 fi
 # find_package
 cmake -S "$src" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
