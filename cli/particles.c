@@ -12,11 +12,13 @@
  * The spectrum divides each mode by the CIC window W^2 = prod_i
  * sinc^4(k_i H/2) (after subtracting the shot noise when it is, in CIC's
  * alias-summed form prod_i (1 - 2/3 sin^2(k_i H/2)) V sum m^2/(sum m)^2,
- * Jing 2005). A displaced lattice deposits as a sinc^2 window rather than
- * sinc^4 (the neighbours' images add coherently), so the deconvolved
- * power runs high by about 1/sinc^2(kH/2) - 1: 5% at half the particle
- * Nyquist frequency on the default grid of twice the lattice (doc/cli.md,
- * "Particle files"). */
+ * Jing 2005). A lattice displaced by psi deposits, to first order in psi,
+ * with the transfer T = sum_i n_i^2 sinc(x_i) prod_(j != i) cos(x_j) (n =
+ * k/|k|, x_i = k_i H/2: the images of the lattice add coherently) rather
+ * than CIC's sinc^2 per axis, so its deconvolved power runs high by
+ * T^2/W^2 - 1 = 2 x^2 (sum_i n_i^4/3 - 1/6), x^2/15 over a shell: 1% at
+ * half the particle Nyquist frequency on the default grid of twice the
+ * lattice (doc/cli.md, "Particle files"). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "particles.h"
@@ -314,6 +316,32 @@ static double model_at(const pmodel *pm, double k)
     return tbrf_model_spectrum(pm->m, 3, k * pm->lpm) * pm->lpm * pm->lpm * pm->lpm;
 }
 
+/* The model per shell: the mean over the shell's modes where the shells
+ * are few modes wide (a shell's mean of a curved P(k) is not P at its
+ * mean k: 7% apart in the first shell of a CDM box), P at the mean k
+ * beyond (there the difference is of order (dk/k)^2). Bins as
+ * tbrf_measure_spectrum's: bin b holds |m| dk in [(b + 1/2) dk, (b + 3/2)
+ * dk), integer vectors m of the box's fundamental dk. */
+static void model_shells(const pmodel *pm, const tbrf_spectrum *sp, double *mp)
+{
+    enum { EXACT = 24 };
+    const int nb = sp->nbins < EXACT ? sp->nbins : EXACT;
+    double sum[EXACT] = {0}, cnt[EXACT] = {0};
+    const int r = nb + 2;
+    for (int z = -r; z <= r; z++)
+        for (int y = -r; y <= r; y++)
+            for (int x = -r; x <= r; x++) {
+                const double m = sqrt((double)x * x + (double)y * y + (double)z * z);
+                const int b = (int)floor(m + 0.5) - 1;
+                if (b < 0 || b >= nb)
+                    continue;
+                sum[b] += model_at(pm, m * sp->dk);
+                cnt[b] += 1;
+            }
+    for (int b = 0; b < sp->nbins; b++)
+        mp[b] = b < nb && cnt[b] > 0 ? sum[b] / cnt[b] : model_at(pm, sp->k[b]);
+}
+
 /* The per-mode correction: shot noise, then the CIC window. */
 typedef struct pcorr {
     double half_h; /* H/2 */
@@ -405,11 +433,12 @@ static void print_table(const char *file, const io_psnap *s, const pmodel *pm, i
                    "shells scatter far less than sqrt(2/modes)\n");
     } else
         printf("# model: none (%s): the measurement alone, no P_model or ratio column\n", pm->why);
+    const double x = klim * s->box / (2.0 * (double)g);
     printf("# deposit: mass by cloud-in-cell on %lld^3 cells of %.6g, the window prod "
            "sinc^4(k_i H/2) divided out mode by mode; a displaced lattice deposits as "
-           "sinc^2, so the deconvolved power runs high by about 1/sinc^2(kH/2) - 1 (%.2g%% at "
-           "k = %.6g)\n", (long long)g, s->box / (double)g,
-           100 * (1 / pow(sinc(klim * s->box / (2.0 * (double)g)), 2) - 1), klim);
+           "sum_i n_i^2 sinc(k_i H/2) prod_(j != i) cos(k_j H/2) instead, so its deconvolved "
+           "power runs high by (kH/2)^2/15 over a shell (%.2g%% at k = %.6g)\n", (long long)g,
+           s->box / (double)g, 100 * x * x / 15, klim);
     printf("# shot noise: %s", shot_why);
     if (shot > 0)
         printf("; V sum m^2/(sum m)^2 = %.6g times CIC's alias sum prod (1 - 2/3 sin^2(k_i H/2))",
@@ -526,8 +555,7 @@ int particles_spectrum(const char *file, const io_psnap *s, int64_t grid, int sh
         tbrf_model_destroy(pm.m);
         return EXIT_FAIL;
     }
-    for (int b = 0; b < sp.nbins; b++)
-        mp[b] = model_at(&pm, sp.k[b]);
+    model_shells(&pm, &sp, mp);
     const double knyq = M_PI * (double)g / s->box;
     double klim = 0.5 * knyq;
     if (pm.m)
