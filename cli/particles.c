@@ -139,19 +139,20 @@ static int deposit_rows(void *user, int type, const double *xyz, const double *m
 
 /* Deposits every particle into d->rho (zeroed here, cells as d says).
  * 0 or EXIT_FAIL after one message. */
-static int deposit_all(const char *file, const io_psnap *s, deposit *d, int64_t cells)
+static int deposit_all(const char *cmd, const char *file, const io_psnap *s, deposit *d,
+                       int64_t cells)
 {
     char err[1024], esc[2048];
     memset(d->rho, 0, (size_t)cells * sizeof *d->rho);
     d->cells_per_length = (double)d->g / s->box;
     d->mass_table = s->mass_table;
     if (io_psnap_each(s, PARTICLES_CHUNK, deposit_rows, d, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        cli_errline("%s: %s", cmd, tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     if (!(d->msum > 0)) {
-        cli_errline("%s: the particles have no mass (MassTable and Masses all 0): nothing to "
-                    "deposit", file);
+        cli_errline("%s: %s: the particles have no mass (MassTable and Masses all 0): nothing "
+                    "to deposit", cmd, file);
         return EXIT_FAIL;
     }
     return 0;
@@ -197,7 +198,7 @@ int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *inde
         *index = g / 2;
     const double cells = (double)g * (double)g;
     if (tbrf_io_budget_check(file, "the preview's plane", 8.0 * cells, err, sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        cli_errline("preview: %s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     deposit d = {calloc((size_t)cells, sizeof(double)), g, axis, *index, 0, NULL, 0, 0};
@@ -205,7 +206,7 @@ int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *inde
         cli_errline("preview: out of memory for a %lld x %lld plane", (long long)g, (long long)g);
         return EXIT_FAIL;
     }
-    if ((rc = deposit_all(file, s, &d, (int64_t)cells)) != 0) {
+    if ((rc = deposit_all("preview", file, s, &d, (int64_t)cells)) != 0) {
         free(d.rho);
         return rc;
     }
@@ -369,18 +370,24 @@ static double correct_mode(const double k[3], double p, void *user)
  * or glass of tbrf's has none) unless shot says. */
 static int shot_applies(const io_psnap *s, int shot, char *why, size_t n)
 {
-    double g;
-    const int lattice = io_psnap_number(s, "particles_per_axis", &g) == 0;
-    double glass = NAN;
+    double g, glass = NAN;
+    char *points = NULL;
+    io_psnap_text(s, "points", &points); /* tbrf arepo gas's mesh-generating points */
+    const int gas_lattice = points && (strcmp(points, "lattice") == 0 ||
+                                       strcmp(points, "jittered") == 0);
+    free(points);
+    const int lattice = io_psnap_number(s, "particles_per_axis", &g) == 0 || gas_lattice;
     io_psnap_number(s, "glass_particles", &glass);
     if (shot == PARTICLES_SHOT_NONE)
         snprintf(why, n, "not subtracted (--shot-noise none)");
     else if (shot == PARTICLES_SHOT_POISSON)
         snprintf(why, n, "Poisson, subtracted (--shot-noise poisson)");
     else if (lattice)
-        snprintf(why, n, "not subtracted: the file records a %s displaced by the linear field, "
-                 "which has no Poisson shot noise (--shot-noise poisson subtracts it anyway)",
-                 isnan(glass) ? "lattice" : "glass");
+        snprintf(why, n, "not subtracted: the file records a %s, which has no Poisson shot "
+                 "noise (--shot-noise poisson subtracts it anyway)",
+                 gas_lattice ? "lattice (jittered or not) of mesh-generating points"
+                 : isnan(glass) ? "lattice displaced by the linear field"
+                                : "glass displaced by the linear field");
     else
         snprintf(why, n, "Poisson, subtracted: the file records no lattice or glass "
                  "(--shot-noise none keeps it)");
@@ -501,7 +508,7 @@ static int measure_particles(const char *file, const io_psnap *s, int64_t g, int
     if (tbrf_io_budget_check(file, "the particles' deposit grid and its transform",
                              8.0 * cells + 8.0 * (double)(g + 2) * (double)g * (double)g, err,
                              sizeof err)) {
-        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        cli_errline("spectrum: %s", tbrf_io_escape(err, esc, sizeof esc));
         return EXIT_FAIL;
     }
     deposit d = {malloc((size_t)cells * sizeof(double)), g, -1, 0, 0, NULL, 0, 0};
@@ -509,7 +516,7 @@ static int measure_particles(const char *file, const io_psnap *s, int64_t g, int
         cli_errline("spectrum: out of memory for %lld^3 cells", (long long)g);
         return EXIT_FAIL;
     }
-    int rc = deposit_all(file, s, &d, (int64_t)cells);
+    int rc = deposit_all("spectrum", file, s, &d, (int64_t)cells);
     if (rc) {
         free(d.rho);
         return rc;

@@ -278,6 +278,17 @@ static int gadget_layout(const char *path, int format, int need_blocks, glayout 
     rc = 0;
     if (!need_blocks || n == 0)
         goto done;
+    /* every record framed up to the file's end: a cut file is refused
+     * even where the blocks read are whole */
+    int64_t walk = 0;
+    for (int guard = 0; rc == 0 && walk < size; guard++)
+        if (guard > 256 || record_at(f, size, &walk, &d, &len)) {
+            io_setf(err, errlen, "%s: a record at byte %lld is not framed by matching markers "
+                    "within the file: a truncated or corrupt Gadget file", path, (long long)walk);
+            rc = -1;
+        }
+    if (rc)
+        goto done;
     rc = -1;
     if ((format == IO_GADGET_FORMAT2 ? labelled_at(f, size, "POS ", &off, &L->pos, &len)
                                       : record_at(f, size, &off, &L->pos, &len)) ||
