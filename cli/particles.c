@@ -368,7 +368,7 @@ static double correct_mode(const double k[3], double p, void *user)
 
 /* Whether Poisson shot noise applies: by the record (a displaced lattice
  * or glass of tbrf's has none) unless shot says. */
-static int shot_applies(const io_psnap *s, int shot, char *why, size_t n)
+static int shot_applies(const io_psnap *s, int shot, char *why, size_t n, int *is_lattice)
 {
     double g, glass = NAN;
     char *points = NULL;
@@ -378,6 +378,7 @@ static int shot_applies(const io_psnap *s, int shot, char *why, size_t n)
     free(points);
     const int lattice = io_psnap_number(s, "particles_per_axis", &g) == 0 || gas_lattice;
     io_psnap_number(s, "glass_particles", &glass);
+    *is_lattice = lattice && isnan(glass);
     if (shot == PARTICLES_SHOT_NONE)
         snprintf(why, n, "not subtracted (--shot-noise none)");
     else if (shot == PARTICLES_SHOT_POISSON)
@@ -421,7 +422,7 @@ static void print_check(const tbrf_spectrum *sp, const double *mp, double klim)
 
 /* The table (and nothing else) on stdout. */
 static void print_table(const char *file, const io_psnap *s, const pmodel *pm, int64_t g,
-                        const char *shot_why, double shot, const tbrf_spectrum *sp,
+                        int lattice, const char *shot_why, double shot, const tbrf_spectrum *sp,
                         const double *mp, double klim)
 {
     char esc[2048];
@@ -442,10 +443,12 @@ static void print_table(const char *file, const io_psnap *s, const pmodel *pm, i
         printf("# model: none (%s): the measurement alone, no P_model or ratio column\n", pm->why);
     const double x = klim * s->box / (2.0 * (double)g);
     printf("# deposit: mass by cloud-in-cell on %lld^3 cells of %.6g, the window prod "
-           "sinc^4(k_i H/2) divided out mode by mode; a displaced lattice deposits as "
-           "sum_i n_i^2 sinc(k_i H/2) prod_(j != i) cos(k_j H/2) instead, so its deconvolved "
-           "power runs high by (kH/2)^2/15 over a shell (%.2g%% at k = %.6g)\n", (long long)g,
-           s->box / (double)g, 100 * x * x / 15, klim);
+           "sinc^4(k_i H/2) divided out mode by mode", (long long)g, s->box / (double)g);
+    if (lattice)
+        printf("; a displaced lattice deposits as sum_i n_i^2 sinc(k_i H/2) prod_(j != i) "
+               "cos(k_j H/2) instead, so its deconvolved power runs high by (kH/2)^2/15 over a "
+               "shell (%.2g%% at k = %.6g)", 100 * x * x / 15, klim);
+    printf("\n");
     printf("# shot noise: %s", shot_why);
     if (shot > 0)
         printf("; V sum m^2/(sum m)^2 = %.6g times CIC's alias sum prod (1 - 2/3 sin^2(k_i H/2))",
@@ -548,7 +551,8 @@ int particles_spectrum(const char *file, const io_psnap *s, int64_t grid, int sh
     if (rc)
         return rc;
     char why[256];
-    const int poisson = shot_applies(s, shot, why, sizeof why);
+    int lattice = 0;
+    const int poisson = shot_applies(s, shot, why, sizeof why, &lattice);
     double pshot = 0;
     tbrf_spectrum sp;
     if ((rc = measure_particles(file, s, g, poisson, &pshot, &sp)) != 0)
@@ -572,7 +576,7 @@ int particles_spectrum(const char *file, const io_psnap *s, int64_t grid, int sh
     if (png && rc == 0 && !quiet)
         plot_say_wrote(png);
     if (rc == 0)
-        print_table(file, s, &pm, g, why, pshot, &sp, mp, klim);
+        print_table(file, s, &pm, g, lattice, why, pshot, &sp, mp, klim);
     free(mp);
     tbrf_spectrum_free(&sp);
     tbrf_model_destroy(pm.m);
