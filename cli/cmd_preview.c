@@ -262,7 +262,7 @@ int cmd_preview(int argc, char **argv)
     if (particles)
         return preview_particles(&a, &ps, &in);
     if (a.grid) {
-        cli_errline("preview: --grid deposits the particles of a particle file; %s is a grid",
+        cli_errline("preview: --grid deposits the particles of a particle file; %s is none",
                     a.file);
         return EXIT_USAGE;
     }

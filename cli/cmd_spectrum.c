@@ -560,7 +560,7 @@ int cmd_spectrum(int argc, char **argv)
     if (particles)
         return spectrum_particles(file, &ps, png, quiet, &pa, grid_s, shot_s);
     if (grid_s || shot_s) {
-        cli_errline("spectrum: --grid and --shot-noise are for particle files; %s is a grid",
+        cli_errline("spectrum: --grid and --shot-noise are for particle files; %s is none",
                     file);
         return EXIT_USAGE;
     }

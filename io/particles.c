@@ -53,8 +53,8 @@ static int h5_attr(hid_t g, const char *name, int count, double *v)
     return ok ? 0 : -1;
 }
 
-/* The /Header of an HDF5 member: 0, 1 when path is no HDF5 file with
- * /Header NumPart_ThisFile (not a particle file), -1 with err. */
+/* The /Header of an HDF5 member: 0, 1 when path is no HDF5 file with a
+ * /Header group (not a particle file), -1 with err. */
 static int h5_header(const char *path, phdr *h, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
@@ -64,8 +64,8 @@ static int h5_header(const char *path, phdr *h, char *err, size_t errlen)
     hid_t g = f >= 0 && H5Lexists(f, "Header", H5P_DEFAULT) > 0
                   ? H5Gopen2(f, "Header", H5P_DEFAULT) : -1;
     int rc = 1;
-    if (g < 0 || H5Aexists(g, "NumPart_ThisFile") <= 0)
-        goto done;
+    if (g < 0)
+        goto done; /* no /Header: a grid, or no HDF5 */
     double t[6], tot[6], hi[6] = {0}, one[1];
     rc = -1;
     if (h5_attr(g, "NumPart_ThisFile", 6, t) || h5_attr(g, "NumPart_Total", 6, tot) ||
@@ -260,13 +260,15 @@ static int gadget_layout(const char *path, int format, int need_blocks, glayout 
     h->nfiles = nf;
     int64_t n = 0, nm = 0;
     for (int t = 0; t < 6; t++) {
-        if (npart[t] < 0 || !(h->mass[t] >= 0 && isfinite(h->mass[t]))) {
-            io_setf(err, errlen, "%s: header type %d: %d particles, mass %g: not a count and a "
-                    "mass >= 0", path, t, npart[t], h->mass[t]);
+        /* a high word beyond 2^21 is no count (totals past 9e15) */
+        if (npart[t] < 0 || high[t] >= (1u << 21) || !(h->mass[t] >= 0 && isfinite(h->mass[t]))) {
+            io_setf(err, errlen, "%s: header type %d: %d particles (%u, high word %u, in all), "
+                    "mass %g: not counts and a mass >= 0", path, t, npart[t], total[t], high[t],
+                    h->mass[t]);
             goto done;
         }
         h->this_file[t] = npart[t];
-        h->total[t] = (int64_t)total[t] + ((int64_t)high[t] << 32);
+        h->total[t] = (int64_t)total[t] + (int64_t)((uint64_t)high[t] << 32);
         n += npart[t];
         if (h->mass[t] == 0)
             nm += npart[t];

@@ -33,7 +33,8 @@ typedef struct io_psnap {
  * is named). Every member's header is read and checked (counts that sum to
  * the totals, the same BoxSize and NumFiles, a positive BoxSize).
  * Returns 0 (release with io_psnap_free), 1 when path is no particle file
- * of these layouts (nothing in err), -1 with one line in err (a particle
+ * of these layouts (no Gadget marker, no HDF5 /Header group; nothing in
+ * err), -1 with one line in err (a particle
  * file that cannot be read as one: truncated, inconsistent, missing
  * members, the other byte order). */
 int io_psnap_open(const char *path, io_psnap *s, char *err, size_t errlen);
