@@ -53,8 +53,9 @@ static void usage(void)
            "tbrf arepo cosmo / gas, or another code's): the mass density over its mean,\n"
            "deposited by cloud-in-cell on G^3 cells over the box, plane K of them:\n"
            "  --grid G       cells a side (default: the particle lattice's side, the cube\n"
-           "                 root of the most numerous type's count); stderr says which\n"
-           "stderr gets one line 'wrote SLICE.png: PNG WxH pixels' unless --quiet.\n");
+           "                 root of the most numerous type's count)\n"
+           "stderr gets one line 'wrote SLICE.png: PNG WxH pixels' unless --quiet (a\n"
+           "particle file: after one saying what was deposited).\n");
 }
 
 /* The command line. */
@@ -235,7 +236,7 @@ static int preview_particles(const preview_args *a, io_psnap *ps, plot_slice_in 
         rc = EXIT_USAGE;
     }
     if (rc == 0)
-        rc = particles_slice(a->file, ps, a->axis, &index, a->grid, in, &v);
+        rc = particles_slice(a->file, ps, a->axis, &index, a->grid, a->quiet, in, &v);
     if (rc == 0)
         rc = draw(a, in, v, in->w, in->h);
     free(v);

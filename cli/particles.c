@@ -181,7 +181,7 @@ static const char *length_unit(const io_psnap *s)
 }
 
 int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *index, int64_t grid,
-                    plot_slice_in *in, double **v)
+                    int quiet, plot_slice_in *in, double **v)
 {
     int64_t g;
     char err[1024], esc[2048];
@@ -227,13 +227,14 @@ int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *inde
     in->coord = (*index + 0.5) * h;
     in->index = *index;
     in->dim = 3;
-    static char what[128];
+    static char what[128]; /* the title's part, drawn after this returns */
     snprintf(what, sizeof what, "%lld particles, CIC on %lld^3 cells", (long long)s->n,
              (long long)g);
     in->what = what;
     in->label = "mass density / mean";
     *v = d.rho;
-    fprintf(stderr, "preview: %s: %lld particles (%s, %d file%s), mass deposited by cloud-in-cell "
+    if (!quiet)
+        fprintf(stderr, "preview: %s: %lld particles (%s, %d file%s), mass deposited by cloud-in-cell "
             "on %lld^3 cells, plane %lld across %c\n", tbrf_io_escape(file, esc, sizeof esc),
             (long long)s->n, format_name(s->format), s->nfiles, s->nfiles > 1 ? "s" : "",
             (long long)g, (long long)*index, NAMES[axis]);

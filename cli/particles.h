@@ -22,10 +22,10 @@ int cli_particles_open(const char *cmd, const char *file, io_psnap *s);
  * numerous type's count), into malloc'ed *v (grid x grid, the first
  * in-plane axis fastest) with *in's geometry, title and label. Only the
  * particles whose cloud reaches the plane are deposited (memory: one
- * plane). 0, EXIT_USAGE (a plane or grid the box cannot have) or
+ * plane); stderr gets a line saying so unless quiet. 0, EXIT_USAGE (a plane or grid the box cannot have) or
  * EXIT_FAIL after one message. */
 int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *index, int64_t grid,
-                    plot_slice_in *in, double **v);
+                    int quiet, plot_slice_in *in, double **v);
 
 /* Shot noise of spectrum: by the file (none for a displaced lattice or
  * glass of tbrf's, Poisson otherwise), always Poisson, never. */

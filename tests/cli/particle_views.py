@@ -35,7 +35,7 @@ Cases:
            noise subtracted, as said
   preview  a PNG whose IHDR size is the one the 'wrote' line states, and
            a stderr line stating the deposit grid (the lattice's side by
-           default, --grid G); --index beyond the grid, --component of
+           default, --grid G), neither with --quiet; --index beyond the grid, --component of
            particles and --grid of a grid file: exit 2, one line, no file
   hostile  a truncated Gadget file, one whose header claims more particles
            than it holds, a set with a member missing (foreign, and a
@@ -240,6 +240,8 @@ def case_preview():
               "%s: the PNG %s and the line %s" % (f, wh, p.stderr))
         check("cloud-in-cell on %d^3 cells" % cells in p.stderr, "%s: grid stated: %s" %
               (f, p.stderr))
+    q = run("preview", "ics.hdf5", "--out", "q.png", "--quiet")
+    check(os.path.exists("q.png") and not q.stderr, "--quiet: %r" % q.stderr)
     run("generate", "--model", "powerlaw", "--index", "-2", "--kmin", "0.5", "--kmax", "50",
         "--box", "1", "--grid", "16x16", "--spacing", "0.0625", "--out", "grid.h5", "--quiet")
     for args in (["ics.hdf5", "--index", "32"], ["ics.hdf5", "--component", "x"],
