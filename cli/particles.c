@@ -186,7 +186,8 @@ int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *inde
     int64_t g;
     char err[1024], esc[2048];
     *v = NULL;
-    int rc = grid_side("preview", grid, lattice_side(s), PARTICLES_MAX_SIDE, &g);
+    const int64_t side = lattice_side(s);
+    int rc = grid_side("preview", grid, side < 2 ? 2 : side, PARTICLES_MAX_SIDE, &g);
     if (rc)
         return rc;
     if (*index >= g) {
