@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/measure.h"
 #include "cli.h"
@@ -246,17 +247,66 @@ int particles_slice(const char *file, const io_psnap *s, int axis, int64_t *inde
 
 /* The linear spectrum the file records, in its units. */
 typedef struct pmodel {
-    tbrf_model *m;     /* NULL: none (why says why) */
+    tbrf_model *m;     /* the z = 0 spectrum (k in h/Mpc); NULL: none (why says why) */
     double lpm;        /* length units per Mpc/h */
     double kcut;       /* modes beyond it were not drawn (the particle Nyquist sphere) */
     double growth, growth_recorded;
-    char desc[512], why[200];
+    char desc[1400], why[1300];
 } pmodel;
 
-/* Rebuilds the model of `tbrf arepo cosmo` from the record (the library's
- * Eisenstein & Hu fit, sigma8 at z = 0, D(z)^2 from tbrf_cosmo_growth):
- * 0 (pm->m NULL with the reason when the record has none). */
-static void model_build(const io_psnap *s, pmodel *pm)
+/* The recorded table's file: the name as recorded (the folder the IC was
+ * made in), else beside the IC file. Malloc'ed, or NULL when neither
+ * is a file. */
+static char *table_path(const char *file, const char *name)
+{
+    struct stat st;
+    if (stat(name, &st) == 0 && S_ISREG(st.st_mode))
+        return strdup(name);
+    const char *slash = strrchr(file, '/');
+    if (name[0] == '/' || !slash)
+        return NULL;
+    size_t n = (size_t)(slash - file) + 1 + strlen(name) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%.*s%s", (int)(slash - file) + 1, file, name);
+    if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
+        return p;
+    free(p);
+    return NULL;
+}
+
+/* The --table the IC was made from, read again: the recorded file if it
+ * is there and has the recorded digest. 0 with pm->m, or -1 with why. */
+static int table_model(const char *file, const io_psnap *s, const char *name, pmodel *pm)
+{
+    char *path = table_path(file, name), *want = NULL, got[17];
+    int rc = -1;
+    io_psnap_text(s, "power_file_digest", &want);
+    if (!path)
+        snprintf(pm->why, sizeof pm->why, "the recorded spectrum is the table '%.1000s', not "
+                 "found (as named, or beside the file)", name);
+    else if (want && (cli_file_digest(path, got) != 0 || strcmp(got, want) != 0))
+        snprintf(pm->why, sizeof pm->why, "the table %.1000s is not the one the IC was made "
+                 "from (its digest %s, recorded %.20s)", path, got, want);
+    else {
+        int st = tbrf_model_table_file(path, &pm->m);
+        if (st == TBRF_OK)
+            st = tbrf_model_set_amplitude(pm->m, 1.0); /* the rows as written */
+        if (st != TBRF_OK)
+            snprintf(pm->why, sizeof pm->why, "the table %.1000s: %.200s", path,
+                     pm->m ? tbrf_model_message(pm->m) : tbrf_strerror(st));
+        rc = st == TBRF_OK ? 0 : -1;
+    }
+    free(path);
+    free(want);
+    return rc;
+}
+
+/* Rebuilds the z = 0 model of `tbrf arepo cosmo` from the record: the
+ * library's Eisenstein & Hu fit, or the --table read again; normalised to
+ * sigma8 unless its amplitude was kept. pm->m NULL with the reason when
+ * the record has none. */
+static void model_build(const char *file, const io_psnap *s, pmodel *pm)
 {
     memset(pm, 0, sizeof *pm);
     char *ps = NULL, *norm = NULL, *gas = NULL;
@@ -271,39 +321,49 @@ static void model_build(const io_psnap *s, pmodel *pm)
     io_psnap_text(s, "normalisation", &norm);
     io_psnap_text(s, "gas_power_spectrum", &gas);
     const int eh = rec && (strcmp(ps, "eisenstein_hu") == 0 || strcmp(ps, "eisenstein_hu_nowiggle") == 0);
+    const int kept = norm && strcmp(norm, "sigma8") != 0;
+    const int wiggles = eh && strcmp(ps, "eisenstein_hu") == 0 && ob > 0;
+    int st = TBRF_OK;
     if (!rec)
         snprintf(pm->why, sizeof pm->why, "the file records no linear spectrum (not written by "
                  "tbrf arepo cosmo)");
-    else if (!eh)
-        snprintf(pm->why, sizeof pm->why, "the recorded spectrum is the table '%.80s', not "
-                 "rebuilt here", ps);
     else if (gas)
-        snprintf(pm->why, sizeof pm->why, "the gas follows its own recorded table '%.80s'", gas);
-    else if (norm && strcmp(norm, "sigma8") != 0)
-        snprintf(pm->why, sizeof pm->why, "the recorded normalisation is '%.60s'", norm);
-    const int wiggles = eh && strcmp(ps, "eisenstein_hu") == 0 && ob > 0;
-    if (!pm->why[0]) {
-        int st = tbrf_cosmo_growth(om, ol, z, &pm->growth);
-        if (st == TBRF_OK)
-            st = tbrf_model_eisenstein_hu(om, ob, h, ns, 2.7255, wiggles, 1e-5, 1e3, &pm->m);
-        if (st == TBRF_OK)
-            st = tbrf_model_normalize_sigma(pm->m, 8.0, s8 * pm->growth);
-        if (st != TBRF_OK) {
-            snprintf(pm->why, sizeof pm->why, "the recorded cosmology gives no model: %.120s",
-                     pm->m ? tbrf_model_message(pm->m) : tbrf_strerror(st));
-            tbrf_model_destroy(pm->m);
-            pm->m = NULL;
-        }
+        snprintf(pm->why, sizeof pm->why, "the gas follows its own recorded spectrum '%.1000s'",
+                 gas);
+    else if (strstr(ps, " transfer, "))
+        snprintf(pm->why, sizeof pm->why, "the recorded spectrum is a transfer function's "
+                 "(%.1000s), not rebuilt here", ps);
+    else if (eh)
+        st = tbrf_model_eisenstein_hu(om, ob, h, ns, 2.7255, wiggles, 1e-5, 1e3, &pm->m);
+    else
+        table_model(file, s, ps, pm);
+    if (st == TBRF_OK && pm->m && !kept)
+        st = tbrf_model_normalize_sigma(pm->m, 8.0, s8);
+    if (st == TBRF_OK && pm->m)
+        st = tbrf_cosmo_growth(om, ol, z, &pm->growth);
+    if (st != TBRF_OK) {
+        snprintf(pm->why, sizeof pm->why, "the recorded cosmology gives no model: %.200s",
+                 pm->m ? tbrf_model_message(pm->m) : tbrf_strerror(st));
+        tbrf_model_destroy(pm->m);
+        pm->m = NULL;
     }
     if (pm->m) {
+        char what[1100];
+        if (eh)
+            snprintf(what, sizeof what, "Eisenstein & Hu%s (omega_m %g, omega_b %g, h %g, n_s %g, "
+                     "T_cmb 2.7255 K)", wiggles ? "" : " without wiggles", om, ob, h, ns);
+        else
+            snprintf(what, sizeof what, "the table %.1000s", ps);
         pm->lpm = lpm;
         pm->kcut = M_PI * g / s->box;
         io_psnap_number(s, "growth_factor", &pm->growth_recorded);
-        snprintf(pm->desc, sizeof pm->desc, "the linear P(k) the file records at z = %g: "
-                 "Eisenstein & Hu%s (omega_m %g, omega_b %g, h %g, n_s %g, T_cmb 2.7255 K), "
-                 "sigma8 %g at z = 0 times D(z)^2, D = %.6g (tbrf_cosmo_growth; omega_lambda %g), "
-                 "0 beyond the particle Nyquist pi G/L = %.6g", z, wiggles ? "" : " without "
-                 "wiggles", om, ob, h, ns, s8, pm->growth, ol, pm->kcut);
+        snprintf(pm->desc, sizeof pm->desc, "the linear P(k) the file records at z = %g: %s, %s "
+                 "at z = 0 times D(z)^2, D = %.6g (tbrf_cosmo_growth; omega_m %g, omega_lambda "
+                 "%g), 0 beyond the particle Nyquist pi G/L = %.6g", z, what,
+                 kept ? "its own amplitude" : "sigma8", pm->growth, om, ol, pm->kcut);
+        if (!kept)
+            snprintf(pm->desc + strlen(pm->desc), sizeof pm->desc - strlen(pm->desc),
+                     " (sigma8 %g)", s8);
     }
     free(ps);
     free(norm);
@@ -316,7 +376,8 @@ static double model_at(const pmodel *pm, double k)
         return NAN;
     if (k > pm->kcut)
         return 0.0;
-    return tbrf_model_spectrum(pm->m, 3, k * pm->lpm) * pm->lpm * pm->lpm * pm->lpm;
+    const double l3 = pm->lpm * pm->lpm * pm->lpm;
+    return pm->growth * pm->growth * tbrf_model_spectrum(pm->m, 3, k * pm->lpm) * l3;
 }
 
 /* The model per shell: the mean over the shell's modes where the shells
@@ -560,7 +621,7 @@ int particles_spectrum(const char *file, const io_psnap *s, int64_t grid, int sh
     if ((rc = measure_particles(file, s, g, poisson, &pshot, &sp)) != 0)
         return rc;
     pmodel pm;
-    model_build(s, &pm);
+    model_build(file, s, &pm);
     double *mp = malloc((size_t)sp.nbins * sizeof *mp);
     if (!mp) {
         cli_errline("out of memory");

@@ -21,7 +21,10 @@ Cases:
            (measured 0.2% off at 64^3 and 128^3: the neglected x^4 and
            second-order terms), at --grid 64 and 128 — a missing
            deconvolution (ratio ~0.9 at the top) or a wrong growth
-           factor (D^2) fails it
+           factor (D^2) fails it; the same of ICs made from a
+           `tbrf arepo pk` --table (normalised to sigma8, and kept
+           with --sigma8 table), read again; a changed table (its
+           digest) gives no model, said
   foreign  Poisson points in a Gadget format-1 file (one, and a set of
            two) written here, no tbrf record: the header says there is
            no model and no P_model column; Poisson shot noise V/N is
@@ -133,6 +136,22 @@ def case_model():
     for grid in (64, 128):
         q = run("spectrum", "fx.hdf5", "--grid", str(grid))
         lattice_check("fixed amplitudes, grid %d" % grid, q.stdout, grid, fixed=True)
+    # the --table an IC was made from is read again, checked by its digest
+    run("arepo", "pk", "--out", "pk.txt", "--omega-m", "0.3089", "--omega-b", "0.0486",
+        "--hubble", "0.6774", "--sigma8", "0.831", "--kmin", "1e-4", "--kmax", "100", "--quiet")
+    sig = COSMO.index("--sigma8") + 1
+    for s8, name in (("0.831", "ft"), ("table", "fk")):
+        cos = COSMO[:sig] + [s8] + COSMO[sig + 1:]
+        run(*cos, "--out", name, "--fixed-amplitude", "--table", "pk.txt")
+        q = run("spectrum", name + ".hdf5")
+        check("records at z = 127: the table pk.txt" in q.stdout, "%s: the table named: %s" %
+              (name, q.stdout[:300]))
+        lattice_check("--table, --sigma8 %s" % s8, q.stdout, 64, fixed=True)
+    with open("pk.txt", "a") as f:
+        f.write("# changed\n")
+    q = run("spectrum", "ft.hdf5")
+    check("# model: none (the table pk.txt is not the one the IC was made from" in q.stdout,
+          "a changed table: %s" % q.stdout[:300])
     q = run("spectrum", "ics.hdf5", "--plot", "pk.png")
     check(os.path.exists("pk.png") and "wrote pk.png: PNG" in q.stderr, "--plot: %s" % q.stderr)
 
