@@ -51,6 +51,12 @@ int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` 
 /* cmd_arepo_regen.c: `regenerate` of an AREPO file from its recorded
  * command; -1 when FILE is no AREPO file of tbrf, else an exit status. */
 int arepo_regenerate(const char *file, const char *out, int check, int quiet);
+/* FNV-1a (64 bits) of the file's bytes as 16 hex digits into hex: a
+ * check that a spectrum's file is the one a set was made from (`arepo
+ * cosmo --input-digest`, its power_file_digest), not a cryptographic
+ * digest. 0, -1 when unreadable, -2 at a NUL byte (read no further: 64
+ * KiB past it at most). cmd_arepo_cosmo.c. */
+int cli_file_digest(const char *path, char hex[17]);
 /* "12.3 MiB": a byte count for the wrote lines (run.c). */
 void cli_human_size(double bytes, char *buf, size_t n);
 /* The one stderr line for an AREPO file or set that `tbrf

@@ -455,11 +455,7 @@ static int parse_transfer(const char *const *val, cosmo_req *q)
     return 0;
 }
 
-/* FNV-1a (64 bits) of the file's bytes as 16 hex digits into hex: a
- * check that a spectrum's file is the one a set was made from, not a
- * cryptographic digest. 0, -1 when unreadable, -2 at a NUL byte (read
- * no further: 64 KiB past it at most). */
-static int file_digest(const char *path, char hex[17])
+int cli_file_digest(const char *path, char hex[17])
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -498,7 +494,7 @@ static int check_digest(const char *const *val, cosmo_req *q)
     }
     /* a spectrum is text: a NUL byte stops the digest at once (the
      * reader would refuse the file at that byte anyway) */
-    const int d = file_digest(file, q->digest);
+    const int d = cli_file_digest(file, q->digest);
     if (d) {
         cli_errline("arepo cosmo: %s %s: %s", opt, file, d == -2 ? "a NUL byte: binary data, "
                     "not a text file" : "cannot be read");

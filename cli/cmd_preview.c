@@ -10,7 +10,8 @@
  * half of on values that do not occur. --vmin/--vmax, --cmap and --log
  * override. Only the plane is read, so files larger than memory preview
  * fine. The picture (physical aspect, axes, title, labelled bar) is
- * drawn by plot_slice.c. */
+ * drawn by plot_slice.c. A particle file's plane is its mass deposited
+ * by cloud-in-cell (particles.c). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -29,7 +30,7 @@ static void usage(void)
 {
     printf("usage: tbrf preview FILE --out SLICE.png [--axis x|y|z] [--index K]\n"
            "                    [--component x|y|z|magnitude] [--frame N | --time T]\n"
-           "                    [--vmin A] [--vmax B] [--cmap MAP] [--log] [--quiet]\n"
+           "                    [--vmin A] [--vmax B] [--cmap MAP] [--log] [--grid G] [--quiet]\n"
            "\n"
            "Draws the plane K (default: the middle one) across the given axis (default z)\n"
            "of the grid in FILE as a PNG with a colour bar labelled with the quantity\n"
@@ -48,7 +49,13 @@ static void usage(void)
            "  --cmap MAP     rdbu (diverging; white mid-range), viridis, magma or gray\n"
            "  --log          colours by log10 of the value (a sequential map; values <= 0\n"
            "                 take the lowest colour)\n"
-           "stderr gets one line 'wrote SLICE.png: PNG WxH pixels' unless --quiet.\n");
+           "A particle file (AREPO HDF5, Gadget format 1 or 2, a single file or a set:\n"
+           "tbrf arepo cosmo / gas, or another code's): the mass density over its mean,\n"
+           "deposited by cloud-in-cell on G^3 cells over the box, plane K of them:\n"
+           "  --grid G       cells a side (default: the particle lattice's side, the cube\n"
+           "                 root of the most numerous type's count)\n"
+           "stderr gets one line 'wrote SLICE.png: PNG WxH pixels' unless --quiet (a\n"
+           "particle file: after one saying what was deposited).\n");
 }
 
 /* The command line. */
@@ -56,6 +63,7 @@ typedef struct preview_args {
     const char *file, *out;
     int axis;
     int64_t index; /* -1: the middle */
+    int64_t grid;  /* a particle file's deposit grid (0: the lattice's side) */
     int quiet, log, cmap;
     double vmin, vmax; /* NaN: from the data */
     pick_args pick;
@@ -63,7 +71,7 @@ typedef struct preview_args {
 
 /* The value options' words. */
 typedef struct preview_words {
-    const char *out, *axis, *index, *vmin, *vmax, *cmap;
+    const char *out, *axis, *index, *vmin, *vmax, *cmap, *grid;
 } preview_words;
 
 /* The value options' slot, or NULL. */
@@ -77,6 +85,7 @@ static const char **value_slot(const char *o, preview_words *w, preview_args *a)
            : strcmp(o, "--vmin") == 0     ? &w->vmin
            : strcmp(o, "--vmax") == 0     ? &w->vmax
            : strcmp(o, "--cmap") == 0     ? &w->cmap
+           : strcmp(o, "--grid") == 0     ? &w->grid
                                           : NULL;
 }
 
@@ -160,6 +169,11 @@ static int parse_preview(int argc, char **argv, preview_args *a)
         return EXIT_USAGE;
     }
     a->out = w.out;
+    char err[1024], esc[2048];
+    if (w.grid && args_int64("--grid", w.grid, 2, 16000, &a->grid, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        return EXIT_USAGE;
+    }
     int rc = axis_index(w.axis, w.index, a);
     return rc ? rc : colours(&w, a);
 }
@@ -210,6 +224,26 @@ static int read_and_draw(const preview_args *a, const pick *p, plot_slice_in *in
     return rc;
 }
 
+/* A particle file: the plane of its deposited density (particles.h). */
+static int preview_particles(const preview_args *a, io_psnap *ps, plot_slice_in *in)
+{
+    int rc = 0;
+    double *v = NULL;
+    int64_t index = a->index;
+    if (a->pick.component || a->pick.frame || a->pick.time) {
+        cli_errline("preview: %s is a particle file: --component, --frame and --time are for "
+                    "grids", a->file);
+        rc = EXIT_USAGE;
+    }
+    if (rc == 0)
+        rc = particles_slice(a->file, ps, a->axis, &index, a->grid, a->quiet, in, &v);
+    if (rc == 0)
+        rc = draw(a, in, v, in->w, in->h);
+    free(v);
+    io_psnap_free(ps);
+    return rc;
+}
+
 int cmd_preview(int argc, char **argv)
 {
     preview_args a;
@@ -220,10 +254,19 @@ int cmd_preview(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     /* Which part of the file (component, frame), then where the plane
      * lies and whether the file has it at all. */
-    if (cli_particles_refuse("preview", a.file))
-        return EXIT_FAIL;
     plot_slice_in in;
     memset(&in, 0, sizeof in);
+    io_psnap ps;
+    int particles = cli_particles_open("preview", a.file, &ps);
+    if (particles < 0)
+        return EXIT_FAIL;
+    if (particles)
+        return preview_particles(&a, &ps, &in);
+    if (a.grid) {
+        cli_errline("preview: --grid deposits the particles of a particle file; %s is none",
+                    a.file);
+        return EXIT_USAGE;
+    }
     if ((rc = plot_slice_geometry(a.file, a.axis, &a.index, &in)) != 0)
         return rc;
     pick p;

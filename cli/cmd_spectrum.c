@@ -18,7 +18,8 @@
  * into solenoidal and compressive parts, whose share of the power is
  * compared with the one the recorded zeta gives, and the model's parts
  * beside them; --component measures one component. A particle file
- * (tbrf arepo) is refused by name (particles.h). A `tbrf drive` series is measured one frame at a time
+ * (AREPO HDF5, Gadget) is deposited by cloud-in-cell and measured
+ * against the linear spectrum it records (particles.c). A `tbrf drive` series is measured one frame at a time
  * (--frame or --time); its model (band, parabola, ...) is the driver's,
  * which this table does not rebuild, so only the measurement is shown.
  * A field periodic over the grid (a drive series, `generate --box` on
@@ -52,7 +53,8 @@
 static void usage(void)
 {
     printf("usage: tbrf spectrum FILE [--plot SPECTRUM.png] [--component x|y|z]\n"
-           "                     [--frame N | --time T] [--quiet]\n"
+           "                     [--frame N | --time T] [--grid G]\n"
+           "                     [--shot-noise auto|poisson|none] [--quiet]\n"
            "\n"
            "Measures the shell-averaged power spectrum P(k) of the grid in FILE (HDF5 or\n"
            "netCDF-4 written by tbrf generate; Hann window, bins one fundamental wide) and\n"
@@ -70,12 +72,23 @@ static void usage(void)
            "zeta gives; --component x|y|z measures one component instead. A `tbrf drive`\n"
            "series: one frame, --frame N or --time T (required), without a model.\n"
            "A field periodic over the grid is measured without a window.\n"
-           "The grid is read whole, so it must fit in memory.\n");
+           "The grid is read whole, so it must fit in memory.\n"
+           "A particle file (AREPO HDF5, Gadget format 1 or 2, a single file or a set:\n"
+           "tbrf arepo cosmo / gas, or another code's): the density contrast of the mass\n"
+           "deposited by cloud-in-cell on G^3 cells over the box, the CIC window divided\n"
+           "out mode by mode, beside the linear P(k) the file records at its redshift\n"
+           "(tbrf arepo cosmo's; a file that records none: the measurement alone, said\n"
+           "in the header), and a line comparing them over k <= half the Nyquist\n"
+           "frequencies of the grid and of the particles:\n"
+           "  --grid G          cells a side (default twice the lattice's side, 16 .. 512)\n"
+           "  --shot-noise auto|poisson|none  Poisson shot noise V sum m^2/(sum m)^2\n"
+           "                    subtracted: auto, unless the file records a lattice or\n"
+           "                    glass of tbrf's (which has none)\n");
 }
 
 /* FILE, --plot PNG and the part (pick.h); 0, 1 after --help, or EXIT_USAGE. */
 static int parse_spectrum(int argc, char **argv, const char **file, const char **png,
-                          int *quiet, pick_args *pa)
+                          int *quiet, pick_args *pa, const char **grid, const char **shot)
 {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -95,6 +108,13 @@ static int parse_spectrum(int argc, char **argv, const char **file, const char *
             *png = argv[++i];
         } else if (strcmp(o, "--quiet") == 0) {
             *quiet = 1;
+        } else if (strcmp(o, "--grid") == 0 || strcmp(o, "--shot-noise") == 0) {
+            const char **dst = o[2] == 'g' ? grid : shot;
+            if (i + 1 >= argc || *dst) {
+                cli_errline("spectrum: %s %s", o, *dst ? "given twice" : "needs a value");
+                return EXIT_USAGE;
+            }
+            *dst = argv[++i];
         } else if (pick_slot(pa, o)) {
             const char **dst = pick_slot(pa, o);
             if (i + 1 >= argc || *dst) {
@@ -220,8 +240,6 @@ static int load(spec *sp, const char *file, const pick_args *pa)
 {
     char err[1024], esc[2048];
     tbrf_io_meta *m = &sp->meta;
-    if (cli_particles_refuse("spectrum", file))
-        return -1;
     /* A points file has no grid to pick from: say so first. */
     int points = tbrf_io_read_meta(file, m, err, sizeof err) == 0 && !m->is_grid;
     tbrf_io_meta_free(m);
@@ -503,14 +521,49 @@ static int plot(const spec *sp, const char *file, const char *png)
     return 0;
 }
 
+/* A particle file (particles.h): its options checked, then measured. */
+static int spectrum_particles(const char *file, io_psnap *ps, const char *png, int quiet,
+                              const pick_args *pa, const char *grid_s, const char *shot_s)
+{
+    static const char *const SHOTS[] = {"auto", "poisson", "none"};
+    char err[1024], esc[2048];
+    int64_t grid = 0;
+    int shot = PARTICLES_SHOT_AUTO, rc = 0;
+    if (pa->component || pa->frame || pa->time) {
+        cli_errline("spectrum: %s is a particle file: --component, --frame and --time are for "
+                    "grids", file);
+        rc = EXIT_USAGE;
+    } else if (grid_s && args_int64("--grid", grid_s, 2, 1024, &grid, err, sizeof err)) {
+        cli_errline("%s", tbrf_io_escape(err, esc, sizeof esc));
+        rc = EXIT_USAGE;
+    } else if (shot_s && (shot = args_choice("--shot-noise", shot_s, SHOTS, 3)) < 0)
+        rc = EXIT_USAGE;
+    if (rc == 0)
+        rc = particles_spectrum(file, ps, grid, shot, png, quiet);
+    io_psnap_free(ps);
+    return rc;
+}
+
 int cmd_spectrum(int argc, char **argv)
 {
     const char *file = NULL, *png = NULL;
     int quiet = 0;
     pick_args pa = {NULL, NULL, NULL};
-    int rc = parse_spectrum(argc, argv, &file, &png, &quiet, &pa);
+    const char *grid_s = NULL, *shot_s = NULL;
+    int rc = parse_spectrum(argc, argv, &file, &png, &quiet, &pa, &grid_s, &shot_s);
     if (rc)
         return rc == 1 ? 0 : rc;
+    io_psnap ps;
+    int particles = cli_particles_open("spectrum", file, &ps);
+    if (particles < 0)
+        return EXIT_FAIL;
+    if (particles)
+        return spectrum_particles(file, &ps, png, quiet, &pa, grid_s, shot_s);
+    if (grid_s || shot_s) {
+        cli_errline("spectrum: --grid and --shot-noise are for particle files; %s is none",
+                    file);
+        return EXIT_USAGE;
+    }
     spec sp;
     memset(&sp, 0, sizeof sp);
     tbrf_io_meta_init(&sp.meta);

@@ -66,6 +66,13 @@ static int64_t freq_index(int64_t i, int64_t n) { return (i <= n / 2) ? i : i - 
 int tbrf_measure_spectrum(const double *field, const int64_t n_in[3], const double spacing[3],
                           int window, tbrf_spectrum *out)
 {
+    return tbrf_measure_spectrum_modes(field, n_in, spacing, window, NULL, NULL, out);
+}
+
+int tbrf_measure_spectrum_modes(const double *field, const int64_t n_in[3],
+                                const double spacing[3], int window, tbrf_mode_fn correct,
+                                void *user, tbrf_spectrum *out)
+{
     if (out) memset(out, 0, sizeof *out);
     if (!field || !n_in || !spacing || !out) return -1;
     if (window != TBRF_WINDOW_NONE && window != TBRF_WINDOW_HANN) return -1;
@@ -157,6 +164,10 @@ int tbrf_measure_spectrum(const double *field, const int64_t n_in[3], const doub
                 double mult = (i == 0 || (n[0] % 2 == 0 && i == n[0] / 2)) ? 1.0 : 2.0;
                 double re = row[i][0], im = row[i][1];
                 double pk = (re * re + im * im) * norm;
+                if (correct) {
+                    const double kv[3] = {kx, ky, kz};
+                    pk = correct(kv, pk, user);
+                }
                 ksum[b] += mult * kk;
                 psum[b] += mult * pk;
                 p2sum[b] += mult * pk * pk;

@@ -86,6 +86,17 @@ typedef struct tbrf_spectrum {
 int tbrf_measure_spectrum(const double *field, const int64_t n[3], const double spacing[3],
                           int window, tbrf_spectrum *out);
 
+/* A mode's estimate P_hat corrected for what made the field (a mass
+ * assignment's window, shot noise): k the wavevector (kx >= 0). */
+typedef double (*tbrf_mode_fn)(const double k[3], double p, void *user);
+
+/* tbrf_measure_spectrum with every mode's P_hat replaced by
+ * correct(k, P_hat, user) before it is averaged into its shell (p2 the
+ * mean of the corrected squares); correct NULL: tbrf_measure_spectrum.
+ * Returns as tbrf_measure_spectrum. */
+int tbrf_measure_spectrum_modes(const double *field, const int64_t n[3], const double spacing[3],
+                                int window, tbrf_mode_fn correct, void *user, tbrf_spectrum *out);
+
 void tbrf_spectrum_free(tbrf_spectrum *s);
 
 /* Weighted (by modes) least-squares fit of log p = a + slope log k over the
