@@ -3,9 +3,10 @@
  * tbrf_mpi.h): each rank holds the z slab of the lattice that the
  * distributed FFT engine gives it (fft_mpi.h; the modes are the serial
  * plan's, tbrf_fft_modes, each a function of seed and wavevector alone)
- * and turns its Psi1 into its
- * particles with libtbrf's own code (tbrf_ic_cosmo_push_rows), so only
- * the transform's transposes are communicated. */
+ * and turns its Psi1 (and with 2LPT its D2 Psi2) into its particles with
+ * libtbrf's own code (tbrf_ic_cosmo_push_rows2), so only the transforms'
+ * transposes and, for 2LPT, the k planes between the G and padded splits
+ * are communicated. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,25 +218,34 @@ static int move_planes(MPI_Comm comm, const lpt_split *s, int forward, const dou
     int rank;
     MPI_Comm_rank(comm, &rank);
     int *cnt = malloc(4 * sizeof(int) * (size_t)s->size);
-    if (!cnt)
-        return TBRF_ERR_NO_MEMORY;
-    int *sc = cnt, *sd = cnt + s->size, *rc = cnt + 2 * s->size, *rd = cnt + 3 * s->size;
-    for (int r = 0, at_s = 0, at_r = 0; r < s->size; r++) {
-        sc[r] = forward ? crossing(s, rank, r) : crossing(s, r, rank);
-        rc[r] = forward ? crossing(s, r, rank) : crossing(s, rank, r);
-        sd[r] = at_s;
-        rd[r] = at_r;
-        at_s += sc[r];
-        at_r += rc[r];
+    /* a plane as G rows of G/2 + 1 complex: no count beyond 2^31 at G = 65536 */
+    MPI_Datatype row, plane;
+    int ok = cnt && MPI_Type_contiguous((int)(2 * (s->g / 2 + 1)), MPI_DOUBLE, &row) == MPI_SUCCESS;
+    if (ok) {
+        ok = MPI_Type_contiguous((int)s->g, row, &plane) == MPI_SUCCESS;
+        MPI_Type_free(&row);
+        if (ok && !(ok = MPI_Type_commit(&plane) == MPI_SUCCESS))
+            MPI_Type_free(&plane);
     }
-    MPI_Datatype plane;
-    int st = MPI_Type_contiguous((int)(2 * s->g * (s->g / 2 + 1)), MPI_DOUBLE, &plane);
-    if (st == MPI_SUCCESS && (st = MPI_Type_commit(&plane)) == MPI_SUCCESS) {
-        st = MPI_Alltoallv(from, sc, sd, plane, to, rc, rd, plane, comm);
+    /* every rank here before the exchange, or none in it */
+    int st = tbrf_mpi_agree(comm, ok ? TBRF_OK : TBRF_ERR_NO_MEMORY);
+    if (st == TBRF_OK) {
+        int *sc = cnt, *sd = cnt + s->size, *rc = cnt + 2 * s->size, *rd = cnt + 3 * s->size;
+        for (int r = 0, at_s = 0, at_r = 0; r < s->size; r++) {
+            sc[r] = forward ? crossing(s, rank, r) : crossing(s, r, rank);
+            rc[r] = forward ? crossing(s, r, rank) : crossing(s, rank, r);
+            sd[r] = at_s;
+            rd[r] = at_r;
+            at_s += sc[r];
+            at_r += rc[r];
+        }
+        st = MPI_Alltoallv(from, sc, sd, plane, to, rc, rd, plane, comm) == MPI_SUCCESS
+                 ? TBRF_OK : TBRF_ERR_INVALID;
+    }
+    if (ok)
         MPI_Type_free(&plane);
-    }
     free(cnt);
-    return st == MPI_SUCCESS ? TBRF_OK : TBRF_ERR_INVALID;
+    return st;
 }
 
 /* phi (rows x nh complex, this rank's G slab) of Psi1's modes: -i m.w /
