@@ -494,8 +494,10 @@ static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t 
     if (p->lpt >= 2) {
         const int64_t m = (3 * g + 1) / 2, mplanes = (planes * m + g - 1) / g;
         const double mslab = 16.0 * (double)(m / 2 + 1) * (double)m * (double)mplanes;
-        const double moved = 16.0 * (double)(g / 2 + 1) * (double)g * (double)mplanes;
-        held = fmax(2.0 * mslab + slab + 2.0 * moved, held + 24.0 * cells);
+        /* the G planes landing on them: one to a padded plane, at most G */
+        const double moved = 16.0 * (double)(g / 2 + 1) * (double)g *
+                             (double)(mplanes < g ? mplanes : g);
+        held = fmax(2.0 * mslab + slab + moved, held + 24.0 * cells);
         held = fmax(held, modes + slab);
     }
     return glass_bytes(p) + held + (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
