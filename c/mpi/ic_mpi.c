@@ -401,6 +401,39 @@ static int slab_source(MPI_Comm comm, const tbrfi_dfft *gf, int64_t g, double kf
     return st;
 }
 
+/* delta2's modes of this rank's G slab (phi, in place) made phi2 =
+ * -scale delta2_k / (k_f^2 m^2) (Nyquist planes and m = 0 zero), and its
+ * gradient, D2 Psi2, transformed by the G engine f component by
+ * component into psi2 (3 values a cell, x fastest). */
+static void gradient2(tbrfi_dfft *f, double kf, double scale, double *phi, double *psi2)
+{
+    const int64_t g = f->nx, nh = f->nh, rows = f->nz_local * f->rows_per_plane;
+    const int64_t first = f->z0 * f->rows_per_plane;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t row = first + r, my = idx_m(row % g, g), mz = idx_m(row / g, g);
+            const double m2 = (double)(x * x + my * my + mz * mz);
+            const int zero = m2 == 0 || nyquist(x, g) || nyquist(my, g) || nyquist(mz, g);
+            const double fac = zero ? 0.0 : -scale / (kf * kf * m2);
+            phi[2 * (r * nh + x)] *= fac;
+            phi[2 * (r * nh + x) + 1] *= fac;
+        }
+    for (int c = 0; c < 3; c++) {
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t x = 0; x < nh; x++) {
+                const int64_t row = first + r, m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+                const double k = kf * (double)m[c];
+                f->C[r * nh + x][0] = -k * phi[2 * (r * nh + x) + 1]; /* i k phi2 */
+                f->C[r * nh + x][1] = k * phi[2 * (r * nh + x)];
+            }
+        tbrfi_dfft_c2r(f);
+        const double *re = (const double *)f->C;
+        for (int64_t row = 0; row < rows; row++)
+            for (int64_t i = 0; i < g; i++)
+                psi2[3 * (row * g + i) + c] = re[row * 2 * nh + i];
+    }
+}
+
 /* D2 Psi2 of this rank's planes (3 values a cell, x fastest) into *psi2
  * (NULL for a rank without planes): phi of Psi1 on its k slab, the
  * padded source, phi2 = -(D2 / D1^2) delta2_k / (k^2 M^3) on the G^3
@@ -422,8 +455,8 @@ static int slab_psi2(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t 
     double *phi = NULL;
     *psi2 = NULL;
     int st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&f, comm, 3, n) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
-    const int64_t rows = f.nz_local * f.rows_per_plane, nh = f.nh, first = f.z0 * f.rows_per_plane;
-    const size_t hc = sizeof(fftw_complex) * (size_t)(rows * nh);
+    const int64_t rows = f.nz_local * f.rows_per_plane;
+    const size_t hc = sizeof(fftw_complex) * (size_t)(rows * f.nh);
     if (st == TBRF_OK)
         st = tbrf_mpi_agree(comm, (phi = malloc(hc > 0 ? hc : 1)) ? TBRF_OK : TBRF_ERR_NO_MEMORY);
     if (st == TBRF_OK)
@@ -437,29 +470,8 @@ static int slab_psi2(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t 
     if (st == TBRF_OK && rows > 0 && !(*psi2 = malloc(sizeof(double) * 3 * (size_t)(rows * g))))
         st = TBRF_ERR_NO_MEMORY;
     st = tbrf_mpi_agree(comm, st);
-    for (int64_t r = 0; r < rows && st == TBRF_OK; r++)
-        for (int64_t x = 0; x < nh; x++) {
-            const int64_t row = first + r, my = idx_m(row % g, g), mz = idx_m(row / g, g);
-            const double m2 = (double)(x * x + my * my + mz * mz);
-            const int zero = m2 == 0 || nyquist(x, g) || nyquist(my, g) || nyquist(mz, g);
-            const double fac = zero ? 0.0 : -scale / (kf * kf * m2);
-            phi[2 * (r * nh + x)] *= fac;
-            phi[2 * (r * nh + x) + 1] *= fac;
-        }
-    for (int c = 0; c < 3 && st == TBRF_OK; c++) {
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t x = 0; x < nh; x++) {
-                const int64_t row = first + r, m3[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
-                const double k = kf * (double)m3[c];
-                f.C[r * nh + x][0] = -k * phi[2 * (r * nh + x) + 1]; /* i k phi2 */
-                f.C[r * nh + x][1] = k * phi[2 * (r * nh + x)];
-            }
-        tbrfi_dfft_c2r(&f);
-        const double *re = (const double *)f.C;
-        for (int64_t row = 0; row < rows; row++)
-            for (int64_t i = 0; i < g; i++)
-                (*psi2)[3 * (row * g + i) + c] = re[row * 2 * nh + i];
-    }
+    if (st == TBRF_OK)
+        gradient2(&f, kf, scale, phi, *psi2);
     free(phi);
     tbrfi_dfft_free(&f);
     if (st != TBRF_OK) {

@@ -16,7 +16,8 @@
 #    on 2 and 4 ranks (planes 8 or 4 a rank, so member f is the serial
 #    --files N set's member f): IDs the serial bytes, coordinates and
 #    velocities within the bound test_ic_mpi holds at 16^3 (h5diff -d;
-#    doc/mpi.md, "Values"); 4^3 on 3 ranks (a rank without planes) exits
+#    doc/mpi.md, "Values"), and with --transfer --gas on 2 ranks (the
+#    gas's own first order); 4^3 on 3 ranks (a rank without planes) exits
 #    0 with 2 members; --fixed-amplitude is split;
 #  - --files 1 on 2 ranks: refused on every rank (exit 2), no file;
 #  - one rank's rename failing (TBRF_TEST_AREPO_SET_FAULT=fail:0 on rank 1
@@ -24,6 +25,7 @@
 #    left as it was, byte for byte, with no temporary or kept file.
 set -euo pipefail
 tbrf=$1 tbrf_mpi=$2 mpirun=$3 h5dump=$4 h5diff=$5
+camb=$(cd "$(dirname "$0")/../data/transfer" && pwd)/camb_transfer_99.dat
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -133,6 +135,11 @@ for n in 2 4; do
     check "--lpt 2 on $n ranks: every rank exited 0" all_rc $n 0
     check "--lpt 2 on $n ranks: the serial particles within the bound, IDs exact" within p2_$n s2_$n $n
 done
+# the gas's own first order (--transfer: its plan's NUFFT at every rank's sites)
+"$tbrf" "${ic[@]}" --particles 16 --gas --transfer "$camb" --files 2 --out s2_t
+run 2 "${ic[@]}" --particles 16 --gas --transfer "$camb" --out p2_t
+check "--lpt 2 --transfer --gas on 2 ranks: every rank exited 0 ($(rcs))" all_rc 2 0
+check "--lpt 2 --transfer --gas on 2 ranks: the serial particles within the bound" within p2_t s2_t 2
 run 3 "${ic[@]}" --particles 4 --out p2_4c
 check "--lpt 2, 4^3 on 3 ranks: every rank exits 0 ($(rcs)), 2 members" \
     sh -c '[ "$(ls p2_4c*.hdf5 | wc -l)" = 2 ]'
