@@ -616,16 +616,14 @@ static int run_cosmo(cosmo_req *q)
 #ifdef TBRF_CLI_MPI
 /* ------------------------------------------- split over the ranks (doc/mpi.md) */
 
-/* What keeps a run from being split over the ranks, or NULL: the
- * Zel'dovich order on the lattice into HDF5 is (tbrf_ic_cosmo_generate_mpi);
- * 2LPT's potential and the glass's sites come from the whole lattice,
- * and Gadget's sets are written by one process. */
+/* What keeps a run from being split over the ranks, or NULL: either
+ * order on the lattice into HDF5 is (tbrf_ic_cosmo_generate_mpi); the
+ * glass's sites come from the whole lattice, and Gadget's sets are
+ * written by one process. */
 static const char *unsplit(const char *const *val)
 {
     if (val[C_NGENIC])
         return "--ngenic is not split over ranks";
-    if (!val[C_LPT] || strcmp(val[C_LPT], "1") != 0)
-        return "--lpt 2 (the default) is not split over ranks yet: --lpt 1 is";
     if (val[C_GLASS])
         return "--glass is not split over ranks";
     if (val[C_FORMAT] && strcmp(val[C_FORMAT], "hdf5") != 0)

@@ -48,10 +48,24 @@ void tbrfi_dfft_c2r(tbrfi_dfft *f)
     fftw_execute(f->c2r);
 }
 
+int tbrfi_dfft_plan_r2c(tbrfi_dfft *f, MPI_Comm comm)
+{
+    f->r2c = fftw_mpi_plan_dft_r2c_3d((ptrdiff_t)f->nz, (ptrdiff_t)f->ny, (ptrdiff_t)f->nx,
+                                      (double *)f->C, f->C, comm, FFTW_ESTIMATE);
+    return f->r2c ? 0 : -1;
+}
+
+void tbrfi_dfft_r2c(tbrfi_dfft *f)
+{
+    fftw_execute(f->r2c);
+}
+
 void tbrfi_dfft_free(tbrfi_dfft *f)
 {
     if (f->c2r)
         fftw_destroy_plan(f->c2r);
+    if (f->r2c)
+        fftw_destroy_plan(f->r2c);
     fftw_free(f->C);
     memset(f, 0, sizeof *f);
 }

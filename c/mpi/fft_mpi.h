@@ -27,6 +27,7 @@ typedef struct tbrfi_dfft {
     size_t alloc;              /* complex values allocated (FFTW-MPI's local size) */
     fftw_complex *C;           /* the slab, in place */
     fftw_plan c2r;
+    fftw_plan r2c;             /* NULL until tbrfi_dfft_plan_r2c */
 } tbrfi_dfft;
 
 /* Collective: plans the transform of grid n (n[0] = n_x fastest; n[2] = 1
@@ -37,6 +38,15 @@ int tbrfi_dfft_make(tbrfi_dfft *f, MPI_Comm comm, int dim, const int64_t n[3]);
 
 /* Collective: the inverse (c2r, unnormalised) transform in place. */
 void tbrfi_dfft_c2r(tbrfi_dfft *f);
+
+/* Collective (3D): plans the forward (r2c, unnormalised) transform of the
+ * same slab, the real planes in, the same k planes out, for a code that
+ * goes back to Fourier space on the grid (the 2LPT source). 0, or -1 when
+ * FFTW-MPI's planner failed on this rank. */
+int tbrfi_dfft_plan_r2c(tbrfi_dfft *f, MPI_Comm comm);
+
+/* Collective: the forward transform in place (tbrfi_dfft_plan_r2c first). */
+void tbrfi_dfft_r2c(tbrfi_dfft *f);
 
 void tbrfi_dfft_free(tbrfi_dfft *f);
 

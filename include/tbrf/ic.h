@@ -239,19 +239,23 @@ TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *
  * chunks of at most `rows` particles (the working set; its cells' Psi1
  * beside, first, the distributed FFT's half-complex slab, then one
  * chunk's positions and gas rows; the gas's own plan where power_gas is
- * set) into *bytes. Statuses:
+ * set; with lpt 2 first its planes of the 3/2-padded grid of the
+ * second-order source, two half-complex slabs of it beside the G slab and
+ * the potential's modes moved between the two splits, then its cells' D2
+ * Psi2 beside the rest) into *bytes. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside 2..65536,
- * planes outside 1..particles, rows < 0), TBRF_ERR_UNSUPPORTED (lpt 2
- * or a glass: their fields come from the whole lattice). */
+ * planes outside 1..particles, rows < 0), TBRF_ERR_UNSUPPORTED (a glass:
+ * its sites' fields come from the whole lattice). */
 TBRF_API int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *params, int64_t planes,
                                       int64_t rows, TBRF_OUT double *bytes);
 
 /* tbrf_ic_cosmo_make for a rank of such a driver: the same object and
  * plan, the memory budget checked against tbrf_ic_cosmo_slab_bytes's
  * figure for (planes, rows) instead of the whole lattice's; with fixed
- * amplitudes no potential is made (the driver fixes the modes:
- * tbrf_ic_cosmo_fixed_modes), so tbrf_ic_cosmo_generate and
- * tbrf_ic_cosmo_displacements refuse such an object
+ * amplitudes or lpt 2 no potential is made (the driver fixes the modes:
+ * tbrf_ic_cosmo_fixed_modes; it makes the second order itself), so
+ * tbrf_ic_cosmo_generate, tbrf_ic_cosmo_displacements and
+ * tbrf_ic_cosmo_displacements2 refuse such an object
  * (TBRF_ERR_UNSUPPORTED). Statuses as tbrf_ic_cosmo_make's, and those of
  * tbrf_ic_cosmo_slab_bytes. */
 TBRF_API int tbrf_ic_cosmo_make_slab(const tbrf_ic_cosmo_params *params, int64_t planes,
@@ -272,11 +276,24 @@ TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
  * when psi holds the plan's values there (pairing, gas and its own
  * spectrum included; with fixed amplitudes psi must be the fixed field).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (rows outside the
- * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2, a glass), TBRF_ERR_NO_MEMORY,
+ * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2: see
+ * tbrf_ic_cosmo_push_rows2; a glass), TBRF_ERR_NO_MEMORY,
  * TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN, and those of the gas's plan. */
 TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                      int64_t count, TBRF_ARRAY double *psi, tbrf_ic_push_fn push,
                                      void *user);
+
+/* tbrf_ic_cosmo_push_rows with the second order: for lpt 2, psi2 holds
+ * those rows' D2 Psi2 (3 count values; the field tbrf_ic_cosmo_displacements2
+ * gives there; read only), and the particles are q + Psi1 + D2 Psi2 with
+ * velocities vfac Psi1 + vfac2 D2 Psi2, the chunk tbrf_ic_cosmo_generate
+ * pushes; for lpt 1 psi2 is ignored (may be NULL). Statuses as
+ * tbrf_ic_cosmo_push_rows's (TBRF_ERR_NULL also for psi2 NULL with lpt 2
+ * and count > 0; TBRF_ERR_UNSUPPORTED: a glass). */
+TBRF_API int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
+                                      int64_t count, TBRF_ARRAY double *psi,
+                                      const double *psi2, tbrf_ic_push_fn push,
+                                      void *user);
 
 /* Fixed amplitudes for such a driver (params.fixed_amplitude): rows
  * first_row .. first_row + rows - 1 of the half-complex G^3 arrays of

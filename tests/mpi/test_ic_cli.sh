@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_ic_cli.sh TBRF TBRF_MPI MPIRUN H5DUMP — `mpirun -n N tbrf arepo
+# test_ic_cli.sh TBRF TBRF_MPI MPIRUN H5DUMP H5DIFF — `mpirun -n N tbrf arepo
 # cosmo --lpt 1` (doc/mpi.md, "Initial conditions") against the serial
 # command:
 #  - N = 1..4 on 16^3 (FFTW-MPI's blocks of 6, 6, 4 planes at N = 3) and
@@ -12,14 +12,20 @@
 #    transform has rounded them the same on these sizes: test_ic_mpi holds
 #    the tolerance the library states); on one rank the set is the serial
 #    set of as many files, dataset for dataset;
-#  - --lpt 2 (the default) under mpirun runs on rank 0 alone, says why
-#    once, and writes the serial bytes; --fixed-amplitude is split;
+#  - --lpt 2 (the default) is split too (no note): 16^3 with gas, paired,
+#    on 2 and 4 ranks (planes 8 or 4 a rank, so member f is the serial
+#    --files N set's member f): IDs the serial bytes, coordinates and
+#    velocities within the bound test_ic_mpi holds at 16^3 (h5diff -d;
+#    doc/mpi.md, "Values"), and with --transfer --gas on 2 ranks (the
+#    gas's own first order); 4^3 on 3 ranks (a rank without planes) exits
+#    0 with 2 members; --fixed-amplitude is split;
 #  - --files 1 on 2 ranks: refused on every rank (exit 2), no file;
 #  - one rank's rename failing (TBRF_TEST_AREPO_SET_FAULT=fail:0 on rank 1
 #    of 3, mpirun's MPMD form): every rank exits 1 and the previous set is
 #    left as it was, byte for byte, with no temporary or kept file.
 set -euo pipefail
-tbrf=$1 tbrf_mpi=$2 mpirun=$3 h5dump=$4
+tbrf=$1 tbrf_mpi=$2 mpirun=$3 h5dump=$4 h5diff=$5
+camb=$(cd "$(dirname "$0")/../data/transfer" && pwd)/camb_transfer_99.dat
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -104,12 +110,40 @@ for f in 0 1 2 3; do
 done
 check "one rank, --files 4: the serial set's members, dataset for dataset" test "$ok" = 1
 
-# --lpt 2 (the default): rank 0 alone, saying why, the serial bytes
-"$tbrf" "${ic[@]}" --particles 16 --out s2
-run 2 "${ic[@]}" --particles 16 --out p2
-check "--lpt 2 under mpirun: both ranks exit 0 ($(rcs))" all_rc 2 0
-check "--lpt 2 under mpirun: one note, naming --lpt 2" test "$(grep -c 'rank 0 alone.*--lpt 2' mpi.out)" = 1
-check "--lpt 2 under mpirun: the serial file's particles" same_particles p2 1 s2 1 "${dm[@]}"
+# --lpt 2 (the default): split; the values within the library's bound
+# (test_ic_mpi: 2.28e-11 in position, 2.9e-12 in velocity at 16^3, gas
+# paired), the IDs exact
+within() { # BASE SERIAL_BASE FILES: member for member
+    local f d
+    for ((f = 0; f < $3; f++)); do
+        for d in /PartType1/Coordinates /PartType0/Coordinates; do
+            "$h5diff" -d 2.3e-11 "$1.$f.hdf5" "$2.$f.hdf5" "$d" >/dev/null || { echo "  $d of $f"; return 1; }
+        done
+        for d in /PartType1/Velocities /PartType0/Velocities; do
+            "$h5diff" -d 2.9e-12 "$1.$f.hdf5" "$2.$f.hdf5" "$d" >/dev/null || { echo "  $d of $f"; return 1; }
+        done
+        for d in /PartType1/ParticleIDs /PartType0/ParticleIDs /PartType0/InternalEnergy; do
+            "$h5diff" "$1.$f.hdf5" "$2.$f.hdf5" "$d" >/dev/null || { echo "  $d of $f"; return 1; }
+        done
+    done
+}
+for n in 2 4; do
+    "$tbrf" "${ic[@]}" --particles 16 --gas --paired --files $n --out s2_$n
+    run $n "${ic[@]}" --particles 16 --gas --paired --out p2_$n
+    check "--lpt 2 on $n ranks: every rank exits 0 ($(rcs)), split (no note), $n members" \
+        sh -c '! grep -q "rank 0 alone" mpi.out && [ "$(ls p2_'$n'.*.hdf5 | wc -l)" = '$n' ]'
+    check "--lpt 2 on $n ranks: every rank exited 0" all_rc $n 0
+    check "--lpt 2 on $n ranks: the serial particles within the bound, IDs exact" within p2_$n s2_$n $n
+done
+# the gas's own first order (--transfer: its plan's NUFFT at every rank's sites)
+"$tbrf" "${ic[@]}" --particles 16 --gas --transfer "$camb" --files 2 --out s2_t
+run 2 "${ic[@]}" --particles 16 --gas --transfer "$camb" --out p2_t
+check "--lpt 2 --transfer --gas on 2 ranks: every rank exited 0 ($(rcs))" all_rc 2 0
+check "--lpt 2 --transfer --gas on 2 ranks: the serial particles within the bound" within p2_t s2_t 2
+run 3 "${ic[@]}" --particles 4 --out p2_4c
+check "--lpt 2, 4^3 on 3 ranks: every rank exits 0 ($(rcs)), 2 members" \
+    sh -c '[ "$(ls p2_4c*.hdf5 | wc -l)" = 2 ]'
+check "--lpt 2, 4^3 on 3 ranks: every rank exited 0" all_rc 3 0
 
 # fixed amplitudes are split too (their values: test_ic_mpi)
 run 2 "${ic[@]}" --particles 16 --lpt 1 --fixed-amplitude --out fx

@@ -12,8 +12,15 @@
  *    with gas at 16^3, plain at 32^3 with more members than ranks);
  *  - fixed amplitudes (32^3): the same bound, the serial potential coming
  *    from a forward transform of the field and the ranks' from its modes;
- *  - lpt 2: TBRF_ERR_UNSUPPORTED on every rank; a slab's IC with fixed
- *    amplitudes has no potential for the serial calls;
+ *  - lpt 2 (the second order on the distributed 3/2-padded grid): the
+ *    same, plus D2 Psi2's rounding, (4 log2 G + 4 log2 M + 8) eps
+ *    max|D2 Psi2| (doc/mpi.md, "Values") on the positions and, times
+ *    velocity_factor2, the velocities: 6^3 with gas, paired (G 6, M 9
+ *    planes: on 4 ranks the last has a plane of neither grid), 4^3 (G 4,
+ *    M 6: on 3 ranks the last has none of G's but 2 of M's), 16^3, 32^3
+ *    with more members than ranks and with fixed amplitudes;
+ *  - a slab's IC with fixed amplitudes or lpt 2 has no potential for the
+ *    serial calls; push_rows refuses lpt 2, push_rows2 a NULL psi2;
  *    fewer files than ranks with planes: TBRF_ERR_INVALID; a push that
  *    fails on the last rank: an error on every rank. */
 #include <float.h>
@@ -83,13 +90,13 @@ static void rows_free(rows *r)
     free(r->u);
 }
 
-static void params(tbrf_ic_cosmo_params *p, int64_t g, int gas, int paired)
+static void params(tbrf_ic_cosmo_params *p, int64_t g, int gas, int paired, int lpt)
 {
     tbrf_ic_default_cosmo(p);
     p->particles = g;
     p->box = 50000.0;
     p->redshift = 49.0;
-    p->lpt = 1;
+    p->lpt = lpt;
     p->gas = gas;
     p->paired = paired;
 }
@@ -123,10 +130,10 @@ static void check_split(int64_t g, int files, const int64_t *bounds, int64_t z0,
 
 /* One case: the serial run against the distributed one with `files`
  * members. */
-static void run_case(int64_t g, int gas, int paired, int fixed, int files)
+static void run_case(int64_t g, int gas, int paired, int fixed, int files, int lpt)
 {
     tbrf_ic_cosmo_params p;
-    params(&p, g, gas, paired);
+    params(&p, g, gas, paired, lpt);
     p.fixed_amplitude = fixed;
     const int64_t n = g * g * g;
     tbrf_ic_cosmo *serial = NULL, *ic = NULL;
@@ -139,6 +146,10 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files)
     check(tbrf_ic_cosmo_displacements(serial, psi) == TBRF_OK, "serial displacements");
     for (int64_t i = 0; i < 3 * n; i++)
         big = fmax(big, fabs(psi[i]));
+    double big2 = 0; /* max|D2 Psi2| */
+    check(tbrf_ic_cosmo_displacements2(serial, psi) == TBRF_OK, "serial displacements2");
+    for (int64_t i = 0; i < 3 * n; i++)
+        big2 = fmax(big2, fabs(psi[i]));
     tbrf_ic_cosmo_info info;
     tbrf_ic_cosmo_get_info(serial, &info);
     int64_t *bounds = malloc(sizeof *bounds * ((size_t)files + 1)), z0, planes;
@@ -160,7 +171,14 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files)
     /* the transform's rounding of Psi1 (doc/mpi.md), then q + Psi's */
     const double tol = 2.0 * log2((double)g) * DBL_EPSILON * big;
     const double vf = fabs(info.velocity_factor);
-    const double tpos = tol + 2 * DBL_EPSILON * p.box, tvel = vf * (tol + 4 * DBL_EPSILON * big);
+    /* lpt 2: D2 Psi2's rounding (both paths' transforms and products) and
+     * one more rounded sum in each value; big2 is 0 for lpt 1 */
+    const double m = (double)((3 * g + 1) / 2), vf2 = fabs(info.velocity_factor2);
+    const double tol2 = (4.0 * log2((double)g) + 4.0 * log2(m) + 8.0) * DBL_EPSILON * big2;
+    const double tpos = tol + tol2 + 2 * DBL_EPSILON * p.box;
+    const double tvel = vf * (tol + 4 * DBL_EPSILON * big) +
+                        (lpt >= 2 ? vf2 * (tol2 + 4 * DBL_EPSILON * big2) +
+                                        2 * DBL_EPSILON * (vf * big + vf2 * big2) : 0.0);
     double dpos = 0, dvel = 0, du = 0;
     for (int64_t i = bounds[member0]; members > 0 && i < bounds[member0 + members]; i++)
         for (int c = 0; c < 3; c++) {
@@ -172,9 +190,9 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files)
             }
         }
     char what[200];
-    snprintf(what, sizeof what, "%lld^3, %d files: positions within %.3g (off %.3g), "
-             "velocities within %.3g (off %.3g), gas energy equal (off %g)", (long long)g, files,
-             tpos, dpos, tvel, dvel, du);
+    snprintf(what, sizeof what, "lpt %d, %lld^3, %d files%s: positions within %.3g (off %.3g), "
+             "velocities within %.3g (off %.3g), gas energy equal (off %g)", lpt, (long long)g,
+             files, fixed ? ", fixed" : "", tpos, dpos, tvel, dvel, du);
     check(dpos <= tpos && dvel <= tvel && du == 0, what);
     if (rank == 0)
         printf("%s\n", what);
@@ -190,36 +208,35 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files)
 static void refusals(void)
 {
     tbrf_ic_cosmo_params p;
-    params(&p, 16, 0, 0);
-    p.lpt = 2;
+    params(&p, 16, 0, 0, 2);
     tbrf_ic_cosmo *ic = NULL;
-    check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_ERR_UNSUPPORTED,
-          "make_slab refuses lpt 2");
-    tbrf_ic_cosmo_destroy(ic);
-    ic = NULL;
-    double bytes = 1;
-    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes) == TBRF_ERR_UNSUPPORTED && bytes == 0,
-          "slab_bytes refuses lpt 2");
+    double bytes = 0, bytes1 = 0;
+    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes) == TBRF_OK, "slab_bytes takes lpt 2");
     p.lpt = 1;
+    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes1) == TBRF_OK && bytes > bytes1,
+          "slab_bytes: lpt 2 holds more than lpt 1 (the padded slabs)");
     p.fixed_amplitude = 1;
     check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_OK, "make_slab, fixed amplitudes");
     double *d = malloc(sizeof(double) * 3 * 4096);
     check(tbrf_ic_cosmo_displacements(ic, d) == TBRF_ERR_UNSUPPORTED,
           "a slab's IC with fixed amplitudes has no potential: displacements refused");
-    free(d);
+    tbrf_ic_cosmo_destroy(ic);
+    ic = NULL;
     rows r;
     rows_alloc(&r, 16 * 16 * 16);
     p.lpt = 2;
     p.fixed_amplitude = 0;
-    tbrf_ic_cosmo_destroy(ic);
-    ic = NULL;
-    check(tbrf_ic_cosmo_make(&p, &ic) == TBRF_OK, "serial make, lpt 2");
-    check(tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, size, take, &r) ==
-              TBRF_ERR_UNSUPPORTED, "generate_mpi refuses lpt 2 on every rank");
+    check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_OK, "make_slab, lpt 2");
+    check(tbrf_ic_cosmo_displacements2(ic, d) == TBRF_ERR_UNSUPPORTED &&
+              tbrf_ic_cosmo_generate(ic, 1, take, &r) == TBRF_ERR_UNSUPPORTED,
+          "a slab's IC with lpt 2 has no second order: displacements2, generate refused");
+    check(tbrf_ic_cosmo_push_rows(ic, 0, 0, 10, d, take, &r) == TBRF_ERR_UNSUPPORTED &&
+              tbrf_ic_cosmo_push_rows2(ic, 0, 0, 10, d, NULL, take, &r) == TBRF_ERR_NULL,
+          "push_rows refuses lpt 2, push_rows2 a NULL psi2");
+    free(d);
     p.lpt = 1;
     tbrf_ic_cosmo_destroy(ic);
     ic = NULL;
-    p.fixed_amplitude = 0;
     int64_t z0, planes, bounds[8];
     int m0, m;
     if (size > 1)
@@ -243,9 +260,14 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run_case(16, 1, 1, 0, size);
-    run_case(32, 0, 0, 0, 2 * size + 1);
-    run_case(32, 0, 0, 1, size);
+    run_case(16, 1, 1, 0, size, 1);
+    run_case(32, 0, 0, 0, 2 * size + 1, 1);
+    run_case(32, 0, 0, 1, size, 1);
+    run_case(6, 1, 1, 0, size, 2);
+    run_case(4, 0, 0, 0, size, 2);
+    run_case(16, 0, 0, 0, size, 2);
+    run_case(32, 0, 0, 0, 2 * size + 1, 2);
+    run_case(32, 0, 0, 1, size, 2);
     refusals();
     if (rank == 0)
         printf("%d checks on %d ranks, %d failed\n", checks, size, failures);

@@ -472,12 +472,17 @@ static int take_glass(tbrf_ic_cosmo *ic, const double *glass)
     return TBRF_OK;
 }
 
-/* What a rank holds with `planes` z planes of the lattice (lpt 1 on the
- * lattice without fixed amplitudes): the working set and the Psi1 of its
- * cells, beside the distributed FFT's half-complex slab while it
- * transforms, then beside one chunk's rows (their Psi1 becomes their
- * velocities in place), and the gas's own plan at the sites (whole on
- * every rank). */
+/* What a rank holds with `planes` z planes of the lattice (on the
+ * lattice, no glass): the working set and the Psi1 of its cells, beside
+ * the distributed FFT's half-complex slab while it transforms, then
+ * beside one chunk's rows (their Psi1 becomes their velocities in
+ * place), and the gas's own plan at the sites (whole on every rank).
+ * With lpt 2 the second order comes first: its rank's planes of the
+ * padded grid (M = floor((3G + 1)/2) a side; at most ceil(planes M / G)
+ * of them under FFTW-MPI's block split) as two half-complex slabs (the
+ * source and one derivative) beside the G slab and the first-order
+ * potential's modes moved to them and back, then its cells' D2 Psi2 kept
+ * beside all of the above. */
 static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows)
 {
     const int64_t g = p->particles;
@@ -485,12 +490,21 @@ static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t 
     const double slab = 16.0 * (double)(g / 2 + 1) * (double)g * (double)planes;
     /* fixed amplitudes: the three components' modes at once, beside the slab */
     const double modes = p->fixed_amplitude ? 4.0 * slab : slab;
-    return glass_bytes(p) + 24.0 * cells + fmax(modes, (row_bytes(p) - 24.0) * (double)rows) +
-           (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
+    double held = 24.0 * cells + fmax(modes, (row_bytes(p) - 24.0) * (double)rows);
+    if (p->lpt >= 2) {
+        const int64_t m = (3 * g + 1) / 2, mplanes = (planes * m + g - 1) / g;
+        const double mslab = 16.0 * (double)(m / 2 + 1) * (double)m * (double)mplanes;
+        /* the G planes landing on them: one to a padded plane, at most G */
+        const double moved = 16.0 * (double)(g / 2 + 1) * (double)g *
+                             (double)(mplanes < g ? mplanes : g);
+        held = fmax(2.0 * mslab + slab + moved, held + 24.0 * cells);
+        held = fmax(held, modes + slab);
+    }
+    return glass_bytes(p) + held + (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
 }
 
-/* 0 when the slab form takes p (planes 1 .. G, rows >= 0): lpt 1 on the
- * lattice; else the status with the message. */
+/* 0 when the slab form takes p (planes 1 .. G, rows >= 0): the lattice,
+ * either order; else the status with the message. */
 static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows,
                       tbrfi_message *m)
 {
@@ -498,10 +512,9 @@ static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t row
         return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: a slab of %lld planes of %lld "
                           "(rows %lld)", (long long)planes, (long long)p->particles,
                           (long long)rows);
-    if (p->lpt >= 2 || p->glass_n > 0)
+    if (p->glass_n > 0)
         return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
-                          "the Zel'dovich order (lpt 1) on the lattice: the potential of 2LPT "
-                          "and glass sites come from the whole lattice");
+                          "particles on the lattice: glass sites come from the whole lattice");
     return TBRF_OK;
 }
 

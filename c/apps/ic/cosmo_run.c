@@ -316,14 +316,16 @@ static int usable(tbrf_ic_cosmo *ic)
     return TBRF_OK;
 }
 
-/* usable, and holding its potentials (not a slab's with fixed amplitudes). */
+/* usable, and holding its potentials (not a slab's with fixed amplitudes
+ * or 2LPT: its driver makes those fields). */
 static int whole(tbrf_ic_cosmo *ic)
 {
     int st = usable(ic);
-    if (st == TBRF_OK && ic->slab && ic->p.fixed_amplitude)
+    if (st == TBRF_OK && ic->slab && (ic->p.fixed_amplitude || ic->p.lpt >= 2))
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: made for slabs "
-                          "(tbrf_ic_cosmo_make_slab) with fixed amplitudes: it has no potential; "
-                          "its driver fixes the modes (tbrf_ic_cosmo_fixed_modes)");
+                          "(tbrf_ic_cosmo_make_slab) with fixed amplitudes or 2LPT: it has no "
+                          "potential; its driver makes the fields (tbrf_ic_cosmo_fixed_modes, "
+                          "tbrf_ic_cosmo_push_rows2)");
     return st;
 }
 
@@ -362,19 +364,20 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
     return st;
 }
 
-int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
-                            double *psi, tbrf_ic_push_fn push, void *user)
+int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
+                             double *psi, const double *psi2, tbrf_ic_push_fn push, void *user)
 {
     int st = usable(ic);
     if (st != TBRF_OK)
         return st;
     const tbrf_ic_cosmo_params *p = &ic->p;
     const int64_t n = ic->info.particles;
-    if (!push || (!psi && count > 0))
-        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push or psi is NULL");
-    if (p->lpt >= 2 || p->glass_n > 0)
+    if (!push || (!psi && count > 0) || (p->lpt >= 2 && !psi2 && count > 0))
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push, psi or (lpt 2) psi2 "
+                          "is NULL");
+    if (p->glass_n > 0)
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
-                          "given Psi1 are those of lpt 1 on the lattice");
+                          "given Psi are those on the lattice");
     if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
                           "%lld + %lld outside the %lld particles", (long long)chunk,
@@ -391,11 +394,24 @@ int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int
     o.count = count;
     o.psi = psi; /* the velocities are written over it */
     st = count > 0 ? alloc_chunk(&o, count) : TBRF_OK;
+    o.psi2 = p->lpt >= 2 ? (double *)psi2 : NULL; /* read only: particles() takes it as is */
     if (st == TBRF_OK)
         st = emit(&o);
     o.psi = NULL;
+    o.psi2 = NULL;
     free_chunk(&o);
     return st;
+}
+
+int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
+                            double *psi, tbrf_ic_push_fn push, void *user)
+{
+    int st = usable(ic);
+    if (st == TBRF_OK && ic->p.lpt >= 2)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: 2LPT's particles "
+                          "take their second order too (tbrf_ic_cosmo_push_rows2)");
+    return st == TBRF_OK ? tbrf_ic_cosmo_push_rows2(ic, chunk, first, count, psi, NULL, push, user)
+                         : st;
 }
 
 /* The glass sites of every particle (3 n, budgeted on top of the plan
@@ -487,7 +503,7 @@ int tbrf_ic_cosmo_displacements(tbrf_ic_cosmo *ic, double *psi)
 
 int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, double *psi2)
 {
-    int st = usable(ic);
+    int st = whole(ic);
     if (st != TBRF_OK)
         return st;
     if (!psi2)
