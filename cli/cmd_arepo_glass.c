@@ -118,7 +118,6 @@ static size_t glass_params(const tbrf_ic_glass_params *p, const tbrf_ic_glass_in
     par[k++] = (tbrf_arepo_param){"converged", NULL, (double)info->converged};
     par[k++] = (tbrf_arepo_param){"low_k_power_start", NULL, info->power_start};
     par[k++] = (tbrf_arepo_param){"low_k_power", NULL, info->power_low};
-    par[k++] = (tbrf_arepo_param){"tbrf_version", tbrf_version(), 0};
     return k;
 }
 
