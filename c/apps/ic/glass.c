@@ -158,16 +158,19 @@ static int pm_init(pm_mesh *g, int64_t m, double box, int threads, int force)
     return TBRF_OK;
 }
 
-/* The cell and the weight of the upper cell of coordinate x along an axis
- * of the mesh (cells centred on i box / M, so a particle on a cell centre
- * puts all its mass there). */
-static inline int64_t cic_cell(double x, double scale, int64_t m, double *f)
+/* The cells c (lower) and c1 (upper, periodic) of point x along each axis
+ * of the mesh and the upper cells' weights f (cells centred on i box / M,
+ * so a particle on a cell centre puts all its mass there). */
+static inline void cic_cells(const double *x, double scale, int64_t m, int64_t c[3],
+                             int64_t c1[3], double f[3])
 {
-    const double u = x * scale;
-    double fl = floor(u);
-    *f = u - fl;
-    int64_t i = (int64_t)fl;
-    return i >= m ? i - m : (i < 0 ? i + m : i);
+    for (int d = 0; d < 3; d++) {
+        const double u = x[d] * scale, fl = floor(u);
+        f[d] = u - fl;
+        const int64_t i = (int64_t)fl;
+        c[d] = i >= m ? i - m : (i < 0 ? i + m : i);
+        c1[d] = c[d] + 1 == m ? 0 : c[d] + 1;
+    }
 }
 
 /* The density contrast of the n points on the mesh (mean 0), into the
@@ -183,10 +186,7 @@ static void pm_density(pm_mesh *g, int64_t n, const double *xyz)
     for (int64_t p = 0; p < n; p++) {
         double f[3];
         int64_t c[3], c1[3];
-        for (int d = 0; d < 3; d++) {
-            c[d] = cic_cell(xyz[3 * p + d], scale, m, &f[d]);
-            c1[d] = c[d] + 1 == m ? 0 : c[d] + 1;
-        }
+        cic_cells(xyz + 3 * p, scale, m, c, c1, f);
         for (int dz = 0; dz < 2; dz++) {
             const double wz = mass * (dz ? f[2] : 1.0 - f[2]);
             const int64_t z = dz ? c1[2] : c[2];
@@ -302,10 +302,7 @@ static void pm_interp(const pm_mesh *g, int64_t n, const double *xyz, int d, dou
     for (int64_t p = 0; p < n; p++) {
         double f[3];
         int64_t c[3], c1[3];
-        for (int e = 0; e < 3; e++) {
-            c[e] = cic_cell(xyz[3 * p + e], scale, m, &f[e]);
-            c1[e] = c[e] + 1 == m ? 0 : c[e] + 1;
-        }
+        cic_cells(xyz + 3 * p, scale, m, c, c1, f);
         double v = 0;
         for (int dz = 0; dz < 2; dz++) {
             const double wz = dz ? f[2] : 1.0 - f[2];
