@@ -80,10 +80,9 @@ static int glass_options(const char *const *val, tbrf_ic_glass_params *p, tbrf_a
                     (long long)p->mesh, (long long)p->per_axis);
         return -1;
     }
-    /* the run's memory (the library checks its own share again) and the
-     * positions handed back */
-    const double n3 = (double)p->per_axis * (double)p->per_axis * (double)p->per_axis;
-    if (tbrf_io_budget_check(NULL, "the glass", bytes + 24.0 * n3, err, sizeof err)) {
+    /* the run's memory, the positions handed back included, before the
+     * command allocates them (the library checks it again) */
+    if (tbrf_io_budget_check(NULL, "the glass", bytes, err, sizeof err)) {
         cli_errline("arepo glass: %s", err);
         return -1;
     }

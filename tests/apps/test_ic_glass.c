@@ -12,7 +12,7 @@
  *    made by local moves at least), each by 4 standard errors (the larger
  *    of the seeds' spread and the mode-count error, var log P_b = 2 /
  *    modes_b for exponential |delta_k|^2). On the default mesh 4n the
- *    slope is near 3 (doc/ic.md has the figures: a finer mesh steepens
+ *    slope is near 3 (doc/arepo.md has the figures: a finer mesh steepens
  *    it toward 4);
  *  - the same bits on 1, 2 and the default threads; a pure function of
  *    the parameters (two runs equal, another seed different);
