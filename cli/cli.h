@@ -48,6 +48,7 @@ int cmd_rng(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_arepo(int argc, char **argv); /* cmd_arepo.c: AREPO initial conditions */
 int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` */
+int cmd_arepo_glass(int argc, char **argv); /* cmd_arepo_glass.c: `arepo glass` */
 /* cmd_arepo_regen.c: `regenerate` of an AREPO file from its recorded
  * command; -1 when FILE is no AREPO file of tbrf, else an exit status. */
 int arepo_regenerate(const char *file, const char *out, int check, int quiet);

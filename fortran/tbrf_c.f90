@@ -217,6 +217,23 @@ module tbrf_c
         type(c_ptr) :: gas_vel
         type(c_ptr) :: gas_mass
     end type tbrf_ic_chunk
+    type, bind(C) :: tbrf_ic_glass_params
+        integer(c_int64_t) :: per_axis
+        integer(c_int64_t) :: mesh
+        integer(c_int32_t) :: steps
+        integer(c_int32_t) :: threads
+        integer(c_int64_t) :: seed
+        real(c_double) :: box
+    end type tbrf_ic_glass_params
+    type, bind(C) :: tbrf_ic_glass_info
+        integer(c_int32_t) :: steps
+        integer(c_int32_t) :: converged
+        integer(c_int32_t) :: best_step
+        integer(c_int32_t) :: reserved
+        real(c_double) :: power_start
+        real(c_double) :: power_low
+        real(c_double) :: rms_step
+    end type tbrf_ic_glass_info
     type, bind(C) :: tbrf_ic_points_params
         integer(c_int32_t) :: kind
         integer(c_int32_t) :: reserved
@@ -1486,6 +1503,48 @@ module tbrf_c
         integer(c_int64_t), value :: count
         real(c_double) :: sites(*)
     end function c_tbrf_ic_glass_sites
+
+    subroutine c_tbrf_ic_default_glass(params) bind(C, name="tbrf_ic_default_glass")
+        import
+        type(tbrf_ic_glass_params) :: params
+    end subroutine c_tbrf_ic_default_glass
+
+    function c_tbrf_ic_glass_bytes(params, bytes) bind(C, name="tbrf_ic_glass_bytes")
+        import
+        integer(c_int) :: c_tbrf_ic_glass_bytes
+        type(c_ptr), value :: params
+        real(c_double), intent(out) :: bytes
+    end function c_tbrf_ic_glass_bytes
+
+    function c_tbrf_ic_glass_make(params, xyz, info, cancel, user, message, message_size) &
+        bind(C, name="tbrf_ic_glass_make")
+        import
+        integer(c_int) :: c_tbrf_ic_glass_make
+        type(c_ptr), value :: params
+        real(c_double) :: xyz(*)
+        type(tbrf_ic_glass_info) :: info
+        type(c_funptr), value :: cancel
+        type(c_ptr), value :: user
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_glass_make
+
+    function c_tbrf_ic_glass_power(n, xyz, box, mesh, threads, nbins, k, p, modes, message, &
+        message_size) bind(C, name="tbrf_ic_glass_power")
+        import
+        integer(c_int) :: c_tbrf_ic_glass_power
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double), value :: box
+        integer(c_int64_t), value :: mesh
+        integer(c_int32_t), value :: threads
+        integer(c_int32_t), value :: nbins
+        real(c_double) :: k(*)
+        real(c_double) :: p(*)
+        real(c_double) :: modes(*)
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_glass_power
 
     function c_tbrf_ic_transfer_power(path, species, n_s, format, model, message, message_size) &
         bind(C, name="tbrf_ic_transfer_power")

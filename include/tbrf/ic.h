@@ -337,6 +337,81 @@ TBRF_API int tbrf_ic_glass_sites(int64_t glass_n, const double *glass, double gl
                                  int64_t tile, double box, int64_t first, int64_t count,
                                  TBRF_ARRAY double *sites);
 
+/* Making a glass (doc/ic.md, "Making a glass"): n^3 equal-mass particles
+ * in the periodic box [0, L)^3, started at uniform random (Poisson)
+ * positions (tbrf_ic_points's TBRF_IC_RANDOM of the seed) and moved by
+ * repulsive gravity (gravity's sign flipped, as Gadget's MAKEGLASS) with
+ * full damping: velocities reset every step, a particle moves by eta a,
+ * the acceleration in units where the laplacian of the potential is the
+ * density contrast, so a linear density mode shrinks by 1 - eta a step
+ * (eta = 1/2; no particle moves more than a quarter of the mean spacing
+ * a step). The force is particle-mesh on a periodic M^3 mesh: CIC
+ * deposit, FFT Poisson solve (FFTW), spectral gradient, CIC
+ * interpolation. The run stops after `steps` steps, or earlier when the
+ * mean power of the lowest shells (|m| < 4.5 fundamental modes) on that
+ * mesh has not reached a new minimum for 16 steps; the positions returned
+ * are those of the lowest such power. The glass is a pure function of
+ * (per_axis, mesh, steps, seed, box), the same bits for any thread
+ * count. */
+typedef struct tbrf_ic_glass_params {
+    int64_t per_axis; /* n: n^3 particles, 2 <= n <= 2048 (default 16) */
+    int64_t mesh;     /* M: the force mesh M^3, even, n <= M <= 8192; 0 (default): 4n */
+    int32_t steps;    /* the most steps, 1 .. 100000 (default 200) */
+    int32_t threads;  /* OpenMP threads as tbrf_opts.threads (0 default): no effect on values */
+    uint64_t seed;    /* the random start's seed (default 1) */
+    double box;       /* L > 0, finite (default 1) */
+} tbrf_ic_glass_params;
+
+/* How a glass run ended (tbrf_ic_glass_make). */
+typedef struct tbrf_ic_glass_info {
+    int32_t steps;        /* steps taken */
+    int32_t converged;    /* 1: stopped as the low-k power stopped falling; 0: used every step */
+    int32_t best_step;    /* the step whose positions were returned (0: the random start) */
+    int32_t reserved;     /* 0 */
+    double power_start;   /* the random start's mean P(k) / (L^3 / n^3) over the lowest shells,
+                             |m| < 4.5 fundamental modes (about 1: Poisson) */
+    double power_low;     /* the same for the positions returned */
+    double rms_step;      /* the rms displacement of the last step, in mean spacings L/n */
+} tbrf_ic_glass_info;
+
+/* Fills *params with the defaults listed in tbrf_ic_glass_params. */
+TBRF_API void tbrf_ic_default_glass(tbrf_ic_glass_params *params);
+
+/* The bytes a glass run holds (positions, their best copy and a step's
+ * displacements, two half-complex M^3 arrays) into *bytes; what
+ * tbrf_ic_glass_make checks against the memory budget. Statuses:
+ * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter out of range). */
+TBRF_API int tbrf_ic_glass_bytes(const tbrf_ic_glass_params *params, TBRF_OUT double *bytes);
+
+/* Makes the glass (see tbrf_ic_glass_params) into xyz (3 n^3, interleaved,
+ * inside [0, L)^3), and how it ended into *info (may be NULL). cancel
+ * (NULL: none) is polled with user between steps (tbrf_cancel_fn): a
+ * non-zero return stops the run with TBRF_ERR_CANCELLED, xyz then holds
+ * partial positions. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID
+ * (a parameter), TBRF_ERR_SIZE (over the memory budget), TBRF_ERR_NO_MEMORY,
+ * TBRF_ERR_FFT, TBRF_ERR_CANCELLED; the message says which. */
+TBRF_API int tbrf_ic_glass_make(const tbrf_ic_glass_params *params, TBRF_ARRAY double *xyz,
+                                tbrf_ic_glass_info *info, tbrf_cancel_fn cancel, void *user,
+                                char *message, size_t message_size);
+
+/* The shell-averaged power spectrum of n equal-mass points xyz (3n,
+ * inside [0, box)^3) in units of the Poisson shot noise box^3 / n (a
+ * uniform random set gives 1 in expectation, a glass far less at low k):
+ * CIC deposit on a periodic mesh^3 (even, 4 .. 4096), forward FFT, |delta_k|^2
+ * divided by the CIC window W(k)^2 = prod_d sinc^4(pi m_d / mesh). Shell b
+ * (0 .. nbins - 1, nbins <= mesh/2 - 1; the glass of a mesh M is best
+ * measured on another mesh, which does not share its aliases) holds the modes with |m| in
+ * [b + 1/2, b + 3/2) fundamental modes 2 pi / box; k[b] is their mean |k|
+ * (2 pi m / box), p[b] the mean power, modes[b] their count over the whole
+ * sphere (m and -m both). threads as tbrf_opts.threads; the same bits for
+ * any thread count. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (n,
+ * box, mesh, nbins, a point outside the box), TBRF_ERR_SIZE (budget),
+ * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT. */
+TBRF_API int tbrf_ic_glass_power(int64_t n, const double *xyz, double box, int64_t mesh,
+                                 int32_t threads, int32_t nbins, TBRF_ARRAY double *k,
+                                 TBRF_ARRAY double *p, TBRF_ARRAY double *modes, char *message,
+                                 size_t message_size);
+
 /* Transfer files (tbrf_ic_transfer_power): the layouts recognised, */
 enum tbrf_ic_transfer_format {
     TBRF_IC_TRANSFER_CAMB = 1, /* CAMB's *_transfer_*.dat, with or without its '#' header */

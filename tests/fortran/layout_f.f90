@@ -17,8 +17,10 @@ contains
         type(tbrf_ic_cosmo_params), target :: v5
         type(tbrf_ic_cosmo_info), target :: v6
         type(tbrf_ic_chunk), target :: v7
-        type(tbrf_ic_points_params), target :: v8
-        type(tbrf_ic_density_params), target :: v9
+        type(tbrf_ic_glass_params), target :: v8
+        type(tbrf_ic_glass_info), target :: v9
+        type(tbrf_ic_points_params), target :: v10
+        type(tbrf_ic_density_params), target :: v11
         n = 0
         call put(int(c_sizeof(v1), c_int64_t), 'sizeof(tbrf_opts)')
         call put(off(c_loc(v1%lines), c_loc(v1)), 'offsetof(tbrf_opts, lines)')
@@ -135,21 +137,36 @@ contains
         call put(off(c_loc(v7%gas_u), c_loc(v7)), 'offsetof(tbrf_ic_chunk, gas_u)')
         call put(off(c_loc(v7%gas_vel), c_loc(v7)), 'offsetof(tbrf_ic_chunk, gas_vel)')
         call put(off(c_loc(v7%gas_mass), c_loc(v7)), 'offsetof(tbrf_ic_chunk, gas_mass)')
-        call put(int(c_sizeof(v8), c_int64_t), 'sizeof(tbrf_ic_points_params)')
-        call put(off(c_loc(v8%kind), c_loc(v8)), 'offsetof(tbrf_ic_points_params, kind)')
-        call put(off(c_loc(v8%reserved), c_loc(v8)), 'offsetof(tbrf_ic_points_params, reserved)')
-        call put(off(c_loc(v8%per_axis), c_loc(v8)), 'offsetof(tbrf_ic_points_params, per_axis)')
-        call put(off(c_loc(v8%n), c_loc(v8)), 'offsetof(tbrf_ic_points_params, n)')
-        call put(off(c_loc(v8%box), c_loc(v8)), 'offsetof(tbrf_ic_points_params, box)')
-        call put(off(c_loc(v8%jitter), c_loc(v8)), 'offsetof(tbrf_ic_points_params, jitter)')
-        call put(off(c_loc(v8%seed), c_loc(v8)), 'offsetof(tbrf_ic_points_params, seed)')
-        call put(off(c_loc(v8%realization), c_loc(v8)), 'offsetof(tbrf_ic_points_params, realization)')
-        call put(int(c_sizeof(v9), c_int64_t), 'sizeof(tbrf_ic_density_params)')
-        call put(off(c_loc(v9%kind), c_loc(v9)), 'offsetof(tbrf_ic_density_params, kind)')
-        call put(off(c_loc(v9%reserved), c_loc(v9)), 'offsetof(tbrf_ic_density_params, reserved)')
-        call put(off(c_loc(v9%rho_mean), c_loc(v9)), 'offsetof(tbrf_ic_density_params, rho_mean)')
-        call put(off(c_loc(v9%sigma), c_loc(v9)), 'offsetof(tbrf_ic_density_params, sigma)')
-        call put(off(c_loc(v9%rho_floor), c_loc(v9)), 'offsetof(tbrf_ic_density_params, rho_floor)')
+        call put(int(c_sizeof(v8), c_int64_t), 'sizeof(tbrf_ic_glass_params)')
+        call put(off(c_loc(v8%per_axis), c_loc(v8)), 'offsetof(tbrf_ic_glass_params, per_axis)')
+        call put(off(c_loc(v8%mesh), c_loc(v8)), 'offsetof(tbrf_ic_glass_params, mesh)')
+        call put(off(c_loc(v8%steps), c_loc(v8)), 'offsetof(tbrf_ic_glass_params, steps)')
+        call put(off(c_loc(v8%threads), c_loc(v8)), 'offsetof(tbrf_ic_glass_params, threads)')
+        call put(off(c_loc(v8%seed), c_loc(v8)), 'offsetof(tbrf_ic_glass_params, seed)')
+        call put(off(c_loc(v8%box), c_loc(v8)), 'offsetof(tbrf_ic_glass_params, box)')
+        call put(int(c_sizeof(v9), c_int64_t), 'sizeof(tbrf_ic_glass_info)')
+        call put(off(c_loc(v9%steps), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, steps)')
+        call put(off(c_loc(v9%converged), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, converged)')
+        call put(off(c_loc(v9%best_step), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, best_step)')
+        call put(off(c_loc(v9%reserved), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, reserved)')
+        call put(off(c_loc(v9%power_start), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, power_start)')
+        call put(off(c_loc(v9%power_low), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, power_low)')
+        call put(off(c_loc(v9%rms_step), c_loc(v9)), 'offsetof(tbrf_ic_glass_info, rms_step)')
+        call put(int(c_sizeof(v10), c_int64_t), 'sizeof(tbrf_ic_points_params)')
+        call put(off(c_loc(v10%kind), c_loc(v10)), 'offsetof(tbrf_ic_points_params, kind)')
+        call put(off(c_loc(v10%reserved), c_loc(v10)), 'offsetof(tbrf_ic_points_params, reserved)')
+        call put(off(c_loc(v10%per_axis), c_loc(v10)), 'offsetof(tbrf_ic_points_params, per_axis)')
+        call put(off(c_loc(v10%n), c_loc(v10)), 'offsetof(tbrf_ic_points_params, n)')
+        call put(off(c_loc(v10%box), c_loc(v10)), 'offsetof(tbrf_ic_points_params, box)')
+        call put(off(c_loc(v10%jitter), c_loc(v10)), 'offsetof(tbrf_ic_points_params, jitter)')
+        call put(off(c_loc(v10%seed), c_loc(v10)), 'offsetof(tbrf_ic_points_params, seed)')
+        call put(off(c_loc(v10%realization), c_loc(v10)), 'offsetof(tbrf_ic_points_params, realization)')
+        call put(int(c_sizeof(v11), c_int64_t), 'sizeof(tbrf_ic_density_params)')
+        call put(off(c_loc(v11%kind), c_loc(v11)), 'offsetof(tbrf_ic_density_params, kind)')
+        call put(off(c_loc(v11%reserved), c_loc(v11)), 'offsetof(tbrf_ic_density_params, reserved)')
+        call put(off(c_loc(v11%rho_mean), c_loc(v11)), 'offsetof(tbrf_ic_density_params, rho_mean)')
+        call put(off(c_loc(v11%sigma), c_loc(v11)), 'offsetof(tbrf_ic_density_params, sigma)')
+        call put(off(c_loc(v11%rho_floor), c_loc(v11)), 'offsetof(tbrf_ic_density_params, rho_floor)')
     contains
         subroutine put(v, what)
             integer(c_int64_t), intent(in) :: v

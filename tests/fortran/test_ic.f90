@@ -2,7 +2,7 @@
 ! in place: a 8^3 Zel'dovich IC (lpt = 1) whose chunks (pushed to a Fortran
 ! callback) carry velocities vfac * Psi bitwise and positions q + Psi in
 ! the box; a paired 2LPT one with velocities vfac Psi1 + vfac2 Psi2 and
-! D2, f2 of tbrf_cosmo_growth2; the glass tile count; placement in pieces equal to the whole;
+! D2, f2 of tbrf_cosmo_growth2; the glass tile count; a glass made and measured; placement in pieces equal to the whole;
 ! the lognormal transform's formula; Voronoi volumes of a lattice (or
 ! TBRF_ERR_NOT_BUILT with its message); stat and message on bad input.
 module test_ic_push
@@ -40,7 +40,10 @@ program test_ic
     type(tbrf_ic_points_params) :: pp
     type(tbrf_ic_density_params) :: dp
     real(c_double), allocatable :: psi(:, :), psi2(:, :), xyz(:, :), part(:, :), vol(:), g(:), rho(:)
-    real(c_double) :: bytes, glass(3, 8), d2, f2
+    real(c_double) :: bytes, glass(3, 8), d2, f2, gk(4), gpk(4), gmodes(4)
+    real(c_double), allocatable :: gxyz(:, :)
+    type(tbrf_ic_glass_params) :: gp
+    type(tbrf_ic_glass_info) :: ginfo
     integer(c_int64_t) :: fewest, tile, i
     integer :: st
     character(len=:), allocatable :: msg, msg2
@@ -97,6 +100,24 @@ program test_ic
     call check(tile == 2, "8 glass points tile 4^3 twice per axis")
     call tbrf_ic_glass_tile(glass, 1.0_c_double, 3_c_int64_t, tile, stat=st, message=msg2)
     call check(st == TBRF_ERR_INVALID .and. index(msg2, "does not tile") > 0, "27 does not tile 8")
+
+    ! a glass of 8^3 points: inside its box, its low-k power far below a
+    ! random load's (1 in units of the shot noise), a wrong shape refused
+    call tbrf_ic_default_glass(gp)
+    gp%per_axis = 8
+    gp%steps = 40
+    call tbrf_ic_glass_bytes(gp, bytes)
+    call check(bytes > 8**3 * 3 * 8, "a glass run holds at least its positions")
+    allocate(gxyz(3, 8**3))
+    call tbrf_ic_glass_make(gp, gxyz, ginfo, stat=st, message=msg2)
+    call check(st == TBRF_OK .and. all(gxyz >= 0 .and. gxyz < 1), "tbrf_ic_glass_make: " // msg2)
+    call check(ginfo%steps >= 1 .and. ginfo%steps <= 40 .and. ginfo%power_low < ginfo%power_start, &
+               "the glass run lowered the low-k power")
+    call tbrf_ic_glass_power(gxyz, 1.0_c_double, 24_c_int64_t, gk, gpk, gmodes, stat=st)
+    call check(st == TBRF_OK .and. gk(1) > 0 .and. gmodes(1) > 0 .and. gpk(1) < 0.1, &
+               "the glass's lowest shell far below Poisson")
+    call tbrf_ic_glass_make(gp, gxyz(:, 1:10), stat=st, message=msg2)
+    call check(st == TBRF_ERR_SIZE .and. index(msg2, "per_axis") > 0, "a glass array of the wrong shape")
 
     call tbrf_ic_default_points(pp)
     pp%kind = TBRF_IC_JITTERED

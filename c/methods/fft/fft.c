@@ -856,6 +856,28 @@ static void fft_array_free(fft_array *a)
         fftw_free(a->C);
 }
 
+/* FFTW's own one-time thread setup; call under the library's FFTW lock.
+ * 1 when its threads are ready. */
+static int fftw_threads_ready(void)
+{
+    static int ready = 0;
+    if (!ready)
+        ready = fftw_init_threads();
+    return ready;
+}
+
+fftw_plan tbrfi_fft_plan_cube(int64_t n, fftw_complex *c, int forward, int nthreads)
+{
+    tbrfi_lines_fftw_lock();
+    fftw_plan_with_nthreads(fftw_threads_ready() ? nthreads : 1);
+    const int m = (int)n;
+    fftw_plan f = forward ? fftw_plan_dft_r2c_3d(m, m, m, (double *)c, c, FFTW_ESTIMATE)
+                          : fftw_plan_dft_c2r_3d(m, m, m, c, (double *)c, FFTW_ESTIMATE);
+    fftw_plan_with_nthreads(1);
+    tbrfi_lines_fftw_unlock();
+    return f;
+}
+
 /* The transform's array and its plan (in place, or out of place into R),
  * made under the library's FFTW lock. */
 static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fft_array *A,
@@ -866,10 +888,7 @@ static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fft_a
     if (fft_array_alloc(A, sizeof(fftw_complex) * (size_t)(nh * ny * nz), nthreads))
         return TBRF_ERR_NO_MEMORY;
     tbrfi_lines_fftw_lock();
-    static int threads_ready = 0; /* FFTW's own one-time setup, under the lock */
-    if (!threads_ready)
-        threads_ready = fftw_init_threads();
-    fftw_plan_with_nthreads(threads_ready ? nthreads : 1);
+    fftw_plan_with_nthreads(fftw_threads_ready() ? nthreads : 1);
     if (!R)
         R = (double *)A->C;
     *plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, A->C, R, FFTW_ESTIMATE)

@@ -24,6 +24,12 @@
 #include "core/geometry.h"
 #include "tbrf.h"
 
+/* An FFTW plan of the in-place real transform of the n^3 cube on array c
+ * (n^2 (n/2 + 1) complex values, rows padded to n/2 + 1): r2c when
+ * forward, else c2r, on nthreads threads, made under the library's FFTW
+ * lock with FFTW's threads set up once. NULL when FFTW cannot plan. */
+fftw_plan tbrfi_fft_plan_cube(int64_t n, fftw_complex *c, int forward, int nthreads);
+
 /* Bytes of working memory the method needs for grid g (the half-complex
  * array; the output is the caller's). */
 double tbrfi_fft_method_bytes(int dim, const grid_geom *g);
