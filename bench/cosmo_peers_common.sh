@@ -8,6 +8,17 @@
 # massive neutrinos.
 OM=0.308 OB=0.0484 H=0.678 S8=0.815 NS=0.968
 
+# peers_abs CMD: CMD as an absolute path when it names a file by a relative
+# path (build/cli/tbrf), unchanged when it is a bare name found on PATH:
+# the scripts cd into WORKDIR before they run it.
+peers_abs() {
+    case $1 in
+    /* | "" ) echo "$1" ;;
+    */*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;;
+    *) echo "$1" ;;
+    esac
+}
+
 # pk.txt: `tbrf arepo pk`'s Eisenstein & Hu table at z = 0 of the cosmology.
 peers_pk() {
     "$tbrf" arepo pk --out pk.txt --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 \

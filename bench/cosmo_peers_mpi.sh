@@ -30,9 +30,9 @@ BOX=${BOX:-100}
 Z=${Z:-49}
 read -r -a mpirun <<< "${MPIRUN:-mpirun --oversubscribe}"
 export OMP_NUM_THREADS=${THREADS:-1}
-mono=$(cd "$(dirname "$mono")" && pwd)/$(basename "$mono")
-[ -z "$tbrf" ] || [[ $tbrf != */* ]] || tbrf=$(cd "$(dirname "$tbrf")" && pwd)/$(basename "$tbrf")
 . "$here/cosmo_peers_common.sh"
+tbrf=$(peers_abs "$tbrf")
+mono=$(peers_abs "$mono")
 mkdir -p "$work"
 cd "$work"
 # the P(k) table needs a tbrf; without one, a pk.txt already in WORKDIR
