@@ -19,6 +19,15 @@ peers_abs() {
     esac
 }
 
+# peers_enter WORKDIR: $tbrf and $mono made absolute (peers_abs), then
+# WORKDIR made and entered.
+peers_enter() {
+    tbrf=$(peers_abs "$tbrf")
+    mono=$(peers_abs "$mono")
+    mkdir -p "$1"
+    cd "$1"
+}
+
 # pk.txt: `tbrf arepo pk`'s Eisenstein & Hu table at z = 0 of the cosmology.
 peers_pk() {
     "$tbrf" arepo pk --out pk.txt --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 \

@@ -31,10 +31,7 @@ Z=${Z:-49}
 read -r -a mpirun <<< "${MPIRUN:-mpirun --oversubscribe}"
 export OMP_NUM_THREADS=${THREADS:-1}
 . "$here/cosmo_peers_common.sh"
-tbrf=$(peers_abs "$tbrf")
-mono=$(peers_abs "$mono")
-mkdir -p "$work"
-cd "$work"
+peers_enter "$work"
 # the P(k) table needs a tbrf; without one, a pk.txt already in WORKDIR
 if [ -n "$tbrf" ]; then
     peers_pk

@@ -25,10 +25,7 @@ BOX=${BOX:-100}
 Z=${Z:-49}
 export OMP_NUM_THREADS=${THREADS:-2}
 . "$here/cosmo_peers_common.sh"
-tbrf=$(peers_abs "$tbrf")
-mono=$(peers_abs "$mono")
-mkdir -p "$work"
-cd "$work"
+peers_enter "$work"
 rm -f mono_stages.txt
 peers_pk
 peers_transfer_camb
