@@ -42,7 +42,7 @@ peers_transfer_camb() {
         for (i = 0; i < 12; i++) printf " %.12e", t; printf "\n" }' pk.txt > transfer_camb.txt
 }
 
-# peers_time_line NAME FILE: "NAME wall_s cpu_s maxrss_MB" from the report
+# peers_time_line NAME FILE: "NAME wall_s cpu_s maxrss_MiB" from the report
 # FILE of /usr/bin/time -v (cpu = user + system).
 peers_time_line() {
     awk -v n="$1" -F': ' '

@@ -14,7 +14,7 @@
 # (the rank counts are run in turn ROUNDS times, alternated), THREADS [1]
 # threads a rank (NumThreads, OMP_NUM_THREADS), BOX [100] Mpc/h, Z [49],
 # MPIRUN ["mpirun --oversubscribe"]: the launcher, given -n N.
-# Prints one line per rank: "run ranks rank wall_s cpu_s maxrss_MB
+# Prints one line per rank: "run ranks rank wall_s cpu_s maxrss_MiB
 # phi1_s phi2_s load1_after" (phi: rank 0's log; "-" on other ranks);
 # tbrf's line has ranks "serial".
 set -euo pipefail
@@ -43,7 +43,7 @@ peers_transfer_camb
 peers_mono_conf "$G" "$BOX" "$Z" "$ORDER" 1001 mono.hdf5 > mono.conf
 
 echo "# G = $G, LPT order $ORDER, $OMP_NUM_THREADS thread(s) a rank, ranks: $RANKS, $ROUNDS round(s); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# run ranks rank wall_s cpu_s maxrss_MB phi1_s phi2_s load1_after"
+echo "# run ranks rank wall_s cpu_s maxrss_MiB phi1_s phi2_s load1_after"
 for r in $(seq "$ROUNDS"); do
     if [ -n "$tbrf" ]; then
         lptopt=()

@@ -34,14 +34,14 @@ lptopt=()
 peers_tbrf_has_lpt && lptopt=(--lpt "$ORDER")
 [ ${#lptopt[@]} -gt 0 ] || [ "$ORDER" = 1 ] ||
     { echo "cosmo_peers_time.sh: this tbrf has no --lpt: run with ORDER=1" >&2; exit 1; }
-measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MB load1"
+measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MiB load1"
     local name=$1
     shift
     /usr/bin/time -v "$@" > "$name.out" 2> "$name.time" || { tail "$name.out" "$name.time"; exit 1; }
     echo "$(peers_time_line "$name" "$name.time") $(cut -d' ' -f1 /proc/loadavg)"
 }
 echo "# G = $G, LPT order $ORDER, $OMP_NUM_THREADS threads, $PAIRS pairs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# name wall_s cpu_s maxrss_MB load1_after"
+echo "# name wall_s cpu_s maxrss_MiB load1_after"
 for i in $(seq "$PAIRS"); do
     measure tbrf "$tbrf" arepo cosmo --out tbrf_ics --box "$BOX" --length-unit mpc --particles "$G" \
         --redshift "$Z" --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 --table pk.txt \
@@ -58,7 +58,7 @@ function med(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++
     lo = a[1]; hi = a[n]; return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 END { for (k in w) { mw[k] = med(w[k]); lw[k] = lo; hw[k] = hi; mc[k] = med(c[k]); lc[k] = lo; hc[k] = hi;
         mm[k] = med(m[k]); lm[k] = lo; hm[k] = hi
-        printf "%-10s wall %.2f s [%.2f-%.2f]  cpu %.2f s [%.2f-%.2f]  maxrss %.0f MB [%.0f-%.0f]\n",
+        printf "%-10s wall %.2f s [%.2f-%.2f]  cpu %.2f s [%.2f-%.2f]  maxrss %.0f MiB [%.0f-%.0f]\n",
             k, mw[k], lw[k], hw[k], mc[k], lc[k], hc[k], mm[k], lm[k], hm[k] }
     printf "tbrf/monofonIC: wall %.3f, cpu %.3f, maxrss %.3f (medians)\n",
         mw["tbrf"] / mw["monofonic"], mc["tbrf"] / mc["monofonic"], mm["tbrf"] / mm["monofonic"] }' runs.txt
