@@ -35,8 +35,10 @@ SEEDS=${SEEDS:-1 2 3 4}
 ORDERS=${ORDERS:-1 2}
 export OMP_NUM_THREADS=${THREADS:-2}
 . "$here/cosmo_peers_common.sh"
-mkdir -p "$work"
-cd "$work"
+py=$(peers_abs "$py")
+TWOLPTIC=$(peers_abs "${TWOLPTIC:-}")
+TWOLPTIC_ZA=$(peers_abs "${TWOLPTIC_ZA:-}")
+peers_enter "$work"
 
 peers_pk
 # CAMB's 13-column transfer layout (monofonIC's CAMB_file plugin): k, then

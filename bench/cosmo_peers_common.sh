@@ -8,10 +8,60 @@
 # massive neutrinos.
 OM=0.308 OB=0.0484 H=0.678 S8=0.815 NS=0.968
 
+# peers_abs CMD: CMD as an absolute path when it names a file by a relative
+# path (build/cli/tbrf), unchanged when it is a bare name found on PATH:
+# the scripts cd into WORKDIR before they run it.
+peers_abs() {
+    case $1 in
+    /* | "" ) echo "$1" ;;
+    */*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;;
+    *) echo "$1" ;;
+    esac
+}
+
+# peers_enter WORKDIR: $tbrf and $mono made absolute (peers_abs), then
+# WORKDIR made and entered.
+peers_enter() {
+    tbrf=$(peers_abs "$tbrf")
+    mono=$(peers_abs "$mono")
+    mkdir -p "$1"
+    cd "$1"
+}
+
 # pk.txt: `tbrf arepo pk`'s Eisenstein & Hu table at z = 0 of the cosmology.
 peers_pk() {
     "$tbrf" arepo pk --out pk.txt --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 \
         --ns $NS --kmin 1e-5 --kmax 200 --quiet
+}
+
+# transfer_camb.txt: pk.txt as CAMB's 13-column transfer layout
+# (monofonIC's CAMB_file plugin): k, then T = sqrt(P / k^n_s) in every
+# column, so that whichever species monofonIC takes the spectrum is P.
+peers_transfer_camb() {
+    awk -v ns=$NS '!/^#/ { t = sqrt($2 / exp(ns * log($1))); printf "%.12e", $1;
+        for (i = 0; i < 12; i++) printf " %.12e", t; printf "\n" }' pk.txt > transfer_camb.txt
+}
+
+# peers_time_line NAME FILE: "NAME wall_s cpu_s maxrss_MiB" from the report
+# FILE of /usr/bin/time -v (cpu = user + system).
+peers_time_line() {
+    awk -v n="$1" -F': ' '
+        /Elapsed \(wall/ { k = split($2, t, ":"); w = 0; for (i = 1; i <= k; i++) w = w * 60 + t[i] }
+        /User time/ { u = $2 }
+        /System time/ { s = $2 }
+        /Maximum resident/ { m = $2 / 1024 }
+        END { printf "%s %.2f %.2f %.1f\n", n, w, u + s, m }' "$2"
+}
+
+# peers_mono_stages LOG: monofonIC's own wall seconds of its phi(1) and
+# phi(2) stages ("took : X s" after ">> Computing phi(n) term"), as
+# "phi1 phi2"; "- -" for a stage it did not print.
+peers_mono_stages() {
+    sed 's/\x1b\[[0-9;]*m//g' "$1" | awk '
+        /Computing phi\(1\)/ { want = 1; next }
+        /Computing phi\(2\)/ { want = 2; next }
+        want && /took/ { v = $NF; sub(/s$/, "", v); t[want] = v; want = 0 }
+        END { printf "%s %s\n", (1 in t) ? t[1] : "-", (2 in t) ? t[2] : "-" }'
 }
 
 # peers_mono_conf G BOX Z ORDER SEED FILE: monofonIC's configuration on

@@ -10,7 +10,9 @@
 #
 # Environment: G [256], ORDER [2] (1 if tbrf has no --lpt), PAIRS [5],
 # THREADS [2], BOX [100] Mpc/h, Z [49]. Prints one line per run and the
-# medians, [min-max], and the ratios tbrf / monofonIC.
+# medians, [min-max], and the ratios tbrf / monofonIC; then monofonIC's own
+# wall seconds of its phi(1) and phi(2) stages per pair (mono_stages.txt;
+# its logs are kept as monofonic_PAIR.out).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:?usage: MONOFONIC=... cosmo_peers_time.sh WORKDIR}
@@ -23,35 +25,31 @@ BOX=${BOX:-100}
 Z=${Z:-49}
 export OMP_NUM_THREADS=${THREADS:-2}
 . "$here/cosmo_peers_common.sh"
-mkdir -p "$work"
-cd "$work"
+peers_enter "$work"
+rm -f mono_stages.txt
 peers_pk
-awk -v ns=$NS '!/^#/ { t = sqrt($2 / exp(ns * log($1))); printf "%.12e", $1;
-    for (i = 0; i < 12; i++) printf " %.12e", t; printf "\n" }' pk.txt > transfer_camb.txt
+peers_transfer_camb
 peers_mono_conf "$G" "$BOX" "$Z" "$ORDER" 1001 mono.hdf5 > mono.conf
 lptopt=()
 peers_tbrf_has_lpt && lptopt=(--lpt "$ORDER")
 [ ${#lptopt[@]} -gt 0 ] || [ "$ORDER" = 1 ] ||
     { echo "cosmo_peers_time.sh: this tbrf has no --lpt: run with ORDER=1" >&2; exit 1; }
-measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MB"
+measure() { # NAME CMD...: prints "NAME wall cpu maxrss_MiB load1"
     local name=$1
     shift
     /usr/bin/time -v "$@" > "$name.out" 2> "$name.time" || { tail "$name.out" "$name.time"; exit 1; }
-    awk -v n="$name" -F': ' '
-        /Elapsed \(wall/ { k = split($2, t, ":"); w = 0; for (i = 1; i <= k; i++) w = w * 60 + t[i] }
-        /User time/ { u = $2 }
-        /System time/ { s = $2 }
-        /Maximum resident/ { m = $2 / 1024 }
-        END { printf "%s %.2f %.2f %.1f\n", n, w, u + s, m }' "$name.time"
+    echo "$(peers_time_line "$name" "$name.time") $(cut -d' ' -f1 /proc/loadavg)"
 }
 echo "# G = $G, LPT order $ORDER, $OMP_NUM_THREADS threads, $PAIRS pairs; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# name wall_s cpu_s maxrss_MB"
+echo "# name wall_s cpu_s maxrss_MiB load1_after"
 for i in $(seq "$PAIRS"); do
     measure tbrf "$tbrf" arepo cosmo --out tbrf_ics --box "$BOX" --length-unit mpc --particles "$G" \
         --redshift "$Z" --omega-m $OM --omega-b $OB --hubble $H --sigma8 $S8 --table pk.txt \
         --precision double --seed 1 --quiet "${lptopt[@]}"
     peers_tbrf_check tbrf_ics.hdf5 "$ORDER" || exit 1 # the order it ran, not only the one asked for
     measure monofonic "$mono" mono.conf
+    cp monofonic.out monofonic_$i.out
+    echo "$i $(peers_mono_stages monofonic.out)" >> mono_stages.txt
 done | tee runs.txt
 echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk '{ w[$1] = w[$1] " " $2; c[$1] = c[$1] " " $3; m[$1] = m[$1] " " $4 }
@@ -60,7 +58,9 @@ function med(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++
     lo = a[1]; hi = a[n]; return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 END { for (k in w) { mw[k] = med(w[k]); lw[k] = lo; hw[k] = hi; mc[k] = med(c[k]); lc[k] = lo; hc[k] = hi;
         mm[k] = med(m[k]); lm[k] = lo; hm[k] = hi
-        printf "%-10s wall %.2f s [%.2f-%.2f]  cpu %.2f s [%.2f-%.2f]  maxrss %.0f MB [%.0f-%.0f]\n",
+        printf "%-10s wall %.2f s [%.2f-%.2f]  cpu %.2f s [%.2f-%.2f]  maxrss %.0f MiB [%.0f-%.0f]\n",
             k, mw[k], lw[k], hw[k], mc[k], lc[k], hc[k], mm[k], lm[k], hm[k] }
     printf "tbrf/monofonIC: wall %.3f, cpu %.3f, maxrss %.3f (medians)\n",
         mw["tbrf"] / mw["monofonic"], mc["tbrf"] / mc["monofonic"], mm["tbrf"] / mm["monofonic"] }' runs.txt
+echo "# monofonIC's own stage wall seconds: pair phi(1) phi(2)"
+cat mono_stages.txt
