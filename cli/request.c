@@ -729,24 +729,35 @@ static int box_setup(request *r, int resolution_given)
         cli_errline("--box-origin: give %d values for a %dD field", m->dim, m->dim);
         return EXIT_USAGE;
     }
-    double vol = 1.0;
     for (int c = 0; c < 3; c++) {
         m->box_length[c] = c >= m->dim ? 1.0 : m->box_length[r->box_dim == 1 ? 0 : c];
         if (!r->box_origin_dim || c >= m->dim)
             m->box_origin[c] = 0.0;
-        vol *= c < m->dim ? m->box_length[c] : 1.0;
     }
-    if (!resolution_given && !m->is_grid)
-        m->resolution = pow(vol / (double)(m->npoints > 0 ? m->npoints : 1), 1.0 / m->dim);
-    for (int c = 0; c < 3; c++) {
-        double h = m->is_grid && !resolution_given ? m->spacing[c] : m->resolution;
-        double n = c >= m->dim ? 1.0 : floor(m->box_length[c] / h + 0.5);
-        if (c < m->dim && !(n >= 2.0 && n <= 1048576.0)) {
+    /* the defaults are the library's: the points' mean spacing over the
+     * box, and the modes nearest the lattice of the grid's spacing or the
+     * resolution */
+    if (!resolution_given && !m->is_grid &&
+        tbrf_periodic_points_resolution(m->dim, m->box_length, m->npoints, &m->resolution) !=
+            TBRF_OK) {
+        cli_errline("--box: no mean spacing of %lld points in it", (long long)m->npoints);
+        return EXIT_USAGE;
+    }
+    double h[3] = {1, 1, 1};
+    for (int c = 0; c < m->dim; c++)
+        h[c] = m->is_grid && !resolution_given ? m->spacing[c] : m->resolution;
+    const int st = tbrf_periodic_default_modes(m->dim, m->box_length, h, m->box_n);
+    for (int c = 0; c < m->dim; c++) {
+        const double ratio = m->box_length[c] / h[c];
+        if (st != TBRF_OK ? !(ratio >= 0.5 && ratio < 1048576.5) : m->box_n[c] < 2) {
             cli_errline("--box %g along %c with spacing %g gives %.3g modes: 2 to 2^20 per axis",
-                        m->box_length[c], AXES[c], h, n);
+                        m->box_length[c], AXES[c], h[c], floor(ratio + 0.5));
             return EXIT_USAGE;
         }
-        m->box_n[c] = (int64_t)n;
+    }
+    if (st != TBRF_OK) {
+        cli_errline("--box: no modes for it (%s)", tbrf_strerror(st));
+        return EXIT_USAGE;
     }
     return 0;
 }

@@ -696,6 +696,26 @@ module tbrf_c
         real(c_double), intent(out) :: resolution
     end function c_tbrf_points_resolution
 
+    function c_tbrf_periodic_points_resolution(dim, length, npoints, resolution) &
+        bind(C, name="tbrf_periodic_points_resolution")
+        import
+        integer(c_int) :: c_tbrf_periodic_points_resolution
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: length(3)
+        integer(c_int64_t), value :: npoints
+        real(c_double), intent(out) :: resolution
+    end function c_tbrf_periodic_points_resolution
+
+    function c_tbrf_periodic_default_modes(dim, length, spacing, n) &
+        bind(C, name="tbrf_periodic_default_modes")
+        import
+        integer(c_int) :: c_tbrf_periodic_default_modes
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: length(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(inout) :: n(3)
+    end function c_tbrf_periodic_default_modes
+
     function c_tbrf_grid_isotropy(dim, n, spacing, lines, kf, knyq, kiso, need) &
         bind(C, name="tbrf_grid_isotropy")
         import

@@ -111,3 +111,55 @@ int tbrf_points_resolution(int dim, int64_t npoints, const double lo[3], const d
     *resolution = res;
     return TBRF_OK;
 }
+
+/* The most modes a periodic plan takes along an axis (tbrf_make_periodic_plan). */
+#define PERIODIC_MAX_MODES 1048576.0
+
+int tbrf_periodic_points_resolution(int dim, const double length[3], int64_t npoints,
+                                    double *resolution)
+{
+    if (!resolution)
+        return TBRF_ERR_NULL;
+    *resolution = 0.0;
+    if (!length)
+        return TBRF_ERR_NULL;
+    if (dim != 2 && dim != 3)
+        return TBRF_ERR_INVALID;
+    if (npoints < 0)
+        return TBRF_ERR_SIZE;
+    double vol = 1.0;
+    for (int c = 0; c < dim; c++) {
+        if (!isfinite(length[c]) || !(length[c] > 0.0))
+            return TBRF_ERR_INVALID;
+        vol *= length[c];
+    }
+    /* every axis of a box has its period: no clamp is needed, the modes'
+     * own bound (2^20 an axis) refuses a crowd too dense for it */
+    const double res = pow(vol / (double)(npoints > 0 ? npoints : 1), 1.0 / dim);
+    if (!isfinite(res) || !(res > 0.0))
+        return TBRF_ERR_INVALID;
+    *resolution = res;
+    return TBRF_OK;
+}
+
+int tbrf_periodic_default_modes(int dim, const double length[3], const double spacing[3],
+                                int64_t n[3])
+{
+    if (!length || !spacing || !n)
+        return TBRF_ERR_NULL;
+    if (dim != 2 && dim != 3)
+        return TBRF_ERR_INVALID;
+    int64_t m[3] = {1, 1, 1};
+    for (int c = 0; c < dim; c++) {
+        if (!isfinite(length[c]) || !(length[c] > 0.0) || !isfinite(spacing[c]) ||
+            !(spacing[c] > 0.0))
+            return TBRF_ERR_INVALID;
+        const double k = floor(length[c] / spacing[c] + 0.5); /* nearest, halves up */
+        if (!(k >= 1.0 && k <= PERIODIC_MAX_MODES))
+            return TBRF_ERR_SIZE;
+        m[c] = (int64_t)k;
+    }
+    for (int c = 0; c < 3; c++)
+        n[c] = m[c];
+    return TBRF_OK;
+}

@@ -218,6 +218,32 @@ TBRF_API int tbrf_points_bounds(int dim, int64_t n, const double *xyz, double lo
 TBRF_API int tbrf_points_resolution(int dim, int64_t npoints, const double lo[3],
                                     const double hi[3], TBRF_OUT double *resolution);
 
+/* The resolution of a periodic plan (tbrf_make_periodic_plan) over the box
+ * of length[d] per axis for npoints points when the caller gives none, as
+ * `tbrf generate --points --box`, Python's Field(box=...) and Fortran take
+ * it: their mean spacing (box volume / npoints)^(1/dim), npoints 0 counting
+ * as one (no clamp: every axis has its period, and the modes' bound, 2^20
+ * an axis, refuses a crowd too dense for it). tbrf_periodic_default_modes
+ * turns it into modes. Pure: any thread. Statuses: TBRF_OK; TBRF_ERR_NULL;
+ * TBRF_ERR_INVALID (dim not 2 or 3, a length not finite and > 0, a mean
+ * spacing beyond double precision); TBRF_ERR_SIZE (npoints < 0).
+ * *resolution is 0 on any status but TBRF_OK. */
+TBRF_API int tbrf_periodic_points_resolution(int dim, const double length[3], int64_t npoints,
+                                             TBRF_OUT double *resolution);
+
+/* The Fourier modes n[d] of a periodic plan over the box of length[d] when
+ * the caller gives none, as `tbrf generate --box`, Python's Field(box=...)
+ * and Fortran take them: n_d = floor(length_d / spacing_d + 0.5), the
+ * lattice of spacing closest to spacing_d (halves up), spacing_d the first
+ * grid's spacing along the axis, or the resolution on every axis (given,
+ * or tbrf_periodic_points_resolution). n[2] is 1 in 2D. Pure: any thread.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL; TBRF_ERR_INVALID (dim not 2 or 3, a
+ * length or spacing not finite and > 0); TBRF_ERR_SIZE (a count below 1 or
+ * above 2^20, the range tbrf_make_periodic_plan takes). On any status but
+ * TBRF_OK n is unchanged. */
+TBRF_API int tbrf_periodic_default_modes(int dim, const double length[3], const double spacing[3],
+                                         int64_t n[3]);
+
 /* How far in k the spectrum of a turning-bands field of `lines` lines on
  * the grid of n cells of spacing per axis (dim 2 or 3) is isotropic:
  * *kf = 2 pi / (the longest side n spacing), *knyq = pi / (the coarsest

@@ -141,7 +141,7 @@ class Field:
         plan = ctypes.c_void_p()
         if self.box is not None:
             if self.box_modes is None:
-                self.box_modes = np.floor(self.box / self.resolution + 0.5).astype(np.int64)
+                self._default_modes(self.resolution)
             o.periodic = 1
             origin = C.vec3(self.box_origin, self.dim, "box_origin")
             length = C.vec3(self.box, self.dim, "box", fill=1.0)
@@ -160,13 +160,24 @@ class Field:
             self._plan = ctypes.c_void_p()
             raise_for(st, msg)
 
+    def _default_modes(self, h: Any) -> None:
+        """The box's modes for the lattice spacing h (one, or per axis): the
+        library's default (tbrf_periodic_default_modes, as tbrf generate)."""
+        hs = np.broadcast_to(np.asarray(h, dtype=np.float64), (self.dim,))
+        n = (ctypes.c_int64 * 3)(1, 1, 1)
+        st = lib.tbrf_periodic_default_modes(self.dim, C.vec3(self.box, self.dim, "box", fill=1.0),
+                                             C.vec3(hs, self.dim, "spacing", fill=1.0), n)
+        raise_for(st, None if st == 0 else
+                  f"box {self.box.tolist()} with lattice spacing {hs.tolist()}: "
+                  f"{(self.box / hs).tolist()} modes, not 1 to 2^20 an axis")
+        self.box_modes = np.array(n[:self.dim], dtype=np.int64)
+
     def _first_grid(self, origin: np.ndarray, spacing: np.ndarray, n: np.ndarray) -> None:
         """The domain and resolution a first grid implies: the library's
         defaults for its cells (tbrf_grid_default_domain), as tbrf generate."""
         if self.box is not None:
             if self.box_modes is None:
-                h = spacing if self.resolution is None else self.resolution
-                self.box_modes = np.floor(self.box / h + 0.5).astype(np.int64)
+                self._default_modes(spacing if self.resolution is None else self.resolution)
             return
         lo, hi = C.vec3(None, self.dim, "lo"), C.vec3(None, self.dim, "hi")
         res = ctypes.c_double()
@@ -189,7 +200,11 @@ class Field:
         n = len(xyz)
         if self.box is not None:
             if self.resolution is None:
-                self.resolution = float(np.prod(self.box) / max(n, 1)) ** (1.0 / self.dim)
+                res = ctypes.c_double()
+                raise_for(lib.tbrf_periodic_points_resolution(
+                    self.dim, C.vec3(self.box, self.dim, "box", fill=1.0), n, ctypes.byref(res)),
+                    None)
+                self.resolution = res.value
             return
         if self.domain is None:
             lo = C.vec3([math.inf] * self.dim, self.dim, "lo")

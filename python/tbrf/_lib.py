@@ -294,6 +294,8 @@ _PROTOS = {
     "tbrf_grid_default_domain": (c_int, [c_int, P, P, P, P, P, OUT_D]),
     "tbrf_points_bounds": (c_int, [c_int, c_int64, P, P, P, OUT_I64]),
     "tbrf_points_resolution": (c_int, [c_int, c_int64, P, P, OUT_D]),
+    "tbrf_periodic_points_resolution": (c_int, [c_int, P, c_int64, OUT_D]),
+    "tbrf_periodic_default_modes": (c_int, [c_int, P, P, P]),
     "tbrf_plan_method": (c_int, [P]),
     "tbrf_set_cancel": (c_int, [P, CANCEL_FN, P]),
     "tbrf_plan_status": (c_int, [P]),

@@ -16,7 +16,10 @@ fields, every default left to the library and options given:
    or both given. The command and Python are given none then; Fortran asks
    the library as a code would (tbrf_grid_default_domain,
    tbrf_points_bounds + tbrf_points_resolution);
- - the seed and realization: the defaults (1, 0) or given.
+ - the seed and realization: the defaults (1, 0) or given;
+ - a periodic box, its modes the library's default for the grid's spacing
+   or the resolution (tbrf_periodic_default_modes), the points' resolution
+   the library's (tbrf_periodic_points_resolution).
 One points set has more points than the command reads from an HDF5 file at
 once (65536), so its box is widened piece by piece there and in one call
 in Python and Fortran. Exit 0 when all agree, 1 on a difference, 77
@@ -51,14 +54,15 @@ POINT_SETS = {"points3": (3, 2000, 20.0), "points2": (2, 1500, 30.0),
 
 
 def case(name, model, dim, geometry, vector=None, lines=None, oversampling=None, side=None,
-         resolution=None, seed=None, realization=None):
+         resolution=None, seed=None, realization=None, box=None):
     """geometry: (n, spacing) of a grid, or a POINT_SETS name. side: the
     domain [0, side]^dim (None: the library's default); resolution None:
     the library's default; lines, oversampling, seed, realization None:
-    the defaults."""
+    the defaults; box: a field periodic over [0, box)^dim (its modes the
+    library's default for the grid's spacing or the resolution)."""
     return dict(name=name, model=model, dim=dim, geometry=geometry, vector=vector, lines=lines,
                 oversampling=oversampling, side=side, resolution=resolution, seed=seed,
-                realization=realization)
+                realization=realization, box=box)
 
 
 CASES = [
@@ -86,6 +90,13 @@ CASES = [
          realization=5),
     # points, a given domain and the default resolution
     case("p2r", "powerlaw", 2, "points2", side=40.0, seed=2, realization=1),
+    # periodic boxes: a grid that is the box's lattice (the FFT method), a
+    # grid off it at a given resolution, points at their default resolution
+    # over the box (the non-uniform FFT)
+    case("b3g", "powerlaw", 3, ((32, 32, 32), 0.5), box=16.0),
+    case("b2r", "matern", 2, ((50, 40), 0.3), "solenoidal", resolution=0.25, box=12.0),
+    case("b3p", "gaussian", 3, "points3", "compressive", seed=5, box=20.0),
+    case("b2p", "gaussian", 2, "points2", realization=4, box=30.0),
 ]
 # TBRF_DEFAULT_LINES_MIN (include/tbrf/plan.h), the points' default
 DEFAULT_LINES_MIN = 1024
@@ -117,13 +128,16 @@ def options(c):
     if c["side"] is not None:
         cli += ["--domain", ",".join(["0"] * c["dim"]) + ":" + ",".join([repr(c["side"])] * c["dim"])]
         py["domain"] = [(0.0, c["side"])] * c["dim"]
+    if c["box"] is not None:
+        cli += ["--box", repr(c["box"])]
+        py["box"] = c["box"]
     return cli, py
 
 
 def case_line(c):
     """One line of cases.txt, list-directed for faces_f: name model dim
     kind (grid/points) vector lines oversampling seed realization nx ny nz
-    spacing side resolution points (0 and '-' where not given)."""
+    spacing side resolution box points (0 and '-' where not given)."""
     n, h, pts = (1, 1, 1), 0.0, "-"
     if isinstance(c["geometry"], str):
         pts = c["geometry"]
@@ -135,7 +149,7 @@ def case_line(c):
     return " ".join(str(x) for x in (
         c["name"], c["model"], c["dim"], "points" if pts != "-" else "grid", VECTOR[c["vector"]],
         c["lines"] or 0, c["oversampling"] or 0, seed, c["realization"] or 0, *n, repr(h),
-        repr(c["side"] or 0.0), repr(c["resolution"] or 0.0), pts))
+        repr(c["side"] or 0.0), repr(c["resolution"] or 0.0), repr(c["box"] or 0.0), pts))
 
 
 def main():
@@ -153,7 +167,7 @@ def main():
     if p.returncode != 0:
         sys.exit(f"faces_f failed ({p.returncode}): {p.stdout}{p.stderr}")
     ok = True
-    drawn = {}
+    drawn, used = {}, []
     for c in CASES:
         cli_model, py_model = MODELS[c["model"]]
         cli_opts, py_opts = options(c)
@@ -172,10 +186,12 @@ def main():
         bad = [who for who, b in faces[1:] if b != faces[0][1]]
         lines = drawn[c["name"]] = int(attrs["lines"])
         print(f"{c['name']}: {len(faces[0][1]) // 8} values, {lines} lines, resolution "
-              f"{attrs['resolution']!r}: " + ("the same bytes from " + ", ".join(w for w, _ in faces)
+              f"{attrs['resolution']!r}, method {field.info['method']}: " + ("the same bytes from " + ", ".join(w for w, _ in faces)
                                              if not bad else "DIFFERENT from " + ", ".join(bad)))
         ok &= not bad
-        if lines != field.info["lines"]:
+        used.append(field.info["method"])
+        # (a periodic run draws no lines; the file records the rule's number)
+        if c["box"] is None and lines != field.info["lines"]:
             print(f"{c['name']}: the file records {lines} lines, the Python plan drew "
                   f"{field.info['lines']}")
             ok = False
@@ -190,6 +206,11 @@ def main():
         ok = False
     if drawn["p3d"] != DEFAULT_LINES_MIN:
         print(f"p3d drew {drawn['p3d']} lines, not the points' default {DEFAULT_LINES_MIN}")
+        ok = False
+    # the box cases ran what they are there for
+    methods = {c["name"]: m for c, m in zip(CASES, used) if c["box"] is not None}
+    if methods != {"b3g": "fft", "b2r": "nufft", "b3p": "nufft", "b2p": "nufft"}:
+        print(f"the box cases ran {methods}")
         ok = False
     print("faces_bitwise: " + ("all faces agree" if ok else "FAILED"))
     return 0 if ok else 1

@@ -5,8 +5,9 @@
  * it) and its finest spacing; the points'
  * box, the same whether taken at once or piece by piece, with a NaN or
  * infinite point refused by index; the mean spacing over the spanned axes
- * with its clamp; a plan made from the defaults taking its geometry; and
- * every status. */
+ * with its clamp; a periodic box's points resolution (no clamp) and
+ * modes; a plan made from the defaults taking its geometry; and every
+ * status. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -161,6 +162,61 @@ static void resolution(void)
     CHECK(tbrf_points_resolution(3, 5, lo, hi, NULL) == TBRF_ERR_NULL, "NULL resolution");
 }
 
+/* A periodic box's defaults: the points' mean spacing over the box, the
+ * modes nearest the lattice, and a plan of them running the FFT method on
+ * the grid that is the lattice. */
+static void periodic(const tbrf_model *m)
+{
+    const double len[3] = {16, 8, 4};
+    double r = -1;
+    CHECK(tbrf_periodic_points_resolution(3, len, 64, &r) == TBRF_OK && r == 2.0,
+          "64 points in 16 x 8 x 4: %.17g", r);
+    CHECK(tbrf_periodic_points_resolution(2, len, 0, &r) == TBRF_OK && fabs(r - sqrt(128.0)) <
+          1e-13, "no points count as one: %.17g", r);
+    /* no clamp: a crowd gets its mean spacing (E / 8192 would be 1) */
+    const double wide[3] = {8192, 8192, 1};
+    CHECK(tbrf_periodic_points_resolution(2, wide, 100000000LL, &r) == TBRF_OK &&
+          fabs(r - 0.8192) < 1e-15, "a crowd: %.17g", r);
+    const int64_t keep[3] = {7, 7, 7};
+    int64_t n[3] = {7, 7, 7};
+    const double h[3] = {0.5, 0.3, 0.5}, r2[3] = {2, 2, 2};
+    CHECK(tbrf_periodic_default_modes(3, len, h, n) == TBRF_OK && n[0] == 32 && n[1] == 27 &&
+          n[2] == 8, "nearest modes: %lld %lld %lld (8 / 0.3 = 26.7)", (long long)n[0],
+          (long long)n[1], (long long)n[2]);
+    const double halves[3] = {2.5, 3.5, 1}, one[3] = {1, 1, 1};
+    CHECK(tbrf_periodic_default_modes(2, halves, one, n) == TBRF_OK && n[0] == 3 && n[1] == 4 &&
+          n[2] == 1, "halves round up, 2D's n[2] 1: %lld %lld %lld", (long long)n[0],
+          (long long)n[1], (long long)n[2]);
+    /* statuses: n unchanged */
+    const double tiny[3] = {1e-9, 1, 1}, zero[3] = {0, 1, 1}, nan_l[3] = {NAN, 1, 1};
+    memcpy(n, keep, sizeof n);
+    CHECK(tbrf_periodic_default_modes(3, len, tiny, n) == TBRF_ERR_SIZE &&
+          memcmp(n, keep, sizeof n) == 0, "above 2^20 modes");
+    const double small[3] = {0.4, 1, 1};
+    CHECK(tbrf_periodic_default_modes(3, small, one, n) == TBRF_ERR_SIZE, "below one mode");
+    CHECK(tbrf_periodic_default_modes(3, len, zero, n) == TBRF_ERR_INVALID, "spacing 0");
+    CHECK(tbrf_periodic_default_modes(3, nan_l, one, n) == TBRF_ERR_INVALID, "NaN length");
+    CHECK(tbrf_periodic_default_modes(1, len, one, n) == TBRF_ERR_INVALID, "dim 1");
+    CHECK(tbrf_periodic_default_modes(3, len, NULL, n) == TBRF_ERR_NULL, "NULL spacing");
+    CHECK(tbrf_periodic_points_resolution(3, zero, 5, &r) == TBRF_ERR_INVALID && r == 0,
+          "a length of 0");
+    CHECK(tbrf_periodic_points_resolution(3, len, -1, &r) == TBRF_ERR_SIZE, "npoints < 0");
+    CHECK(tbrf_periodic_points_resolution(3, NULL, 5, &r) == TBRF_ERR_NULL, "NULL length");
+    CHECK(tbrf_periodic_points_resolution(3, len, 5, NULL) == TBRF_ERR_NULL, "NULL resolution");
+    /* the modes of a grid's spacing: that grid is the lattice, the FFT method */
+    const double o[3] = {0, 0, 0}, lat[3] = {16, 16, 16};
+    const int64_t cells[3] = {32, 32, 32};
+    tbrf_plan *p = NULL;
+    CHECK(tbrf_periodic_default_modes(3, lat, r2, n) == TBRF_OK && n[0] == 8, "16 / 2");
+    const double hg[3] = {0.5, 0.5, 0.5};
+    CHECK(tbrf_periodic_default_modes(3, lat, hg, n) == TBRF_OK &&
+              tbrf_make_periodic_plan(m, 3, o, lat, n, 1, NULL, &p) == TBRF_OK &&
+              tbrf_set_grid(p, o, hg, cells) == TBRF_OK &&
+              tbrf_plan_method(p) == TBRF_METHOD_FFT,
+          "the default modes of the grid's spacing run the FFT method: %s", tbrf_plan_message(p));
+    tbrf_destroy(p);
+}
+
 /* A plan of the points' defaults takes them, their box's corners included. */
 static void points_plan(const tbrf_model *m)
 {
@@ -186,6 +242,7 @@ int main(void)
     bounds();
     resolution();
     points_plan(m);
+    periodic(m);
     tbrf_model_destroy(m);
     return check_report("test_default_domain");
 }

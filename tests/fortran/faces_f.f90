@@ -4,9 +4,10 @@
 ! case_line), made through module tbrf as a simulation code calls it, each
 ! written as raw doubles to DIR/NAME.f.raw for the script to compare byte
 ! for byte. The options stay at tbrf_default_opts unless the case sets
-! them; a domain or resolution the case leaves out is the library's
-! default, asked for as a code would (tbrf_grid_default_domain;
-! tbrf_points_bounds and tbrf_points_resolution). The points are the
+! them; a domain, resolution or box's modes the case leaves out is the
+! library's default, asked for as a code would (tbrf_grid_default_domain;
+! tbrf_points_bounds and tbrf_points_resolution; in a periodic box
+! tbrf_periodic_points_resolution and tbrf_periodic_default_modes). The points are the
 ! script's, read from DIR/SET.raw (x, y[, z] per point, doubles).
 !
 !   faces_f DIR
@@ -17,7 +18,7 @@ program faces_f
     character(len=16) :: name, kind, geometry, pts
     integer :: u, ios, dim, vector, lines, oversampling
     integer(c_int64_t) :: seed, realization, n(3)
-    real(c_double) :: h, side, resolution
+    real(c_double) :: h, side, resolution, box
     if (command_argument_count() /= 1) then
         write(*, '(a)') 'usage: faces_f DIR'
         stop 2
@@ -26,7 +27,7 @@ program faces_f
     open(newunit=u, file=trim(dir) // '/cases.txt', status='old', action='read')
     do
         read(u, *, iostat=ios) name, kind, dim, geometry, vector, lines, oversampling, seed, &
-                               realization, n, h, side, resolution, pts
+                               realization, n, h, side, resolution, box, pts
         if (ios /= 0) exit
         call run_case()
     end do
@@ -54,10 +55,10 @@ contains
         type(tbrf_model) :: model
         type(tbrf_plan) :: plan
         type(tbrf_opts) :: opts
-        real(c_double) :: lo(3), hi(3), res, spacing(3)
+        real(c_double) :: lo(3), hi(3), res, spacing(3), length(3)
         real(c_double), allocatable, target :: xyz(:, :)
         real(c_double), allocatable :: values(:)
-        integer(c_int64_t) :: count
+        integer(c_int64_t) :: count, modes(3)
         integer :: ncomp
         call make_model(model)
         call tbrf_default_opts(opts)
@@ -81,9 +82,23 @@ contains
             lo = 0
             hi = side
         end if
-        if (geometry /= 'grid') call tbrf_points_resolution(dim, count, lo, hi, res)
-        if (resolution > 0) res = resolution
-        call tbrf_make_plan(plan, model, dim, lo, hi, res, seed, opts)
+        if (box > 0) then
+            ! periodic: the box is the domain, its modes the lattice nearest
+            ! the grid's spacing or the resolution
+            length = box
+            if (geometry /= 'grid') call tbrf_periodic_points_resolution(dim, length, count, res)
+            if (resolution > 0) res = resolution
+            if (geometry /= 'grid' .or. resolution > 0) spacing = res
+            modes = 1
+            call tbrf_periodic_default_modes(dim, length, spacing, modes)
+            spacing = h
+            call tbrf_make_periodic_plan(plan, model, dim, [0d0, 0d0, 0d0], length, modes, seed, &
+                                         opts)
+        else
+            if (geometry /= 'grid') call tbrf_points_resolution(dim, count, lo, hi, res)
+            if (resolution > 0) res = resolution
+            call tbrf_make_plan(plan, model, dim, lo, hi, res, seed, opts)
+        end if
         if (geometry == 'grid') then
             call tbrf_set_grid(plan, [0d0, 0d0, 0d0], spacing, n)
         else
