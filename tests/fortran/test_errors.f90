@@ -38,7 +38,7 @@ program test_errors
     type(tbrf_opts) :: o
     type(tbrf_plan_info) :: info
     real(c_double) :: nan, lo(3), hi(3), blo(3), bhi(3), res
-    integer(c_int64_t) :: nbad
+    integer(c_int64_t) :: nbad, nmodes(3)
     real(c_double), target :: xyz(3, 4), wide(3, 8)
     real(c_double) :: v(4), big(64), grid(4, 4, 4)
     real(c_float) :: vf(4)
@@ -218,6 +218,14 @@ program test_errors
                                   blo, bhi, res, stat=st)
     call check(st == TBRF_OK .and. all(same_bits(blo(1:2), [1d0, 2d0])) .and. all(same_bits(bhi(1:2), [3d0, 4d0])) &
                .and. same_bits(res, 0.25d0), 'grid_default_domain of a 2D grid')
+    call tbrf_periodic_points_resolution(3, [16d0, 8d0, 4d0], 64_c_int64_t, res, stat=st)
+    call check(st == TBRF_OK .and. same_bits(res, 2d0), 'periodic_points_resolution of 64 in 512')
+    nmodes = 7
+    call tbrf_periodic_default_modes(3, [16d0, 8d0, 4d0], [1d-9, 1d0, 1d0], nmodes, stat=st)
+    call check(st == TBRF_ERR_SIZE .and. all(nmodes == 7), 'periodic_default_modes above 2^20')
+    call tbrf_periodic_default_modes(2, [2.5d0, 3.5d0], [1d0, 1d0], nmodes(1:2), stat=st)
+    call check(st == TBRF_OK .and. nmodes(1) == 3 .and. nmodes(2) == 4, &
+               'periodic_default_modes round halves up')
     call tbrf_set_points(p, xyz(1:2, :), stat=st)
     call expect(st, TBRF_ERR_SIZE, 'points of the wrong dimension', tbrf_plan_message(p))
     call tbrf_destroy(p)
