@@ -228,18 +228,32 @@ static int parse_sigma8(const char *const *val, cosmo_req *q)
     return need_num(val, C_S8, &q->s8, 1);
 }
 
-static int parse_cosmo(const char *const *val, cosmo_req *q)
+/* What the options leave out is the library's default
+ * (tbrf_ic_default_cosmo; omega_lambda NaN: the library makes the
+ * universe flat, 1 - omega_m); the gas's temperature 0 is T_CMB (1 + z),
+ * the gas still coupled to the radiation, and mu 1.22 neutral primordial
+ * gas (Y = 0.24: 4 / (4 - 3Y)). */
+static void library_defaults(cosmo_req *q)
 {
-    static const char *const LU[] = {"kpc", "mpc"}, *const PREC[] = {"float", "double"};
-    char err[256];
-    /* what is not given is the library's default (omega_lambda NaN: the
-     * library makes the universe flat, 1 - omega_m) */
     tbrf_ic_cosmo_params d;
     tbrf_ic_default_cosmo(&d);
     q->ns = d.n_s;
     q->mass_unit = d.mass_unit;
     q->seed = d.seed;
     q->ol = d.omega_lambda;
+    q->mpc = d.length_per_mpc; /* the kpc/h */
+    q->lpt = d.lpt;
+    q->unit_v = d.velocity_unit;
+    q->temp = d.gas_temperature;
+    q->mu = d.gas_mu;
+    q->gamma = d.gas_gamma;
+}
+
+static int parse_cosmo(const char *const *val, cosmo_req *q)
+{
+    static const char *const LU[] = {"kpc", "mpc"}, *const PREC[] = {"float", "double"};
+    char err[256];
+    library_defaults(q);
     if (need_num(val, C_BOX, &q->box, 1) || need_num(val, C_Z, &q->z, 0) ||
         need_num(val, C_OM, &q->om, 1) || need_num(val, C_OB, &q->ob, 0) ||
         need_num(val, C_H, &q->h, 1) || parse_sigma8(val, q) ||
@@ -260,8 +274,9 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     int p = val[C_PREC] ? args_choice("--precision", val[C_PREC], PREC, 2) : 1;
     if (lu < 0 || p < 0)
         return -1;
-    q->mpc = lu == 0 ? d.length_per_mpc : 1.0; /* the library's unit is the kpc/h */
-    if (parse_lpt(val[C_LPT], d.lpt, &q->lpt))
+    if (lu == 1)
+        q->mpc = 1.0;
+    if (parse_lpt(val[C_LPT], q->lpt, &q->lpt))
         return -1;
     q->fixed = val[C_FIXED] != NULL;
     q->paired = val[C_PAIRED] != NULL;
@@ -290,17 +305,10 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
                               &q->file.double_precision);
 }
 
-/* --unit-velocity, and --gas with its temperature: default T_CMB (1 + z),
- * the gas still coupled to the radiation (the library's 0); mu 1.22,
- * neutral primordial gas (Y = 0.24: 4 / (4 - 3Y)). */
+/* --unit-velocity, and --gas with its temperature, mu and gamma (the
+ * defaults: library_defaults). */
 static int parse_gas(const char *const *val, cosmo_req *q)
 {
-    tbrf_ic_cosmo_params d;
-    tbrf_ic_default_cosmo(&d);
-    q->unit_v = d.velocity_unit;
-    q->temp = d.gas_temperature;
-    q->mu = d.gas_mu;
-    q->gamma = d.gas_gamma;
     if (opt_num(val, C_UNITV, &q->unit_v, 1) || opt_num(val, C_TEMP, &q->temp, 1) ||
         opt_num(val, C_GMU, &q->mu, 1) || opt_num(val, C_GAMMA, &q->gamma, 1))
         return -1;
