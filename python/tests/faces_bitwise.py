@@ -126,7 +126,8 @@ def options(c):
             cli += [opt, repr(c[key])]
             py[key] = c[key]
     if c["side"] is not None:
-        cli += ["--domain", ",".join(["0"] * c["dim"]) + ":" + ",".join([repr(c["side"])] * c["dim"])]
+        hi = ",".join([repr(c["side"])] * c["dim"])
+        cli += ["--domain", ",".join(["0"] * c["dim"]) + ":" + hi]
         py["domain"] = [(0.0, c["side"])] * c["dim"]
     if c["box"] is not None:
         cli += ["--box", repr(c["box"])]
@@ -185,9 +186,10 @@ def main():
         faces = [("tbrf generate", cv.tobytes()), ("Python", v.tobytes()), ("Fortran", fv)]
         bad = [who for who, b in faces[1:] if b != faces[0][1]]
         lines = drawn[c["name"]] = int(attrs["lines"])
+        said = ("the same bytes from " + ", ".join(w for w, _ in faces) if not bad
+                else "DIFFERENT from " + ", ".join(bad))
         print(f"{c['name']}: {len(faces[0][1]) // 8} values, {lines} lines, resolution "
-              f"{attrs['resolution']!r}, method {field.info['method']}: " + ("the same bytes from " + ", ".join(w for w, _ in faces)
-                                             if not bad else "DIFFERENT from " + ", ".join(bad)))
+              f"{attrs['resolution']!r}, method {field.info['method']}: {said}")
         ok &= not bad
         used.append(field.info["method"])
         # (a periodic run draws no lines; the file records the rule's number)
