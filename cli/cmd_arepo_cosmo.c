@@ -228,19 +228,37 @@ static int parse_sigma8(const char *const *val, cosmo_req *q)
     return need_num(val, C_S8, &q->s8, 1);
 }
 
+/* What the options leave out is the library's default
+ * (tbrf_ic_default_cosmo; omega_lambda NaN: the library makes the
+ * universe flat, 1 - omega_m); the gas's temperature 0 is T_CMB (1 + z),
+ * the gas still coupled to the radiation, and mu 1.22 neutral primordial
+ * gas (Y = 0.24: 4 / (4 - 3Y)). */
+static void library_defaults(cosmo_req *q)
+{
+    tbrf_ic_cosmo_params d;
+    tbrf_ic_default_cosmo(&d);
+    q->ns = d.n_s;
+    q->mass_unit = d.mass_unit;
+    q->seed = d.seed;
+    q->ol = d.omega_lambda;
+    q->mpc = d.length_per_mpc; /* the kpc/h */
+    q->lpt = d.lpt;
+    q->unit_v = d.velocity_unit;
+    q->temp = d.gas_temperature;
+    q->mu = d.gas_mu;
+    q->gamma = d.gas_gamma;
+}
+
 static int parse_cosmo(const char *const *val, cosmo_req *q)
 {
     static const char *const LU[] = {"kpc", "mpc"}, *const PREC[] = {"float", "double"};
     char err[256];
-    q->ns = 0.9667;
-    q->mass_unit = 1e10;
-    q->seed = 1;
+    library_defaults(q);
     if (need_num(val, C_BOX, &q->box, 1) || need_num(val, C_Z, &q->z, 0) ||
         need_num(val, C_OM, &q->om, 1) || need_num(val, C_OB, &q->ob, 0) ||
         need_num(val, C_H, &q->h, 1) || parse_sigma8(val, q) ||
         opt_num(val, C_NS, &q->ns, 0) || opt_num(val, C_MU, &q->mass_unit, 1))
         return -1;
-    q->ol = 1.0 - q->om;
     if (opt_num(val, C_OL, &q->ol, 0))
         return -1;
     if (!val[C_OUT] || !val[C_PART]) {
@@ -256,16 +274,17 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     int p = val[C_PREC] ? args_choice("--precision", val[C_PREC], PREC, 2) : 1;
     if (lu < 0 || p < 0)
         return -1;
-    q->mpc = lu == 0 ? 1000.0 : 1.0;
-    if (parse_lpt(val[C_LPT], 2, &q->lpt))
+    if (lu == 1)
+        q->mpc = 1.0;
+    if (parse_lpt(val[C_LPT], q->lpt, &q->lpt))
         return -1;
     q->fixed = val[C_FIXED] != NULL;
     q->paired = val[C_PAIRED] != NULL;
     if (!(q->z > -1 && q->z <= 1e4) || !(q->ob >= 0) || !(q->ob < q->om) || !(q->om <= 10) ||
-        !(q->ol >= 0) || !(q->ol <= 10)) {
+        (val[C_OL] && !(q->ol >= 0 && q->ol <= 10))) {
         cli_errline("arepo cosmo: need -1 < redshift <= 1e4, 0 <= omega-b < omega-m <= 10 and "
-                    "0 <= omega-lambda <= 10 (got z %g, omega-m %g, omega-b %g, omega-lambda %g)",
-                    q->z, q->om, q->ob, q->ol);
+                    "0 <= omega-lambda <= 10 (got z %g, omega-m %g, omega-b %g, omega-lambda %s)",
+                    q->z, q->om, q->ob, val[C_OL] ? val[C_OL] : "1 - omega-m");
         return -1;
     }
     q->out = val[C_OUT];
@@ -286,15 +305,10 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
                               &q->file.double_precision);
 }
 
-/* --unit-velocity, and --gas with its temperature: default T_CMB (1 + z),
- * the gas still coupled to the radiation (the library's 0); mu 1.22,
- * neutral primordial gas (Y = 0.24: 4 / (4 - 3Y)). */
+/* --unit-velocity, and --gas with its temperature, mu and gamma (the
+ * defaults: library_defaults). */
 static int parse_gas(const char *const *val, cosmo_req *q)
 {
-    q->unit_v = 1e5;
-    q->temp = 0;
-    q->mu = 1.22;
-    q->gamma = 5.0 / 3.0;
     if (opt_num(val, C_UNITV, &q->unit_v, 1) || opt_num(val, C_TEMP, &q->temp, 1) ||
         opt_num(val, C_GMU, &q->mu, 1) || opt_num(val, C_GAMMA, &q->gamma, 1))
         return -1;

@@ -260,9 +260,6 @@ static int make_model(request *r)
     return 0;
 }
 
-/* Domain of a grid: the first and last cell along each axis, with the
- * expression the library uses for the last cell, so the grid lies inside
- * the domain bit for bit; the default resolution is the finest spacing. */
 static const char AXES[] = "xyz";
 
 /* Where a given or recorded domain comes from, for messages. */
@@ -314,18 +311,16 @@ static int check_inside(const request *r, const double *glo, const double *ghi, 
     return 0;
 }
 
+/* Domain and resolution of a grid: the given ones, else the library's
+ * defaults for its cells (tbrf_grid_default_domain: the first and last
+ * cell along each axis, the finest spacing). */
 static int grid_domain(request *r)
 {
     tbrf_io_meta *m = &r->meta;
-    double rmin = INFINITY, glo[3] = {0, 0, 0}, ghi[3] = {0, 0, 0};
-    for (int c = 0; c < m->dim; c++) {
-        glo[c] = m->origin[c];
-        ghi[c] = m->origin[c] + m->spacing[c] * (double)(m->n[c] - 1);
-        if (!isfinite(ghi[c])) {
-            cli_errline("--grid/--spacing/--origin: axis %d reaches %g", c, ghi[c]);
-            return EXIT_USAGE;
-        }
-        rmin = m->spacing[c] < rmin ? m->spacing[c] : rmin;
+    double glo[3], ghi[3], rmin;
+    if (tbrf_grid_default_domain(m->dim, m->origin, m->spacing, m->n, glo, ghi, &rmin) != TBRF_OK) {
+        cli_errline("--grid/--spacing/--origin: the last cell lies beyond double precision");
+        return EXIT_USAGE;
     }
     if (isnan(m->resolution))
         m->resolution = rmin;
@@ -338,66 +333,53 @@ static int grid_domain(request *r)
     return 0;
 }
 
-/* Domain and resolution of a points run: the bounding box, and the mean
- * spacing (volume/N)^(1/dim) over the axes the points actually span. The
- * clamp keeps a tight cluster from asking for lines of absurd length
- * (box/8192 is already about 1 GiB of lines) and a lone point from
- * having no length scale at all. */
-/* Widens the box [lo, hi] (m->dim axes) by n positions. */
-static void bbox_add(const tbrf_io_meta *m, double *lo, double *hi, int64_t n, const double *xyz)
+/* Widens the points' box [lo, hi] by n positions (tbrf_points_bounds,
+ * the library's default domain), refusing a NaN or infinite coordinate;
+ * first: the index of xyz[0] among the points, for the message. */
+static int points_box(const request *r, int64_t first, int64_t n, const double *xyz, double *lo,
+                      double *hi)
 {
-    for (int c = 0; c < m->dim; c++)
-        for (int64_t i = 0; i < n; i++) {
-            double x = xyz[(size_t)m->dim * (size_t)i + (size_t)c];
-            lo[c] = x < lo[c] ? x : lo[c];
-            hi[c] = x > hi[c] ? x : hi[c];
-        }
+    int64_t bad;
+    if (tbrf_points_bounds(r->meta.dim, n, xyz, lo, hi, &bad) == TBRF_OK)
+        return 0;
+    const char *file = r->meta.points_file ? r->meta.points_file : "points";
+    if (bad >= 0)
+        cli_errline("%s: point %lld has a coordinate that is not finite (NaN or infinite)", file,
+                    (long long)(first + bad));
+    else
+        cli_errline("%s: the points cannot be read as %dD positions", file, r->meta.dim);
+    return EXIT_FAIL;
 }
 
+/* Domain and resolution of a points run: the given domain or the
+ * points' box, and unless given, the library's default resolution for
+ * them (tbrf_points_resolution: the mean spacing, clamped). */
 static int points_domain(request *r, const double *blo, const double *bhi)
 {
     tbrf_io_meta *m = &r->meta;
-    double ext_max = 0.0, vol = 1.0;
-    int spanned = 0;
     if (r->domain_dim) {
         int rc = check_domain_box(r);
         if (rc || (rc = check_inside(r, blo, bhi, "the points")))
             return rc;
-        blo = m->lo; /* the default resolution follows the box given */
-        bhi = m->hi;
     } else {
-        for (int c = 0; c < 3; c++)
-            m->lo[c] = m->hi[c] = 0.0;
-    }
-    for (int c = 0; c < m->dim; c++) {
-        double lo = blo[c], hi = bhi[c];
-        m->lo[c] = lo;
-        m->hi[c] = hi;
-        double e = hi - lo;
-        if (!isfinite(e)) {
-            cli_errline("%s: the points span [%g, %g] along axis %d, too wide for double "
-                        "precision (the extent overflows)", m->points_file ? m->points_file : "points",
-                        lo, hi, c);
-            return EXIT_FAIL;
+        for (int c = 0; c < 3; c++) {
+            m->lo[c] = c < m->dim ? blo[c] : 0.0;
+            m->hi[c] = c < m->dim ? bhi[c] : 0.0;
         }
-        if (e > 0) {
-            vol *= e;
-            spanned++;
-        }
-        ext_max = e > ext_max ? e : ext_max;
     }
-    if (!isnan(m->resolution))
-        return 0; /* given, or recorded */
-    if (spanned == 0) {
-        m->resolution = 1.0;
-        return 0;
+    double res;
+    if (tbrf_points_resolution(m->dim, m->npoints, m->lo, m->hi, &res) != TBRF_OK) {
+        const char *file = m->points_file ? m->points_file : "points";
+        if (m->npoints == 0)
+            cli_errline("%s: no points to take a domain from: give --domain", file);
+        for (int c = 0; c < m->dim && m->npoints > 0; c++)
+            if (!isfinite(m->hi[c] - m->lo[c]))
+                cli_errline("%s: the points span [%g, %g] along axis %d, too wide for double "
+                            "precision (the extent overflows)", file, m->lo[c], m->hi[c], c);
+        return EXIT_FAIL;
     }
-    double res = pow(vol / (double)m->npoints, 1.0 / spanned);
-    if (res < ext_max / 8192.0)
-        res = ext_max / 8192.0;
-    if (res > ext_max)
-        res = ext_max;
-    m->resolution = res;
+    if (isnan(m->resolution)) /* not given, nor recorded */
+        m->resolution = res;
     return 0;
 }
 
@@ -466,7 +448,10 @@ static int geometry(request *r)
                 free(buf);
                 return EXIT_FAIL;
             }
-            bbox_add(m, lo, hi, count, buf);
+            if (points_box(r, first, count, buf, lo, hi)) {
+                free(buf);
+                return EXIT_FAIL;
+            }
         }
         free(buf);
         return points_domain(r, lo, hi);
@@ -476,8 +461,7 @@ static int geometry(request *r)
         return EXIT_FAIL;
     }
     m->dim = dim;
-    bbox_add(m, lo, hi, m->npoints, r->xyz);
-    return points_domain(r, lo, hi);
+    return points_box(r, 0, m->npoints, r->xyz, lo, hi) ? EXIT_FAIL : points_domain(r, lo, hi);
 }
 
 /* Turning bands: lines x samples (at least 2 x diagonal x oversampling /
@@ -745,24 +729,35 @@ static int box_setup(request *r, int resolution_given)
         cli_errline("--box-origin: give %d values for a %dD field", m->dim, m->dim);
         return EXIT_USAGE;
     }
-    double vol = 1.0;
     for (int c = 0; c < 3; c++) {
         m->box_length[c] = c >= m->dim ? 1.0 : m->box_length[r->box_dim == 1 ? 0 : c];
         if (!r->box_origin_dim || c >= m->dim)
             m->box_origin[c] = 0.0;
-        vol *= c < m->dim ? m->box_length[c] : 1.0;
     }
-    if (!resolution_given && !m->is_grid)
-        m->resolution = pow(vol / (double)(m->npoints > 0 ? m->npoints : 1), 1.0 / m->dim);
-    for (int c = 0; c < 3; c++) {
-        double h = m->is_grid && !resolution_given ? m->spacing[c] : m->resolution;
-        double n = c >= m->dim ? 1.0 : floor(m->box_length[c] / h + 0.5);
-        if (c < m->dim && !(n >= 2.0 && n <= 1048576.0)) {
+    /* the defaults are the library's: the points' mean spacing over the
+     * box, and the modes nearest the lattice of the grid's spacing or the
+     * resolution */
+    if (!resolution_given && !m->is_grid &&
+        tbrf_periodic_points_resolution(m->dim, m->box_length, m->npoints, &m->resolution) !=
+            TBRF_OK) {
+        cli_errline("--box: no mean spacing of %lld points in it", (long long)m->npoints);
+        return EXIT_USAGE;
+    }
+    double h[3] = {1, 1, 1};
+    for (int c = 0; c < m->dim; c++)
+        h[c] = m->is_grid && !resolution_given ? m->spacing[c] : m->resolution;
+    const int st = tbrf_periodic_default_modes(m->dim, m->box_length, h, m->box_n);
+    for (int c = 0; c < m->dim; c++) {
+        const double ratio = m->box_length[c] / h[c];
+        if (st != TBRF_OK ? !(ratio >= 0.5 && ratio < 1048576.5) : m->box_n[c] < 2) {
             cli_errline("--box %g along %c with spacing %g gives %.3g modes: 2 to 2^20 per axis",
-                        m->box_length[c], AXES[c], h, n);
+                        m->box_length[c], AXES[c], h[c], floor(ratio + 0.5));
             return EXIT_USAGE;
         }
-        m->box_n[c] = (int64_t)n;
+    }
+    if (st != TBRF_OK) {
+        cli_errline("--box: no modes for it (%s)", tbrf_strerror(st));
+        return EXIT_USAGE;
     }
     return 0;
 }

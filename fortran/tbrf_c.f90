@@ -679,6 +679,60 @@ module tbrf_c
         integer(c_int32_t), intent(out) :: lines
     end function c_tbrf_default_lines
 
+    function c_tbrf_grid_default_domain(dim, origin, spacing, n, lo, hi, resolution) &
+        bind(C, name="tbrf_grid_default_domain")
+        import
+        integer(c_int) :: c_tbrf_grid_default_domain
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: origin(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(in) :: n(3)
+        real(c_double), intent(inout) :: lo(3)
+        real(c_double), intent(inout) :: hi(3)
+        real(c_double), intent(out) :: resolution
+    end function c_tbrf_grid_default_domain
+
+    function c_tbrf_points_bounds(dim, n, xyz, lo, hi, bad) bind(C, name="tbrf_points_bounds")
+        import
+        integer(c_int) :: c_tbrf_points_bounds
+        integer(c_int), value :: dim
+        integer(c_int64_t), value :: n
+        real(c_double), intent(in) :: xyz(*)
+        real(c_double), intent(inout) :: lo(3)
+        real(c_double), intent(inout) :: hi(3)
+        integer(c_int64_t), intent(out) :: bad
+    end function c_tbrf_points_bounds
+
+    function c_tbrf_points_resolution(dim, npoints, lo, hi, resolution) bind(C, name="tbrf_points_resolution")
+        import
+        integer(c_int) :: c_tbrf_points_resolution
+        integer(c_int), value :: dim
+        integer(c_int64_t), value :: npoints
+        real(c_double), intent(in) :: lo(3)
+        real(c_double), intent(in) :: hi(3)
+        real(c_double), intent(out) :: resolution
+    end function c_tbrf_points_resolution
+
+    function c_tbrf_periodic_points_resolution(dim, length, npoints, resolution) &
+        bind(C, name="tbrf_periodic_points_resolution")
+        import
+        integer(c_int) :: c_tbrf_periodic_points_resolution
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: length(3)
+        integer(c_int64_t), value :: npoints
+        real(c_double), intent(out) :: resolution
+    end function c_tbrf_periodic_points_resolution
+
+    function c_tbrf_periodic_default_modes(dim, length, spacing, n) &
+        bind(C, name="tbrf_periodic_default_modes")
+        import
+        integer(c_int) :: c_tbrf_periodic_default_modes
+        integer(c_int), value :: dim
+        real(c_double), intent(in) :: length(3)
+        real(c_double), intent(in) :: spacing(3)
+        integer(c_int64_t), intent(inout) :: n(3)
+    end function c_tbrf_periodic_default_modes
+
     function c_tbrf_grid_isotropy(dim, n, spacing, lines, kf, knyq, kiso, need) &
         bind(C, name="tbrf_grid_isotropy")
         import

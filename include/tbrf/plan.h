@@ -173,6 +173,77 @@ TBRF_API int tbrf_default_lines(int dim, const double lo[3], const double hi[3],
                                 const int64_t n[3], const double spacing[3], const tbrf_opts *opts,
                                 TBRF_OUT int32_t *lines);
 
+/* The domain and resolution of a plan for the grid of n[0] x n[1] x n[2]
+ * cells at origin + spacing*(i,j,k) (tbrf_set_grid's) when the caller
+ * gives none, as `tbrf generate --grid`, Python's Field and Fortran take
+ * them: lo = origin and hi = origin + spacing (n - 1), the first and last
+ * cell along each axis, hi computed as tbrf_set_grid places the last cell
+ * so the grid lies inside bit for bit; *resolution the finest spacing.
+ * Entries [2] are ignored in 2D (lo[2], hi[2] set to 0). Pure: any thread.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL (a NULL pointer); TBRF_ERR_INVALID (dim
+ * not 2 or 3, origin or spacing not finite, a spacing not > 0, a last
+ * cell beyond double precision); TBRF_ERR_SIZE (a count below 1). On any
+ * status but TBRF_OK lo and hi are unchanged and *resolution is 0. */
+TBRF_API int tbrf_grid_default_domain(int dim, const double origin[3], const double spacing[3],
+                                      const int64_t n[3], double lo[3], double hi[3],
+                                      TBRF_OUT double *resolution);
+
+/* The box of n points xyz[dim*i + c]: widens [lo, hi] (entries 0 ..
+ * dim-1; [2] untouched in 2D) to hold them. Start from lo[c] = +INFINITY,
+ * hi[c] = -INFINITY (the empty box); calls on the consecutive pieces of a
+ * large set give the whole set's box. That box, unpadded (points on its
+ * faces lie inside), is the domain `tbrf generate --points`, Python's
+ * Field and Fortran give a plan for points when the caller gives none,
+ * and tbrf_points_resolution its resolution. A NaN or infinite coordinate
+ * is refused: it lies in no domain. bad (may be NULL) receives the index
+ * of the first such point, -1 when there is none. Pure: any thread.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL (lo or hi NULL, xyz NULL with n > 0);
+ * TBRF_ERR_INVALID (dim not 2 or 3; a coordinate not finite); TBRF_ERR_SIZE
+ * (n < 0). On any status but TBRF_OK lo and hi are unchanged. */
+TBRF_API int tbrf_points_bounds(int dim, int64_t n, const double *xyz, double lo[3],
+                                double hi[3], TBRF_OUT int64_t *bad);
+
+/* The resolution of a plan for npoints points in the domain [lo, hi]
+ * (given, or their box from tbrf_points_bounds) when the caller gives
+ * none, as `tbrf generate --points`, Python's Field and Fortran take it:
+ * the mean spacing (V / npoints)^(1/s) over the s axes of positive extent
+ * (V the product of their extents), kept within [E / 8192, E], E the
+ * longest extent (a tight cluster in a wide domain would otherwise ask for
+ * lines of absurd length: E / 8192 is already about 1 GiB of them); 1 when
+ * no axis has extent (one position). npoints 0 counts as one point.
+ * Pure: any thread. Statuses: TBRF_OK; TBRF_ERR_NULL (a NULL pointer);
+ * TBRF_ERR_INVALID (dim not 2 or 3; a bound not finite, hi < lo on an axis
+ * (the empty box of no points), an extent beyond double precision);
+ * TBRF_ERR_SIZE (npoints < 0). *resolution is 0 on any status but TBRF_OK. */
+TBRF_API int tbrf_points_resolution(int dim, int64_t npoints, const double lo[3],
+                                    const double hi[3], TBRF_OUT double *resolution);
+
+/* The resolution of a periodic plan (tbrf_make_periodic_plan) over the box
+ * of length[d] per axis for npoints points when the caller gives none, as
+ * `tbrf generate --points --box`, Python's Field(box=...) and Fortran take
+ * it: their mean spacing (box volume / npoints)^(1/dim), npoints 0 counting
+ * as one (no clamp: every axis has its period, and the modes' bound, 2^20
+ * an axis, refuses a crowd too dense for it). tbrf_periodic_default_modes
+ * turns it into modes. Pure: any thread. Statuses: TBRF_OK; TBRF_ERR_NULL;
+ * TBRF_ERR_INVALID (dim not 2 or 3, a length not finite and > 0, a mean
+ * spacing beyond double precision); TBRF_ERR_SIZE (npoints < 0).
+ * *resolution is 0 on any status but TBRF_OK. */
+TBRF_API int tbrf_periodic_points_resolution(int dim, const double length[3], int64_t npoints,
+                                             TBRF_OUT double *resolution);
+
+/* The Fourier modes n[d] of a periodic plan over the box of length[d] when
+ * the caller gives none, as `tbrf generate --box`, Python's Field(box=...)
+ * and Fortran take them: n_d = floor(length_d / spacing_d + 0.5), the
+ * lattice of spacing closest to spacing_d (halves up), spacing_d the first
+ * grid's spacing along the axis, or the resolution on every axis (given,
+ * or tbrf_periodic_points_resolution). n[2] is 1 in 2D. Pure: any thread.
+ * Statuses: TBRF_OK; TBRF_ERR_NULL; TBRF_ERR_INVALID (dim not 2 or 3, a
+ * length or spacing not finite and > 0); TBRF_ERR_SIZE (a count below 1 or
+ * above 2^20, the range tbrf_make_periodic_plan takes). On any status but
+ * TBRF_OK n is unchanged. */
+TBRF_API int tbrf_periodic_default_modes(int dim, const double length[3], const double spacing[3],
+                                         int64_t n[3]);
+
 /* How far in k the spectrum of a turning-bands field of `lines` lines on
  * the grid of n cells of spacing per axis (dim 2 or 3) is isotropic:
  * *kf = 2 pi / (the longest side n spacing), *knyq = pi / (the coarsest

@@ -141,7 +141,7 @@ class Field:
         plan = ctypes.c_void_p()
         if self.box is not None:
             if self.box_modes is None:
-                self.box_modes = np.floor(self.box / self.resolution + 0.5).astype(np.int64)
+                self._default_modes(self.resolution)
             o.periodic = 1
             origin = C.vec3(self.box_origin, self.dim, "box_origin")
             length = C.vec3(self.box, self.dim, "box", fill=1.0)
@@ -160,37 +160,74 @@ class Field:
             self._plan = ctypes.c_void_p()
             raise_for(st, msg)
 
+    def _default_modes(self, h: Any) -> None:
+        """The box's modes for the lattice spacing h (one, or per axis): the
+        library's default (tbrf_periodic_default_modes, as tbrf generate)."""
+        hs = np.broadcast_to(np.asarray(h, dtype=np.float64), (self.dim,))
+        n = (ctypes.c_int64 * 3)(1, 1, 1)
+        st = lib.tbrf_periodic_default_modes(self.dim, C.vec3(self.box, self.dim, "box", fill=1.0),
+                                             C.vec3(hs, self.dim, "spacing", fill=1.0), n)
+        raise_for(st, None if st == 0 else
+                  f"box {self.box.tolist()} with lattice spacing {hs.tolist()}: "
+                  f"{(self.box / hs).tolist()} modes, not 1 to 2^20 an axis")
+        self.box_modes = np.array(n[:self.dim], dtype=np.int64)
+
     def _first_grid(self, origin: np.ndarray, spacing: np.ndarray, n: np.ndarray) -> None:
-        """The domain and resolution a first grid implies (tbrf generate's)."""
-        if self.resolution is None and self.box is None:
-            self.resolution = float(np.min(spacing))
-        if self.box is not None and self.box_modes is None:
-            h = spacing if self.resolution is None else self.resolution
-            self.box_modes = np.floor(self.box / h + 0.5).astype(np.int64)
-        if self.domain is None and self.box is None:
-            hi = origin + spacing * (n - 1).astype(np.float64)
-            self.domain = np.stack([origin, hi], axis=1)
+        """The domain and resolution a first grid implies: the library's
+        defaults for its cells (tbrf_grid_default_domain), as tbrf generate."""
+        if self.box is not None:
+            if self.box_modes is None:
+                self._default_modes(spacing if self.resolution is None else self.resolution)
+            return
+        lo, hi = C.vec3(None, self.dim, "lo"), C.vec3(None, self.dim, "hi")
+        res = ctypes.c_double()
+        st = lib.tbrf_grid_default_domain(self.dim, C.vec3(origin, self.dim, "origin"),
+                                          C.vec3(spacing, self.dim, "spacing", fill=1.0),
+                                          C.vec3(n, self.dim, "shape", fill=1,
+                                                 dtype=ctypes.c_int64), lo, hi, ctypes.byref(res))
+        raise_for(st, None if st == 0 else
+                  f"the grid of {list(n)} cells of spacing {list(spacing)} at {list(origin)} "
+                  f"has no domain ({text(lib.tbrf_strerror(st))})")
+        if self.resolution is None:
+            self.resolution = res.value
+        if self.domain is None:
+            self.domain = np.array([[lo[c], hi[c]] for c in range(self.dim)])
 
     def _first_points(self, xyz: np.ndarray) -> None:
-        """The domain and resolution first points imply (tbrf generate's:
-        the bounding box, and the mean spacing clamped to [ext/8192, ext])."""
-        n = max(len(xyz), 1)
+        """The domain and resolution first points imply: the library's
+        defaults for them (tbrf_points_bounds, tbrf_points_resolution: the
+        points' box and their mean spacing, clamped), as tbrf generate."""
+        n = len(xyz)
         if self.box is not None:
             if self.resolution is None:
-                self.resolution = float(np.prod(self.box) / n) ** (1.0 / self.dim)
+                res = ctypes.c_double()
+                raise_for(lib.tbrf_periodic_points_resolution(
+                    self.dim, C.vec3(self.box, self.dim, "box", fill=1.0), n, ctypes.byref(res)),
+                    None)
+                self.resolution = res.value
             return
-        lo = xyz.min(axis=0) if len(xyz) else np.zeros(self.dim)
-        hi = xyz.max(axis=0) if len(xyz) else np.zeros(self.dim)
         if self.domain is None:
-            self.domain = np.stack([lo, hi], axis=1)
+            lo = C.vec3([math.inf] * self.dim, self.dim, "lo")
+            hi = C.vec3([-math.inf] * self.dim, self.dim, "hi")
+            bad = ctypes.c_int64(-1)
+            st = lib.tbrf_points_bounds(self.dim, n, xyz.ctypes.data, lo, hi, ctypes.byref(bad))
+            if st != 0:
+                raise_for(st, f"point {bad.value} has a coordinate that is not finite "
+                              f"({xyz[bad.value].tolist()}): it lies in no domain"
+                          if bad.value >= 0 else None)
+            domain = np.array([[lo[c], hi[c]] for c in range(self.dim)])
+        else:
+            domain = self.domain
         if self.resolution is None:
-            ext = self.domain[:, 1] - self.domain[:, 0]
-            spanned = ext[ext > 0]
-            if spanned.size == 0:
-                self.resolution = 1.0
-            else:
-                res = float(np.prod(spanned) / n) ** (1.0 / spanned.size)
-                self.resolution = min(max(res, ext.max() / 8192.0), ext.max())
+            res = ctypes.c_double()
+            st = lib.tbrf_points_resolution(self.dim, n, C.vec3(domain[:, 0], self.dim, "domain"),
+                                            C.vec3(domain[:, 1], self.dim, "domain"),
+                                            ctypes.byref(res))
+            raise_for(st, None if st == 0 else
+                      f"the points' domain {domain.tolist()} has no default resolution: an "
+                      f"extent is beyond double precision ({text(lib.tbrf_strerror(st))})")
+            self.resolution = res.value
+        self.domain = domain
 
     def _realization(self, realization: Optional[int]) -> int:
         return self.realization if realization is None else self._uint64(realization,
@@ -212,6 +249,8 @@ class Field:
         with self._lock:
             self._open()
             if not self._plan:
+                if n == 0 and self.domain is None and self.box is None:
+                    return values  # no points to take the domain from: the first ones will
                 self._first_points(xyz)
                 self._make_plan()
             self._check(lib.tbrf_set_points(self._plan, n, xyz.ctypes.data))

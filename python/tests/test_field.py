@@ -203,6 +203,27 @@ def test_lazy_domain_like_generate():
     p = tbrf.Field("gaussian", 2, length=2.0)
     p(np.array([[0.0, 0.0], [4.0, 1.0]]))
     assert np.array_equal(p.domain, [[0, 4], [0, 1]])
+    # the points' resolution is their mean spacing: sqrt(4 x 1 / 2)
+    assert p.resolution == pytest.approx(math.sqrt(2.0), rel=1e-15)
+    # a first call with no points fixes nothing; the next points do
+    q = tbrf.Field("gaussian", 3, length=2.0)
+    assert q(np.empty((0, 3))).shape == (0,) and q.domain is None
+    q(np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 5.0]]))
+    assert np.array_equal(q.domain, [[1, 2], [2, 2], [3, 5]])
+    assert q.resolution == pytest.approx(1.0, rel=1e-15)  # the two spanned axes: (1 x 2 / 2)^(1/2)
+    # a NaN or infinite position is refused by its number, no plan made
+    bad = tbrf.Field("gaussian", 2, length=2.0)
+    with pytest.raises(tbrf.InvalidError, match="point 2 has a coordinate that is not finite"):
+        bad(np.array([[0.0, 0.0], [1.0, 1.0], [np.inf, 0.5]]))
+    assert bad.domain is None
+    # a box's default modes: the lattice nearest the resolution or the grid's spacing
+    b = tbrf.Field("gaussian", 2, length=0.2, box=(1.0, 0.5), resolution=0.3)
+    assert list(b.box_modes) == [3, 2]
+    g = tbrf.Field("gaussian", 2, length=0.2, box=1.0)
+    g.grid((0, 0), (0.25, 0.1), (4, 10))
+    assert list(g.box_modes) == [4, 10] and g.info["method"] == "fft"
+    with pytest.raises(tbrf.SizeError, match=r"not 1 to 2\^20"):
+        tbrf.Field("gaussian", 2, length=0.2, box=1.0, resolution=1e-7)
 
 
 def test_field_errors():

@@ -17,16 +17,16 @@
 
 #define PI 3.14159265358979323846
 
-/* The rule on a grid of cells 0 .. n - 1 of spacing h (its domain and
- * finest spacing, as the command and Python derive them). */
+/* The rule on a grid of cells 0 .. n - 1 of spacing h (its default
+ * domain and resolution, as every face takes them). */
 static int32_t grid_lines(int dim, const int64_t n[3], double h, const tbrf_opts *o)
 {
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    const double sp[3] = {h, h, h};
-    for (int c = 0; c < dim; c++)
-        hi[c] = h * (double)(n[c] - 1);
+    double lo[3], hi[3], res;
+    const double sp[3] = {h, h, h}, origin[3] = {0, 0, 0};
     int32_t lines = -1;
-    CHECK(tbrf_default_lines(dim, lo, hi, h, n, sp, o, &lines) == TBRF_OK, "default_lines");
+    CHECK(tbrf_grid_default_domain(dim, origin, sp, n, lo, hi, &res) == TBRF_OK &&
+              tbrf_default_lines(dim, lo, hi, res, n, sp, o, &lines) == TBRF_OK,
+          "default_lines");
     return lines;
 }
 

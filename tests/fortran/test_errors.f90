@@ -37,7 +37,8 @@ program test_errors
     type(tbrf_plan) :: p
     type(tbrf_opts) :: o
     type(tbrf_plan_info) :: info
-    real(c_double) :: nan, lo(3), hi(3)
+    real(c_double) :: nan, lo(3), hi(3), blo(3), bhi(3), res
+    integer(c_int64_t) :: nbad, nmodes(3)
     real(c_double), target :: xyz(3, 4), wide(3, 8)
     real(c_double) :: v(4), big(64), grid(4, 4, 4)
     real(c_float) :: vf(4)
@@ -192,6 +193,39 @@ program test_errors
     xyz(1, 4) = nan
     call tbrf_set_points(p, xyz, stat=st)
     call check(st == TBRF_ERR_OUT_OF_DOMAIN .or. st == TBRF_ERR_INVALID, 'NaN position')
+    ! the library's default domain: a NaN point is refused by its number,
+    ! the box left as it was
+    blo = huge(1d0)
+    bhi = -huge(1d0)
+    call tbrf_points_bounds(xyz, blo, bhi, stat=st, bad=nbad)
+    call check(st == TBRF_ERR_INVALID .and. nbad == 4 .and. all(same_bits(blo, huge(1d0))), &
+               'points_bounds refuses the NaN point 4')
+    call tbrf_points_bounds(xyz(:, 1:3), blo, bhi, stat=st, bad=nbad)
+    call check(st == TBRF_OK .and. nbad == 0 .and. all(same_bits(blo, 1d0)) .and. same_bits(bhi(1), 1d0), &
+               'points_bounds of the finite points')
+    call tbrf_points_bounds(xyz, blo(1:2), bhi, stat=st)
+    call expect(st, TBRF_ERR_SIZE, 'points_bounds with lo too short', 'x')
+    blo = huge(1d0)
+    bhi = -huge(1d0)
+    call tbrf_points_resolution(3, 0_c_int64_t, blo, bhi, res, stat=st)
+    call check(st == TBRF_ERR_INVALID .and. same_bits(res, 0d0), 'points_resolution of the empty box')
+    call tbrf_points_resolution(3, 8_c_int64_t, [0d0, 0d0, 0d0], [4d0, 2d0, 1d0], res, stat=st)
+    call check(st == TBRF_OK .and. abs(res - 1) < 1d-15, 'points_resolution of 8 points in 4x2x1')
+    call tbrf_grid_default_domain(3, [0d0, 0d0, 0d0], [1d0, 0d0, 1d0], [4_c_int64_t, 4_c_int64_t, &
+                                  4_c_int64_t], blo, bhi, res, stat=st)
+    call check(st == TBRF_ERR_INVALID .and. same_bits(res, 0d0), 'grid_default_domain of spacing 0')
+    call tbrf_grid_default_domain(2, [1d0, 2d0], [0.5d0, 0.25d0], [5_c_int64_t, 9_c_int64_t], &
+                                  blo, bhi, res, stat=st)
+    call check(st == TBRF_OK .and. all(same_bits(blo(1:2), [1d0, 2d0])) .and. all(same_bits(bhi(1:2), [3d0, 4d0])) &
+               .and. same_bits(res, 0.25d0), 'grid_default_domain of a 2D grid')
+    call tbrf_periodic_points_resolution(3, [16d0, 8d0, 4d0], 64_c_int64_t, res, stat=st)
+    call check(st == TBRF_OK .and. same_bits(res, 2d0), 'periodic_points_resolution of 64 in 512')
+    nmodes = 7
+    call tbrf_periodic_default_modes(3, [16d0, 8d0, 4d0], [1d-9, 1d0, 1d0], nmodes, stat=st)
+    call check(st == TBRF_ERR_SIZE .and. all(nmodes == 7), 'periodic_default_modes above 2^20')
+    call tbrf_periodic_default_modes(2, [2.5d0, 3.5d0], [1d0, 1d0], nmodes(1:2), stat=st)
+    call check(st == TBRF_OK .and. nmodes(1) == 3 .and. nmodes(2) == 4, &
+               'periodic_default_modes round halves up')
     call tbrf_set_points(p, xyz(1:2, :), stat=st)
     call expect(st, TBRF_ERR_SIZE, 'points of the wrong dimension', tbrf_plan_message(p))
     call tbrf_destroy(p)
