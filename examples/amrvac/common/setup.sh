@@ -6,7 +6,8 @@
 #                       -d=NDIM and make
 # TBRF_PREFIX: the installed tbrf (default /tmp/tbrf-prefix, where
 # `cmake --install build --prefix /tmp/tbrf-prefix` puts this build's).
-# JOBS: make's jobs (default 2). AMRVAC_SRC_DIRS: the source folders of
+# JOBS: make's jobs (default 2). AMRVAC_ARCH: setup.pl's -arch (an
+# arch/*.defs of AMRVAC, e.g. openmp; default AMRVAC's default). AMRVAC_SRC_DIRS: the source folders of
 # libamrvac to build (make's SRC_DIRS; default all of them), for a library
 # built with only some physics modules (this example needs those of
 # src, modules, amr, io, limiter, physics, mhd and particle). AMRVAC's
@@ -34,7 +35,7 @@ amrvac_setup() {
     cp "$src/$par" "$WORK/amrvac.par"
     cp "$common/local.make" "$WORK/"
     cd "$WORK"
-    "$AMRVAC_DIR/setup.pl" -d="$ndim" </dev/null >/dev/null
+    "$AMRVAC_DIR/setup.pl" -d="$ndim" ${AMRVAC_ARCH:+-arch="$AMRVAC_ARCH"} </dev/null >/dev/null
     make -j"${JOBS:-2}" ${AMRVAC_SRC_DIRS:+"SRC_DIRS=$AMRVAC_SRC_DIRS"} >make.log 2>&1 ||
         { tail -30 make.log >&2; exit 1; }
 }

@@ -141,6 +141,8 @@ contains
     if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_driver_message(drv))
     call tbrf_block_kick(qdt, lo, hi, olo, ohi, f, wCT(ixI^S,rho_), w, mom(1:3))
     call cpu_time(c1)
+    ! AMRVAC's OpenMP build calls this from the threads of its block loop
+    !$omp atomic
     cpu_tbrf = cpu_tbrf + (c1 - c0)
   end subroutine drive_source
 

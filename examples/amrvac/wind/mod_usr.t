@@ -84,6 +84,7 @@ contains
     type(tbrf_model) :: model
     type(tbrf_plan) :: lattice
     type(tbrf_plan_info) :: info
+    type(tbrf_opts) :: opts
     double precision :: dx(ndim), dlo(ndim), dhi(ndim), glo(ndim), ghi(ndim), v(ndim), period(ndim), &
                         lo(3), hi(3), len(ndim)
     integer :: st
@@ -99,6 +100,12 @@ contains
     period(1) = 0.d0
     call tbrf_model_powerlaw(model, -11.d0 / 3, 2 * dpi * k_min / period(2), 2 * dpi * k_max / period(2))
     call tbrf_model_set_variance(model, 1.d0)
+    ! one thread a fill: the ranks (and AMRVAC's OpenMP loop) share the
+    ! cores; with OpenMP's default (every core the process sees) a rank
+    ! started without mpirun's binding spends most of a fill's CPU time
+    ! in the team's threads spinning
+    call tbrf_default_opts(opts)
+    opts%threads = 1
     call tbrf_inflow_tube(ndim, glo, ghi, v, time_max, lo, hi, stat=st)
     if (st == TBRF_OK .and. periodic) then
       ! The periodic field's variance is the model's spectrum summed over
@@ -108,16 +115,16 @@ contains
       ! this sum is 1, as the log-normal density's sigma assumes.
       len = period
       len(1) = 2 * (hi(1) - lo(1)) + maxval(period)
-      call tbrf_make_periodic_plan(lattice, model, ndim, lo, len, ceiling(len / dx(1)), seed, stat=st)
+      call tbrf_make_periodic_plan(lattice, model, ndim, lo, len, ceiling(len / dx(1)), seed, opts, stat=st)
       if (st == TBRF_OK) call tbrf_plan_get_info(lattice, info, stat=st)
       if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_plan_message(lattice))
       call tbrf_destroy(lattice)
       if (mype == 0) write(*, '(a, f8.5)') ' tbrf: the box lattice''s variance at unit model variance ', &
         info%variance_resolved
       call tbrf_model_set_variance(model, 1.d0 / info%variance_resolved)
-      call tbrf_inflow_create_periodic(wind, model, ndim, lo, hi, period, dx(1), seed, 0, v, stat=st)
+      call tbrf_inflow_create_periodic(wind, model, ndim, lo, hi, period, dx(1), seed, 0, v, opts, stat=st)
     else if (st == TBRF_OK) then
-      call tbrf_inflow_create(wind, model, ndim, lo, hi, dx(1), seed, 0, v, stat=st)
+      call tbrf_inflow_create(wind, model, ndim, lo, hi, dx(1), seed, 0, v, opts=opts, stat=st)
     end if
     if (st == TBRF_OK) call tbrf_inflow_set_density(wind, TBRF_DENSITY_LOGNORMAL, rho_w, sigma, stat=st)
     if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_inflow_message(wind))
@@ -173,7 +180,9 @@ contains
     call cpu_time(c0)
     if (iB /= 1) call mpistop('inflow_bc: only the x-minimum boundary is special')
     if (use_tbrf) then
+      !$omp critical (wind_make)
       if (.not. wind_made) call make_wind()
+      !$omp end critical (wind_make)
       ! the spacing from the block's own centres (dxlevel is not set for
       ! every call of the boundary fill)
       h = [ {(x(ixImax^DD,^D) - x(ixImin^DD,^D)) / (ixImax^D - ixImin^D)|, } ]
@@ -187,8 +196,11 @@ contains
       inside = inside .and. x(ixO^S,2) > xprobmin2 .and. x(ixO^S,2) < xprobmax2 }
       {^IFTHREED
       inside = inside .and. x(ixO^S,3) > xprobmin3 .and. x(ixO^S,3) < xprobmax3 }
+      ! AMRVAC's OpenMP build fills the blocks from several threads
+      !$omp critical (wind_acc)
       acc = acc + [dble(count(inside)), sum(rho, mask=inside), sum(log(rho), mask=inside), &
                    sum(log(rho)**2, mask=inside)]
+      !$omp end critical (wind_acc)
     else
       rho = rho_w
     end if
@@ -200,6 +212,7 @@ contains
     w(ixO^S,mom(1)) = rho * v_w
     w(ixO^S,mag(1)) = b0
     call cpu_time(c1)
+    !$omp atomic
     cpu_tbrf = cpu_tbrf + (c1 - c0)
   end subroutine inflow_bc
 
