@@ -1,11 +1,13 @@
 # setup.sh — sourced by the examples' run.sh: builds the problem of the
 # calling example's folder against $AMRVAC_DIR and the installed tbrf.
-#   amrvac_setup NDIM   in $WORK (default /tmp/tbrf-amrvac-EXAMPLE): copies
-#                       mod_usr.t, amrvac.par and common/local.make, runs
-#                       setup.pl -d=NDIM and make
+#   amrvac_setup NDIM [PAR]  in $WORK (default /tmp/tbrf-amrvac-EXAMPLE):
+#                       copies mod_usr.t, PAR (default amrvac.par) as
+#                       amrvac.par and common/local.make, runs setup.pl
+#                       -d=NDIM and make
 # TBRF_PREFIX: the installed tbrf (default /tmp/tbrf-prefix, where
 # `cmake --install build --prefix /tmp/tbrf-prefix` puts this build's).
-# JOBS: make's jobs (default 2). AMRVAC_SRC_DIRS: the source folders of
+# JOBS: make's jobs (default 2). AMRVAC_ARCH: setup.pl's -arch (an
+# arch/*.defs of AMRVAC, e.g. openmp; default AMRVAC's default). AMRVAC_SRC_DIRS: the source folders of
 # libamrvac to build (make's SRC_DIRS; default all of them), for a library
 # built with only some physics modules (this example needs those of
 # src, modules, amr, io, limiter, physics, mhd and particle). AMRVAC's
@@ -25,14 +27,15 @@ export PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export TBRF_BLOCKS_DIR=$common
 
 amrvac_setup() {
-    local ndim=$1 src
+    local ndim=$1 par=${2:-amrvac.par} src
     src=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
     WORK=${WORK:-${TMPDIR:-/tmp}/tbrf-amrvac-$(basename "$src")}
     mkdir -p "$WORK"
-    cp "$src/mod_usr.t" "$src/amrvac.par" "$WORK/"
+    cp "$src/mod_usr.t" "$WORK/"
+    cp "$src/$par" "$WORK/amrvac.par"
     cp "$common/local.make" "$WORK/"
     cd "$WORK"
-    "$AMRVAC_DIR/setup.pl" -d="$ndim" </dev/null >/dev/null
+    "$AMRVAC_DIR/setup.pl" -d="$ndim" ${AMRVAC_ARCH:+-arch="$AMRVAC_ARCH"} </dev/null >/dev/null
     make -j"${JOBS:-2}" ${AMRVAC_SRC_DIRS:+"SRC_DIRS=$AMRVAC_SRC_DIRS"} >make.log 2>&1 ||
         { tail -30 make.log >&2; exit 1; }
 }

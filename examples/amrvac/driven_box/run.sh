@@ -12,16 +12,70 @@
 #   restart         step 20 straight against a restart from step 10's .dat
 #   box.png         a z slice of the density at TMAX (ParaView, if installed)
 # MPIRUN (default "mpirun") runs the ranks; SKIP_RUN=1 skips the long run.
+#
+# TARGET_MACH=M runs instead only the amplitude control from rest towards
+# rms Mach M (usr_list target_mach), to TMAX (default 6.05), and writes
+# results_control.txt (the Mach number every half time unit and its mean over
+# the last two) from
+#   mach_control.dat  as mach_run.dat
+#   gains_control.dat update, time, the gains, the dispersion per component / c_s
+#   control.png       both against time (matplotlib in $PYTHON, default python3)
+#
+# OPENMP=1 runs instead only the threads check, in AMRVAC's OpenMP build
+# (AMRVAC_ARCH=openmp, default then; its libamrvac in lib/3d3_openmp):
+# step 20 with 1 and 2 OpenMP threads (one rank, not under mpirun, so the
+# threads are not bound to one core), every thread calling the one shared
+# driver from AMRVAC's block loop; results_openmp.txt says whether the
+# two snapshots are byte-identical.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../common/setup.sh"
+[ "${OPENMP:-0}" = 1 ] && export AMRVAC_ARCH=${AMRVAC_ARCH:-openmp}
 amrvac_setup 3
 MPIRUN=${MPIRUN:-mpirun}
-TMAX=${TMAX:-2.05}   # past 2, so that the snapshot of t = 2 is written
 : >run.log
 
 # par_override NAME LINES...: a .par file of namelist lines
 par() { local f=$1; shift; printf '%s\n' "$@" >"$f"; }
+
+if [ "${OPENMP:-0}" = 1 ]; then
+    for n in 1 2; do
+        par "threads$n.par" " &filelist" "  base_filename = 'threads${n}_'" " /" " &savelist" \
+            "  ditsave_dat = 20" "  dtsave_dat = 1.d9" " /" " &stoplist" "  it_max = 25" " /"
+        OMP_NUM_THREADS=$n ./amrvac -i amrvac.par "threads$n.par" >>run.log 2>&1
+    done
+    if cmp -s boxthreads1_0001.dat boxthreads2_0001.dat; then
+        echo "threads: 1 and 2 OpenMP threads byte-identical at step 20" >results_openmp.txt
+    else echo "threads: 1 and 2 OpenMP threads DIFFER at step 20" >results_openmp.txt; fi
+    cat results_openmp.txt
+    exit 0
+fi
+if [ -n "${TARGET_MACH:-}" ]; then
+    TMAX=${TMAX:-6.05}
+    rm -f mach.dat gains.dat
+    par control.par " &filelist" "  base_filename = 'control'" " /" " &savelist" "  dtsave_dat = 1.d0" " /" \
+        " &stoplist" "  time_max = $TMAX" " /" " &usr_list" "  target_mach = $TARGET_MACH" " /"
+    $MPIRUN -np "${NP:-1}" ./amrvac -i amrvac.par control.par >>run.log 2>&1
+    mv mach.dat mach_control.dat
+    mv gains.dat gains_control.dat
+    # the first line at or after each half time unit, then the mean over
+    # the last two time units
+    awk -v target="$TARGET_MACH" -v tmax="$TMAX" '
+        $2 >= next_t { printf "t = %.2f: Mach %.3f, force rms %.3f\n", $2, $3, $4; next_t = (int($2 * 2) + 1) / 2 }
+        $2 >= tmax - 2.05 { s += $3; s2 += $3 * $3; n++ }
+        BEGIN { next_t = 0.5 }
+        END { m = s / n; printf "mean Mach over t >= %.2f: %.3f (target %s), rms scatter of the lines %.3f\n",
+                  tmax - 2.05, m, target, sqrt(s2 / n - m * m) }' mach_control.dat >results_control.txt
+    tail -1 gains_control.dat | awk '{ printf "gains at t = %.2f: %.3f %.3f %.3f\n", $2, $3, $4, $5 }' \
+        >>results_control.txt
+    if "${PYTHON:-python3}" -c 'import matplotlib' 2>/dev/null; then
+        "${PYTHON:-python3}" "$here/plot_control.py" . "$TARGET_MACH" control.png &&
+            echo "picture: $WORK/control.png" >>results_control.txt
+    fi
+    cat results_control.txt
+    exit 0
+fi
+TMAX=${TMAX:-2.05}   # past 2, so that the snapshot of t = 2 is written
 
 # 1. the run (AMRVAC appends each .par's base_filename to amrvac.par's
 # 'box', so the files below are box*)

@@ -1,20 +1,25 @@
-! mod_usr.t — a clumpy planar wind in MPI-AMRVAC (3D, isothermal MHD):
-! the x-minimum boundary is an inflow of speed v_w along +x whose density
-! is tbrf's frozen log-normal field carried by the wind (doc/streaming.md,
-! "Inflow boundaries"), filled in usr_special_bc one boundary block at a
-! time through tbrf_blocks (examples/amrvac/common).
+! mod_usr.t — a clumpy planar wind in MPI-AMRVAC (2D or 3D: setup.pl -d,
+! isothermal MHD): the x-minimum boundary is an inflow of speed v_w along
+! +x whose density is tbrf's frozen log-normal field carried by the wind
+! (doc/streaming.md, "Inflow boundaries"), filled in usr_special_bc one
+! boundary block at a time through tbrf_blocks (examples/amrvac/common).
 !
 ! AMRVAC's boundary region ixO^L at iB = 1 is the nghostcells planes
-! left of the domain across the block's whole ixG range in y and z, so
-! the edge and corner ghost cells are filled too: the sampler's tube
-! covers them. The field is not periodic across the flow, so where the
-! box is periodic in y and z the wind has a seam at its faces.
+! left of the domain across the block's whole ixG range across the flow,
+! so the edge and corner ghost cells are filled too. With periodic (the
+! default) the field is periodic across the flow with the box's periods
+! (tbrf_inflow_create_periodic), so a box periodic in y (and z) has no
+! seam at its faces and the corner cells hold their periodic images' values;
+! otherwise the turning-bands sampler, whose tube covers the corners.
 ! The sampler is made at the first fill (AMRVAC fills the ghost cells
 ! while it sets the initial state, before usr_before_main_loop), on every
 ! rank with the same arguments, for the run's time_max.
 !
 ! usr_list (in amrvac.par):
 !   use_tbrf     .false.: a uniform inflow of density rho_w (for the cost)
+!   periodic     .true.: the field periodic across the flow (the box's
+!                periods), its model's variance set so that the lattice's
+!                variance is 1; .false.: the turning-bands sampler
 !   v_w, rho_w   the wind's speed (sound speed 1) and mean density
 !   sigma        the standard deviation of ln rho at the boundary
 !   k_min, k_max the clumps' band, in units of 2 pi / (the domain's y length)
@@ -26,7 +31,7 @@ module mod_usr
   use tbrf
   use tbrf_blocks
   implicit none
-  logical :: use_tbrf = .true.
+  logical :: use_tbrf = .true., periodic = .true.
   double precision :: v_w = 5.d0, rho_w = 1.d0, sigma = 0.5d0, k_min = 2.d0, k_max = 4.d0, b0 = 0.5d0
   integer :: seed = 33, stat_every = 50
   type(tbrf_inflow), save :: wind
@@ -51,7 +56,7 @@ contains
   subroutine usr_params_read(files)
     character(len=*), intent(in) :: files(:)
     integer :: n
-    namelist /usr_list/ use_tbrf, v_w, rho_w, sigma, k_min, k_max, seed, b0, stat_every
+    namelist /usr_list/ use_tbrf, periodic, v_w, rho_w, sigma, k_min, k_max, seed, b0, stat_every
     do n = 1, size(files)
       open(unitpar, file=trim(files(n)), status="old")
       read(unitpar, usr_list, end=111)
@@ -72,68 +77,142 @@ contains
   end subroutine initonegrid_usr
 
   ! The sampler of the tube the x-minimum ghost cells (corners included)
-  ! sweep back along the wind until time_max.
+  ! sweep back along the wind until time_max: the domain's ghost region
+  ! [x_min - (nghost - 1/2) dx, x_min - dx/2] along the flow and its whole
+  ! ghost range across it.
   subroutine make_wind()
     type(tbrf_model) :: model
-    double precision :: dx(3), glo(3), ghi(3), lo(3), hi(3), ly
+    type(tbrf_plan) :: lattice
+    type(tbrf_plan_info) :: info
+    type(tbrf_opts) :: opts
+    double precision :: dx(ndim), dlo(ndim), dhi(ndim), glo(ndim), ghi(ndim), v(ndim), period(ndim), &
+                        lo(3), hi(3), len(ndim)
     integer :: st
-    dx = [(xprobmax1 - xprobmin1) / domain_nx1, (xprobmax2 - xprobmin2) / domain_nx2, &
-          (xprobmax3 - xprobmin3) / domain_nx3]
-    ly = xprobmax2 - xprobmin2
-    glo = [xprobmin1 - (nghostcells - 0.5d0) * dx(1), xprobmin2 - (nghostcells - 0.5d0) * dx(2), &
-           xprobmin3 - (nghostcells - 0.5d0) * dx(3)]
-    ghi = [xprobmin1 - 0.5d0 * dx(1), xprobmax2 + (nghostcells - 0.5d0) * dx(2), &
-           xprobmax3 + (nghostcells - 0.5d0) * dx(3)]
-    call tbrf_model_powerlaw(model, -11.d0 / 3, 2 * dpi * k_min / ly, 2 * dpi * k_max / ly)
+    dlo = [ {xprobmin^D|, } ]
+    dhi = [ {xprobmax^D|, } ]
+    dx = (dhi - dlo) / [ {domain_nx^D|, } ]
+    glo = dlo - (nghostcells - 0.5d0) * dx
+    ghi = dhi + (nghostcells - 0.5d0) * dx
+    ghi(1) = dlo(1) - 0.5d0 * dx(1)
+    v = 0.d0
+    v(1) = v_w
+    period = dhi - dlo
+    period(1) = 0.d0
+    call tbrf_model_powerlaw(model, -11.d0 / 3, 2 * dpi * k_min / period(2), 2 * dpi * k_max / period(2))
     call tbrf_model_set_variance(model, 1.d0)
-    call tbrf_inflow_tube(3, glo, ghi, [v_w, 0.d0, 0.d0], time_max, lo, hi, stat=st)
-    if (st == TBRF_OK) call tbrf_inflow_create(wind, model, 3, lo, hi, dx(1), seed, 0, [v_w, 0.d0, 0.d0], &
-                                                stat=st)
+    ! one thread a fill: the ranks (and AMRVAC's OpenMP loop) share the
+    ! cores; with OpenMP's default (every core the process sees) a rank
+    ! started without mpirun's binding spends most of a fill's CPU time
+    ! in the team's threads spinning
+    call tbrf_default_opts(opts)
+    opts%threads = 1
+    call tbrf_inflow_tube(ndim, glo, ghi, v, time_max, lo, hi, stat=st)
+    if (st == TBRF_OK .and. periodic) then
+      ! The periodic field's variance is the model's spectrum summed over
+      ! the box's lattice (doc/streaming.md, "A wind periodic across the
+      ! flow"), the variance_resolved of the periodic plan the sampler is
+      ! made of (the same lengths and cells); the model is rescaled so that
+      ! this sum is 1, as the log-normal density's sigma assumes.
+      len = period
+      len(1) = 2 * (hi(1) - lo(1)) + maxval(period)
+      call tbrf_make_periodic_plan(lattice, model, ndim, lo, len, ceiling(len / dx(1)), seed, opts, stat=st)
+      if (st == TBRF_OK) call tbrf_plan_get_info(lattice, info, stat=st)
+      if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_plan_message(lattice))
+      call tbrf_destroy(lattice)
+      if (mype == 0) write(*, '(a, f8.5)') ' tbrf: the box lattice''s variance at unit model variance ', &
+        info%variance_resolved
+      call tbrf_model_set_variance(model, 1.d0 / info%variance_resolved)
+      call tbrf_inflow_create_periodic(wind, model, ndim, lo, hi, period, dx(1), seed, 0, v, opts, stat=st)
+    else if (st == TBRF_OK) then
+      call tbrf_inflow_create(wind, model, ndim, lo, hi, dx(1), seed, 0, v, opts=opts, stat=st)
+    end if
     if (st == TBRF_OK) call tbrf_inflow_set_density(wind, TBRF_DENSITY_LOGNORMAL, rho_w, sigma, stat=st)
     if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_inflow_message(wind))
     call tbrf_model_destroy(model)
     wind_made = .true.
+    if (mype == 0) call seam_check(dlo, dhi, dx)
   end subroutine make_wind
+
+  ! The seam across the y faces: at the ghost plane next to the domain,
+  ! over 500 times to time_max (and every z centre in 3D), the mean
+  ! squared difference of ln rho between the first and the last cell
+  ! across y (neighbours through the periodic face) against that between
+  ! the first and the second (neighbours inside). About 1 for a wind
+  ! periodic across the flow, 2 var / (the neighbours' difference) for
+  ! one that is not. Printed by rank 0.
+  subroutine seam_check(dlo, dhi, dx)
+    double precision, intent(in) :: dlo(ndim), dhi(ndim), dx(ndim)
+    integer, parameter :: nt = 500
+    double precision, allocatable :: xyz(:, :), r(:)
+    double precision :: dface, dinside
+    integer :: nz, i, k, st
+    nz = 1
+    {^IFTHREED
+    nz = domain_nx3 }
+    allocate(xyz(ndim, 3 * nz), r(3 * nz))
+    xyz(1, :) = dlo(1) - 0.5d0 * dx(1)
+    do k = 1, nz
+      xyz(2, 3 * k - 2:3 * k) = [dlo(2) + 0.5d0 * dx(2), dlo(2) + 1.5d0 * dx(2), dhi(2) - 0.5d0 * dx(2)]
+      {^IFTHREED
+      xyz(3, 3 * k - 2:3 * k) = dlo(3) + (k - 0.5d0) * dx(3) }
+    end do
+    dface = 0.d0
+    dinside = 0.d0
+    do i = 0, nt - 1
+      call tbrf_inflow_fill(wind, time_max * i / nt, xyz, r, stat=st)
+      if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_inflow_message(wind))
+      r = log(r)
+      dface = dface + sum((r(1::3) - r(3::3))**2)
+      dinside = dinside + sum((r(1::3) - r(2::3))**2)
+    end do
+    write(*, '(a, f8.3)') ' tbrf: seam across y: <(ln rho difference)^2> through the face / inside = ', &
+      dface / dinside
+  end subroutine seam_check
 
   subroutine inflow_bc(qt,ixI^L,ixO^L,iB,w,x)
     integer, intent(in) :: ixI^L, ixO^L, iB
     double precision, intent(in) :: qt, x(ixI^S,1:ndim)
     double precision, intent(inout) :: w(ixI^S,1:nw)
-    double precision :: rho(ixO^S), h(3)
-    integer :: st, j, k
+    double precision :: rho(ixO^S), h(ndim)
+    logical :: inside(ixO^S)
+    integer :: st, d
     double precision :: c0, c1
     call cpu_time(c0)
     if (iB /= 1) call mpistop('inflow_bc: only the x-minimum boundary is special')
     if (use_tbrf) then
+      !$omp critical (wind_make)
       if (.not. wind_made) call make_wind()
+      !$omp end critical (wind_make)
       ! the spacing from the block's own centres (dxlevel is not set for
       ! every call of the boundary fill)
-      h = [x(ixImin1+1,ixImin2,ixImin3,1) - x(ixImin1,ixImin2,ixImin3,1), &
-           x(ixImin1,ixImin2+1,ixImin3,2) - x(ixImin1,ixImin2,ixImin3,2), &
-           x(ixImin1,ixImin2,ixImin3+1,3) - x(ixImin1,ixImin2,ixImin3,3)]
-      call tbrf_block_inflow(wind, qt, [ixImin1, ixImin2, ixImin3], [ixImax1, ixImax2, ixImax3], &
-                             [ixOmin1, ixOmin2, ixOmin3], [ixOmax1, ixOmax2, ixOmax3], x, h, rho, stat=st)
+      h = [ {(x(ixImax^DD,^D) - x(ixImin^DD,^D)) / (ixImax^D - ixImin^D)|, } ]
+      call tbrf_block_inflow(wind, qt, [ {ixImin^D|, } ], [ {ixImax^D|, } ], [ {ixOmin^D|, } ], &
+                             [ {ixOmax^D|, } ], x, h, rho, stat=st)
       if (st /= TBRF_OK) call mpistop('tbrf: ' // tbrf_inflow_message(wind))
-      do k = ixOmin3, ixOmax3
-        do j = ixOmin2, ixOmax2
-          if (x(ixOmin1,j,k,2) > xprobmin2 .and. x(ixOmin1,j,k,2) < xprobmax2 .and. &
-              x(ixOmin1,j,k,3) > xprobmin3 .and. x(ixOmin1,j,k,3) < xprobmax3) then
-            acc = acc + [dble(ixOmax1 - ixOmin1 + 1), sum(rho(:,j,k)), sum(log(rho(:,j,k))), &
-                         sum(log(rho(:,j,k))**2)]
-          end if
-        end do
-      end do
+      ! the statistics count the ghost cells inside the domain's range
+      ! across the flow (not the corners)
+      inside = .true.
+      {^NOONED
+      inside = inside .and. x(ixO^S,2) > xprobmin2 .and. x(ixO^S,2) < xprobmax2 }
+      {^IFTHREED
+      inside = inside .and. x(ixO^S,3) > xprobmin3 .and. x(ixO^S,3) < xprobmax3 }
+      ! AMRVAC's OpenMP build fills the blocks from several threads
+      !$omp critical (wind_acc)
+      acc = acc + [dble(count(inside)), sum(rho, mask=inside), sum(log(rho), mask=inside), &
+                   sum(log(rho)**2, mask=inside)]
+      !$omp end critical (wind_acc)
     else
       rho = rho_w
     end if
     w(ixO^S,rho_) = rho
+    do d = 1, ndir
+      w(ixO^S,mom(d)) = 0.d0
+      w(ixO^S,mag(d)) = 0.d0
+    end do
     w(ixO^S,mom(1)) = rho * v_w
-    w(ixO^S,mom(2)) = 0.d0
-    w(ixO^S,mom(3)) = 0.d0
     w(ixO^S,mag(1)) = b0
-    w(ixO^S,mag(2)) = 0.d0
-    w(ixO^S,mag(3)) = 0.d0
     call cpu_time(c1)
+    !$omp atomic
     cpu_tbrf = cpu_tbrf + (c1 - c0)
   end subroutine inflow_bc
 
