@@ -60,7 +60,8 @@ tbrf_ic=(arepo cosmo --out tbrf_ics --box "$BOX" --length-unit mpc --particles "
 # on_ranks CODE BASE N STAGES CMD...: CMD under the launcher on N ranks,
 # each rank timing itself into BASE.time.RANK (Open MPI's
 # OMPI_COMM_WORLD_RANK, MPICH's PMI_RANK); then one line a rank, rank 0's
-# with STAGES ("-" for none: monofonIC's are read from BASE.out after the run).
+# with the stage times STAGES names: "mono" monofonIC's, read from BASE.out
+# after the run; "-" none. The round is the caller's $r.
 on_ranks() {
     local code=$1 base=$2 n=$3 stages=$4 load k st
     shift 4
