@@ -837,7 +837,12 @@ static const args_opt KOPTS[K_COUNT] = {
 /* Values of the numeric options (defaults where absent). */
 static int pk_numbers(const char *const *val, double *v)
 {
-    static const double DEF[K_COUNT] = {0, NAN, NAN, NAN, NAN, 0.9667, NAN, 2.7255, 0, 1e-4, 100};
+    /* n_s, T_CMB and an unset omega_lambda (NaN: flat, 1 - omega_m) are
+     * the library's defaults (tbrf_ic_default_cosmo) */
+    tbrf_ic_cosmo_params lib;
+    tbrf_ic_default_cosmo(&lib);
+    const double DEF[K_COUNT] = {0, NAN, NAN, NAN, NAN, lib.n_s, lib.omega_lambda, lib.t_cmb, 0,
+                                 1e-4, 100};
     char err[256];
     for (int o = K_OM; o <= K_KMAX; o++) {
         v[o] = DEF[o];
@@ -850,8 +855,6 @@ static int pk_numbers(const char *const *val, double *v)
             return -1;
         }
     }
-    if (!val[K_OL])
-        v[K_OL] = 1 - v[K_OM];
     return 0;
 }
 

@@ -26,6 +26,13 @@ static int bad_omegas(double om, double ol)
     return !(isfinite(om) && isfinite(ol) && om > 0 && om <= 10 && ol >= -10 && ol <= 10);
 }
 
+/* omega_lambda NaN: a flat universe, the library's one rule for an unset
+ * cosmological constant (tbrf_ic_default_cosmo leaves it NaN). */
+static double lambda_or_flat(double om, double ol)
+{
+    return isnan(ol) ? 1.0 - om : ol;
+}
+
 static double e2(double om, double ol, double a)
 {
     double ok = 1.0 - om - ol;
@@ -34,6 +41,7 @@ static double e2(double om, double ol, double a)
 
 int tbrf_cosmo_hubble(double omega_m, double omega_lambda, double a, double *hubble)
 {
+    omega_lambda = lambda_or_flat(omega_m, omega_lambda);
     if (!hubble)
         return TBRF_ERR_NULL;
     *hubble = NAN;
@@ -102,6 +110,7 @@ static int check_z(double om, double ol, double z)
 
 int tbrf_cosmo_growth(double omega_m, double omega_lambda, double z, double *growth)
 {
+    omega_lambda = lambda_or_flat(omega_m, omega_lambda);
     if (!growth)
         return TBRF_ERR_NULL;
     *growth = NAN;
@@ -120,6 +129,7 @@ int tbrf_cosmo_growth(double omega_m, double omega_lambda, double z, double *gro
 
 int tbrf_cosmo_growth_rate(double omega_m, double omega_lambda, double z, double *rate)
 {
+    omega_lambda = lambda_or_flat(omega_m, omega_lambda);
     if (!rate)
         return TBRF_ERR_NULL;
     *rate = NAN;
@@ -189,6 +199,7 @@ static void growth2_ode(double om, double ol, double a, double *ratio, double *f
 int tbrf_cosmo_growth2(double omega_m, double omega_lambda, double z, double *growth2,
                        double *rate2)
 {
+    omega_lambda = lambda_or_flat(omega_m, omega_lambda);
     if (!growth2 || !rate2)
         return TBRF_ERR_NULL;
     *growth2 = *rate2 = NAN;

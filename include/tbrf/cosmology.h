@@ -15,7 +15,9 @@ extern "C" {
  * Background and linear power spectra for cosmological initial conditions
  * (doc/arepo.md, "Cosmology"). Matter + cosmological constant + curvature
  * Omega_k = 1 - omega_m - omega_lambda, no radiation; k in h/Mpc and
- * lengths in Mpc/h where the Eisenstein & Hu fit is concerned. */
+ * lengths in Mpc/h where the Eisenstein & Hu fit is concerned. An
+ * omega_lambda of NaN means a flat universe, omega_lambda = 1 - omega_m,
+ * in every function here (as in tbrf_ic_cosmo_params). */
 
 /* E(a) = H(a)/H0 = sqrt(omega_m a^-3 + Omega_k a^-2 + omega_lambda) into
  * *hubble. Requires 0 < omega_m <= 10, |omega_lambda| <= 10, a > 0 finite and

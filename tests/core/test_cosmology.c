@@ -240,6 +240,25 @@ static void test_sigma8(void)
     tbrf_model_destroy(m);
 }
 
+/* omega_lambda NaN is a flat universe, 1 - omega_m, in every function. */
+static void test_flat_default(void)
+{
+    const double om = 0.3, ol = 1 - om, z = 2.5;
+    double a = 0, b = 1, a2 = 0, b2 = 1;
+    CHECK(tbrf_cosmo_hubble(om, NAN, 0.25, &a) == TBRF_OK &&
+              tbrf_cosmo_hubble(om, ol, 0.25, &b) == TBRF_OK && a == b, "hubble: NaN is flat");
+    CHECK(tbrf_cosmo_growth(om, NAN, z, &a) == TBRF_OK && tbrf_cosmo_growth(om, ol, z, &b) == TBRF_OK &&
+              a == b, "growth: NaN is flat");
+    CHECK(tbrf_cosmo_growth_rate(om, NAN, z, &a) == TBRF_OK &&
+              tbrf_cosmo_growth_rate(om, ol, z, &b) == TBRF_OK && a == b, "growth rate: NaN is flat");
+    CHECK(tbrf_cosmo_growth2(om, NAN, z, &a, &a2) == TBRF_OK &&
+              tbrf_cosmo_growth2(om, ol, z, &b, &b2) == TBRF_OK && a == b && a2 == b2,
+          "growth2: NaN is flat");
+    /* and not the closed model a given 0.7 with omega_m 0.4 is */
+    CHECK(tbrf_cosmo_growth(0.4, NAN, z, &a) == TBRF_OK && tbrf_cosmo_growth(0.4, 0.7, z, &b) == TBRF_OK &&
+              a != b, "NaN is 1 - omega_m, not a fixed value");
+}
+
 static void test_bad_input(void)
 {
     double v = 0;
@@ -300,6 +319,7 @@ int main(void)
     test_flat_lcdm_approximations();
     test_eh();
     test_sigma8();
+    test_flat_default();
     test_bad_input();
     return check_report("test_cosmology");
 }
