@@ -14,7 +14,8 @@ hold:
     particle type, and the Headers agree on NumPart_Total and MassTable;
   * each snapshot of the reference has its namesake in OTHER_DIR with the same
     Time; particles matched by ID, the largest difference in Coordinates
-    (periodic) and Velocities is printed, and must be zero ("identical");
+    (periodic) and Velocities is printed, and must be zero, and every
+    dataset (potential, accelerations, densities, ...) equal ("identical");
   * AREPO's FOF/Subfind catalogues of the same number have the same group and
     subhalo counts and the same sorted group lengths.
 Needs numpy and h5py."""
@@ -50,13 +51,13 @@ def read_ic(d):
 
 
 def read_snap(path):
+    """Header and, per particle type, every dataset ordered by ParticleIDs."""
     with h5py.File(path, "r") as f:
         h = dict(f["Header"].attrs)
         parts = {}
         for g in (k for k in f if k.startswith("PartType")):
-            ids = f[g]["ParticleIDs"][...]
-            o = np.argsort(ids)
-            parts[g] = (ids[o], f[g]["Coordinates"][...][o], f[g]["Velocities"][...][o])
+            o = np.argsort(f[g]["ParticleIDs"][...], kind="stable")
+            parts[g] = {name: ds[...][o] for name, ds in f[g].items()}
     return h, parts
 
 
@@ -91,17 +92,18 @@ def compare(ref, other):
         line = f"  {os.path.basename(s0)} a = {a['Time']:.6g}"
         good = a["Time"] == b["Time"] and pa.keys() == pb.keys()
         for g in sorted(pa):
-            ida, xa, va = pa[g]
-            idb, xb, vb = pb[g]
-            if not np.array_equal(ida, idb):
+            da, db = pa[g], pb[g]
+            if not np.array_equal(da["ParticleIDs"], db["ParticleIDs"]):
                 line += f" {g}: IDs differ"
                 good = False
                 continue
-            dx = np.abs(xa.astype(np.float64) - xb)
+            dx = np.abs(da["Coordinates"].astype(np.float64) - db["Coordinates"])
             dx = np.minimum(dx, box - dx).max()
-            dv = np.abs(va.astype(np.float64) - vb).max()
-            good &= dx == 0 and dv == 0
-            line += f" {g}: {len(ida)} particles, max|dx| {dx:.3g}, max|dv| {dv:.3g}"
+            dv = np.abs(da["Velocities"].astype(np.float64) - db["Velocities"]).max()
+            same = [k for k in da if k in db and np.array_equal(da[k], db[k])]
+            good &= dx == 0 and dv == 0 and len(same) == len(da) == len(db)
+            line += (f" {g}: {len(da['ParticleIDs'])} particles, max|dx| {dx:.3g}, max|dv| {dv:.3g},"
+                     f" {len(same)} of {len(da)} datasets equal")
         f0 = s0.replace("snap_", "fof_subhalo_tab_")
         f1 = s1.replace("snap_", "fof_subhalo_tab_")
         if os.path.exists(f0):

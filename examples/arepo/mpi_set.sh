@@ -24,7 +24,9 @@
 # 3. runs AREPO on AREPO_RANKS tasks in each folder with the example's
 #    param.txt (changed: ICFormat 3, MaxMemSize 1000, TimeMax TIME_MAX,
 #    softenings scaled by 32/G) and output times OUTPUT_TIMES; the gas runs
-#    with OmegaBaryon 0.0486 and GAS_OUTPUT_TIMES, stopped after the last;
+#    with OmegaBaryon 0.0486, GAS_OUTPUT_TIMES and TimeMax 0.013 (AREPO
+#    wants TimeMax - TimeBegin > MaxSizeTimestep, 0.005), stopped after
+#    their last output;
 # 4. mpi_set.py: each set against its serial file (particles bit for bit;
 #    snapshots matched by ID; AREPO's FOF catalogues); those lines and
 #    AREPO's own on reading each set go to WORKDIR/summary.txt.
@@ -50,7 +52,7 @@ ic_ranks=${IC_RANKS:-4}
 ranks=${AREPO_RANKS:-2}
 tmax=${TIME_MAX:-0.015625}
 times=${OUTPUT_TIMES:-0.0078125 0.0110485435 0.015625}
-gas_tmax=0.0128
+gas_tmax=0.013
 gas_times=${GAS_OUTPUT_TIMES:-0.0078125 0.008}
 example="$arepo_dir/examples/cosmo_box_gravity_only_3d"
 [ -f "$example/Config.sh" ] || { echo "mpi_set.sh: no $example/Config.sh: is AREPO_DIR the AREPO source?" >&2; exit 1; }
@@ -86,10 +88,12 @@ run() { # NAME SERIAL|MPI TBRF-OPTIONS...
     case "$name" in gas*) tm=$gas_tmax ob=0.0486 ;; esac
     if [ "$tm" = "$gas_tmax" ]; then printf '%s\n' $gas_times; else printf '%s\n' $times; fi \
         > "$d/output_list.txt"
+    # the example's param.txt, these values changed (their comments dropped)
     awk -v tm="$tm" -v ob="$ob" -v soft="$(awk -v n="$parts" 'BEGIN { print 40 * 32 / n }')" '
-        $1 == "MaxMemSize" { $2 = 1000 } $1 == "TimeMax" { $2 = tm }
-        $1 == "OmegaBaryon" { $2 = ob } $1 == "ICFormat" { $2 = 3 }
-        $1 ~ /^SofteningComovingType/ { $2 = soft } $1 ~ /^SofteningMaxPhysType/ { $2 = soft / 2 }
+        function set(v) { $0 = sprintf("%-37s %s", $1, v) }
+        $1 == "MaxMemSize" { set(1000) } $1 == "TimeMax" { set(tm) }
+        $1 == "OmegaBaryon" { set(ob) } $1 == "ICFormat" { set(3) }
+        $1 ~ /^SofteningComovingType/ { set(soft) } $1 ~ /^SofteningMaxPhysType/ { set(soft / 2) }
         { print }' "$example/param.txt" > "$d/param.txt"
     (
         cd "$d"
