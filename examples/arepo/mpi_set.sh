@@ -19,7 +19,8 @@
 #      mpi          mpirun -n IC_RANKS ... --lpt 1     IC_RANKS files ics.N.hdf5
 #      mpi_files8   mpirun -n IC_RANKS ... --files 8   8 files
 #      lpt2_serial  tbrf arepo cosmo --lpt 2
-#      lpt2_mpi     mpirun -n IC_RANKS ... --lpt 2     IC_RANKS files
+#      lpt2_mpi     mpirun -n IC_RANKS ... --lpt 2     one file (rank 0 writes it)
+#      lpt2_mpi_files4  the same with --files 4        4 files (rank 0)
 #      gas_serial, gas_mpi   --lpt 1 --gas             (GAS=1 only)
 # 3. runs AREPO on AREPO_RANKS tasks in each folder with the example's
 #    param.txt (changed: ICFormat 3, MaxMemSize 1000, TimeMax TIME_MAX,
@@ -123,7 +124,7 @@ run() { # NAME SERIAL|MPI TBRF-OPTIONS...
     ) | tee -a "$work/summary.txt"
 }
 : > "$work/summary.txt"
-default_runs="serial mpi mpi_files8 lpt2_serial lpt2_mpi"
+default_runs="serial mpi mpi_files8 lpt2_serial lpt2_mpi lpt2_mpi_files4"
 [ "${GAS:-0}" = 1 ] && default_runs="$default_runs gas_serial gas_mpi"
 for name in ${RUNS:-$default_runs}; do
     # JOBS runs at a time: each run is its own folder, its summary lines
@@ -135,6 +136,7 @@ for name in ${RUNS:-$default_runs}; do
         mpi_files8)  run mpi_files8 mpi --lpt 1 --files 8 ;;
         lpt2_serial) run lpt2_serial serial --lpt 2 ;;
         lpt2_mpi)    run lpt2_mpi mpi --lpt 2 ;;
+        lpt2_mpi_files4) run lpt2_mpi_files4 mpi --lpt 2 --files 4 ;;
         gas_serial)  run gas_serial serial --lpt 1 --gas ;;
         gas_mpi)     run gas_mpi mpi --lpt 1 --gas ;;
         *) echo "mpi_set.sh: unknown run $name" >&2; exit 1 ;;
@@ -152,6 +154,6 @@ cmp_runs() { # REF OTHER...
     "$py" "$here/mpi_set.py" "$work/$ref" "${others[@]}" | tee -a "$work/summary.txt" || status=1
 }
 cmp_runs serial mpi mpi_files8
-cmp_runs lpt2_serial lpt2_mpi
+cmp_runs lpt2_serial lpt2_mpi lpt2_mpi_files4
 cmp_runs gas_serial gas_mpi
 exit $status
