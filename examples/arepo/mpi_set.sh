@@ -83,11 +83,12 @@ cosmo=(arepo cosmo --out ics --box 50000 --particles "$parts" --redshift 127
        --omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486 --hubble 0.6774
        --sigma8 0.831 --seed 1 --precision float)
 run() { # NAME SERIAL|MPI TBRF-OPTIONS...
-    local name=$1 how=$2 d="$work/$1" tm=$tmax ob=0.0
+    local name=$1 how=$2 d="$work/$1" tm=$tmax ob=0.0 gas=0
     shift 2
     rm -rf "$d" && mkdir -p "$d"
-    case "$name" in gas*) tm=$gas_tmax ob=0.0486 ;; esac
-    if [ "$tm" = "$gas_tmax" ]; then printf '%s\n' $gas_times; else printf '%s\n' $times; fi \
+    case "$name" in gas*) tm=$gas_tmax ob=0.0486 gas=1 ;; esac
+    # shellcheck disable=SC2086 # the output times are words
+    if [ $gas = 1 ]; then printf '%s\n' $gas_times; else printf '%s\n' $times; fi \
         > "$d/output_list.txt"
     # the example's param.txt, these values changed (their comments dropped)
     awk -v tm="$tm" -v ob="$ob" -v soft="$(awk -v n="$parts" 'BEGIN { print 40 * 32 / n }')" '
@@ -112,12 +113,13 @@ run() { # NAME SERIAL|MPI TBRF-OPTIONS...
         # file (output/stop: a restart file, then a normal exit), since
         # TimeMax cannot be closer to TimeBegin than MaxSizeTimestep
         last=$(printf 'output/snap_%03d.hdf5' $(($(wc -l < output_list.txt) - 1)))
-        while [ "$tm" = "$gas_tmax" ] && kill -0 $pid 2>/dev/null; do
+        while [ $gas = 1 ] && kill -0 $pid 2>/dev/null; do
             if [ -f "$last" ]; then touch output/stop; break; fi
             sleep 1
         done
         wait $pid || { echo "mpi_set.sh: AREPO failed in $d:" >&2; tail -20 arepo.log >&2; exit 1; }
-        echo "$name: $(ls ics*.hdf5 | wc -l) IC file(s); AREPO $((SECONDS - t0)) s wall," \
+        set -- ics*.hdf5
+        echo "$name: $# IC file(s); AREPO $((SECONDS - t0)) s wall," \
              "$(grep -c '^Sync-Point' arepo.log) steps"
         grep -E '^READIC: (Reading file|Type [01] )|^READIC: Total number of particles|^INIT: success' arepo.log |
             sed 's/^/    /' | sort -u
