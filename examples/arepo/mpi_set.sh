@@ -19,8 +19,8 @@
 #      mpi          mpirun -n IC_RANKS ... --lpt 1     IC_RANKS files ics.N.hdf5
 #      mpi_files8   mpirun -n IC_RANKS ... --files 8   8 files
 #      lpt2_serial  tbrf arepo cosmo --lpt 2
-#      lpt2_mpi     mpirun -n IC_RANKS ... --lpt 2     one file (rank 0 writes it)
-#      lpt2_mpi_files4  the same with --files 4        4 files (rank 0)
+#      lpt2_mpi     mpirun -n IC_RANKS ... --lpt 2     IC_RANKS files, split
+#      lpt2_mpi_files4  the same with --files 4        4 files
 #      gas_serial, gas_mpi   --lpt 1 --gas             (GAS=1 only)
 # 3. runs AREPO on AREPO_RANKS tasks in each folder with the example's
 #    param.txt (changed: ICFormat 3, MaxMemSize 1000, TimeMax TIME_MAX,
