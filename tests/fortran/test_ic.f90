@@ -150,7 +150,7 @@ program test_ic
     end if
     ! finish stops the program: free what is allocated first, so the
     ! sanitizer build's leak check sees nothing left
-    deallocate(psi, psi2, got_vel, got_pos, xyz, part, g, rho, vol)
+    deallocate(psi, psi2, got_vel, got_pos, xyz, part, g, rho, vol, gxyz)
     if (allocated(msg)) deallocate(msg)
     if (allocated(msg2)) deallocate(msg2)
     call finish("test_ic")
