@@ -538,6 +538,21 @@ static char *with_digest(char *command, const char *const *val, const cosmo_req 
     return c;
 }
 
+/* The recorded command with the member count a split run chose (one a
+ * rank that holds planes) made explicit, so that regenerate remakes a set
+ * of the same members whatever the number of ranks it runs on. */
+static char *with_files(char *command, const cosmo_req *q, int chosen)
+{
+    if (!command || !chosen)
+        return command;
+    size_t n = strlen(command) + 24;
+    char *c = malloc(n);
+    if (c)
+        snprintf(c, n, "%s --files %d", command, q->file.num_files);
+    free(command);
+    return c;
+}
+
 /* A transfer file's total matter (and with --gas its baryons) as the
  * z = 0 spectra, k^n_s T^2 (the library normalises them). */
 static int load_transfer(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
@@ -1045,6 +1060,7 @@ int cmd_arepo_cosmo(int argc, char **argv)
     q.command = with_digest(lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL,
                                         q.lpt),
                             val, &q);
+    q.command = with_files(q.command, &q, split && !q.files_given);
     if (val[C_NGENIC])
         q.command = ngenic_command(q.command, &q, val);
 #ifdef TBRF_CLI_MPI
