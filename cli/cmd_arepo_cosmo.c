@@ -646,17 +646,14 @@ static int run_cosmo(cosmo_req *q)
 /* ------------------------------------------- split over the ranks (doc/mpi.md) */
 
 /* What keeps a run from being split over the ranks, or NULL: either
- * order on the lattice into HDF5 is (tbrf_ic_cosmo_generate_mpi); the
- * glass's sites come from the whole lattice, and Gadget's sets are
- * written by one process. */
+ * order on the lattice, into any format, is (tbrf_ic_cosmo_generate_mpi);
+ * the glass's sites come from the whole lattice. */
 static const char *unsplit(const char *const *val)
 {
     if (val[C_NGENIC])
         return "--ngenic is not split over ranks";
     if (val[C_GLASS])
         return "--glass is not split over ranks";
-    if (val[C_FORMAT] && strcmp(val[C_FORMAT], "hdf5") != 0)
-        return "only --format hdf5 sets are split over ranks";
     return NULL;
 }
 
@@ -702,14 +699,17 @@ static int mpi_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p, int64_t
     return 0;
 }
 
-/* Every rank's member digests (members each) into all (files), in member
- * order: the ranks' members are consecutive. */
-static int gather_digests(tbrf_arepo_set *set, int members, int files, uint64_t *all)
+/* Every rank's member digests (sizes: the members' sizes) (members
+ * each) into all (files), in member order: the ranks' members are
+ * consecutive. */
+static int gather_digests(tbrf_arepo_set *set, int members, int files, int sizes, uint64_t *all)
 {
     int size = cli_mpi_size();
     uint64_t *mine = malloc(sizeof *mine * (size_t)(members > 0 ? members : 1));
     int *counts = malloc(sizeof *counts * (size_t)size), *at = malloc(sizeof *at * (size_t)size);
-    int ok = mine && counts && at && (members == 0 || tbrf_arepo_set_part_digests(set, mine) == 0);
+    int ok = mine && counts && at &&
+             (members == 0 || (sizes ? tbrf_arepo_set_part_sizes(set, mine, 0)
+                                     : tbrf_arepo_set_part_digests(set, mine)) == 0);
     if (cli_mpi_agree(ok)) {
         MPI_Allgather(&members, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
         for (int r = 0, sum = 0; r < size; sum += counts[r], r++)
@@ -733,7 +733,10 @@ static int mpi_publish(tbrf_arepo_set *set, int members, int files)
 {
     char err[1024] = "";
     uint64_t *all = malloc(sizeof *all * (size_t)files);
-    int ok = cli_mpi_agree(all != NULL) && gather_digests(set, members, files, all);
+    int ok = cli_mpi_agree(all != NULL) && gather_digests(set, members, files, 1, all);
+    if (ok && members > 0)
+        tbrf_arepo_set_part_sizes(set, all, 1); /* a Gadget set's side file records them */
+    ok = ok && gather_digests(set, members, files, 0, all);
     if (ok && members > 0 && tbrf_arepo_set_part_stage(set, all, err, sizeof err)) {
         cli_errline("arepo cosmo: %s", err);
         ok = 0;

@@ -179,6 +179,18 @@ int tbrf_arepo_set_open_part(const char *base, const tbrf_arepo_header *h, const
                              const uint64_t first_id[6], int member0, int members,
                              const int64_t *bounds, tbrf_arepo_set **set, char *err,
                              size_t errlen);
+/* open_part_format: open_part in the layout `format` (as
+ * tbrf_arepo_set_open_format): for the gadget formats the process that
+ * writes member 0 also writes the side file, which records every
+ * member's size as well: part_sizes(all = 0) gives the written members'
+ * sizes (members values), part_sizes(all = 1) takes every process's
+ * gathered (num_files), before part_stage (0, or -1 when the part is
+ * incomplete); part_rename(0) renames the side file first. */
+int tbrf_arepo_set_open_part_format(const char *base, const tbrf_arepo_header *h,
+                                    const int64_t n[6], const uint64_t first_id[6], int member0,
+                                    int members, const int64_t *bounds, int format,
+                                    tbrf_arepo_set **set, char *err, size_t errlen);
+int tbrf_arepo_set_part_sizes(tbrf_arepo_set *set, uint64_t *sizes, int all);
 int tbrf_arepo_set_part_digests(const tbrf_arepo_set *set, uint64_t *digests);
 int tbrf_arepo_set_part_stage(tbrf_arepo_set *set, const uint64_t *digests, char *err,
                               size_t errlen);

@@ -326,8 +326,10 @@ void tbrf_arepo_set_temp_hook(void (*hook)(const char *const *paths, int n))
 
 static void say_temps(const tbrf_arepo_set *s, int n)
 {
+    /* a Gadget set lists every name (NULL: another process's member) */
+    const int gadget = s->format != TBRF_AREPO_FORMAT_HDF5;
     if (g_temp_hook)
-        g_temp_hook(n > 0 ? s->tmps + s->f0 : NULL, n);
+        g_temp_hook(n > 0 ? s->tmps + (gadget ? 0 : s->f0) : NULL, n);
 }
 
 /* The members' writers. Every temporary is listed before the first
@@ -361,14 +363,24 @@ static int create_members(tbrf_arepo_set *s, const char *base, char *err, size_t
     return 0;
 }
 
+/* Whether this process writes the side file of a Gadget set: the one
+ * that writes member 0 (the whole set, or that part). */
+static int has_side(const tbrf_arepo_set *s)
+{
+    return s->format != TBRF_AREPO_FORMAT_HDF5 && s->f0 == 0;
+}
+
 /* The members' and the side file's names and temporaries of a Gadget
- * set, listed for the handler before any exists; the side file's writer.
- * 0, or -1 with err set. */
+ * set (of a part: its own members, the side file with member 0), listed
+ * for the handler before any exists; the side file's writer. 0, or -1
+ * with err set. */
 static int create_gadget_members(tbrf_arepo_set *s, const char *base, char *err, size_t errlen)
 {
     const int nf = s->h.num_files;
     s->ntmp = nf + 1;
     for (int f = 0; f <= nf; f++) {
+        if (f < nf ? f < s->f0 || f >= s->f0 + s->nl : !has_side(s))
+            continue;
         s->paths[f] = f < nf ? io_gadget_member_name(base, nf, f) : io_gadget_side_name(base);
         s->tmps[f] = s->paths[f] ? io_temp_name(s->paths[f]) : NULL;
         if (!s->tmps[f]) {
@@ -377,8 +389,10 @@ static int create_gadget_members(tbrf_arepo_set *s, const char *base, char *err,
         }
     }
     say_temps(s, s->ntmp);
-    for (int f = 0; f < nf; f++)
+    for (int f = s->f0; f < s->f0 + s->nl; f++)
         io_remove_stale_temps(s->paths[f]);
+    if (!has_side(s))
+        return 0;
     s->side = tbrf_io_create(s->paths[nf], 0, err, errlen);
     return s->side ? 0 : -1;
 }
@@ -415,8 +429,8 @@ static int alloc_set(tbrf_arepo_set *s, const int64_t *bounds, char *err, size_t
     s->tmps = calloc(nt, sizeof *s->tmps);
     s->paths = calloc(nt, sizeof *s->paths);
     s->bytes = calloc(nf, sizeof *s->bytes);
-    s->bak = calloc(nf, sizeof *s->bak);
-    s->renamed = calloc(nf, 1);
+    s->bak = calloc(nt, sizeof *s->bak);
+    s->renamed = calloc(nt, 1);
     s->bounds = bounds ? malloc((nf + 1) * sizeof *s->bounds) : NULL;
     if (!s->w || !s->digest || !s->tmps || !s->paths || !s->bytes || !s->bak || !s->renamed ||
         (bounds && !s->bounds)) {
@@ -518,6 +532,15 @@ int tbrf_arepo_set_open_part(const char *base, const tbrf_arepo_header *h, const
                              const int64_t *bounds, tbrf_arepo_set **set, char *err,
                              size_t errlen)
 {
+    return tbrf_arepo_set_open_part_format(base, h, n, first_id, member0, members, bounds,
+                                           TBRF_AREPO_FORMAT_HDF5, set, err, errlen);
+}
+
+int tbrf_arepo_set_open_part_format(const char *base, const tbrf_arepo_header *h,
+                                    const int64_t n[6], const uint64_t first_id[6], int member0,
+                                    int members, const int64_t *bounds, int format,
+                                    tbrf_arepo_set **set, char *err, size_t errlen)
+{
     *set = NULL;
     if (!h || !n || !bounds) {
         io_setf(err, errlen, "no header, counts or rows given");
@@ -532,8 +555,7 @@ int tbrf_arepo_set_open_part(const char *base, const tbrf_arepo_header *h, const
     }
     if (check_bounds(h, n, bounds, err, errlen))
         return -1;
-    return open_set(base, h, n, first_id, TBRF_AREPO_FORMAT_HDF5, member0, members, bounds, set,
-                    err, errlen);
+    return open_set(base, h, n, first_id, format, member0, members, bounds, set, err, errlen);
 }
 
 void tbrf_arepo_file_rows(int64_t n, int num_files, int f, int64_t *first, int64_t *count)
@@ -786,12 +808,22 @@ static int gadget_record(tbrf_arepo_set *s, const char *hex)
     return rc;
 }
 
-/* The commit of a Gadget set: its members are written and synced
- * (io_gadget_write_member); the side file completed and staged; then
- * the renames, the side file first and member 0 last. */
-static int commit_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
+/* The staging of a Gadget set (or part): where the side file is written,
+ * the set's identity from every member's digest and size (s->digest,
+ * s->bytes: all num_files) recorded and the side file staged; this
+ * process's members keep the modes of the files they replace. */
+static int stage_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
 {
     const int nf = s->h.num_files;
+    for (int f = s->f0; f < s->f0 + s->nl; f++) {
+        int fd = open(s->tmps[f], O_RDONLY);
+        if (fd >= 0) {
+            keep_mode(fd, s->paths[f]);
+            close(fd);
+        }
+    }
+    if (!has_side(s))
+        return 0;
     uint64_t id = io_digest_bytes(IO_GADGET_DIGEST_SEED, &nf, sizeof nf);
     id = io_digest_bytes(id, s->digest, (size_t)nf * sizeof *s->digest);
     id = io_digest_bytes(id, &s->meta, sizeof s->meta);
@@ -801,18 +833,20 @@ static int commit_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
         io_setf(err, errlen, "%s", s->side->message);
         return -1;
     }
-    if (stage_member(s->side, err, errlen))
+    return stage_member(s->side, err, errlen);
+}
+
+/* The commit of a Gadget set: its members are written and synced
+ * (io_gadget_write_member); the side file completed and staged; then
+ * the renames, the side file first and member 0 last. */
+static int commit_gadget(tbrf_arepo_set *s, char *err, size_t errlen)
+{
+    if (stage_gadget(s, err, errlen))
         return -1;
     if (fault("term", 1)) /* every temporary synced, nothing renamed */
         raise(SIGTERM);
-    for (int f = 0; f < nf; f++) {
-        int fd = open(s->tmps[f], O_RDONLY);
-        if (fd >= 0) {
-            keep_mode(fd, s->paths[f]);
-            close(fd);
-        }
-    }
-    return publish_held(s, s->tmps, (const char *const *)s->paths, nf + 1, err, errlen);
+    return publish_held(s, s->tmps, (const char *const *)s->paths, s->h.num_files + 1, err,
+                        errlen);
 }
 
 /* The set's identity from every member's digest (all num_files), then
@@ -871,7 +905,39 @@ int tbrf_arepo_set_part_stage(tbrf_arepo_set *s, const uint64_t *digests, char *
                 s ? s->written : 0, s ? s->nl : 0);
         return -1;
     }
-    return stage_hdf5(s, digests, err, errlen);
+    if (s->format == TBRF_AREPO_FORMAT_HDF5)
+        return stage_hdf5(s, digests, err, errlen);
+    memcpy(s->digest, digests, (size_t)s->h.num_files * sizeof *digests);
+    return stage_gadget(s, err, errlen);
+}
+
+int tbrf_arepo_set_part_sizes(tbrf_arepo_set *s, uint64_t *sizes, int all)
+{
+    if (!s || !sizes || s->written != s->nl)
+        return -1;
+    if (all)
+        memcpy(s->bytes, sizes, (size_t)s->h.num_files * sizeof *sizes);
+    else
+        memcpy(sizes, s->bytes + s->f0, (size_t)s->nl * sizeof *sizes);
+    return 0;
+}
+
+/* One rename of a part: file f (num_files: a Gadget set's side file)
+ * to its name, the file it replaces kept. 0, or -1 with err set. */
+static int rename_part_file(tbrf_arepo_set *s, int f, char *err, size_t errlen)
+{
+    int lost = 0;
+    s->bak[f] = backup_of(s->paths[f], s->tmps[f], &lost);
+    if (fault("fail", 0) ? (errno = EIO, 1) : rename(s->tmps[f], s->paths[f]) != 0) {
+        io_setf(err, errlen, "cannot write %s: %s", s->paths[f], strerror(errno));
+        if (s->bak[f] && access(s->paths[f], F_OK) != 0 && rename(s->bak[f], s->paths[f]) == 0) {
+            free(s->bak[f]);
+            s->bak[f] = NULL;
+        }
+        return -1;
+    }
+    s->renamed[f] = 1;
+    return 0;
 }
 
 int tbrf_arepo_set_part_rename(tbrf_arepo_set *s, int first_member, char *err, size_t errlen)
@@ -882,21 +948,15 @@ int tbrf_arepo_set_part_rename(tbrf_arepo_set *s, int first_member, char *err, s
         pthread_sigmask(SIG_BLOCK, &all, &s->old_mask);
         s->held = 1;
     }
-    int lost = 0;
+    const int side = s->h.num_files; /* a Gadget set's side file: renamed first */
+    if (!first_member && has_side(s) && !s->renamed[side] &&
+        rename_part_file(s, side, err, errlen))
+        return -1;
     for (int f = s->f0 + s->nl - 1; f >= s->f0; f--) {
         if ((f == 0) != (first_member != 0) || s->renamed[f])
             continue;
-        s->bak[f] = backup_of(s->paths[f], s->tmps[f], &lost);
-        if (fault("fail", 0) ? (errno = EIO, 1) : rename(s->tmps[f], s->paths[f]) != 0) {
-            io_setf(err, errlen, "cannot write %s: %s", s->paths[f], strerror(errno));
-            if (s->bak[f] && access(s->paths[f], F_OK) != 0 &&
-                rename(s->bak[f], s->paths[f]) == 0) {
-                free(s->bak[f]);
-                s->bak[f] = NULL;
-            }
+        if (rename_part_file(s, f, err, errlen))
             return -1;
-        }
-        s->renamed[f] = 1;
     }
     return 0;
 }
@@ -904,7 +964,10 @@ int tbrf_arepo_set_part_rename(tbrf_arepo_set *s, int first_member, char *err, s
 int tbrf_arepo_set_part_finish(tbrf_arepo_set *s, int ok)
 {
     int lost = 0;
-    for (int f = s->f0; f < s->f0 + s->nl; f++) {
+    for (int i = s->f0; i <= s->f0 + s->nl; i++) {
+        const int f = i < s->f0 + s->nl ? i : s->h.num_files; /* then the side file */
+        if (f == s->h.num_files && !has_side(s))
+            continue;
         if (!ok && s->renamed[f])
             lost |= s->bak[f] ? rename(s->bak[f], s->paths[f]) != 0
                               : unlink(s->paths[f]) != 0 && errno != ENOENT;
@@ -918,7 +981,10 @@ int tbrf_arepo_set_part_finish(tbrf_arepo_set *s, int ok)
         say_temps(s, 0);
         s->committed = 1;
         for (int f = s->f0; f < s->f0 + s->nl; f++)
-            s->w[f]->committed = 1;
+            if (s->w[f])
+                s->w[f]->committed = 1;
+        if (s->side)
+            s->side->committed = 1;
         io_sync_dir(s->paths[s->f0]);
     }
     if (s->held)
@@ -931,6 +997,8 @@ void tbrf_arepo_set_close(tbrf_arepo_set *s)
 {
     if (!s)
         return;
+    if (s->held) /* a part renamed but never finished: put back what it replaced */
+        tbrf_arepo_set_part_finish(s, 0);
     /* the writers remove their temporaries; the names leave the
      * handler's list only then, and are freed after */
     for (int f = 0; s->w && f < s->h.num_files; f++)
@@ -951,9 +1019,7 @@ void tbrf_arepo_set_close(tbrf_arepo_set *s)
     free(s->tmps);
     free(s->paths);
     free(s->bytes);
-    if (s->held) /* a part renamed but never finished: put back what it replaced */
-        tbrf_arepo_set_part_finish(s, 0);
-    for (int f = 0; s->bak && f < s->h.num_files; f++)
+    for (int f = 0; s->bak && f < s->h.num_files + (s->format != TBRF_AREPO_FORMAT_HDF5); f++)
         free(s->bak[f]);
     free(s->bak);
     free(s->renamed);

@@ -199,10 +199,9 @@ int tbrf_arepo_cosmo_part_open(const char *base, tbrf_ic_cosmo *ic,
     int st = tbrf_ic_cosmo_get_params(ic, &p);
     if (st == TBRF_OK)
         st = tbrf_ic_cosmo_get_info(ic, &f);
-    if (!base || !file || st != TBRF_OK || file->format != TBRF_AREPO_FORMAT_HDF5) {
+    if (!base || !file || st != TBRF_OK) {
         io_setf(err, errlen, "AREPO cosmological IC: %s", !base || !file ? "base or file is NULL"
-                : st != TBRF_OK ? (ic ? tbrf_ic_cosmo_message(ic) : "ic is NULL")
-                : "a set written by several processes is HDF5");
+                : ic ? tbrf_ic_cosmo_message(ic) : "ic is NULL");
         return -1;
     }
     tbrf_arepo_cosmo_part *c = calloc(1, sizeof *c);
@@ -217,8 +216,8 @@ int tbrf_arepo_cosmo_part_open(const char *base, tbrf_ic_cosmo *ic,
                          sizeof c->err};
     int64_t counts[6] = {p.gas ? n : 0, n, 0, 0, 0, 0};
     uint64_t ids[6] = {1 + (uint64_t)n, 1, 1, 1, 1, 1};
-    if (tbrf_arepo_set_open_part(base, &h, counts, ids, member0, members, bounds, &c->w.set, err,
-                                 errlen)) {
+    if (tbrf_arepo_set_open_part_format(base, &h, counts, ids, member0, members, bounds,
+                                        file->format, &c->w.set, err, errlen)) {
         free(c);
         return -1;
     }
