@@ -155,7 +155,7 @@ int tbrf_arepo_write_format(const char *base, const tbrf_arepo_header *h,
                             const tbrf_arepo_particles types[6], const tbrf_arepo_param *params,
                             size_t nparams, int format, char *err, size_t errlen);
 
-/* A part of an HDF5 set, for a set written by several processes (the
+/* A part of a set, for a set written by several processes (the
  * MPI command's `arepo cosmo`: each rank writes its own members). Not
  * exported: the command's. open_part is tbrf_arepo_set_open for members
  * member0 .. member0 + members - 1 of h->num_files only, member f holding
