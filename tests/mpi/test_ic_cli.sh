@@ -30,7 +30,9 @@
 #    --files N set's member byte for byte and the side file's content
 #    (h5dump: the Header, /tbrf with set_digest, /gadget_members) the
 #    serial one's; --lpt 2 gadget2 on 2 ranks: every rank exits 0, two
-#    members and the side file, which tbrf info reads; a rename failing
+#    members and the side file, which tbrf info reads, and in double the
+#    serial --files 2 members' positions and velocities within the bound
+#    (the other blocks exact; python3); a rename failing
 #    on rank 1 of 3 leaves the previous Gadget set and side file as they
 #    were.
 set -euo pipefail
@@ -221,6 +223,38 @@ check "gadget2 --lpt 2 on 2 ranks: every rank exits 0 ($(rcs)), 2 members, a sid
     sh -c '[ -e pg2l.0 ] && [ -e pg2l.1 ] && [ -e pg2l.tbrf.h5 ] && [ ! -e pg2l.2 ]'
 check "gadget2 --lpt 2 on 2 ranks: every rank exited 0" all_rc 2 0
 check "gadget2 --lpt 2 on 2 ranks: the set checks (tbrf info)" "$tbrf" info pg2l.tbrf.h5 >/dev/null
+# double precision: the positions and velocities within the bound above
+# (one float ulp could flip), every other block (header, IDs, U) exact
+serial "${ic[@]}" --particles 16 --format gadget2 --precision double --gas --paired --files 2 --out pg2d
+run 2 "${ic[@]}" --particles 16 --format gadget2 --precision double --gas --paired --out pg2d
+check "gadget2 --lpt 2 double on 2 ranks: every rank exited 0 ($(rcs))" all_rc 2 0
+gclose() { # A B: Gadget-2 members, record for record
+    python3 - "$1" "$2" <<'PY'
+import struct, sys
+def recs(path):
+    b = open(path, 'rb').read(); i = 0
+    while i < len(b):
+        n = struct.unpack_from('<i', b, i)[0]
+        yield b[i + 4:i + 4 + n]; i += n + 8
+label, bad = b'', 0
+for x, y in zip(list(recs(sys.argv[1])), list(recs(sys.argv[2]))):
+    if len(x) == 8 and len(y) == 8:
+        label = x[:4]
+    if len(x) != len(y):
+        bad = 1
+    elif label in (b'POS ', b'VEL ') and len(x) > 8:
+        a, c = struct.unpack('<%dd' % (len(x) // 8), x), struct.unpack('<%dd' % (len(y) // 8), y)
+        tol = 2.3e-11 if label == b'POS ' else 2.9e-12
+        bad |= max(abs(p - q) for p, q in zip(a, c)) > tol
+    else:
+        bad |= x != y
+sys.exit(bad)
+PY
+}
+if command -v python3 >/dev/null; then
+    check "gadget2 --lpt 2 double on 2 ranks: the serial members within the bound" \
+        sh -c 'for f in 0 1; do '"$(declare -f gclose)"'; gclose pg2d.$f ser/pg2d.$f || exit 1; done'
+fi
 
 # a rename failing on rank 1 of 3: the previous Gadget set stays
 run 3 "${ic[@]}" --particles 12 --lpt 1 "${gopt[@]}" --out gold
