@@ -82,4 +82,10 @@ void tbrfi_icc_nufft_setup(const tbrf_ic_cosmo *ic, nufft_setup *s);
 int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
                    double *u[3]);
 
+/* Psi1 at n arbitrary sites (3 n doubles, inside [0, box)^3), as
+ * tbrf_ic_cosmo_displacements has it at the lattice (paired sign
+ * included): the parent-mode part of a zoom's fine displacements.
+ * TBRF_OK, the statuses of tbrf_ic_cosmo_displacements, TBRF_ERR_NULL. */
+int tbrfi_icc_psi_at(tbrf_ic_cosmo *ic, int64_t n, const double *site, double *psi);
+
 #endif

@@ -521,3 +521,36 @@ int tbrf_ic_cosmo_set_cancel(tbrf_ic_cosmo *ic, tbrf_cancel_fn cancel, void *use
         st = tbrf_set_cancel(ic->plan_gas, cancel, user);
     return st;
 }
+
+/* Psi1 (the parent's own modes, as tbrf_ic_cosmo_displacements gives it,
+ * paired sign included) at n arbitrary sites (3 n, in [0, box)): the
+ * parent-mode part of a zoom region's fine displacements. The plan's
+ * non-uniform path, or the kept potential's NUFFT with fixed amplitudes. */
+int tbrfi_icc_psi_at(tbrf_ic_cosmo *ic, int64_t n, const double *site, double *psi)
+{
+    int st = whole(ic);
+    if (st != TBRF_OK)
+        return st;
+    if (!site || !psi)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: zoom sites or psi NULL");
+    if (n <= 0)
+        return TBRF_OK;
+    if (ic->phi1) {
+        nufft_setup nu;
+        double *u[3] = {NULL, NULL, NULL};
+        tbrfi_icc_nufft_setup(ic, &nu);
+        st = field_fail(ic, tbrfi_icc_fine(ic, ic->phi1, &nu, u));
+        if (st == TBRF_OK)
+            tbrfi_nufft_interp(&nu, u, 3, n, site, TBRF_DOUBLE, 0, psi);
+        for (int c = 0; c < 3; c++)
+            fftw_free(u[c]);
+    } else {
+        st = tbrf_set_points(ic->plan, n, site); /* not copied: kept until executed */
+        if (st == TBRF_OK)
+            st = tbrf_execute(ic->plan, 0, psi);
+        st = plan_fail(ic, st);
+    }
+    for (int64_t i = 0; st == TBRF_OK && ic->p.paired && i < 3 * n; i++)
+        psi[i] = -psi[i];
+    return st;
+}
