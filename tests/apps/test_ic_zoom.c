@@ -5,13 +5,16 @@
  * parent's largest |Psi|, with the plan's path and with fixed amplitudes
  * (the kept potential's NUFFT), paired sign included; the fine sites in
  * between differ from every parent value (the check can fail); NULL
- * sites are refused. */
+ * sites are refused. The layout (tbrfi_zoom_layout): counts by type
+ * counted cell by cell (a region wrapping the box edge), total mass the
+ * parent's, bad regions refused. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "apps/ic/cosmo_internal.h"
+#include "apps/ic/zoom_internal.h"
 #include "support/check.h"
 #include "tbrf.h"
 
@@ -72,8 +75,35 @@ static int one(int fixed, int paired)
     return 0;
 }
 
+static void layout(void)
+{
+    const int64_t lo[3] = {3, 10, 0}, hi[3] = {7, 18, 16}; /* y wraps past G */
+    tbrfi_zoom_counts z;
+    char why[256];
+    REQUIRE(tbrfi_zoom_layout(G, 4, lo, hi, 2.5, &z, why, sizeof why) == TBRF_OK, , "%s", why);
+    int64_t in = 0;
+    for (int k = 0; k < G; k++)
+        for (int j = 0; j < G; j++)
+            for (int i = 0; i < G; i++)
+                in += tbrfi_zoom_inside(&z, G, i, j, k);
+    CHECK(in == 4 * 8 * 16 && z.region_cells == in, "cells inside %lld, layout %lld",
+          (long long)in, (long long)z.region_cells);
+    CHECK(z.fine == in * 64 && z.coarse == G * G * G - in, "counts %lld %lld",
+          (long long)z.fine, (long long)z.coarse);
+    const double total = (double)z.fine * z.mass_fine + (double)z.coarse * z.mass_coarse;
+    CHECK(fabs(total - 2.5 * G * G * G) <= 1e-12 * total, "total mass %.17g", total);
+    const int64_t bad[3] = {3, 10, 0}, badhi[3] = {3, 18, 16};
+    CHECK(tbrfi_zoom_layout(G, 4, bad, badhi, 2.5, &z, why, sizeof why) == TBRF_ERR_INVALID,
+          "an empty region accepted");
+    CHECK(tbrfi_zoom_layout(G, 0, lo, hi, 2.5, &z, why, sizeof why) == TBRF_ERR_INVALID,
+          "refinement 0 accepted");
+    CHECK(tbrfi_zoom_layout(G, 4, NULL, hi, 2.5, &z, why, sizeof why) == TBRF_ERR_NULL,
+          "NULL lo accepted");
+}
+
 int main(void)
 {
+    layout();
     one(0, 0);
     one(1, 0);
     one(0, 1);
