@@ -82,4 +82,10 @@ void tbrfi_icc_nufft_setup(const tbrf_ic_cosmo *ic, nufft_setup *s);
 int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
                    double *u[3]);
 
+/* 3LPT (cosmo_lpt3.c): phi3a, phi3b and A3c x y z (out[0..4], G^3
+ * half-complex) from the unit potentials phi1 and phi2; TBRF_OK or
+ * TBRF_ERR_NO_MEMORY. */
+int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
+                              const fftw_complex *phi2, fftw_complex *out[5]);
+
 #endif
