@@ -10,6 +10,10 @@
  *    AB^2 k^4/80; A3c_z = (A^2B k^4/20) sin2kx sy - (AB^2 k^4/20) sx sin2ky,
  *    mode (2,1,0) -A^2B k^4/80, (1,2,0) +AB^2 k^4/80;
  *  - amplitudes x2 (phi2 x4): every term x8 (the D1^3 scaling);
+ *  - phi1 = A cos k(x+y) and phi2 = B cos k(x+y) (one diagonal direction,
+ *    off-diagonal Hessians): every term vanishes (the -2 phi1,ij phi2,ij
+ *    of 3b cancels the diagonal products, the cross products of 3c are of
+ *    parallel vectors);
  *  - two calls give the same bits. */
 #include <math.h>
 #include <stdio.h>
@@ -112,8 +116,29 @@ static void two_waves(void)
     free5(o3);
 }
 
+static void diagonal(void)
+{
+    const double A = 0.3, B = -0.2, k = 2 * 3.14159265358979323846, k4 = pow(k, 4);
+    fftw_complex *p1 = fftw_malloc(HC * sizeof *p1), *p2 = fftw_malloc(HC * sizeof *p2), *o[5];
+    alloc5(o);
+    memset(p1, 0, HC * sizeof *p1);
+    memset(p2, 0, HC * sizeof *p2);
+    *re(p1, 1, 1, 0) = A / 2;
+    *re(p2, 1, 1, 0) = B / 2;
+    CHECK(tbrfi_icc_lpt3_potentials(G, k, p1, p2, o) == TBRF_OK, "diagonal run");
+    double worst = 0;
+    for (int t = 0; t < 5; t++)
+        for (size_t i = 0; i < HC; i++)
+            worst = fmax(worst, fmax(fabs(o[t][i][0]), fabs(o[t][i][1])));
+    CHECK(worst < 1e-12 * A * fabs(B) * k4, "one direction: terms vanish (largest %g)", worst);
+    free5(o);
+    fftw_free(p1);
+    fftw_free(p2);
+}
+
 int main(void)
 {
+    diagonal();
     three_waves();
     two_waves();
     return check_report("test_ic_lpt3");
