@@ -88,4 +88,10 @@ int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft
  * TBRF_OK, the statuses of tbrf_ic_cosmo_displacements, TBRF_ERR_NULL. */
 int tbrfi_icc_psi_at(tbrf_ic_cosmo *ic, int64_t n, const double *site, double *psi);
 
+/* 3LPT (cosmo_lpt3.c): phi3a, phi3b and A3c x y z (out[0..4], G^3
+ * half-complex) from the unit potentials phi1 and phi2; TBRF_OK or
+ * TBRF_ERR_NO_MEMORY. */
+int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
+                              const fftw_complex *phi2, fftw_complex *out[5]);
+
 #endif

@@ -1,0 +1,174 @@
+/* cosmo_lpt3.c — the third-order (3LPT) potentials of a cosmological
+ * initial condition, as monofonIC forms them (Michaux et al. 2021,
+ * arXiv:2008.09588). Work in progress: not yet called by cosmo.c (lpt 3
+ * is still refused there).
+ *
+ * From the unit potentials phi1 (Psi1 = grad phi1) and phi2 (laplacian
+ * phi2 = delta2, cosmo_lpt.c's source, without D2), half-complex on the
+ * particles' G^3 modes with kf the fundamental wavenumber:
+ *     lap phi3a = det(phi1,ij)
+ *     lap phi3b = sum_{i<j} [phi1,ii phi2,jj + phi2,ii phi1,jj
+ *                            - 2 phi1,ij phi2,ij]
+ *     lap A3c   = sum_i grad phi2,i x grad phi1,i      (transverse part)
+ * and Psi3 = (D3a/D1^3) grad phi3a + (D3b/D1^3) grad phi3b
+ *          + (D3c/D1^3) curl A3c, with D3a ~ -D1^3/3, D3b ~ 10/21 D1^3,
+ * D3c ~ -D1^3/7 in EdS. The products are formed on the 3/2-padded grid
+ * of cosmo_lpt.c (M = floor((3G + 1)/2)); a cubic term reaches 3K, so
+ * with M >= 3K + 1 its kept modes alias only from the part beyond 2K
+ * (monofonIC's choice too). Serial pointwise loops: bitwise the same for
+ * any thread count of FFTW. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbrf.h"
+#include "apps/ic/cosmo_internal.h"
+#include "methods/turning_bands/lines.h"
+
+static int64_t l3_m(int64_t i, int64_t n)
+{
+    return i <= n / 2 ? i : i - n;
+}
+
+static int l3_nyq(int64_t m, int64_t n)
+{
+    return n % 2 == 0 && (m == n / 2 || m == -n / 2);
+}
+
+static size_t l3_hc(int64_t n)
+{
+    return (size_t)(n * n * (n / 2 + 1));
+}
+
+static fftw_plan l3_plan(int64_t n, fftw_complex *c, int forward)
+{
+    tbrfi_lines_fftw_lock();
+    const int m = (int)n;
+    fftw_plan f = forward ? fftw_plan_dft_r2c_3d(m, m, m, (double *)c, c, FFTW_ESTIMATE)
+                          : fftw_plan_dft_c2r_3d(m, m, m, c, (double *)c, FFTW_ESTIMATE);
+    tbrfi_lines_fftw_unlock();
+    return f;
+}
+
+/* a (padded, real after the call) = phi,ij of the G^3 potential phi. */
+static void l3_deriv(int64_t g, double kf, const fftw_complex *phi, int i, int j, fftw_complex *a)
+{
+    const int64_t nh = g / 2 + 1, mm = (3 * g + 1) / 2, mh = mm / 2 + 1;
+    memset(a, 0, l3_hc(mm) * sizeof *a);
+    for (int64_t row = 0; row < g * g; row++) {
+        const int64_t my = l3_m(row % g, g), mz = l3_m(row / g, g);
+        const int64_t to = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t m[3] = {x, my, mz};
+            const double f = -kf * kf * (double)m[i] * (double)m[j];
+            a[to + x][0] = f * phi[row * nh + x][0];
+            a[to + x][1] = f * phi[row * nh + x][1];
+        }
+    }
+    fftw_plan p = l3_plan(mm, a, 0);
+    fftw_execute(p);
+    tbrfi_lines_fft_destroy(p);
+}
+
+/* out (G^3) = the potential whose laplacian is the padded real source s
+ * (destroyed: transformed in place). */
+static void l3_inverse_laplacian(int64_t g, double kf, fftw_complex *s, fftw_complex *out)
+{
+    const int64_t nh = g / 2 + 1, mm = (3 * g + 1) / 2, mh = mm / 2 + 1;
+    fftw_plan p = l3_plan(mm, s, 1);
+    fftw_execute(p);
+    tbrfi_lines_fft_destroy(p);
+    const double n3 = (double)mm * (double)mm * (double)mm;
+    for (int64_t row = 0; row < g * g; row++) {
+        const int64_t my = l3_m(row % g, g), mz = l3_m(row / g, g);
+        const int64_t from = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
+        for (int64_t x = 0; x < nh; x++) {
+            const double m2 = (double)(x * x + my * my + mz * mz);
+            const int zero = m2 == 0 || l3_nyq(x, g) || l3_nyq(my, g) || l3_nyq(mz, g);
+            const double f = zero ? 0.0 : -1.0 / (kf * kf * m2 * n3);
+            out[row * nh + x][0] = f * s[from + x][0];
+            out[row * nh + x][1] = f * s[from + x][1];
+        }
+    }
+}
+
+/* The six second derivatives xx yy zz xy xz yz of phi on the padded grid. */
+static void l3_hessian(int64_t g, double kf, const fftw_complex *phi, fftw_complex *h[6])
+{
+    static const int ij[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    for (int t = 0; t < 6; t++)
+        l3_deriv(g, kf, phi, ij[t][0], ij[t][1], h[t]);
+}
+
+/* H[i][j] as a pointer into the six arrays. */
+static const double *l3_at(fftw_complex *h[6], int i, int j)
+{
+    static const int slot[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
+    return (const double *)h[slot[i][j]];
+}
+
+/* The real sources of 3a, 3b and the three components of 3c into s[0..4]. */
+static void l3_sources(int64_t mm, fftw_complex *a[6], fftw_complex *b[6], fftw_complex *s[5])
+{
+    const int64_t nx2 = 2 * (mm / 2 + 1);
+    for (int64_t row = 0; row < mm * mm; row++)
+        for (int64_t x = 0; x < mm; x++) {
+            const int64_t q = row * nx2 + x;
+            double A[3][3], B[3][3];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    A[i][j] = l3_at(a, i, j)[q];
+                    B[i][j] = l3_at(b, i, j)[q];
+                }
+            const double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+                               A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                               A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+            double mix = 0, c[3] = {0, 0, 0};
+            for (int i = 0; i < 3; i++)
+                for (int j = i + 1; j < 3; j++)
+                    mix += A[i][i] * B[j][j] + B[i][i] * A[j][j] - 2 * A[i][j] * B[i][j];
+            for (int i = 0; i < 3; i++) {
+                c[0] += B[i][1] * A[i][2] - B[i][2] * A[i][1];
+                c[1] += B[i][2] * A[i][0] - B[i][0] * A[i][2];
+                c[2] += B[i][0] * A[i][1] - B[i][1] * A[i][0];
+            }
+            ((double *)s[0])[q] = det;
+            ((double *)s[1])[q] = mix;
+            for (int k = 0; k < 3; k++)
+                ((double *)s[2 + k])[q] = c[k];
+        }
+}
+
+/* phi3a, phi3b and A3c (three G^3 half-complex arrays) from the unit
+ * potentials phi1 and phi2 (G^3 half-complex): out[0] = phi3a, out[1] =
+ * phi3b, out[2..4] = A3c x y z, each l3_hc(g) complex values. Returns
+ * TBRF_OK, TBRF_ERR_NO_MEMORY. */
+int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
+                              const fftw_complex *phi2, fftw_complex *out[5])
+{
+    const int64_t mm = (3 * g + 1) / 2;
+    fftw_complex *a[6] = {0}, *b[6] = {0}, *s[5] = {0};
+    int st = TBRF_OK;
+    for (int t = 0; t < 6; t++) {
+        a[t] = fftw_malloc(l3_hc(mm) * sizeof(fftw_complex));
+        b[t] = fftw_malloc(l3_hc(mm) * sizeof(fftw_complex));
+        if (t < 5)
+            s[t] = fftw_malloc(l3_hc(mm) * sizeof(fftw_complex));
+        if (!a[t] || !b[t] || (t < 5 && !s[t]))
+            st = TBRF_ERR_NO_MEMORY;
+    }
+    if (st == TBRF_OK) {
+        l3_hessian(g, kf, phi1, a);
+        l3_hessian(g, kf, phi2, b);
+        l3_sources(mm, a, b, s);
+        for (int k = 0; k < 5; k++)
+            l3_inverse_laplacian(g, kf, s[k], out[k]);
+    }
+    for (int t = 0; t < 6; t++) {
+        fftw_free(a[t]);
+        fftw_free(b[t]);
+        if (t < 5)
+            fftw_free(s[t]);
+    }
+    return st;
+}
