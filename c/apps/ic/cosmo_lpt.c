@@ -29,6 +29,7 @@
 #include "apps/ic/cosmo_internal.h"
 #include "apps/ic/ic_internal.h"
 #include "core/parallel.h"
+#include "methods/fft/fft.h"
 #include "methods/turning_bands/lines.h"
 
 #define PI 3.14159265358979323846
@@ -117,32 +118,18 @@ double tbrfi_icc_plan_at_sites(const tbrf_ic_cosmo_params *p)
     return fine3_bytes(p) + 16.0 * (double)hc_count(g);
 }
 
-/* FFTW plans of the in-place n^3 transforms on array c, on the threads
- * the FFT method uses (as methods/fft/fft.c: FFTW's threads set up once,
- * under the library's planner lock). NULL when FFTW cannot plan. */
-static fftw_plan plan_3d(int64_t n, fftw_complex *c, int forward)
+/* The transposed-layout plan of the in-place n^3 transform on array c
+ * (tbrfi_fft_cube_t: modes [ky][kz][kx]) on the threads the FFT method
+ * uses. 0 when FFTW cannot plan. */
+static int plan_cube(tbrfi_fft_cube_t *t, int64_t n, fftw_complex *c, int forward)
 {
-    tbrfi_lines_fftw_lock();
-    static int threads_ready = 0;
-    if (!threads_ready)
-        threads_ready = fftw_init_threads();
-    fftw_plan_with_nthreads(threads_ready ? tbrf_threads(0) : 1);
-    const int m = (int)n;
-    fftw_plan f = forward ? fftw_plan_dft_r2c_3d(m, m, m, (double *)c, c, FFTW_ESTIMATE)
-                          : fftw_plan_dft_c2r_3d(m, m, m, c, (double *)c, FFTW_ESTIMATE);
-    fftw_plan_with_nthreads(1);
-    tbrfi_lines_fftw_unlock();
-    return f;
+    return tbrfi_fft_cube_t_plan(t, n, c, forward, tbrf_threads(0));
 }
 
-static fftw_plan plan_c2r(int64_t n, fftw_complex *c)
+/* Row (iz, iy) of the transposed layout: [ky][kz]. */
+static int64_t t_row(int64_t row, int64_t n)
 {
-    return plan_3d(n, c, 0);
-}
-
-static fftw_plan plan_r2c(int64_t n, fftw_complex *c)
-{
-    return plan_3d(n, c, 1);
+    return row % n * n + row / n;
 }
 
 /* The first-order potential phi_k (half-complex G^3, FFT-method layout)
@@ -155,8 +142,8 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1, nx2 = 2 * nh;
     const double kf = kfund(ic), norm = 1.0 / ((double)g * (double)g * (double)g);
-    fftw_plan f = plan_r2c(g, work);
-    if (!f)
+    tbrfi_fft_cube_t f;
+    if (!plan_cube(&f, g, work, 1))
         return TBRF_ERR_FFT;
     memset(phi, 0, hc_count(g) * sizeof *phi);
     for (int c = 0; c < 3; c++) {
@@ -164,15 +151,16 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
         for (int64_t row = 0; row < g * g; row++)
             for (int64_t x = 0; x < g; x++)
                 r[row * nx2 + x] = psi[3 * (row * g + x) + c];
-        fftw_execute(f);
+        tbrfi_fft_cube_t_execute(&f, work);
         for (int64_t row = 0; row < g * g; row++)
             for (int64_t x = 0; x < nh; x++) {
                 const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
-                phi[row * nh + x][0] += (double)m[c] * work[row * nh + x][0];
-                phi[row * nh + x][1] += (double)m[c] * work[row * nh + x][1];
+                const double *w = work[t_row(row, g) * nh + x];
+                phi[row * nh + x][0] += (double)m[c] * w[0];
+                phi[row * nh + x][1] += (double)m[c] * w[1];
             }
     }
-    tbrfi_lines_fft_destroy(f);
+    tbrfi_fft_cube_t_destroy(&f);
     for (int64_t row = 0; row < g * g; row++)
         for (int64_t x = 0; x < nh; x++) {
             const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
@@ -213,14 +201,14 @@ static void fix_amplitudes(const tbrf_ic_cosmo *ic, fftw_complex *phi)
 /* The padded array a (M^3, zeroed first) holding the modes of phi,ij
  * (-k_i k_j phi_k), transformed to real space. */
 static void derivative(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int i, int j,
-                       fftw_plan c2r, fftw_complex *a)
+                       const tbrfi_fft_cube_t *c2r, fftw_complex *a)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1, mm = padded(g), mh = mm / 2 + 1;
     const double kf = kfund(ic);
     memset(a, 0, hc_count(mm) * sizeof *a);
     for (int64_t row = 0; row < g * g; row++) {
         const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
-        const int64_t to = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
+        const int64_t to = ((my + mm) % mm * mm + (mz + mm) % mm) * mh; /* transposed */
         for (int64_t x = 0; x < nh; x++) {
             const int64_t m[3] = {x, my, mz};
             const double f = -kf * kf * (double)m[i] * (double)m[j];
@@ -228,7 +216,7 @@ static void derivative(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int i, 
             a[to + x][1] = f * phi[row * nh + x][1];
         }
     }
-    fftw_execute_dft_c2r(c2r, a, (double *)a);
+    tbrfi_fft_cube_t_execute(c2r, a);
 }
 
 /* s = s op a b over the padded real grid: op 0 sets, +1 adds, -1
@@ -247,7 +235,7 @@ static void products(int64_t mm, double *s, const double *a, const double *b, in
 
 /* delta2 of phi on the padded grid into S (real space): xx yy + (xx + yy)
  * zz - xy^2 - xz^2 - yz^2, with two more padded arrays A and B. */
-static void source(const tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_plan c2r,
+static void source(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const tbrfi_fft_cube_t *c2r,
                    fftw_complex *S, fftw_complex *A, fftw_complex *B)
 {
     const int64_t mm = padded(ic->p.particles), nx2 = 2 * (mm / 2 + 1);
@@ -277,7 +265,7 @@ static void second_potential(const tbrf_ic_cosmo *ic, const fftw_complex *S, fft
     const double scale = ic->info.growth2 / (d1 * d1) / ((double)mm * (double)mm * (double)mm);
     for (int64_t row = 0; row < g * g; row++) {
         const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
-        const int64_t from = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
+        const int64_t from = ((my + mm) % mm * mm + (mz + mm) % mm) * mh; /* transposed */
         for (int64_t x = 0; x < nh; x++) {
             const double m2 = (double)(x * x + my * my + mz * mz);
             const int zero = m2 == 0 || nyquist(x, g) || nyquist(my, g) || nyquist(mz, g);
@@ -295,18 +283,17 @@ static int second_order(tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex
     fftw_complex *pad[3];
     for (int i = 0; i < 3; i++)
         pad[i] = fftw_malloc(hc_count(mm) * sizeof(fftw_complex));
-    fftw_plan c2r = pad[0] && pad[1] && pad[2] ? plan_c2r(mm, pad[1]) : NULL;
-    fftw_plan r2c = c2r ? plan_r2c(mm, pad[0]) : NULL;
-    int st = !pad[0] || !pad[1] || !pad[2] ? TBRF_ERR_NO_MEMORY : !r2c ? TBRF_ERR_FFT : TBRF_OK;
+    tbrfi_fft_cube_t c2r = {0}, r2c = {0};
+    const int mem = pad[0] && pad[1] && pad[2];
+    const int planned = mem && plan_cube(&c2r, mm, pad[1], 0) && plan_cube(&r2c, mm, pad[0], 1);
+    int st = !mem ? TBRF_ERR_NO_MEMORY : !planned ? TBRF_ERR_FFT : TBRF_OK;
     if (st == TBRF_OK) {
-        source(ic, phi, c2r, pad[0], pad[1], pad[2]);
-        fftw_execute(r2c);
+        source(ic, phi, &c2r, pad[0], pad[1], pad[2]);
+        tbrfi_fft_cube_t_execute(&r2c, pad[0]);
         second_potential(ic, pad[0], phi2);
     }
-    if (c2r)
-        tbrfi_lines_fft_destroy(c2r);
-    if (r2c)
-        tbrfi_lines_fft_destroy(r2c);
+    tbrfi_fft_cube_t_destroy(&c2r);
+    tbrfi_fft_cube_t_destroy(&r2c);
     for (int i = 0; i < 3; i++)
         fftw_free(pad[i]);
     return st;
@@ -375,9 +362,10 @@ int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic)
     return st; /* the plan's failure has its message */
 }
 
-/* The modes of component c of grad phi into the half-complex array w. */
+/* The modes of component c of grad phi into the half-complex array w,
+ * in phi's layout or (transposed) tbrfi_fft_cube_t's. */
 static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int c,
-                           fftw_complex *w)
+                           int transposed, fftw_complex *w)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1;
     const double kf = kfund(ic);
@@ -385,8 +373,9 @@ static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int
         for (int64_t x = 0; x < nh; x++) {
             const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
             const double k = kf * (double)m[c];
-            w[row * nh + x][0] = -k * phi[row * nh + x][1]; /* i k phi */
-            w[row * nh + x][1] = k * phi[row * nh + x][0];
+            double *to = w[(transposed ? t_row(row, g) : row) * nh + x];
+            to[0] = -k * phi[row * nh + x][1]; /* i k phi */
+            to[1] = k * phi[row * nh + x][0];
         }
 }
 
@@ -453,20 +442,20 @@ int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *
 {
     const int64_t g = ic->p.particles, nx2 = 2 * (g / 2 + 1);
     fftw_complex *w = fftw_malloc(hc_count(g) * sizeof *w);
-    fftw_plan f = w ? plan_c2r(g, w) : NULL;
-    if (!f) {
+    tbrfi_fft_cube_t f;
+    if (!w || !plan_cube(&f, g, w, 0)) {
         fftw_free(w);
         return w ? TBRF_ERR_FFT : TBRF_ERR_NO_MEMORY;
     }
     for (int c = 0; c < 3; c++) {
-        gradient_modes(ic, phi, c, w);
-        fftw_execute(f);
+        gradient_modes(ic, phi, c, 1, w);
+        tbrfi_fft_cube_t_execute(&f, w);
         const double *r = (const double *)w;
         for (int64_t row = 0; row < g * g; row++)
             for (int64_t x = 0; x < g; x++)
                 out[3 * (row * g + x) + c] = r[row * nx2 + x];
     }
-    tbrfi_lines_fft_destroy(f);
+    tbrfi_fft_cube_t_destroy(&f);
     fftw_free(w);
     return TBRF_OK;
 }
@@ -492,7 +481,7 @@ int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft
             st = TBRF_ERR_NO_MEMORY;
             break;
         }
-        gradient_modes(ic, phi, c, w);
+        gradient_modes(ic, phi, c, 0, w);
         st = tbrfi_nufft_fine(s, w, 0, u[c]);
     }
     fftw_free(w);

@@ -866,16 +866,98 @@ static int fftw_threads_ready(void)
     return ready;
 }
 
+/* Sets FFTW's planner to nthreads threads; call under the library's FFTW
+ * lock, and fftw_threads_back() after planning. */
+static void fftw_threads_for(int nthreads)
+{
+    fftw_plan_with_nthreads(fftw_threads_ready() ? nthreads : 1);
+}
+
+static void fftw_threads_back(void)
+{
+    fftw_plan_with_nthreads(1);
+}
+
 fftw_plan tbrfi_fft_plan_cube(int64_t n, fftw_complex *c, int forward, int nthreads)
 {
     tbrfi_lines_fftw_lock();
-    fftw_plan_with_nthreads(fftw_threads_ready() ? nthreads : 1);
+    fftw_threads_for(nthreads);
     const int m = (int)n;
     fftw_plan f = forward ? fftw_plan_dft_r2c_3d(m, m, m, (double *)c, c, FFTW_ESTIMATE)
                           : fftw_plan_dft_c2r_3d(m, m, m, c, (double *)c, FFTW_ESTIMATE);
-    fftw_plan_with_nthreads(1);
+    fftw_threads_back();
     tbrfi_lines_fftw_unlock();
     return f;
+}
+
+int tbrfi_fft_cube_t_plan(tbrfi_fft_cube_t *t, int64_t n, fftw_complex *c, int forward,
+                          int nthreads)
+{
+    const int m = (int)n, nh = m / 2 + 1, np = 2 * nh, n2[2] = {m, m};
+    const int re[2] = {m, np}, ce[2] = {m, nh};
+    t->n = n;
+    t->nthreads = nthreads;
+    t->forward = forward;
+    tbrfi_lines_fftw_lock();
+    fftw_threads_for(nthreads);
+    t->planes = forward ? fftw_plan_many_dft_r2c(2, n2, m, (double *)c, re, 1, m * np, c, ce, 1,
+                                                 m * nh, FFTW_ESTIMATE)
+                        : fftw_plan_many_dft_c2r(2, n2, m, c, ce, 1, m * nh, (double *)c, re, 1,
+                                                 m * np, FFTW_ESTIMATE);
+    /* after the swap: 1-d transforms along the middle axis (stride nh),
+     * looped over the slowest axis and the nh columns */
+    fftw_iodim line = {m, nh, nh}, loops[2] = {{m, m * nh, m * nh}, {nh, 1, 1}};
+    t->lines = fftw_plan_guru_dft(1, &line, 2, loops, c, c, forward ? FFTW_FORWARD : FFTW_BACKWARD,
+                                  FFTW_ESTIMATE);
+    fftw_threads_back();
+    tbrfi_lines_fftw_unlock();
+    if (t->planes && t->lines)
+        return 1;
+    tbrfi_fft_cube_t_destroy(t);
+    return 0;
+}
+
+/* Row (i, j) <-> row (j, i) of the n x n rows of nh complex values of c,
+ * in blocks of 8 x 8 rows for the cache; each pair of rows has one owner
+ * thread, so the bits do not depend on the thread count. */
+static void swap_rows(fftw_complex *c, int64_t n, int nthreads)
+{
+    const int64_t nh = n / 2 + 1;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
+    for (int64_t ib = 0; ib < n; ib += 8)
+        for (int64_t jb = ib; jb < n; jb += 8)
+            for (int64_t i = ib; i < ib + 8 && i < n; i++)
+                for (int64_t j = jb == ib ? i + 1 : jb; j < jb + 8 && j < n; j++) {
+                    double *x = (double *)(c + (i * n + j) * nh);
+                    double *y = (double *)(c + (j * n + i) * nh);
+                    for (int64_t k = 0; k < 2 * nh; k++) {
+                        const double v = x[k];
+                        x[k] = y[k];
+                        y[k] = v;
+                    }
+                }
+}
+
+void tbrfi_fft_cube_t_execute(const tbrfi_fft_cube_t *t, fftw_complex *c)
+{
+    if (t->forward) {
+        fftw_execute_dft_r2c(t->planes, (double *)c, c);
+        swap_rows(c, t->n, t->nthreads);
+        fftw_execute_dft(t->lines, c, c);
+    } else {
+        fftw_execute_dft(t->lines, c, c);
+        swap_rows(c, t->n, t->nthreads);
+        fftw_execute_dft_c2r(t->planes, c, (double *)c);
+    }
+}
+
+void tbrfi_fft_cube_t_destroy(tbrfi_fft_cube_t *t)
+{
+    if (t->planes)
+        tbrfi_lines_fft_destroy(t->planes);
+    if (t->lines)
+        tbrfi_lines_fft_destroy(t->lines);
+    t->planes = t->lines = NULL;
 }
 
 /* The transform's array and its plan (in place, or out of place into R),
@@ -888,12 +970,12 @@ static int fft_setup(int dim, const grid_geom *g, int nthreads, double *R, fft_a
     if (fft_array_alloc(A, sizeof(fftw_complex) * (size_t)(nh * ny * nz), nthreads))
         return TBRF_ERR_NO_MEMORY;
     tbrfi_lines_fftw_lock();
-    fftw_plan_with_nthreads(fftw_threads_ready() ? nthreads : 1);
+    fftw_threads_for(nthreads);
     if (!R)
         R = (double *)A->C;
     *plan = dim == 3 ? fftw_plan_dft_c2r_3d((int)nz, (int)ny, (int)nx, A->C, R, FFTW_ESTIMATE)
                      : fftw_plan_dft_c2r_2d((int)ny, (int)nx, A->C, R, FFTW_ESTIMATE);
-    fftw_plan_with_nthreads(1);
+    fftw_threads_back();
     tbrfi_lines_fftw_unlock();
     if (!*plan) {
         fft_array_free(A);

@@ -30,6 +30,31 @@
  * lock with FFTW's threads set up once. NULL when FFTW cannot plan. */
 fftw_plan tbrfi_fft_plan_cube(int64_t n, fftw_complex *c, int forward, int nthreads);
 
+/* The same real transform of the n^3 cube with the k-space layout
+ * transposed (FFTW_MPI_TRANSPOSED_OUT's): forward takes the real
+ * [z][y][x] (rows padded to 2 (n/2 + 1)) to modes [ky][kz][kx], backward
+ * takes that layout back. Made of batched 2-d transforms of the z planes,
+ * a blocked swap of the rows and 1-d transforms along the middle axis
+ * (FFTW's serial 3-d plan is 2-3 times slower under FFTW_ESTIMATE;
+ * bench/fftw_layout.c). The bits do not depend on nthreads. */
+typedef struct {
+    fftw_plan planes, lines;
+    int64_t n;
+    int nthreads, forward;
+} tbrfi_fft_cube_t;
+
+/* Plans t in place on array c (n^2 (n/2 + 1) complex values, FFTW
+ * aligned) on nthreads threads, under the library's FFTW lock. 1 when
+ * planned, 0 when FFTW cannot plan (t then holds no plan). */
+int tbrfi_fft_cube_t_plan(tbrfi_fft_cube_t *t, int64_t n, fftw_complex *c, int forward,
+                          int nthreads);
+
+/* Runs t in place on c (any FFTW-aligned array of t's size). */
+void tbrfi_fft_cube_t_execute(const tbrfi_fft_cube_t *t, fftw_complex *c);
+
+/* Destroys t's plans (under the lock); t may be partly planned. */
+void tbrfi_fft_cube_t_destroy(tbrfi_fft_cube_t *t);
+
 /* Bytes of working memory the method needs for grid g (the half-complex
  * array; the output is the caller's). */
 double tbrfi_fft_method_bytes(int dim, const grid_geom *g);
