@@ -22,6 +22,8 @@
 #      lpt2_mpi     mpirun -n IC_RANKS ... --lpt 2     IC_RANKS files, split
 #      lpt2_mpi_files4  the same with --files 4        4 files
 #      gas_serial, gas_mpi   --lpt 1 --gas             (GAS=1 only)
+#      glass        --lpt 2 on a glass: `tbrf arepo glass` of (G/2)^3
+#                   particles tiled twice a side (--glass; RUNS=glass)
 # 3. runs AREPO on AREPO_RANKS tasks in each folder with the example's
 #    param.txt (changed: ICFormat 3, MaxMemSize 1000, TimeMax TIME_MAX,
 #    softenings scaled by 32/G) and output times OUTPUT_TIMES; the gas runs
@@ -141,6 +143,8 @@ for name in ${RUNS:-$default_runs}; do
         lpt2_mpi_files4) run lpt2_mpi_files4 mpi --lpt 2 --files 4 ;;
         gas_serial)  run gas_serial serial --lpt 1 --gas ;;
         gas_mpi)     run gas_mpi mpi --lpt 1 --gas ;;
+        glass)       "$tbrf" arepo glass --out "$work/glass" --particles $((parts / 2)) --quiet &&
+                     run glass serial --lpt 2 --glass "$work/glass.hdf5" ;;
         *) echo "mpi_set.sh: unknown run $name" >&2; exit 1 ;;
     esac &
 done
