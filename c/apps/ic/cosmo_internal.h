@@ -11,6 +11,24 @@
 
 /* The most chunks generate splits a set into (AREPO's file count limit,
  * and what keeps n c / chunks free of overflow). */
+/* The signed wavenumber of FFT index i of n, whether it is a Nyquist
+ * plane (n even), and the complex values of the half-complex n^3 array
+ * (FFTW's r2c/c2r layout): the LPT orders' shared k-space indexing. */
+static inline int64_t tbrfi_icc_wave(int64_t i, int64_t n)
+{
+    return i <= n / 2 ? i : i - n;
+}
+
+static inline int tbrfi_icc_nyquist(int64_t m, int64_t n)
+{
+    return n % 2 == 0 && (m == n / 2 || m == -n / 2);
+}
+
+static inline size_t tbrfi_icc_hc(int64_t n)
+{
+    return (size_t)(n * n * (n / 2 + 1));
+}
+
 #define TBRF_IC_MAX_CHUNKS 65536
 
 /* The most particles per axis: the memory budget decides below it; at it

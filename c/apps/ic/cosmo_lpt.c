@@ -34,22 +34,6 @@
 
 #define PI 3.14159265358979323846
 
-static int64_t idx_m(int64_t i, int64_t n)
-{
-    return i <= n / 2 ? i : i - n;
-}
-
-static int nyquist(int64_t m, int64_t n)
-{
-    return n % 2 == 0 && (m == n / 2 || m == -n / 2);
-}
-
-/* Complex values of the half-complex n^3 array (FFTW's r2c/c2r layout). */
-static size_t hc_count(int64_t n)
-{
-    return (size_t)(n * n * (n / 2 + 1));
-}
-
 /* The fundamental wavenumber as the plan's FFT method has it: 2 pi over
  * the period G (L/G) of its box lattice, which may differ from L in the
  * last bit, so that a mode on the sphere cut is kept or dropped as the
@@ -87,14 +71,14 @@ double tbrfi_icc_lpt_making(const tbrf_ic_cosmo_params *p)
     if (p->lpt < 2 && !p->fixed_amplitude)
         return 0.0;
     const int64_t g = p->particles;
-    const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)hc_count(g);
+    const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)tbrfi_icc_hc(g);
     /* first_potential: Psi1 of the plan's lattice transform (one
      * half-complex grid, as hc), phi and the work array */
     const double first = 24.0 * g3 + 3.0 * hc;
     if (p->lpt < 2)
         return first;
     /* second_order: phi, phi2, the three padded grids, and Psi1 if kept */
-    const double second = 2.0 * hc + 3.0 * 16.0 * (double)hc_count(padded(g)) +
+    const double second = 2.0 * hc + 3.0 * 16.0 * (double)tbrfi_icc_hc(padded(g)) +
                           (keeps_psi1(p) ? 24.0 * g3 : 0.0);
     return fmax(first, second);
 }
@@ -105,7 +89,7 @@ double tbrfi_icc_lpt_held(const tbrf_ic_cosmo_params *p)
     if (fields == 0)
         return 0.0;
     const int64_t g = p->particles;
-    const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)hc_count(g);
+    const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)tbrfi_icc_hc(g);
     /* the potentials kept, one work array, each field evaluated (whole
      * lattice arrays, or the glass's fine grids) */
     const double eval = p->glass_n > 0 ? fine3_bytes(p) : 24.0 * g3;
@@ -115,7 +99,7 @@ double tbrfi_icc_lpt_held(const tbrf_ic_cosmo_params *p)
 double tbrfi_icc_plan_at_sites(const tbrf_ic_cosmo_params *p)
 {
     const int64_t g = p->particles;
-    return fine3_bytes(p) + 16.0 * (double)hc_count(g);
+    return fine3_bytes(p) + 16.0 * (double)tbrfi_icc_hc(g);
 }
 
 /* The transposed-layout plan of the in-place n^3 transform on array c
@@ -145,7 +129,7 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
     tbrfi_fft_cube_t f;
     if (!plan_cube(&f, g, work, 1))
         return TBRF_ERR_FFT;
-    memset(phi, 0, hc_count(g) * sizeof *phi);
+    memset(phi, 0, tbrfi_icc_hc(g) * sizeof *phi);
     for (int c = 0; c < 3; c++) {
         double *r = (double *)work;
         for (int64_t row = 0; row < g * g; row++)
@@ -154,7 +138,7 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
         tbrfi_fft_cube_t_execute(&f, work);
         for (int64_t row = 0; row < g * g; row++)
             for (int64_t x = 0; x < nh; x++) {
-                const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+                const int64_t m[3] = {x, tbrfi_icc_wave(row % g, g), tbrfi_icc_wave(row / g, g)};
                 const double *w = work[t_row(row, g) * nh + x];
                 phi[row * nh + x][0] += (double)m[c] * w[0];
                 phi[row * nh + x][1] += (double)m[c] * w[1];
@@ -163,11 +147,11 @@ static int potential(const tbrf_ic_cosmo *ic, const double *psi, fftw_complex *p
     tbrfi_fft_cube_t_destroy(&f);
     for (int64_t row = 0; row < g * g; row++)
         for (int64_t x = 0; x < nh; x++) {
-            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const int64_t m[3] = {x, tbrfi_icc_wave(row % g, g), tbrfi_icc_wave(row / g, g)};
             const double m2 = (double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
             double *a = phi[row * nh + x];
-            const int zero = m2 == 0 || nyquist(m[0], g) || nyquist(m[1], g) ||
-                             nyquist(m[2], g) ||
+            const int zero = m2 == 0 || tbrfi_icc_nyquist(m[0], g) || tbrfi_icc_nyquist(m[1], g) ||
+                             tbrfi_icc_nyquist(m[2], g) ||
                              tbrf_model_spectrum(ic->m, 3, kf * sqrt(m2)) == 0.0;
             const double f = zero ? 0.0 : norm / (kf * m2), re = a[0];
             a[0] = f * a[1]; /* -i (re + i im) f */
@@ -189,7 +173,7 @@ static void fix_amplitudes(const tbrf_ic_cosmo *ic, fftw_complex *phi)
             const double r = hypot(a[0], a[1]);
             if (r == 0.0)
                 continue;
-            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const int64_t m[3] = {x, tbrfi_icc_wave(row % g, g), tbrfi_icc_wave(row / g, g)};
             const double k = kf * sqrt((double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]));
             const double s = tbrf_model_spectrum(ic->m, 3, k);
             const double f = sqrt(3.0 * s / vol) / k / r;
@@ -205,9 +189,9 @@ static void derivative(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int i, 
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1, mm = padded(g), mh = mm / 2 + 1;
     const double kf = kfund(ic);
-    memset(a, 0, hc_count(mm) * sizeof *a);
+    memset(a, 0, tbrfi_icc_hc(mm) * sizeof *a);
     for (int64_t row = 0; row < g * g; row++) {
-        const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
+        const int64_t my = tbrfi_icc_wave(row % g, g), mz = tbrfi_icc_wave(row / g, g);
         const int64_t to = ((my + mm) % mm * mm + (mz + mm) % mm) * mh; /* transposed */
         for (int64_t x = 0; x < nh; x++) {
             const int64_t m[3] = {x, my, mz};
@@ -264,11 +248,11 @@ static void second_potential(const tbrf_ic_cosmo *ic, const fftw_complex *S, fft
     const double kf = kfund(ic), d1 = ic->info.growth;
     const double scale = ic->info.growth2 / (d1 * d1) / ((double)mm * (double)mm * (double)mm);
     for (int64_t row = 0; row < g * g; row++) {
-        const int64_t my = idx_m(row % g, g), mz = idx_m(row / g, g);
+        const int64_t my = tbrfi_icc_wave(row % g, g), mz = tbrfi_icc_wave(row / g, g);
         const int64_t from = ((my + mm) % mm * mm + (mz + mm) % mm) * mh; /* transposed */
         for (int64_t x = 0; x < nh; x++) {
             const double m2 = (double)(x * x + my * my + mz * mz);
-            const int zero = m2 == 0 || nyquist(x, g) || nyquist(my, g) || nyquist(mz, g);
+            const int zero = m2 == 0 || tbrfi_icc_nyquist(x, g) || tbrfi_icc_nyquist(my, g) || tbrfi_icc_nyquist(mz, g);
             const double f = zero ? 0.0 : -scale / (kf * kf * m2);
             phi2[row * nh + x][0] = f * S[from + x][0];
             phi2[row * nh + x][1] = f * S[from + x][1];
@@ -282,7 +266,7 @@ static int second_order(tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex
     const int64_t mm = padded(ic->p.particles);
     fftw_complex *pad[3];
     for (int i = 0; i < 3; i++)
-        pad[i] = fftw_malloc(hc_count(mm) * sizeof(fftw_complex));
+        pad[i] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
     tbrfi_fft_cube_t c2r = {0}, r2c = {0};
     const int mem = pad[0] && pad[1] && pad[2];
     const int planned = mem && plan_cube(&c2r, mm, pad[1], 0) && plan_cube(&r2c, mm, pad[0], 1);
@@ -338,7 +322,7 @@ int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic)
                              "first-order potential and the second-order source", why, sizeof why);
     if (st != TBRF_OK)
         return tbrfi_fail(&ic->msg, st, "%s", why);
-    const size_t hc = hc_count(p->particles) * sizeof(fftw_complex);
+    const size_t hc = tbrfi_icc_hc(p->particles) * sizeof(fftw_complex);
     fftw_complex *phi = fftw_malloc(hc), *work = fftw_malloc(hc);
     st = phi && work ? first_potential(ic, phi, work) : TBRF_ERR_NO_MEMORY;
     if (st == TBRF_OK && p->fixed_amplitude)
@@ -371,7 +355,7 @@ static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int
     const double kf = kfund(ic);
     for (int64_t row = 0; row < g * g; row++)
         for (int64_t x = 0; x < nh; x++) {
-            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const int64_t m[3] = {x, tbrfi_icc_wave(row % g, g), tbrfi_icc_wave(row / g, g)};
             const double k = kf * (double)m[c];
             double *to = w[(transposed ? t_row(row, g) : row) * nh + x];
             to[0] = -k * phi[row * nh + x][1]; /* i k phi */
@@ -390,7 +374,7 @@ static void fixed_mode(const tbrf_ic_cosmo *ic, const int64_t m[3], double *w[3]
     const double m2 = (double)(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
     const double k = kf * sqrt(m2);
     const double s = m2 == 0 ? 0.0 : tbrf_model_spectrum(ic->m, 3, k);
-    const int zero = m2 == 0 || nyquist(m[0], g) || nyquist(m[1], g) || nyquist(m[2], g) ||
+    const int zero = m2 == 0 || tbrfi_icc_nyquist(m[0], g) || tbrfi_icc_nyquist(m[1], g) || tbrfi_icc_nyquist(m[2], g) ||
                      s == 0.0;
     double re = 0, im = 0;
     for (int c = 0; c < 3; c++) {
@@ -428,7 +412,7 @@ int tbrf_ic_cosmo_fixed_modes(tbrf_ic_cosmo *ic, int64_t first_row, int64_t rows
     for (int64_t r = 0; r < rows; r++) {
         const int64_t row = first_row + r;
         for (int64_t x = 0; x < nh; x++) {
-            const int64_t m[3] = {x, idx_m(row % g, g), idx_m(row / g, g)};
+            const int64_t m[3] = {x, tbrfi_icc_wave(row % g, g), tbrfi_icc_wave(row / g, g)};
             double *w[3];
             for (int c = 0; c < 3; c++)
                 w[c] = mode[c] + 2 * (r * nh + x);
@@ -441,7 +425,7 @@ int tbrf_ic_cosmo_fixed_modes(tbrf_ic_cosmo *ic, int64_t first_row, int64_t rows
 int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out)
 {
     const int64_t g = ic->p.particles, nx2 = 2 * (g / 2 + 1);
-    fftw_complex *w = fftw_malloc(hc_count(g) * sizeof *w);
+    fftw_complex *w = fftw_malloc(tbrfi_icc_hc(g) * sizeof *w);
     tbrfi_fft_cube_t f;
     if (!w || !plan_cube(&f, g, w, 0)) {
         fftw_free(w);
@@ -473,7 +457,7 @@ void tbrfi_icc_nufft_setup(const tbrf_ic_cosmo *ic, nufft_setup *s)
 int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
                    double *u[3])
 {
-    fftw_complex *w = fftw_malloc(hc_count(ic->p.particles) * sizeof *w);
+    fftw_complex *w = fftw_malloc(tbrfi_icc_hc(ic->p.particles) * sizeof *w);
     int st = w ? TBRF_OK : TBRF_ERR_NO_MEMORY;
     for (int c = 0; c < 3 && st == TBRF_OK; c++) {
         u[c] = tbrfi_nufft_fine_alloc(s);

@@ -23,40 +23,16 @@
 
 #include "tbrf.h"
 #include "apps/ic/cosmo_internal.h"
+#include "methods/fft/fft.h"
 #include "methods/turning_bands/lines.h"
-
-static int64_t l3_m(int64_t i, int64_t n)
-{
-    return i <= n / 2 ? i : i - n;
-}
-
-static int l3_nyq(int64_t m, int64_t n)
-{
-    return n % 2 == 0 && (m == n / 2 || m == -n / 2);
-}
-
-static size_t l3_hc(int64_t n)
-{
-    return (size_t)(n * n * (n / 2 + 1));
-}
-
-static fftw_plan l3_plan(int64_t n, fftw_complex *c, int forward)
-{
-    tbrfi_lines_fftw_lock();
-    const int m = (int)n;
-    fftw_plan f = forward ? fftw_plan_dft_r2c_3d(m, m, m, (double *)c, c, FFTW_ESTIMATE)
-                          : fftw_plan_dft_c2r_3d(m, m, m, c, (double *)c, FFTW_ESTIMATE);
-    tbrfi_lines_fftw_unlock();
-    return f;
-}
 
 /* a (padded, real after the call) = phi,ij of the G^3 potential phi. */
 static void l3_deriv(int64_t g, double kf, const fftw_complex *phi, int i, int j, fftw_complex *a)
 {
     const int64_t nh = g / 2 + 1, mm = (3 * g + 1) / 2, mh = mm / 2 + 1;
-    memset(a, 0, l3_hc(mm) * sizeof *a);
+    memset(a, 0, tbrfi_icc_hc(mm) * sizeof *a);
     for (int64_t row = 0; row < g * g; row++) {
-        const int64_t my = l3_m(row % g, g), mz = l3_m(row / g, g);
+        const int64_t my = tbrfi_icc_wave(row % g, g), mz = tbrfi_icc_wave(row / g, g);
         const int64_t to = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
         for (int64_t x = 0; x < nh; x++) {
             const int64_t m[3] = {x, my, mz};
@@ -65,7 +41,7 @@ static void l3_deriv(int64_t g, double kf, const fftw_complex *phi, int i, int j
             a[to + x][1] = f * phi[row * nh + x][1];
         }
     }
-    fftw_plan p = l3_plan(mm, a, 0);
+    fftw_plan p = tbrfi_fft_plan_cube(mm, a, 0, 1);
     fftw_execute(p);
     tbrfi_lines_fft_destroy(p);
 }
@@ -75,16 +51,16 @@ static void l3_deriv(int64_t g, double kf, const fftw_complex *phi, int i, int j
 static void l3_inverse_laplacian(int64_t g, double kf, fftw_complex *s, fftw_complex *out)
 {
     const int64_t nh = g / 2 + 1, mm = (3 * g + 1) / 2, mh = mm / 2 + 1;
-    fftw_plan p = l3_plan(mm, s, 1);
+    fftw_plan p = tbrfi_fft_plan_cube(mm, s, 1, 1);
     fftw_execute(p);
     tbrfi_lines_fft_destroy(p);
     const double n3 = (double)mm * (double)mm * (double)mm;
     for (int64_t row = 0; row < g * g; row++) {
-        const int64_t my = l3_m(row % g, g), mz = l3_m(row / g, g);
+        const int64_t my = tbrfi_icc_wave(row % g, g), mz = tbrfi_icc_wave(row / g, g);
         const int64_t from = ((mz + mm) % mm * mm + (my + mm) % mm) * mh;
         for (int64_t x = 0; x < nh; x++) {
             const double m2 = (double)(x * x + my * my + mz * mz);
-            const int zero = m2 == 0 || l3_nyq(x, g) || l3_nyq(my, g) || l3_nyq(mz, g);
+            const int zero = m2 == 0 || tbrfi_icc_nyquist(x, g) || tbrfi_icc_nyquist(my, g) || tbrfi_icc_nyquist(mz, g);
             const double f = zero ? 0.0 : -1.0 / (kf * kf * m2 * n3);
             out[row * nh + x][0] = f * s[from + x][0];
             out[row * nh + x][1] = f * s[from + x][1];
@@ -141,7 +117,7 @@ static void l3_sources(int64_t mm, fftw_complex *a[6], fftw_complex *b[6], fftw_
 
 /* phi3a, phi3b and A3c (three G^3 half-complex arrays) from the unit
  * potentials phi1 and phi2 (G^3 half-complex): out[0] = phi3a, out[1] =
- * phi3b, out[2..4] = A3c x y z, each l3_hc(g) complex values. Returns
+ * phi3b, out[2..4] = A3c x y z, each tbrfi_icc_hc(g) complex values. Returns
  * TBRF_OK, TBRF_ERR_NO_MEMORY. */
 int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
                               const fftw_complex *phi2, fftw_complex *out[5])
@@ -150,10 +126,10 @@ int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
     fftw_complex *a[6] = {0}, *b[6] = {0}, *s[5] = {0};
     int st = TBRF_OK;
     for (int t = 0; t < 6; t++) {
-        a[t] = fftw_malloc(l3_hc(mm) * sizeof(fftw_complex));
-        b[t] = fftw_malloc(l3_hc(mm) * sizeof(fftw_complex));
+        a[t] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
+        b[t] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
         if (t < 5)
-            s[t] = fftw_malloc(l3_hc(mm) * sizeof(fftw_complex));
+            s[t] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
         if (!a[t] || !b[t] || (t < 5 && !s[t]))
             st = TBRF_ERR_NO_MEMORY;
     }

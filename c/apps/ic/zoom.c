@@ -4,37 +4,25 @@
  * per axis. Each parent cell inside the region is replaced by its r^3
  * fine particles (PartType1, mass m / r^3), the rest stay parent particles
  * (PartType2, mass m): the total mass is the parent's exactly. */
-#include <stdarg.h>
 #include <stdio.h>
 
+#include "apps/ic/ic_internal.h"
 #include "apps/ic/zoom_internal.h"
-
-__attribute__((format(printf, 4, 5))) static int say(char *why, size_t size, int st,
-                                                     const char *fmt, ...)
-{
-    if (why && size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, size, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 int tbrfi_zoom_layout(int64_t g, int64_t r, const int64_t lo[3], const int64_t hi[3],
                       double parent_mass, tbrfi_zoom_counts *out, char *why, size_t size)
 {
     if (!lo || !hi || !out)
-        return say(why, size, TBRF_ERR_NULL, "zoom: lo, hi or out NULL");
+        return tbrfi_ic_fail(why, size, TBRF_ERR_NULL, "zoom: lo, hi or out NULL");
     if (g < 2 || r < 1 || r > 64 || !(parent_mass > 0))
-        return say(why, size, TBRF_ERR_INVALID,
+        return tbrfi_ic_fail(why, size, TBRF_ERR_INVALID,
                          "zoom: G %lld, refinement %lld (1 .. 64) or parent mass %g invalid",
                          (long long)g, (long long)r, parent_mass);
     int64_t cells = 1;
     for (int a = 0; a < 3; a++) {
         const int64_t w = hi[a] - lo[a];
         if (lo[a] < 0 || lo[a] >= g || w < 1 || w > g)
-            return say(why, size, TBRF_ERR_INVALID,
+            return tbrfi_ic_fail(why, size, TBRF_ERR_INVALID,
                              "zoom: region axis %d cells %lld .. %lld outside 0 .. G + lo "
                              "(G %lld)", a, (long long)lo[a], (long long)hi[a], (long long)g);
         out->lo[a] = lo[a];
