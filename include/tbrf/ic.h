@@ -529,6 +529,125 @@ TBRF_API int tbrf_ic_density_volumes(const tbrf_ic_density_params *params, int64
 TBRF_API int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, TBRF_ARRAY double *vol,
                                      char *message, size_t message_size);
 
+/* ---------------------------------------------------- zoom initial conditions
+ * A zoom (multi-resolution) cosmological IC (doc/ic.md, "Zoom"): a region
+ * of the G^3 parent lattice refined r times per axis. Every Fourier mode
+ * is a pure function of (seed, integer wavevector), so the fine particles
+ * are those of the same IC made with G r particles a side, kept where
+ * their parent cell is in the region: they share every parent mode
+ * exactly and add the band pi G/L < |k| <= pi G r/L. The region's cells
+ * are replaced by their r^3 fine particles (PartType1, mass m / r^3; with
+ * gas a gas and a dark-matter particle per fine site), the other cells
+ * keep the parent's particle (PartType2, mass m): the total mass is the
+ * parent's. The price is the fine IC's plan over the whole box. */
+#define TBRF_IC_ZOOM_BOX 0    /* an axis-aligned Lagrangian box */
+#define TBRF_IC_ZOOM_SPHERE 1 /* a Lagrangian sphere */
+#define TBRF_IC_ZOOM_IDS 2    /* the lattice sites of parent particles by ID */
+
+/* The region of a zoom. A parent cell is in it when its lattice site (i,
+ * j, k) L/G is (periodically), then pad cells are added on every side. */
+typedef struct tbrf_ic_zoom_params {
+    int32_t refinement; /* r: fine particles per parent cell per axis, 2, 4, 8, 16, 32 or 64
+                           (default 2) */
+    int32_t region;     /* TBRF_IC_ZOOM_BOX (default), _SPHERE or _IDS */
+    double lo[3];       /* box: its lower corner in length units, in [0, L) (default 0) */
+    double hi[3];       /* box: its upper corner, lo < hi <= lo + L (past L wraps; default 0:
+                           refused) */
+    double centre[3];   /* sphere: its centre in [0, L) */
+    double radius;      /* sphere: 0 < radius <= L/2 */
+    const uint64_t *ids; /* ids: n_ids ParticleIDs of the parent IC as tbrf_arepo_write_cosmo
+                            numbers them (dark matter 1 .. G^3, row + 1; gas G^3 + 1 .. 2 G^3,
+                            the same sites); not copied */
+    int64_t n_ids;
+    int32_t pad;        /* parent cells added around the region on every side, 0 .. G
+                           (default 1) */
+    int32_t reserved;   /* 0 */
+} tbrf_ic_zoom_params;
+
+/* Fills *params with the defaults listed in tbrf_ic_zoom_params. */
+TBRF_API void tbrf_ic_default_zoom(tbrf_ic_zoom_params *params);
+
+/* What a zoom holds (tbrf_ic_zoom_get_info). */
+typedef struct tbrf_ic_zoom_info {
+    int64_t region_cells; /* parent cells refined (after padding) */
+    int64_t fine;         /* PartType1: region_cells r^3 fine dark-matter particles */
+    int64_t coarse;       /* PartType2: G^3 - region_cells parent particles */
+    int64_t gas;          /* PartType0: fine gas particles (fine with gas, else 0) */
+    double mass_fine;     /* a fine dark-matter particle's mass (mass units) */
+    double mass_coarse;   /* a parent particle's: the site's whole mass */
+    double mass_gas;      /* a fine gas particle's (gas), else 0 */
+    int64_t extent_lo[3]; /* the smallest periodic box of parent cells that holds the region: */
+    int64_t extent_width[3]; /* lo in 0 .. G-1, width 1 .. G per axis */
+    double scale_factor;  /* a = 1 / (1 + z) */
+    double growth;        /* D(z), D(0) = 1 */
+    double growth_rate;   /* f = dln D / dln a at z */
+    double velocity_factor; /* u per unit of Psi1: sqrt(a) f H */
+    double growth2;       /* D2(z) */
+    double growth_rate2;  /* f2 */
+    double velocity_factor2; /* u per unit of D2 Psi2 (lpt 2) */
+    double gas_temperature; /* K (gas), else 0 */
+    double internal_energy; /* the gas's (gas), else 0 */
+} tbrf_ic_zoom_info;
+
+typedef struct tbrf_ic_zoom tbrf_ic_zoom;
+
+/* The particles of one type of a zoom (tbrf_ic_zoom_particles): n rows,
+ * positions in [0, L) and Gadget velocities u = v / sqrt(a) (3n each),
+ * the internal energy (gas, else NULL), and each particle's lattice row
+ * (fine rows in the (G r)^3 lattice, coarse in the G^3 one), rising.
+ * Valid until tbrf_ic_zoom_destroy. */
+typedef struct tbrf_ic_zoom_part {
+    int64_t n;
+    const double *pos;
+    const double *vel;
+    const double *u;
+    const int64_t *row;
+} tbrf_ic_zoom_part;
+
+/* The bytes tbrf_ic_zoom_make holds at most (the parent's and then the
+ * fine IC's make and generate, the mask, the particles kept) into *bytes.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (as tbrf_ic_zoom_make). */
+TBRF_API int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *parent,
+                                const tbrf_ic_zoom_params *zoom, TBRF_OUT double *bytes);
+
+/* Makes the zoom of the parent IC `parent` (lattice only: no glass; lpt 1
+ * or 2; gas, fixed amplitudes, paired and power tables as for
+ * tbrf_ic_cosmo_make) over the region `zoom`: the region's cells, the
+ * parent's particles outside it, the fine IC's inside it, all held. *out
+ * is set even on failure (NULL only on TBRF_ERR_NO_MEMORY): read
+ * tbrf_ic_zoom_message, then destroy it. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (a parameter, a glass, an ID outside 1 .. 2 G^3, an
+ * empty region or one that covers the whole box, G r over 65536, and
+ * tbrf_ic_cosmo_make's), TBRF_ERR_SIZE (the memory budget), TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent,
+                               const tbrf_ic_zoom_params *zoom, tbrf_ic_zoom **out);
+
+/* The parent's parameters (power tables NULL) and the region's (ids NULL)
+ * the zoom was made with. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID
+ * (not made). */
+TBRF_API int tbrf_ic_zoom_get_params(const tbrf_ic_zoom *zoom, tbrf_ic_cosmo_params *parent,
+                                     tbrf_ic_zoom_params *region);
+
+/* The counts, masses and derived values. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not made). */
+TBRF_API int tbrf_ic_zoom_get_info(const tbrf_ic_zoom *zoom, tbrf_ic_zoom_info *info);
+
+/* The particles of AREPO type `type` (0 gas, 1 fine, 2 coarse) into *part
+ * (n 0 for a type the zoom has none of). Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not made, a type outside 0 .. 2). */
+TBRF_API int tbrf_ic_zoom_particles(const tbrf_ic_zoom *zoom, int type,
+                                    tbrf_ic_zoom_part *part);
+
+/* 1 when parent cell (i, j, k) (each 0 .. G-1) is refined, 0 when not or
+ * out of range, -1 for a zoom not made or NULL. */
+TBRF_API int tbrf_ic_zoom_refined(const tbrf_ic_zoom *zoom, int64_t i, int64_t j, int64_t k);
+
+/* The last call's status and message ("" after a success; never NULL, "no
+ * zoom" for NULL), and destroy (NULL ignored). */
+TBRF_API int tbrf_ic_zoom_status(const tbrf_ic_zoom *zoom);
+TBRF_API const char *tbrf_ic_zoom_message(const tbrf_ic_zoom *zoom);
+TBRF_API void tbrf_ic_zoom_destroy(tbrf_ic_zoom *zoom);
+
 #ifdef __cplusplus
 }
 #endif
