@@ -642,10 +642,14 @@ TBRF_API int tbrf_ic_zoom_particles(const tbrf_ic_zoom *zoom, int type,
  * out of range, -1 for a zoom not made or NULL. */
 TBRF_API int tbrf_ic_zoom_refined(const tbrf_ic_zoom *zoom, int64_t i, int64_t j, int64_t k);
 
-/* The last call's status and message ("" after a success; never NULL, "no
- * zoom" for NULL), and destroy (NULL ignored). */
+/* The last call's status (TBRF_ERR_NULL for NULL). */
 TBRF_API int tbrf_ic_zoom_status(const tbrf_ic_zoom *zoom);
+
+/* The last call's message: "" after a success; never NULL ("no zoom" for
+ * NULL). */
 TBRF_API const char *tbrf_ic_zoom_message(const tbrf_ic_zoom *zoom);
+
+/* Frees the zoom and its particles; NULL is ignored. */
 TBRF_API void tbrf_ic_zoom_destroy(tbrf_ic_zoom *zoom);
 
 #ifdef __cplusplus
