@@ -80,6 +80,10 @@ static int one(int fixed, int paired)
     return 0;
 }
 
+/* A one-point glass at the centre of its unit box: tiled G r times, the
+ * sub-cells' centres (I + 1/2) L/(G r) where a zoom's fine particles sit. */
+static const double HALF[3] = {0.5, 0.5, 0.5};
+
 /* The periodic distance of two indices on a ring of g. */
 static int64_t ring(int64_t a, int64_t b, int64_t g)
 {
@@ -329,8 +333,10 @@ static void test_make(int lpt, int gas)
     tbrf_ic_zoom_part part;
     tbrf_ic_zoom_particles(zz, 2, &part);
     CHECK(same_rows(&part, par.pos, par.vel, NULL), "coarse particles are not the parent's");
-    tbrf_ic_cosmo_params fp = p;
+    tbrf_ic_cosmo_params fp = p; /* on the sub-cells' centres: a one-point glass */
     fp.particles = 2 * G;
+    fp.glass = HALF;
+    fp.glass_n = 1;
     all_rows fine = rows_of(&fp);
     tbrf_ic_zoom_particles(zz, 1, &part);
     int cells_ok = 1;
@@ -356,8 +362,8 @@ static void test_make(int lpt, int gas)
     tbrf_ic_zoom_destroy(zz);
 }
 
-/* The fine displacement (the (2G)^3 IC's, which the zoom's fine particles
- * are) filtered to the parent's modes (|k| <= pi G/L off the parent's
+/* The fine displacement (the (2G)^3 IC's on the sub-cells' centres,
+ * which the zoom's fine particles are) filtered to the parent's modes (|k| <= pi G/L off the parent's
  * Nyquist planes) and sampled at the parent's sites equals the parent's
  * Psi1 to 1e-12 of its largest value; unfiltered it differs. */
 static void test_filtered(void)
@@ -369,10 +375,13 @@ static void test_filtered(void)
     p.seed = 5;
     tbrf_ic_cosmo *lo = icx_make(&p);
     p.particles = 2 * G;
+    p.glass = HALF;
+    p.glass_n = 1;
     tbrf_ic_cosmo *hi = icx_make(&p);
     if (!lo || !hi)
         return;
     const int64_t n = G * G * G, nf = 8 * n, gf = 2 * G;
+    const double pi = 3.14159265358979323846;
     double *pl = malloc((size_t)n * 24), *ph = malloc((size_t)nf * 24);
     REQUIRE(tbrf_ic_cosmo_displacements(lo, pl) == TBRF_OK &&
                 tbrf_ic_cosmo_displacements(hi, ph) == TBRF_OK, , "displacements");
@@ -396,14 +405,16 @@ static void test_filtered(void)
              * the sphere meets them only at (+-G/2, 0, 0) and permutations) */
             if (m2 > G * G / 4 || abs(m[0]) == G / 2 || abs(m[1]) == G / 2 || abs(m[2]) == G / 2)
                 continue;
-            /* the mode's bin on the parent's grid */
+            /* the mode's bin on the parent's grid; the samples are at (I +
+             * 1/2) h: a phase of half a fine cell per axis */
             const int64_t b = (m[0] + G) % G + G * ((m[1] + G) % G + G * ((m[2] + G) % G));
-            q[b] += f[t] / (double)nf;
+            q[b] += f[t] / (double)nf * cexp(-I * pi * (m[0] + m[1] + m[2]) / (double)gf);
         }
         icx_dft3(G, q, +1);
         for (int64_t s = 0; s < n; s++) {
             const int64_t i = s % G, j = s / G % G, k = s / (G * G);
-            const int64_t u = 2 * i + gf * (2 * j + gf * 2 * k); /* the fine row at the site */
+            /* the fine row a quarter parent cell above the site */
+            const int64_t u = 2 * i + gf * (2 * j + gf * 2 * k);
             err = fmax(err, fabs(creal(q[s]) - pl[3 * s + c]));
             raw = fmax(raw, fabs(ph[3 * u + c] - pl[3 * s + c]));
         }

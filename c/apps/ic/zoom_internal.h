@@ -23,12 +23,12 @@ int tbrfi_zoom_mask(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
  * longest run of unmarked planes). */
 void tbrfi_zoom_extent(const unsigned char *mask, int64_t g, int64_t lo[3], int64_t width[3]);
 
-/* The parent cell of fine lattice index f (0 .. G r - 1) on one axis:
- * the fine sites nearest the parent site i r, those in [i r - r/2, i r +
- * r/2), so that every parent cell has r of them. */
+/* The parent cell of fine index f (0 .. G r - 1) on one axis: fine site
+ * (f + 1/2) L/(G r) lies in parent cell i, [i - 1/2, i + 1/2) L/G, when
+ * (2 f + 1 + r) / (2 r) rounds down to i (mod G); r per cell. */
 static inline int64_t tbrfi_zoom_cell(int64_t f, int64_t r, int64_t g)
 {
-    return ((f + r / 2) / r) % g;
+    return ((2 * f + 1 + r) / (2 * r)) % g;
 }
 
 /* One particle type held by a zoom. */

@@ -19,11 +19,25 @@
  * small beside the plan. */
 #define ZOOM_CHUNK_ROWS ((int64_t)1 << 20)
 
-/* The fine IC's parameters: the parent's with G r particles a side. */
+/* The fine sites: the centres of the r^3 sub-cells of every parent cell,
+ * (I + 1/2) L/(G r) — the lattice of G r a side shifted by half its
+ * spacing, as a one-point glass tiled G r times per axis (the plan's
+ * non-uniform path evaluates the fine IC there). On the unshifted fine
+ * lattice a parent cell's r sites per axis would sit half a fine cell off
+ * its centre for even r, and the region's boundary would carry layers of
+ * O(1) density contrast. */
+static const double HALF_SITE[3] = {0.5, 0.5, 0.5};
+
+/* The fine IC's parameters: the parent's with G r particles a side on the
+ * sub-cells' centres. */
 static tbrf_ic_cosmo_params fine_params(const tbrf_ic_cosmo_params *p, int32_t r)
 {
     tbrf_ic_cosmo_params f = *p;
     f.particles = p->particles * r;
+    f.glass = HALF_SITE;
+    f.glass_n = 1;
+    f.glass_box = 1.0;
+    f.gas_volumes = 0;
     return f;
 }
 
@@ -129,12 +143,13 @@ static int take_chunk(void *user, const tbrf_ic_chunk *ch)
 {
     zoom_take *t = user;
     tbrf_ic_zoom *z = t->zoom;
-    const int64_t g = z->p.particles, r = t->fine ? z->z.refinement : 1, gf = g * r;
+    const int64_t g = z->p.particles, r = z->z.refinement, gf = g * r;
     for (int64_t k = 0; k < ch->count; k++) {
         const int64_t row = ch->first + k;
-        const int64_t c = tbrfi_zoom_cell(row % gf, r, g) +
-                          g * (tbrfi_zoom_cell(row / gf % gf, r, g) +
-                               g * tbrfi_zoom_cell(row / (gf * gf), r, g));
+        const int64_t c = !t->fine ? row
+                                   : tbrfi_zoom_cell(row % gf, r, g) +
+                                         g * (tbrfi_zoom_cell(row / gf % gf, r, g) +
+                                              g * tbrfi_zoom_cell(row / (gf * gf), r, g));
         if (!t->fine && !z->mask[c]) {
             if (z->type[2].n >= z->type[2].cap)
                 return 1; /* cannot happen: one parent site a cell */
