@@ -21,7 +21,8 @@ monofonIC's, from the files bench/cosmo_peers_lpt3.sh writes (orders 1,
  3. Velocities: u - u(order 2) = beta Psi3 fitted, beta / alpha against 3
     (alpha the first-order factor u1 / Psi1).
 
-Usage: cosmo_peers_lpt3.py [--json OUT] LIST...  (LIST as cosmo_peers.py's)."""
+Usage: cosmo_peers_lpt3.py [--json OUT] [--fig PNG] LIST...  (LIST as cosmo_peers.py's)
+       cosmo_peers_lpt3.py --replot JSON PNG"""
 import json
 import sys
 
@@ -44,11 +45,49 @@ def spectra(psi, box, nmax):
             binned(curl2 * norm, G, box, nmax)[:, 1])
 
 
+def figure(out, png):
+    """The spectra of both codes (seed means, errors of the mean) and each
+    code's spectra over the exact reference's."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    for part, mk in (("longitudinal |k.Psi3|^2", "o"), ("transverse |k x Psi3|^2", "s")):
+        d = out["spectra"][part]
+        k = np.array(d["k"])
+        for code, c, sh in (("tbrf", "C0", 0.99), ("mono", "C1", 1.01)):
+            ax[0].errorbar(k * sh, d[code], yerr=d["e_" + code], fmt=mk, ms=3, color=c,
+                           label="%s, %s" % ("tbrf" if code == "tbrf" else "monofonIC",
+                                             part.split()[0]))
+    ax[0].set_xscale("log")
+    ax[0].set_yscale("log")
+    ax[0].set_xlabel("k [h/Mpc]")
+    ax[0].set_ylabel("P [(Mpc/h)^3] of the third order's parts")
+    ax[0].legend(fontsize=7)
+    k = np.array(out["spectra"]["longitudinal |k.Psi3|^2"]["k"])
+    for code, c, name in (("tbrf", "C0", "tbrf"), ("monofonic", "C1", "monofonIC")):
+        ax[1].plot(k, out["over_exact"][code]["long"], "o-", ms=3, color=c, label=name + ", longitudinal")
+        ax[1].plot(k, out["over_exact"][code]["trans"], "s--", ms=3, color=c, label=name + ", transverse")
+    ax[1].set_xlabel("k [h/Mpc]")
+    ax[1].set_ylabel("P(file's Psi3) / P(exact Psi3 of its Psi1)")
+    ax[1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
 def main():
     args = sys.argv[1:]
-    jout = None
-    if args and args[0] == "--json":
-        jout, args = args[1], args[2:]
+    jout = fig = None
+    if args and args[0] == "--replot":
+        with open(args[1]) as f:
+            figure(json.load(f), args[2])
+        return
+    while args and args[0] in ("--json", "--fig"):
+        if args[0] == "--json":
+            jout = args[1]
+        else:
+            fig = args[1]
+        args = args[2:]
     runs = {}
     for spec in args:
         code, seed, order, path = spec.split(":", 3)
@@ -129,6 +168,8 @@ def main():
     if jout:
         with open(jout, "w") as f:
             json.dump(out, f, indent=1)
+    if fig and out["spectra"]:
+        figure(out, fig)
 
 
 main()

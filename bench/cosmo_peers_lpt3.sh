@@ -42,4 +42,4 @@ for seed in $SEEDS; do
         list+=("tbrf:$seed:$order:$t.hdf5")
     done
 done
-"$py" "$here/cosmo_peers_lpt3.py" --json lpt3.json "${list[@]}" | tee lpt3.txt
+"$py" "$here/cosmo_peers_lpt3.py" --json lpt3.json --fig lpt3.png "${list[@]}" | tee lpt3.txt

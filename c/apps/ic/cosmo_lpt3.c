@@ -9,16 +9,21 @@
  *     lap phi3b = sum_{i<j} [phi1,ii phi2,jj + phi2,ii phi1,jj
  *                            - 2 phi1,ij phi2,ij]
  *     lap A3c   = sum_i grad phi2,i x grad phi1,i      (transverse part)
- * and Psi3 = (D3a/D1^3) grad phi3a + (D3b/D1^3) grad phi3b / 2
- *          + (D3c/D1^3) curl A3c, with D3a = -D1^3/3, D3b = 10/21 D1^3,
- * D3c = -D1^3/7 (EdS's, with LCDM's D1, as monofonIC: its phi is -phi1
- * here, so its +1/3, -10/21 and +1/7 of the odd terms change sign; the
- * half is its phi3b = sum_{i<j} [...] / 2). The velocity is 3 f1 times
- * Psi3 (f_n = n f1, monofonIC's vfac3). The products are formed on the 3/2-padded grid
- * of cosmo_lpt.c (M = floor((3G + 1)/2)); a cubic term reaches 3K, so
- * with M >= 3K + 1 its kept modes alias only from the part beyond 2K
- * (monofonIC's choice too). Serial pointwise loops: bitwise the same for
- * any thread count of FFTW. */
+ * and Psi3 = D3a grad phi3a + D3b grad phi3b / 2 + D3c curl A3c, with
+ * D3a = -D1^3/3, D3b = 10/21 D1^3, D3c = -D1^3/7 (EdS's, with LCDM's D1,
+ * as monofonIC: its phi is -phi1 here, so its +1/3, -10/21 and +1/7 of
+ * the odd terms change sign; the half is its phi3b = sum_{i<j} [...] / 2).
+ * Given D1 phi1 and D1^2 phi2 instead, every term carries D1^3 and the
+ * coefficients are D3/D1^3 (tbrfi_icc_third_order). The velocity is 3 f1
+ * times Psi3 (f_n = n f1, monofonIC's vfac3).
+ *
+ * The products, the cubic det too, are formed once on the 3/2-padded
+ * grid of cosmo_lpt.c (M = floor((3G + 1)/2)): a quadratic one is exact
+ * on the kept modes, a cubic one (reach 3K) aliases only from its part
+ * beyond 2K; monofonIC instead keeps a pair's product on the G^3 modes
+ * before multiplying by the third factor (its convolve3), which drops
+ * more (doc/arepo.md, "Third order against monofonIC"). Serial pointwise
+ * loops: bitwise the same for any thread count of FFTW. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
