@@ -21,6 +21,7 @@ T3a = grad phi3a, T3b = grad phi3b, T3c = curl A3c (products on the
     --files 3 the one file's; regenerate --check remakes the file bit
     for bit;
   * --paired: x_a + x_b = 2 (q + Psi2) (Psi3 odd; 1e-9 L);
+  * --fixed-amplitude: Psi3 is the reference's of the fixed Psi1 (1e-8);
   * --lpt 4 and --lpt 0: exit 2, a message naming --lpt, no file.
 Exit 77 (skipped) without h5py/numpy.
 """
@@ -137,6 +138,15 @@ s2 = np.stack([(lat[c] + psi2[c]).transpose(2, 1, 0).ravel() for c in range(3)],
 s = xp + x3 - 2 * s2
 s -= L * np.round(s / L)
 check(np.abs(s).max() < 1e-9 * L, "a 3LPT pair sums to 2 (q + Psi2): %g" % np.abs(s).max())
+# fixed amplitudes: the third order of the fixed first-order field
+for o in (1, 2, 3):
+    run("fx%d" % o, "--lpt", str(o), "--fixed-amplitude")
+f1, _, _, _, _ = load("fx1")
+f2, _, _, _, _ = load("fx2")
+f3, _, _, _, _ = load("fx3")
+T = R.terms(f1, L, "tbrf")
+r = rel(f3 - f2, R.COEFFS[0] * T[0] + R.COEFFS[1] * T[1] + R.COEFFS[2] * T[2])
+check(r < 1e-8 and rel(f1, p1) > 1e-2, "--fixed-amplitude: Psi3 of its own Psi1 (%.3e)" % r)
 for bad in ("4", "0"):
     p = run("bad", "--lpt", bad, want=2)
     check("--lpt" in p.stderr and not os.path.exists("bad.hdf5"), "--lpt %s: %r" % (bad, p.stderr))
