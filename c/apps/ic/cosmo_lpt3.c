@@ -157,9 +157,9 @@ int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
 }
 
 /* The modes of Psi3 (three half-complex G^3 arrays) in place of the five
- * potentials o[0..4] from phi = D1 phi1 and phi2r = D1^2 phi2 (so D1^3
- * is in every product): Psi3_c = i k_c (ca phi3a + cb phi3b) + (i k x
- * cc A3c)_c; o[0..2] become Psi3 x y z (o[3], o[4] left spent). */
+ * potentials o[0..4] (phi3a, phi3b without its half, A3c x y z):
+ * Psi3_c = i k_c (ca phi3a + cb phi3b) + (i k x cc A3c)_c; o[0..2]
+ * become Psi3 x y z (o[3], o[4] left spent). */
 static void l3_combine(int64_t g, double kf, double ca, double cb, double cc, fftw_complex *o[5])
 {
     const int64_t nh = g / 2 + 1;
