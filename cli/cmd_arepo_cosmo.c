@@ -106,11 +106,15 @@ static void usage_cosmo_order_output(void)
 {
     printf("  --seed S          random seed (default 1); the same seed at another\n"
            "                    --particles shares every common first-order mode\n"
-           "  --lpt N           1: Zel'dovich; 2 (default): second order\n"
+           "  --lpt N           1: Zel'dovich; 2 (default): second order; 3: third order\n"
+           "                    (monofonIC's 3LPT: + D3a grad phi3a + D3b grad phi3b + D3c\n"
+           "                    curl A3c, D3 = -1/3, 10/21, -1/7 D1^3, velocities 3 f1; not\n"
+           "                    split under mpirun: rank 0 alone writes the set)\n"
            "  --fixed-amplitude every first-order mode with |delta_k| set to its rms,\n"
            "                    the phases random (Angulo & Pontzen 2016)\n"
            "  --paired          the phase-flipped partner: delta -> -delta (Psi1 -> -Psi1;\n"
-           "                    Psi2 is unchanged); a pair averages to q + D2 Psi2\n"
+           "                    Psi2 is unchanged, Psi3 -> -Psi3); a pair averages to\n"
+           "                    q + D2 Psi2\n"
            "  --precision P, --long-ids, --quiet   as for tbrf arepo gas\n"
            "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
            "                    displacement's plan plus one file's particles (checked\n"
@@ -208,7 +212,7 @@ static int parse_lpt(const char *val, int64_t dflt, int64_t *lpt)
 {
     char err[256];
     *lpt = dflt;
-    if (val && args_int64("--lpt", val, 1, 2, lpt, err, sizeof err)) {
+    if (val && args_int64("--lpt", val, 1, 3, lpt, err, sizeof err)) {
         cli_errline("arepo cosmo: %s", err);
         return -1;
     }
@@ -698,6 +702,8 @@ static const char *unsplit(const char *const *val)
         return "--ngenic is not split over ranks";
     if (val[C_GLASS])
         return "--glass is not split over ranks";
+    if (val[C_LPT] && strtol(val[C_LPT], NULL, 10) == 3)
+        return "--lpt 3 is not split over ranks";
     return NULL;
 }
 

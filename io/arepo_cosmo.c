@@ -68,8 +68,9 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
     snprintf(seed, 24, "%llu", (unsigned long long)q->seed);
     const tbrf_arepo_param p[] = {
         {"command", file->command ? file->command : "tbrf arepo cosmo", 0},
-        {"kind", q->lpt >= 2 ? "arepo cosmological initial conditions (2LPT)"
-                             : "arepo cosmological initial conditions (Zel'dovich)", 0},
+        {"kind", q->lpt >= 3   ? "arepo cosmological initial conditions (3LPT)"
+                 : q->lpt >= 2 ? "arepo cosmological initial conditions (2LPT)"
+                               : "arepo cosmological initial conditions (Zel'dovich)", 0},
         {"particles_per_axis", NULL, (double)q->particles}, {"box", NULL, q->box},
         {"redshift", NULL, q->redshift}, {"omega_m", NULL, q->omega_m},
         {"omega_lambda", NULL, q->omega_lambda}, {"omega_b", NULL, q->omega_b},
@@ -93,6 +94,13 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
         par[k++] = (tbrf_arepo_param){"velocity_factor2", NULL, f->velocity_factor2};
         par[k++] = (tbrf_arepo_param){"dealiasing", "second-order products on a 3/2-padded "
                                       "grid (Orszag)", 0};
+    }
+    if (q->lpt >= 3) {
+        const double d3 = f->growth * f->growth * f->growth;
+        par[k++] = (tbrf_arepo_param){"growth_factor3a", NULL, -d3 / 3.0};
+        par[k++] = (tbrf_arepo_param){"growth_factor3b", NULL, 10.0 / 21.0 * d3};
+        par[k++] = (tbrf_arepo_param){"growth_factor3c", NULL, -d3 / 7.0};
+        par[k++] = (tbrf_arepo_param){"velocity_factor3", NULL, 3.0 * f->velocity_factor};
     }
     if (q->glass_n > 0) {
         par[k++] = (tbrf_arepo_param){"glass_file", file->glass_name ? file->glass_name

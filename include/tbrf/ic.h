@@ -31,7 +31,10 @@ extern "C" {
  * P(k) D(z)^2 / k^2 (Psi_k = i k delta_k / k^2, so div Psi = -delta),
  * modes cut at the particle Nyquist frequency pi G / L (a sphere), moving
  * with v = a H f Psi; with lpt 2 (the default) plus the second-order
- * D2 Psi2 moving with a H f2 D2 Psi2 (tbrf_ic_cosmo_displacements2).
+ * D2 Psi2 moving with a H f2 D2 Psi2 (tbrf_ic_cosmo_displacements2); with
+ * lpt 3 also the third-order Psi3 (monofonIC's: D3a = -D1^3/3, D3b =
+ * 10/21 D1^3, D3c = -D1^3/7, the last a transverse term) moving with a H
+ * (3 f) Psi3 (doc/ic.md).
  * Flat or curved LCDM without radiation. */
 typedef struct tbrf_ic_cosmo_params {
     double box;            /* L, the box side in length units (default 50000: 50 Mpc/h in kpc/h) */
@@ -57,13 +60,14 @@ typedef struct tbrf_ic_cosmo_params {
                               masses in the ratio omega_b : omega_m - omega_b, shifted as
                               N-GenIC does; 0 (default): dark matter only */
     uint64_t seed;         /* the random seed (default 1) */
-    int32_t lpt;           /* the order of Lagrangian perturbation theory: 1 (Zel'dovich) or
-                              2 (default: 2LPT, x = q + D1 Psi1 + D2 Psi2, doc/ic.md) */
+    int32_t lpt;           /* the order of Lagrangian perturbation theory: 1 (Zel'dovich),
+                              2 (default: 2LPT, x = q + D1 Psi1 + D2 Psi2, doc/ic.md) or 3
+                              (3LPT: + Psi3; not in slabs, tbrf_ic_cosmo_make_slab) */
     int32_t fixed_amplitude; /* 1: every first-order mode keeps its random phase with |delta_k|
                                 set to its rms sqrt(P(k) D^2 / V) (Angulo & Pontzen 2016);
                                 0 (default): Gaussian amplitudes */
     int32_t paired;        /* 1: the phase-flipped partner, delta -> -delta (Psi1 -> -Psi1;
-                              Psi2, quadratic in delta, unchanged); 0 (default) */
+                              Psi2, quadratic in delta, unchanged; Psi3 -> -Psi3); 0 (default) */
     int32_t reserved_lpt;  /* 0 */
     const tbrf_model *power; /* NULL (default): Eisenstein & Hu; else P(k) at z = 0, k in h/Mpc,
                                 P in (Mpc/h)^3 (a CAMB/CLASS table, or a transfer file's
@@ -131,13 +135,13 @@ typedef struct tbrf_ic_cosmo_info {
 /* The bytes tbrf_ic_cosmo_make and tbrf_ic_cosmo_generate hold at once
  * when the particles come in `chunks` chunks (the plan, the glass, one
  * chunk's displacements, positions, gas positions and energies and glass
- * sites, two lattice planes; with lpt 2 or fixed amplitudes the
- * potentials, the padded grids of the second-order source or the whole
- * lattice's D2 Psi2, whichever is more) into *bytes, and into *fewest the fewest
- * chunks that fit the memory budget (tbrf_memory_budget), 0 when none
- * does (the plan alone is over it). Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_INVALID (particles outside 2..65536, chunks outside 1 .. 65536,
- * glass_n < 0, lpt outside 1..2). */
+ * sites, two lattice planes; with lpt 2 or 3 or fixed amplitudes the
+ * potentials, the padded grids of the second- (and third-) order sources
+ * or the whole lattice's D2 Psi2 (and Psi3), whichever is more) into
+ * *bytes, and into *fewest the fewest chunks that fit the memory budget
+ * (tbrf_memory_budget), 0 when none does (the plan alone is over it).
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside
+ * 2..65536, chunks outside 1 .. 65536, glass_n < 0, lpt outside 1..3). */
 TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chunks,
                                  TBRF_OUT double *bytes, TBRF_OUT int64_t *fewest);
 
@@ -145,14 +149,15 @@ TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chu
  * & Hu, or a copy of params->power), normalises it to sigma8, and makes
  * the plan of Psi; with lpt 2 or fixed amplitudes also the first-order
  * potential from the plan's Psi on the lattice and the second-order
- * potential from its dealiased source (doc/ic.md). *ic is set even on failure (NULL only on
+ * potential from its dealiased source, with lpt 3 the third-order
+ * displacement's modes (doc/ic.md). *ic is set even on failure (NULL only on
  * TBRF_ERR_NO_MEMORY): read tbrf_ic_cosmo_message, then destroy it.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter out of
  * range, a glass point outside its box, a glass that does not tile G^3 or
  * whose tiling is not cubic, a power table that does not cover the box's
- * modes or is anisotropic, no growth factor, lpt not 1 or 2,
+ * modes or is anisotropic, no growth factor, lpt not 1, 2 or 3,
  * fixed_amplitude or paired not 0 or 1), TBRF_ERR_SIZE (over the memory
- * budget: the plan, or the potentials of lpt 2 and fixed amplitudes),
+ * budget: the plan, or the potentials of lpt 2 or 3 and fixed amplitudes),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, and those of the plan. */
 TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
 
@@ -195,7 +200,7 @@ typedef int (*tbrf_ic_push_fn)(void *user, const tbrf_ic_chunk *chunk);
  * files: tbrf_arepo_file_rows), pushed in order c = 0, 1, ..., each once,
  * empty ones too: memory is the plan and one chunk (tbrf_ic_cosmo_bytes,
  * checked against the budget first), with lpt 2 the whole lattice's D2
- * Psi2 (or the glass's fine grids of it). The lattice's Psi comes from
+ * Psi2 (or the glass's fine grids of it), with lpt 3 its Psi3 too. The lattice's Psi comes from
  * one streamed pass of the FFT method (with lpt 2 the pass make ran for
  * the potential, kept; with fixed amplitudes from the fixed potential);
  * glass sites chunk by chunk from the non-uniform FFT.
@@ -244,8 +249,9 @@ TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *
  * the potential's modes moved between the two splits, then its cells' D2
  * Psi2 beside the rest) into *bytes. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside 2..65536,
- * planes outside 1..particles, rows < 0), TBRF_ERR_UNSUPPORTED (a glass:
- * its sites' fields come from the whole lattice). */
+ * planes outside 1..particles, rows < 0, lpt outside 1..3),
+ * TBRF_ERR_UNSUPPORTED (a glass: its sites' fields come from the whole
+ * lattice; lpt 3: made whole only). */
 TBRF_API int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *params, int64_t planes,
                                       int64_t rows, TBRF_OUT double *bytes);
 
@@ -277,7 +283,7 @@ TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
  * spectrum included; with fixed amplitudes psi must be the fixed field).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (rows outside the
  * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2: see
- * tbrf_ic_cosmo_push_rows2; a glass), TBRF_ERR_NO_MEMORY,
+ * tbrf_ic_cosmo_push_rows2; lpt 3; a glass), TBRF_ERR_NO_MEMORY,
  * TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN, and those of the gas's plan. */
 TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                      int64_t count, TBRF_ARRAY double *psi, tbrf_ic_push_fn push,
@@ -289,7 +295,8 @@ TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t f
  * velocities vfac Psi1 + vfac2 D2 Psi2, the chunk tbrf_ic_cosmo_generate
  * pushes; for lpt 1 psi2 is ignored (may be NULL). Statuses as
  * tbrf_ic_cosmo_push_rows's (TBRF_ERR_NULL also for psi2 NULL with lpt 2
- * and count > 0; TBRF_ERR_UNSUPPORTED: a glass). */
+ * and count > 0; TBRF_ERR_UNSUPPORTED: a glass, lpt 3, whose particles
+ * come from tbrf_ic_cosmo_generate only). */
 TBRF_API int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                       int64_t count, TBRF_ARRAY double *psi,
                                       const double *psi2, tbrf_ic_push_fn push,

@@ -83,7 +83,8 @@ Cases:
             a command without --lpt records "--lpt 2", and a file whose
             command has no --lpt (written before the option) is remade by
             the Zel'dovich approximation bit for bit; 1 and 3 threads write
-            the same particles, 3 files the one file's particles; --lpt 3 refused
+            the same particles, 3 files the one file's particles; --lpt 4 refused
+            (--lpt 3: arepo_cosmo_lpt3.py)
   transfer  --transfer with the stored real CAMB (header-less) and CLASS
             (tk, format = class) files (tests/data/transfer): every mode of
             the displacement is the Eisenstein & Hu run's (same seed, same
@@ -789,8 +790,8 @@ def case_lpt():
     xs = np.concatenate([q["PartType1/Coordinates"][...] for q in parts])
     us = np.concatenate([q["PartType1/Velocities"][...] for q in parts])
     check(np.array_equal(xs, xp) and np.array_equal(us, up), "3 files: the one file's bits")
-    p = run(*BASE[:-1], "3", "--out", "bad", want=2)
-    check("--lpt" in p.stderr and not os.path.exists("bad.hdf5"), "--lpt 3: %r" % p.stderr)
+    p = run(*BASE[:-1], "4", "--out", "bad", want=2)
+    check("--lpt" in p.stderr and not os.path.exists("bad.hdf5"), "--lpt 4: %r" % p.stderr)
 
 
 {"file": case_file, "lpt": case_lpt, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,

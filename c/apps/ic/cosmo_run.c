@@ -13,14 +13,14 @@
  * of one chunk; with 2LPT or fixed amplitudes the fields from the
  * potentials: the whole lattice's (lat1, lat2) or the fine grids of the
  * glass's NUFFT (u1, u2), and the chunk's second-order displacements
- * psi2 (NULL with lpt 1). */
+ * psi2 (NULL with lpt 1); with 3LPT likewise lat3 or u3 and psi3. */
 typedef struct icc_out {
     tbrf_ic_cosmo *ic;
     tbrf_ic_push_fn push;
     void *user;
     int64_t n, chunks, c, first, count, have;
-    double *psi, *pos, *gas, *site, *psi2;
-    double *lat1, *lat2, *u1[3], *u2[3];
+    double *psi, *pos, *gas, *site, *psi2, *psi3;
+    double *lat1, *lat2, *lat3, *u1[3], *u2[3], *u3[3];
     nufft_setup nu;
     double *gpsi;  /* the gas's own Psi, then velocities (power_gas), or NULL */
     double *gmass; /* the gas's masses (gas_volumes on a glass), or NULL */
@@ -51,7 +51,8 @@ static double wrap(double x, double box)
  * (Omega_b/Omega_m) d on every axis (d = L/G), their centre of mass at
  * q + Psi; both move with the site's velocity, unless the gas has its
  * own first-order Psi (gpsi: its position and velocity from that and
- * the matter's second order). */
+ * the matter's second order). 3LPT adds Psi3 (odd: a paired partner's is
+ * -Psi3) with 3 vfac (f3 = 3 f1). */
 static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
@@ -60,24 +61,34 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
     const double vfac2 = ic->info.velocity_factor2;
     const double sdm = ic->info.shift_dm, sgas = ic->info.shift_gas;
     const double *psi2 = o->lat2 ? o->lat2 + 3 * o->first : o->psi2;
+    const double *psi3 = o->lat3 ? o->lat3 + 3 * o->first : o->psi3;
     for (int64_t r = 0; r < o->count; r++) {
         const int64_t i = o->first + r;
         const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
         for (int c = 0; c < 3; c++) {
             double s = p->paired ? -o->psi[3 * r + c] : o->psi[3 * r + c];
             double q = o->site && p->glass_n > 0 ? o->site[3 * r + c] : (double)ix[c] * dx;
-            double x = q + s, v = s * vfac, x2 = psi2 ? psi2[3 * r + c] : 0.0;
+            double x = q + s, v = s * vfac, hx = 0.0, hv = 0.0; /* orders 2 and 3 */
             if (psi2) {
-                x += x2;
-                v += x2 * vfac2;
+                hx = psi2[3 * r + c];
+                hv = hx * vfac2;
+            }
+            if (psi3) {
+                const double x3 = p->paired ? -psi3[3 * r + c] : psi3[3 * r + c];
+                hx += x3;
+                hv += x3 * (3.0 * vfac);
+            }
+            if (psi2) {
+                x += hx;
+                v += hv;
             }
             o->pos[3 * r + c] = wrap(o->gas ? x + sdm : x, p->box);
-            if (o->gas && o->gpsi) { /* the gas's own first order, the matter's second */
+            if (o->gas && o->gpsi) { /* the gas's own first order, the matter's higher */
                 double sg = p->paired ? -o->gpsi[3 * r + c] : o->gpsi[3 * r + c];
                 double xg = q + sg, vg = sg * vfac;
                 if (psi2) {
-                    xg += x2;
-                    vg += x2 * vfac2;
+                    xg += hx;
+                    vg += hv;
                 }
                 o->gas[3 * r + c] = wrap(xg + sgas, p->box);
                 o->gpsi[3 * r + c] = vg;
@@ -190,6 +201,8 @@ static int stream_psi(icc_out *o)
                                 o->first, o->count, o->site);
             if (o->u2[0])
                 tbrfi_nufft_interp(&o->nu, o->u2, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi2);
+            if (o->u3[0])
+                tbrfi_nufft_interp(&o->nu, o->u3, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi3);
             if (o->u1[0]) { /* fixed amplitudes: from their potential */
                 tbrfi_nufft_interp(&o->nu, o->u1, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi);
                 st = emit(o);
@@ -225,7 +238,7 @@ static int stream_psi(icc_out *o)
 }
 
 /* The chunk buffers: Psi, positions, gas positions and energies, glass
- * sites and their Psi2, rows each (the budget was checked). */
+ * sites and their Psi2 (and Psi3), rows each (the budget was checked). */
 static int alloc_chunk(icc_out *o, int64_t rows)
 {
     const tbrf_ic_cosmo_params *p = &o->ic->p;
@@ -238,10 +251,11 @@ static int alloc_chunk(icc_out *o, int64_t rows)
     const int own = o->ic->plan_gas != NULL, weights = o->ic->gas_weight != NULL;
     o->site = p->glass_n > 0 || own ? malloc(r * 3 * sizeof(double)) : NULL;
     o->psi2 = site2 ? malloc(r * 3 * sizeof(double)) : NULL;
+    o->psi3 = site2 && p->lpt >= 3 ? malloc(r * 3 * sizeof(double)) : NULL;
     o->gpsi = own ? malloc(r * 3 * sizeof(double)) : NULL;
     o->gmass = weights ? malloc(r * sizeof(double)) : NULL;
     if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || !(p->glass_n > 0 || own)) &&
-        (o->psi2 || !site2) && (o->gpsi || !own) && (o->gmass || !weights))
+        (o->psi2 || !site2) && (o->psi3 || !site2 || p->lpt < 3) && (o->gpsi || !own) && (o->gmass || !weights))
         return TBRF_OK;
     return tbrfi_fail(&o->ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory for "
                       "%lld particles", (long long)rows);
@@ -250,11 +264,14 @@ static int alloc_chunk(icc_out *o, int64_t rows)
 static void free_fields(icc_out *o)
 {
     free(o->psi2);
+    free(o->psi3);
     free(o->lat1);
     free(o->lat2);
+    free(o->lat3);
     for (int c = 0; c < 3; c++) {
         fftw_free(o->u1[c]);
         fftw_free(o->u2[c]);
+        fftw_free(o->u3[c]);
     }
 }
 
@@ -294,6 +311,8 @@ static int potential_fields(icc_out *o)
             st = tbrfi_icc_fine(ic, ic->phi1, &o->nu, o->u1);
         if (ic->phi2 && st == TBRF_OK)
             st = tbrfi_icc_fine(ic, ic->phi2, &o->nu, o->u2);
+        if (ic->psi3[0] && st == TBRF_OK)
+            st = tbrfi_icc_fine3(ic, &o->nu, o->u3);
         return field_fail(o->ic, st);
     }
     if (ic->phi1)
@@ -302,6 +321,8 @@ static int potential_fields(icc_out *o)
     if (ic->phi2 && st == TBRF_OK)
         st = (o->lat2 = malloc(bytes)) ? tbrfi_icc_lattice(ic, ic->phi2, o->lat2)
                                        : TBRF_ERR_NO_MEMORY;
+    if (ic->psi3[0] && st == TBRF_OK)
+        st = (o->lat3 = malloc(bytes)) ? tbrfi_icc_lattice3(ic, o->lat3) : TBRF_ERR_NO_MEMORY;
     return field_fail(o->ic, st);
 }
 
@@ -378,6 +399,9 @@ int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, in
     if (p->glass_n > 0)
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
                           "given Psi are those on the lattice");
+    if (p->lpt >= 3)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
+                          "given Psi take lpt 1 or 2; 3LPT's come from tbrf_ic_cosmo_generate");
     if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
                           "%lld + %lld outside the %lld particles", (long long)chunk,
