@@ -331,8 +331,10 @@ int tbrf_arepo_write_zoom(const char *base, const tbrf_ic_zoom *zoom,
     if (!named.command)
         named.command = "tbrf arepo zoom";
     size_t np = cosmo_params(&p, &f, &named, seed, par);
-    par[1].text = p.lpt >= 2 ? "arepo zoom initial conditions (2LPT)"
-                             : "arepo zoom initial conditions (Zel'dovich)";
+    static const char *const KIND[3] = {"arepo zoom initial conditions (Zel'dovich)",
+                                        "arepo zoom initial conditions (2LPT)",
+                                        "arepo zoom initial conditions (3LPT)"};
+    par[1].text = KIND[p.lpt >= 3 ? 2 : p.lpt == 2 ? 1 : 0];
     zoom_region_text(&z, region, sizeof region);
     np += zoom_params(&z, &zi, region, par + np);
     tbrf_arepo_particles t[6];
