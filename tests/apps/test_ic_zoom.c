@@ -434,6 +434,7 @@ int main(void)
     test_refusals();
     test_make(1, 0);
     test_make(2, 1);
+    test_make(3, 0);
     test_filtered();
     one(0, 0);
     one(1, 0);
