@@ -37,6 +37,10 @@ void usage_zoom(void)
            "                                             one or more a line, # comments): a\n"
            "                                             halo of an earlier run's snapshot\n"
            "  --pad N           parent cells added around the region on every side (default 1)\n"
+           "  --levels L        nested refined levels (default 1): level l of L has\n"
+           "                    refinement R / 2^(L - l), level L the region, each coarser\n"
+           "                    level the next one's cells padded by --pad more (PartType2\n"
+           "                    with a Masses dataset)\n"
            "The parent's cells in the region are replaced by their R^3 particles of the\n"
            "same IC made with G R a side (PartType1; with --gas also PartType0), which\n"
            "share every mode of the parent exactly; the other cells keep the parent's\n"
@@ -150,17 +154,17 @@ static int parse_region(const char *spec, cli_zoom *z)
     return -1;
 }
 
-/* The zoom's options (--refine, --region, --pad, each once) out of argv
+/* The zoom's options (--refine, --region, --pad, --levels, each once) out of argv
  * into val; the other words into rest (argv[0] first). 0, or -1 after the
  * message. */
-static int split_options(int argc, char **argv, const char *val[3], char **rest, int *nrest)
+static int split_options(int argc, char **argv, const char *val[4], char **rest, int *nrest)
 {
-    static const char *const names[3] = {"--refine", "--region", "--pad"};
+    static const char *const names[4] = {"--refine", "--region", "--pad", "--levels"};
     *nrest = 0;
     for (int i = 0; i < argc; i++) {
         int o = -1;
         size_t len = 0;
-        for (int k = 0; k < 3 && o < 0 && i > 0; k++) {
+        for (int k = 0; k < 4 && o < 0 && i > 0; k++) {
             len = strlen(names[k]);
             if (strncmp(argv[i], names[k], len) == 0 && (!argv[i][len] || argv[i][len] == '='))
                 o = k;
@@ -180,11 +184,12 @@ static int split_options(int argc, char **argv, const char *val[3], char **rest,
     return 0;
 }
 
-/* --refine, --region and --pad into z. 0, or -1 after the message. */
-static int parse_zoom(const char *val[3], cli_zoom *z)
+/* --refine, --region, --pad and --levels into z. 0, or -1 after the
+ * message. */
+static int parse_zoom(const char *val[4], cli_zoom *z)
 {
     char err[256];
-    int64_t r = 0, pad = 1;
+    int64_t r = 0, pad = 1, levels = 1;
     tbrf_ic_default_zoom(&z->params);
     if (!val[0] || !val[1]) {
         cli_errline("arepo zoom: %s is required (see tbrf arepo zoom --help)",
@@ -192,7 +197,8 @@ static int parse_zoom(const char *val[3], cli_zoom *z)
         return -1;
     }
     if (args_int64("--refine", val[0], 2, 64, &r, err, sizeof err) ||
-        (val[2] && args_int64("--pad", val[2], 0, 65536, &pad, err, sizeof err))) {
+        (val[2] && args_int64("--pad", val[2], 0, 65536, &pad, err, sizeof err)) ||
+        (val[3] && args_int64("--levels", val[3], 1, 6, &levels, err, sizeof err))) {
         cli_errline("arepo zoom: %s", err);
         return -1;
     }
@@ -203,12 +209,13 @@ static int parse_zoom(const char *val[3], cli_zoom *z)
     }
     z->params.refinement = (int32_t)r;
     z->params.pad = (int32_t)pad;
+    z->params.levels = (int32_t)levels;
     return parse_region(val[1], z);
 }
 
 int cmd_arepo_zoom(int argc, char **argv)
 {
-    const char *val[3] = {NULL, NULL, NULL};
+    const char *val[4] = {NULL, NULL, NULL, NULL};
     char **rest = malloc((size_t)(argc + 2) * sizeof *rest);
     cli_zoom z;
     memset(&z, 0, sizeof z);

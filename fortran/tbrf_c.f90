@@ -264,12 +264,14 @@ module tbrf_c
         type(c_ptr) :: ids
         integer(c_int64_t) :: n_ids
         integer(c_int32_t) :: pad
-        integer(c_int32_t) :: reserved
+        integer(c_int32_t) :: levels
     end type tbrf_ic_zoom_params
     type, bind(C) :: tbrf_ic_zoom_info
         integer(c_int64_t) :: region_cells
         integer(c_int64_t) :: fine
         integer(c_int64_t) :: coarse
+        integer(c_int64_t) :: levels
+        integer(c_int64_t) :: level_particles(7)
         integer(c_int64_t) :: gas
         real(c_double) :: mass_fine
         real(c_double) :: mass_coarse
@@ -291,6 +293,7 @@ module tbrf_c
         type(c_ptr) :: pos
         type(c_ptr) :: vel
         type(c_ptr) :: u
+        type(c_ptr) :: mass
         type(c_ptr) :: row
     end type tbrf_ic_zoom_part
 
@@ -1763,14 +1766,14 @@ module tbrf_c
         type(tbrf_ic_zoom_part) :: part
     end function c_tbrf_ic_zoom_particles
 
-    function c_tbrf_ic_zoom_refined(zoom, i, j, k) bind(C, name="tbrf_ic_zoom_refined")
+    function c_tbrf_ic_zoom_level(zoom, i, j, k) bind(C, name="tbrf_ic_zoom_level")
         import
-        integer(c_int) :: c_tbrf_ic_zoom_refined
+        integer(c_int) :: c_tbrf_ic_zoom_level
         type(c_ptr), value :: zoom
         integer(c_int64_t), value :: i
         integer(c_int64_t), value :: j
         integer(c_int64_t), value :: k
-    end function c_tbrf_ic_zoom_refined
+    end function c_tbrf_ic_zoom_level
 
     function c_tbrf_ic_zoom_status(zoom) bind(C, name="tbrf_ic_zoom_status")
         import

@@ -281,10 +281,11 @@ TBRF_API int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic,
 
 /* Writes a zoom IC (tbrf.h's tbrf_ic_zoom) as a set: PartType1 the fine
  * dark matter (MassTable[1] mass_fine), PartType2 the parent's particles
- * outside the region (MassTable[2] mass_coarse), with gas PartType0 the
+ * outside the region (MassTable[2] mass_coarse; with nested levels also
+ * the coarser levels', MassTable[2] 0 and a Masses dataset), with gas PartType0 the
  * fine gas (MassTable[0] mass_gas); IDs 1 .. fine, then coarse, then gas;
  * the header and /tbrf as tbrf_arepo_write_cosmo's, with the region
- * (zoom_refinement, zoom_region, zoom_pad_cells, zoom_region_cells) and
+ * (zoom_refinement, zoom_levels, zoom_region, zoom_pad_cells, zoom_region_cells) and
  * file->command (NULL: "tbrf arepo zoom"). All particles are in memory
  * (the zoom holds them); file f of num_files holds rows [n f/F, n (f+1)/F)
  * of every type. Published only when complete. Returns 0, or -1 with one

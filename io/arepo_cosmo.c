@@ -298,12 +298,14 @@ static size_t zoom_params(const tbrf_ic_zoom_params *z, const tbrf_ic_zoom_info 
 {
     size_t k = 0;
     par[k++] = (tbrf_arepo_param){"zoom_refinement", NULL, (double)z->refinement};
+    par[k++] = (tbrf_arepo_param){"zoom_levels", NULL, (double)f->levels};
     par[k++] = (tbrf_arepo_param){"zoom_region", region, 0};
     par[k++] = (tbrf_arepo_param){"zoom_pad_cells", NULL, (double)z->pad};
     par[k++] = (tbrf_arepo_param){"zoom_region_cells", NULL, (double)f->region_cells};
     par[k++] = (tbrf_arepo_param){"zoom_method", "PartType1 (and PartType0): the particles of "
-                                  "the same IC made with G r a side in the region's cells; "
-                                  "PartType2: the parent's outside", 0};
+                                  "the same IC made with G r a side on the sub-cells' centres "
+                                  "of the region's cells; PartType2: the parent's outside, and "
+                                  "with nested levels each level's IC in its cells", 0};
     return k;
 }
 
@@ -324,7 +326,8 @@ int tbrf_arepo_write_zoom(const char *base, const tbrf_ic_zoom *zoom,
     const tbrf_ic_cosmo_info f = zoom_as_cosmo(&zi);
     tbrf_arepo_header h;
     cosmo_header(&p, &f, file, &h);
-    h.mass_table[2] = zi.mass_coarse;
+    /* nested levels: PartType2 of several masses, a Masses dataset */
+    h.mass_table[2] = zi.levels > 1 ? 0.0 : zi.mass_coarse;
     char seed[24], region[256];
     tbrf_arepo_param par[72];
     tbrf_arepo_cosmo_file named = *file;
@@ -345,7 +348,8 @@ int tbrf_arepo_write_zoom(const char *base, const tbrf_ic_zoom *zoom,
     /* IDs: fine 1 .., coarse after them, gas last */
     const uint64_t n1 = (uint64_t)part[1].n, n2 = (uint64_t)part[2].n;
     t[1] = (tbrf_arepo_particles){part[1].n, part[1].pos, part[1].vel, NULL, NULL, 1};
-    t[2] = (tbrf_arepo_particles){part[2].n, part[2].pos, part[2].vel, NULL, NULL, 1 + n1};
+    t[2] = (tbrf_arepo_particles){part[2].n, part[2].pos, part[2].vel, part[2].mass, NULL,
+                                  1 + n1};
     t[0] = (tbrf_arepo_particles){part[0].n, part[0].pos, part[0].vel, NULL, part[0].u,
                                   1 + n1 + n2};
     if (file->format != TBRF_AREPO_FORMAT_HDF5 && n1 + n2 + (uint64_t)part[0].n > UINT32_MAX)

@@ -552,7 +552,8 @@ TBRF_API int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, T
 #define TBRF_IC_ZOOM_IDS 2    /* the lattice sites of parent particles by ID */
 
 /* The region of a zoom. A parent cell is in it when its lattice site (i,
- * j, k) L/G is (periodically), then pad cells are added on every side. */
+ * j, k) L/G is (periodically), then pad cells are added on every side;
+ * with several levels, the coarser levels surround it as nested shells. */
 typedef struct tbrf_ic_zoom_params {
     int32_t refinement; /* r: fine particles per parent cell per axis, 2, 4, 8, 16, 32 or 64
                            (default 2) */
@@ -568,7 +569,9 @@ typedef struct tbrf_ic_zoom_params {
     int64_t n_ids;
     int32_t pad;        /* parent cells added around the region on every side, 0 .. G
                            (default 1) */
-    int32_t reserved;   /* 0 */
+    int32_t levels;     /* refined levels, 1 (default; 0 is 1) .. log2(r): level l of L has
+                           refinement r / 2^(L - l); level L is the region, each coarser
+                           level the next finer one's cells padded by pad more (pad >= 1) */
 } tbrf_ic_zoom_params;
 
 /* Fills *params with the defaults listed in tbrf_ic_zoom_params. */
@@ -576,12 +579,16 @@ TBRF_API void tbrf_ic_default_zoom(tbrf_ic_zoom_params *params);
 
 /* What a zoom holds (tbrf_ic_zoom_get_info). */
 typedef struct tbrf_ic_zoom_info {
-    int64_t region_cells; /* parent cells refined (after padding) */
+    int64_t region_cells; /* parent cells of the finest level (after padding) */
     int64_t fine;         /* PartType1: region_cells r^3 fine dark-matter particles */
-    int64_t coarse;       /* PartType2: G^3 - region_cells parent particles */
+    int64_t coarse;       /* PartType2: the parent's particles outside every level and the
+                             coarser levels' (G^3 - region_cells with one level) */
+    int64_t levels;       /* refined levels L */
+    int64_t level_particles[7]; /* dark-matter particles of level 0 (the parent's) .. L */
     int64_t gas;          /* PartType0: fine gas particles (fine with gas, else 0) */
     double mass_fine;     /* a fine dark-matter particle's mass (mass units) */
-    double mass_coarse;   /* a parent particle's: the site's whole mass */
+    double mass_coarse;   /* a parent particle's: the site's whole mass (a level l particle
+                             weighs mass_coarse / r_l^3) */
     double mass_gas;      /* a fine gas particle's (gas), else 0 */
     int64_t extent_lo[3]; /* the smallest periodic box of parent cells that holds the region: */
     int64_t extent_width[3]; /* lo in 0 .. G-1, width 1 .. G per axis */
@@ -600,14 +607,17 @@ typedef struct tbrf_ic_zoom tbrf_ic_zoom;
 
 /* The particles of one type of a zoom (tbrf_ic_zoom_particles): n rows,
  * positions in [0, L) and Gadget velocities u = v / sqrt(a) (3n each),
- * the internal energy (gas, else NULL), and each particle's lattice row
- * (fine rows in the (G r)^3 lattice, coarse in the G^3 one), rising.
+ * the internal energy (gas, else NULL), each particle's mass (coarse with
+ * several levels, else NULL: one mass, tbrf_ic_zoom_info's) and lattice
+ * row (in the (G r_l)^3 lattice of its level l; the parent's G^3 for level
+ * 0), rising within a level; coarse particles come level by level from 0.
  * Valid until tbrf_ic_zoom_destroy. */
 typedef struct tbrf_ic_zoom_part {
     int64_t n;
     const double *pos;
     const double *vel;
     const double *u;
+    const double *mass;
     const int64_t *row;
 } tbrf_ic_zoom_part;
 
@@ -645,9 +655,9 @@ TBRF_API int tbrf_ic_zoom_get_info(const tbrf_ic_zoom *zoom, tbrf_ic_zoom_info *
 TBRF_API int tbrf_ic_zoom_particles(const tbrf_ic_zoom *zoom, int type,
                                     tbrf_ic_zoom_part *part);
 
-/* 1 when parent cell (i, j, k) (each 0 .. G-1) is refined, 0 when not or
- * out of range, -1 for a zoom not made or NULL. */
-TBRF_API int tbrf_ic_zoom_refined(const tbrf_ic_zoom *zoom, int64_t i, int64_t j, int64_t k);
+/* The refinement level of parent cell (i, j, k) (each 0 .. G-1): 0 not
+ * refined (or out of range), 1 .. levels; -1 for a zoom not made or NULL. */
+TBRF_API int tbrf_ic_zoom_level(const tbrf_ic_zoom *zoom, int64_t i, int64_t j, int64_t k);
 
 /* The last call's status (TBRF_ERR_NULL for NULL). */
 TBRF_API int tbrf_ic_zoom_status(const tbrf_ic_zoom *zoom);

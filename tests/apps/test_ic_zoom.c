@@ -6,7 +6,8 @@
  * the fine ones (and their gas) the (G r)^3 IC's, bit for bit; the fine
  * displacement filtered to the parent's modes equals the parent's at its
  * sites to 1e-12 of max |Psi| (the unfiltered one does not: the check can
- * fail). The parent-mode part at arbitrary sites (tbrfi_icc_psi_at): at
+ * fail); two nested levels: each level's cells, particles (bit for bit
+ * its (G r_l)^3 IC's) and masses. The parent-mode part at arbitrary sites (tbrfi_icc_psi_at): at
  * refinement-2 sites coinciding with parent sites it equals
  * tbrf_ic_cosmo_displacements to 1e-12 (plan path, fixed amplitudes,
  * paired); NULL sites refused. */
@@ -100,7 +101,9 @@ static unsigned char *mask_of(const tbrf_ic_zoom_params *z, double L, int64_t *c
     p.box = L;
     unsigned char *m = calloc(G * G * G, 1);
     char why[256];
-    int st = tbrfi_zoom_mask(&p, z, m, cells, why, sizeof why);
+    int64_t count[8] = {0};
+    int st = tbrfi_zoom_mask(&p, z, m, count, why, sizeof why);
+    *cells = count[1]; /* one level */
     CHECK(st == TBRF_OK, "mask: %s", why);
     if (st != TBRF_OK) {
         free(m);
@@ -191,7 +194,7 @@ static void test_refusals(void)
     p.particles = G;
     p.box = 160;
     unsigned char *m = calloc(G * G * G, 1);
-    int64_t cells;
+    int64_t cells[8];
     tbrf_ic_zoom_params z;
     const uint64_t far = 2 * G * G * G + 1, zero = 0;
 #define REFUSE(status, what, ...)                                                                \
@@ -201,7 +204,7 @@ static void test_refusals(void)
         __VA_ARGS__;                                                                           \
         memset(m, 0, G * G * G);                                                               \
         char why[256] = "";                                                                    \
-        CHECK(tbrfi_zoom_mask(&p, &z, m, &cells, why, sizeof why) == (status), "%s accepted",   \
+        CHECK(tbrfi_zoom_mask(&p, &z, m, cells, why, sizeof why) == (status), "%s accepted",    \
               what);                                                                           \
         CHECK(why[0] != 0, "%s: no reason", what);                                             \
     } while (0)
@@ -315,7 +318,7 @@ static void test_make(int lpt, int gas)
     CHECK(f.extent_lo[0] == 12 && f.extent_width[0] == 6 && f.extent_lo[1] == 4 &&
               f.extent_width[2] == 4, "extent %lld+%lld", (long long)f.extent_lo[0],
           (long long)f.extent_width[0]);
-    CHECK(tbrf_ic_zoom_refined(zz, 0, 4, 4) == 1 && tbrf_ic_zoom_refined(zz, 2, 4, 4) == 0,
+    CHECK(tbrf_ic_zoom_level(zz, 0, 4, 4) == 1 && tbrf_ic_zoom_level(zz, 2, 4, 4) == 0,
           "refined cells");
     /* the parent's particles weigh the site's whole mass */
     tbrf_ic_cosmo_params c = p;
@@ -342,7 +345,7 @@ static void test_make(int lpt, int gas)
     int cells_ok = 1;
     for (int64_t k = 0; k < part.n; k++) { /* each fine row's parent cell is refined */
         const int64_t r = part.row[k], gf = 2 * G;
-        cells_ok &= tbrf_ic_zoom_refined(zz, tbrfi_zoom_cell(r % gf, 2, G),
+        cells_ok &= tbrf_ic_zoom_level(zz, tbrfi_zoom_cell(r % gf, 2, G),
                                          tbrfi_zoom_cell(r / gf % gf, 2, G),
                                          tbrfi_zoom_cell(r / (gf * gf), 2, G)) == 1;
     }
@@ -428,6 +431,78 @@ static void test_filtered(void)
     tbrf_ic_cosmo_destroy(hi);
 }
 
+
+/* Two nested levels of refinement 4 (levels 2 and 4 a side per parent
+ * cell): each level's cells as the padding makes them, its particles the
+ * (G r_l)^3 IC's on the sub-cells' centres in its cells bit for bit, the
+ * coarse type level by level with the right masses, the total the
+ * parent's. */
+static void test_levels(void)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_default_cosmo(&p);
+    p.particles = G;
+    p.lpt = 2;
+    p.seed = 9;
+    tbrf_ic_zoom_params z;
+    tbrf_ic_default_zoom(&z);
+    const double dx = p.box / G; /* the sites of cells 7, 8 per axis */
+    for (int a = 0; a < 3; a++)
+        z.lo[a] = 6.5 * dx, z.hi[a] = 8.5 * dx;
+    z.refinement = 4;
+    z.levels = 2;
+    z.pad = 1;
+    tbrf_ic_zoom *zz = NULL;
+    REQUIRE(tbrf_ic_zoom_make(&p, &z, &zz) == TBRF_OK, , "levels: %s", tbrf_ic_zoom_message(zz));
+    tbrf_ic_zoom_info f;
+    tbrf_ic_zoom_get_info(zz, &f);
+    const int64_t n2 = 4 * 4 * 4, n1 = 6 * 6 * 6 - n2, n0 = G * G * G - 6 * 6 * 6;
+    CHECK(f.levels == 2 && f.region_cells == n2 && f.level_particles[2] == 64 * n2 &&
+              f.level_particles[1] == 8 * n1 && f.level_particles[0] == n0 &&
+              f.fine == 64 * n2 && f.coarse == n0 + 8 * n1,
+          "levels: %lld %lld %lld particles", (long long)f.level_particles[0],
+          (long long)f.level_particles[1], (long long)f.level_particles[2]);
+    CHECK(tbrf_ic_zoom_level(zz, 7, 7, 7) == 2 && tbrf_ic_zoom_level(zz, 5, 8, 8) == 1 &&
+              tbrf_ic_zoom_level(zz, 4, 8, 8) == 0 && tbrf_ic_zoom_level(zz, 10, 10, 10) == 1,
+          "levels of cells");
+    tbrf_ic_zoom_part c, fine;
+    tbrf_ic_zoom_particles(zz, 2, &c);
+    tbrf_ic_zoom_particles(zz, 1, &fine);
+    double total = (double)fine.n * f.mass_fine;
+    int masses = c.mass != NULL;
+    for (int64_t k = 0; masses && k < c.n; k++) {
+        total += c.mass[k];
+        const double mk = k < n0 ? f.mass_coarse : f.mass_coarse / 8; /* level 0, 1 */
+        masses &= fabs(c.mass[k] / mk - 1) < 1e-14;
+    }
+    const double want = (double)(G * G * G) * f.mass_coarse;
+    CHECK(masses && fabs(total / want - 1) < 1e-12, "masses by level, total %.17g of %.17g",
+          total, want);
+    /* level 1's particles: the (2G)^3 IC's on the sub-cells' centres */
+    tbrf_ic_cosmo_params q = p;
+    q.particles = 2 * G;
+    q.glass = HALF;
+    q.glass_n = 1;
+    all_rows l1 = rows_of(&q);
+    tbrf_ic_zoom_part mid = c;
+    mid.n = c.n - n0;
+    mid.pos += 3 * n0, mid.vel += 3 * n0, mid.row += n0;
+    CHECK(same_rows(&mid, l1.pos, l1.vel, NULL), "level 1 is not the (2G)^3 IC's");
+    q.particles = 4 * G;
+    all_rows l2 = rows_of(&q);
+    CHECK(same_rows(&fine, l2.pos, l2.vel, NULL), "level 2 is not the (4G)^3 IC's");
+    rows_free(&l1);
+    rows_free(&l2);
+    tbrf_ic_zoom_destroy(zz);
+    z.levels = 3; /* more than log2(4) */
+    CHECK(tbrf_ic_zoom_make(&p, &z, &zz) == TBRF_ERR_INVALID, "3 levels of 4 accepted");
+    tbrf_ic_zoom_destroy(zz);
+    z.levels = 2;
+    z.pad = 0;
+    CHECK(tbrf_ic_zoom_make(&p, &z, &zz) == TBRF_ERR_INVALID, "nested levels without pad");
+    tbrf_ic_zoom_destroy(zz);
+}
+
 int main(void)
 {
     test_mask();
@@ -435,6 +510,7 @@ int main(void)
     test_make(1, 0);
     test_make(2, 1);
     test_make(3, 0);
+    test_levels();
     test_filtered();
     one(0, 0);
     one(1, 0);

@@ -14,8 +14,9 @@ Cases:
           (--glass of one point at the middle of the unit box) inside it,
           bit for bit; the region recorded;
           regenerate --check bit for bit; the same zoom as a gadget2 set
-          (and its side file) holds the same particles; --files 2 the
-          one file's particles
+          (and its side file); --levels 2 --refine 4: PartType2 with a
+          Masses dataset of the parent's and level 1's masses, the total
+          the parent's; --files 2 the one file's particles
   gas     --gas: PartType0 as many as PartType1, the fine gas the 32^3 --gas
           run's; MassTable[0] + MassTable[1] = MassTable[2] / 8 (1e-12)
   ids     --region ids:FILE (text with comments, dark-matter and gas IDs of
@@ -136,6 +137,15 @@ def case_layout():
          "--precision", "double", "--quiet")
     check(os.path.exists("zg") and os.path.exists("zg.tbrf.h5"), "gadget2 set: %s" %
           os.listdir("."))
+    # two nested levels: PartType2 with Masses, the total the parent's
+    zoom("zl", "--refine", "4", "--levels", "2", "--region", BOX, "--pad", "1", "--quiet")
+    hl, pl, recl = read("zl.hdf5")
+    total = hl["MassTable"][1] * len(pl["PartType1"]["ParticleIDs"]) + \
+        pl["PartType2"]["Masses"].sum()
+    check(hl["MassTable"][2] == 0 and recl.get("zoom_levels") == 2 and
+          abs(total / (G ** 3 * mt[2]) - 1) < 1e-12 and
+          set(np.unique(pl["PartType2"]["Masses"])) == {mt[2], mt[2] / 8},
+          "levels: MassTable %s, total %.17g of %.17g" % (hl["MassTable"], total, G ** 3 * mt[2]))
     zoom("zf", "--refine", "2", "--region", BOX, "--pad", "0", "--files", "2", "--quiet")
     got = []
     for i in (0, 1):

@@ -1,7 +1,7 @@
 ! test_ic_zoom.f90 — the zoom wrappers reach C with their arguments in
 ! place: an 8^3 parent refined twice around the site of one particle ID
 ! (padded by a cell: 27 cells) has 27 * 8 fine and 512 - 27 coarse
-! particles, the total mass of the parent's 512, the refined cells where
+! particles, the total mass of the parent's 512, the cells' levels where
 ! they should be, fine rows on the 16^3 lattice inside those cells and
 ! positions in the box; tbrf_ic_zoom_bytes agrees with make; a bad
 ! refinement is refused with a status and a message.
@@ -20,7 +20,8 @@ program test_ic_zoom
     real(c_double) :: bytes, total
     integer(c_int64_t) :: k, i, j, l
     integer :: st
-    logical :: inside, outside
+    logical :: inside
+    integer :: lin, lout
     character(len=:), allocatable :: msg
     call tbrf_ic_default_cosmo(p)
     p%particles = 8
@@ -40,9 +41,9 @@ program test_ic_zoom
                info%coarse == 485 .and. info%gas == 0, "counts")
     total = info%fine * info%mass_fine + info%coarse * info%mass_coarse
     call check(abs(total / (512 * info%mass_coarse) - 1) < 1e-12_c_double, "total mass")
-    inside = tbrf_ic_zoom_refined(zoom, 2_c_int64_t, 4_c_int64_t, 3_c_int64_t)
-    outside = tbrf_ic_zoom_refined(zoom, 1_c_int64_t, 3_c_int64_t, 3_c_int64_t)
-    call check(inside .and. .not. outside, "refined cells")
+    lin = tbrf_ic_zoom_level(zoom, 2_c_int64_t, 4_c_int64_t, 3_c_int64_t)
+    lout = tbrf_ic_zoom_level(zoom, 1_c_int64_t, 3_c_int64_t, 3_c_int64_t)
+    call check(lin == 1 .and. lout == 0, "refined cells")
     call tbrf_ic_zoom_get_params(zoom, held, zheld, stat=st)
     call check(st == TBRF_OK .and. held%particles == 8 .and. zheld%refinement == 2 .and. &
                zheld%pad == 1 .and. zheld%n_ids == 1, "get_params")

@@ -33,6 +33,11 @@ static int check_region(const tbrf_ic_zoom_params *z, int64_t g, double L, char 
     if (z->pad < 0 || z->pad > g)
         return tbrfi_ic_fail(why, size, TBRF_ERR_INVALID, "zoom: pad %d outside 0 .. G (%lld)",
                              (int)z->pad, (long long)g);
+    const int levels = z->levels > 0 ? z->levels : 1;
+    if ((1 << (levels - 1)) * 2 > r || levels > 6 || (levels > 1 && z->pad < 1))
+        return tbrfi_ic_fail(why, size, TBRF_ERR_INVALID, "zoom: %d levels of refinement %d "
+                             "(at most log2 of it, 6) with pad %d (at least 1 for nested "
+                             "levels)", (int)z->levels, r, (int)z->pad);
     if (z->region == TBRF_IC_ZOOM_BOX) {
         for (int a = 0; a < 3; a++)
             if (!(z->lo[a] >= 0 && z->lo[a] < L && z->hi[a] > z->lo[a] &&
@@ -115,8 +120,8 @@ static int mark_ids(const tbrf_ic_zoom_params *z, int64_t g, unsigned char *mask
     return TBRF_OK;
 }
 
-/* Grows the marked cells by pad along axis a (stride s), periodically:
- * a cell is marked when any within pad along the axis was. */
+/* Grows the marked cells by pad along axis a, periodically: a cell is
+ * marked when any within pad along the axis was. */
 static int dilate_axis(unsigned char *mask, int64_t g, int64_t pad, int a)
 {
     const int64_t stride[3] = {1, g, g * g};
@@ -146,6 +151,41 @@ static int dilate_axis(unsigned char *mask, int64_t g, int64_t pad, int a)
     return TBRF_OK;
 }
 
+int tbrfi_zoom_dilate(unsigned char *mask, int64_t g, int64_t pad)
+{
+    int st = TBRF_OK;
+    for (int a = 0; a < 3 && st == TBRF_OK && pad > 0; a++)
+        st = dilate_axis(mask, g, pad, a);
+    return st;
+}
+
+/* The coarser levels about the finest (mask 1 where it is): level l the
+ * finest level's cells grown by (L - l) pad, each cell its highest level;
+ * the cells of each level counted into cells[0 .. L]. */
+static int nest_levels(unsigned char *mask, int64_t g, int levels, int64_t pad, int64_t *cells)
+{
+    const int64_t n = g * g * g;
+    unsigned char *grow = malloc((size_t)n);
+    if (!grow)
+        return TBRF_ERR_NO_MEMORY;
+    memcpy(grow, mask, (size_t)n);
+    for (int64_t c = 0; c < n; c++)
+        mask[c] = mask[c] ? (unsigned char)levels : 0;
+    int st = TBRF_OK;
+    for (int l = levels - 1; l >= 1 && st == TBRF_OK; l--) {
+        st = tbrfi_zoom_dilate(grow, g, pad);
+        for (int64_t c = 0; c < n && st == TBRF_OK; c++)
+            if (grow[c] && !mask[c])
+                mask[c] = (unsigned char)l;
+    }
+    free(grow);
+    for (int l = 0; l <= levels; l++)
+        cells[l] = 0;
+    for (int64_t c = 0; c < n; c++)
+        cells[mask[c]]++;
+    return st;
+}
+
 int tbrfi_zoom_mask(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
                     unsigned char *mask, int64_t *cells, char *why, size_t size)
 {
@@ -162,19 +202,16 @@ int tbrfi_zoom_mask(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
         st = mark_ids(z, g, mask, why, size);
     else
         mark_shape(z, g, p->box, mask);
-    for (int a = 0; a < 3 && st == TBRF_OK && z->pad > 0; a++)
-        if (dilate_axis(mask, g, z->pad, a) != TBRF_OK)
-            st = tbrfi_ic_fail(why, size, TBRF_ERR_NO_MEMORY, "zoom: out of memory");
+    const int levels = z->levels > 0 ? z->levels : 1;
+    if (st == TBRF_OK && (tbrfi_zoom_dilate(mask, g, z->pad) != TBRF_OK ||
+                          nest_levels(mask, g, levels, z->pad, cells) != TBRF_OK))
+        st = tbrfi_ic_fail(why, size, TBRF_ERR_NO_MEMORY, "zoom: out of memory");
     if (st != TBRF_OK)
         return st;
-    int64_t n = 0;
-    for (int64_t c = 0; c < g * g * g; c++)
-        n += mask[c];
-    *cells = n;
-    if (n == 0 || n == g * g * g)
+    if (cells[levels] == 0 || cells[0] == 0)
         return tbrfi_ic_fail(why, size, TBRF_ERR_INVALID, "zoom: the region holds %s parent "
-                             "cell (padded by %d)%s", n ? "every" : "no", (int)z->pad,
-                             n ? ": that is the (G r)^3 IC, tbrf_ic_cosmo_make" : "");
+                             "cell (padded by %d)%s", cells[0] ? "no" : "every", (int)z->pad,
+                             cells[0] ? "" : ": that is the (G r)^3 IC, tbrf_ic_cosmo_make");
     return TBRF_OK;
 }
 

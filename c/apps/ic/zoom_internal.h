@@ -10,13 +10,19 @@
 #include "tbrf.h"
 
 /* Checks the region's parameters against the parent's (G, L), then marks
- * in mask (G^3 bytes, x fastest, zeroed by the caller) the parent cells of
- * the region, pads them by z->pad cells on every side (a cube, periodic)
- * and sets *cells to their count. TBRF_OK; TBRF_ERR_NULL, TBRF_ERR_INVALID
- * (a parameter, an ID outside 1 .. 2 G^3, an empty region, one that
- * covers the box), TBRF_ERR_NO_MEMORY, with why (size bytes) saying why. */
+ * in mask (G^3 bytes, x fastest, zeroed by the caller) each parent cell's
+ * level: L (z->levels, at least 1) for the region padded by z->pad cells
+ * on every side (a cube, periodic), l < L for those within (L - l) more
+ * pads of it and not in a finer level, 0 for the rest; cells[0 .. L] the
+ * count of each level. TBRF_OK; TBRF_ERR_NULL, TBRF_ERR_INVALID (a
+ * parameter, an ID outside 1 .. 2 G^3, an empty region, levels that cover
+ * the box), TBRF_ERR_NO_MEMORY, with why (size bytes) saying why. */
 int tbrfi_zoom_mask(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
                     unsigned char *mask, int64_t *cells, char *why, size_t size);
+
+/* Grows the marked cells of mask (G^3, 0 or 1) by pad on every side, a
+ * cube, periodically. TBRF_OK or TBRF_ERR_NO_MEMORY. */
+int tbrfi_zoom_dilate(unsigned char *mask, int64_t g, int64_t pad);
 
 /* The smallest periodic interval of each axis that holds every marked
  * cell of mask (G^3): lo in 0 .. G-1, width 1 .. G (the complement of the
@@ -31,10 +37,10 @@ static inline int64_t tbrfi_zoom_cell(int64_t f, int64_t r, int64_t g)
     return ((2 * f + 1 + r) / (2 * r)) % g;
 }
 
-/* One particle type held by a zoom. */
+/* One particle type held by a zoom (mass: per particle, or NULL). */
 typedef struct tbrfi_zoom_type {
     int64_t n, cap;
-    double *pos, *vel, *u;
+    double *pos, *vel, *u, *mass;
     int64_t *row;
 } tbrfi_zoom_type;
 
@@ -44,7 +50,7 @@ struct tbrf_ic_zoom {
     tbrf_ic_cosmo_params p; /* the parent's, power tables NULL */
     tbrf_ic_zoom_params z;  /* ids NULL */
     tbrf_ic_zoom_info info;
-    unsigned char *mask;    /* G^3 parent cells, 1 where refined */
+    unsigned char *mask;    /* G^3 parent cells, each its level 0 .. L */
     tbrfi_zoom_type type[3]; /* gas, fine, coarse */
 };
 

@@ -28,30 +28,35 @@
  * O(1) density contrast. */
 static const double HALF_SITE[3] = {0.5, 0.5, 0.5};
 
-/* The fine IC's parameters: the parent's with G r particles a side on the
- * sub-cells' centres. */
-static tbrf_ic_cosmo_params fine_params(const tbrf_ic_cosmo_params *p, int32_t r)
+/* The parameters of level l's IC (refinement rl > 1: G rl particles a
+ * side on the sub-cells' centres; rl = 1: the parent's lattice), with gas
+ * at the finest level only (a coarser particle carries its site's whole
+ * mass, dark matter and baryons). */
+static tbrf_ic_cosmo_params level_params(const tbrf_ic_cosmo_params *p, int64_t rl, int gas)
 {
     tbrf_ic_cosmo_params f = *p;
-    f.particles = p->particles * r;
-    f.glass = HALF_SITE;
-    f.glass_n = 1;
-    f.glass_box = 1.0;
+    f.particles = p->particles * rl;
+    if (rl > 1) {
+        f.glass = HALF_SITE;
+        f.glass_n = 1;
+        f.glass_box = 1.0;
+    }
     f.gas_volumes = 0;
+    if (!gas) {
+        f.gas = 0;
+        f.power_gas = NULL;
+    }
     return f;
 }
 
-/* The parent's parameters for the coarse particles: no gas (a coarse
- * particle carries the site's whole mass, dark matter and baryons). */
-static tbrf_ic_cosmo_params coarse_params(const tbrf_ic_cosmo_params *p)
+/* Level l's refinement of L levels: r / 2^(L - l), 1 for the parent. */
+static int64_t level_r(const tbrf_ic_zoom_params *z, int l)
 {
-    tbrf_ic_cosmo_params c = *p;
-    c.gas = 0;
-    c.power_gas = NULL;
-    return c;
+    const int levels = z->levels > 0 ? z->levels : 1;
+    return l == 0 ? 1 : (int64_t)z->refinement >> (levels - l);
 }
 
-/* The chunks the fine IC streams in: the fewest that fit, at least one per
+/* The chunks an IC streams in: the fewest that fit, at least one per
  * ZOOM_CHUNK_ROWS rows. 0 when none fits. */
 static int64_t fine_chunks(const tbrf_ic_cosmo_params *f)
 {
@@ -65,29 +70,43 @@ static int64_t fine_chunks(const tbrf_ic_cosmo_params *f)
     return c > TBRF_IC_MAX_CHUNKS ? TBRF_IC_MAX_CHUNKS : c;
 }
 
-/* The bytes of the particles kept: positions, velocities, rows, energies. */
-static double kept_bytes(int64_t fine, int64_t coarse, int gas)
+/* The particles of each level (cells[l] rl^3) and the coarse ones'. */
+static void level_counts(const tbrf_ic_zoom_params *z, const int64_t *cells, int64_t *count,
+                         int64_t *coarse)
 {
-    const double row = 7.0 * sizeof(double);
-    return (double)fine * row * (gas ? 2.0 : 1.0) + (double)fine * (gas ? 8.0 : 0.0) +
-           (double)coarse * row;
+    const int levels = z->levels > 0 ? z->levels : 1;
+    *coarse = 0;
+    for (int l = 0; l <= levels; l++) {
+        const int64_t rl = level_r(z, l);
+        count[l] = cells[l] * rl * rl * rl;
+        *coarse += l < levels ? count[l] : 0;
+    }
 }
 
-/* The most held at once: the mask and the kept particles, with the
- * parent's run and then the fine one's. */
-static int zoom_bytes(const tbrf_ic_cosmo_params *p, int32_t r, int64_t cells, double *bytes)
+/* The most held at once: the mask and the kept particles (positions,
+ * velocities, rows; masses of nested levels; the gas's energies), with
+ * the largest of the levels' runs, made one after the other. */
+static int zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
+                      const int64_t *cells, double *bytes)
 {
-    const tbrf_ic_cosmo_params f = fine_params(p, r), c = coarse_params(p);
-    const int64_t g = p->particles, chunks = fine_chunks(&f);
-    double bp = 0, bf = 0;
-    int64_t fewest = 0;
-    int st = tbrf_ic_cosmo_bytes(&c, 1, &bp, &fewest);
-    if (st == TBRF_OK)
-        st = tbrf_ic_cosmo_bytes(&f, chunks > 0 ? chunks : TBRF_IC_MAX_CHUNKS, &bf, &fewest);
-    if (st != TBRF_OK)
-        return st;
-    *bytes = (double)(g * g * g) + kept_bytes(cells * r * r * r, g * g * g - cells, p->gas) +
-             fmax(bp, bf);
+    const int levels = z->levels > 0 ? z->levels : 1;
+    int64_t count[8], coarse = 0;
+    level_counts(z, cells, count, &coarse);
+    const double row = 7.0 * sizeof(double), n = (double)count[levels];
+    double run = 0;
+    for (int l = 0; l <= levels; l++) {
+        const tbrf_ic_cosmo_params f = level_params(p, level_r(z, l), l == levels && p->gas);
+        const int64_t chunks = l == 0 ? 1 : fine_chunks(&f);
+        double b = 0;
+        int64_t fewest = 0;
+        int st = tbrf_ic_cosmo_bytes(&f, chunks > 0 ? chunks : TBRF_IC_MAX_CHUNKS, &b, &fewest);
+        if (st != TBRF_OK)
+            return st;
+        run = fmax(run, b);
+    }
+    *bytes = (double)(p->particles * p->particles * p->particles) + run +
+             n * row * (p->gas ? 2.0 : 1.0) + (p->gas ? 8.0 * n : 0.0) +
+             (double)coarse * (row + (levels > 1 ? 8.0 : 0.0));
     return TBRF_OK;
 }
 
@@ -103,100 +122,119 @@ int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params 
     unsigned char *mask = calloc((size_t)(g * g * g), 1);
     if (!mask)
         return TBRF_ERR_NO_MEMORY;
-    int64_t cells = 0;
-    int st = tbrfi_zoom_mask(p, z, mask, &cells, NULL, 0);
+    int64_t cells[8] = {0};
+    int st = tbrfi_zoom_mask(p, z, mask, cells, NULL, 0);
     free(mask);
-    return st == TBRF_OK ? zoom_bytes(p, z->refinement, cells, bytes) : st;
+    return st == TBRF_OK ? zoom_bytes(p, z, cells, bytes) : st;
 }
 
-/* Room for n rows of type t (gas: with energies). */
-static int type_alloc(tbrfi_zoom_type *t, int64_t n, int gas)
+/* Room for n rows of t (energies: gas; masses: nested coarse levels). */
+static int type_alloc(tbrfi_zoom_type *t, int64_t n, int gas, int masses)
 {
+    const size_t m = (size_t)(n > 0 ? n : 1);
     t->cap = n;
-    t->pos = malloc((size_t)(n > 0 ? n : 1) * 3 * sizeof(double));
-    t->vel = malloc((size_t)(n > 0 ? n : 1) * 3 * sizeof(double));
-    t->row = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-    t->u = gas ? malloc((size_t)(n > 0 ? n : 1) * sizeof(double)) : NULL;
-    return t->pos && t->vel && t->row && (!gas || t->u) ? TBRF_OK : TBRF_ERR_NO_MEMORY;
+    t->pos = malloc(m * 3 * sizeof(double));
+    t->vel = malloc(m * 3 * sizeof(double));
+    t->row = malloc(m * sizeof(int64_t));
+    t->u = gas ? malloc(m * sizeof(double)) : NULL;
+    t->mass = masses ? malloc(m * sizeof(double)) : NULL;
+    return t->pos && t->vel && t->row && (!gas || t->u) && (!masses || t->mass)
+               ? TBRF_OK : TBRF_ERR_NO_MEMORY;
 }
 
-/* Appends row `row` of a chunk (its index k in the chunk) to t. */
-static void type_push(tbrfi_zoom_type *t, int64_t row, int64_t k, const double *pos,
-                      const double *vel, const double *u)
+/* Appends row `row` of a chunk (its index k in the chunk) to t, or
+ * returns 1 when t is full (cannot happen: each level's count is known). */
+static int type_push(tbrfi_zoom_type *t, int64_t row, int64_t k, const double *pos,
+                     const double *vel, const double *u, double mass)
 {
+    if (t->n >= t->cap)
+        return 1;
     memcpy(t->pos + 3 * t->n, pos + 3 * k, 3 * sizeof(double));
     memcpy(t->vel + 3 * t->n, vel + 3 * k, 3 * sizeof(double));
     if (u)
         t->u[t->n] = u[k];
+    if (t->mass)
+        t->mass[t->n] = mass;
     t->row[t->n++] = row;
+    return 0;
 }
 
-/* The callbacks' state: the zoom, and whether the chunks are the fine IC's. */
+/* The callbacks' state: the zoom, the level whose IC the chunks are, its
+ * refinement and particle mass. */
 typedef struct zoom_take {
     tbrf_ic_zoom *zoom;
-    int fine;
+    int level, finest;
+    int64_t r;
+    double mass;
 } zoom_take;
 
-/* Keeps a chunk's particles on the zoom's side: the parent's outside the
- * region, the fine IC's (and their gas) inside it. */
+/* Keeps a chunk's particles of its level's cells: the parent's outside
+ * every level, level l's IC's in level l's cells (the finest level's with
+ * their gas). */
 static int take_chunk(void *user, const tbrf_ic_chunk *ch)
 {
     zoom_take *t = user;
     tbrf_ic_zoom *z = t->zoom;
-    const int64_t g = z->p.particles, r = z->z.refinement, gf = g * r;
-    for (int64_t k = 0; k < ch->count; k++) {
+    const int64_t g = z->p.particles, r = t->r, gf = g * r;
+    int full = 0;
+    for (int64_t k = 0; k < ch->count && !full; k++) {
         const int64_t row = ch->first + k;
-        const int64_t c = !t->fine ? row
-                                   : tbrfi_zoom_cell(row % gf, r, g) +
-                                         g * (tbrfi_zoom_cell(row / gf % gf, r, g) +
-                                              g * tbrfi_zoom_cell(row / (gf * gf), r, g));
-        if (!t->fine && !z->mask[c]) {
-            if (z->type[2].n >= z->type[2].cap)
-                return 1; /* cannot happen: one parent site a cell */
-            type_push(&z->type[2], row, k, ch->pos, ch->vel, NULL);
-        } else if (t->fine && z->mask[c]) {
-            if (z->type[1].n >= z->type[1].cap)
-                return 1; /* cannot happen: r^3 fine sites a cell */
-            type_push(&z->type[1], row, k, ch->pos, ch->vel, NULL);
-            if (ch->gas_pos)
-                type_push(&z->type[0], row, k, ch->gas_pos, ch->gas_vel ? ch->gas_vel : ch->vel,
-                          ch->gas_u);
+        const int64_t c = r == 1 ? row
+                                 : tbrfi_zoom_cell(row % gf, r, g) +
+                                       g * (tbrfi_zoom_cell(row / gf % gf, r, g) +
+                                            g * tbrfi_zoom_cell(row / (gf * gf), r, g));
+        if (z->mask[c] != t->level)
+            continue;
+        if (!t->finest) {
+            full = type_push(&z->type[2], row, k, ch->pos, ch->vel, NULL, t->mass);
+            continue;
         }
+        full = type_push(&z->type[1], row, k, ch->pos, ch->vel, NULL, 0);
+        if (ch->gas_pos && !full)
+            full = type_push(&z->type[0], row, k, ch->gas_pos, ch->gas_vel ? ch->gas_vel : ch->vel,
+                             ch->gas_u, 0);
     }
-    return 0;
+    return full;
 }
 
-/* Makes one of the two ICs and keeps its side; the info it derived into
- * *info. */
-static int run_side(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p, int fine, int64_t chunks,
-                    tbrf_ic_cosmo_info *info)
+/* Makes level l's IC and keeps its cells' particles; the info it derived
+ * into *info (with the parent's the flat universe's Omega_Lambda). */
+static int run_level(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p, int l,
+                     tbrf_ic_cosmo_info *info)
 {
+    const int levels = z->z.levels > 0 ? z->z.levels : 1;
+    const int64_t rl = level_r(&z->z, l);
+    const tbrf_ic_cosmo_params f = level_params(p, rl, l == levels && p->gas);
     tbrf_ic_cosmo *ic = NULL;
-    int st = tbrf_ic_cosmo_make(p, &ic);
-    zoom_take take = {z, fine};
-    if (st == TBRF_OK)
-        st = tbrf_ic_cosmo_generate(ic, chunks, take_chunk, &take);
+    int st = tbrf_ic_cosmo_make(&f, &ic);
     if (st == TBRF_OK)
         st = tbrf_ic_cosmo_get_info(ic, info);
+    zoom_take take = {z, l, l == levels, rl, info->mass_dm};
+    if (st == TBRF_OK)
+        st = tbrf_ic_cosmo_generate(ic, l == 0 ? 1 : fine_chunks(&f), take_chunk, &take);
     tbrf_ic_cosmo_params made;
-    if (st == TBRF_OK && !fine && (st = tbrf_ic_cosmo_get_params(ic, &made)) == TBRF_OK)
+    if (st == TBRF_OK && l == 0 && (st = tbrf_ic_cosmo_get_params(ic, &made)) == TBRF_OK)
         z->p.omega_lambda = made.omega_lambda; /* resolved: NaN is the flat universe's */
     if (st != TBRF_OK)
-        tbrfi_fail(&z->msg, st, "zoom: the %s IC (%lld^3): %s", fine ? "fine" : "parent",
-                   (long long)p->particles, ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
+        tbrfi_fail(&z->msg, st, "zoom: level %d's IC (%lld^3): %s", l, (long long)f.particles,
+                   ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
     tbrf_ic_cosmo_destroy(ic);
     return st;
 }
 
 /* The counts, masses and growth of the made zoom. */
 static void zoom_info(tbrf_ic_zoom *z, const tbrf_ic_cosmo_info *parent,
-                      const tbrf_ic_cosmo_info *fine, int64_t cells)
+                      const tbrf_ic_cosmo_info *fine, const int64_t *cells, const int64_t *count)
 {
     tbrf_ic_zoom_info *f = &z->info;
-    f->region_cells = cells;
+    const int levels = z->z.levels > 0 ? z->z.levels : 1;
+    f->region_cells = cells[levels];
     f->fine = z->type[1].n;
     f->coarse = z->type[2].n;
     f->gas = z->type[0].n;
+    f->levels = levels;
+    for (int l = 0; l <= levels; l++)
+        f->level_particles[l] = count[l];
     f->mass_coarse = parent->mass_dm;
     f->mass_fine = fine->mass_dm;
     f->mass_gas = fine->mass_gas;
@@ -212,40 +250,38 @@ static void zoom_info(tbrf_ic_zoom *z, const tbrf_ic_cosmo_info *parent,
     tbrfi_zoom_extent(z->mask, z->p.particles, f->extent_lo, f->extent_width);
 }
 
-/* Checks, budgets and allocates, then runs the parent and the fine IC. */
+/* Checks, budgets and allocates, then runs the parent and each level. */
 static int zoom_run(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p,
                     const tbrf_ic_zoom_params *region)
 {
-    const int64_t g = p->particles, r = region->refinement;
-    int64_t cells = 0;
-    int st = tbrfi_zoom_mask(p, region, z->mask, &cells, z->msg.text, sizeof z->msg.text);
+    const int levels = region->levels > 0 ? region->levels : 1;
+    int64_t cells[8] = {0}, count[8] = {0}, coarse = 0;
+    int st = tbrfi_zoom_mask(p, region, z->mask, cells, z->msg.text, sizeof z->msg.text);
     if (st != TBRF_OK)
         return z->msg.status = st;
     double bytes = 0;
     char why[TBRFI_MESSAGE_SIZE];
-    st = zoom_bytes(p, (int32_t)r, cells, &bytes);
+    st = zoom_bytes(p, region, cells, &bytes);
     if (st == TBRF_OK)
         st = tbrfi_ic_budget(bytes, "zoom IC", why, sizeof why);
     if (st != TBRF_OK)
         return tbrfi_fail(&z->msg, st, "%s", st == TBRF_ERR_INVALID ? "zoom: the parent's "
                           "parameters are invalid for tbrf_ic_cosmo_make" : why);
-    const int64_t fine = cells * r * r * r;
-    if (type_alloc(&z->type[2], g * g * g - cells, 0) != TBRF_OK ||
-        type_alloc(&z->type[1], fine, 0) != TBRF_OK ||
-        (p->gas && type_alloc(&z->type[0], fine, 1) != TBRF_OK))
+    level_counts(region, cells, count, &coarse);
+    if (type_alloc(&z->type[2], coarse, 0, levels > 1) != TBRF_OK ||
+        type_alloc(&z->type[1], count[levels], 0, 0) != TBRF_OK ||
+        (p->gas && type_alloc(&z->type[0], count[levels], 1, 0) != TBRF_OK))
         return tbrfi_fail(&z->msg, TBRF_ERR_NO_MEMORY, "zoom: out of memory for %lld "
-                          "particles", (long long)(fine + g * g * g - cells));
-    const tbrf_ic_cosmo_params c = coarse_params(p), f = fine_params(p, (int32_t)r);
-    tbrf_ic_cosmo_info ci, fi;
-    st = run_side(z, &c, 0, 1, &ci);
-    if (st == TBRF_OK)
-        st = run_side(z, &f, 1, fine_chunks(&f), &fi);
-    if (st == TBRF_OK && (z->type[1].n != fine || z->type[2].n != g * g * g - cells))
+                          "particles", (long long)(coarse + count[levels]));
+    tbrf_ic_cosmo_info parent, fine;
+    for (int l = 0; l <= levels && st == TBRF_OK; l++)
+        st = run_level(z, p, l, l == 0 ? &parent : &fine);
+    if (st == TBRF_OK && (z->type[1].n != count[levels] || z->type[2].n != coarse))
         st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: kept %lld fine and %lld coarse "
                         "particles, not %lld and %lld", (long long)z->type[1].n,
-                        (long long)z->type[2].n, (long long)fine, (long long)(g * g * g - cells));
+                        (long long)z->type[2].n, (long long)count[levels], (long long)coarse);
     if (st == TBRF_OK)
-        zoom_info(z, &ci, &fi, cells);
+        zoom_info(z, &parent, &fine, cells, count);
     return st;
 }
 
@@ -312,11 +348,11 @@ int tbrf_ic_zoom_particles(const tbrf_ic_zoom *z, int type, tbrf_ic_zoom_part *p
     if (!z->made || type < 0 || type > 2)
         return TBRF_ERR_INVALID;
     const tbrfi_zoom_type *t = &z->type[type];
-    *part = (tbrf_ic_zoom_part){t->n, t->pos, t->vel, t->u, t->row};
+    *part = (tbrf_ic_zoom_part){t->n, t->pos, t->vel, t->u, t->mass, t->row};
     return TBRF_OK;
 }
 
-int tbrf_ic_zoom_refined(const tbrf_ic_zoom *z, int64_t i, int64_t j, int64_t k)
+int tbrf_ic_zoom_level(const tbrf_ic_zoom *z, int64_t i, int64_t j, int64_t k)
 {
     if (!z || !z->made)
         return -1;
@@ -344,6 +380,7 @@ void tbrf_ic_zoom_destroy(tbrf_ic_zoom *z)
         free(z->type[t].pos);
         free(z->type[t].vel);
         free(z->type[t].u);
+        free(z->type[t].mass);
         free(z->type[t].row);
     }
     free(z->mask);
