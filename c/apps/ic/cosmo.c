@@ -535,9 +535,10 @@ int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int6
     return st;
 }
 
-/* make, with the budget of the whole run (planes 0) or of a slab. */
+/* make, with the budget of the whole run (planes 0) or of a slab, on the
+ * lattice shifted by offset spacings. */
 static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
-                   tbrf_ic_cosmo **out)
+                   double offset, tbrf_ic_cosmo **out)
 {
     if (!out)
         return TBRF_ERR_NULL;
@@ -547,6 +548,11 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
         return TBRF_ERR_NO_MEMORY;
     if (!params)
         return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: params is NULL");
+    if (offset != 0 && (!(offset > 0 && offset < 1) || params->glass_n != 0 ||
+                        params->fixed_amplitude || planes > 0))
+        return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: a lattice offset %g "
+                          "(0 .. 1, not with a glass, fixed amplitudes or a slab)", offset);
+    ic->offset = offset;
     ic->p = *params;
     ic->p.power = NULL;
     if (isnan(ic->p.omega_lambda)) /* the default: a flat universe whatever omega_m */
@@ -593,13 +599,19 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
 
 int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
 {
-    return make_ic(params, 0, 0, out);
+    return make_ic(params, 0, 0, 0.0, out);
+}
+
+int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, double offset,
+                          tbrf_ic_cosmo **out)
+{
+    return make_ic(params, 0, 0, offset, out);
 }
 
 int tbrf_ic_cosmo_make_slab(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
                             tbrf_ic_cosmo **out)
 {
-    return make_ic(params, planes, rows, out);
+    return make_ic(params, planes, rows, 0.0, out);
 }
 
 tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic)

@@ -68,7 +68,18 @@ struct tbrf_ic_cosmo {
     tbrf_model *g0, *mg;       /* the gas's P(k) at z = 0 and its Psi spectrum, or NULL */
     tbrf_plan *plan_gas;       /* its plan, evaluated at the sites by the non-uniform FFT */
     double *gas_weight;        /* glass_n Voronoi volumes over the mean, or NULL */
+    double offset;             /* the lattice's sites are (i + offset) L/G: 0, or 1/2 for a
+                                  zoom's sub-cell centres (tbrfi_icc_make_offset) */
 };
+
+/* tbrf_ic_cosmo_make on the lattice shifted by offset (0 <= offset < 1) of
+ * its spacing on every axis: sites (i + offset) L/G, the plan's FFT
+ * evaluating the same field there (its modes are functions of absolute
+ * position), the second and third orders formed from those samples.
+ * Refused (TBRF_ERR_INVALID) with a glass or fixed amplitudes (their
+ * fields are evaluated in the unshifted frame). */
+int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, double offset,
+                          tbrf_ic_cosmo **out);
 
 /* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */
 double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks);

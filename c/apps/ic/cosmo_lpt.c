@@ -303,8 +303,8 @@ static int first_potential(tbrf_ic_cosmo *ic, fftw_complex *phi, fftw_complex *w
     double *psi = malloc((size_t)(g * g * g) * 3 * sizeof *psi);
     if (!psi)
         return TBRF_ERR_NO_MEMORY;
-    const double dx = p->box / (double)g;
-    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+    const double dx = p->box / (double)g, o0 = ic->offset * dx; /* the lattice's sites */
+    const double origin[3] = {o0, o0, o0}, spacing[3] = {dx, dx, dx};
     const int64_t n[3] = {g, g, g};
     int st = tbrf_set_grid(ic->plan, origin, spacing, n);
     if (st == TBRF_OK)

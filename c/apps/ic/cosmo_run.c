@@ -67,7 +67,8 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
         const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
         for (int c = 0; c < 3; c++) {
             double s = p->paired ? -o->psi[3 * r + c] : o->psi[3 * r + c];
-            double q = o->site && p->glass_n > 0 ? o->site[3 * r + c] : (double)ix[c] * dx;
+            double q = o->site && p->glass_n > 0 ? o->site[3 * r + c]
+                                                 : ((double)ix[c] + ic->offset) * dx;
             double x = q + s, v = s * vfac, hx = 0.0, hv = 0.0; /* orders 2 and 3 */
             if (psi2) {
                 hx = psi2[3 * r + c];
@@ -117,9 +118,9 @@ static int gas_psi(icc_out *o)
         const double dx = p->box / (double)g;
         for (int64_t r = 0; r < o->count; r++) {
             const int64_t i = o->first + r;
-            o->site[3 * r] = (double)(i % g) * dx;
-            o->site[3 * r + 1] = (double)(i / g % g) * dx;
-            o->site[3 * r + 2] = (double)(i / (g * g)) * dx;
+            o->site[3 * r] = ((double)(i % g) + ic->offset) * dx;
+            o->site[3 * r + 1] = ((double)(i / g % g) + ic->offset) * dx;
+            o->site[3 * r + 2] = ((double)(i / (g * g)) + ic->offset) * dx;
         }
     }
     int st = tbrf_set_points(ic->plan_gas, o->count, o->site);
@@ -223,8 +224,8 @@ static int stream_psi(icc_out *o)
     }
     if (lat)
         return st;
-    const double dx = p->box / (double)p->particles;
-    const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+    const double dx = p->box / (double)p->particles, o0 = ic->offset * dx;
+    const double origin[3] = {o0, o0, o0}, spacing[3] = {dx, dx, dx};
     const int64_t n[3] = {p->particles, p->particles, p->particles};
     st = tbrf_set_grid(ic->plan, origin, spacing, n);
     /* one chunk: straight into its buffer (a stream would copy the grid) */
@@ -493,8 +494,8 @@ static int plan_all(tbrf_ic_cosmo *ic, double *psi)
         return TBRF_OK;
     }
     if (p->glass_n == 0) {
-        const double dx = p->box / (double)p->particles;
-        const double origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+        const double dx = p->box / (double)p->particles, o0 = ic->offset * dx;
+        const double origin[3] = {o0, o0, o0}, spacing[3] = {dx, dx, dx};
         const int64_t g[3] = {p->particles, p->particles, p->particles};
         st = tbrf_set_grid(ic->plan, origin, spacing, g);
         if (st == TBRF_OK)

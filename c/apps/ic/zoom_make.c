@@ -21,11 +21,12 @@
 
 /* The fine sites: the centres of the r^3 sub-cells of every parent cell,
  * (I + 1/2) L/(G r) — the lattice of G r a side shifted by half its
- * spacing, as a one-point glass tiled G r times per axis (the plan's
- * non-uniform path evaluates the fine IC there). On the unshifted fine
- * lattice a parent cell's r sites per axis would sit half a fine cell off
- * its centre for even r, and the region's boundary would carry layers of
- * O(1) density contrast. */
+ * spacing (tbrfi_icc_make_offset: the plan's FFT there), or with fixed
+ * amplitudes, whose potential lives in the unshifted frame, a one-point
+ * glass tiled G r times per axis (the plan's non-uniform path). On the
+ * unshifted fine lattice a parent cell's r sites per axis would sit half
+ * a fine cell off its centre for even r, and the region's boundary would
+ * carry layers of O(1) density contrast. */
 static const double HALF_SITE[3] = {0.5, 0.5, 0.5};
 
 /* The parameters of level l's IC (refinement rl > 1: G rl particles a
@@ -36,7 +37,7 @@ static tbrf_ic_cosmo_params level_params(const tbrf_ic_cosmo_params *p, int64_t 
 {
     tbrf_ic_cosmo_params f = *p;
     f.particles = p->particles * rl;
-    if (rl > 1) {
+    if (rl > 1 && p->fixed_amplitude) {
         f.glass = HALF_SITE;
         f.glass_n = 1;
         f.glass_box = 1.0;
@@ -206,7 +207,8 @@ static int run_level(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p, int l,
     const int64_t rl = level_r(&z->z, l);
     const tbrf_ic_cosmo_params f = level_params(p, rl, l == levels && p->gas);
     tbrf_ic_cosmo *ic = NULL;
-    int st = tbrf_ic_cosmo_make(&f, &ic);
+    int st = rl > 1 && !p->fixed_amplitude ? tbrfi_icc_make_offset(&f, 0.5, &ic)
+                                           : tbrf_ic_cosmo_make(&f, &ic);
     if (st == TBRF_OK)
         st = tbrf_ic_cosmo_get_info(ic, info);
     zoom_take take = {z, l, l == levels, rl, info->mass_dm};
