@@ -208,6 +208,28 @@ class Chunk(Structure):
                 ("gas_u", c_void_p), ("gas_vel", c_void_p), ("gas_mass", c_void_p)]
 
 
+class ZoomParams(Structure):
+    _fields_ = [("refinement", c_int32), ("region", c_int32), ("lo", c_double * 3),
+                ("hi", c_double * 3), ("centre", c_double * 3), ("radius", c_double),
+                ("ids", c_void_p), ("n_ids", c_int64), ("pad", c_int32), ("levels", c_int32)]
+
+
+class ZoomInfo(Structure):
+    _fields_ = [("region_cells", c_int64), ("fine", c_int64), ("coarse", c_int64),
+                ("levels", c_int64), ("level_particles", c_int64 * 7), ("gas", c_int64),
+                ("mass_fine", c_double), ("mass_coarse", c_double), ("mass_gas", c_double),
+                ("extent_lo", c_int64 * 3), ("extent_width", c_int64 * 3),
+                ("scale_factor", c_double), ("growth", c_double), ("growth_rate", c_double),
+                ("velocity_factor", c_double), ("growth2", c_double), ("growth_rate2", c_double),
+                ("velocity_factor2", c_double), ("gas_temperature", c_double),
+                ("internal_energy", c_double)]
+
+
+class ZoomPart(Structure):
+    _fields_ = [("n", c_int64), ("pos", c_void_p), ("vel", c_void_p), ("u", c_void_p),
+                ("mass", c_void_p), ("row", c_void_p)]
+
+
 class PointsParams(Structure):
     _fields_ = [("kind", c_int32), ("reserved", c_int32), ("per_axis", c_int64),
                 ("n", c_int64), ("box", c_double), ("jitter", c_double), ("seed", c_uint64),
@@ -365,6 +387,16 @@ _PROTOS = {
     "tbrf_ic_cosmo_status": (c_int, [P]),
     "tbrf_ic_cosmo_message": (c_char_p, [P]),
     "tbrf_ic_cosmo_destroy": (None, [P]),
+    "tbrf_ic_default_zoom": (None, [POINTER(ZoomParams)]),
+    "tbrf_ic_zoom_bytes": (c_int, [POINTER(CosmoParams), POINTER(ZoomParams), OUT_D]),
+    "tbrf_ic_zoom_make": (c_int, [POINTER(CosmoParams), POINTER(ZoomParams), POINTER(P)]),
+    "tbrf_ic_zoom_get_params": (c_int, [P, POINTER(CosmoParams), POINTER(ZoomParams)]),
+    "tbrf_ic_zoom_get_info": (c_int, [P, POINTER(ZoomInfo)]),
+    "tbrf_ic_zoom_particles": (c_int, [P, c_int, POINTER(ZoomPart)]),
+    "tbrf_ic_zoom_level": (c_int, [P, c_int64, c_int64, c_int64]),
+    "tbrf_ic_zoom_status": (c_int, [P]),
+    "tbrf_ic_zoom_message": (c_char_p, [P]),
+    "tbrf_ic_zoom_destroy": (None, [P]),
     "tbrf_ic_glass_tile": (c_int, [c_int64, P, c_double, c_int64, OUT_I64, c_char_p, c_size_t]),
     "tbrf_ic_glass_sites": (c_int, [c_int64, P, c_double, c_int64, c_double, c_int64, c_int64,
                                     P]),

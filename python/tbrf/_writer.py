@@ -73,6 +73,9 @@ def writer() -> ctypes.CDLL:
         h.tbrf_arepo_write_cosmo.restype = c_int
         h.tbrf_arepo_write_cosmo.argtypes = [c_char_p, c_void_p, POINTER(CosmoFile),
                                              POINTER(c_char), c_size_t]
+        h.tbrf_arepo_write_zoom.restype = c_int
+        h.tbrf_arepo_write_zoom.argtypes = [c_char_p, c_void_p, POINTER(CosmoFile),
+                                            POINTER(c_char), c_size_t]
         _handle = h
         return h
 
@@ -110,13 +113,15 @@ def cosmo_file(num_files: int, precision: Optional[str], long_ids: bool, fmt: st
     return f, keep
 
 
-def write_cosmo(base: str, handle: ctypes.c_void_p, f: CosmoFile) -> None:
-    """tbrf_arepo_write_cosmo; FileError with its one-line reason."""
+def write_cosmo(base: str, handle: ctypes.c_void_p, f: CosmoFile, zoom: bool = False) -> None:
+    """tbrf_arepo_write_cosmo (zoom: tbrf_arepo_write_zoom of a zoom's
+    handle); FileError with its one-line reason."""
     if not isinstance(base, (str, os.PathLike)):
         raise TypeError("base must be a path")
     b = os.fsencode(base)
     if not b or b"\0" in b:
         raise ValueError("base must be a non-empty path without NUL bytes")
     err = ctypes.create_string_buffer(1024)
-    if writer().tbrf_arepo_write_cosmo(b, handle, ctypes.byref(f), err, len(err)) != 0:
+    w = writer().tbrf_arepo_write_zoom if zoom else writer().tbrf_arepo_write_cosmo
+    if w(b, handle, ctypes.byref(f), err, len(err)) != 0:
         raise FileError(err.value.decode(errors="replace"))

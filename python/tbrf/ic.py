@@ -1,7 +1,7 @@
 """tbrf.ic — initial conditions (include/tbrf/ic.h, doc/ic.md) and the
 background cosmology (include/tbrf/cosmology.h).
 
-Cosmological particle loads by the Zel'dovich approximation (CosmoIC),
+Cosmological particle loads by LPT (CosmoIC), zoom ICs (ZoomIC),
 point placements (points), density transforms of a Gaussian field
 (density, density_volumes), periodic Voronoi volumes (voronoi_volumes),
 glass tiling (glass_tile, glass_sites), CAMB/CLASS transfer files
@@ -17,8 +17,8 @@ from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 import numpy as np
 
 from . import _common as C
-from ._lib import (IC_PUSH_FN, CosmoInfo, CosmoParams, DensityParams, PointsParams, lib,
-                   raise_for, struct_dict, text)
+from ._lib import (IC_PUSH_FN, CosmoInfo, CosmoParams, DensityParams, PointsParams, ZoomInfo,
+                   ZoomParams, ZoomPart, lib, raise_for, struct_dict, text)
 from ._model import Model
 
 PLACEMENTS = {"lattice": 0, "jittered": 1, "random": 2}
@@ -405,4 +405,152 @@ def write_arepo(ic: CosmoIC, base: str, *, num_files: int = 1, format: str = "hd
                                  power_name, glass_name, gas_power_name)
     with ic._lock:
         _writer.write_cosmo(base, ic.handle, f)
+    del keep
+
+
+# ------------------------------------------------------------------ zoom
+ZOOM_REGIONS = {"box": 0, "sphere": 1, "ids": 2}
+
+
+def _zoom_params(refinement: int, region: str, lo, hi, centre, radius, ids, pad: int,
+                 levels: int) -> Tuple[ZoomParams, list]:
+    z = ZoomParams()
+    lib.tbrf_ic_default_zoom(ctypes.byref(z))
+    if region not in ZOOM_REGIONS:
+        raise ValueError(f"region must be one of {', '.join(ZOOM_REGIONS)}, not {region!r}")
+    z.region = ZOOM_REGIONS[region]
+    z.refinement = C.ranged(refinement, ctypes.c_int32, "refinement")
+    z.pad = C.ranged(pad, ctypes.c_int32, "pad")
+    z.levels = C.ranged(levels, ctypes.c_int32, "levels")
+    keep = []
+    for name, v, n in (("lo", lo, 3), ("hi", hi, 3), ("centre", centre, 3)):
+        if v is not None:
+            a = np.asarray(v, dtype=np.float64).ravel()
+            if a.shape != (n,):
+                raise ValueError(f"{name} must hold {n} numbers")
+            getattr(z, name)[:] = a.tolist()
+    if radius is not None:
+        z.radius = float(radius)
+    if ids is not None:
+        a = np.ascontiguousarray(np.asarray(ids).ravel())
+        if a.size and (not np.issubdtype(a.dtype, np.integer) or a.min() < 0):
+            raise ValueError("ids must be non-negative integers (the parent's ParticleIDs)")
+        a = a.astype(np.uint64)
+        keep.append(a)
+        z.ids, z.n_ids = a.ctypes.data, a.size
+    return z, keep
+
+
+class ZoomIC:
+    """A zoom initial condition (tbrf_ic_zoom, doc/ic.md "Zoom"): the
+    parent IC of `cosmo` (CosmoIC's parameters, on the lattice) with a
+    Lagrangian region refined `refinement` times per axis: region "box"
+    (lo, hi: corners in length units), "sphere" (centre, radius) or "ids"
+    (the parent's ParticleIDs), padded by `pad` parent cells, `levels`
+    nested levels. particles(t) gives AREPO type t (0 fine gas, 1 fine, 2
+    the parent's and coarser levels') as arrays; write_arepo_zoom writes
+    the set `tbrf arepo zoom` writes."""
+
+    def __init__(self, *, refinement: int = 2, region: str = "box", lo=None, hi=None,
+                 centre=None, radius: Optional[float] = None, ids=None, pad: int = 1,
+                 levels: int = 1, **cosmo: Any):
+        p, self._keep = _cosmo_params(cosmo)
+        z, keep = _zoom_params(refinement, region, lo, hi, centre, radius, ids, pad, levels)
+        self._lock = threading.RLock()
+        self._h = ctypes.c_void_p()
+        st = lib.tbrf_ic_zoom_make(ctypes.byref(p), ctypes.byref(z), ctypes.byref(self._h))
+        del keep  # the IDs are not kept by the library
+        if st != 0:
+            msg = text(lib.tbrf_ic_zoom_message(self._h))
+            self.close()
+            raise_for(st, msg)
+
+    @staticmethod
+    def bytes(*, refinement: int = 2, region: str = "box", lo=None, hi=None, centre=None,
+              radius: Optional[float] = None, ids=None, pad: int = 1, levels: int = 1,
+              **cosmo: Any) -> float:
+        """The bytes making the zoom would hold at most."""
+        p, _keep = _cosmo_params(cosmo)
+        z, _ids = _zoom_params(refinement, region, lo, hi, centre, radius, ids, pad, levels)
+        b = ctypes.c_double()
+        raise_for(lib.tbrf_ic_zoom_bytes(ctypes.byref(p), ctypes.byref(z), ctypes.byref(b)),
+                  None)
+        return b.value
+
+    @property
+    def handle(self) -> ctypes.c_void_p:
+        if not self._h:
+            raise ValueError("the ZoomIC was closed")
+        return self._h
+
+    def _check(self, st: int) -> None:
+        raise_for(st, text(lib.tbrf_ic_zoom_message(self._h)))
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        """Counts (region_cells, fine, coarse, gas, level_particles), masses,
+        the region's extent, a, D, f and the velocity factors."""
+        i = ZoomInfo()
+        with self._lock:
+            self._check(lib.tbrf_ic_zoom_get_info(self.handle, ctypes.byref(i)))
+        d = struct_dict(i)
+        d["level_particles"] = d["level_particles"][:d["levels"] + 1]
+        return d
+
+    def particles(self, type: int) -> Dict[str, Optional[np.ndarray]]:
+        """AREPO type `type` (0, 1, 2) as copies: pos, vel (n, 3), u (gas),
+        mass (coarse with several levels, else None: info's), row."""
+        if type not in (0, 1, 2):
+            raise ValueError("type must be 0 (fine gas), 1 (fine) or 2 (coarse)")
+        t = ZoomPart()
+        with self._lock:
+            self._check(lib.tbrf_ic_zoom_particles(self.handle, type, ctypes.byref(t)))
+            n = int(t.n)
+
+            def copy(address, shape, dtype=np.float64):
+                if not address:
+                    return None
+                c = ctypes.c_double if dtype == np.float64 else ctypes.c_int64
+                a = np.ctypeslib.as_array((c * int(np.prod(shape))).from_address(address))
+                return a.reshape(shape).copy()
+            return {"pos": copy(t.pos, (n, 3)) if n else np.empty((0, 3)),
+                    "vel": copy(t.vel, (n, 3)) if n else np.empty((0, 3)),
+                    "u": copy(t.u, (n,)) if n else None,
+                    "mass": copy(t.mass, (n,)) if n else None,
+                    "row": copy(t.row, (n,), np.int64) if n else np.empty(0, np.int64)}
+
+    def level(self, i: int, j: int, k: int) -> int:
+        """The refinement level of parent cell (i, j, k): 0 .. levels."""
+        with self._lock:
+            return int(lib.tbrf_ic_zoom_level(self.handle, int(i), int(j), int(k)))
+
+    def close(self) -> None:
+        """Frees it now (else when it is collected)."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if self._h:
+                lib.tbrf_ic_zoom_destroy(self._h)
+                self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+
+def write_arepo_zoom(zoom: ZoomIC, base: str, *, num_files: int = 1, format: str = "hdf5",
+                     precision: Optional[str] = None, long_ids: bool = False,
+                     command: Optional[str] = None) -> None:
+    """Writes zoom as `tbrf arepo zoom` does, through libtbrf_writer's
+    tbrf_arepo_write_zoom (PartType1 fine, PartType2 coarse, PartType0 fine
+    gas; the options as write_arepo's). FileError with the writer's reason;
+    NotBuiltError without libtbrf_writer."""
+    from . import _writer
+    if not isinstance(zoom, ZoomIC):
+        raise TypeError("write_arepo_zoom takes a tbrf.ic.ZoomIC")
+    f, keep = _writer.cosmo_file(num_files, precision, long_ids, format,
+                                 "python: tbrf.ic.write_arepo_zoom" if command is None else command,
+                                 None, None, None)
+    with zoom._lock:
+        _writer.write_cosmo(base, zoom.handle, f, zoom=True)
     del keep
