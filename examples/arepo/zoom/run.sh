@@ -98,7 +98,12 @@ pids=()
 for run in ${RUNS:-tbrf music}; do
     d=$work/$run
     [ -f "$d/output/snap_005.hdf5" ] && continue
-    cp "$here/param.txt" "$here/output_list.txt" "$d/"
+    cp "$here/output_list.txt" "$d/"
+    # param.txt's softenings are for REFINE 4 (1/39 of the fine spacing,
+    # twice that for MUSIC's intermediate level): scaled by 4 / REFINE
+    awk -v f="$(awk -v r="$refine" 'BEGIN { print 4 / r }')" \
+        '/^Softening(Comoving|MaxPhys)Type[012] / { $2 = $2 * f } { print }' \
+        "$here/param.txt" > "$d/param.txt"
     if [ "${PARALLEL:-0}" = 1 ]; then
         (cd "$d" && "$mpirun" ${MPIRUN_FLAGS:-} -np "$ranks" "$AREPO_ZOOM" param.txt > arepo.log 2>&1) &
         pids+=($!)

@@ -28,8 +28,9 @@ R200c), M200c and R200c from all particles, against the parent's: the
 parent's halo of N members has a Poisson mass scatter of 1/sqrt(N);
 contamination: the number and mass of PartType2 particles inside R200c
 and the nearest one's distance in R200c. --fig: projected density
-(log10 of the mass per pixel) in a cube of 10 R200c around the parent's
-centre, parent and each zoom side by side, PartType2 of the zooms in red.
+(the mass per pixel, smoothed by 1.5 pixels, log scale over four
+decades) in a cube of 10 R200c around the parent's
+centre, parent and each zoom side by side, PartType2 of the zooms as dots.
 Needs numpy, h5py, scipy; matplotlib for the figures."""
 import argparse
 import glob
@@ -147,14 +148,15 @@ def largest_box(mask, step):
     return box
 
 
-def psi_pk(g, dx, kt, pt):
+def psi_pk(g, dx, kt, pt, kcut=0.0):
     """P(k) of delta = -div Psi (central differences) on a non-periodic
     fine lattice block g ([3, nx, ny, nz], kpc/h), Hann-tapered, against
     the linear model's expectation through the same estimator (the model
     times the central difference's response, convolved with the taper's
     window on a grid twice as fine in k). Rows (k h/Mpc, P, expected P,
     modes); k in shells of the block's largest fundamental, up to half the
-    fine lattice's Nyquist k."""
+    fine lattice's Nyquist k. kcut > 0: the model only above kcut (the
+    band a zoom adds to its parent's modes)."""
     n = np.array(g.shape[1:])
     dmpc = dx / 1000.0
     delta = np.zeros(tuple(n - 2))
@@ -179,7 +181,7 @@ def psi_pk(g, dx, kt, pt):
     resp = np.where(KK > 0, (KX * np.sin(KX * dmpc) + KY * np.sin(KY * dmpc) + KZ * np.sin(KZ * dmpc))
                     / dmpc / np.where(KK > 0, KK, 1) ** 2, 0)
     pm = np.where(KK > 0, np.exp(np.interp(np.log(np.where(KK > 0, KK, 1)), np.log(kt), np.log(pt))), 0)
-    pm *= resp ** 2
+    pm *= resp ** 2 * (KK > kcut)
     wp = np.zeros(tuple(M))
     wp[:m[0], :m[1], :m[2]] = w
     W2 = np.abs(np.fft.fftn(wp)) ** 2
@@ -224,20 +226,35 @@ def parent_psi_fine(parent_ics, r, off):
     return out
 
 
+def refinement(runs, parent_mass):
+    """The zooms' refinement r from the first run's ICs: (parent mass /
+    fine mass)^(1/3), checked to be a whole number."""
+    for _, d in runs:
+        p = os.path.join(d, "ics.hdf5")
+        if os.path.exists(p):
+            t, _ = read_types(p)
+            r = (parent_mass / t[1][1][0]) ** (1 / 3)
+            if abs(r - round(r)) > 1e-3:
+                raise SystemExit(f"zoom_halo: {p}: fine mass {t[1][1][0]:g} is not the parent's "
+                                 f"{parent_mass:g} over a cube")
+            return int(round(r))
+    raise SystemExit("zoom_halo: no run has ics.hdf5")
+
+
 def ics_report(runs, parent_ics, halo, pk_model):
     """Counts, masses, the agreement with the parent's displacements and
     the P(k) in a common box of the regions, for each zoom's ICs."""
     pt, ph = read_types(parent_ics)
     box = float(ph["BoxSize"])
     g = int(halo["parent_g"])
-    r = int(halo.get("refine", 4))
+    r = refinement(runs, pt[1][1][0])
     n = g * r
     dxf = box / n
     mpar = pt[1][1].sum()
     print(f"## initial conditions (z = {1 / ph['Time'] - 1:.2f}); parent: {len(pt[1][0])} particles, "
           f"total mass {mpar:.8g}; fine spacing {dxf:g} kpc/h ({r}^3 a parent cell)")
     kt, ptab = np.loadtxt(pk_model, unpack=True) if pk_model else (None, None)
-    fields, parent_cache = {}, {}
+    fields, parent_cache, own = {}, {}, {}
     for label, d in runs:
         p = os.path.join(d, "ics.hdf5")
         if not os.path.exists(p):
@@ -268,6 +285,29 @@ def ics_report(runs, parent_ics, halo, pk_model):
         for a in range(3):
             grid[a][ms[:, 0], ms[:, 1], ms[:, 2]] = dsp[:, a]
         fields[label] = (grid, off)
+        if kt is None:
+            continue
+        # P(k) in this run's own largest box: the zoom's field, and the
+        # zoom's field less the parent's modes (the band alone, if the
+        # zoom keeps the parent's modes) against the model above the
+        # parent's Nyquist k
+        bx = largest_box(np.isfinite(grid[0]), r)
+        lo, hi = bx
+        sl = (slice(None),) + tuple(slice(lo[a], hi[a]) for a in range(3))
+        kny = np.pi * g / box * 1000
+        full = psi_pk(grid[sl], dxf, kt, ptab)
+        band = psi_pk(grid[sl] - parent_cache[off][sl], dxf, kt, ptab, kcut=kny)
+        print(f"    P(k) in its largest box of whole cells, fine sites {lo.tolist()} .. {hi.tolist()} "
+              f"({((hi - lo) * dxf / 1000).round(2).tolist()} Mpc/h); 'band': the field less the "
+              f"parent's modes against the model above k = {kny:.3f} h/Mpc")
+        print(f"    {'k':>7} {'modes':>6} {'P':>10} {'expected':>10} {'P/exp':>7} {'band':>10} "
+              f"{'exp band':>10} {'band/exp':>8} {'sqrt(2/modes)':>13}")
+        for i in range(len(full)):
+            print(f"    {full[i, 0]:7.3f} {int(full[i, 3]):6d} {full[i, 1]:10.4g} {full[i, 2]:10.4g} "
+                  f"{full[i, 1] / full[i, 2]:7.3f} {band[i, 1]:10.4g} {band[i, 2]:10.4g} "
+                  f"{band[i, 1] / band[i, 2] if band[i, 2] > 0 else np.nan:8.3f} "
+                  f"{np.sqrt(2 / full[i, 3]):13.3f}")
+        own[label] = (full, band)
     if kt is None or not fields:
         return {}
     # the largest box of whole parent cells inside every run's region
@@ -304,19 +344,20 @@ def ics_report(runs, parent_ics, halo, pk_model):
         line += "".join(f" {pks[lab][i, 1] / pks[labels[1]][i, 1]:12.3f}" for lab in labels[2:])
         line += f" {np.sqrt(2 / first[i, 3]):13.3f}"
         print(line)
-    return dict(pks=pks)
+    return dict(pks=pks, own=own)
 
 
-def zoom_halo(path, c0, box, g_fine):
-    """The FOF group of PartType1 nearest c0 in a zoom snapshot, with its
-    centre, M200c, R200c and the PartType2 contamination."""
+def zoom_halo(path, c0, box, g_fine, nmin):
+    """The FOF group of PartType1 of at least nmin members nearest c0 in
+    a zoom snapshot, with its centre, M200c, R200c and the PartType2
+    contamination."""
     t, h = read_types(path)
     a = float(h["Time"])
     om, ol = float(h.get("Omega0", 0.3089)), float(h.get("OmegaLambda", 0.6911))
     x1, m1 = t[1]
     lab, size = fof_labels(x1, box, 0.2 * box / g_fine)
     best = None
-    for r in np.nonzero(size >= 100)[0][:50]:
+    for r in np.nonzero(size >= nmin)[0]:
         sel = lab == r
         c = shrinking_centre(x1[sel], box, m1[sel])
         dist = np.sqrt(((unwrap(c, c0, box) - c0) ** 2).sum())
@@ -360,25 +401,28 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        f, ax = plt.subplots(1, 2, figsize=(11, 4.2))
-        for lab, pk in ics["pks"].items():
-            ax[0].loglog(pk[:, 0], pk[:, 1], "o", ms=4, label=lab)
-            ax[1].semilogx(pk[:, 0], pk[:, 1] / pk[:, 2], "o-", ms=3, label=lab)
-        pk = next(iter(ics["pks"].values()))
-        ax[0].loglog(pk[:, 0], pk[:, 2], "k-", lw=1, label="linear model through the estimator")
-        ax[1].fill_between(pk[:, 0], 1 - np.sqrt(2 / pk[:, 3]), 1 + np.sqrt(2 / pk[:, 3]),
-                           color="0.85", label="±1/sqrt(modes/2)")
-        ax[1].axhline(1, color="k", lw=0.8)
+        f, ax = plt.subplots(1, 2, figsize=(11, 4.3))
         box = float(halo["box"])
-        g = int(halo["parent_g"])
+        kny = np.pi * int(halo["parent_g"]) / box * 1000
+        for (lab, (full, band)), col in zip(ics["own"].items(), ("C0", "C1", "C2", "C3")):
+            ax[0].semilogx(full[:, 0], full[:, 1] / full[:, 2], "o-", color=col, ms=3,
+                           label=f"{lab} (its region's largest box)")
+            ax[0].fill_between(full[:, 0], 1 - np.sqrt(2 / full[:, 3]), 1 + np.sqrt(2 / full[:, 3]),
+                               color=col, alpha=0.12)
+            ax[1].loglog(band[:, 0], band[:, 1], "o", color=col, ms=4, label=f"{lab}: field − parent's modes")
+            ax[1].loglog(band[:, 0], full[:, 2], "-", color=col, lw=0.6)
+            ax[1].loglog(band[:, 0], np.maximum(band[:, 2], 1e-12), "--", color=col, lw=1,
+                         label=f"{lab}: model above k_Ny(parent), same estimator")
+        ax[0].axhline(1, color="k", lw=0.8)
+        ax[0].set_ylabel("P / expected (shaded: ±sqrt(2/modes))")
+        ax[0].set_title("δ = −∇·Ψ of the fine particles, z = 49", fontsize=10)
+        ax[1].set_ylabel("P(k) [(Mpc/h)³]")
+        ax[1].set_ylim(1e-6, None)
+        ax[1].set_title("what the zoom adds to the parent's modes (solid: full model)", fontsize=10)
         for a in ax:
-            a.axvline(np.pi * g / box * 1000, color="gray", ls=":", lw=1)
-            a.set_xlabel("k [h/Mpc]")
-            a.legend(fontsize=8)
-        ax[0].set_ylabel("P(k) [(Mpc/h)³]")
-        ax[0].set_title("δ = -∇·Ψ of the fine particles in the region, z = 49", fontsize=10)
-        ax[1].set_ylabel("P / expected")
-        ax[1].set_title("dotted: the parent's Nyquist k", fontsize=10)
+            a.axvline(kny, color="gray", ls=":", lw=1)
+            a.set_xlabel("k [h/Mpc]   (dotted: the parent's Nyquist k)")
+            a.legend(fontsize=7)
         f.tight_layout()
         f.savefig(o.pkfig, dpi=110)
     # the halo at the latest common time
@@ -406,15 +450,16 @@ def main():
     print(f"# parent: the {n0} members' centre {c0.round(1)} kpc/h, M_fof {n0 * m[0]:.5g} "
           f"(halo_ids.py), M200c {M0:.5g}, R200c {R0:.1f} kpc/h (1e10 Msun/h); Poisson "
           f"scatter of its mass 1/sqrt(N) = {1 / np.sqrt(n0):.3f}")
-    g_fine = int(round(g * float(halo.get("refine", 4))))
+    g_fine = g * refinement(runs, float(halo["particle_mass"]))
     print(f"# {'run':>6} {'N_fof':>7} {'M_fof':>9} {'/parent':>8} {'M200c':>9} {'/parent':>8} "
           f"{'(-1)/σ':>7} {'R200c':>7} {'offset':>7} {'/dx_par':>7} {'/R200c':>7} "
           f"{'N2<R200c':>8} {'M2<R200c':>9} {'M2/M200c':>9} {'d2min/R':>7}")
     res = {}
     for label, d in runs:
-        z = zoom_halo(snapshots(d)[a], c0, box, g_fine)
+        nmin = max(20, n0 * (g_fine // g) ** 3 // 4)
+        z = zoom_halo(snapshots(d)[a], c0, box, g_fine, nmin)
         if z is None:
-            print(f"  {label}: no group of >= 100 fine particles")
+            print(f"  {label}: no group of >= {nmin} fine particles")
             continue
         res[label] = z
         s = 1 / np.sqrt(n0)
@@ -430,7 +475,8 @@ def main():
         half = 5 * R0
         panels = [("parent", {1: (x, m)}, None)] + [(lab, z["t"], z) for lab, z in res.items()]
         f, ax = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.4), squeeze=False)
-        bins = 200
+        from scipy.ndimage import gaussian_filter
+        bins = 100
         imgs = []
         for lab, t, z in panels:
             img = np.zeros((bins, bins))
@@ -439,18 +485,19 @@ def main():
                 k = np.all(np.abs(e) < half, axis=1)
                 img += np.histogram2d(e[k, 0], e[k, 1], bins=bins, range=[[-half, half]] * 2,
                                       weights=mm[k])[0]
-            imgs.append(img)
-        vmin = min(i[i > 0].min() for i in imgs)
+            # smoothed by 1.5 pixels (the parent has few particles a pixel)
+            imgs.append(gaussian_filter(img, 1.5, mode="constant"))
         vmax = max(i.max() for i in imgs)
+        vmin = vmax * 1e-4
         for (lab, t, z), img, a_ in zip(panels, imgs, ax[0]):
-            a_.imshow(np.where(img > 0, img, np.nan).T, origin="lower", extent=[-half, half] * 2,
+            a_.imshow(np.maximum(img, vmin).T, origin="lower", extent=[-half, half] * 2,
                       norm=LogNorm(vmin, vmax), cmap="magma")
             circ = plt.Circle((0, 0), R0, fill=False, color="c", lw=1)
             a_.add_patch(circ)
             if z is not None and 2 in t:
                 e = unwrap(t[2][0], c0, box) - c0
                 k = np.all(np.abs(e) < half, axis=1)
-                a_.plot(e[k, 0], e[k, 1], "r.", ms=1.5)
+                a_.plot(e[k, 0], e[k, 1], "c.", ms=2)
                 off = unwrap(z["c"], c0, box) - c0
                 a_.add_patch(plt.Circle((off[0], off[1]), z["R"], fill=False, color="w", ls="--", lw=1))
                 a_.set_title(f"{lab} zoom: M200c {z['M']:.3g}, {z['n2']} coarse in R200c", fontsize=9)
@@ -458,7 +505,8 @@ def main():
                 a_.set_title(f"parent: M200c {M0:.3g}e10 Msun/h, R200c {R0:.0f}", fontsize=9)
             a_.set_xlabel("x - x_c [kpc/h]")
         ax[0][0].set_ylabel("y - y_c [kpc/h]")
-        f.suptitle(f"projected mass, cube of 10 R200c, z = {1 / a - 1:.2f} (red: PartType2)", fontsize=10)
+        f.suptitle(f"projected mass in a cube of 10 R200c (parent's), z = {1 / a - 1:.2f}\ncyan dots: "
+                   f"PartType2, circles: R200c (cyan parent's, white dashed the zoom's)", fontsize=10)
         f.tight_layout()
         f.savefig(o.fig, dpi=110)
 
