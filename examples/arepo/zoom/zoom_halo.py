@@ -20,8 +20,8 @@ the taper smooths the model by a few fundamental modes of the sub-box,
 which matters only at its lowest shells.
 
 The halo at the latest time all runs and the parent reached (or --time A):
-the parent's halo (halo_ids.py's members, its shrinking-sphere centre,
-M200c); in each zoom, friends-of-friends on PartType1 alone (b = 0.2 of
+the parent's halo (its FOF group holding most of halo_ids.py's members,
+its shrinking-sphere centre, M200c); in each zoom, friends-of-friends on PartType1 alone (b = 0.2 of
 the fine mean spacing), the group of >= 100 members nearest the parent's
 centre; its FOF mass, centre offset (kpc/h, in parent spacings and in
 R200c), M200c and R200c from all particles, against the parent's: the
@@ -347,25 +347,27 @@ def ics_report(runs, parent_ics, halo, pk_model):
     return dict(pks=pks, own=own)
 
 
-def zoom_halo(path, c0, box, g_fine, nmin):
-    """The FOF group of PartType1 of at least nmin members nearest c0 in
-    a zoom snapshot, with its centre, M200c, R200c and the PartType2
-    contamination."""
+def zoom_halo(path, c0, near, box, g_fine):
+    """The zoom's counterpart of the parent's halo: of the FOF groups of
+    PartType1 (>= 20 members) whose centres lie within `near` of c0 the
+    most massive, else the nearest; with its centre, M200c, R200c and the
+    PartType2 contamination."""
     t, h = read_types(path)
     a = float(h["Time"])
     om, ol = float(h.get("Omega0", 0.3089)), float(h.get("OmegaLambda", 0.6911))
     x1, m1 = t[1]
     lab, size = fof_labels(x1, box, 0.2 * box / g_fine)
-    best = None
-    for r in np.nonzero(size >= nmin)[0]:
+    groups = []
+    for r in np.nonzero(size >= 20)[0]:
         sel = lab == r
         c = shrinking_centre(x1[sel], box, m1[sel])
-        dist = np.sqrt(((unwrap(c, c0, box) - c0) ** 2).sum())
-        if best is None or dist < best[1]:
-            best = (r, dist, c, sel)
-    if best is None:
+        dist = float(np.sqrt(((unwrap(c, c0, box) - c0) ** 2).sum()))
+        groups.append((r, dist, c, sel))
+    if not groups:
         return None
-    r, dist, c, sel = best
+    close = [gr for gr in groups if gr[1] < near]
+    # labels count from the largest group down: the first close one
+    r, dist, c, sel = close[0] if close else min(groups, key=lambda gr: gr[1])
     xs = [v[0] for v in t.values()]
     ms = [v[1] for v in t.values()]
     R, M = r200c(c, xs, ms, box, a, om, ol)
@@ -441,14 +443,19 @@ def main():
     box = float(h["BoxSize"])
     g = int(halo["parent_g"])
     mem = np.loadtxt(os.path.join(os.path.dirname(o.halo), "halo_ids.txt"), dtype=np.int64)
-    sel = np.isin(ids, mem)
     om, ol = float(h.get("Omega0", 0.3089)), float(h.get("OmegaLambda", 0.6911))
+    # the parent's halo at this time: its FOF group holding most of the
+    # z = 0 members (the main progenitor before z = 0)
+    plab, psize = fof_labels(x, box, 0.2 * box / g)
+    pg = np.bincount(plab[np.isin(ids, mem)]).argmax()
+    sel = plab == pg
+    n0 = int(psize[pg])
     c0 = shrinking_centre(x[sel], box)
     R0, M0 = r200c(c0, [x], [m], box, a, om, ol)
-    n0 = int(halo["members"])
     print(f"\n## the halo at a = {a:g} (z = {1 / a - 1:.3f})")
-    print(f"# parent: the {n0} members' centre {c0.round(1)} kpc/h, M_fof {n0 * m[0]:.5g} "
-          f"(halo_ids.py), M200c {M0:.5g}, R200c {R0:.1f} kpc/h (1e10 Msun/h); Poisson "
+    print(f"# parent: FOF group {pg} holding {int(np.isin(ids[sel], mem).sum())} of the "
+          f"{len(mem)} z = 0 members: {n0} particles, M_fof {n0 * m[0]:.5g}, centre "
+          f"{c0.round(1)} kpc/h, M200c {M0:.5g}, R200c {R0:.1f} kpc/h (1e10 Msun/h); Poisson "
           f"scatter of its mass 1/sqrt(N) = {1 / np.sqrt(n0):.3f}")
     g_fine = g * refinement(runs, float(halo["particle_mass"]))
     print(f"# {'run':>6} {'N_fof':>7} {'M_fof':>9} {'/parent':>8} {'M200c':>9} {'/parent':>8} "
@@ -456,10 +463,9 @@ def main():
           f"{'N2<R200c':>8} {'M2<R200c':>9} {'M2/M200c':>9} {'d2min/R':>7}")
     res = {}
     for label, d in runs:
-        nmin = max(20, n0 * (g_fine // g) ** 3 // 4)
-        z = zoom_halo(snapshots(d)[a], c0, box, g_fine, nmin)
+        z = zoom_halo(snapshots(d)[a], c0, max(R0, box / g), box, g_fine)
         if z is None:
-            print(f"  {label}: no group of >= {nmin} fine particles")
+            print(f"  {label}: no group of >= 20 fine particles")
             continue
         res[label] = z
         s = 1 / np.sqrt(n0)
