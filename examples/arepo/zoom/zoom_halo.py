@@ -509,6 +509,8 @@ def main():
                 a_.set_title(f"{lab} zoom: M200c {z['M']:.3g}, {z['n2']} coarse in R200c", fontsize=9)
             else:
                 a_.set_title(f"parent: M200c {M0:.3g}e10 Msun/h, R200c {R0:.0f}", fontsize=9)
+            a_.set_xlim(-half, half)
+            a_.set_ylim(-half, half)
             a_.set_xlabel("x - x_c [kpc/h]")
         ax[0][0].set_ylabel("y - y_c [kpc/h]")
         f.suptitle(f"projected mass in a cube of 10 R200c (parent's), z = {1 / a - 1:.2f}\ncyan dots: "
