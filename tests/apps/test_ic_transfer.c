@@ -94,7 +94,7 @@ static void test_files(void)
     static double k[4096], t[4096];
     const double ns = 0.9667;
     /* CAMB: 1 k/h, 2 CDM, 3 baryon, 7 total */
-    const int camb_col[3] = {6, 2, 1}, class_col[3] = {8, 2, 3};
+    const int camb_col[3] = {6, 2, 1}, class_col[3] = {5, 2, 3};
     for (int s = 0; s < 3; s++) {
         int n = read_column(camb, camb_col[s], k, t, 4096);
         tbrf_model *m = transfer(camb, s, ns, TBRF_IC_TRANSFER_CAMB);
@@ -139,7 +139,7 @@ static void test_layouts(void)
                "       nu             mass_nu        total          no_nu          total_de  "
                "     Weyl           v_CDM          v_b            v_b-v_c", n, k, v, 12);
     /* CLASS format = camb: -T/k2 of cdm, b, g, ur, ncdm, tot from the d_i */
-    const int from[6] = {3, 2, 1, 4, 5, 8};
+    const int from[6] = {3, 2, 1, 4, 4, 5};
     for (int c = 0; c < 6; c++) {
         n = read_column(class_tk, from[c], k, t, 4096);
         for (int i = 0; i < n; i++)

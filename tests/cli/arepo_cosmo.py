@@ -575,7 +575,7 @@ def case_transfer():
     psi_eh = psi_of("eh.hdf5")
     kf = 2 * np.pi / (L / 1000)
     for name, col, bcol, delta in (("camb_transfer_99.dat", 6, 2, 0),
-                                   ("class_tk_99.dat", 8, 2, 1)):
+                                   ("class_tk_99.dat", 5, 2, 1)):
         path = os.path.join(DATA, name)
         run(*BASE, "--out", "t", "--transfer", path, "--quiet")
         kt, pt = transfer_rows(path, col, delta)
