@@ -19,7 +19,16 @@
  *    displacement field's DFT; keep_amplitude takes the rows as written
  *    (the displacements scale by sqrt of the rows' factor); a table that
  *    stops between pi G/L and sqrt(3) pi G/L is accepted; one that cuts
- *    sigma8's integrand is refused when normalised, accepted when kept. */
+ *    sigma8's integrand is refused when normalised, accepted when kept;
+ *  - two fluids (tbrf_ic_transfer_velocity; power_dm, velocity_dm,
+ *    velocity_gas) on a hand-made CAMB file whose columns differ from k
+ *    to k: each species' displacement and velocity mode by mode against
+ *    its own column (the same phases), the mass-weighted displacement the
+ *    total's, v_b doubled doubling the gas's velocities alone, the growing
+ *    mode without velocity models, the total's Psi without power_dm;
+ *    CLASS's Newtonian theta from t_b, h_prime, eta_prime; the refusals
+ *    (no velocity columns, NaN, a velocity against its density's sign, a
+ *    header naming another column count, parameters out of place). */
 #define _POSIX_C_SOURCE 200809L
 #include <complex.h>
 #include <math.h>
