@@ -502,7 +502,8 @@ static void tf_free(tf_models *t)
 
 /* A two-fluid run of G = 8 (lpt 1): the species' displacements and
  * velocities into w, the total matter's Psi into tot; vel 0 leaves the
- * velocity models out, dm 0 the dark matter's too. */
+ * velocity models out, dm 0 the dark matter's too; vel 2: all of them,
+ * the paired partner. */
 static int tf_run(const tf_models *t, int dm, int vel, grab *w, double *tot,
                   tbrf_ic_cosmo_info *f)
 {
@@ -516,6 +517,7 @@ static int tf_run(const tf_models *t, int dm, int vel, grab *w, double *tot,
     p.power_dm = dm ? t->m[2] : NULL;
     p.velocity_dm = dm && vel ? t->m[3] : NULL;
     p.velocity_gas = vel ? t->m[4] : NULL;
+    p.paired = vel == 2;
     tbrf_ic_cosmo *ic = NULL;
     int st = tbrf_ic_cosmo_make(&p, &ic);
     if (CHECK(st == TBRF_OK, "two fluids: make: %s", tbrf_ic_cosmo_message(ic))) {
@@ -626,6 +628,16 @@ static void test_two_fluid(void)
             }
             CHECK(g0 < 1e-12 * v2 && moved > 1e-2 * v2, "two fluids without velocities: u = "
                   "sqrt(a) f H Psi_s (%g), not the columns' (%g of %g)", g0, moved, v2);
+        }
+        /* the paired partner: every species' displacement and velocity
+         * the other sign */
+        if (tf_run(&t, 1, 2, &w0, tot0, &f) == TBRF_OK) {
+            double flip = 0;
+            for (size_t i = 0; i < n3; i++)
+                flip = fmax(flip, fabs(w0.dm[i] + w.dm[i]) + fabs(w0.gas[i] + w.gas[i]) +
+                                      fabs(w0.vdm[i] + w.vdm[i]) + fabs(w0.vgas[i] + w.vgas[i]));
+            CHECK(flip < 1e-9 * (big + v2), "two fluids paired: every field flips sign (%g)",
+                  flip);
         }
         /* no power_dm: the dark matter takes the total matter's Psi */
         if (tf_run(&t, 0, 1, &w0, tot0, &f) == TBRF_OK) {
