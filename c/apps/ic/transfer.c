@@ -1,5 +1,6 @@
 /* transfer.c — CAMB transfer files and CLASS tk files read as P(k) models
- * (tbrf_ic_transfer_power, tbrf.h "initial conditions"; doc/ic.md,
+ * (tbrf_ic_transfer_power, tbrf_ic_transfer_velocity, tbrf.h "initial
+ * conditions"; doc/ic.md,
  * "Transfer files").
  *
  * The layout is told from the header, never guessed from numbers alone
@@ -18,7 +19,11 @@
  *     CAMB's fixed order k/h, CDM, baryon, photon, massless nu, massive
  *     nu, total[, no_nu, total_de[, Weyl, v_CDM, v_b, v_b-v_c]].
  * P(k) = k^n_s T(k)^2 (the primordial k^(n_s - 4) times (k^2 T)^2 times
- * k^3 / k^3), amplitude 1: normalise it (sigma8) before use. */
+ * k^3 / k^3), amplitude 1: normalise it (sigma8) before use. A header
+ * must name as many columns as the rows have. The velocities
+ * (tbrf_ic_transfer_velocity, doc/ic.md "Two fluids") are T_v = -theta /
+ * (H_conf k^2) in the same units: CAMB's v_CDM, v_b columns; CLASS's
+ * Newtonian theta from its synchronous t_b, h_prime, eta_prime. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
