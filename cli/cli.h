@@ -49,6 +49,7 @@ int cmd_mc(int argc, char **argv);
 int cmd_arepo(int argc, char **argv); /* cmd_arepo.c: AREPO initial conditions */
 int cmd_arepo_cosmo(int argc, char **argv); /* cmd_arepo_cosmo.c: `arepo cosmo` */
 int cmd_arepo_glass(int argc, char **argv); /* cmd_arepo_glass.c: `arepo glass` */
+int cmd_arepo_zoom(int argc, char **argv);  /* cmd_arepo_zoom.c: `arepo zoom` */
 /* cmd_arepo_regen.c: `regenerate` of an AREPO file from its recorded
  * command; -1 when FILE is no AREPO file of tbrf, else an exit status. */
 int arepo_regenerate(const char *file, const char *out, int check, int quiet);

@@ -986,16 +986,19 @@ static int arepo_commands(int argc, char **argv)
         return cmd_arepo_cosmo(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "glass") == 0)
         return cmd_arepo_glass(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "zoom") == 0)
+        return cmd_arepo_zoom(argc - 1, argv + 1);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: tbrf arepo gas|cosmo|glass|pk [options]   (tbrf arepo gas --help, ...)\n"
+        printf("usage: tbrf arepo gas|cosmo|zoom|glass|pk [options]   (tbrf arepo gas --help, ...)\n"
                "\n"
                "  gas   gas initial conditions at mesh-generating points (AREPO HDF5)\n"
-               "  cosmo dark-matter initial conditions by the Zel'dovich approximation\n"
+               "  cosmo dark-matter (and gas) cosmological initial conditions (2LPT)\n"
+               "  zoom  the same with a Lagrangian region refined (a zoom IC)\n"
                "  glass a glass particle load (for cosmo --glass)\n"
                "  pk    the Eisenstein & Hu linear P(k), sigma8-normalised, as a table\n");
         return 0;
     }
-    cli_errline("arepo: give 'gas', 'cosmo', 'glass' or 'pk' (see tbrf arepo --help)");
+    cli_errline("arepo: give 'gas', 'cosmo', 'zoom', 'glass' or 'pk' (see tbrf arepo --help)");
     return EXIT_USAGE;
 }
 

@@ -27,6 +27,7 @@
 #include "io/tbrf_io.h"
 #include "request.h"
 #include "tbrf.h"
+#include "zoom.h"
 #ifdef TBRF_CLI_MPI
 #include <mpi.h>
 
@@ -109,11 +110,15 @@ static void usage_cosmo_order_output(void)
 {
     printf("  --seed S          random seed (default 1); the same seed at another\n"
            "                    --particles shares every common first-order mode\n"
-           "  --lpt N           1: Zel'dovich; 2 (default): second order\n"
+           "  --lpt N           1: Zel'dovich; 2 (default): second order; 3: third order\n"
+           "                    (monofonIC's 3LPT: + D3a grad phi3a + D3b grad phi3b + D3c\n"
+           "                    curl A3c, D3 = -1/3, 10/21, -1/7 D1^3, velocities 3 f1; not\n"
+           "                    split under mpirun: rank 0 alone writes the set)\n"
            "  --fixed-amplitude every first-order mode with |delta_k| set to its rms,\n"
            "                    the phases random (Angulo & Pontzen 2016)\n"
            "  --paired          the phase-flipped partner: delta -> -delta (Psi1 -> -Psi1;\n"
-           "                    Psi2 is unchanged); a pair averages to q + D2 Psi2\n"
+           "                    Psi2 is unchanged, Psi3 -> -Psi3); a pair averages to\n"
+           "                    q + D2 Psi2\n"
            "  --precision P, --long-ids, --quiet   as for tbrf arepo gas\n"
            "  --files F         write F files (BASE.0.hdf5 ...), one at a time: memory is the\n"
            "                    displacement's plan plus one file's particles (checked\n"
@@ -185,6 +190,8 @@ typedef struct cosmo_req {
     char *ngenic_out;
     int64_t ngenic_tile;
     int files_given; /* --files given (under mpirun the default is a member a rank) */
+    const cli_zoom *zoom; /* arepo zoom's region (cmd_arepo_zoom.c), or NULL */
+    int quiet;
 } cosmo_req;
 
 static int need_num(const char *const *val, int o, double *v, int positive)
@@ -212,7 +219,7 @@ static int parse_lpt(const char *val, int64_t dflt, int64_t *lpt)
 {
     char err[256];
     *lpt = dflt;
-    if (val && args_int64("--lpt", val, 1, 2, lpt, err, sizeof err)) {
+    if (val && args_int64("--lpt", val, 1, 3, lpt, err, sizeof err)) {
         cli_errline("arepo cosmo: %s", err);
         return -1;
     }
@@ -661,12 +668,47 @@ static int load_table(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
     return EXIT_FAIL;
 }
 
+/* arepo zoom: budget, library, writer (the spectrum's tables in p). */
+static int run_zoom(cosmo_req *q, const tbrf_ic_cosmo_params *p)
+{
+    char err[1024];
+    double bytes = 0;
+    tbrf_ic_zoom *z = NULL;
+    int st = tbrf_ic_zoom_bytes(p, &q->zoom->params, &bytes);
+    if (st == TBRF_OK && tbrf_io_budget_check(NULL, "the zoom's ICs and particles", bytes, err,
+                                              sizeof err)) {
+        cli_errline("arepo zoom: %s (the whole box at the fine spacing is made: a smaller "
+                    "--refine or --particles needs less)", err);
+        return EXIT_FAIL;
+    }
+    st = tbrf_ic_zoom_make(p, &q->zoom->params, &z);
+    if (st != TBRF_OK) {
+        cli_errline("arepo zoom: %s", z ? tbrf_ic_zoom_message(z) : tbrf_strerror(st));
+        tbrf_ic_zoom_destroy(z);
+        return st == TBRF_ERR_INVALID || st == TBRF_ERR_NULL ? EXIT_USAGE : EXIT_FAIL;
+    }
+    q->file.command = q->command ? q->command : "tbrf arepo zoom";
+    int rc = tbrf_arepo_write_zoom(q->out, z, &q->file, err, sizeof err) ? EXIT_FAIL : 0;
+    if (rc)
+        cli_errline("arepo zoom: %s", err);
+    tbrf_ic_zoom_info f;
+    if (rc == 0 && !q->quiet && tbrf_ic_zoom_get_info(z, &f) == TBRF_OK)
+        arepo_say_wrote_format(q->out, q->file.num_files, q->file.format,
+                               f.fine + f.coarse + f.gas,
+                               f.gas ? "zoom particles (PartType1 fine, PartType2 parent, "
+                                       "PartType0 fine gas)"
+                                     : "zoom particles (PartType1 fine, PartType2 parent)",
+                               q->file.double_precision);
+    tbrf_ic_zoom_destroy(z);
+    return rc;
+}
+
 /* Budget, library, writer. */
 static int run_cosmo(cosmo_req *q)
 {
     tbrf_ic_cosmo_params p;
     ic_params(q, &p);
-    if (cosmo_budget(q, &p))
+    if (!q->zoom && cosmo_budget(q, &p))
         return EXIT_FAIL;
     tbrf_model *power = NULL, *gas = NULL;
     tbrf_ic_cosmo *ic = NULL;
@@ -683,6 +725,12 @@ static int run_cosmo(cosmo_req *q)
         rc = EXIT_USAGE;
     }
     p.gas_volumes = q->volumes;
+    if (rc == 0 && q->zoom) {
+        rc = run_zoom(q, &p);
+        tbrf_model_destroy(power);
+        tbrf_model_destroy(gas);
+        return rc;
+    }
     int st = rc == 0 ? tbrf_ic_cosmo_make(&p, &ic) : TBRF_OK;
     if (rc == 0 && st != TBRF_OK) {
         cli_errline("arepo cosmo: %s", ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
@@ -715,6 +763,8 @@ static const char *unsplit(const char *const *val)
         return "--ngenic is not split over ranks";
     if (val[C_GLASS])
         return "--glass is not split over ranks";
+    if (val[C_LPT] && strtol(val[C_LPT], NULL, 10) == 3)
+        return "--lpt 3 is not split over ranks";
     return NULL;
 }
 
@@ -1072,7 +1122,8 @@ static int cosmo_check_out(const cosmo_req *q)
     }
     int rc = arepo_refuse_format_inputs("arepo cosmo", q->out, q->file.num_files,
                                         q->file.format, NULL, NULL, 0);
-    const double n = (double)q->g * (double)q->g * (double)q->g * (q->gas ? 2.0 : 1.0);
+    /* a zoom has more than G^3 particles, but its gas only in the region */
+    const double n = (double)q->g * (double)q->g * (double)q->g * (q->gas && !q->zoom ? 2.0 : 1.0);
     const double bytes = n * (6.0 * (q->file.double_precision ? 8.0 : 4.0) + 4.0);
     char *first = rc ? NULL : tbrf_arepo_member_name(q->out, q->file.num_files, 0,
                                                        q->file.format);
@@ -1086,16 +1137,38 @@ static int cosmo_check_out(const cosmo_req *q)
     return rc;
 }
 
+/* What arepo zoom cannot take of arepo cosmo's options, or NULL. */
+static const char *zoom_refused(const char *const *val)
+{
+    if (val[C_NGENIC])
+        return "--ngenic";
+    if (val[C_GLASS])
+        return "--glass (a zoom's fine particles are the lattice's of G r a side)";
+    if (val[C_VOLUMES])
+        return "--volumes (gas masses of a glass)";
+    return NULL;
+}
+
 int cmd_arepo_cosmo(int argc, char **argv)
 {
+    return arepo_cosmo_command(argc, argv, NULL);
+}
+
+int arepo_cosmo_command(int argc, char **argv, const cli_zoom *zoom)
+{
     const char *val[C_COUNT] = {0};
-    int p = args_parse_options("arepo cosmo", COPTS, C_COUNT, C_HELP, argc, argv, val);
+    int p = args_parse_options(zoom ? "arepo zoom" : "arepo cosmo", COPTS, C_COUNT, C_HELP,
+                               argc, argv, val);
     if (p == 1) {
         usage_cosmo();
         return 0;
     }
     if (p < 0)
         return EXIT_USAGE;
+    if (zoom && zoom_refused(val)) {
+        cli_errline("arepo zoom: %s is not for a zoom", zoom_refused(val));
+        return EXIT_USAGE;
+    }
 #ifdef TBRF_CLI_MPI
     /* under mpirun: split, or rank 0 alone saying why (inside it the
      * command is serial: cli_mpi_active is 0) */
@@ -1104,6 +1177,8 @@ int cmd_arepo_cosmo(int argc, char **argv)
 #endif
     cosmo_req q;
     memset(&q, 0, sizeof q);
+    q.zoom = zoom;
+    q.quiet = val[C_QUIET] != NULL;
     int ng = val[C_NGENIC] ? parse_ngenic(val, &q) : 0;
     if (ng || (!val[C_NGENIC] && (parse_cosmo(val, &q) || parse_gas(val, &q) ||
                                   parse_transfer(val, &q)))) {
@@ -1112,7 +1187,7 @@ int cmd_arepo_cosmo(int argc, char **argv)
     }
     int split = 0;
 #ifdef TBRF_CLI_MPI
-    split = cli_mpi_active() && !unsplit(val);
+    split = cli_mpi_active() && !unsplit(val) && !zoom;
     if (split && !q.files_given)
         q.file.num_files = ranks_with_planes(q.g); /* a member a rank */
 #endif
@@ -1125,8 +1200,9 @@ int cmd_arepo_cosmo(int argc, char **argv)
     if (rc == 0 && q.glass)
         rc = load_glass(&q);
     /* "arepo cosmo ...", with the spectrum file's digest and the order */
-    q.command = with_digest(lpt_command(request_command(argc + 1, argv - 1), val[C_LPT] != NULL,
-                                        q.lpt),
+    q.command = with_digest(lpt_command(zoom ? strdup(zoom->command ? zoom->command : "")
+                                             : request_command(argc + 1, argv - 1),
+                                        val[C_LPT] != NULL, q.lpt),
                             val, &q);
     q.command = with_files(q.command, &q, split && !q.files_given);
     if (val[C_NGENIC])
@@ -1138,7 +1214,7 @@ int cmd_arepo_cosmo(int argc, char **argv)
     if (rc == 0 && !split)
         rc = run_cosmo(&q);
     free(q.command);
-    if (rc == 0 && !val[C_QUIET] && cli_mpi_rank() == 0)
+    if (rc == 0 && !val[C_QUIET] && cli_mpi_rank() == 0 && !zoom)
         arepo_say_wrote_format(q.out, q.file.num_files, q.file.format,
                                (q.gas ? 2 : 1) * q.g * q.g * q.g,
                         q.gas ? "dark-matter and gas particles (PartType1, PartType0)"

@@ -54,6 +54,7 @@ module tbrf
     private :: inflow_fill_grid_2, inflow_fill_grid_3
     private :: inflow_periodic_i4, inflow_periodic_i8
     private :: ic_cosmo_assign, ic_cosmo_final, finish_ic, ic_params_with, finish_msg, msg_buffer
+    private :: ic_zoom_assign, ic_zoom_final, finish_zoom
 
     !> A model (the C tbrf_model). Not copyable.
     type :: tbrf_model
@@ -169,6 +170,16 @@ module tbrf
         generic :: assignment(=) => ic_cosmo_assign
         final :: ic_cosmo_final
     end type tbrf_ic_cosmo
+
+    !> A zoom initial condition (the C tbrf_ic_zoom; doc/ic.md, Zoom).
+    !> Not copyable.
+    type :: tbrf_ic_zoom
+        type(c_ptr) :: ptr = c_null_ptr
+    contains
+        procedure, private :: ic_zoom_assign
+        generic :: assignment(=) => ic_zoom_assign
+        final :: ic_zoom_final
+    end type tbrf_ic_zoom
 
     !> tbrf_make_periodic_plan(plan, model, dim, origin, length, n, seed[, opts][, stat]):
     !> a field periodic over the box [origin, origin + length) with the FFT

@@ -18,6 +18,9 @@ module tbrf_c
     integer(c_int), parameter :: TBRF_DEFAULT_LINES_MIN = 1024
     integer(c_int), parameter :: TBRF_DEFAULT_LINES_MAX = 16384
     integer(c_int), parameter :: TBRF_DEFAULT_LINES_BYTES = 1073741824
+    integer(c_int), parameter :: TBRF_IC_ZOOM_BOX = 0
+    integer(c_int), parameter :: TBRF_IC_ZOOM_SPHERE = 1
+    integer(c_int), parameter :: TBRF_IC_ZOOM_IDS = 2
 
     integer(c_int), parameter :: TBRF_OK = 0
     integer(c_int), parameter :: TBRF_ERR_NULL = 1
@@ -254,6 +257,48 @@ module tbrf_c
         real(c_double) :: sigma
         real(c_double) :: rho_floor
     end type tbrf_ic_density_params
+    type, bind(C) :: tbrf_ic_zoom_params
+        integer(c_int32_t) :: refinement
+        integer(c_int32_t) :: region
+        real(c_double) :: lo(3)
+        real(c_double) :: hi(3)
+        real(c_double) :: centre(3)
+        real(c_double) :: radius
+        type(c_ptr) :: ids
+        integer(c_int64_t) :: n_ids
+        integer(c_int32_t) :: pad
+        integer(c_int32_t) :: levels
+    end type tbrf_ic_zoom_params
+    type, bind(C) :: tbrf_ic_zoom_info
+        integer(c_int64_t) :: region_cells
+        integer(c_int64_t) :: fine
+        integer(c_int64_t) :: coarse
+        integer(c_int64_t) :: levels
+        integer(c_int64_t) :: level_particles(7)
+        integer(c_int64_t) :: gas
+        real(c_double) :: mass_fine
+        real(c_double) :: mass_coarse
+        real(c_double) :: mass_gas
+        integer(c_int64_t) :: extent_lo(3)
+        integer(c_int64_t) :: extent_width(3)
+        real(c_double) :: scale_factor
+        real(c_double) :: growth
+        real(c_double) :: growth_rate
+        real(c_double) :: velocity_factor
+        real(c_double) :: growth2
+        real(c_double) :: growth_rate2
+        real(c_double) :: velocity_factor2
+        real(c_double) :: gas_temperature
+        real(c_double) :: internal_energy
+    end type tbrf_ic_zoom_info
+    type, bind(C) :: tbrf_ic_zoom_part
+        integer(c_int64_t) :: n
+        type(c_ptr) :: pos
+        type(c_ptr) :: vel
+        type(c_ptr) :: u
+        type(c_ptr) :: mass
+        type(c_ptr) :: row
+    end type tbrf_ic_zoom_part
 
     abstract interface
     function tbrf_cancel_fn(user) bind(C)
@@ -1692,5 +1737,75 @@ module tbrf_c
         character(kind=c_char) :: message(*)
         integer(c_size_t), value :: message_size
     end function c_tbrf_ic_voronoi_volumes
+
+    subroutine c_tbrf_ic_default_zoom(params) bind(C, name="tbrf_ic_default_zoom")
+        import
+        type(tbrf_ic_zoom_params) :: params
+    end subroutine c_tbrf_ic_default_zoom
+
+    function c_tbrf_ic_zoom_bytes(parent, zoom, bytes) bind(C, name="tbrf_ic_zoom_bytes")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_bytes
+        type(c_ptr), value :: parent
+        type(c_ptr), value :: zoom
+        real(c_double), intent(out) :: bytes
+    end function c_tbrf_ic_zoom_bytes
+
+    function c_tbrf_ic_zoom_make(parent, zoom, out) bind(C, name="tbrf_ic_zoom_make")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_make
+        type(c_ptr), value :: parent
+        type(c_ptr), value :: zoom
+        type(c_ptr) :: out
+    end function c_tbrf_ic_zoom_make
+
+    function c_tbrf_ic_zoom_get_params(zoom, parent, region) bind(C, name="tbrf_ic_zoom_get_params")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_get_params
+        type(c_ptr), value :: zoom
+        type(tbrf_ic_cosmo_params) :: parent
+        type(tbrf_ic_zoom_params) :: region
+    end function c_tbrf_ic_zoom_get_params
+
+    function c_tbrf_ic_zoom_get_info(zoom, info) bind(C, name="tbrf_ic_zoom_get_info")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_get_info
+        type(c_ptr), value :: zoom
+        type(tbrf_ic_zoom_info) :: info
+    end function c_tbrf_ic_zoom_get_info
+
+    function c_tbrf_ic_zoom_particles(zoom, type, part) bind(C, name="tbrf_ic_zoom_particles")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_particles
+        type(c_ptr), value :: zoom
+        integer(c_int), value :: type
+        type(tbrf_ic_zoom_part) :: part
+    end function c_tbrf_ic_zoom_particles
+
+    function c_tbrf_ic_zoom_level(zoom, i, j, k) bind(C, name="tbrf_ic_zoom_level")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_level
+        type(c_ptr), value :: zoom
+        integer(c_int64_t), value :: i
+        integer(c_int64_t), value :: j
+        integer(c_int64_t), value :: k
+    end function c_tbrf_ic_zoom_level
+
+    function c_tbrf_ic_zoom_status(zoom) bind(C, name="tbrf_ic_zoom_status")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_status
+        type(c_ptr), value :: zoom
+    end function c_tbrf_ic_zoom_status
+
+    function c_tbrf_ic_zoom_message(zoom) bind(C, name="tbrf_ic_zoom_message")
+        import
+        type(c_ptr) :: c_tbrf_ic_zoom_message
+        type(c_ptr), value :: zoom
+    end function c_tbrf_ic_zoom_message
+
+    subroutine c_tbrf_ic_zoom_destroy(zoom) bind(C, name="tbrf_ic_zoom_destroy")
+        import
+        type(c_ptr), value :: zoom
+    end subroutine c_tbrf_ic_zoom_destroy
     end interface
 end module tbrf_c

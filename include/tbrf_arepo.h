@@ -279,6 +279,20 @@ TBRF_API int tbrf_arepo_write_cosmo(const char *base, tbrf_ic_cosmo *ic,
                                     const tbrf_arepo_cosmo_file *file, char *err,
                                     size_t errlen);
 
+/* Writes a zoom IC (tbrf.h's tbrf_ic_zoom) as a set: PartType1 the fine
+ * dark matter (MassTable[1] mass_fine), PartType2 the parent's particles
+ * outside the region (MassTable[2] mass_coarse; with nested levels also
+ * the coarser levels', MassTable[2] 0 and a Masses dataset), with gas PartType0 the
+ * fine gas (MassTable[0] mass_gas); IDs 1 .. fine, then coarse, then gas;
+ * the header and /tbrf as tbrf_arepo_write_cosmo's, with the region
+ * (zoom_refinement, zoom_levels, zoom_region, zoom_pad_cells, zoom_region_cells) and
+ * file->command (NULL: "tbrf arepo zoom"). All particles are in memory
+ * (the zoom holds them); file f of num_files holds rows [n f/F, n (f+1)/F)
+ * of every type. Published only when complete. Returns 0, or -1 with one
+ * line in err. */
+TBRF_API int tbrf_arepo_write_zoom(const char *base, const tbrf_ic_zoom *zoom,
+                                   const tbrf_arepo_cosmo_file *file, char *err, size_t errlen);
+
 /* tbrf_arepo_write_cosmo's set written by several processes, each its
  * own members (tbrf_arepo_set_open_part: member0, members, bounds): open
  * checks and creates this process's members; part_push is the

@@ -99,7 +99,8 @@ TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int6
                                int64_t *planes, int *member0, int *members, int64_t *bounds);
 
 /* Collective over comm: the particles of ic (tbrf_ic_cosmo_make_slab on
- * every rank with the same parameters; on the lattice, lpt 1 or 2, random
+ * every rank with the same parameters; on the lattice, lpt 1 or 2 (make_slab
+ * refuses 3), random
  * or fixed amplitudes) in `files` chunks, each rank pushing the chunks of
  * its own members (tbrf_mpi_ic_split) to push(user, chunk) in order,
  * chunk c holding rows bounds[c] .. bounds[c + 1] - 1. Each rank fills

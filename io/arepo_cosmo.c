@@ -78,8 +78,9 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
     snprintf(seed, 24, "%llu", (unsigned long long)q->seed);
     const tbrf_arepo_param p[] = {
         {"command", file->command ? file->command : "tbrf arepo cosmo", 0},
-        {"kind", q->lpt >= 2 ? "arepo cosmological initial conditions (2LPT)"
-                             : "arepo cosmological initial conditions (Zel'dovich)", 0},
+        {"kind", q->lpt >= 3   ? "arepo cosmological initial conditions (3LPT)"
+                 : q->lpt >= 2 ? "arepo cosmological initial conditions (2LPT)"
+                               : "arepo cosmological initial conditions (Zel'dovich)", 0},
         {"particles_per_axis", NULL, (double)q->particles}, {"box", NULL, q->box},
         {"redshift", NULL, q->redshift}, {"omega_m", NULL, q->omega_m},
         {"omega_lambda", NULL, q->omega_lambda}, {"omega_b", NULL, q->omega_b},
@@ -103,6 +104,13 @@ static size_t cosmo_params(const tbrf_ic_cosmo_params *q, const tbrf_ic_cosmo_in
         par[k++] = (tbrf_arepo_param){"velocity_factor2", NULL, f->velocity_factor2};
         par[k++] = (tbrf_arepo_param){"dealiasing", "second-order products on a 3/2-padded "
                                       "grid (Orszag)", 0};
+    }
+    if (q->lpt >= 3) {
+        const double d3 = f->growth * f->growth * f->growth;
+        par[k++] = (tbrf_arepo_param){"growth_factor3a", NULL, -d3 / 3.0};
+        par[k++] = (tbrf_arepo_param){"growth_factor3b", NULL, 10.0 / 21.0 * d3};
+        par[k++] = (tbrf_arepo_param){"growth_factor3c", NULL, -d3 / 7.0};
+        par[k++] = (tbrf_arepo_param){"velocity_factor3", NULL, 3.0 * f->velocity_factor};
     }
     if (q->glass_n > 0) {
         par[k++] = (tbrf_arepo_param){"glass_file", file->glass_name ? file->glass_name
@@ -256,4 +264,107 @@ void tbrf_arepo_cosmo_part_close(tbrf_arepo_cosmo_part *part)
         return;
     tbrf_arepo_set_close(part->w.set);
     free(part);
+}
+
+/* ------------------------------------------------------------- zoom */
+
+/* The zoom's derived values as the cosmological IC's, for the header and
+ * the parameters the two share. */
+static tbrf_ic_cosmo_info zoom_as_cosmo(const tbrf_ic_zoom_info *z)
+{
+    tbrf_ic_cosmo_info f;
+    memset(&f, 0, sizeof f);
+    f.scale_factor = z->scale_factor;
+    f.growth = z->growth;
+    f.growth_rate = z->growth_rate;
+    f.velocity_factor = z->velocity_factor;
+    f.growth2 = z->growth2;
+    f.growth_rate2 = z->growth_rate2;
+    f.velocity_factor2 = z->velocity_factor2;
+    f.gas_temperature = z->gas_temperature;
+    f.internal_energy = z->internal_energy;
+    f.mass_dm = z->mass_fine;
+    f.mass_gas = z->mass_gas;
+    return f;
+}
+
+/* The region as recorded: its kind and numbers (the command holds the ID
+ * file's name). */
+static void zoom_region_text(const tbrf_ic_zoom_params *z, char *buf, size_t len)
+{
+    if (z->region == TBRF_IC_ZOOM_BOX)
+        snprintf(buf, len, "box [%.17g, %.17g) x [%.17g, %.17g) x [%.17g, %.17g)", z->lo[0],
+                 z->hi[0], z->lo[1], z->hi[1], z->lo[2], z->hi[2]);
+    else if (z->region == TBRF_IC_ZOOM_SPHERE)
+        snprintf(buf, len, "sphere about (%.17g, %.17g, %.17g) of radius %.17g", z->centre[0],
+                 z->centre[1], z->centre[2], z->radius);
+    else
+        snprintf(buf, len, "the lattice sites of %lld particle IDs", (long long)z->n_ids);
+}
+
+/* The zoom's own parameters after the cosmology's. */
+static size_t zoom_params(const tbrf_ic_zoom_params *z, const tbrf_ic_zoom_info *f,
+                          const char *region, tbrf_arepo_param *par)
+{
+    size_t k = 0;
+    par[k++] = (tbrf_arepo_param){"zoom_refinement", NULL, (double)z->refinement};
+    par[k++] = (tbrf_arepo_param){"zoom_levels", NULL, (double)f->levels};
+    par[k++] = (tbrf_arepo_param){"zoom_region", region, 0};
+    par[k++] = (tbrf_arepo_param){"zoom_pad_cells", NULL, (double)z->pad};
+    par[k++] = (tbrf_arepo_param){"zoom_region_cells", NULL, (double)f->region_cells};
+    par[k++] = (tbrf_arepo_param){"zoom_method", "PartType1 (and PartType0): the particles of "
+                                  "the same IC made with G r a side on the sub-cells' centres "
+                                  "of the region's cells; PartType2: the parent's outside, and "
+                                  "with nested levels each level's IC in its cells", 0};
+    return k;
+}
+
+int tbrf_arepo_write_zoom(const char *base, const tbrf_ic_zoom *zoom,
+                          const tbrf_arepo_cosmo_file *file, char *err, size_t errlen)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_zoom_params z;
+    tbrf_ic_zoom_info zi;
+    int st = tbrf_ic_zoom_get_params(zoom, &p, &z);
+    if (st == TBRF_OK)
+        st = tbrf_ic_zoom_get_info(zoom, &zi);
+    if (!base || !file || st != TBRF_OK) {
+        io_setf(err, errlen, "AREPO zoom IC: %s", !base || !file ? "base or file is NULL"
+                : zoom ? tbrf_ic_zoom_message(zoom) : "zoom is NULL");
+        return -1;
+    }
+    const tbrf_ic_cosmo_info f = zoom_as_cosmo(&zi);
+    tbrf_arepo_header h;
+    cosmo_header(&p, &f, file, &h);
+    /* nested levels: PartType2 of several masses, a Masses dataset */
+    h.mass_table[2] = zi.levels > 1 ? 0.0 : zi.mass_coarse;
+    char seed[24], region[256];
+    tbrf_arepo_param par[72];
+    tbrf_arepo_cosmo_file named = *file;
+    if (!named.command)
+        named.command = "tbrf arepo zoom";
+    size_t np = cosmo_params(&p, &f, &named, seed, par);
+    static const char *const KIND[3] = {"arepo zoom initial conditions (Zel'dovich)",
+                                        "arepo zoom initial conditions (2LPT)",
+                                        "arepo zoom initial conditions (3LPT)"};
+    par[1].text = KIND[p.lpt >= 3 ? 2 : p.lpt == 2 ? 1 : 0];
+    zoom_region_text(&z, region, sizeof region);
+    np += zoom_params(&z, &zi, region, par + np);
+    tbrf_arepo_particles t[6];
+    memset(t, 0, sizeof t);
+    tbrf_ic_zoom_part part[3];
+    for (int k = 0; k < 3; k++)
+        tbrf_ic_zoom_particles(zoom, k, &part[k]);
+    /* IDs: fine 1 .., coarse after them, gas last */
+    const uint64_t n1 = (uint64_t)part[1].n, n2 = (uint64_t)part[2].n;
+    t[1] = (tbrf_arepo_particles){part[1].n, part[1].pos, part[1].vel, NULL, NULL, 1};
+    t[2] = (tbrf_arepo_particles){part[2].n, part[2].pos, part[2].vel, part[2].mass, NULL,
+                                  1 + n1};
+    t[0] = (tbrf_arepo_particles){part[0].n, part[0].pos, part[0].vel, NULL, part[0].u,
+                                  1 + n1 + n2};
+    if (file->format != TBRF_AREPO_FORMAT_HDF5 && n1 + n2 + (uint64_t)part[0].n > UINT32_MAX)
+        h.long_ids = 1;
+    if (tbrf_arepo_check_header(&h, err, errlen))
+        return -1;
+    return tbrf_arepo_write_format(base, &h, t, par, np, file->format, err, errlen);
 }

@@ -31,7 +31,10 @@ extern "C" {
  * P(k) D(z)^2 / k^2 (Psi_k = i k delta_k / k^2, so div Psi = -delta),
  * modes cut at the particle Nyquist frequency pi G / L (a sphere), moving
  * with v = a H f Psi; with lpt 2 (the default) plus the second-order
- * D2 Psi2 moving with a H f2 D2 Psi2 (tbrf_ic_cosmo_displacements2).
+ * D2 Psi2 moving with a H f2 D2 Psi2 (tbrf_ic_cosmo_displacements2); with
+ * lpt 3 also the third-order Psi3 (monofonIC's: D3a = -D1^3/3, D3b =
+ * 10/21 D1^3, D3c = -D1^3/7, the last a transverse term) moving with a H
+ * (3 f) Psi3 (doc/ic.md).
  * Flat or curved LCDM without radiation. */
 typedef struct tbrf_ic_cosmo_params {
     double box;            /* L, the box side in length units (default 50000: 50 Mpc/h in kpc/h) */
@@ -57,13 +60,14 @@ typedef struct tbrf_ic_cosmo_params {
                               masses in the ratio omega_b : omega_m - omega_b, shifted as
                               N-GenIC does; 0 (default): dark matter only */
     uint64_t seed;         /* the random seed (default 1) */
-    int32_t lpt;           /* the order of Lagrangian perturbation theory: 1 (Zel'dovich) or
-                              2 (default: 2LPT, x = q + D1 Psi1 + D2 Psi2, doc/ic.md) */
+    int32_t lpt;           /* the order of Lagrangian perturbation theory: 1 (Zel'dovich),
+                              2 (default: 2LPT, x = q + D1 Psi1 + D2 Psi2, doc/ic.md) or 3
+                              (3LPT: + Psi3; not in slabs, tbrf_ic_cosmo_make_slab) */
     int32_t fixed_amplitude; /* 1: every first-order mode keeps its random phase with |delta_k|
                                 set to its rms sqrt(P(k) D^2 / V) (Angulo & Pontzen 2016);
                                 0 (default): Gaussian amplitudes */
     int32_t paired;        /* 1: the phase-flipped partner, delta -> -delta (Psi1 -> -Psi1;
-                              Psi2, quadratic in delta, unchanged); 0 (default) */
+                              Psi2, quadratic in delta, unchanged; Psi3 -> -Psi3); 0 (default) */
     int32_t reserved_lpt;  /* 0 */
     const tbrf_model *power; /* NULL (default): Eisenstein & Hu; else P(k) at z = 0, k in h/Mpc,
                                 P in (Mpc/h)^3 (a CAMB/CLASS table, or a transfer file's
@@ -143,13 +147,13 @@ typedef struct tbrf_ic_cosmo_info {
 /* The bytes tbrf_ic_cosmo_make and tbrf_ic_cosmo_generate hold at once
  * when the particles come in `chunks` chunks (the plan, the glass, one
  * chunk's displacements, positions, gas positions and energies and glass
- * sites, two lattice planes; with lpt 2 or fixed amplitudes the
- * potentials, the padded grids of the second-order source or the whole
- * lattice's D2 Psi2, whichever is more) into *bytes, and into *fewest the fewest
- * chunks that fit the memory budget (tbrf_memory_budget), 0 when none
- * does (the plan alone is over it). Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_INVALID (particles outside 2..65536, chunks outside 1 .. 65536,
- * glass_n < 0, lpt outside 1..2). */
+ * sites, two lattice planes; with lpt 2 or 3 or fixed amplitudes the
+ * potentials, the padded grids of the second- (and third-) order sources
+ * or the whole lattice's D2 Psi2 (and Psi3), whichever is more) into
+ * *bytes, and into *fewest the fewest chunks that fit the memory budget
+ * (tbrf_memory_budget), 0 when none does (the plan alone is over it).
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside
+ * 2..65536, chunks outside 1 .. 65536, glass_n < 0, lpt outside 1..3). */
 TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chunks,
                                  TBRF_OUT double *bytes, TBRF_OUT int64_t *fewest);
 
@@ -157,14 +161,15 @@ TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chu
  * & Hu, or a copy of params->power), normalises it to sigma8, and makes
  * the plan of Psi; with lpt 2 or fixed amplitudes also the first-order
  * potential from the plan's Psi on the lattice and the second-order
- * potential from its dealiased source (doc/ic.md). *ic is set even on failure (NULL only on
+ * potential from its dealiased source, with lpt 3 the third-order
+ * displacement's modes (doc/ic.md). *ic is set even on failure (NULL only on
  * TBRF_ERR_NO_MEMORY): read tbrf_ic_cosmo_message, then destroy it.
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (a parameter out of
  * range, a glass point outside its box, a glass that does not tile G^3 or
  * whose tiling is not cubic, a power table that does not cover the box's
- * modes or is anisotropic, no growth factor, lpt not 1 or 2,
+ * modes or is anisotropic, no growth factor, lpt not 1, 2 or 3,
  * fixed_amplitude or paired not 0 or 1), TBRF_ERR_SIZE (over the memory
- * budget: the plan, or the potentials of lpt 2 and fixed amplitudes),
+ * budget: the plan, or the potentials of lpt 2 or 3 and fixed amplitudes),
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_FFT, and those of the plan. */
 TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
 
@@ -210,7 +215,7 @@ typedef int (*tbrf_ic_push_fn)(void *user, const tbrf_ic_chunk *chunk);
  * files: tbrf_arepo_file_rows), pushed in order c = 0, 1, ..., each once,
  * empty ones too: memory is the plan and one chunk (tbrf_ic_cosmo_bytes,
  * checked against the budget first), with lpt 2 the whole lattice's D2
- * Psi2 (or the glass's fine grids of it). The lattice's Psi comes from
+ * Psi2 (or the glass's fine grids of it), with lpt 3 its Psi3 too. The lattice's Psi comes from
  * one streamed pass of the FFT method (with lpt 2 the pass make ran for
  * the potential, kept; with fixed amplitudes from the fixed potential);
  * glass sites chunk by chunk from the non-uniform FFT.
@@ -259,8 +264,9 @@ TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *
  * the potential's modes moved between the two splits, then its cells' D2
  * Psi2 beside the rest) into *bytes. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside 2..65536,
- * planes outside 1..particles, rows < 0), TBRF_ERR_UNSUPPORTED (a glass:
- * its sites' fields come from the whole lattice). */
+ * planes outside 1..particles, rows < 0, lpt outside 1..3),
+ * TBRF_ERR_UNSUPPORTED (a glass: its sites' fields come from the whole
+ * lattice; lpt 3: made whole only). */
 TBRF_API int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *params, int64_t planes,
                                       int64_t rows, TBRF_OUT double *bytes);
 
@@ -292,7 +298,7 @@ TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
  * spectrum included; with fixed amplitudes psi must be the fixed field).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (rows outside the
  * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2: see
- * tbrf_ic_cosmo_push_rows2; a glass), TBRF_ERR_NO_MEMORY,
+ * tbrf_ic_cosmo_push_rows2; lpt 3; a glass), TBRF_ERR_NO_MEMORY,
  * TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN, and those of the gas's plan. */
 TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                      int64_t count, TBRF_ARRAY double *psi, tbrf_ic_push_fn push,
@@ -304,7 +310,8 @@ TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t f
  * velocities vfac Psi1 + vfac2 D2 Psi2, the chunk tbrf_ic_cosmo_generate
  * pushes; for lpt 1 psi2 is ignored (may be NULL). Statuses as
  * tbrf_ic_cosmo_push_rows's (TBRF_ERR_NULL also for psi2 NULL with lpt 2
- * and count > 0; TBRF_ERR_UNSUPPORTED: a glass). */
+ * and count > 0; TBRF_ERR_UNSUPPORTED: a glass, lpt 3, whose particles
+ * come from tbrf_ic_cosmo_generate only). */
 TBRF_API int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                       int64_t count, TBRF_ARRAY double *psi,
                                       const double *psi2, tbrf_ic_push_fn push,
@@ -568,6 +575,139 @@ TBRF_API int tbrf_ic_density_volumes(const tbrf_ic_density_params *params, int64
  * TBRF_ERR_NO_MEMORY, TBRF_ERR_NOT_BUILT (libtbrf built without Qhull). */
 TBRF_API int tbrf_ic_voronoi_volumes(int64_t n, const double *xyz, double box, TBRF_ARRAY double *vol,
                                      char *message, size_t message_size);
+
+/* ---------------------------------------------------- zoom initial conditions
+ * A zoom (multi-resolution) cosmological IC (doc/ic.md, "Zoom"): a region
+ * of the G^3 parent lattice refined r times per axis. Every Fourier mode
+ * is a pure function of (seed, integer wavevector), so the fine particles
+ * are those of the same IC made with G r particles a side, kept where
+ * their parent cell is in the region: they share every parent mode
+ * exactly and add the band pi G/L < |k| <= pi G r/L. The region's cells
+ * are replaced by their r^3 fine particles (PartType1, mass m / r^3; with
+ * gas a gas and a dark-matter particle per fine site), the other cells
+ * keep the parent's particle (PartType2, mass m): the total mass is the
+ * parent's. The price is the fine IC's plan over the whole box. */
+#define TBRF_IC_ZOOM_BOX 0    /* an axis-aligned Lagrangian box */
+#define TBRF_IC_ZOOM_SPHERE 1 /* a Lagrangian sphere */
+#define TBRF_IC_ZOOM_IDS 2    /* the lattice sites of parent particles by ID */
+
+/* The region of a zoom. A parent cell is in it when its lattice site (i,
+ * j, k) L/G is (periodically), then pad cells are added on every side;
+ * with several levels, the coarser levels surround it as nested shells. */
+typedef struct tbrf_ic_zoom_params {
+    int32_t refinement; /* r: fine particles per parent cell per axis, 2, 4, 8, 16, 32 or 64
+                           (default 2) */
+    int32_t region;     /* TBRF_IC_ZOOM_BOX (default), _SPHERE or _IDS */
+    double lo[3];       /* box: its lower corner in length units, in [0, L) (default 0) */
+    double hi[3];       /* box: its upper corner, lo < hi <= lo + L (past L wraps; default 0:
+                           refused) */
+    double centre[3];   /* sphere: its centre in [0, L) */
+    double radius;      /* sphere: 0 < radius <= L/2 */
+    const uint64_t *ids; /* ids: n_ids ParticleIDs of the parent IC as tbrf_arepo_write_cosmo
+                            numbers them (dark matter 1 .. G^3, row + 1; gas G^3 + 1 .. 2 G^3,
+                            the same sites); not copied */
+    int64_t n_ids;
+    int32_t pad;        /* parent cells added around the region on every side, 0 .. G
+                           (default 1) */
+    int32_t levels;     /* refined levels, 1 (default; 0 is 1) .. log2(r): level l of L has
+                           refinement r / 2^(L - l); level L is the region, each coarser
+                           level the next finer one's cells padded by pad more (pad >= 1) */
+} tbrf_ic_zoom_params;
+
+/* Fills *params with the defaults listed in tbrf_ic_zoom_params. */
+TBRF_API void tbrf_ic_default_zoom(tbrf_ic_zoom_params *params);
+
+/* What a zoom holds (tbrf_ic_zoom_get_info). */
+typedef struct tbrf_ic_zoom_info {
+    int64_t region_cells; /* parent cells of the finest level (after padding) */
+    int64_t fine;         /* PartType1: region_cells r^3 fine dark-matter particles */
+    int64_t coarse;       /* PartType2: the parent's particles outside every level and the
+                             coarser levels' (G^3 - region_cells with one level) */
+    int64_t levels;       /* refined levels L */
+    int64_t level_particles[7]; /* dark-matter particles of level 0 (the parent's) .. L */
+    int64_t gas;          /* PartType0: fine gas particles (fine with gas, else 0) */
+    double mass_fine;     /* a fine dark-matter particle's mass (mass units) */
+    double mass_coarse;   /* a parent particle's: the site's whole mass (a level l particle
+                             weighs mass_coarse / r_l^3) */
+    double mass_gas;      /* a fine gas particle's (gas), else 0 */
+    int64_t extent_lo[3]; /* the smallest periodic box of parent cells that holds the region: */
+    int64_t extent_width[3]; /* lo in 0 .. G-1, width 1 .. G per axis */
+    double scale_factor;  /* a = 1 / (1 + z) */
+    double growth;        /* D(z), D(0) = 1 */
+    double growth_rate;   /* f = dln D / dln a at z */
+    double velocity_factor; /* u per unit of Psi1: sqrt(a) f H */
+    double growth2;       /* D2(z) */
+    double growth_rate2;  /* f2 */
+    double velocity_factor2; /* u per unit of D2 Psi2 (lpt 2) */
+    double gas_temperature; /* K (gas), else 0 */
+    double internal_energy; /* the gas's (gas), else 0 */
+} tbrf_ic_zoom_info;
+
+typedef struct tbrf_ic_zoom tbrf_ic_zoom;
+
+/* The particles of one type of a zoom (tbrf_ic_zoom_particles): n rows,
+ * positions in [0, L) and Gadget velocities u = v / sqrt(a) (3n each),
+ * the internal energy (gas, else NULL), each particle's mass (coarse with
+ * several levels, else NULL: one mass, tbrf_ic_zoom_info's) and lattice
+ * row (in the (G r_l)^3 lattice of its level l; the parent's G^3 for level
+ * 0), rising within a level; coarse particles come level by level from 0.
+ * Valid until tbrf_ic_zoom_destroy. */
+typedef struct tbrf_ic_zoom_part {
+    int64_t n;
+    const double *pos;
+    const double *vel;
+    const double *u;
+    const double *mass;
+    const int64_t *row;
+} tbrf_ic_zoom_part;
+
+/* The bytes tbrf_ic_zoom_make holds at most (the parent's and then the
+ * fine IC's make and generate, the mask, the particles kept) into *bytes.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (as tbrf_ic_zoom_make). */
+TBRF_API int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *parent,
+                                const tbrf_ic_zoom_params *zoom, TBRF_OUT double *bytes);
+
+/* Makes the zoom of the parent IC `parent` (lattice only: no glass; lpt 1
+ * or 2; gas, fixed amplitudes, paired and power tables as for
+ * tbrf_ic_cosmo_make) over the region `zoom`: the region's cells, the
+ * parent's particles outside it, the fine IC's inside it, all held. *out
+ * is set even on failure (NULL only on TBRF_ERR_NO_MEMORY): read
+ * tbrf_ic_zoom_message, then destroy it. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (a parameter, a glass, an ID outside 1 .. 2 G^3, an
+ * empty region or one that covers the whole box, G r over 65536, and
+ * tbrf_ic_cosmo_make's), TBRF_ERR_SIZE (the memory budget), TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent,
+                               const tbrf_ic_zoom_params *zoom, tbrf_ic_zoom **out);
+
+/* The parent's parameters (power tables NULL) and the region's (ids NULL)
+ * the zoom was made with. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID
+ * (not made). */
+TBRF_API int tbrf_ic_zoom_get_params(const tbrf_ic_zoom *zoom, tbrf_ic_cosmo_params *parent,
+                                     tbrf_ic_zoom_params *region);
+
+/* The counts, masses and derived values. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not made). */
+TBRF_API int tbrf_ic_zoom_get_info(const tbrf_ic_zoom *zoom, tbrf_ic_zoom_info *info);
+
+/* The particles of AREPO type `type` (0 gas, 1 fine, 2 coarse) into *part
+ * (n 0 for a type the zoom has none of). Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not made, a type outside 0 .. 2). */
+TBRF_API int tbrf_ic_zoom_particles(const tbrf_ic_zoom *zoom, int type,
+                                    tbrf_ic_zoom_part *part);
+
+/* The refinement level of parent cell (i, j, k) (each 0 .. G-1): 0 not
+ * refined (or out of range), 1 .. levels; -1 for a zoom not made or NULL. */
+TBRF_API int tbrf_ic_zoom_level(const tbrf_ic_zoom *zoom, int64_t i, int64_t j, int64_t k);
+
+/* The last call's status (TBRF_ERR_NULL for NULL). */
+TBRF_API int tbrf_ic_zoom_status(const tbrf_ic_zoom *zoom);
+
+/* The last call's message: "" after a success; never NULL ("no zoom" for
+ * NULL). */
+TBRF_API const char *tbrf_ic_zoom_message(const tbrf_ic_zoom *zoom);
+
+/* Frees the zoom and its particles; NULL is ignored. */
+TBRF_API void tbrf_ic_zoom_destroy(tbrf_ic_zoom *zoom);
 
 #ifdef __cplusplus
 }

@@ -124,7 +124,9 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
 class CosmoIC:
     """A cosmological initial condition (tbrf_ic_cosmo): G^3 particles on
     a lattice (or a tiled glass) displaced by D1 Psi1 + D2 Psi2 (2LPT,
-    lpt=2, the default) or the Zel'dovich field alone (lpt=1).
+    lpt=2, the default), plus the third order Psi3 (lpt=3, whose particles
+    come from write_arepo/generate only: displacements and displacements2
+    give the first two orders), or the Zel'dovich field alone (lpt=1).
     CosmoIC(**params) with the fields of tbrf_ic_cosmo_params (box,
     particles, redshift, omega_m, omega_lambda, omega_b, hubble, n_s,
     sigma8, t_cmb, length_per_mpc, mass_unit, velocity_unit, wiggles, gas,

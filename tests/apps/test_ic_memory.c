@@ -7,7 +7,9 @@
  * safe) and be within 1.3x of it (the budget admits what fits). Cases:
  * Zel'dovich in one chunk and in several (the FFT method's stream then
  * holds the whole field), 2LPT (its peak: the padded grids of the
- * second-order source beside Psi1 and the potentials), at 64^3 and 96^3:
+ * second-order source beside Psi1 and the potentials), 3LPT (the twelve
+ * padded grids of the third-order sources beside the five potentials), at
+ * 64^3 and 96^3:
  * 13 to 100 MB, so that the allocator's and the threads' few hundred kB
  * are noise against the margins the counts leave (measured: 1.01 to
  * 1.26). Exits 77 (skipped) where /proc cannot reset the high-water mark,
@@ -122,7 +124,7 @@ int main(void)
     const struct {
         int64_t g, chunks;
         int lpt;
-    } cases[] = {{64, 1, 1}, {96, 1, 1}, {96, 4, 1}, {64, 1, 2}, {96, 1, 2}};
+    } cases[] = {{64, 1, 1}, {96, 1, 1}, {96, 4, 1}, {64, 1, 2}, {96, 1, 2}, {64, 1, 3}, {96, 3, 3}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tbrf_ic_cosmo_params p;
         tbrf_ic_default_cosmo(&p);

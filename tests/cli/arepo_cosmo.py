@@ -83,7 +83,8 @@ Cases:
             a command without --lpt records "--lpt 2", and a file whose
             command has no --lpt (written before the option) is remade by
             the Zel'dovich approximation bit for bit; 1 and 3 threads write
-            the same particles, 3 files the one file's particles; --lpt 3 refused
+            the same particles, 3 files the one file's particles; --lpt 4 refused
+            (--lpt 3: arepo_cosmo_lpt3.py)
   transfer  --transfer with the stored real CAMB (header-less) and CLASS
             (tk, format = class) files (tests/data/transfer): every mode of
             the displacement is the Eisenstein & Hu run's (same seed, same
@@ -230,47 +231,12 @@ def case_velocity():
     check(resid < 1e-9, "velocities proportional to displacements: %g" % resid)
 
 
-def shells(field_k, n, box):
-    """Shell sums of |F_k|^2 over |m| bins (integer fundamental units) and
-    the number of independent modes (half of the non-zero ones)."""
-    m = np.fft.fftfreq(n, 1.0 / n)
-    mz, my, mx = np.meshgrid(m, m, m, indexing="ij")
-    r = np.sqrt(mx ** 2 + my ** 2 + mz ** 2)
-    b = np.rint(r).astype(int)
-    p = np.abs(field_k) ** 2
-    nb = int(b.max()) + 1
-    return (np.bincount(b.ravel(), p.ravel(), nb), np.bincount(b.ravel(), None, nb),
-            np.bincount(b.ravel(), r.ravel(), nb))
-
-
 def model_pk():
     run("arepo", "pk", "--out", "pk.txt", "--omega-m", str(OM), "--omega-b", str(OB), "--h",
         str(H), "--sigma8", str(S8), "--z", str(Z), "--kmin", "1e-4", "--kmax", "100")
     k, p = np.loadtxt("pk.txt", unpack=True)
     # to kpc/h units: k in h/kpc, P in (kpc/h)^3
     return lambda kk: np.exp(np.interp(np.log(kk * 1000), np.log(k), np.log(p))) * 1e9
-
-
-def compare(name, pk_est, counts, kmean, pk, kmax_m):
-    """Every shell 1..kmax_m within 4 standard errors (the shell power of a
-    Gaussian field has relative SE 1/sqrt(independent modes)), and the
-    pooled ratio sum(P_est)/sum(P) within 3 pooled SE."""
-    kf = 2 * np.pi / L
-    num = den = var = 0.0
-    worst = 0.0
-    for s in range(1, kmax_m + 1):
-        nind = counts[s] / 2
-        want = np.mean(pk(kmean[s] / counts[s] * kf))
-        z = (pk_est[s] - want) / (want / np.sqrt(nind))
-        worst = max(worst, abs(z))
-        check(abs(z) < 4, "%s shell %d: P %.4g vs %.4g (z = %.2f)" % (name, s, pk_est[s], want, z))
-        num += pk_est[s] * counts[s]
-        den += want * counts[s]
-        var += (want * counts[s]) ** 2 / nind
-    zp = (num - den) / np.sqrt(var)
-    print("%s: shells 1..%d, worst |z| %.2f, pooled ratio %.4f (z = %.2f)" %
-          (name, kmax_m, worst, num / den, zp))
-    check(abs(zp) < 3, "%s pooled ratio %.4f (z = %.2f)" % (name, num / den, zp))
 
 
 def case_pk():
@@ -286,29 +252,15 @@ def case_pk():
     # continuous-normalised delta_k = -i k.Psi_k (V / N per the FFT sum)
     pk_ = [np.fft.fftn(psi[..., c]) * (V / G ** 3) for c in range(3)]
     dk = -1j * (kx * pk_[0] + ky * pk_[1] + kz * pk_[2])
-    p, counts, ksum = shells(dk, G, L)
-    compare("displacement field", p / np.maximum(counts, 1) / V, counts, ksum, pk, G // 4)
-    # the particles by cloud-in-cell on a 64^3 mesh
+    p, counts, ksum = clitest.pk_shells(dk, G)
+    clitest.pk_compare("displacement field", p / np.maximum(counts, 1) / V, counts, ksum, pk,
+                       G // 4, L)
+    # the particles by cloud-in-cell on a 64^3 mesh, deconvolved
     nm = 2 * G
-    cell = L / nm
-    u = x / cell
-    i0 = np.floor(u).astype(int)
-    w1 = u - i0
-    rho = np.zeros((nm, nm, nm))
-    for dx in (0, 1):
-        for dy in (0, 1):
-            for dz in (0, 1):
-                w = ((w1[:, 0] if dx else 1 - w1[:, 0]) * (w1[:, 1] if dy else 1 - w1[:, 1]) *
-                     (w1[:, 2] if dz else 1 - w1[:, 2]))
-                np.add.at(rho, ((i0[:, 2] + dz) % nm, (i0[:, 1] + dy) % nm, (i0[:, 0] + dx) % nm),
-                          w)
-    delta = rho / rho.mean() - 1
-    mm = np.fft.fftfreq(nm, 1.0 / nm)
-    mz, my, mx = np.meshgrid(mm, mm, mm, indexing="ij")
-    win = (np.sinc(mx / nm) * np.sinc(my / nm) * np.sinc(mz / nm)) ** 2
-    dkc = np.fft.fftn(delta) * (V / nm ** 3) / win
-    p2, counts2, ksum2 = shells(dkc, nm, L)
-    compare("cloud-in-cell particles", p2 / np.maximum(counts2, 1) / V, counts2, ksum2, pk, G // 4)
+    dkc = clitest.cic_delta_k(x, None, nm, L)
+    p2, counts2, ksum2 = clitest.pk_shells(dkc, nm)
+    clitest.pk_compare("cloud-in-cell particles", p2 / np.maximum(counts2, 1) / V, counts2, ksum2,
+                       pk, G // 4, L)
     # sigma8 of the realised field over the box's modes against the same
     # modes' expectation; SE from the exponential scatter of each mode
     kk = np.sqrt(kx ** 2 + ky ** 2 + kz ** 2)
@@ -891,8 +843,8 @@ def case_lpt():
     xs = np.concatenate([q["PartType1/Coordinates"][...] for q in parts])
     us = np.concatenate([q["PartType1/Velocities"][...] for q in parts])
     check(np.array_equal(xs, xp) and np.array_equal(us, up), "3 files: the one file's bits")
-    p = run(*BASE[:-1], "3", "--out", "bad", want=2)
-    check("--lpt" in p.stderr and not os.path.exists("bad.hdf5"), "--lpt 3: %r" % p.stderr)
+    p = run(*BASE[:-1], "4", "--out", "bad", want=2)
+    check("--lpt" in p.stderr and not os.path.exists("bad.hdf5"), "--lpt 4: %r" % p.stderr)
 
 
 {"file": case_file, "lpt": case_lpt, "velocity": case_velocity, "pk": case_pk, "bad": case_bad,

@@ -21,6 +21,9 @@ contains
         type(tbrf_ic_glass_info), target :: v9
         type(tbrf_ic_points_params), target :: v10
         type(tbrf_ic_density_params), target :: v11
+        type(tbrf_ic_zoom_params), target :: v12
+        type(tbrf_ic_zoom_info), target :: v13
+        type(tbrf_ic_zoom_part), target :: v14
         n = 0
         call put(int(c_sizeof(v1), c_int64_t), 'sizeof(tbrf_opts)')
         call put(off(c_loc(v1%lines), c_loc(v1)), 'offsetof(tbrf_opts, lines)')
@@ -170,6 +173,45 @@ contains
         call put(off(c_loc(v11%rho_mean), c_loc(v11)), 'offsetof(tbrf_ic_density_params, rho_mean)')
         call put(off(c_loc(v11%sigma), c_loc(v11)), 'offsetof(tbrf_ic_density_params, sigma)')
         call put(off(c_loc(v11%rho_floor), c_loc(v11)), 'offsetof(tbrf_ic_density_params, rho_floor)')
+        call put(int(c_sizeof(v12), c_int64_t), 'sizeof(tbrf_ic_zoom_params)')
+        call put(off(c_loc(v12%refinement), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, refinement)')
+        call put(off(c_loc(v12%region), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, region)')
+        call put(off(c_loc(v12%lo(1)), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, lo)')
+        call put(off(c_loc(v12%hi(1)), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, hi)')
+        call put(off(c_loc(v12%centre(1)), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, centre)')
+        call put(off(c_loc(v12%radius), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, radius)')
+        call put(off(c_loc(v12%ids), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, ids)')
+        call put(off(c_loc(v12%n_ids), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, n_ids)')
+        call put(off(c_loc(v12%pad), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, pad)')
+        call put(off(c_loc(v12%levels), c_loc(v12)), 'offsetof(tbrf_ic_zoom_params, levels)')
+        call put(int(c_sizeof(v13), c_int64_t), 'sizeof(tbrf_ic_zoom_info)')
+        call put(off(c_loc(v13%region_cells), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, region_cells)')
+        call put(off(c_loc(v13%fine), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, fine)')
+        call put(off(c_loc(v13%coarse), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, coarse)')
+        call put(off(c_loc(v13%levels), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, levels)')
+        call put(off(c_loc(v13%level_particles(1)), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, level_particles)')
+        call put(off(c_loc(v13%gas), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, gas)')
+        call put(off(c_loc(v13%mass_fine), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, mass_fine)')
+        call put(off(c_loc(v13%mass_coarse), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, mass_coarse)')
+        call put(off(c_loc(v13%mass_gas), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, mass_gas)')
+        call put(off(c_loc(v13%extent_lo(1)), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, extent_lo)')
+        call put(off(c_loc(v13%extent_width(1)), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, extent_width)')
+        call put(off(c_loc(v13%scale_factor), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, scale_factor)')
+        call put(off(c_loc(v13%growth), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, growth)')
+        call put(off(c_loc(v13%growth_rate), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, growth_rate)')
+        call put(off(c_loc(v13%velocity_factor), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, velocity_factor)')
+        call put(off(c_loc(v13%growth2), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, growth2)')
+        call put(off(c_loc(v13%growth_rate2), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, growth_rate2)')
+        call put(off(c_loc(v13%velocity_factor2), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, velocity_factor2)')
+        call put(off(c_loc(v13%gas_temperature), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, gas_temperature)')
+        call put(off(c_loc(v13%internal_energy), c_loc(v13)), 'offsetof(tbrf_ic_zoom_info, internal_energy)')
+        call put(int(c_sizeof(v14), c_int64_t), 'sizeof(tbrf_ic_zoom_part)')
+        call put(off(c_loc(v14%n), c_loc(v14)), 'offsetof(tbrf_ic_zoom_part, n)')
+        call put(off(c_loc(v14%pos), c_loc(v14)), 'offsetof(tbrf_ic_zoom_part, pos)')
+        call put(off(c_loc(v14%vel), c_loc(v14)), 'offsetof(tbrf_ic_zoom_part, vel)')
+        call put(off(c_loc(v14%u), c_loc(v14)), 'offsetof(tbrf_ic_zoom_part, u)')
+        call put(off(c_loc(v14%mass), c_loc(v14)), 'offsetof(tbrf_ic_zoom_part, mass)')
+        call put(off(c_loc(v14%row), c_loc(v14)), 'offsetof(tbrf_ic_zoom_part, row)')
     contains
         subroutine put(v, what)
             integer(c_int64_t), intent(in) :: v

@@ -19,6 +19,8 @@
 #    doc/mpi.md, "Values"), and with --transfer --gas on 2 ranks (the
 #    gas's own first order); 4^3 on 3 ranks (a rank without planes) exits
 #    0 with 2 members; --fixed-amplitude is split;
+#  - --lpt 3 on 2 ranks: not split (rank 0 alone, the note saying so
+#    once), the serial file byte for byte;
 #  - --files 1 on 2 ranks: refused on every rank (exit 2), no file;
 #  - one rank's rename failing (TBRF_TEST_AREPO_SET_FAULT=fail:0 on rank 1
 #    of 3, mpirun's MPMD form): every rank exits 1 and the previous set is
@@ -162,6 +164,13 @@ run 2 "${ic[@]}" --particles 16 --lpt 1 --fixed-amplitude --out fx
 check "--fixed-amplitude on 2 ranks: both exit 0 ($(rcs)), split (no note), 2 members" \
     sh -c '! grep -q "rank 0 alone" mpi.out && [ "$(ls fx.*.hdf5 | wc -l)" = 2 ]'
 check "--fixed-amplitude on 2 ranks: every rank exited 0" all_rc 2 0
+
+# --lpt 3 is not split: rank 0 alone writes the serial set, saying why once
+"$tbrf" "${ic[@]}" --particles 16 --lpt 3 --paired --out s3
+run 2 "${ic[@]}" --particles 16 --lpt 3 --paired --out p3
+check "--lpt 3 on 2 ranks: every rank exits 0 ($(rcs))" all_rc 2 0
+check "--lpt 3 on 2 ranks: the note once, one file" sh -c '[ "$(grep -c "rank 0 alone.*--lpt 3 is not split over ranks" mpi.out)" = 1 ] && [ -f p3.hdf5 ] && ! ls p3.*.hdf5 2>/dev/null'
+check "--lpt 3 on 2 ranks: the serial file's particles, byte for byte" same_particles p3 1 s3 1 "${dm[@]}"
 
 # fewer files than ranks
 run 2 "${ic[@]}" --particles 16 --lpt 1 --files 1 --out one

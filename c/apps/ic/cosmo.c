@@ -86,9 +86,9 @@ static int check_params(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
         return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: gas needs gamma > 1, mu > 0 and "
                           "a temperature >= 0 (got %g, %g, %g)", p->gas_gamma, p->gas_mu,
                           p->gas_temperature);
-    if (p->lpt < 1 || p->lpt > 2 || (p->fixed_amplitude != 0 && p->fixed_amplitude != 1) ||
+    if (p->lpt < 1 || p->lpt > 3 || (p->fixed_amplitude != 0 && p->fixed_amplitude != 1) ||
         (p->paired != 0 && p->paired != 1) || p->reserved_lpt != 0)
-        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need lpt 1 or 2, "
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: need lpt 1, 2 or 3, "
                           "fixed_amplitude and paired 0 or 1, reserved_lpt 0 (got %d, %d, %d, "
                           "%d)", (int)p->lpt, (int)p->fixed_amplitude, (int)p->paired,
                           (int)p->reserved_lpt);
@@ -159,11 +159,11 @@ static double row_bytes(const tbrf_ic_cosmo_params *p)
 {
     /* with the species' own plans (power_gas, two fluids): each one's
      * field (then velocities) and the sites; with gas_volumes: the
-     * masses; with 2LPT at glass sites: Psi2 */
+     * masses; with 2LPT (3LPT) at glass sites: Psi2 (and Psi3) */
     const int own = tbrfi_icc_own_plans(p);
     return 48.0 + (p->gas ? 32.0 : 0.0) + (p->glass_n > 0 || own ? 24.0 : 0.0) +
            24.0 * own + (p->gas && p->gas_volumes ? 8.0 : 0.0) +
-           (p->glass_n > 0 && p->lpt >= 2 ? 24.0 : 0.0);
+           (p->glass_n > 0 && p->lpt >= 2 ? 24.0 * (double)(p->lpt - 1) : 0.0);
 }
 
 /* The working set, the glass and its Voronoi weights (Qhull's 2 kB a
@@ -205,7 +205,7 @@ int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks, double *b
     if (!p || !bytes || !fewest)
         return TBRF_ERR_NULL;
     if (p->particles < 2 || p->particles > TBRF_IC_MAX_PARTICLES || chunks < 1 ||
-        chunks > TBRF_IC_MAX_CHUNKS || p->glass_n < 0 || p->lpt < 1 || p->lpt > 2)
+        chunks > TBRF_IC_MAX_CHUNKS || p->glass_n < 0 || p->lpt < 1 || p->lpt > 3)
         return TBRF_ERR_INVALID;
     uint64_t budget = 0;
     int st = tbrf_memory_budget(&budget);
@@ -553,6 +553,9 @@ static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t row
     if (p->glass_n > 0)
         return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
                           "particles on the lattice: glass sites come from the whole lattice");
+    if (p->lpt >= 3)
+        return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
+                          "lpt 1 or 2: 3LPT is made whole (tbrf_ic_cosmo_make)");
     return TBRF_OK;
 }
 
@@ -562,7 +565,7 @@ int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int6
     if (!p || !bytes)
         return TBRF_ERR_NULL;
     tbrfi_message m;
-    if (p->particles < 2 || p->particles > TBRF_IC_MAX_PARTICLES || p->lpt < 1 || p->lpt > 2)
+    if (p->particles < 2 || p->particles > TBRF_IC_MAX_PARTICLES || p->lpt < 1 || p->lpt > 3)
         return TBRF_ERR_INVALID;
     const int st = slab_takes(p, planes, rows, &m);
     *bytes = st == TBRF_OK ? slab_bytes(p, planes, rows) : 0.0;
@@ -617,7 +620,7 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
                                         : tbrfi_icc_bytes(&ic->p, TBRF_IC_MAX_CHUNKS),
                              ic->p.lpt >= 2 || ic->p.fixed_amplitude
                                  ? "cosmological IC: the plan of Psi and the potentials of "
-                                   "2LPT or fixed amplitudes"
+                                   "2LPT, 3LPT or fixed amplitudes"
                                  : planes > 0 ? "cosmological IC: this rank's slab of the lattice"
                                  : "cosmological IC: the plan of Psi", why, sizeof why);
         if (st != TBRF_OK)
@@ -706,6 +709,8 @@ void tbrf_ic_cosmo_destroy(tbrf_ic_cosmo *ic)
     free(ic->glass);
     fftw_free(ic->phi1);
     fftw_free(ic->phi2);
+    for (int c = 0; c < 3; c++)
+        fftw_free(ic->psi3[c]);
     free(ic->psi1);
     free(ic);
 }

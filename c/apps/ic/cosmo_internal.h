@@ -55,7 +55,9 @@ struct tbrf_ic_cosmo {
     tbrf_plan *plan;
     fftw_complex *phi1;        /* fixed_amplitude: the first-order potential's modes
                                   (half-complex G^3; Psi1 = grad phi1), else NULL */
-    fftw_complex *phi2;        /* lpt 2: the potential of D2 Psi2, else NULL */
+    fftw_complex *phi2;        /* lpt >= 2: the potential of D2 Psi2, else NULL */
+    fftw_complex *psi3[3];     /* lpt 3: the modes of the third-order displacement (x y z,
+                                  half-complex G^3, of the unpaired field), else NULL */
     double *psi1;              /* lpt 2 on the lattice without fixed amplitudes: the
                                   plan's Psi1 of the lattice (3 G^3, particle order)
                                   its potential was made from, which generate and
@@ -128,5 +130,22 @@ int tbrfi_icc_psi_at(tbrf_ic_cosmo *ic, int64_t n, const double *site, double *p
  * TBRF_ERR_NO_MEMORY. */
 int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
                               const fftw_complex *phi2, fftw_complex *out[5]);
+
+/* The padded grids tbrfi_icc_lpt3_potentials holds at once. */
+#define TBRFI_ICC_LPT3_PADDED 12
+
+/* psi3[0..2] (allocated here, fftw_free'd by the caller) = the modes of
+ * the third-order displacement from phi = D1 phi1 and phi2 (D2 Psi2's
+ * potential, D2/D1^2 = d2_over_d1sq times the unit one's D1^2): D3a
+ * grad phi3a + D3b grad phi3b / 2 + D3c curl A3c over D1^3 (cosmo_lpt3.c).
+ * TBRF_OK or TBRF_ERR_NO_MEMORY (psi3 left NULL). */
+int tbrfi_icc_third_order(int64_t g, double kf, double d2_over_d1sq, const fftw_complex *phi,
+                          const fftw_complex *phi2, fftw_complex *psi3[3]);
+
+/* The fields of the third-order modes (ic->psi3), as tbrfi_icc_lattice and
+ * tbrfi_icc_fine give grad phi: on the lattice (3 G^3, particle order), or
+ * the glass's three fine grids u[c]. Statuses as theirs. */
+int tbrfi_icc_lattice3(const tbrf_ic_cosmo *ic, double *out);
+int tbrfi_icc_fine3(const tbrf_ic_cosmo *ic, const nufft_setup *s, double *u[3]);
 
 #endif

@@ -20,7 +20,9 @@
  * exact. delta2 is kept on the particles' G^3 modes (the Nyquist planes
  * zeroed), the modes the lattice can carry. The FFTs run on FFTW's
  * threads as the FFT method's do, and the pointwise loops are split over
- * threads, neither changing a bit (tested with 1 and 3 threads). */
+ * threads, neither changing a bit (tested with 1 and 3 threads). lpt 3
+ * adds the third order from phi and phi2 (cosmo_lpt3.c) on the same
+ * padded grid. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,22 +80,29 @@ double tbrfi_icc_lpt_making(const tbrf_ic_cosmo_params *p)
     if (p->lpt < 2)
         return first;
     /* second_order: phi, phi2, the three padded grids, and Psi1 if kept */
-    const double second = 2.0 * hc + 3.0 * 16.0 * (double)tbrfi_icc_hc(padded(g)) +
-                          (keeps_psi1(p) ? 24.0 * g3 : 0.0);
-    return fmax(first, second);
+    const double pad = 16.0 * (double)tbrfi_icc_hc(padded(g)), kept = keeps_psi1(p) ? 24.0 * g3 : 0.0;
+    const double second = 2.0 * hc + 3.0 * pad + kept;
+    if (p->lpt < 3)
+        return fmax(first, second);
+    /* third order: phi, phi2, its five potentials (three become Psi3's
+     * modes) and its padded grids, and Psi1 if kept */
+    const double third = 7.0 * hc + TBRFI_ICC_LPT3_PADDED * pad + kept;
+    return fmax(first, fmax(second, third));
 }
 
 double tbrfi_icc_lpt_held(const tbrf_ic_cosmo_params *p)
 {
-    const int fields = (p->lpt >= 2) + (p->fixed_amplitude != 0);
+    const int fields = (p->lpt >= 2) + (p->lpt >= 3) + (p->fixed_amplitude != 0);
     if (fields == 0)
         return 0.0;
     const int64_t g = p->particles;
     const double g3 = (double)g * (double)g * (double)g, hc = 16.0 * (double)tbrfi_icc_hc(g);
-    /* the potentials kept, one work array, each field evaluated (whole
-     * lattice arrays, or the glass's fine grids) */
+    /* the potentials kept (Psi3 as its three components' modes), one work
+     * array, each field evaluated (whole lattice arrays, or the glass's
+     * fine grids) */
     const double eval = p->glass_n > 0 ? fine3_bytes(p) : 24.0 * g3;
-    return hc * (fields + 1) + eval * fields + (keeps_psi1(p) ? 24.0 * g3 : 0.0);
+    return hc * (fields + 1 + (p->lpt >= 3 ? 2 : 0)) + eval * fields +
+           (keeps_psi1(p) ? 24.0 * g3 : 0.0);
 }
 
 double tbrfi_icc_plan_at_sites(const tbrf_ic_cosmo_params *p)
@@ -333,6 +342,11 @@ int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic)
         ic->phi2 = fftw_malloc(hc);
         st = ic->phi2 ? second_order(ic, phi, ic->phi2) : TBRF_ERR_NO_MEMORY;
     }
+    if (st == TBRF_OK && p->lpt >= 3) {
+        const double d1 = ic->info.growth;
+        st = tbrfi_icc_third_order(p->particles, kfund(ic), ic->info.growth2 / (d1 * d1), phi,
+                                   ic->phi2, ic->psi3);
+    }
     if (st == TBRF_OK && p->fixed_amplitude) {
         ic->phi1 = phi;
         phi = NULL;
@@ -346,10 +360,11 @@ int tbrfi_icc_lpt_setup(tbrf_ic_cosmo *ic)
     return st; /* the plan's failure has its message */
 }
 
-/* The modes of component c of grad phi into the half-complex array w,
- * in phi's layout or (transposed) tbrfi_fft_cube_t's. */
-static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int c,
-                           int transposed, fftw_complex *w)
+/* The modes of component c of grad phi (or, phi NULL, of the field whose
+ * modes are vec[c]) into the half-complex array w, in phi's layout or
+ * (transposed) tbrfi_fft_cube_t's. */
+static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi,
+                           fftw_complex *const *vec, int c, int transposed, fftw_complex *w)
 {
     const int64_t g = ic->p.particles, nh = g / 2 + 1;
     const double kf = kfund(ic);
@@ -358,6 +373,11 @@ static void gradient_modes(const tbrf_ic_cosmo *ic, const fftw_complex *phi, int
             const int64_t m[3] = {x, tbrfi_icc_wave(row % g, g), tbrfi_icc_wave(row / g, g)};
             const double k = kf * (double)m[c];
             double *to = w[(transposed ? t_row(row, g) : row) * nh + x];
+            if (!phi) {
+                to[0] = vec[c][row * nh + x][0];
+                to[1] = vec[c][row * nh + x][1];
+                continue;
+            }
             to[0] = -k * phi[row * nh + x][1]; /* i k phi */
             to[1] = k * phi[row * nh + x][0];
         }
@@ -422,7 +442,9 @@ int tbrf_ic_cosmo_fixed_modes(tbrf_ic_cosmo *ic, int64_t first_row, int64_t rows
     return TBRF_OK;
 }
 
-int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out)
+/* The field of phi's gradient, or of the modes vec, on the lattice. */
+static int lattice_of(const tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex *const *vec,
+                      double *out)
 {
     const int64_t g = ic->p.particles, nx2 = 2 * (g / 2 + 1);
     fftw_complex *w = fftw_malloc(tbrfi_icc_hc(g) * sizeof *w);
@@ -432,7 +454,7 @@ int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *
         return w ? TBRF_ERR_FFT : TBRF_ERR_NO_MEMORY;
     }
     for (int c = 0; c < 3; c++) {
-        gradient_modes(ic, phi, c, 1, w);
+        gradient_modes(ic, phi, vec, c, 1, w);
         tbrfi_fft_cube_t_execute(&f, w);
         const double *r = (const double *)w;
         for (int64_t row = 0; row < g * g; row++)
@@ -454,8 +476,19 @@ void tbrfi_icc_nufft_setup(const tbrf_ic_cosmo *ic, nufft_setup *s)
     tbrfi_nufft_setup(s, 3, n, o, l, 1e-12);
 }
 
-int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
-                   double *u[3])
+int tbrfi_icc_lattice(const tbrf_ic_cosmo *ic, const fftw_complex *phi, double *out)
+{
+    return lattice_of(ic, phi, NULL, out);
+}
+
+int tbrfi_icc_lattice3(const tbrf_ic_cosmo *ic, double *out)
+{
+    return lattice_of(ic, NULL, ic->psi3, out);
+}
+
+/* The fine grids of phi's gradient, or of the modes vec. */
+static int fine_of(const tbrf_ic_cosmo *ic, const fftw_complex *phi, fftw_complex *const *vec,
+                   const nufft_setup *s, double *u[3])
 {
     fftw_complex *w = fftw_malloc(tbrfi_icc_hc(ic->p.particles) * sizeof *w);
     int st = w ? TBRF_OK : TBRF_ERR_NO_MEMORY;
@@ -465,9 +498,20 @@ int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft
             st = TBRF_ERR_NO_MEMORY;
             break;
         }
-        gradient_modes(ic, phi, c, 0, w);
+        gradient_modes(ic, phi, vec, c, 0, w);
         st = tbrfi_nufft_fine(s, w, 0, u[c]);
     }
     fftw_free(w);
     return st;
+}
+
+int tbrfi_icc_fine(const tbrf_ic_cosmo *ic, const fftw_complex *phi, const nufft_setup *s,
+                   double *u[3])
+{
+    return fine_of(ic, phi, NULL, s, u);
+}
+
+int tbrfi_icc_fine3(const tbrf_ic_cosmo *ic, const nufft_setup *s, double *u[3])
+{
+    return fine_of(ic, NULL, ic->psi3, s, u);
 }

@@ -1,7 +1,6 @@
-/* cosmo_lpt3.c — the third-order (3LPT) potentials of a cosmological
- * initial condition, as monofonIC forms them (Michaux et al. 2021,
- * arXiv:2008.09588). Work in progress: not yet called by cosmo.c (lpt 3
- * is still refused there).
+/* cosmo_lpt3.c — the third-order (3LPT) displacement of a cosmological
+ * initial condition (tbrf_ic_cosmo_params lpt 3), as monofonIC forms it
+ * (Michaux et al. 2021, arXiv:2008.09588; its src/ic_generator.cc).
  *
  * From the unit potentials phi1 (Psi1 = grad phi1) and phi2 (laplacian
  * phi2 = delta2, cosmo_lpt.c's source, without D2), half-complex on the
@@ -10,13 +9,21 @@
  *     lap phi3b = sum_{i<j} [phi1,ii phi2,jj + phi2,ii phi1,jj
  *                            - 2 phi1,ij phi2,ij]
  *     lap A3c   = sum_i grad phi2,i x grad phi1,i      (transverse part)
- * and Psi3 = (D3a/D1^3) grad phi3a + (D3b/D1^3) grad phi3b
- *          + (D3c/D1^3) curl A3c, with D3a ~ -D1^3/3, D3b ~ 10/21 D1^3,
- * D3c ~ -D1^3/7 in EdS. The products are formed on the 3/2-padded grid
- * of cosmo_lpt.c (M = floor((3G + 1)/2)); a cubic term reaches 3K, so
- * with M >= 3K + 1 its kept modes alias only from the part beyond 2K
- * (monofonIC's choice too). Serial pointwise loops: bitwise the same for
- * any thread count of FFTW. */
+ * and Psi3 = D3a grad phi3a + D3b grad phi3b / 2 + D3c curl A3c, with
+ * D3a = -D1^3/3, D3b = 10/21 D1^3, D3c = -D1^3/7 (EdS's, with LCDM's D1,
+ * as monofonIC: its phi is -phi1 here, so its +1/3, -10/21 and +1/7 of
+ * the odd terms change sign; the half is its phi3b = sum_{i<j} [...] / 2).
+ * Given D1 phi1 and D1^2 phi2 instead, every term carries D1^3 and the
+ * coefficients are D3/D1^3 (tbrfi_icc_third_order). The velocity is 3 f1
+ * times Psi3 (f_n = n f1, monofonIC's vfac3).
+ *
+ * The products, the cubic det too, are formed once on the 3/2-padded
+ * grid of cosmo_lpt.c (M = floor((3G + 1)/2)): a quadratic one is exact
+ * on the kept modes, a cubic one (reach 3K) aliases only from its part
+ * beyond 2K; monofonIC instead keeps a pair's product on the G^3 modes
+ * before multiplying by the third factor (its convolve3), which drops
+ * more (doc/arepo.md, "Third order against monofonIC"). Serial pointwise
+ * loops: bitwise the same for any thread count of FFTW. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,16 +130,18 @@ int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
                               const fftw_complex *phi2, fftw_complex *out[5])
 {
     const int64_t mm = (3 * g + 1) / 2;
-    fftw_complex *a[6] = {0}, *b[6] = {0}, *s[5] = {0};
+    fftw_complex *a[6] = {0}, *b[6] = {0}, *s[5];
     int st = TBRF_OK;
     for (int t = 0; t < 6; t++) {
         a[t] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
         b[t] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
-        if (t < 5)
-            s[t] = fftw_malloc(tbrfi_icc_hc(mm) * sizeof(fftw_complex));
-        if (!a[t] || !b[t] || (t < 5 && !s[t]))
+        if (!a[t] || !b[t])
             st = TBRF_ERR_NO_MEMORY;
     }
+    /* the sources over phi2's Hessian: a point's nine values are read
+     * before its five sources are written: twelve padded grids in all */
+    for (int t = 0; t < 5; t++)
+        s[t] = b[t];
     if (st == TBRF_OK) {
         l3_hessian(g, kf, phi1, a);
         l3_hessian(g, kf, phi2, b);
@@ -143,8 +152,62 @@ int tbrfi_icc_lpt3_potentials(int64_t g, double kf, const fftw_complex *phi1,
     for (int t = 0; t < 6; t++) {
         fftw_free(a[t]);
         fftw_free(b[t]);
-        if (t < 5)
-            fftw_free(s[t]);
     }
+    return st;
+}
+
+/* The modes of Psi3 (three half-complex G^3 arrays) in place of the five
+ * potentials o[0..4] (phi3a, phi3b without its half, A3c x y z):
+ * Psi3_c = i k_c (ca phi3a + cb phi3b) + (i k x cc A3c)_c; o[0..2]
+ * become Psi3 x y z (o[3], o[4] left spent). */
+static void l3_combine(int64_t g, double kf, double ca, double cb, double cc, fftw_complex *o[5])
+{
+    const int64_t nh = g / 2 + 1;
+    for (int64_t row = 0; row < g * g; row++)
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t i = row * nh + x;
+            const double k[3] = {kf * (double)x, kf * (double)tbrfi_icc_wave(row % g, g),
+                                 kf * (double)tbrfi_icc_wave(row / g, g)};
+            double sr = ca * o[0][i][0] + cb * o[1][i][0], si = ca * o[0][i][1] + cb * o[1][i][1];
+            double ar[3], ai[3], out[3][2];
+            for (int c = 0; c < 3; c++) {
+                ar[c] = cc * o[2 + c][i][0];
+                ai[c] = cc * o[2 + c][i][1];
+            }
+            for (int c = 0; c < 3; c++) {
+                const int p = (c + 1) % 3, q = (c + 2) % 3;
+                /* i k_c S + i (k_p A_q - k_q A_p) */
+                const double cr = k[p] * ar[q] - k[q] * ar[p], ci = k[p] * ai[q] - k[q] * ai[p];
+                out[c][0] = -k[c] * si - ci;
+                out[c][1] = k[c] * sr + cr;
+            }
+            for (int c = 0; c < 3; c++) {
+                o[c][i][0] = out[c][0];
+                o[c][i][1] = out[c][1];
+            }
+        }
+}
+
+int tbrfi_icc_third_order(int64_t g, double kf, double d2_over_d1sq, const fftw_complex *phi,
+                          const fftw_complex *phi2, fftw_complex *psi3[3])
+{
+    fftw_complex *o[5] = {0};
+    int st = TBRF_OK;
+    for (int k = 0; k < 5; k++)
+        if (!(o[k] = fftw_malloc(tbrfi_icc_hc(g) * sizeof(fftw_complex))))
+            st = TBRF_ERR_NO_MEMORY;
+    if (st == TBRF_OK)
+        st = tbrfi_icc_lpt3_potentials(g, kf, phi, phi2, o);
+    if (st == TBRF_OK) {
+        /* phi2 is D2/D1^2 times the unit potential's D1^2 (cosmo_lpt.c):
+         * the mixed terms take it back out */
+        l3_combine(g, kf, -1.0 / 3.0, 5.0 / 21.0 / d2_over_d1sq, -1.0 / 7.0 / d2_over_d1sq, o);
+        for (int c = 0; c < 3; c++) {
+            psi3[c] = o[c];
+            o[c] = NULL;
+        }
+    }
+    for (int k = 0; k < 5; k++)
+        fftw_free(o[k]);
     return st;
 }

@@ -13,14 +13,14 @@
  * of one chunk; with 2LPT or fixed amplitudes the fields from the
  * potentials: the whole lattice's (lat1, lat2) or the fine grids of the
  * glass's NUFFT (u1, u2), and the chunk's second-order displacements
- * psi2 (NULL with lpt 1). */
+ * psi2 (NULL with lpt 1); with 3LPT likewise lat3 or u3 and psi3. */
 typedef struct icc_out {
     tbrf_ic_cosmo *ic;
     tbrf_ic_push_fn push;
     void *user;
     int64_t n, chunks, c, first, count, have;
-    double *psi, *pos, *gas, *site, *psi2;
-    double *lat1, *lat2, *u1[3], *u2[3];
+    double *psi, *pos, *gas, *site, *psi2, *psi3;
+    double *lat1, *lat2, *lat3, *u1[3], *u2[3], *u3[3];
     nufft_setup nu;
     double *gpsi;  /* the gas's own Psi, then velocities (power_gas), or NULL */
     double *gmass; /* the gas's masses (gas_volumes on a glass), or NULL */
@@ -44,15 +44,15 @@ static double wrap(double x, double box)
     return x >= box ? 0.0 : x;
 }
 
-/* One species on one axis: the position q + s + x2 (its first order s,
- * the matter's second x2) and the velocity: the growing mode vfac s, or
- * from its own velocity field w (two fluids: sqrt(a) H w, w's sign
- * flipped for a paired partner), plus vfac2 x2. */
+/* One species on one axis: the position q + s + hx (its first order s,
+ * the matter's higher orders hx) and the velocity: the growing mode vfac
+ * s, or from its own velocity field w (two fluids: sqrt(a) H w, w's sign
+ * flipped for a paired partner), plus the higher orders' hv. */
 static void one_species(double q, double s, const double *w, int paired, double vown,
-                        double vfac, double x2, double vfac2, double *x, double *v)
+                        double vfac, double hx, double hv, double *x, double *v)
 {
-    *x = q + s + x2;
-    *v = (w ? (paired ? -*w : *w) * vown : s * vfac) + x2 * vfac2;
+    *x = q + s + hx;
+    *v = (w ? (paired ? -*w : *w) * vown : s * vfac) + hv;
 }
 
 /* The chunk's particles from psi: positions q + Psi (plus N-GenIC's shift
@@ -64,8 +64,9 @@ static void one_species(double q, double s, const double *w, int paired, double 
  * (Omega_b/Omega_m) d on every axis (d = L/G), their centre of mass at
  * q + Psi; both move with the site's velocity, unless the gas has its
  * own first-order Psi (gpsi: its position and velocity from that and
- * the matter's second order); two fluids also give the dark matter its
- * own Psi_c and each species its own velocity field. */
+ * the matter's higher orders); two fluids also give the dark matter its
+ * own Psi_c and each species its own velocity field. 3LPT adds Psi3 (odd:
+ * a paired partner's is -Psi3) with 3 vfac (f3 = 3 f1). */
 static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
@@ -75,6 +76,7 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
     const double vown = sqrt(ic->info.scale_factor) * ic->info.hubble; /* u = sqrt(a) H Psi_v */
     const double sdm = ic->info.shift_dm, sgas = ic->info.shift_gas;
     const double *psi2 = o->lat2 ? o->lat2 + 3 * o->first : o->psi2;
+    const double *psi3 = o->lat3 ? o->lat3 + 3 * o->first : o->psi3;
     double *dm = o->own[ICC_OWN_DM], *vdm = o->own[ICC_OWN_VDM], *vgas = o->own[ICC_OWN_VGAS];
     for (int64_t r = 0; r < o->count; r++) {
         const int64_t i = o->first + r;
@@ -83,14 +85,23 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
             const int64_t j = 3 * r + c;
             double s = p->paired ? -o->psi[j] : o->psi[j];
             double q = o->site && p->glass_n > 0 ? o->site[j] : (double)ix[c] * dx;
-            double x2 = psi2 ? psi2[j] : 0.0, x, v;
+            double hx = 0.0, hv = 0.0, x, v; /* the matter's orders 2 and 3 */
+            if (psi2) {
+                hx = psi2[j];
+                hv = hx * vfac2;
+            }
+            if (psi3) {
+                const double x3 = p->paired ? -psi3[j] : psi3[j];
+                hx += x3;
+                hv += x3 * (3.0 * vfac);
+            }
             double sd = dm ? (p->paired ? -dm[j] : dm[j]) : s;
-            one_species(q, sd, vdm ? vdm + j : NULL, p->paired, vown, vfac, x2, vfac2, &x, &v);
+            one_species(q, sd, vdm ? vdm + j : NULL, p->paired, vown, vfac, hx, hv, &x, &v);
             o->pos[j] = wrap(o->gas ? x + sdm : x, p->box);
-            if (o->gas && o->gpsi) { /* the gas's own first order, the matter's second */
+            if (o->gas && o->gpsi) { /* the gas's own first order, the matter's higher */
                 double sg = p->paired ? -o->gpsi[j] : o->gpsi[j], xg, vg;
-                one_species(q, sg, vgas ? vgas + j : NULL, p->paired, vown, vfac, x2, vfac2,
-                            &xg, &vg);
+                one_species(q, sg, vgas ? vgas + j : NULL, p->paired, vown, vfac, hx, hv, &xg,
+                            &vg);
                 o->gas[j] = wrap(xg + sgas, p->box);
                 o->gpsi[j] = vg;
             } else if (o->gas)
@@ -213,6 +224,8 @@ static int stream_psi(icc_out *o)
                                 o->first, o->count, o->site);
             if (o->u2[0])
                 tbrfi_nufft_interp(&o->nu, o->u2, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi2);
+            if (o->u3[0])
+                tbrfi_nufft_interp(&o->nu, o->u3, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi3);
             if (o->u1[0]) { /* fixed amplitudes: from their potential */
                 tbrfi_nufft_interp(&o->nu, o->u1, 3, o->count, o->site, TBRF_DOUBLE, 0, o->psi);
                 st = emit(o);
@@ -248,7 +261,7 @@ static int stream_psi(icc_out *o)
 }
 
 /* The chunk buffers: Psi, positions, gas positions and energies, glass
- * sites and their Psi2, rows each (the budget was checked). */
+ * sites and their Psi2 (and Psi3), rows each (the budget was checked). */
 static int alloc_chunk(icc_out *o, int64_t rows)
 {
     const tbrf_ic_cosmo_params *p = &o->ic->p;
@@ -261,6 +274,7 @@ static int alloc_chunk(icc_out *o, int64_t rows)
     const int own = o->ic->plan_gas != NULL, weights = o->ic->gas_weight != NULL;
     o->site = p->glass_n > 0 || own ? malloc(r * 3 * sizeof(double)) : NULL;
     o->psi2 = site2 ? malloc(r * 3 * sizeof(double)) : NULL;
+    o->psi3 = site2 && p->lpt >= 3 ? malloc(r * 3 * sizeof(double)) : NULL;
     o->gpsi = own ? malloc(r * 3 * sizeof(double)) : NULL;
     o->gmass = weights ? malloc(r * sizeof(double)) : NULL;
     int ok = 1; /* two fluids: power_dm needs power_gas, so own holds then too */
@@ -268,7 +282,8 @@ static int alloc_chunk(icc_out *o, int64_t rows)
         if (o->ic->plan_own[i])
             ok &= (o->own[i] = malloc(r * 3 * sizeof(double))) != NULL;
     if (ok && o->psi && o->pos && (o->gas || !p->gas) && (o->site || !(p->glass_n > 0 || own)) &&
-        (o->psi2 || !site2) && (o->gpsi || !own) && (o->gmass || !weights))
+        (o->psi2 || !site2) && (o->psi3 || !site2 || p->lpt < 3) && (o->gpsi || !own) &&
+        (o->gmass || !weights))
         return TBRF_OK;
     return tbrfi_fail(&o->ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory for "
                       "%lld particles", (long long)rows);
@@ -277,11 +292,14 @@ static int alloc_chunk(icc_out *o, int64_t rows)
 static void free_fields(icc_out *o)
 {
     free(o->psi2);
+    free(o->psi3);
     free(o->lat1);
     free(o->lat2);
+    free(o->lat3);
     for (int c = 0; c < 3; c++) {
         fftw_free(o->u1[c]);
         fftw_free(o->u2[c]);
+        fftw_free(o->u3[c]);
     }
 }
 
@@ -323,6 +341,8 @@ static int potential_fields(icc_out *o)
             st = tbrfi_icc_fine(ic, ic->phi1, &o->nu, o->u1);
         if (ic->phi2 && st == TBRF_OK)
             st = tbrfi_icc_fine(ic, ic->phi2, &o->nu, o->u2);
+        if (ic->psi3[0] && st == TBRF_OK)
+            st = tbrfi_icc_fine3(ic, &o->nu, o->u3);
         return field_fail(o->ic, st);
     }
     if (ic->phi1)
@@ -331,6 +351,8 @@ static int potential_fields(icc_out *o)
     if (ic->phi2 && st == TBRF_OK)
         st = (o->lat2 = malloc(bytes)) ? tbrfi_icc_lattice(ic, ic->phi2, o->lat2)
                                        : TBRF_ERR_NO_MEMORY;
+    if (ic->psi3[0] && st == TBRF_OK)
+        st = (o->lat3 = malloc(bytes)) ? tbrfi_icc_lattice3(ic, o->lat3) : TBRF_ERR_NO_MEMORY;
     return field_fail(o->ic, st);
 }
 
@@ -407,6 +429,9 @@ int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, in
     if (p->glass_n > 0)
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
                           "given Psi are those on the lattice");
+    if (p->lpt >= 3)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
+                          "given Psi take lpt 1 or 2; 3LPT's come from tbrf_ic_cosmo_generate");
     if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
                           "%lld + %lld outside the %lld particles", (long long)chunk,

@@ -1,31 +1,57 @@
-/* zoom_internal.h — the layout of a zoom IC (apps/ic/zoom.c, doc/ic.md):
- * internal, used by the tests; not yet a public API. */
+/* zoom_internal.h — the region of a zoom IC (apps/ic/zoom.c) and the
+ * object (apps/ic/zoom_make.c, doc/ic.md "Zoom"): internal. */
 #ifndef TBRF_ZOOM_INTERNAL_H
 #define TBRF_ZOOM_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/message.h"
 #include "tbrf.h"
 
-typedef struct tbrfi_zoom_counts {
-    int64_t lo[3], width[3]; /* the region's parent cells per axis (periodic) */
-    int64_t refinement;      /* r: fine particles per parent cell per axis */
-    int64_t region_cells;    /* parent cells inside the region */
-    int64_t fine;            /* PartType1: region_cells r^3 */
-    int64_t coarse;          /* PartType2: G^3 - region_cells */
-    double mass_fine;        /* parent mass / r^3 */
-    double mass_coarse;      /* the parent's mass */
-} tbrfi_zoom_counts;
+/* Checks the region's parameters against the parent's (G, L), then marks
+ * in mask (G^3 bytes, x fastest, zeroed by the caller) each parent cell's
+ * level: L (z->levels, at least 1) for the region padded by z->pad cells
+ * on every side (a cube, periodic), l < L for those within (L - l) more
+ * pads of it and not in a finer level, 0 for the rest; cells[0 .. L] the
+ * count of each level. TBRF_OK; TBRF_ERR_NULL, TBRF_ERR_INVALID (a
+ * parameter, an ID outside 1 .. 2 G^3, an empty region, levels that cover
+ * the box), TBRF_ERR_NO_MEMORY, with why (size bytes) saying why. */
+int tbrfi_zoom_mask(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
+                    unsigned char *mask, int64_t *cells, char *why, size_t size);
 
-/* The layout of a region of parent cells lo[a] .. hi[a] - 1 (0 <= lo < G,
- * 1 <= hi - lo <= G; hi past G wraps) refined r (1 .. 64) times per axis of
- * a G^3 parent whose particles weigh parent_mass. TBRF_OK;
- * TBRF_ERR_NULL, TBRF_ERR_INVALID with why (size bytes) saying why. */
-int tbrfi_zoom_layout(int64_t g, int64_t r, const int64_t lo[3], const int64_t hi[3],
-                      double parent_mass, tbrfi_zoom_counts *out, char *why, size_t size);
+/* Grows the marked cells of mask (G^3, 0 or 1) by pad on every side, a
+ * cube, periodically. TBRF_OK or TBRF_ERR_NO_MEMORY. */
+int tbrfi_zoom_dilate(unsigned char *mask, int64_t g, int64_t pad);
 
-/* 1 when parent cell (i, j, k) lies inside z's region, else 0. */
-int tbrfi_zoom_inside(const tbrfi_zoom_counts *z, int64_t g, int64_t i, int64_t j, int64_t k);
+/* The smallest periodic interval of each axis that holds every marked
+ * cell of mask (G^3): lo in 0 .. G-1, width 1 .. G (the complement of the
+ * longest run of unmarked planes). */
+void tbrfi_zoom_extent(const unsigned char *mask, int64_t g, int64_t lo[3], int64_t width[3]);
+
+/* The parent cell of fine index f (0 .. G r - 1) on one axis: fine site
+ * (f + 1/2) L/(G r) lies in parent cell i, [i - 1/2, i + 1/2) L/G, when
+ * (2 f + 1 + r) / (2 r) rounds down to i (mod G); r per cell. */
+static inline int64_t tbrfi_zoom_cell(int64_t f, int64_t r, int64_t g)
+{
+    return ((2 * f + 1 + r) / (2 * r)) % g;
+}
+
+/* One particle type held by a zoom (mass: per particle, or NULL). */
+typedef struct tbrfi_zoom_type {
+    int64_t n, cap;
+    double *pos, *vel, *u, *mass;
+    int64_t *row;
+} tbrfi_zoom_type;
+
+struct tbrf_ic_zoom {
+    tbrfi_message msg;
+    int made;
+    tbrf_ic_cosmo_params p; /* the parent's, power tables NULL */
+    tbrf_ic_zoom_params z;  /* ids NULL */
+    tbrf_ic_zoom_info info;
+    unsigned char *mask;    /* G^3 parent cells, each its level 0 .. L */
+    tbrfi_zoom_type type[3]; /* gas, fine, coarse */
+};
 
 #endif

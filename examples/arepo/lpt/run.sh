@@ -36,6 +36,6 @@ for order in ${ORDERS:-1 2}; do
             --omega-m 0.3089 --omega-lambda 0.6911 --omega-b 0.0486 --hubble 0.6774 \
             --sigma8 0.831 --seed "$seed" --lpt "$order" &&
         "$mpirun" ${MPIRUN_FLAGS:-} -np "$ranks" "$arepo" param.txt > arepo.log 2>&1)
-    labels+=("$([ "$order" = 1 ] && echo ZA || echo 2LPT)=$d/output/snap_002.hdf5")
+    labels+=("$(case $order in 1) echo ZA ;; *) echo "${order}LPT" ;; esac)=$d/output/snap_002.hdf5")
 done
 "$py" "$here/halos.py" --fig "$work/halos.png" "${labels[@]}" | tee "$work/halos.txt"
