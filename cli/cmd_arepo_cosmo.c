@@ -68,8 +68,12 @@ static void usage_cosmo(void)
            "                    normalise)\n"
            "  --transfer FILE   a CAMB transfer file or CLASS tk file (told by its header):\n"
            "                    P = A k^ns T^2 with the total matter's T, A from --sigma8;\n"
-           "                    with --gas the gas takes its own displacement from the\n"
-           "                    baryons' T (same phases); give it at the starting redshift\n"
+           "                    with --gas two fluids: the gas displaced by the baryons' T,\n"
+           "                    the dark matter by CDM's (same phases), each moving with\n"
+           "                    its velocity column (CAMB's v_b, v_CDM; CLASS's t_b, h',\n"
+           "                    eta'), or in the growing mode where the file has none;\n"
+           "                    the second order the total matter's; give it at the\n"
+           "                    starting redshift\n"
            "  --input-digest H  the --table/--transfer file's digest: a file that differs is\n"
            "                    refused (recorded in the command, so regenerate checks it)\n"
            "  --no-wiggles      Eisenstein & Hu's no-wiggle form\n"
@@ -176,7 +180,10 @@ typedef struct cosmo_req {
     const char *transfer;
     int keep, volumes;
     char digest[17];
-    char power_name[1100], gas_power_name[1100];
+    char power_name[1100], gas_power_name[1300];
+    /* --gas --transfer: the dark matter's CDM column and each species'
+     * velocity column (NULL where the file has none), owned */
+    tbrf_model *dm, *vdm, *vgas;
     /* --ngenic: the parameter file's tabulated P(k) (owned), the names
      * the file gives (OutputDir/FileBase, its glass) */
     tbrf_model *ngenic_power;
@@ -560,8 +567,53 @@ static char *with_files(char *command, const cosmo_req *q, int chosen)
     return c;
 }
 
-/* A transfer file's total matter (and with --gas its baryons) as the
- * z = 0 spectra, k^n_s T^2 (the library normalises them). */
+/* The conformal Hubble rate a H in 1/Mpc at the run's redshift (c = 1):
+ * what CLASS's velocity divergences are divided by (the file is taken
+ * to be written at the run's redshift). */
+static double conformal_hubble(const cosmo_req *q)
+{
+    const double a = 1.0 / (1.0 + q->z);
+    double e = NAN;
+    tbrf_cosmo_hubble(q->om, isnan(q->ol) ? 1.0 - q->om : q->ol, a, &e);
+    return a * 100.0 * q->h * e / 299792.458;
+}
+
+/* --gas: the CDM column for the dark matter, and the velocity of each
+ * species (none where the file has no velocity columns: the growing
+ * mode then, said in the record and on stderr). 0, or the status. */
+static int load_two_fluid(cosmo_req *q, const char *f, char *err, size_t es)
+{
+    int st = tbrf_ic_transfer_power(q->transfer, TBRF_IC_TRANSFER_CDM, q->ns, NULL, &q->dm, err,
+                                    es);
+    const double hc = conformal_hubble(q);
+    int sv[2] = {TBRF_OK, TBRF_OK};
+    if (st == TBRF_OK)
+        st = sv[0] = tbrf_ic_transfer_velocity(q->transfer, TBRF_IC_TRANSFER_CDM, q->ns, hc,
+                                               &q->vdm, err, es);
+    if (st == TBRF_OK || st == TBRF_ERR_UNSUPPORTED)
+        st = sv[1] = tbrf_ic_transfer_velocity(q->transfer, TBRF_IC_TRANSFER_BARYON, q->ns, hc,
+                                               &q->vgas, err, es);
+    if (st != TBRF_OK && st != TBRF_ERR_UNSUPPORTED)
+        return st;
+    const int vel = q->vdm && q->vgas;
+    if (!vel) { /* one without the other: neither, the same growing mode for both */
+        tbrf_model_destroy(q->vdm);
+        tbrf_model_destroy(q->vgas);
+        q->vdm = q->vgas = NULL;
+        cli_errline("note: --transfer %s has no velocity columns (%s velocity): both species "
+                    "move in the growing mode, u = sqrt(a) f H Psi of their own displacement",
+                    q->transfer, sv[0] != TBRF_OK ? "CDM" : "baryon");
+    }
+    snprintf(q->gas_power_name, sizeof q->gas_power_name, "%.1000s (%s transfer, baryons; the "
+             "dark matter from CDM; velocities %s)", q->transfer, f,
+             vel ? "from the velocity columns, CDM's and the baryons'" : "in the growing mode: "
+             "the file has no velocity columns");
+    return TBRF_OK;
+}
+
+/* A transfer file's total matter (and with --gas its baryons, CDM and
+ * velocities) as the z = 0 spectra, k^n_s T^2 (the library normalises
+ * them). */
 static int load_transfer(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
 {
     static const char *const FMT[] = {"?", "CAMB", "CLASS"};
@@ -569,21 +621,29 @@ static int load_transfer(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
     int32_t format = 0;
     int st = tbrf_ic_transfer_power(q->transfer, TBRF_IC_TRANSFER_MATTER, q->ns, &format, power,
                                     err, sizeof err);
+    const char *f = FMT[format >= 1 && format <= 2 ? format : 0];
     if (st == TBRF_OK && q->gas)
         st = tbrf_ic_transfer_power(q->transfer, TBRF_IC_TRANSFER_BARYON, q->ns, NULL, gas, err,
                                     sizeof err);
+    if (st == TBRF_OK && q->gas)
+        st = load_two_fluid(q, f, err, sizeof err);
     if (st != TBRF_OK) {
         cli_errline("arepo cosmo: --transfer: %s", err);
         return st == TBRF_ERR_NO_MEMORY ? EXIT_FAIL : EXIT_USAGE;
     }
-    const char *f = FMT[format >= 1 && format <= 2 ? format : 0];
     snprintf(q->power_name, sizeof q->power_name, "%.1000s (%s transfer, total matter, k^n_s "
              "T^2)", q->transfer, f);
-    snprintf(q->gas_power_name, sizeof q->gas_power_name, "%.1000s (%s transfer, baryons)",
-             q->transfer, f);
     q->file.power_name = q->power_name;
     q->file.gas_power_name = q->gas ? q->gas_power_name : NULL;
     return 0;
+}
+
+/* The two fluids' models of --gas --transfer into p (NULL otherwise). */
+static void two_fluid_params(const cosmo_req *q, tbrf_ic_cosmo_params *p)
+{
+    p->power_dm = q->dm;
+    p->velocity_dm = q->vdm;
+    p->velocity_gas = q->vgas;
 }
 
 /* The z = 0 P(k) of --table (checked and normalised by the library), or
@@ -655,6 +715,7 @@ static int run_cosmo(cosmo_req *q)
     int rc = load_table(q, &power, &gas);
     p.power = power;
     p.power_gas = gas;
+    two_fluid_params(q, &p);
     p.keep_amplitude = q->keep;
     /* --sigma8 table: the table's own sigma8, recorded (the library
      * takes the rows as written) */
@@ -862,6 +923,7 @@ static int run_cosmo_mpi(cosmo_req *q)
     rc = load_table(q, &power, &gas);
     p.power = power;
     p.power_gas = gas;
+    two_fluid_params(q, &p);
     p.keep_amplitude = q->keep;
     if (rc == 0 && q->keep && (tbrf_model_set_amplitude(power, 1.0) != TBRF_OK ||
                                tbrf_cosmo_sigma_r(power, 8.0, &p.sigma8) != TBRF_OK)) {
@@ -1037,6 +1099,9 @@ static void cosmo_free(cosmo_req *q, int ngenic)
 {
     free(q->gx);
     tbrf_model_destroy(q->ngenic_power);
+    tbrf_model_destroy(q->dm);
+    tbrf_model_destroy(q->vdm);
+    tbrf_model_destroy(q->vgas);
     free(q->ngenic_out);
     if (ngenic) {
         free((char *)q->glass);

@@ -190,6 +190,9 @@ module tbrf_c
         type(c_ptr) :: power_gas
         integer(c_int32_t) :: keep_amplitude
         integer(c_int32_t) :: gas_volumes
+        type(c_ptr) :: power_dm
+        type(c_ptr) :: velocity_dm
+        type(c_ptr) :: velocity_gas
     end type tbrf_ic_cosmo_params
     type, bind(C) :: tbrf_ic_cosmo_info
         integer(c_int64_t) :: particles
@@ -1657,6 +1660,19 @@ module tbrf_c
         character(kind=c_char) :: message(*)
         integer(c_size_t), value :: message_size
     end function c_tbrf_ic_transfer_power
+
+    function c_tbrf_ic_transfer_velocity(path, species, n_s, conformal_hubble, model, message, &
+        message_size) bind(C, name="tbrf_ic_transfer_velocity")
+        import
+        integer(c_int) :: c_tbrf_ic_transfer_velocity
+        character(kind=c_char), intent(in) :: path(*)
+        integer(c_int32_t), value :: species
+        real(c_double), value :: n_s
+        real(c_double), value :: conformal_hubble
+        type(c_ptr) :: model
+        character(kind=c_char) :: message(*)
+        integer(c_size_t), value :: message_size
+    end function c_tbrf_ic_transfer_velocity
 
     subroutine c_tbrf_ic_default_points(params) bind(C, name="tbrf_ic_default_points")
         import

@@ -43,8 +43,8 @@ static void cosmo_header(const tbrf_ic_cosmo_params *p, const tbrf_ic_cosmo_info
     h->unit_velocity_cm_s = p->velocity_unit;
 }
 
-/* The spectrum's normalisation and file, the gas's
- * own spectrum. */
+/* The spectrum's normalisation and file, the gas's own spectrum, the two
+ * fluids' displacements and velocities. */
 static size_t transfer_params(const tbrf_ic_cosmo_params *q, const tbrf_arepo_cosmo_file *file,
                               tbrf_arepo_param *par)
 {
@@ -56,6 +56,16 @@ static size_t transfer_params(const tbrf_ic_cosmo_params *q, const tbrf_arepo_co
     if (q->gas && q->power_gas)
         par[k++] = (tbrf_arepo_param){"gas_power_spectrum", file->gas_power_name
                                       ? file->gas_power_name : "(power_gas)", 0};
+    if (q->gas && q->power_dm)
+        par[k++] = (tbrf_arepo_param){"two_fluids", "the dark matter displaced by its own "
+                                      "spectrum (power_dm), the gas by its own (power_gas), the "
+                                      "same phases; the second order the total matter's", 0};
+    if (q->gas && q->power_gas)
+        par[k++] = (tbrf_arepo_param){"velocities", q->velocity_dm || q->velocity_gas
+                                      ? "each species' own velocity spectrum (velocity_dm, "
+                                        "velocity_gas): u = sqrt(a) H Psi_v"
+                                      : "the growing mode: u = sqrt(a) f H Psi of each species' "
+                                        "own displacement (no velocity spectrum given)", 0};
     return k;
 }
 

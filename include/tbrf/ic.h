@@ -98,6 +98,18 @@ typedef struct tbrf_ic_cosmo_params {
                                 particle's mass proportional to its glass point's periodic Voronoi
                                 volume (Qhull), the total unchanged, so that the unperturbed gas
                                 density is uniform (chunk gas_mass); no effect on the lattice */
+    /* two fluids (doc/ic.md, "Two fluids"), with gas and power; on power's amplitude scale
+       (multiplied by the factor that normalises it), copied, tables covering the modes: */
+    const tbrf_model *power_dm; /* NULL (default): the dark matter moves with power (the total
+                                   matter); else its own P(k) (a transfer file's k^n_s T_c^2):
+                                   its displacement Psi_c (the same phases, |Psi_c,k|^2 = P_c
+                                   D^2 / k^2) */
+    const tbrf_model *velocity_dm; /* with power_dm: NULL (default): u = sqrt(a) f H Psi_c (the
+                                      growing mode, the matter's f); else its velocity's P_v(k)
+                                      (tbrf_ic_transfer_velocity: f^2 P_c in the growing mode):
+                                      u = sqrt(a) H Psi_v, Psi_v of P_v with the same phases */
+    const tbrf_model *velocity_gas; /* with power_gas: the same for the gas (NULL: u = sqrt(a) f H
+                                       Psi_b) */
 } tbrf_ic_cosmo_params;
 
 /* Fills *params with the defaults listed in tbrf_ic_cosmo_params (AREPO's
@@ -162,7 +174,8 @@ TBRF_API int tbrf_ic_cosmo_bytes(const tbrf_ic_cosmo_params *params, int64_t chu
 TBRF_API int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **ic);
 
 /* The parameters the initial condition was made with (glass and
- * power_gas pointing to their copies, power NULL). Statuses: TBRF_OK,
+ * power_gas, power_dm, velocity_dm and velocity_gas pointing to their
+ * copies, power NULL). Statuses: TBRF_OK,
  * TBRF_ERR_NULL, TBRF_ERR_BAD_PLAN (a failed make). */
 TBRF_API int tbrf_ic_cosmo_get_params(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_params *params);
 
@@ -176,14 +189,16 @@ TBRF_API int tbrf_ic_cosmo_get_info(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_info 
  * Positions inside [0, L); vel is Gadget's u = v / sqrt(a) in velocity
  * units; gas_pos, gas_u (the internal energy, one a row) and gas_vel
  * are NULL without gas; the gas moves with the dark matter's velocity
- * unless it has its own spectrum (power_gas). Valid during the call
+ * unless it has its own spectrum (power_gas; two fluids: power_dm,
+ * velocity_dm and velocity_gas give each species its own). Valid during the call
  * only. */
 typedef struct tbrf_ic_chunk {
     int64_t chunk;          /* its index c */
     int64_t first;          /* its first row */
     int64_t count;          /* its rows (0 for an empty chunk) */
     const double *pos;      /* dark matter's positions (3 count) */
-    const double *vel;      /* everyone's velocities, u = v / sqrt(a) (3 count) */
+    const double *vel;      /* the dark matter's velocities, u = v / sqrt(a) (3 count); the
+                               gas's too unless it has its own (gas_vel) */
     const double *gas_pos;  /* the gas's positions (3 count), or NULL */
     const double *gas_u;    /* the gas's internal energy (count), or NULL */
     const double *gas_vel;  /* the gas's velocities (3 count): vel, or the gas's own with
@@ -453,6 +468,31 @@ enum tbrf_ic_transfer_species {
 TBRF_API int tbrf_ic_transfer_power(const char *path, int32_t species, double n_s,
                                     TBRF_OUT int32_t *format, tbrf_model **model, char *message,
                                     size_t message_size);
+
+/* The velocity of one species (TBRF_IC_TRANSFER_BARYON or _CDM) of such a
+ * file as P_v(k) = k^n_s T_v(k)^2, a table model of amplitude 1, in the
+ * density's units: T_v = -theta / (H_conf k^2), theta the Newtonian-gauge
+ * velocity divergence, so that T_v = f T (f = dln D / dln a) in the
+ * growing mode and a species moves with u = sqrt(a) H Psi_v for the
+ * displacement Psi_v of P_v (tbrf_ic_cosmo_params velocity_dm and
+ * velocity_gas; doc/ic.md, "Two fluids"). CAMB's v_CDM and v_b columns
+ * are -v_N k / H_conf (its 13-column file or a header naming them), taken
+ * as written; CLASS's format = class file (synchronous gauge) gives the
+ * Newtonian theta from t_b, h_prime and eta_prime (theta_c = (h' + 6
+ * eta') / 2, theta_b = t_b + theta_c), divided by conformal_hubble, H_conf
+ * = a H at the file's redshift in 1/Mpc (c = 1; CLASS's theta are in
+ * 1/Mpc; CAMB's columns do not use it, but it must still be > 0). The
+ * velocity must have its density's sign at every row (a positive growth
+ * rate: one set of phases carries both). Bounded input as
+ * tbrf_ic_transfer_power. Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (species, n_s, conformal_hubble not > 0),
+ * TBRF_ERR_UNSUPPORTED (the file has no such velocity: CAMB's 7 or 9
+ * columns, CLASS's format = camb), TBRF_ERR_FILE, TBRF_ERR_TABLE (as
+ * tbrf_ic_transfer_power, and a velocity against its density's sign),
+ * TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY; *model is NULL on failure. */
+TBRF_API int tbrf_ic_transfer_velocity(const char *path, int32_t species, double n_s,
+                                       double conformal_hubble, tbrf_model **model,
+                                       char *message, size_t message_size);
 
 /* Point placement (tbrf_ic_points). */
 enum tbrf_ic_placement {

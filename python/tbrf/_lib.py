@@ -190,7 +190,9 @@ class CosmoParams(Structure):
                 ("glass_n", c_int64), ("glass_box", c_double), ("gas_temperature", c_double),
                 ("gas_mu", c_double), ("gas_gamma", c_double),
                 # the gas's own spectrum, the amplitude kept, the gas volumes
-                ("power_gas", c_void_p), ("keep_amplitude", c_int32), ("gas_volumes", c_int32)]
+                ("power_gas", c_void_p), ("keep_amplitude", c_int32), ("gas_volumes", c_int32),
+                # two fluids: the dark matter's own spectrum, each species' velocity
+                ("power_dm", c_void_p), ("velocity_dm", c_void_p), ("velocity_gas", c_void_p)]
 
 
 class CosmoInfo(Structure):
@@ -410,6 +412,8 @@ _PROTOS = {
     "tbrf_ic_voronoi_volumes": (c_int, [c_int64, P, c_double, P, c_char_p, c_size_t]),
     "tbrf_ic_transfer_power": (c_int, [c_char_p, c_int32, c_double, POINTER(c_int32), POINTER(P),
                                        c_char_p, c_size_t]),
+    "tbrf_ic_transfer_velocity": (c_int, [c_char_p, c_int32, c_double, c_double, POINTER(P),
+                                          c_char_p, c_size_t]),
     # rng.h
     "tbrf_rng_name": (c_char_p, [c_int]),
     "tbrf_rng_u32": (c_int, [c_int, c_uint64, c_uint64, c_uint64, c_int64, P]),

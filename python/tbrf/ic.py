@@ -100,7 +100,7 @@ def _cosmo_params(kw: Dict[str, Any]) -> Tuple[CosmoParams, list]:
         if k not in fields or k == "glass_n":
             raise TypeError(f"CosmoIC: unknown parameter {k}; it takes "
                             f"{', '.join(sorted(fields - {'glass_n'}))}")
-        if k in ("power", "power_gas"):
+        if k in ("power", "power_gas", "power_dm", "velocity_dm", "velocity_gas"):
             if v is not None and not isinstance(v, Model):
                 raise TypeError(f"{k} must be a tbrf.Model (P(k) at z = 0, k in h/Mpc)")
             setattr(p, k, v.handle.value if v is not None else None)
@@ -133,7 +133,9 @@ class CosmoIC:
     seed, lpt, fixed_amplitude, paired, power (a tbrf.Model), glass ((n, 3)
     array), glass_box, gas_temperature, gas_mu, gas_gamma, power_gas (a
     tbrf.Model: the gas's own P(k), transfer_power(..., "baryon")),
-    keep_amplitude, gas_volumes); the rest keep their defaults (omega_lambda's
+    keep_amplitude, gas_volumes, power_dm (transfer_power(..., "cdm")),
+    velocity_dm and velocity_gas (transfer_velocity: two fluids, doc/ic.md);
+    the rest keep their defaults (omega_lambda's
     is 1 - omega_m, a flat universe, as `tbrf arepo cosmo`'s)."""
 
     def __init__(self, **params: Any):
@@ -175,7 +177,7 @@ class CosmoIC:
         with self._lock:
             self._check(lib.tbrf_ic_cosmo_get_params(self.handle, ctypes.byref(p)))
         d = struct_dict(p)
-        for k in ("power", "glass", "power_gas"):
+        for k in ("power", "glass", "power_gas", "power_dm", "velocity_dm", "velocity_gas"):
             d.pop(k)
         return d
 
@@ -273,6 +275,26 @@ def transfer_power(path: str, species: str = "matter", n_s: float = 0.9667) -> T
     raise_for(st, buf.value.decode(errors="replace"))
     m.kind, m.parameters = "table", {"transfer_file": path, "species": species}
     return m, TRANSFER_FORMATS.get(fmt.value, "?")
+
+
+def transfer_velocity(path: str, species: str, conformal_hubble: float,
+                      n_s: float = 0.9667) -> Model:
+    """The velocity of "baryon" or "cdm" of a CAMB transfer file or CLASS
+    tk file as P_v = k^n_s T_v^2 in the density's units (f^2 P in the
+    growing mode), a table Model of amplitude 1: tbrf_ic_transfer_velocity;
+    conformal_hubble a H in 1/Mpc at the file's redshift (CLASS's theta are
+    divided by it). Give it as velocity_gas / velocity_dm; TBRF_ERR_UNSUPPORTED
+    (tbrf.UnsupportedError) when the file has no velocity columns."""
+    if species not in ("baryon", "cdm"):
+        raise ValueError("species must be baryon or cdm")
+    m = Model._empty()
+    buf = ctypes.create_string_buffer(1024)
+    st = lib.tbrf_ic_transfer_velocity(os.fsencode(path), TRANSFER_SPECIES[species], float(n_s),
+                                       float(conformal_hubble), ctypes.byref(m._handle), buf,
+                                       len(buf))
+    raise_for(st, buf.value.decode(errors="replace"))
+    m.kind, m.parameters = "table", {"transfer_file": path, "velocity": species}
+    return m
 
 
 def glass_tile(glass: Any, glass_box: float, particles: int) -> int:

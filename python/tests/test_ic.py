@@ -91,8 +91,19 @@ def test_transfer():
     c.generate(lambda ch: got.append((ch.vel.copy(), ch.gas_vel.copy(), ch.gas_mass)))
     vel, gas_vel, mass = got[0]
     assert mass is None and not np.allclose(vel, gas_vel)
+    # two fluids: the CDM column for the dark matter, each species' velocity
+    d, _ = ic.transfer_power(path, "cdm", 0.9667)
+    vd = ic.transfer_velocity(path, "cdm", 0.01)
+    vb = ic.transfer_velocity(path, "baryon", 0.01)
+    t = ic.CosmoIC(particles=8, gas=1, power=m, power_gas=b, power_dm=d, velocity_dm=vd,
+                   velocity_gas=vb, seed=3)
+    two = []
+    t.generate(lambda ch: two.append((ch.vel.copy(), ch.gas_vel.copy())))
+    assert not np.allclose(two[0][0], vel) and not np.allclose(two[0][1], gas_vel)
     with pytest.raises(tbrf.InvalidError):
         ic.CosmoIC(particles=8, power_gas=b)          # needs gas and power
+    with pytest.raises(tbrf.InvalidError):              # velocity_dm needs power_dm
+        ic.CosmoIC(particles=8, gas=1, power=m, power_gas=b, velocity_dm=vd)
     with pytest.raises(tbrf.TableError):
         ic.transfer_power(__file__)
 

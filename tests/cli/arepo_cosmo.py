@@ -90,9 +90,16 @@ Cases:
             the displacement is the Eisenstein & Hu run's (same seed, same
             phases) times sqrt(A k^n_s T^2 / P_EH(k)), A one constant over
             the modes (1e-6) equal to the sigma8 normalisation computed here
-            from the file (1e-4); the gas (--gas) moves with its own
-            displacement, velocities sqrt(a) f H times it; recorded
-            (power_spectrum, gas_power_spectrum, the digest in the command),
+            from the file (1e-4); with --gas two fluids: every mode of the
+            gas's and the dark matter's displacement is the total matter's
+            times T_b/T_m and T_c/T_m, of their velocities sqrt(a) H T_v/T_m
+            (CAMB's v_b, v_CDM; CLASS's Newtonian theta from t_b, h', eta'
+            over a H k^2) (1e-6; seen 4e-11); a 9-column CAMB file (no
+            velocities): u = sqrt(a) f H Psi of each species, a note on
+            stderr and in the record; a v_b against its density's sign
+            refused with --gas only; recorded
+            (power_spectrum, gas_power_spectrum, velocities, two_fluids,
+            the digest in the command),
             --files 3 the same particles bit for bit, regenerate --check
             bit for bit, refused (no output) once the
             file changed; --table with --transfer, --sigma8 table with
@@ -521,13 +528,28 @@ def transfer_rows(path, col, delta):
     return k, k ** 0.9667 * t * t
 
 
+def velocity_rows(path, delta, species, a):
+    """k and k^n_s T_v^2 of a species' velocity (b or c): CAMB's v_b, v_CDM
+    columns; from CLASS's h_prime, eta_prime, t_b (columns 10, 12, 14) the
+    Newtonian theta over a H k^2, a H in 1/Mpc at the run's redshift."""
+    rows = np.loadtxt(path)
+    k = rows[:, 0]
+    if not delta:
+        t = rows[:, 11 if species == "b" else 10]
+    else:
+        hc = a * 100 * H * np.sqrt(OM / a ** 3 + OL) / 299792.458
+        theta = (rows[:, 9] + 6 * rows[:, 11]) / 2 + (rows[:, 13] if species == "b" else 0)
+        t = -theta / (hc * k ** 2)
+    return k, k ** 0.9667 * t * t
+
+
 def case_transfer():
     run(*BASE, "--out", "eh", "--quiet")
     ke, pe = eh_table()
     psi_eh = psi_of("eh.hdf5")
     kf = 2 * np.pi / (L / 1000)
-    for name, col, bcol, delta in (("camb_transfer_99.dat", 6, 2, 0),
-                                   ("class_tk_99.dat", 8, 2, 1)):
+    for name, col, bcol, ccol, delta in (("camb_transfer_99.dat", 6, 2, 1, 0),
+                                         ("class_tk_99.dat", 5, 2, 3, 1)):
         path = os.path.join(DATA, name)
         run(*BASE, "--out", "t", "--transfer", path, "--quiet")
         kt, pt = transfer_rows(path, col, delta)
@@ -546,26 +568,57 @@ def case_transfer():
             t = f["tbrf"].attrs
             check(("transfer, total matter" in t["power_spectrum"].decode() and
                    "baryons" in t["gas_power_spectrum"].decode() and
+                   "from the velocity columns" in t["gas_power_spectrum"].decode() and
+                   b"own velocity" in t["velocities"] and b"power_dm" in t["two_fluids"] and
                    t["normalisation"] == b"sigma8" and len(t["power_file_digest"]) == 16 and
                    b"--input-digest" in t["command"]), "%s: recorded %s" % (name, dict(t)))
-            mt = f["Header"].attrs["MassTable"]
-            xg = f["PartType0/Coordinates"][...]
+            xg, xd = f["PartType0/Coordinates"][...], f["PartType1/Coordinates"][...]
             vg, vd = f["PartType0/Velocities"][...], f["PartType1/Velocities"][...]
         pg = displacements(xg + 0.5 * (1 - OB / OM) * L / G)
-        kb, pb = transfer_rows(path, bcol, delta)
-        with h5py.File("t.hdf5", "r") as f:
-            vt = f["PartType1/Velocities"][...]
-        vfac = np.sum(vt * psi_of("t.hdf5")) / np.sum(psi_of("t.hdf5") ** 2)
-        check(np.max(np.abs(vg - vfac * pg)) < 1e-6 * np.max(np.abs(vg)),
-              "%s: gas velocities not vfac times the gas's displacement" % name)
-        rg, r = modes_ratio(pg, psi_of("t.hdf5"))
-        k = r * kf
-        want = np.sqrt(loglog(kb, pb)(k) / loglog(kt, pt)(k))
-        check(np.max(np.abs(rg / want - 1)) < 1e-6 and not np.allclose(vg, vd),
-              "%s: gas modes / dark matter modes != T_b/T_m: %g" %
-              (name, np.max(np.abs(rg / want - 1))))
+        pd = displacements(xd - 0.5 * OB / OM * L / G)
+        psi_t = psi_of("t.hdf5")
+        # two fluids: each species' displacement and velocity follow its
+        # own column, mode by mode over the total matter's (same phases)
+        a = 1 / (1 + Z)
+        vown = np.sqrt(a) * 100 * np.sqrt(OM / a ** 3 + OL) / 1000  # sqrt(a) H, km/s per kpc/h
+        for what, field, scale, kc, pc in (
+                ("baryons", pg, 1.0) + transfer_rows(path, bcol, delta),
+                ("CDM", pd, 1.0) + transfer_rows(path, ccol, delta),
+                ("v_b", vg, vown) + velocity_rows(path, delta, "b", a),
+                ("v_CDM", vd, vown) + velocity_rows(path, delta, "c", a)):
+            rg, r = modes_ratio(field, psi_t)
+            want = scale * np.sqrt(loglog(kc, pc)(r * kf) / loglog(kt, pt)(r * kf))
+            err = np.max(np.abs(rg / want - 1))
+            print("%s --gas: %s modes / total matter's modes: worst %.1e" % (name, what, err))
+            check(err < 1e-6, "%s: %s modes / total matter modes != its column's: %g" %
+                  (name, what, err))
     out = run("regenerate", "tg.hdf5", "--out", "tg2", "--check").stdout
     check("bitwise equal" in out, "regenerate --check of a --transfer file: %r" % out)
+    # no velocity columns (CAMB's 9): the growing mode of each species'
+    # own displacement, said on stderr and in the record
+    camb = os.path.join(DATA, "camb_transfer_99.dat")
+    np.savetxt("nine.dat", np.loadtxt(camb)[:, :9])
+    p = run(*BASE, "--out", "t9", "--transfer", "nine.dat", "--gas", "--quiet")
+    with h5py.File("t9.hdf5", "r") as f:
+        t = f["tbrf"].attrs
+        xg, xd = f["PartType0/Coordinates"][...], f["PartType1/Coordinates"][...]
+        vg, vd = f["PartType0/Velocities"][...], f["PartType1/Velocities"][...]
+        vfac = t["velocity_factor"]
+        check(b"growing mode" in t["velocities"] and "no velocity columns" in
+              t["gas_power_spectrum"].decode(), "9 columns: recorded %s" % dict(t))
+    pg = displacements(xg + 0.5 * (1 - OB / OM) * L / G)
+    pd = displacements(xd - 0.5 * OB / OM * L / G)
+    err = max(np.max(np.abs(vg - vfac * pg)), np.max(np.abs(vd - vfac * pd))) / np.max(np.abs(vd))
+    check("no velocity columns" in p.stderr and err < 1e-9,
+          "9 columns: u = vfac Psi of each species (%g), the note %r" % (err, p.stderr))
+    # a v_b against its density's sign: refused with --gas only
+    rows = np.loadtxt(camb)
+    rows[len(rows) // 2, 11] *= -1
+    np.savetxt("flip.dat", rows)
+    run(*BASE, "--out", "flip", "--transfer", "flip.dat", "--quiet")
+    p = run(*BASE, "--out", "flipg", "--transfer", "flip.dat", "--gas", want=2)
+    check("opposite sign" in p.stderr and not os.path.exists("flipg.hdf5"),
+          "a flipped v_b: %r" % p.stderr)
     # the gas's own displacement is the same for any --files (one
     # non-uniform FFT per file)
     run(*BASE, "--out", "tf", "--transfer", path, "--gas", "--files", "3", "--quiet")

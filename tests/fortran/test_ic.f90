@@ -4,7 +4,10 @@
 ! the box; a paired 2LPT one with velocities vfac Psi1 + vfac2 Psi2 and
 ! D2, f2 of tbrf_cosmo_growth2; the glass tile count; a glass made and measured; placement in pieces equal to the whole;
 ! the lognormal transform's formula; Voronoi volumes of a lattice (or
-! TBRF_ERR_NOT_BUILT with its message); stat and message on bad input.
+! TBRF_ERR_NOT_BUILT with its message); stat and message on bad input;
+! two fluids from a CAMB-layout file written here (v_CDM = 0.9 CDM): the
+! dark matter moves with sqrt(a) H 0.9 times its own displacement, a
+! 9-column file has no velocity (TBRF_ERR_UNSUPPORTED).
 module test_ic_push
     use tbrf
     implicit none
@@ -47,6 +50,9 @@ program test_ic
     integer(c_int64_t) :: fewest, tile, i
     integer :: st
     character(len=:), allocatable :: msg, msg2
+    type(tbrf_model) :: tm, tb, tc, tvc, tvb
+    real(c_double) :: k, t, q(3), d(3), worst, big
+    integer :: u, j
 
     call tbrf_ic_default_cosmo(p)
     call check(p%lpt == 2 .and. p%fixed_amplitude == 0 .and. p%paired == 0, "defaults: 2LPT, Gaussian")
@@ -87,6 +93,64 @@ program test_ic
                "2LPT velocities vfac Psi1 + vfac2 Psi2")
     call tbrf_ic_cosmo_destroy(ic)
     p%paired = 0
+
+    ! two fluids: a 13-column CAMB layout, the total (1 - f_b) T_c + f_b T_b
+    open(newunit=u, file="tf_f.dat", status="replace", action="write")
+    do j = 0, 299
+        k = 1e-4_c_double * 1e6_c_double**(j / 299.0_c_double)
+        t = 1 / (1 + (k / 0.05_c_double)**2)
+        write(u, '(13es24.16)') k, t * (1 + 0.1_c_double * sin(log(k))), 0.7_c_double * t, t, t, &
+            0.0_c_double, (1 - p%omega_b / p%omega_m) * t * (1 + 0.1_c_double * sin(log(k))) + &
+            p%omega_b / p%omega_m * 0.7_c_double * t, t, t, t, &
+            0.9_c_double * t * (1 + 0.1_c_double * sin(log(k))), 0.77_c_double * t, t
+    end do
+    close(u)
+    call tbrf_ic_transfer_power(tm, "tf_f.dat", TBRF_IC_TRANSFER_MATTER, p%n_s)
+    call tbrf_ic_transfer_power(tb, "tf_f.dat", TBRF_IC_TRANSFER_BARYON, p%n_s)
+    call tbrf_ic_transfer_power(tc, "tf_f.dat", TBRF_IC_TRANSFER_CDM, p%n_s)
+    call tbrf_ic_transfer_velocity(tvc, "tf_f.dat", TBRF_IC_TRANSFER_CDM, p%n_s, 1.0_c_double)
+    call tbrf_ic_transfer_velocity(tvb, "tf_f.dat", TBRF_IC_TRANSFER_BARYON, p%n_s, 1.0_c_double)
+    p%lpt = 1
+    p%gas = 1
+    call tbrf_ic_cosmo_make(ic, p, power=tm, power_gas=tb, power_dm=tc, velocity_dm=tvc, &
+                            velocity_gas=tvb, stat=st)
+    msg = tbrf_ic_cosmo_message(ic)
+    call check(st == TBRF_OK, "two fluids made: " // msg)
+    call tbrf_ic_cosmo_get_info(ic, info)
+    rows = 0
+    call tbrf_ic_cosmo_generate(ic, 2_c_int64_t, push)
+    worst = 0
+    big = 0
+    do i = 1, 512
+        q = [real(mod(i - 1, 8_c_int64_t), c_double), real(mod((i - 1) / 8, 8_c_int64_t), c_double), &
+             real((i - 1) / 64, c_double)] * (p%box / 8)
+        d = got_pos(:, i) - q - info%shift_dm
+        d = d - p%box * anint(d / p%box)
+        worst = max(worst, maxval(abs(got_vel(:, i) - 0.9_c_double * sqrt(info%scale_factor) * &
+                                      info%hubble * d)))
+        big = max(big, maxval(abs(got_vel(:, i))))
+    end do
+    call check(big > 0 .and. worst < 1e-9_c_double * big, &
+               "two fluids: the dark matter's u = sqrt(a) H 0.9 Psi_c (v_CDM = 0.9 CDM)")
+    call tbrf_ic_cosmo_destroy(ic)
+    open(newunit=u, file="tf_f9.dat", status="replace", action="write")
+    write(u, '(9es12.4)') 1e-3, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0
+    write(u, '(9es12.4)') 1e-2, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0
+    close(u)
+    call tbrf_ic_transfer_velocity(tvb, "tf_f9.dat", TBRF_IC_TRANSFER_BARYON, p%n_s, &
+                                   1.0_c_double, stat=st, message=msg2)
+    call check(st == TBRF_ERR_UNSUPPORTED .and. index(msg2, "no baryon velocity") > 0, &
+               "a 9-column file has no velocity: " // msg2)
+    open(newunit=u, file="tf_f.dat")
+    close(u, status="delete")
+    open(newunit=u, file="tf_f9.dat")
+    close(u, status="delete")
+    call tbrf_model_destroy(tm)
+    call tbrf_model_destroy(tb)
+    call tbrf_model_destroy(tc)
+    call tbrf_model_destroy(tvc)
+    call tbrf_model_destroy(tvb)
+    p%gas = 0
 
     p%omega_b = 0.5_c_double  ! > omega_m: refused, the message says why
     call tbrf_ic_cosmo_make(ic, p, stat=st)

@@ -118,11 +118,21 @@ static int check_choices(const tbrf_ic_cosmo_params *p, tbrfi_message *m)
                           "power model (its amplitude scale)");
     if (p->gas_volumes && !p->gas)
         return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: gas_volumes needs gas = 1");
-    /* the gas's own modes come from its plan, not from the fixed potential */
-    if (p->power_gas && p->gas && p->fixed_amplitude)
-        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: fixed_amplitude with the gas's "
-                          "own spectrum (power_gas) is not supported: fix the amplitudes of one "
-                          "spectrum (drop power_gas or fixed_amplitude)");
+    if ((p->power_dm || p->velocity_dm || p->velocity_gas) && !(p->gas && p->power))
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: power_dm, velocity_dm and "
+                          "velocity_gas (two fluids) need gas = 1 and a power model");
+    if ((p->velocity_dm && !p->power_dm) || (p->velocity_gas && !p->power_gas) ||
+        (p->power_dm && !p->power_gas))
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: a species' velocity spectrum "
+                          "goes with its own displacement, and the dark matter's own with the "
+                          "gas's: velocity_dm needs power_dm, velocity_gas and power_dm "
+                          "power_gas");
+    /* the species' own modes come from their plans, not from the fixed potential */
+    if (tbrfi_icc_own_plans(p) && p->fixed_amplitude)
+        return tbrfi_fail(m, TBRF_ERR_INVALID, "cosmological IC: fixed_amplitude with a "
+                          "species' own spectrum (power_gas, power_dm, velocity_dm, "
+                          "velocity_gas) is not supported: fix the amplitudes of one spectrum "
+                          "(drop those or fixed_amplitude)");
     return TBRF_OK;
 }
 
@@ -147,12 +157,12 @@ static double lattice_transform(int64_t g)
  * positions, the gas's positions and energies, the glass sites. */
 static double row_bytes(const tbrf_ic_cosmo_params *p)
 {
-    /* with power_gas: the gas's Psi (then its velocities) and the sites;
-     * with gas_volumes: the masses; with 2LPT (3LPT) at glass sites: Psi2
-     * (and Psi3) */
-    const int own = p->gas && p->power_gas;
+    /* with the species' own plans (power_gas, two fluids): each one's
+     * field (then velocities) and the sites; with gas_volumes: the
+     * masses; with 2LPT (3LPT) at glass sites: Psi2 (and Psi3) */
+    const int own = tbrfi_icc_own_plans(p);
     return 48.0 + (p->gas ? 32.0 : 0.0) + (p->glass_n > 0 || own ? 24.0 : 0.0) +
-           (own ? 24.0 : 0.0) + (p->gas && p->gas_volumes ? 8.0 : 0.0) +
+           24.0 * own + (p->gas && p->gas_volumes ? 8.0 : 0.0) +
            (p->glass_n > 0 && p->lpt >= 2 ? 24.0 * (double)(p->lpt - 1) : 0.0);
 }
 
@@ -177,8 +187,7 @@ static double held_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks)
         plan = tbrfi_icc_plan_at_sites(p);
     else if (p->lpt < 2 && !p->fixed_amplitude)
         plan = lattice_transform(g) + (chunks > 1 ? 24.0 * g3 : 0.0);
-    if (p->gas && p->power_gas)
-        plan += tbrfi_icc_plan_at_sites(p);
+    plan += tbrfi_icc_own_plans(p) * tbrfi_icc_plan_at_sites(p);
     return glass_bytes(p) + 48.0 * (double)(g * g) + tbrfi_icc_lpt_held(p) + plan;
 }
 
@@ -294,18 +303,47 @@ static int take_model(tbrf_ic_cosmo *ic, const tbrf_model *src, const char *what
     return st;
 }
 
+/* The copies of the species' own models (gas: power_gas, two fluids:
+ * power_dm, velocity_dm, velocity_gas) given in src (with gas). */
+static int take_own(tbrf_ic_cosmo *ic, const tbrf_ic_cosmo_params *src)
+{
+    static const char *const NAMES[3] = {"dark matter's power table", "dark matter's velocity "
+                                         "table", "gas's velocity table"};
+    const tbrf_model *own[3] = {src->power_dm, src->velocity_dm, src->velocity_gas};
+    int st = src->power_gas ? take_model(ic, src->power_gas, "gas's power table", 0, &ic->g0)
+                            : TBRF_OK;
+    for (int i = 0; st == TBRF_OK && i < 3; i++)
+        if (own[i])
+            st = take_model(ic, own[i], NAMES[i], 0, &ic->own0[i]);
+    return st;
+}
+
+/* Each own model times the factor c that normalised the matter's. */
+static int scale_own(tbrf_ic_cosmo *ic, double c)
+{
+    int st = ic->g0 ? tbrf_model_set_amplitude(ic->g0, tbrfi_model_amplitude(ic->g0, 3) * c)
+                    : TBRF_OK;
+    for (int i = 0; st == TBRF_OK && i < 3; i++)
+        if (ic->own0[i])
+            st = tbrf_model_set_amplitude(ic->own0[i],
+                                          tbrfi_model_amplitude(ic->own0[i], 3) * c);
+    return st;
+}
+
 /* The z = 0 linear P(k) in h/Mpc: Eisenstein & Hu, or a copy of
  * params->power, normalised to sigma8 unless its amplitude is kept; the
- * gas's (power_gas) multiplied by the same factor. */
-static int linear_pk(tbrf_ic_cosmo *ic, const tbrf_model *power, const tbrf_model *power_gas)
+ * species' own (power_gas, power_dm, velocity_dm, velocity_gas: with gas
+ * only, src NULL without) multiplied by the same factor. */
+static int linear_pk(tbrf_ic_cosmo *ic, const tbrf_model *power,
+                     const tbrf_ic_cosmo_params *src)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
     const int norm = !p->keep_amplitude;
     int st;
     if (power) {
         st = take_model(ic, power, "power table", norm, &ic->p0);
-        if (st == TBRF_OK && power_gas)
-            st = take_model(ic, power_gas, "gas's power table", 0, &ic->g0);
+        if (st == TBRF_OK && src)
+            st = take_own(ic, src);
         if (st != TBRF_OK)
             return st;
     } else {
@@ -314,13 +352,12 @@ static int linear_pk(tbrf_ic_cosmo *ic, const tbrf_model *power, const tbrf_mode
                                       p->omega_b > 0 ? p->wiggles : 0, 1e-5, 1e3, &ic->p0);
     }
     double s0 = NAN;
-    if (st == TBRF_OK && norm && ic->g0)
+    if (st == TBRF_OK && norm && power && src)
         st = tbrf_cosmo_sigma_r(ic->p0, 8.0, &s0);
     if (st == TBRF_OK && norm)
         st = tbrf_model_normalize_sigma(ic->p0, 8.0, p->sigma8);
-    if (st == TBRF_OK && norm && ic->g0)
-        st = tbrf_model_set_amplitude(ic->g0, tbrfi_model_amplitude(ic->g0, 3) *
-                                                  (p->sigma8 / s0) * (p->sigma8 / s0));
+    if (st == TBRF_OK && norm && power && src)
+        st = scale_own(ic, (p->sigma8 / s0) * (p->sigma8 / s0));
     if (st != TBRF_OK)
         return tbrfi_fail(&ic->msg, st, "cosmological IC: %s",
                           ic->p0 ? tbrf_model_message(ic->p0) : tbrf_strerror(st));
@@ -501,7 +538,7 @@ static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t 
         held = fmax(2.0 * mslab + slab + moved, held + 24.0 * cells);
         held = fmax(held, modes + slab);
     }
-    return glass_bytes(p) + held + (p->gas && p->power_gas ? tbrfi_icc_plan_at_sites(p) : 0.0);
+    return glass_bytes(p) + held + tbrfi_icc_own_plans(p) * tbrfi_icc_plan_at_sites(p);
 }
 
 /* 0 when the slab form takes p (planes 1 .. G, rows >= 0): the lattice,
@@ -535,6 +572,22 @@ int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int6
     return st;
 }
 
+/* The object's params pointing to its copies of the species' models,
+ * and their plans (the same seed: the same phases) when st is TBRF_OK. */
+static int own_plans(tbrf_ic_cosmo *ic, int st)
+{
+    ic->p.power_gas = ic->g0;
+    ic->p.power_dm = ic->own0[ICC_OWN_DM];
+    ic->p.velocity_dm = ic->own0[ICC_OWN_VDM];
+    ic->p.velocity_gas = ic->own0[ICC_OWN_VGAS];
+    if (st == TBRF_OK && ic->g0)
+        st = psi_plan(ic, ic->g0, &ic->spec_gas, &ic->mg, &ic->plan_gas);
+    for (int i = 0; st == TBRF_OK && i < 3; i++)
+        if (ic->own0[i])
+            st = psi_plan(ic, ic->own0[i], &ic->spec_own[i], &ic->mown[i], &ic->plan_own[i]);
+    return st;
+}
+
 /* make, with the budget of the whole run (planes 0) or of a slab, on the
  * lattice shifted by offset spacings. */
 static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
@@ -557,8 +610,8 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
     ic->p.power = NULL;
     if (isnan(ic->p.omega_lambda)) /* the default: a flat universe whatever omega_m */
         ic->p.omega_lambda = 1.0 - ic->p.omega_m;
-    /* power_gas stays set (never read through) for the byte counts until
-     * the copy replaces it */
+    /* power_gas and the two fluids' models stay set (never read through)
+     * for the byte counts until the copies replace them (own_plans) */
     int st = check_choices(params, &ic->msg);
     if (st == TBRF_OK)
         st = check_params(&ic->p, &ic->msg);
@@ -582,12 +635,10 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
     if (st == TBRF_OK)
         st = derive(ic);
     if (st == TBRF_OK)
-        st = linear_pk(ic, params->power, params->gas ? params->power_gas : NULL);
+        st = linear_pk(ic, params->power, params->gas ? params : NULL);
     if (st == TBRF_OK)
         st = psi_plan(ic, ic->p0, &ic->spec, &ic->m, &ic->plan);
-    ic->p.power_gas = ic->g0;
-    if (st == TBRF_OK && ic->g0)
-        st = psi_plan(ic, ic->g0, &ic->spec_gas, &ic->mg, &ic->plan_gas);
+    st = own_plans(ic, st);
     ic->slab = planes > 0;
     if (st == TBRF_OK && !ic->slab) /* a slab's driver fixes its own modes */
         st = tbrfi_icc_lpt_setup(ic);
@@ -661,6 +712,11 @@ void tbrf_ic_cosmo_destroy(tbrf_ic_cosmo *ic)
     tbrf_destroy(ic->plan_gas);
     tbrf_model_destroy(ic->mg);
     tbrf_model_destroy(ic->g0);
+    for (int i = 0; i < 3; i++) {
+        tbrf_destroy(ic->plan_own[i]);
+        tbrf_model_destroy(ic->mown[i]);
+        tbrf_model_destroy(ic->own0[i]);
+    }
     free(ic->gas_weight);
     free(ic->glass);
     fftw_free(ic->phi1);

@@ -70,6 +70,11 @@ struct tbrf_ic_cosmo {
     double *gas_weight;        /* glass_n Voronoi volumes over the mean, or NULL */
     double offset;             /* the lattice's sites are (i + offset) L/G: 0, or 1/2 for a
                                   zoom's sub-cell centres (tbrfi_icc_make_offset) */
+    /* two fluids: the dark matter's own displacement, each species' velocity (ICC_OWN_*
+     * of power_dm, velocity_dm, velocity_gas), the same phases as plan */
+    icc_spec spec_own[3];
+    tbrf_model *own0[3], *mown[3]; /* their P(k) at z = 0 and Psi spectra, or NULL */
+    tbrf_plan *plan_own[3];        /* their plans, evaluated at the sites as plan_gas */
 };
 
 /* tbrf_ic_cosmo_make on the lattice shifted by offset (0 <= offset < 1) of
@@ -80,6 +85,18 @@ struct tbrf_ic_cosmo {
  * fields are evaluated in the unshifted frame). */
 int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, double offset,
                           tbrf_ic_cosmo **out);
+
+/* The two-fluid fields of tbrf_ic_cosmo's own0, mown and plan_own. */
+enum { ICC_OWN_DM = 0, ICC_OWN_VDM = 1, ICC_OWN_VGAS = 2 };
+
+/* The plans a chunk evaluates at its sites beside plan (the gas's own
+ * and the two-fluid ones): with gas, one for each model given. */
+static inline int tbrfi_icc_own_plans(const tbrf_ic_cosmo_params *p)
+{
+    return p->gas ? (p->power_gas != NULL) + (p->power_dm != NULL) + (p->velocity_dm != NULL) +
+                        (p->velocity_gas != NULL)
+                  : 0;
+}
 
 /* The bytes held with `chunks` chunks (tbrf_ic_cosmo_bytes). */
 double tbrfi_icc_bytes(const tbrf_ic_cosmo_params *p, int64_t chunks);

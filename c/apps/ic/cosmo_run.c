@@ -24,6 +24,8 @@ typedef struct icc_out {
     nufft_setup nu;
     double *gpsi;  /* the gas's own Psi, then velocities (power_gas), or NULL */
     double *gmass; /* the gas's masses (gas_volumes on a glass), or NULL */
+    double *own[3]; /* two fluids (ICC_OWN_*): the dark matter's Psi_c, its and the gas's
+                       velocity fields Psi_v, or NULL */
 } icc_out;
 
 /* Rows [n c / C, n (c + 1) / C) without overflow (C <= 2^16). */
@@ -42,6 +44,17 @@ static double wrap(double x, double box)
     return x >= box ? 0.0 : x;
 }
 
+/* One species on one axis: the position q + s + hx (its first order s,
+ * the matter's higher orders hx) and the velocity: the growing mode vfac
+ * s, or from its own velocity field w (two fluids: sqrt(a) H w, w's sign
+ * flipped for a paired partner), plus the higher orders' hv. */
+static void one_species(double q, double s, const double *w, int paired, double vown,
+                        double vfac, double hx, double hv, double *x, double *v)
+{
+    *x = q + s + hx;
+    *v = (w ? (paired ? -*w : *w) * vown : s * vfac) + hv;
+}
+
 /* The chunk's particles from psi: positions q + Psi (plus N-GenIC's shift
  * with gas) wrapped into the box, and velocities vfac Psi written over
  * psi; a paired partner's Psi1 is -psi; with 2LPT q + Psi1 + Psi2 and
@@ -51,51 +64,50 @@ static double wrap(double x, double box)
  * (Omega_b/Omega_m) d on every axis (d = L/G), their centre of mass at
  * q + Psi; both move with the site's velocity, unless the gas has its
  * own first-order Psi (gpsi: its position and velocity from that and
- * the matter's second order). 3LPT adds Psi3 (odd: a paired partner's is
- * -Psi3) with 3 vfac (f3 = 3 f1). */
+ * the matter's higher orders); two fluids also give the dark matter its
+ * own Psi_c and each species its own velocity field. 3LPT adds Psi3 (odd:
+ * a paired partner's is -Psi3) with 3 vfac (f3 = 3 f1). */
 static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
 {
     const tbrf_ic_cosmo_params *p = &ic->p;
     const int64_t g = p->particles;
     const double dx = p->box / (double)g, vfac = ic->info.velocity_factor;
     const double vfac2 = ic->info.velocity_factor2;
+    const double vown = sqrt(ic->info.scale_factor) * ic->info.hubble; /* u = sqrt(a) H Psi_v */
     const double sdm = ic->info.shift_dm, sgas = ic->info.shift_gas;
     const double *psi2 = o->lat2 ? o->lat2 + 3 * o->first : o->psi2;
     const double *psi3 = o->lat3 ? o->lat3 + 3 * o->first : o->psi3;
+    double *dm = o->own[ICC_OWN_DM], *vdm = o->own[ICC_OWN_VDM], *vgas = o->own[ICC_OWN_VGAS];
     for (int64_t r = 0; r < o->count; r++) {
         const int64_t i = o->first + r;
         const int64_t ix[3] = {i % g, i / g % g, i / (g * g)};
         for (int c = 0; c < 3; c++) {
-            double s = p->paired ? -o->psi[3 * r + c] : o->psi[3 * r + c];
-            double q = o->site && p->glass_n > 0 ? o->site[3 * r + c]
+            const int64_t j = 3 * r + c;
+            double s = p->paired ? -o->psi[j] : o->psi[j];
+            double q = o->site && p->glass_n > 0 ? o->site[j]
                                                  : ((double)ix[c] + ic->offset) * dx;
-            double x = q + s, v = s * vfac, hx = 0.0, hv = 0.0; /* orders 2 and 3 */
+            double hx = 0.0, hv = 0.0, x, v; /* the matter's orders 2 and 3 */
             if (psi2) {
-                hx = psi2[3 * r + c];
+                hx = psi2[j];
                 hv = hx * vfac2;
             }
             if (psi3) {
-                const double x3 = p->paired ? -psi3[3 * r + c] : psi3[3 * r + c];
+                const double x3 = p->paired ? -psi3[j] : psi3[j];
                 hx += x3;
                 hv += x3 * (3.0 * vfac);
             }
-            if (psi2) {
-                x += hx;
-                v += hv;
-            }
-            o->pos[3 * r + c] = wrap(o->gas ? x + sdm : x, p->box);
+            double sd = dm ? (p->paired ? -dm[j] : dm[j]) : s;
+            one_species(q, sd, vdm ? vdm + j : NULL, p->paired, vown, vfac, hx, hv, &x, &v);
+            o->pos[j] = wrap(o->gas ? x + sdm : x, p->box);
             if (o->gas && o->gpsi) { /* the gas's own first order, the matter's higher */
-                double sg = p->paired ? -o->gpsi[3 * r + c] : o->gpsi[3 * r + c];
-                double xg = q + sg, vg = sg * vfac;
-                if (psi2) {
-                    xg += hx;
-                    vg += hv;
-                }
-                o->gas[3 * r + c] = wrap(xg + sgas, p->box);
-                o->gpsi[3 * r + c] = vg;
+                double sg = p->paired ? -o->gpsi[j] : o->gpsi[j], xg, vg;
+                one_species(q, sg, vgas ? vgas + j : NULL, p->paired, vown, vfac, hx, hv, &xg,
+                            &vg);
+                o->gas[j] = wrap(xg + sgas, p->box);
+                o->gpsi[j] = vg;
             } else if (o->gas)
-                o->gas[3 * r + c] = wrap(x + sgas, p->box);
-            o->psi[3 * r + c] = v;
+                o->gas[j] = wrap(x + sgas, p->box);
+            o->psi[j] = v;
         }
     }
     for (int64_t r = 0; o->gas && r < o->count; r++)
@@ -104,14 +116,26 @@ static void particles(const tbrf_ic_cosmo *ic, icc_out *o)
         o->gmass[r] = ic->info.mass_gas * ic->gas_weight[(o->first + r) % p->glass_n];
 }
 
-/* The gas's own Psi at the chunk's sites (lattice sites, or the glass
- * sites stream_psi set) by its plan's non-uniform FFT: a point's value
+/* One own plan at the chunk's sites into out (3 count). */
+static int own_field(tbrf_ic_cosmo *ic, tbrf_plan *plan, const icc_out *o, double *out)
+{
+    int st = tbrf_set_points(plan, o->count, o->site);
+    if (st == TBRF_OK)
+        st = tbrf_execute(plan, 0, out);
+    if (st != TBRF_OK)
+        return tbrfi_fail(&ic->msg, st, "%s", tbrf_plan_message(plan));
+    return TBRF_OK;
+}
+
+/* The species' own fields (the gas's Psi, the two fluids' Psi_c and
+ * velocity fields) at the chunk's sites (lattice sites, or the glass
+ * sites stream_psi set) by their plans' non-uniform FFT: a point's value
  * does not depend on the others, so any chunks give the same values. */
 static int gas_psi(icc_out *o)
 {
     tbrf_ic_cosmo *ic = o->ic;
     const tbrf_ic_cosmo_params *p = &ic->p;
-    if (!o->gpsi)
+    if (!o->gpsi && !o->own[ICC_OWN_DM])
         return TBRF_OK;
     if (p->glass_n == 0) {
         const int64_t g = p->particles;
@@ -123,12 +147,11 @@ static int gas_psi(icc_out *o)
             o->site[3 * r + 2] = ((double)(i / (g * g)) + ic->offset) * dx;
         }
     }
-    int st = tbrf_set_points(ic->plan_gas, o->count, o->site);
-    if (st == TBRF_OK)
-        st = tbrf_execute(ic->plan_gas, 0, o->gpsi);
-    if (st != TBRF_OK)
-        return tbrfi_fail(&ic->msg, st, "%s", tbrf_plan_message(ic->plan_gas));
-    return TBRF_OK;
+    int st = o->gpsi ? own_field(ic, ic->plan_gas, o, o->gpsi) : TBRF_OK;
+    for (int i = 0; st == TBRF_OK && i < 3; i++)
+        if (o->own[i])
+            st = own_field(ic, ic->plan_own[i], o, o->own[i]);
+    return st;
 }
 
 /* Chunk o->c from its rows' Psi: the particles, pushed; then the next
@@ -255,8 +278,13 @@ static int alloc_chunk(icc_out *o, int64_t rows)
     o->psi3 = site2 && p->lpt >= 3 ? malloc(r * 3 * sizeof(double)) : NULL;
     o->gpsi = own ? malloc(r * 3 * sizeof(double)) : NULL;
     o->gmass = weights ? malloc(r * sizeof(double)) : NULL;
-    if (o->psi && o->pos && (o->gas || !p->gas) && (o->site || !(p->glass_n > 0 || own)) &&
-        (o->psi2 || !site2) && (o->psi3 || !site2 || p->lpt < 3) && (o->gpsi || !own) && (o->gmass || !weights))
+    int ok = 1; /* two fluids: power_dm needs power_gas, so own holds then too */
+    for (int i = 0; i < 3; i++)
+        if (o->ic->plan_own[i])
+            ok &= (o->own[i] = malloc(r * 3 * sizeof(double))) != NULL;
+    if (ok && o->psi && o->pos && (o->gas || !p->gas) && (o->site || !(p->glass_n > 0 || own)) &&
+        (o->psi2 || !site2) && (o->psi3 || !site2 || p->lpt < 3) && (o->gpsi || !own) &&
+        (o->gmass || !weights))
         return TBRF_OK;
     return tbrfi_fail(&o->ic->msg, TBRF_ERR_NO_MEMORY, "cosmological IC: out of memory for "
                       "%lld particles", (long long)rows);
@@ -285,6 +313,8 @@ static void free_chunk(icc_out *o)
     free_fields(o);
     free(o->gpsi);
     free(o->gmass);
+    for (int i = 0; i < 3; i++)
+        free(o->own[i]);
 }
 
 /* The message of a failed evaluation of a potential. */
@@ -544,6 +574,9 @@ int tbrf_ic_cosmo_set_cancel(tbrf_ic_cosmo *ic, tbrf_cancel_fn cancel, void *use
     int st = usable(ic);
     if (st == TBRF_OK && (st = tbrf_set_cancel(ic->plan, cancel, user)) == TBRF_OK && ic->plan_gas)
         st = tbrf_set_cancel(ic->plan_gas, cancel, user);
+    for (int i = 0; st == TBRF_OK && i < 3; i++)
+        if (ic->plan_own[i])
+            st = tbrf_set_cancel(ic->plan_own[i], cancel, user);
     return st;
 }
 

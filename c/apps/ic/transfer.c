@@ -1,5 +1,6 @@
 /* transfer.c — CAMB transfer files and CLASS tk files read as P(k) models
- * (tbrf_ic_transfer_power, tbrf.h "initial conditions"; doc/ic.md,
+ * (tbrf_ic_transfer_power, tbrf_ic_transfer_velocity, tbrf.h "initial
+ * conditions"; doc/ic.md,
  * "Transfer files").
  *
  * The layout is told from the header, never guessed from numbers alone
@@ -18,7 +19,11 @@
  *     CAMB's fixed order k/h, CDM, baryon, photon, massless nu, massive
  *     nu, total[, no_nu, total_de[, Weyl, v_CDM, v_b, v_b-v_c]].
  * P(k) = k^n_s T(k)^2 (the primordial k^(n_s - 4) times (k^2 T)^2 times
- * k^3 / k^3), amplitude 1: normalise it (sigma8) before use. */
+ * k^3 / k^3), amplitude 1: normalise it (sigma8) before use. A header
+ * must name as many columns as the rows have. The velocities
+ * (tbrf_ic_transfer_velocity, doc/ic.md "Two fluids") are T_v = -theta /
+ * (H_conf k^2) in the same units: CAMB's v_CDM, v_b columns; CLASS's
+ * Newtonian theta from its synchronous t_b, h_prime, eta_prime. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,12 +45,16 @@
 
 /* What the header said: the format and the column (0-based) of each
  * species, -1 where absent; delta: the CLASS class-format contrasts
- * (divided by k^2 here). */
+ * (divided by k^2 here); the velocities' columns: CAMB's v_CDM and v_b
+ * (vel), CLASS's t_b, h_prime and eta_prime (tb, hp, ep). */
 typedef struct tr_layout {
     int format;
     int col[3];
     int delta;
     int newtonian;
+    int vel[2];
+    int tb, hp, ep;
+    int names; /* the columns the header names */
 } tr_layout;
 
 /* The end of a CLASS column name starting at b: the next " N:" or the
@@ -111,6 +120,7 @@ static int class_header(const char *line, tr_layout *l)
     if (n == 0)
         return 0;
     l->format = TBRF_IC_TRANSFER_CLASS;
+    l->names = n;
     /* CLASS's matter (d_m) where it writes one, else its total (which
      * also holds the radiation's small share) */
     l->col[0] = find_name(names, n, "d_m");
@@ -120,6 +130,10 @@ static int class_header(const char *line, tr_layout *l)
     l->col[2] = find_name(names, n, "d_cdm");
     l->delta = 1;
     l->newtonian = find_name(names, n, "t_cdm") >= 0;
+    l->vel[0] = l->vel[1] = -1;
+    l->tb = find_name(names, n, "t_b");
+    l->hp = find_name(names, n, "h_prime");
+    l->ep = find_name(names, n, "eta_prime");
     if (l->col[0] < 0 && find_name(names, n, "-T_tot/k2") >= 0) {
         l->col[0] = find_name(names, n, "-T_tot/k2");
         l->col[1] = find_name(names, n, "-T_b/k2");
@@ -135,9 +149,13 @@ static int camb_header(const char *line, tr_layout *l)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", line);
-    int col = 0, k = -1, c[3] = {-1, -1, -1};
+    int col = 0, k = -1, c[3] = {-1, -1, -1}, v[2] = {-1, -1};
     for (char *t = strtok(buf + 1, " \t\r\n"); t; t = strtok(NULL, " \t\r\n"), col++) {
-        if (strcmp(t, "k/h") == 0)
+        if (strcmp(t, "v_CDM") == 0)
+            v[0] = col;
+        else if (strcmp(t, "v_b") == 0)
+            v[1] = col;
+        else if (strcmp(t, "k/h") == 0)
             k = col;
         else if (strcmp(t, "total") == 0)
             c[0] = col;
@@ -148,7 +166,8 @@ static int camb_header(const char *line, tr_layout *l)
     }
     if (k != 0 || c[0] < 0 || c[1] < 0 || c[2] < 0)
         return 0;
-    *l = (tr_layout){TBRF_IC_TRANSFER_CAMB, {c[0], c[1], c[2]}, 0, 0};
+    *l = (tr_layout){TBRF_IC_TRANSFER_CAMB, {c[0], c[1], c[2]}, 0, 0, {v[0], v[1]}, -1, -1, -1,
+                     col};
     return 1;
 }
 
@@ -282,9 +301,18 @@ static int layout(const char *path, tr_rows *r, char *msg, size_t ms)
         if (r->cols != 7 && r->cols != 9 && r->cols != 13)
             return tbrfi_ic_fail(msg, ms, TBRF_ERR_TABLE, "%s: no header naming the columns and "
                                  "%d columns a row: %s", path, r->cols, EXPECT);
-        r->layout = (tr_layout){TBRF_IC_TRANSFER_CAMB, {6, 2, 1}, 0, 0};
+        /* 13 columns: v_CDM and v_b are the 11th and 12th */
+        const int v = r->cols == 13;
+        r->layout = (tr_layout){TBRF_IC_TRANSFER_CAMB, {6, 2, 1}, 0, 0,
+                                {v ? 10 : -1, v ? 11 : -1}, -1, -1, -1, r->cols};
     }
     const tr_layout *l = &r->layout;
+    /* CLASS leaves out the columns of absent species but may still name
+     * them: the names then sit over the wrong numbers */
+    if (l->names != r->cols)
+        return tbrfi_ic_fail(msg, ms, TBRF_ERR_TABLE, "%s: the header names %d columns, the "
+                             "rows have %d: which column is which cannot be told (correct the "
+                             "header to the rows)", path, l->names, r->cols);
     if (l->newtonian)
         return tbrfi_ic_fail(msg, ms, TBRF_ERR_TABLE, "%s: a CLASS tk file in the Newtonian gauge "
                              "(it has t_cdm): the displacements need the synchronous gauge's "
@@ -294,28 +322,54 @@ static int layout(const char *path, tr_rows *r, char *msg, size_t ms)
                              path, l->col[0] < 0 ? "total matter (d_tot, -T_tot/k2, total)"
                                    : l->col[1] < 0 ? "baryon (d_b, -T_b/k2, baryon)"
                                                    : "CDM (d_cdm, -T_cdm/k2, CDM)", EXPECT);
-    for (int s = 0; s < 3; s++)
-        if (l->col[s] >= r->cols)
-            return tbrfi_ic_fail(msg, ms, TBRF_ERR_TABLE, "%s: the header names %d or more "
-                                 "columns, the rows have %d", path, l->col[s] + 1, r->cols);
     return TBRF_OK;
 }
 
-/* k^n_s T^2 of one species as a table model. */
-static int power_model(const char *path, const tr_rows *r, int species, double n_s,
+/* T of a species (0 .. 2) at a row: the column, over k^2 for CLASS's
+ * contrasts. */
+static double density_t(const tr_layout *l, const double *row, int species)
+{
+    const double t = row[l->col[species]];
+    return l->delta ? t / (row[0] * row[0]) : t;
+}
+
+/* The velocity in the density's units at a row (species 1 baryons, 2
+ * CDM): CAMB's -v_N k / H_conf column as written (divided by k^2 like its
+ * densities); from CLASS's synchronous gauge the Newtonian-gauge theta
+ * (theta_c = (h' + 6 eta') / 2, theta_b = t_b + theta_c; Ma & Bertschinger
+ * 1995, eq. 27) as -theta / (H_conf k^2), hc = H_conf in 1/Mpc. */
+static double velocity_t(const tr_layout *l, const double *row, int species, double hc)
+{
+    if (l->format == TBRF_IC_TRANSFER_CAMB)
+        return row[l->vel[species == TBRF_IC_TRANSFER_CDM ? 0 : 1]];
+    const double theta_c = 0.5 * (row[l->hp] + 6.0 * row[l->ep]);
+    const double theta = species == TBRF_IC_TRANSFER_CDM ? theta_c : row[l->tb] + theta_c;
+    return -theta / (hc * row[0] * row[0]);
+}
+
+/* k^n_s T^2 of one species as a table model: its density's T, or with
+ * hc > 0 its velocity's (whose ratio to the density, the species' growth
+ * rate, must be > 0 at every row: the same phases cannot carry a
+ * velocity against the growing mode). */
+static int power_model(const char *path, const tr_rows *r, int species, double n_s, double hc,
                        tbrf_model **model, char *msg, size_t ms)
 {
     double *k = malloc(r->n * sizeof *k), *p = malloc(r->n * sizeof *p);
     int st = k && p ? TBRF_OK : tbrfi_ic_fail(msg, ms, TBRF_ERR_NO_MEMORY, "out of memory");
-    const int c = r->layout.col[species];
     for (size_t i = 0; st == TBRF_OK && i < r->n; i++) {
         const double *row = r->v + i * (size_t)r->cols;
-        double t = r->layout.delta ? row[c] / (row[0] * row[0]) : row[c];
+        const double d = density_t(&r->layout, row, species);
+        const double t = hc > 0 ? velocity_t(&r->layout, row, species, hc) : d;
         k[i] = row[0];
         p[i] = pow(row[0], n_s) * t * t;
         if (!(k[i] > 0) || (i > 0 && !(k[i] > k[i - 1])) || !isfinite(p[i]))
             st = tbrfi_ic_fail(msg, ms, TBRF_ERR_TABLE, "%s: data row %zu: k must be > 0 and "
                                "increase, k^n_s T^2 finite (k %g, T %g)", path, i + 1, k[i], t);
+        else if (hc > 0 && t * d < 0)
+            st = tbrfi_ic_fail(msg, ms, TBRF_ERR_TABLE, "%s: data row %zu (k %g h/Mpc): the %s "
+                               "velocity (%g) has the opposite sign of its density (%g): a "
+                               "velocity against the growing mode is not taken", path, i + 1,
+                               k[i], species == TBRF_IC_TRANSFER_CDM ? "CDM" : "baryon", t, d);
     }
     if (st == TBRF_OK) {
         st = tbrf_model_table(r->n, k, p, model);
@@ -326,6 +380,39 @@ static int power_model(const char *path, const tr_rows *r, int species, double n
     free(k);
     free(p);
     return st;
+}
+
+/* The velocities' columns of the layout (the header names as many as the
+ * rows have): 0, or TBRF_ERR_UNSUPPORTED (none in the file). */
+static int velocity_columns(const char *path, const tr_rows *r, int species, char *msg,
+                            size_t ms)
+{
+    const tr_layout *l = &r->layout;
+    const int cdm = species == TBRF_IC_TRANSFER_CDM;
+    int need[3] = {-1, -1, -1}, missing = 1;
+    if (l->format == TBRF_IC_TRANSFER_CAMB) {
+        need[0] = l->vel[cdm ? 0 : 1];
+        missing = need[0] < 0;
+    } else if (l->delta) { /* CLASS's format = camb writes no velocities */
+        need[0] = l->hp;
+        need[1] = l->ep;
+        need[2] = cdm ? l->hp : l->tb;
+        missing = need[0] < 0 || need[1] < 0 || need[2] < 0;
+    }
+    if (missing)
+        return tbrfi_ic_fail(msg, ms, TBRF_ERR_UNSUPPORTED, "%s: no %s velocity: a CAMB "
+                             "transfer file has it in v_CDM and v_b (13 columns), a CLASS tk "
+                             "file (format = class, synchronous gauge) in t_b, h_prime and "
+                             "eta_prime", path, cdm ? "CDM" : "baryon");
+    return TBRF_OK;
+}
+
+/* The rows and layout of path into *r (freed by the caller). */
+static int read_file(const char *path, tr_rows *r, char *msg, size_t ms)
+{
+    memset(r, 0, sizeof *r);
+    int st = read_rows(path, r, msg, ms);
+    return st == TBRF_OK ? layout(path, r, msg, ms) : st;
 }
 
 int tbrf_ic_transfer_power(const char *path, int32_t species, double n_s, int32_t *format,
@@ -340,15 +427,45 @@ int tbrf_ic_transfer_power(const char *path, int32_t species, double n_s, int32_
         return tbrfi_ic_fail(message, message_size, TBRF_ERR_INVALID, "transfer: need species "
                              "0 .. 2 and -3 < n_s < 5 (got %d, %g)", (int)species, n_s);
     tr_rows r;
-    memset(&r, 0, sizeof r);
-    int st = read_rows(path, &r, message, message_size);
+    int st = read_file(path, &r, message, message_size);
     if (st == TBRF_OK)
-        st = layout(path, &r, message, message_size);
-    if (st == TBRF_OK)
-        st = power_model(path, &r, species, n_s, model, message, message_size);
+        st = power_model(path, &r, species, n_s, 0.0, model, message, message_size);
     if (st == TBRF_OK) {
         if (format)
             *format = r.layout.format;
+        tbrfi_ic_ok(message, message_size);
+    } else if (*model) {
+        tbrf_model_destroy(*model);
+        *model = NULL;
+    }
+    free(r.v);
+    return st;
+}
+
+int tbrf_ic_transfer_velocity(const char *path, int32_t species, double n_s,
+                              double conformal_hubble, tbrf_model **model, char *message,
+                              size_t message_size)
+{
+    if (!model)
+        return tbrfi_ic_fail(message, message_size, TBRF_ERR_NULL, "transfer: model is NULL");
+    *model = NULL;
+    if (!path)
+        return tbrfi_ic_fail(message, message_size, TBRF_ERR_NULL, "transfer: path is NULL");
+    if ((species != TBRF_IC_TRANSFER_BARYON && species != TBRF_IC_TRANSFER_CDM) ||
+        !(isfinite(n_s) && n_s > -3 && n_s < 5) ||
+        !(conformal_hubble > 0 && isfinite(conformal_hubble)))
+        return tbrfi_ic_fail(message, message_size, TBRF_ERR_INVALID, "transfer: a velocity "
+                             "needs species TBRF_IC_TRANSFER_BARYON or _CDM, -3 < n_s < 5 and a "
+                             "conformal Hubble rate > 0 (got %d, %g, %g)", (int)species, n_s,
+                             conformal_hubble);
+    tr_rows r;
+    int st = read_file(path, &r, message, message_size);
+    if (st == TBRF_OK)
+        st = velocity_columns(path, &r, species, message, message_size);
+    if (st == TBRF_OK)
+        st = power_model(path, &r, species, n_s, conformal_hubble, model, message,
+                         message_size);
+    if (st == TBRF_OK) {
         tbrfi_ic_ok(message, message_size);
     } else if (*model) {
         tbrf_model_destroy(*model);

@@ -43,9 +43,10 @@ static tbrf_ic_cosmo_params level_params(const tbrf_ic_cosmo_params *p, int64_t 
         f.glass_box = 1.0;
     }
     f.gas_volumes = 0;
-    if (!gas) {
+    if (!gas) { /* no species: the total matter, in the growing mode */
         f.gas = 0;
         f.power_gas = NULL;
+        f.power_dm = f.velocity_dm = f.velocity_gas = NULL;
     }
     return f;
 }
@@ -314,6 +315,7 @@ int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent, const tbrf_ic_zoom_par
     int st = zoom_run(z, parent, zoom);
     z->p.power = NULL;
     z->p.power_gas = NULL;
+    z->p.power_dm = z->p.velocity_dm = z->p.velocity_gas = NULL;
     if (st != TBRF_OK)
         return st;
     z->made = 1;
