@@ -411,9 +411,10 @@ static void test_make(int lpt, int gas)
 }
 
 /* The fine displacement (the (2G)^3 IC's on the sub-cells' centres,
- * which the zoom's fine particles are) filtered to the parent's modes (|k| <= pi G/L off the parent's
- * Nyquist planes) and sampled at the parent's sites equals the parent's
- * Psi1 to 1e-12 of its largest value; unfiltered it differs. */
+ * which the zoom's fine particles are) filtered to the parent's modes
+ * (|k| <= pi G/L off the parent's Nyquist planes) and sampled at the
+ * parent's sites equals the parent's Psi1 to 1e-12 of its largest value;
+ * unfiltered it differs. */
 static void test_filtered(void)
 {
     tbrf_ic_cosmo_params p;
