@@ -1002,13 +1002,15 @@ static int arepo_commands(int argc, char **argv)
     return EXIT_USAGE;
 }
 
-/* Under mpirun only arepo cosmo splits over the ranks (cmd_arepo_cosmo.c
- * says when it cannot); every other subcommand runs on rank 0 alone. */
+/* Under mpirun only arepo cosmo and arepo zoom split over the ranks
+ * (cmd_arepo_cosmo.c says when they cannot); every other subcommand runs
+ * on rank 0 alone. */
 int cmd_arepo(int argc, char **argv)
 {
     /* a signal while a set is written removes every member's temporary */
     tbrf_arepo_set_temp_hook(cli_guard_temps);
-    if (cli_mpi_active() && cli_mpi_size() > 1 && !(argc >= 2 && strcmp(argv[1], "cosmo") == 0))
+    const int splits = argc >= 2 && (strcmp(argv[1], "cosmo") == 0 || strcmp(argv[1], "zoom") == 0);
+    if (cli_mpi_active() && cli_mpi_size() > 1 && !splits)
         return cli_rank0_only(arepo_commands, argc, argv, NULL);
     return arepo_commands(argc, argv);
 }

@@ -668,31 +668,64 @@ static int load_table(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
     return EXIT_FAIL;
 }
 
-/* arepo zoom: budget, library, writer (the spectrum's tables in p). */
-static int run_zoom(cosmo_req *q, const tbrf_ic_cosmo_params *p)
+/* The zoom made: on this process alone (its budget checked first), or
+ * under mpirun over the ranks (each level's IC a slab a rank, rank 0
+ * holding the particles; tbrf_ic_zoom_make_mpi checks each rank's share).
+ * 0, or an exit status after the message (on the rank that failed). */
+static int make_zoom(const cosmo_req *q, const tbrf_ic_cosmo_params *p, tbrf_ic_zoom **z)
 {
+    int st;
+#ifdef TBRF_CLI_MPI
+    if (cli_mpi_active() && cli_mpi_size() > 1) {
+        st = tbrf_ic_zoom_make_mpi(MPI_COMM_WORLD, p, &q->zoom->params, z);
+        /* rank 0's message when it has one (a region every rank refuses
+         * is said once), else those of the ranks that failed */
+        int own = st != TBRF_OK && (!*z || tbrf_ic_zoom_status(*z) != TBRF_OK), first = own;
+        MPI_Bcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (own && (cli_mpi_rank() == 0 || !first))
+            cli_errline("arepo zoom: %s", *z ? tbrf_ic_zoom_message(*z) : tbrf_strerror(st));
+        return st == TBRF_OK ? 0 : st == TBRF_ERR_INVALID || st == TBRF_ERR_NULL ? EXIT_USAGE
+                                                                                  : EXIT_FAIL;
+    }
+#endif
     char err[1024];
     double bytes = 0;
-    tbrf_ic_zoom *z = NULL;
-    int st = tbrf_ic_zoom_bytes(p, &q->zoom->params, &bytes);
+    st = tbrf_ic_zoom_bytes(p, &q->zoom->params, &bytes);
     if (st == TBRF_OK && tbrf_io_budget_check(NULL, "the zoom's ICs and particles", bytes, err,
                                               sizeof err)) {
         cli_errline("arepo zoom: %s (the whole box at the fine spacing is made: a smaller "
-                    "--refine or --particles needs less)", err);
+                    "--refine or --particles, or more ranks under mpirun, need less)", err);
         return EXIT_FAIL;
     }
-    st = tbrf_ic_zoom_make(p, &q->zoom->params, &z);
-    if (st != TBRF_OK) {
-        cli_errline("arepo zoom: %s", z ? tbrf_ic_zoom_message(z) : tbrf_strerror(st));
+    st = tbrf_ic_zoom_make(p, &q->zoom->params, z);
+    if (st != TBRF_OK)
+        cli_errline("arepo zoom: %s", *z ? tbrf_ic_zoom_message(*z) : tbrf_strerror(st));
+    return st == TBRF_OK ? 0 : st == TBRF_ERR_INVALID || st == TBRF_ERR_NULL ? EXIT_USAGE
+                                                                              : EXIT_FAIL;
+}
+
+/* arepo zoom: budget, library, writer (the spectrum's tables in p); under
+ * mpirun rank 0 writes the set, the others wait for its status. */
+static int run_zoom(cosmo_req *q, const tbrf_ic_cosmo_params *p)
+{
+    char err[1024];
+    tbrf_ic_zoom *z = NULL;
+    int rc = make_zoom(q, p, &z);
+    if (rc) {
         tbrf_ic_zoom_destroy(z);
-        return st == TBRF_ERR_INVALID || st == TBRF_ERR_NULL ? EXIT_USAGE : EXIT_FAIL;
+        return rc;
     }
     q->file.command = q->command ? q->command : "tbrf arepo zoom";
-    int rc = tbrf_arepo_write_zoom(q->out, z, &q->file, err, sizeof err) ? EXIT_FAIL : 0;
-    if (rc)
+    if (cli_mpi_rank() == 0 && tbrf_arepo_write_zoom(q->out, z, &q->file, err, sizeof err)) {
         cli_errline("arepo zoom: %s", err);
+        rc = EXIT_FAIL;
+    }
+#ifdef TBRF_CLI_MPI
+    if (cli_mpi_active() && cli_mpi_size() > 1 && !cli_mpi_agree(rc == 0))
+        rc = EXIT_FAIL;
+#endif
     tbrf_ic_zoom_info f;
-    if (rc == 0 && !q->quiet && tbrf_ic_zoom_get_info(z, &f) == TBRF_OK)
+    if (rc == 0 && !q->quiet && cli_mpi_rank() == 0 && tbrf_ic_zoom_get_info(z, &f) == TBRF_OK)
         arepo_say_wrote_format(q->out, q->file.num_files, q->file.format,
                                f.fine + f.coarse + f.gas,
                                f.gas ? "zoom particles (PartType1 fine, PartType2 parent, "
@@ -725,8 +758,14 @@ static int run_cosmo(cosmo_req *q)
         rc = EXIT_USAGE;
     }
     p.gas_volumes = q->volumes;
-    if (rc == 0 && q->zoom) {
-        rc = run_zoom(q, &p);
+    if (q->zoom) {
+#ifdef TBRF_CLI_MPI
+        /* every rank makes the zoom, or none */
+        if (cli_mpi_active() && cli_mpi_size() > 1 && !cli_mpi_agree(rc == 0))
+            rc = rc ? rc : EXIT_FAIL;
+#endif
+        if (rc == 0)
+            rc = run_zoom(q, &p);
         tbrf_model_destroy(power);
         tbrf_model_destroy(gas);
         return rc;
@@ -766,6 +805,15 @@ static const char *unsplit(const char *const *val)
     if (val[C_LPT] && strtol(val[C_LPT], NULL, 10) == 3)
         return "--lpt 3 is not split over ranks";
     return NULL;
+}
+
+/* What keeps a zoom from being split over the ranks, or NULL: a
+ * refined level with fixed amplitudes is a glass of one site. */
+static const char *zoom_unsplit(const char *const *val)
+{
+    if (val[C_FIXED])
+        return "--fixed-amplitude with a zoom is not split over ranks";
+    return unsplit(val);
 }
 
 /* The ranks that hold planes of the G^3 lattice (FFTW-MPI's blocks),
@@ -1172,7 +1220,9 @@ int arepo_cosmo_command(int argc, char **argv, const cli_zoom *zoom)
 #ifdef TBRF_CLI_MPI
     /* under mpirun: split, or rank 0 alone saying why (inside it the
      * command is serial: cli_mpi_active is 0) */
-    if (cli_mpi_active() && cli_mpi_size() > 1 && unsplit(val))
+    if (cli_mpi_active() && cli_mpi_size() > 1 && zoom && zoom_unsplit(val))
+        return cli_rank0_only(cmd_arepo_zoom, zoom->argc, zoom->argv, zoom_unsplit(val));
+    if (cli_mpi_active() && cli_mpi_size() > 1 && !zoom && unsplit(val))
         return cli_rank0_only(cmd_arepo_cosmo, argc, argv, unsplit(val));
 #endif
     cosmo_req q;

@@ -44,8 +44,9 @@ void usage_zoom(void)
            "The parent's cells in the region are replaced by their R^3 particles of the\n"
            "same IC made with G R a side (PartType1; with --gas also PartType0), which\n"
            "share every mode of the parent exactly; the other cells keep the parent's\n"
-           "particle (PartType2, MassTable[2]). Not with --glass or --ngenic; under\n"
-           "mpirun rank 0 runs it alone.\n");
+           "particle (PartType2, MassTable[2]). Not with --glass or --ngenic. Under\n"
+           "mpirun each level's IC is split over the ranks (a slab of planes each) and\n"
+           "rank 0 writes the set; with --lpt 3 or --fixed-amplitude rank 0 runs it alone.\n");
 }
 
 /* One ID list's words into z->ids (grown as read), bounded by the memory
@@ -232,6 +233,8 @@ int cmd_arepo_zoom(int argc, char **argv)
             help |= strcmp(rest[1 + i], "--help") == 0 || strcmp(rest[1 + i], "-h") == 0;
         if (help || parse_zoom(val, &z) == 0) {
             z.command = help ? NULL : request_command(argc + 1, argv - 1);
+            z.argc = argc;
+            z.argv = argv;
             rc = arepo_cosmo_command(nrest, rest + 1, help ? NULL : &z);
             if (help)
                 usage_zoom();

@@ -10,6 +10,8 @@ typedef struct cli_zoom {
     tbrf_ic_zoom_params params; /* ids point to ids */
     uint64_t *ids;              /* --region ids:FILE's IDs, or NULL */
     char *command;              /* the whole command line, as it is recorded */
+    int argc;                   /* arepo zoom's own arguments (argv[0] "zoom"), for a */
+    char **argv;                /* rerun on rank 0 alone under mpirun */
 } cli_zoom;
 
 /* arepo cosmo's command (argv[0] "cosmo" or "zoom", argv[-1] "arepo")

@@ -1468,6 +1468,13 @@ module tbrf_c
         type(tbrf_ic_cosmo_info) :: info
     end function c_tbrf_ic_cosmo_get_info
 
+    function c_tbrf_ic_cosmo_get_offset(ic, offset) bind(C, name="tbrf_ic_cosmo_get_offset")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_get_offset
+        type(c_ptr), value :: ic
+        real(c_double), intent(out) :: offset
+    end function c_tbrf_ic_cosmo_get_offset
+
     function c_tbrf_ic_cosmo_generate(ic, chunks, push, user) bind(C, name="tbrf_ic_cosmo_generate")
         import
         integer(c_int) :: c_tbrf_ic_cosmo_generate
@@ -1758,6 +1765,47 @@ module tbrf_c
         type(c_ptr), value :: zoom
         type(c_ptr) :: out
     end function c_tbrf_ic_zoom_make
+
+    function c_tbrf_ic_zoom_begin(parent, zoom, hold, run, out) bind(C, name="tbrf_ic_zoom_begin")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_begin
+        type(c_ptr), value :: parent
+        type(c_ptr), value :: zoom
+        integer(c_int), value :: hold
+        real(c_double), value :: run
+        type(c_ptr) :: out
+    end function c_tbrf_ic_zoom_begin
+
+    function c_tbrf_ic_zoom_level_make(zoom, level, planes, rows, ic) bind(C, name="tbrf_ic_zoom_level_make")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_level_make
+        type(c_ptr), value :: zoom
+        integer(c_int), value :: level
+        integer(c_int64_t), value :: planes
+        integer(c_int64_t), value :: rows
+        type(c_ptr) :: ic
+    end function c_tbrf_ic_zoom_level_make
+
+    function c_tbrf_ic_zoom_take(zoom, chunk) bind(C, name="tbrf_ic_zoom_take")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_take
+        type(c_ptr), value :: zoom
+        type(c_ptr), value :: chunk
+    end function c_tbrf_ic_zoom_take
+
+    function c_tbrf_ic_zoom_append(zoom, type, part) bind(C, name="tbrf_ic_zoom_append")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_append
+        type(c_ptr), value :: zoom
+        integer(c_int), value :: type
+        type(c_ptr), value :: part
+    end function c_tbrf_ic_zoom_append
+
+    function c_tbrf_ic_zoom_finish(zoom) bind(C, name="tbrf_ic_zoom_finish")
+        import
+        integer(c_int) :: c_tbrf_ic_zoom_finish
+        type(c_ptr), value :: zoom
+    end function c_tbrf_ic_zoom_finish
 
     function c_tbrf_ic_zoom_get_params(zoom, parent, region) bind(C, name="tbrf_ic_zoom_get_params")
         import

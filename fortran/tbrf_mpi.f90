@@ -15,7 +15,7 @@ module tbrf_mpi
     private
     public :: tbrf_mpi_split_grid, tbrf_mpi_split_points, tbrf_mpi_agree
     public :: tbrf_mpi_fft_split_grid, tbrf_mpi_fft_stream, tbrf_mpi_ic_split
-    public :: tbrf_ic_cosmo_generate_mpi
+    public :: tbrf_ic_cosmo_generate_mpi, tbrf_ic_zoom_make_mpi
 
     !> tbrf_mpi_split_grid(comm, dim, n(3), start(3), count(3), first[, stat]):
     !> this rank's slab of the grid of n cells (the slowest axis split into
@@ -66,6 +66,17 @@ module tbrf_mpi
     !> ranks'; the message on ic of the rank that failed.
     interface tbrf_ic_cosmo_generate_mpi
         module procedure ic_generate_i, ic_generate_f08
+    end interface
+    !> tbrf_ic_zoom_make_mpi(comm, zoom, parent, region[, ids][, power][, stat][, power_gas]):
+    !> the zoom of tbrf_ic_zoom_make (module tbrf; the same arguments on
+    !> every rank) with each level's IC made over the ranks, a slab of its
+    !> planes each; rank 0's zoom holds every particle, in the serial
+    !> order, the others' the same info and none; each particle the serial
+    !> zoom's within the distributed transform's rounding (doc/mpi.md).
+    !> lpt 1 or 2, not fixed amplitudes. On failure `zoom` keeps the C
+    !> object for tbrf_ic_zoom_message (the rank that failed has it).
+    interface tbrf_ic_zoom_make_mpi
+        module procedure zoom_make_i, zoom_make_f08
     end interface
 
     interface
@@ -123,6 +134,13 @@ module tbrf_mpi
             type(c_ptr), value :: ic, user
             type(c_funptr), value :: push
         end function c_ic_generate
+        function c_zoom_make(comm, parent, zoom, out) bind(C, name="tbrf_mpi_f_ic_zoom_make")
+            import
+            integer(c_int) :: c_zoom_make
+            integer(c_int), value :: comm
+            type(c_ptr), value :: parent, zoom
+            type(c_ptr), intent(out) :: out
+        end function c_zoom_make
     end interface
 
 contains
@@ -286,4 +304,41 @@ contains
         integer, intent(out), optional :: stat
         call ic_generate_i(comm%MPI_VAL, ic, files, push, user, stat)
     end subroutine ic_generate_f08
+
+    subroutine zoom_make_i(comm, zoom, parent, region, ids, power, stat, power_gas)
+        integer, intent(in) :: comm
+        type(tbrf_ic_zoom), intent(inout) :: zoom
+        type(tbrf_ic_cosmo_params), intent(in) :: parent
+        type(tbrf_ic_zoom_params), intent(in) :: region
+        integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
+        type(tbrf_model), intent(in), optional :: power
+        integer, intent(out), optional :: stat
+        type(tbrf_model), intent(in), optional :: power_gas
+        type(tbrf_ic_cosmo_params), target :: p
+        type(tbrf_ic_zoom_params), target :: z
+        integer(c_int) :: st
+        call tbrf_ic_zoom_destroy(zoom)
+        p = parent
+        if (present(power)) p%power = power%ptr
+        if (present(power_gas)) p%power_gas = power_gas%ptr
+        z = region
+        if (present(ids)) then
+            z%ids = c_loc(ids)
+            z%n_ids = size(ids, kind=c_int64_t)
+        end if
+        st = c_zoom_make(int(comm, c_int), c_loc(p), c_loc(z), zoom%ptr)
+        call done(st, "tbrf_ic_zoom_make_mpi", tbrf_ic_zoom_message(zoom), stat)
+    end subroutine zoom_make_i
+
+    subroutine zoom_make_f08(comm, zoom, parent, region, ids, power, stat, power_gas)
+        type(MPI_Comm), intent(in) :: comm
+        type(tbrf_ic_zoom), intent(inout) :: zoom
+        type(tbrf_ic_cosmo_params), intent(in) :: parent
+        type(tbrf_ic_zoom_params), intent(in) :: region
+        integer(c_int64_t), intent(in), target, contiguous, optional :: ids(:)
+        type(tbrf_model), intent(in), optional :: power
+        integer, intent(out), optional :: stat
+        type(tbrf_model), intent(in), optional :: power_gas
+        call zoom_make_i(comm%MPI_VAL, zoom, parent, region, ids, power, stat, power_gas)
+    end subroutine zoom_make_f08
 end module tbrf_mpi

@@ -52,3 +52,9 @@ TBRF_MPI_F int tbrf_mpi_f_ic_cosmo_generate(MPI_Fint comm, tbrf_ic_cosmo *ic, in
 {
     return tbrf_ic_cosmo_generate_mpi(MPI_Comm_f2c(comm), ic, files, push, user);
 }
+
+TBRF_MPI_F int tbrf_mpi_f_ic_zoom_make(MPI_Fint comm, const tbrf_ic_cosmo_params *parent,
+                                       const tbrf_ic_zoom_params *zoom, tbrf_ic_zoom **out)
+{
+    return tbrf_ic_zoom_make_mpi(MPI_Comm_f2c(comm), parent, zoom, out);
+}

@@ -127,6 +127,29 @@ TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int6
 TBRF_API int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files,
                                         tbrf_ic_push_fn push, void *user);
 
+/* Collective over comm: the zoom of tbrf_ic_zoom_make (the same
+ * parameters on every rank) with each level's IC made over the ranks
+ * (tbrf_ic_zoom_level_make's slab of this rank's planes,
+ * tbrf_ic_cosmo_generate_mpi), so a rank holds its slab of the finest
+ * level's (G r)^3 lattice, not the whole. Rank 0's *out holds every
+ * particle, in the serial zoom's order (gathered level by level in rank
+ * order); every other rank's is made with the same info and no particles.
+ * A particle is the serial zoom's up to the rounding of the distributed
+ * transform (tbrf_ic_cosmo_generate_mpi's bounds). Rank 0 holds the
+ * parent's mask and every particle, and while gathering a level the other
+ * ranks' share of it once more; each rank its level slab
+ * (tbrf_ic_cosmo_slab_bytes), each checked against the memory budget
+ * first. lpt 1 or 2, not fixed amplitudes (a refined level's glass of one
+ * site has no slab). *out is set on every
+ * rank even on failure (NULL only on TBRF_ERR_NO_MEMORY): read
+ * tbrf_ic_zoom_message on the ranks (the one that failed has it), then
+ * destroy it. Statuses (on every rank, the worst of all): those of
+ * tbrf_ic_zoom_make, tbrf_ic_zoom_level_make (TBRF_ERR_UNSUPPORTED: lpt 3
+ * or fixed amplitudes), tbrf_ic_cosmo_generate_mpi; TBRF_ERR_SIZE (a
+ * level's gather over the budget or over 2^31 / 3 rows). */
+TBRF_API int tbrf_ic_zoom_make_mpi(MPI_Comm comm, const tbrf_ic_cosmo_params *parent,
+                                   const tbrf_ic_zoom_params *zoom, tbrf_ic_zoom **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -515,7 +515,12 @@ int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files, tbrf
     const int64_t g = st == TBRF_OK ? p.particles : 0;
     double *psi = NULL, *psi2 = NULL;
     if (st == TBRF_OK) {
-        const double dx = p.box / (double)g, origin[3] = {0, 0, 0}, spacing[3] = {dx, dx, dx};
+        /* a shifted lattice (a zoom's refined level): tbrf_fft_modes carries
+         * e^{i k.origin}, so every order below is formed at the shifted sites */
+        double offset = 0;
+        tbrf_ic_cosmo_get_offset(ic, &offset);
+        const double dx = p.box / (double)g, o = offset * dx, origin[3] = {o, o, o};
+        const double spacing[3] = {dx, dx, dx};
         const int64_t n[3] = {g, g, g};
         st = tbrf_mpi_agree(comm, tbrf_set_grid(plan, origin, spacing, n));
     }

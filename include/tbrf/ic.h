@@ -183,6 +183,15 @@ TBRF_API int tbrf_ic_cosmo_get_params(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_par
  * tbrf_ic_cosmo_get_params. */
 TBRF_API int tbrf_ic_cosmo_get_info(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_info *info);
 
+/* The shift of ic's lattice in spacings: its sites are (i + offset) L/G
+ * on every axis. 0 for tbrf_ic_cosmo_make and make_slab; 1/2 for a zoom's
+ * refined levels (tbrf_ic_zoom_level_make: the centres of the parent
+ * cells' sub-cells). A caller that transforms the modes itself
+ * (tbrf_ic_cosmo_generate_mpi) sets the plan's grid origin to offset
+ * L/G, so that tbrf_fft_modes carries the shift. Statuses as
+ * tbrf_ic_cosmo_get_params. */
+TBRF_API int tbrf_ic_cosmo_get_offset(const tbrf_ic_cosmo *ic, TBRF_OUT double *offset);
+
 /* One chunk of particles (tbrf_ic_cosmo_generate): rows first .. first +
  * count - 1 in particle order (x fastest on the lattice; glass point j
  * of tile (a, b, c) is row j + glass_n (a + T (b + T c))), 3 values a row.
@@ -667,8 +676,8 @@ typedef struct tbrf_ic_zoom_part {
 TBRF_API int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *parent,
                                 const tbrf_ic_zoom_params *zoom, TBRF_OUT double *bytes);
 
-/* Makes the zoom of the parent IC `parent` (lattice only: no glass; lpt 1
- * or 2; gas, fixed amplitudes, paired and power tables as for
+/* Makes the zoom of the parent IC `parent` (lattice only: no glass; lpt 1,
+ * 2 or 3; gas, fixed amplitudes, paired and power tables as for
  * tbrf_ic_cosmo_make) over the region `zoom`: the region's cells, the
  * parent's particles outside it, the fine IC's inside it, all held. *out
  * is set even on failure (NULL only on TBRF_ERR_NO_MEMORY): read
@@ -678,6 +687,72 @@ TBRF_API int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *parent,
  * tbrf_ic_cosmo_make's), TBRF_ERR_SIZE (the memory budget), TBRF_ERR_NO_MEMORY. */
 TBRF_API int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent,
                                const tbrf_ic_zoom_params *zoom, tbrf_ic_zoom **out);
+
+/* tbrf_ic_zoom_make's steps, for a caller that makes the levels' ICs
+ * itself (tbrf_ic_zoom_make_mpi of tbrf_mpi.h: each over the ranks):
+ *     tbrf_ic_zoom_begin, then for level l = 0 .. levels in turn
+ *     tbrf_ic_zoom_level_make, the IC's chunks each to tbrf_ic_zoom_take
+ *     (tbrf_ic_cosmo_generate(ic, chunks, tbrf_ic_zoom_take, zoom); rows
+ *     in rising order; tbrf_ic_zoom_append for rows another made), the
+ *     IC destroyed; then tbrf_ic_zoom_finish.
+ * A zoom holding its particles (hold) keeps them in the order taken,
+ * which must be the serial order: level by level, rows rising within a
+ * level (what tbrf_ic_zoom_particles documents). One that does not hold
+ * them keeps only the current level's (dropped by the next level_make and
+ * by finish): a rank's share, handed on to the one that holds them. */
+
+/* Begins a zoom of `parent` over the region `zoom` (the checks of
+ * tbrf_ic_zoom_make, the region's cells and counts; no IC made). The
+ * parent's power tables are read by every level_make: they must live
+ * until finish. hold: room for every particle now (else grown as taken);
+ * run: the bytes the caller's level runs hold at most beside the zoom,
+ * added to the memory budget's check (the mask, and with hold the
+ * particles). *out is set even on failure (NULL only on
+ * TBRF_ERR_NO_MEMORY): read tbrf_ic_zoom_message, then destroy it.
+ * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (as
+ * tbrf_ic_zoom_make; run negative or not finite), TBRF_ERR_SIZE (the
+ * memory budget), TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_ic_zoom_begin(const tbrf_ic_cosmo_params *parent,
+                                const tbrf_ic_zoom_params *zoom, int hold, double run,
+                                tbrf_ic_zoom **out);
+
+/* Makes level `level`'s IC into *ic (destroy it with
+ * tbrf_ic_cosmo_destroy): the parent's (level 0) or that with G r_l
+ * particles a side on the centres of the parent cells' r_l^3 sub-cells
+ * (tbrf_ic_cosmo_get_offset 1/2; with fixed amplitudes a glass of one
+ * site), the gas at the finest level only; whole (planes 0,
+ * tbrf_ic_cosmo_make) or a rank's slab (planes > 0 and rows, as
+ * tbrf_ic_cosmo_make_slab). Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not begun, finished, a level outside 0 .. levels,
+ * planes negative), TBRF_ERR_UNSUPPORTED (a refined level's slab with
+ * fixed amplitudes), and tbrf_ic_cosmo_make's or make_slab's (the
+ * message on the zoom). */
+TBRF_API int tbrf_ic_zoom_level_make(tbrf_ic_zoom *zoom, int level, int64_t planes,
+                                     int64_t rows, tbrf_ic_cosmo **ic);
+
+/* A tbrf_ic_push_fn with the zoom (a tbrf_ic_zoom *) as user: keeps the
+ * particles of a chunk of the IC that tbrf_ic_zoom_level_make made last
+ * (from tbrf_ic_cosmo_generate or tbrf_ic_cosmo_generate_mpi) whose parent
+ * cell is at that level: the parent's outside every level, the finest
+ * level's as the fine (and gas) particles, the others as coarse with
+ * their level's mass. Statuses (non-zero stops the generate): TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_INVALID (no level made, finished, rows outside
+ * the level's lattice), TBRF_ERR_SIZE (the budget, growing),
+ * TBRF_ERR_NO_MEMORY; the message on the zoom. */
+TBRF_API int tbrf_ic_zoom_take(void *zoom, const tbrf_ic_chunk *chunk);
+
+/* Appends part's n rows to type `type` (0 gas, 1 fine, 2 coarse), as
+ * another zoom's tbrf_ic_zoom_particles gave them (energies for the gas,
+ * masses for coarse particles of nested levels). Statuses: TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_INVALID (not begun or finished, a type outside
+ * 0 .. 2, gas without gas, n negative), TBRF_ERR_SIZE, TBRF_ERR_NO_MEMORY. */
+TBRF_API int tbrf_ic_zoom_append(tbrf_ic_zoom *zoom, int type, const tbrf_ic_zoom_part *part);
+
+/* Ends the zoom: with hold, every count checked against the region's;
+ * the info derived; the power tables no longer read. Statuses: TBRF_OK,
+ * TBRF_ERR_NULL, TBRF_ERR_INVALID (not begun, finished, no level 0, a
+ * count short or over). */
+TBRF_API int tbrf_ic_zoom_finish(tbrf_ic_zoom *zoom);
 
 /* The parent's parameters (power tables NULL) and the region's (ids NULL)
  * the zoom was made with. Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID
@@ -690,8 +765,9 @@ TBRF_API int tbrf_ic_zoom_get_params(const tbrf_ic_zoom *zoom, tbrf_ic_cosmo_par
 TBRF_API int tbrf_ic_zoom_get_info(const tbrf_ic_zoom *zoom, tbrf_ic_zoom_info *info);
 
 /* The particles of AREPO type `type` (0 gas, 1 fine, 2 coarse) into *part
- * (n 0 for a type the zoom has none of). Statuses: TBRF_OK, TBRF_ERR_NULL,
- * TBRF_ERR_INVALID (not made, a type outside 0 .. 2). */
+ * (n 0 for a type the zoom has none of; between tbrf_ic_zoom_begin and
+ * finish those held so far). Statuses: TBRF_OK, TBRF_ERR_NULL,
+ * TBRF_ERR_INVALID (not begun, a type outside 0 .. 2). */
 TBRF_API int tbrf_ic_zoom_particles(const tbrf_ic_zoom *zoom, int type,
                                     tbrf_ic_zoom_part *part);
 

@@ -10,7 +10,9 @@
  * its (G r_l)^3 IC's) and masses. The parent-mode part at arbitrary sites (tbrfi_icc_psi_at): at
  * refinement-2 sites coinciding with parent sites it equals
  * tbrf_ic_cosmo_displacements to 1e-12 (plan path, fixed amplitudes,
- * paired); NULL sites refused. */
+ * paired); NULL sites refused. The steps (tbrf_ic_zoom_begin, level_make,
+ * take, append, finish), as a distributed caller uses them, against
+ * tbrf_ic_zoom_make bit for bit, and their misuse. */
 #include <complex.h>
 #include <math.h>
 #include <stdint.h>
@@ -268,7 +270,7 @@ static all_rows rows_of(const tbrf_ic_cosmo_params *p, double offset)
     all_rows a = {malloc(n * 24), malloc(n * 24), malloc(n * 24), malloc(n * 24), malloc(n * 8)};
     tbrf_ic_cosmo *ic = NULL;
     if (offset > 0) {
-        int st = tbrfi_icc_make_offset(p, offset, &ic);
+        int st = tbrfi_icc_make_offset(p, 0, 0, offset, &ic);
         CHECK(st == TBRF_OK, "make_offset: %s", tbrf_ic_cosmo_message(ic));
         if (st != TBRF_OK) {
             tbrf_ic_cosmo_destroy(ic);
@@ -425,7 +427,7 @@ static void test_filtered(void)
     tbrf_ic_cosmo *lo = icx_make(&p);
     p.particles = 2 * G;
     tbrf_ic_cosmo *hi = NULL;
-    CHECK(tbrfi_icc_make_offset(&p, 0.5, &hi) == TBRF_OK, "make_offset");
+    CHECK(tbrfi_icc_make_offset(&p, 0, 0, 0.5, &hi) == TBRF_OK, "make_offset");
     if (!lo || !hi) {
         tbrf_ic_cosmo_destroy(lo);
         tbrf_ic_cosmo_destroy(hi);
@@ -549,6 +551,166 @@ static void test_levels(void)
     tbrf_ic_zoom_destroy(zz);
 }
 
+/* The steps (tbrf_ic_zoom_begin .. finish) as a distributed caller uses
+ * them, serially: two "ranks", a zoom that holds the particles taking the
+ * rows of each level's lower half and one that does not taking the upper
+ * half, whose share is appended to the first's level by level, give
+ * tbrf_ic_zoom_make's zoom bit for bit (every type's rows, positions,
+ * velocities, masses, energies; the info); the non-holding zoom keeps one
+ * level's share and none once finished; the lattice offset of each level;
+ * misuse statuses. */
+typedef struct halves {
+    tbrf_ic_zoom *part[2]; /* rank 0 (holds), rank 1 */
+    int64_t split;         /* rows below go to part 0 */
+} halves;
+
+static int take_halves(void *user, const tbrf_ic_chunk *ch)
+{
+    halves *h = user;
+    tbrf_ic_chunk a = *ch, b = *ch;
+    a.count = ch->first + ch->count <= h->split ? ch->count
+              : ch->first >= h->split           ? 0
+                                                : h->split - ch->first;
+    b.first = ch->first + a.count;
+    b.count = ch->count - a.count;
+    b.pos += 3 * a.count, b.vel += 3 * a.count;
+    if (b.gas_pos)
+        b.gas_pos += 3 * a.count, b.gas_u += a.count;
+    if (b.gas_vel)
+        b.gas_vel += 3 * a.count;
+    return tbrf_ic_zoom_take(h->part[0], &a) != TBRF_OK ||
+           tbrf_ic_zoom_take(h->part[1], &b) != TBRF_OK;
+}
+
+static int same_part(const tbrf_ic_zoom_part *a, const tbrf_ic_zoom_part *b)
+{
+    const size_t n = (size_t)a->n;
+    return a->n == b->n && !memcmp(a->pos, b->pos, 3 * n * sizeof(double)) &&
+           !memcmp(a->vel, b->vel, 3 * n * sizeof(double)) &&
+           !memcmp(a->row, b->row, n * sizeof(int64_t)) && !a->u == !b->u &&
+           (!a->u || !memcmp(a->u, b->u, n * sizeof(double))) && !a->mass == !b->mass &&
+           (!a->mass || !memcmp(a->mass, b->mass, n * sizeof(double)));
+}
+
+static void test_steps(void)
+{
+    tbrf_ic_cosmo_params p;
+    tbrf_ic_default_cosmo(&p);
+    p.particles = 8;
+    p.lpt = 2;
+    p.gas = 1;
+    tbrf_ic_zoom_params z;
+    tbrf_ic_default_zoom(&z);
+    z.refinement = 4;
+    z.levels = 2;
+    z.region = TBRF_IC_ZOOM_SPHERE;
+    z.centre[0] = z.centre[1] = z.centre[2] = 20000;
+    z.radius = 6000;
+    tbrf_ic_zoom *ref = NULL, *all = NULL;
+    REQUIRE(tbrf_ic_zoom_make(&p, &z, &ref) == TBRF_OK, , "steps: make: %s",
+            tbrf_ic_zoom_message(ref));
+    halves h = {{NULL, NULL}, 0};
+    CHECK(tbrf_ic_zoom_begin(&p, &z, 1, 0.0, &h.part[0]) == TBRF_OK &&
+              tbrf_ic_zoom_begin(&p, &z, 0, 0.0, &h.part[1]) == TBRF_OK,
+          "steps: begin: %s", tbrf_ic_zoom_message(h.part[0]));
+    all = h.part[0];
+    int ok = 1;
+    for (int l = 0; l <= 2 && ok; l++) {
+        tbrf_ic_cosmo *ic[2] = {NULL, NULL};
+        double off = -1;
+        ok &= CHECK(tbrf_ic_zoom_level_make(h.part[0], l, 0, 0, &ic[0]) == TBRF_OK &&
+                        tbrf_ic_zoom_level_make(h.part[1], l, 0, 0, &ic[1]) == TBRF_OK &&
+                        tbrf_ic_cosmo_get_offset(ic[0], &off) == TBRF_OK &&
+                        off == (l == 0 ? 0.0 : 0.5),
+                    "steps: level %d made, offset %g", l, off);
+        tbrf_ic_cosmo_params f;
+        tbrf_ic_cosmo_get_params(ic[0], &f);
+        h.split = f.particles * f.particles * (f.particles / 2);
+        ok &= CHECK(tbrf_ic_cosmo_generate(ic[0], 3, take_halves, &h) == TBRF_OK,
+                    "steps: level %d generate: %s", l, tbrf_ic_zoom_message(h.part[0]));
+        for (int t = 0; t < 3 && ok; t++) { /* rank 1's share after rank 0's */
+            tbrf_ic_zoom_part q;
+            ok &= CHECK(tbrf_ic_zoom_particles(h.part[1], t, &q) == TBRF_OK &&
+                            tbrf_ic_zoom_append(all, t, &q) == TBRF_OK,
+                        "steps: append: %s", tbrf_ic_zoom_message(all));
+        }
+        tbrf_ic_cosmo_destroy(ic[0]);
+        tbrf_ic_cosmo_destroy(ic[1]);
+    }
+    tbrf_ic_zoom_part q;
+    tbrf_ic_zoom_particles(h.part[1], 1, &q);
+    CHECK(q.n > 0, "steps: a non-holding zoom holds the last level's share before finish");
+    CHECK(tbrf_ic_zoom_finish(all) == TBRF_OK && tbrf_ic_zoom_finish(h.part[1]) == TBRF_OK,
+          "steps: finish: %s", tbrf_ic_zoom_message(all));
+    tbrf_ic_zoom_particles(h.part[1], 1, &q);
+    CHECK(q.n == 0, "steps: a finished non-holding zoom holds none");
+    tbrf_ic_zoom_info a, b;
+    tbrf_ic_zoom_get_info(ref, &a);
+    tbrf_ic_zoom_get_info(all, &b);
+    CHECK(!memcmp(&a, &b, sizeof a), "steps: the info differs from make's");
+    for (int t = 0; t < 3; t++) {
+        tbrf_ic_zoom_part x, y;
+        tbrf_ic_zoom_particles(ref, t, &x);
+        tbrf_ic_zoom_particles(all, t, &y);
+        CHECK(same_part(&x, &y), "steps: type %d differs from make's (%lld, %lld rows)", t,
+              (long long)x.n, (long long)y.n);
+    }
+    /* misuse */
+    tbrf_ic_cosmo *ic = NULL;
+    tbrf_ic_chunk ch = {0, 0, 1, NULL, NULL, NULL, NULL, NULL, NULL};
+    CHECK(tbrf_ic_zoom_finish(all) == TBRF_ERR_INVALID &&
+              tbrf_ic_zoom_level_make(all, 0, 0, 0, &ic) == TBRF_ERR_INVALID && !ic &&
+              tbrf_ic_zoom_append(all, 1, &q) == TBRF_ERR_INVALID,
+          "steps: a finished zoom takes no more");
+    tbrf_ic_zoom *w = NULL;
+    CHECK(tbrf_ic_zoom_begin(&p, &z, 1, NAN, &w) == TBRF_ERR_INVALID, "steps: run NaN");
+    CHECK(tbrf_ic_zoom_level_make(w, 0, 0, 0, &ic) == TBRF_ERR_INVALID, "steps: a failed begin");
+    tbrf_ic_zoom_destroy(w);
+    REQUIRE(tbrf_ic_zoom_begin(&p, &z, 1, 0.0, &w) == TBRF_OK, , "steps: begin");
+    CHECK(tbrf_ic_zoom_finish(w) == TBRF_ERR_INVALID, "steps: finish before level 0");
+    CHECK(tbrf_ic_zoom_level_make(w, 3, 0, 0, &ic) == TBRF_ERR_INVALID &&
+              tbrf_ic_zoom_level_make(w, -1, 0, 0, &ic) == TBRF_ERR_INVALID &&
+              tbrf_ic_zoom_level_make(w, 0, -1, 0, &ic) == TBRF_ERR_INVALID &&
+              tbrf_ic_zoom_level_make(w, 0, 0, 0, NULL) == TBRF_ERR_NULL,
+          "steps: level_make's level, planes and ic checked");
+    CHECK(tbrf_ic_zoom_take(w, &ch) == TBRF_ERR_INVALID && strstr(tbrf_ic_zoom_message(w),
+                                                                   "before level_make"),
+          "steps: take before any level: %s", tbrf_ic_zoom_message(w));
+    tbrf_ic_zoom_part bad = {1, NULL, NULL, NULL, NULL, NULL};
+    CHECK(tbrf_ic_zoom_append(w, 3, &bad) == TBRF_ERR_INVALID &&
+              tbrf_ic_zoom_append(w, 1, &bad) == TBRF_ERR_NULL &&
+              tbrf_ic_zoom_append(w, 1, NULL) == TBRF_ERR_NULL,
+          "steps: append's type and rows checked");
+    REQUIRE(tbrf_ic_zoom_level_make(w, 0, 0, 0, &ic) == TBRF_OK, , "steps: level 0");
+    tbrf_ic_cosmo_destroy(ic);
+    CHECK(tbrf_ic_zoom_take(w, NULL) == TBRF_ERR_NULL && tbrf_ic_zoom_take(NULL, &ch) ==
+              TBRF_ERR_NULL && tbrf_ic_zoom_take(w, &ch) == TBRF_ERR_INVALID,
+          "steps: take's chunk checked (NULL, no positions)");
+    CHECK(tbrf_ic_zoom_finish(w) == TBRF_ERR_INVALID && strstr(tbrf_ic_zoom_message(w), "kept"),
+          "steps: finish with particles missing: %s", tbrf_ic_zoom_message(w));
+    tbrf_ic_zoom_destroy(w);
+    p.fixed_amplitude = 1;
+    REQUIRE(tbrf_ic_zoom_begin(&p, &z, 0, 0.0, &w) == TBRF_OK, , "steps: begin, fixed");
+    CHECK(tbrf_ic_zoom_level_make(w, 1, 2, 100, &ic) == TBRF_ERR_UNSUPPORTED && !ic,
+          "steps: a refined level's slab with fixed amplitudes");
+    tbrf_ic_zoom_destroy(w);
+    p.gas = 0;
+    p.fixed_amplitude = 0;
+    REQUIRE(tbrf_ic_zoom_begin(&p, &z, 0, 0.0, &w) == TBRF_OK, , "steps: begin, no gas");
+    tbrf_ic_zoom_part one = {0, NULL, NULL, NULL, NULL, NULL};
+    CHECK(tbrf_ic_zoom_append(w, 0, &one) == TBRF_ERR_INVALID, "steps: gas rows without gas");
+    double off = 1;
+    tbrf_ic_cosmo *c = NULL;
+    CHECK(tbrf_ic_cosmo_make(&p, &c) == TBRF_OK && tbrf_ic_cosmo_get_offset(c, &off) ==
+              TBRF_OK && off == 0 && tbrf_ic_cosmo_get_offset(c, NULL) == TBRF_ERR_NULL,
+          "steps: a plain IC's offset is 0");
+    tbrf_ic_cosmo_destroy(c);
+    tbrf_ic_zoom_destroy(w);
+    tbrf_ic_zoom_destroy(h.part[1]);
+    tbrf_ic_zoom_destroy(all);
+    tbrf_ic_zoom_destroy(ref);
+}
+
 int main(void)
 {
     test_mask();
@@ -557,6 +719,7 @@ int main(void)
     test_make(2, 1);
     test_make(3, 0);
     test_levels();
+    test_steps();
     test_filtered();
     one(0, 0);
     one(1, 0);

@@ -19,6 +19,10 @@ here=$(dirname "$0")
 RAW_ONLY="tbrf_set_cancel tbrf_driver_set_cancel tbrf_inflow_set_cancel tbrf_ic_cosmo_set_cancel"
 RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_plan"
 RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_push_rows tbrf_ic_cosmo_push_rows2 tbrf_ic_cosmo_fixed_modes"
+# Likewise the steps of a zoom and the lattice offset they make, which
+# tbrf_ic_zoom_make_mpi composes (module tbrf_mpi: tbrf_ic_zoom_make_mpi).
+RAW_ONLY="$RAW_ONLY tbrf_ic_zoom_begin tbrf_ic_zoom_level_make tbrf_ic_zoom_take"
+RAW_ONLY="$RAW_ONLY tbrf_ic_zoom_append tbrf_ic_zoom_finish tbrf_ic_cosmo_get_offset"
 names=$(awk -f "$here/../../fortran/gen_tbrf_c.awk" "$h" | sed -n 's/.*bind(C, name="\([A-Za-z_0-9]*\)").*/\1/p')
 test -n "$names"
 missing=0 n=0

@@ -14,20 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_test.h"
 #include "tbrf_mpi.h"
-
-static int rank, size, failures, checks;
-
-static void check(int ok, const char *what)
-{
-    int all = ok;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    checks++;
-    if (!ok)
-        fprintf(stderr, "FAIL rank %d: %s\n", rank, what);
-    if (!all)
-        failures++;
-}
 
 typedef struct sink {
     double *all;   /* the whole grid's values, this rank's cells filled */

@@ -6,7 +6,8 @@
 ! particle within the distributed transform's rounding (doc/mpi.md);
 ! a bad set size comes back as a status on every rank, not a stop; and
 ! the distributed FFT method (tbrf_mpi_fft_stream) on a 2D grid gives
-! each rank's own cells, the serial plan's within the transform's bound.
+! each rank's own cells, the serial plan's within the transform's bound;
+! a zoom over the ranks (tbrf_ic_zoom_make_mpi) is the serial zoom.
 module ic_mpi_f_rows
     use, intrinsic :: iso_c_binding
     use tbrf
@@ -153,6 +154,7 @@ program test_ic_mpi_f
                "tbrf_mpi_agree gives the worst status")
 
     call check_fft()
+    call check_zoom()
     call MPI_Allreduce(failures, all_failures, 1, MPI_INTEGER, MPI_SUM, comm)
     call MPI_Comm_free(comm)
     call MPI_Finalize()
@@ -193,6 +195,59 @@ contains
         call check(amax > 0 .and. dmax <= 2 * log(real(n(1) * n(2), c_double)) / log(2.0_c_double) &
                                           * epsilon(1.0_c_double) * amax, "the serial field")
     end subroutine check_fft
+
+    !> A zoom over the ranks (tbrf_ic_zoom_make_mpi, both handle forms)
+    !> against the serial tbrf_ic_zoom_make: the same counts on every
+    !> rank; on rank 0 the serial rows and, for Zel'dovich, positions
+    !> within the transform's rounding (bound as above, at G r); no
+    !> particles on the others.
+    subroutine check_zoom()
+        type(tbrf_ic_cosmo_params) :: zp
+        type(tbrf_ic_zoom_params) :: region
+        type(tbrf_ic_zoom) :: zs, zm
+        type(tbrf_ic_zoom_info) :: is, im
+        type(tbrf_ic_zoom_part) :: ps, pm
+        real(c_double), pointer :: xs(:, :), xm(:, :)
+        integer(c_int64_t), pointer :: rs(:), rm(:)
+        integer :: k
+        call tbrf_ic_default_cosmo(zp)
+        zp%particles = 8
+        zp%box = 50
+        zp%lpt = 1
+        call tbrf_ic_default_zoom(region)
+        region%refinement = 2
+        region%region = TBRF_IC_ZOOM_SPHERE
+        region%centre = [25.0_c_double, 25.0_c_double, 10.0_c_double]
+        region%radius = 9
+        call tbrf_ic_zoom_make(zs, zp, region, stat=st)
+        call check(st == TBRF_OK, "serial zoom: " // tbrf_ic_zoom_message(zs))
+        do k = 1, 2
+            if (k == 1) call tbrf_ic_zoom_make_mpi(comm, zm, zp, region, stat=st)
+            if (k == 2) call tbrf_ic_zoom_make_mpi(comm%MPI_VAL, zm, zp, region, stat=st)
+            call check(st == TBRF_OK, "tbrf_ic_zoom_make_mpi: " // tbrf_ic_zoom_message(zm))
+            call tbrf_ic_zoom_get_info(zs, is)
+            call tbrf_ic_zoom_get_info(zm, im)
+            call check(im%fine == is%fine .and. im%coarse == is%coarse .and. im%fine > 0, &
+                       "the zoom's counts on every rank")
+            call tbrf_ic_zoom_particles(zm, 1, pm)
+            if (rank /= 0) then
+                call check(pm%n == 0, "no particles but on rank 0")
+                cycle
+            end if
+            call tbrf_ic_zoom_particles(zs, 1, ps)
+            call check(pm%n == ps%n, "rank 0 holds every fine particle")
+            if (pm%n /= ps%n) cycle
+            call c_f_pointer(ps%pos, xs, [3_c_int64_t, ps%n])
+            call c_f_pointer(pm%pos, xm, [3_c_int64_t, pm%n])
+            call c_f_pointer(ps%row, rs, [ps%n])
+            call c_f_pointer(pm%row, rm, [pm%n])
+            call check(all(rs == rm), "the serial zoom's rows, in order")
+            call check(maxval(abs(xs - xm)) <= (2 * log(16.0_c_double) / log(2.0_c_double) + 1) &
+                       * epsilon(1.0_c_double) * zp%box, "positions within the transform's rounding")
+        end do
+        call tbrf_ic_zoom_destroy(zm)
+        call tbrf_ic_zoom_destroy(zs)
+    end subroutine check_zoom
 
     subroutine check(ok, what)
         logical, intent(in) :: ok

@@ -24,20 +24,8 @@
 #include <unistd.h>
 
 #include "io/tbrf_io_mpi.h"
+#include "mpi_test.h"
 #include "tbrf_mpi.h"
-
-static int rank, size, failures, checks;
-
-static void check(int ok, const char *what)
-{
-    int all = ok;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    checks++;
-    if (!ok)
-        fprintf(stderr, "FAIL rank %d: %s\n", rank, what);
-    if (!all)
-        failures++;
-}
 
 /* Whether a file whose name contains `name` exists in the directory. */
 static int left(const char *dir, const char *name)

@@ -602,9 +602,9 @@ static int make_ic(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t r
     if (!params)
         return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: params is NULL");
     if (offset != 0 && (!(offset > 0 && offset < 1) || params->glass_n != 0 ||
-                        params->fixed_amplitude || planes > 0))
+                        params->fixed_amplitude))
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: a lattice offset %g "
-                          "(0 .. 1, not with a glass, fixed amplitudes or a slab)", offset);
+                          "(0 .. 1, not with a glass or fixed amplitudes)", offset);
     ic->offset = offset;
     ic->p = *params;
     ic->p.power = NULL;
@@ -653,10 +653,10 @@ int tbrf_ic_cosmo_make(const tbrf_ic_cosmo_params *params, tbrf_ic_cosmo **out)
     return make_ic(params, 0, 0, 0.0, out);
 }
 
-int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, double offset,
-                          tbrf_ic_cosmo **out)
+int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
+                          double offset, tbrf_ic_cosmo **out)
 {
-    return make_ic(params, 0, 0, offset, out);
+    return make_ic(params, planes, rows, offset, out);
 }
 
 int tbrf_ic_cosmo_make_slab(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
@@ -677,6 +677,16 @@ int tbrf_ic_cosmo_get_params(const tbrf_ic_cosmo *ic, tbrf_ic_cosmo_params *para
     if (!ic->made)
         return TBRF_ERR_BAD_PLAN;
     *params = ic->p;
+    return TBRF_OK;
+}
+
+int tbrf_ic_cosmo_get_offset(const tbrf_ic_cosmo *ic, double *offset)
+{
+    if (!ic || !offset)
+        return TBRF_ERR_NULL;
+    if (!ic->made)
+        return TBRF_ERR_BAD_PLAN;
+    *offset = ic->offset;
     return TBRF_OK;
 }
 

@@ -77,14 +77,16 @@ struct tbrf_ic_cosmo {
     tbrf_plan *plan_own[3];        /* their plans, evaluated at the sites as plan_gas */
 };
 
-/* tbrf_ic_cosmo_make on the lattice shifted by offset (0 <= offset < 1) of
- * its spacing on every axis: sites (i + offset) L/G, the plan's FFT
- * evaluating the same field there (its modes are functions of absolute
- * position), the second and third orders formed from those samples.
- * Refused (TBRF_ERR_INVALID) with a glass or fixed amplitudes (their
- * fields are evaluated in the unshifted frame). */
-int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, double offset,
-                          tbrf_ic_cosmo **out);
+/* tbrf_ic_cosmo_make (planes 0) or tbrf_ic_cosmo_make_slab (planes > 0,
+ * rows) on the lattice shifted by offset (0 <= offset < 1) of its spacing
+ * on every axis: sites (i + offset) L/G, the plan's FFT evaluating the
+ * same field there (its modes are functions of absolute position; a
+ * slab's driver takes them with e^{i k.origin} at origin offset L/G,
+ * tbrf_ic_cosmo_get_offset), the second and third orders formed from
+ * those samples. Refused (TBRF_ERR_INVALID) with a glass or fixed
+ * amplitudes (their fields are evaluated in the unshifted frame). */
+int tbrfi_icc_make_offset(const tbrf_ic_cosmo_params *params, int64_t planes, int64_t rows,
+                          double offset, tbrf_ic_cosmo **out);
 
 /* The two-fluid fields of tbrf_ic_cosmo's own0, mown and plan_own. */
 enum { ICC_OWN_DM = 0, ICC_OWN_VDM = 1, ICC_OWN_VGAS = 2 };

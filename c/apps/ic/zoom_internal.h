@@ -46,11 +46,18 @@ typedef struct tbrfi_zoom_type {
 
 struct tbrf_ic_zoom {
     tbrfi_message msg;
-    int made;
-    tbrf_ic_cosmo_params p; /* the parent's, power tables NULL */
+    int began, made;
+    int hold;               /* holds every particle (tbrf_ic_zoom_begin's hold) */
+    int level;              /* the level whose chunks take keeps (the last made), or -1 */
+    tbrf_ic_cosmo_params p; /* the parent's: the caller's power tables until finished, then
+                               NULL; omega_lambda resolved by level 0 */
     tbrf_ic_zoom_params z;  /* ids NULL */
     tbrf_ic_zoom_info info;
     unsigned char *mask;    /* G^3 parent cells, each its level 0 .. L */
+    int64_t count[8];       /* each level's kept particles (cells[l] r_l^3) */
+    int64_t coarse;         /* those of the levels below L */
+    tbrf_ic_cosmo_info linfo[2]; /* level 0's and level L's, as their ICs derived them */
+    double lmass[8];        /* each level's dark-matter particle mass, as its IC derived it */
     tbrfi_zoom_type type[3]; /* gas, fine, coarse */
 };
 

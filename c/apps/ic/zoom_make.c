@@ -85,17 +85,22 @@ static void level_counts(const tbrf_ic_zoom_params *z, const int64_t *cells, int
     }
 }
 
-/* The most held at once: the mask and the kept particles (positions,
- * velocities, rows; masses of nested levels; the gas's energies), with
- * the largest of the levels' runs, made one after the other. */
-static int zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
-                      const int64_t *cells, double *bytes)
+/* The bytes of the kept particles: positions, velocities and rows, the
+ * masses of nested levels, the gas's energies. */
+static double kept_bytes(const tbrf_ic_cosmo_params *p, int levels, const int64_t *count,
+                         int64_t coarse)
+{
+    const double row = 7.0 * sizeof(double), n = (double)count[levels];
+    return n * row * (p->gas ? 2.0 : 1.0) + (p->gas ? 8.0 * n : 0.0) +
+           (double)coarse * (row + (levels > 1 ? 8.0 : 0.0));
+}
+
+/* The most one of the levels' runs holds: they are made one after the
+ * other (tbrf_ic_zoom_make's chunks). */
+static int run_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z, double *run)
 {
     const int levels = z->levels > 0 ? z->levels : 1;
-    int64_t count[8], coarse = 0;
-    level_counts(z, cells, count, &coarse);
-    const double row = 7.0 * sizeof(double), n = (double)count[levels];
-    double run = 0;
+    *run = 0;
     for (int l = 0; l <= levels; l++) {
         const tbrf_ic_cosmo_params f = level_params(p, level_r(z, l), l == levels && p->gas);
         const int64_t chunks = l == 0 ? 1 : fine_chunks(&f);
@@ -104,12 +109,25 @@ static int zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *
         int st = tbrf_ic_cosmo_bytes(&f, chunks > 0 ? chunks : TBRF_IC_MAX_CHUNKS, &b, &fewest);
         if (st != TBRF_OK)
             return st;
-        run = fmax(run, b);
+        *run = fmax(*run, b);
     }
-    *bytes = (double)(p->particles * p->particles * p->particles) + run +
-             n * row * (p->gas ? 2.0 : 1.0) + (p->gas ? 8.0 * n : 0.0) +
-             (double)coarse * (row + (levels > 1 ? 8.0 : 0.0));
     return TBRF_OK;
+}
+
+/* The most held at once: the mask and the kept particles with the
+ * largest of the levels' runs. */
+static int zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
+                      const int64_t *cells, double *bytes)
+{
+    const int levels = z->levels > 0 ? z->levels : 1;
+    int64_t count[8], coarse = 0;
+    level_counts(z, cells, count, &coarse);
+    double run = 0;
+    int st = run_bytes(p, z, &run);
+    if (st == TBRF_OK)
+        *bytes = (double)(p->particles * p->particles * p->particles) + run +
+                 kept_bytes(p, levels, count, coarse);
+    return st;
 }
 
 int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params *z,
@@ -130,114 +148,168 @@ int tbrf_ic_zoom_bytes(const tbrf_ic_cosmo_params *p, const tbrf_ic_zoom_params 
     return st == TBRF_OK ? zoom_bytes(p, z, cells, bytes) : st;
 }
 
-/* Room for n rows of t (energies: gas; masses: nested coarse levels). */
-static int type_alloc(tbrfi_zoom_type *t, int64_t n, int gas, int masses)
+/* The bytes the zoom's particle arrays take at caps cap[t]. */
+static double held_bytes(const tbrf_ic_zoom *z, const int64_t *cap)
 {
-    const size_t m = (size_t)(n > 0 ? n : 1);
-    t->cap = n;
-    t->pos = malloc(m * 3 * sizeof(double));
-    t->vel = malloc(m * 3 * sizeof(double));
-    t->row = malloc(m * sizeof(int64_t));
-    t->u = gas ? malloc(m * sizeof(double)) : NULL;
-    t->mass = masses ? malloc(m * sizeof(double)) : NULL;
-    return t->pos && t->vel && t->row && (!gas || t->u) && (!masses || t->mass)
-               ? TBRF_OK : TBRF_ERR_NO_MEMORY;
+    double b = (double)(z->p.particles * z->p.particles * z->p.particles);
+    for (int t = 0; t < 3; t++)
+        b += (double)cap[t] * (7.0 * sizeof(double) + (t == 0 ? 8.0 : 0.0) +
+                               (t == 2 && z->z.levels > 1 ? 8.0 : 0.0));
+    return b;
 }
 
-/* Appends row `row` of a chunk (its index k in the chunk) to t, or
- * returns 1 when t is full (cannot happen: each level's count is known). */
-static int type_push(tbrfi_zoom_type *t, int64_t row, int64_t k, const double *pos,
+/* Room for `more` rows of type t past those held (energies: gas;
+ * masses: nested coarse levels): grown by doubling, the mask and every
+ * type's arrays checked against the memory budget first. */
+static int type_room(tbrf_ic_zoom *z, int type, int64_t more)
+{
+    tbrfi_zoom_type *t = &z->type[type];
+    if (t->n + more <= t->cap && t->pos)
+        return TBRF_OK;
+    int64_t cap[3] = {z->type[0].cap, z->type[1].cap, z->type[2].cap};
+    cap[type] = t->n + more > 2 * t->cap ? t->n + more : 2 * t->cap;
+    cap[type] = cap[type] > 1024 || z->hold ? cap[type] : 1024;
+    char why[TBRFI_MESSAGE_SIZE];
+    int st = tbrfi_ic_budget(held_bytes(z, cap), "zoom IC: the particles kept", why, sizeof why);
+    if (st != TBRF_OK)
+        return tbrfi_fail(&z->msg, st, "%s", why);
+    const size_t m = (size_t)(cap[type] > 0 ? cap[type] : 1);
+    const int gas = type == 0, masses = type == 2 && z->z.levels > 1;
+    double *pos = realloc(t->pos, m * 3 * sizeof(double));
+    t->pos = pos ? pos : t->pos;
+    double *vel = realloc(t->vel, m * 3 * sizeof(double));
+    t->vel = vel ? vel : t->vel;
+    int64_t *row = realloc(t->row, m * sizeof(int64_t));
+    t->row = row ? row : t->row;
+    double *u = gas ? realloc(t->u, m * sizeof(double)) : NULL;
+    t->u = u ? u : t->u;
+    double *mass = masses ? realloc(t->mass, m * sizeof(double)) : NULL;
+    t->mass = mass ? mass : t->mass;
+    if (!pos || !vel || !row || (gas && !u) || (masses && !mass))
+        return tbrfi_fail(&z->msg, TBRF_ERR_NO_MEMORY, "zoom: out of memory for %lld particles",
+                          (long long)cap[type]);
+    t->cap = cap[type];
+    return TBRF_OK;
+}
+
+/* Appends row `row` of a chunk (its index k in the chunk) to type t. */
+static int type_push(tbrf_ic_zoom *z, int type, int64_t row, int64_t k, const double *pos,
                      const double *vel, const double *u, double mass)
 {
-    if (t->n >= t->cap)
-        return 1;
+    int st = type_room(z, type, 1);
+    if (st != TBRF_OK)
+        return st;
+    tbrfi_zoom_type *t = &z->type[type];
     memcpy(t->pos + 3 * t->n, pos + 3 * k, 3 * sizeof(double));
     memcpy(t->vel + 3 * t->n, vel + 3 * k, 3 * sizeof(double));
-    if (u)
-        t->u[t->n] = u[k];
+    if (t->u)
+        t->u[t->n] = u ? u[k] : 0.0;
     if (t->mass)
         t->mass[t->n] = mass;
     t->row[t->n++] = row;
-    return 0;
+    return TBRF_OK;
 }
 
-/* The callbacks' state: the zoom, the level whose IC the chunks are, its
- * refinement and particle mass. */
-typedef struct zoom_take {
-    tbrf_ic_zoom *zoom;
-    int level, finest;
-    int64_t r;
-    double mass;
-} zoom_take;
-
-/* Keeps a chunk's particles of its level's cells: the parent's outside
- * every level, level l's IC's in level l's cells (the finest level's with
- * their gas). */
-static int take_chunk(void *user, const tbrf_ic_chunk *ch)
+/* The level's index checked on a begun, unfinished zoom. */
+static int level_usable(tbrf_ic_zoom *z, int level, const char *what)
 {
-    zoom_take *t = user;
-    tbrf_ic_zoom *z = t->zoom;
-    const int64_t g = z->p.particles, r = t->r, gf = g * r;
-    int full = 0;
-    for (int64_t k = 0; k < ch->count && !full; k++) {
+    if (!z->began || z->made)
+        return tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: %s on a zoom %s", what,
+                          z->began ? "already finished" : "not begun (a failed begin)");
+    const int levels = z->z.levels > 0 ? z->z.levels : 1;
+    if (level < 0 || level > levels)
+        return tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: %s: level %d outside 0 .. %d", what,
+                          level, levels);
+    return TBRF_OK;
+}
+
+int tbrf_ic_zoom_take(void *zoom, const tbrf_ic_chunk *ch)
+{
+    tbrf_ic_zoom *z = zoom;
+    if (!z)
+        return TBRF_ERR_NULL;
+    if (!ch)
+        return tbrfi_fail(&z->msg, TBRF_ERR_NULL, "zoom: take: chunk is NULL");
+    const int level = z->level;
+    int st = level < 0 ? tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: take before level_make")
+                       : level_usable(z, level, "take");
+    if (st != TBRF_OK)
+        return st;
+    const int levels = z->z.levels > 0 ? z->z.levels : 1, finest = level == levels;
+    const int64_t g = z->p.particles, r = level_r(&z->z, level), gf = g * r;
+    const double mass = z->lmass[level];
+    if (st == TBRF_OK && ch->count > 0 &&
+        (ch->first < 0 || ch->count > gf * gf * gf - ch->first || !ch->pos || !ch->vel))
+        st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: take: a chunk of rows %lld + %lld "
+                        "outside level %d's %lld^3 (or no positions)", (long long)ch->first,
+                        (long long)ch->count, level, (long long)gf);
+    for (int64_t k = 0; k < ch->count && st == TBRF_OK; k++) {
         const int64_t row = ch->first + k;
         const int64_t c = r == 1 ? row
                                  : tbrfi_zoom_cell(row % gf, r, g) +
                                        g * (tbrfi_zoom_cell(row / gf % gf, r, g) +
                                             g * tbrfi_zoom_cell(row / (gf * gf), r, g));
-        if (z->mask[c] != t->level)
+        if (z->mask[c] != level)
             continue;
-        if (!t->finest) {
-            full = type_push(&z->type[2], row, k, ch->pos, ch->vel, NULL, t->mass);
+        if (!finest) {
+            st = type_push(z, 2, row, k, ch->pos, ch->vel, NULL, mass);
             continue;
         }
-        full = type_push(&z->type[1], row, k, ch->pos, ch->vel, NULL, 0);
-        if (ch->gas_pos && !full)
-            full = type_push(&z->type[0], row, k, ch->gas_pos, ch->gas_vel ? ch->gas_vel : ch->vel,
-                             ch->gas_u, 0);
+        st = type_push(z, 1, row, k, ch->pos, ch->vel, NULL, 0);
+        if (ch->gas_pos && st == TBRF_OK)
+            st = type_push(z, 0, row, k, ch->gas_pos, ch->gas_vel ? ch->gas_vel : ch->vel,
+                           ch->gas_u, 0);
     }
-    return full;
-}
-
-/* Makes level l's IC and keeps its cells' particles; the info it derived
- * into *info (with the parent's the flat universe's Omega_Lambda). */
-static int run_level(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p, int l,
-                     tbrf_ic_cosmo_info *info)
-{
-    const int levels = z->z.levels > 0 ? z->z.levels : 1;
-    const int64_t rl = level_r(&z->z, l);
-    const tbrf_ic_cosmo_params f = level_params(p, rl, l == levels && p->gas);
-    tbrf_ic_cosmo *ic = NULL;
-    int st = rl > 1 && !p->fixed_amplitude ? tbrfi_icc_make_offset(&f, 0.5, &ic)
-                                           : tbrf_ic_cosmo_make(&f, &ic);
-    if (st == TBRF_OK)
-        st = tbrf_ic_cosmo_get_info(ic, info);
-    zoom_take take = {z, l, l == levels, rl, info->mass_dm};
-    if (st == TBRF_OK)
-        st = tbrf_ic_cosmo_generate(ic, l == 0 ? 1 : fine_chunks(&f), take_chunk, &take);
-    tbrf_ic_cosmo_params made;
-    if (st == TBRF_OK && l == 0 && (st = tbrf_ic_cosmo_get_params(ic, &made)) == TBRF_OK)
-        z->p.omega_lambda = made.omega_lambda; /* resolved: NaN is the flat universe's */
-    if (st != TBRF_OK)
-        tbrfi_fail(&z->msg, st, "zoom: level %d's IC (%lld^3): %s", l, (long long)f.particles,
-                   ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
-    tbrf_ic_cosmo_destroy(ic);
     return st;
 }
 
-/* The counts, masses and growth of the made zoom. */
-static void zoom_info(tbrf_ic_zoom *z, const tbrf_ic_cosmo_info *parent,
-                      const tbrf_ic_cosmo_info *fine, const int64_t *cells, const int64_t *count)
+int tbrf_ic_zoom_append(tbrf_ic_zoom *z, int type, const tbrf_ic_zoom_part *part)
+{
+    if (!z)
+        return TBRF_ERR_NULL;
+    if (!part)
+        return tbrfi_fail(&z->msg, TBRF_ERR_NULL, "zoom: append: part is NULL");
+    int st = level_usable(z, 0, "append");
+    const int masses = type == 2 && z->z.levels > 1;
+    if (st == TBRF_OK && (type < 0 || type > 2 || part->n < 0 || (type == 0 && !z->p.gas)))
+        st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: append: type %d (%lld rows) %s", type,
+                        (long long)part->n, type == 0 ? "without gas" : "outside 0 .. 2");
+    if (st == TBRF_OK && part->n > 0 &&
+        (!part->pos || !part->vel || !part->row || (type == 0 && !part->u) ||
+         (masses && !part->mass)))
+        st = tbrfi_fail(&z->msg, TBRF_ERR_NULL, "zoom: append: type %d's rows lack positions, "
+                        "velocities, rows%s", type, type == 0 ? " or energies" : " or masses");
+    if (st == TBRF_OK && part->n > 0)
+        st = type_room(z, type, part->n);
+    if (st != TBRF_OK || part->n == 0)
+        return st;
+    tbrfi_zoom_type *t = &z->type[type];
+    const size_t n = (size_t)part->n;
+    memcpy(t->pos + 3 * t->n, part->pos, 3 * n * sizeof(double));
+    memcpy(t->vel + 3 * t->n, part->vel, 3 * n * sizeof(double));
+    memcpy(t->row + t->n, part->row, n * sizeof(int64_t));
+    if (t->u)
+        memcpy(t->u + t->n, part->u, n * sizeof(double));
+    if (t->mass)
+        memcpy(t->mass + t->n, part->mass, n * sizeof(double));
+    t->n += part->n;
+    return TBRF_OK;
+}
+
+/* The counts, masses and growth of the finished zoom. */
+static void zoom_info(tbrf_ic_zoom *z)
 {
     tbrf_ic_zoom_info *f = &z->info;
+    const tbrf_ic_cosmo_info *parent = &z->linfo[0], *fine = &z->linfo[1];
     const int levels = z->z.levels > 0 ? z->z.levels : 1;
-    f->region_cells = cells[levels];
-    f->fine = z->type[1].n;
-    f->coarse = z->type[2].n;
-    f->gas = z->type[0].n;
+    const int64_t r = level_r(&z->z, levels);
+    f->region_cells = z->count[levels] / (r * r * r);
+    f->fine = z->count[levels];
+    f->coarse = z->coarse;
+    f->gas = z->p.gas ? z->count[levels] : 0;
     f->levels = levels;
     for (int l = 0; l <= levels; l++)
-        f->level_particles[l] = count[l];
+        f->level_particles[l] = z->count[l];
     f->mass_coarse = parent->mass_dm;
     f->mass_fine = fine->mass_dm;
     f->mass_gas = fine->mass_gas;
@@ -253,43 +325,32 @@ static void zoom_info(tbrf_ic_zoom *z, const tbrf_ic_cosmo_info *parent,
     tbrfi_zoom_extent(z->mask, z->p.particles, f->extent_lo, f->extent_width);
 }
 
-/* Checks, budgets and allocates, then runs the parent and each level. */
-static int zoom_run(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p,
-                    const tbrf_ic_zoom_params *region)
+/* The parent's checks, the mask, the counts and the budget of what the
+ * zoom holds beside run (room for every particle when it holds them). */
+static int zoom_begin(tbrf_ic_zoom *z, const tbrf_ic_cosmo_params *p,
+                      const tbrf_ic_zoom_params *region, double run)
 {
     const int levels = region->levels > 0 ? region->levels : 1;
-    int64_t cells[8] = {0}, count[8] = {0}, coarse = 0;
+    int64_t cells[8] = {0};
     int st = tbrfi_zoom_mask(p, region, z->mask, cells, z->msg.text, sizeof z->msg.text);
     if (st != TBRF_OK)
         return z->msg.status = st;
-    double bytes = 0;
+    level_counts(region, cells, z->count, &z->coarse);
     char why[TBRFI_MESSAGE_SIZE];
-    st = zoom_bytes(p, region, cells, &bytes);
-    if (st == TBRF_OK)
-        st = tbrfi_ic_budget(bytes, "zoom IC", why, sizeof why);
+    const double g3 = (double)(p->particles * p->particles * p->particles);
+    st = tbrfi_ic_budget(g3 + run + (z->hold ? kept_bytes(p, levels, z->count, z->coarse) : 0.0),
+                         z->hold ? "zoom IC" : "zoom IC: the region's mask", why, sizeof why);
     if (st != TBRF_OK)
-        return tbrfi_fail(&z->msg, st, "%s", st == TBRF_ERR_INVALID ? "zoom: the parent's "
-                          "parameters are invalid for tbrf_ic_cosmo_make" : why);
-    level_counts(region, cells, count, &coarse);
-    if (type_alloc(&z->type[2], coarse, 0, levels > 1) != TBRF_OK ||
-        type_alloc(&z->type[1], count[levels], 0, 0) != TBRF_OK ||
-        (p->gas && type_alloc(&z->type[0], count[levels], 1, 0) != TBRF_OK))
-        return tbrfi_fail(&z->msg, TBRF_ERR_NO_MEMORY, "zoom: out of memory for %lld "
-                          "particles", (long long)(coarse + count[levels]));
-    tbrf_ic_cosmo_info parent, fine;
-    for (int l = 0; l <= levels && st == TBRF_OK; l++)
-        st = run_level(z, p, l, l == 0 ? &parent : &fine);
-    if (st == TBRF_OK && (z->type[1].n != count[levels] || z->type[2].n != coarse))
-        st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: kept %lld fine and %lld coarse "
-                        "particles, not %lld and %lld", (long long)z->type[1].n,
-                        (long long)z->type[2].n, (long long)count[levels], (long long)coarse);
-    if (st == TBRF_OK)
-        zoom_info(z, &parent, &fine, cells, count);
-    return st;
+        return tbrfi_fail(&z->msg, st, "%s", why);
+    if (z->hold && ((st = type_room(z, 2, z->coarse)) != TBRF_OK ||
+                    (st = type_room(z, 1, z->count[levels])) != TBRF_OK ||
+                    (p->gas && (st = type_room(z, 0, z->count[levels])) != TBRF_OK)))
+        return st;
+    return TBRF_OK;
 }
 
-int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent, const tbrf_ic_zoom_params *zoom,
-                      tbrf_ic_zoom **out)
+int tbrf_ic_zoom_begin(const tbrf_ic_cosmo_params *parent, const tbrf_ic_zoom_params *zoom,
+                       int hold, double run, tbrf_ic_zoom **out)
 {
     if (!out)
         return TBRF_ERR_NULL;
@@ -302,9 +363,13 @@ int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent, const tbrf_ic_zoom_par
     if (parent->glass_n != 0 || parent->glass)
         return tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: the parent must be on the lattice "
                           "(a glass has no fine version with the same sites)");
+    if (!(run >= 0) || isinf(run))
+        return tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: run bytes %g", run);
     z->p = *parent;
     z->z = *zoom;
     z->z.ids = NULL;
+    z->hold = hold != 0;
+    z->level = -1;
     const int64_t g = parent->particles;
     if (g < 2 || g > TBRF_IC_MAX_PARTICLES)
         return tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: parent G %lld outside 2 .. %d",
@@ -312,15 +377,117 @@ int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent, const tbrf_ic_zoom_par
     z->mask = calloc((size_t)(g * g * g), 1);
     if (!z->mask)
         return tbrfi_fail(&z->msg, TBRF_ERR_NO_MEMORY, "zoom: out of memory for the region");
-    int st = zoom_run(z, parent, zoom);
+    int st = zoom_begin(z, parent, zoom, run);
+    if (st != TBRF_OK)
+        return st;
+    z->began = 1;
+    tbrfi_message_clear(&z->msg);
+    return TBRF_OK;
+}
+
+int tbrf_ic_zoom_level_make(tbrf_ic_zoom *z, int level, int64_t planes, int64_t rows,
+                            tbrf_ic_cosmo **ic)
+{
+    if (ic)
+        *ic = NULL;
+    if (!z || !ic)
+        return z ? tbrfi_fail(&z->msg, TBRF_ERR_NULL, "zoom: level_make: ic is NULL")
+                 : TBRF_ERR_NULL;
+    int st = level_usable(z, level, "level_make");
+    if (st != TBRF_OK)
+        return st;
+    const int levels = z->z.levels > 0 ? z->z.levels : 1;
+    const int64_t rl = level_r(&z->z, level);
+    if (planes < 0)
+        st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: level_make: planes %lld",
+                        (long long)planes);
+    if (st == TBRF_OK && planes > 0 && rl > 1 && z->p.fixed_amplitude)
+        st = tbrfi_fail(&z->msg, TBRF_ERR_UNSUPPORTED, "zoom: a refined level with fixed "
+                        "amplitudes is made on a glass of one site, which has no slab");
+    if (st != TBRF_OK)
+        return st;
+    if (!z->hold) /* what it held was the previous level's, handed on */
+        for (int t = 0; t < 3; t++)
+            z->type[t].n = 0;
+    z->level = -1; /* until this level's IC is made */
+    const tbrf_ic_cosmo_params f = level_params(&z->p, rl, level == levels && z->p.gas);
+    st = rl > 1 && !z->p.fixed_amplitude ? tbrfi_icc_make_offset(&f, planes, rows, 0.5, ic)
+         : planes > 0                    ? tbrf_ic_cosmo_make_slab(&f, planes, rows, ic)
+                                         : tbrf_ic_cosmo_make(&f, ic);
+    tbrf_ic_cosmo_params made;
+    if (st == TBRF_OK && level == 0 && (st = tbrf_ic_cosmo_get_params(*ic, &made)) == TBRF_OK)
+        z->p.omega_lambda = made.omega_lambda; /* resolved: NaN is the flat universe's */
+    tbrf_ic_cosmo_info info;
+    if (st == TBRF_OK && (st = tbrf_ic_cosmo_get_info(*ic, &info)) == TBRF_OK) {
+        z->lmass[level] = info.mass_dm;
+        if (level == 0)
+            z->linfo[0] = info;
+        if (level == levels)
+            z->linfo[1] = info;
+    }
+    if (st == TBRF_OK)
+        z->level = level;
+    if (st != TBRF_OK)
+        tbrfi_fail(&z->msg, st, "zoom: level %d's IC (%lld^3): %s", level,
+                   (long long)f.particles, *ic ? tbrf_ic_cosmo_message(*ic) : tbrf_strerror(st));
+    return st;
+}
+
+int tbrf_ic_zoom_finish(tbrf_ic_zoom *z)
+{
+    if (!z)
+        return TBRF_ERR_NULL;
+    int st = level_usable(z, 0, "finish");
+    if (st == TBRF_OK && z->linfo[0].particles == 0)
+        st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: finish before level 0 was made");
+    const int levels = z->z.levels > 0 ? z->z.levels : 1;
+    if (st == TBRF_OK && z->hold &&
+        (z->type[1].n != z->count[levels] || z->type[2].n != z->coarse ||
+         z->type[0].n != (z->p.gas ? z->count[levels] : 0)))
+        st = tbrfi_fail(&z->msg, TBRF_ERR_INVALID, "zoom: kept %lld fine, %lld gas and %lld "
+                        "coarse particles, not %lld, %lld and %lld", (long long)z->type[1].n,
+                        (long long)z->type[0].n, (long long)z->type[2].n,
+                        (long long)z->count[levels],
+                        (long long)(z->p.gas ? z->count[levels] : 0), (long long)z->coarse);
+    if (st != TBRF_OK)
+        return st;
+    if (!z->hold) /* its rows were handed on */
+        for (int t = 0; t < 3; t++)
+            z->type[t].n = 0;
+    zoom_info(z);
     z->p.power = NULL;
     z->p.power_gas = NULL;
     z->p.power_dm = z->p.velocity_dm = z->p.velocity_gas = NULL;
-    if (st != TBRF_OK)
-        return st;
     z->made = 1;
     tbrfi_message_clear(&z->msg);
     return TBRF_OK;
+}
+
+int tbrf_ic_zoom_make(const tbrf_ic_cosmo_params *parent, const tbrf_ic_zoom_params *zoom,
+                      tbrf_ic_zoom **out)
+{
+    double run = 0;
+    int st = parent && zoom ? run_bytes(parent, zoom, &run) : TBRF_OK;
+    st = tbrf_ic_zoom_begin(parent, zoom, 1, st == TBRF_OK ? run : 0, out);
+    if (st != TBRF_OK)
+        return st;
+    tbrf_ic_zoom *z = *out;
+    const int levels = zoom->levels > 0 ? zoom->levels : 1;
+    for (int l = 0; l <= levels && st == TBRF_OK; l++) {
+        tbrf_ic_cosmo *ic = NULL;
+        st = tbrf_ic_zoom_level_make(z, l, 0, 0, &ic);
+        if (st == TBRF_OK) {
+            const tbrf_ic_cosmo_params f =
+                level_params(&z->p, level_r(zoom, l), l == levels && z->p.gas);
+            st = tbrf_ic_cosmo_generate(ic, l == 0 ? 1 : fine_chunks(&f), tbrf_ic_zoom_take, z);
+            if (st != TBRF_OK && z->msg.status == TBRF_OK)
+                tbrfi_fail(&z->msg, st, "zoom: level %d's IC: %s", l, tbrf_ic_cosmo_message(ic));
+            else if (st != TBRF_OK)
+                st = z->msg.status;
+        }
+        tbrf_ic_cosmo_destroy(ic);
+    }
+    return st == TBRF_OK ? tbrf_ic_zoom_finish(z) : st;
 }
 
 int tbrf_ic_zoom_get_params(const tbrf_ic_zoom *z, tbrf_ic_cosmo_params *parent,
@@ -349,7 +516,7 @@ int tbrf_ic_zoom_particles(const tbrf_ic_zoom *z, int type, tbrf_ic_zoom_part *p
 {
     if (!z || !part)
         return TBRF_ERR_NULL;
-    if (!z->made || type < 0 || type > 2)
+    if (!(z->made || z->began) || type < 0 || type > 2)
         return TBRF_ERR_INVALID;
     const tbrfi_zoom_type *t = &z->type[type];
     *part = (tbrf_ic_zoom_part){t->n, t->pos, t->vel, t->u, t->mass, t->row};
