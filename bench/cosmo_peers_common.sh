@@ -64,18 +64,26 @@ peers_mono_stages() {
         END { printf "%s %s\n", (1 in t) ? t[1] : "-", (2 in t) ? t[2] : "-" }'
 }
 
-# peers_mono_conf G BOX Z ORDER SEED FILE: monofonIC's configuration on
-# stdout: the AREPO HDF5 file FILE in double precision with 64-bit IDs,
-# the P(k) of transfer_camb.txt, the corner modes removed (the particle
-# Nyquist sphere), no fixing or pairing, $OMP_NUM_THREADS threads.
+# peers_mono_conf G BOX Z ORDER SEED FILE [TRANSFER [BARYONS [VREL]]]:
+# monofonIC's configuration on stdout: the AREPO HDF5 file FILE in double
+# precision with 64-bit IDs, the P(k) of TRANSFER (default
+# transfer_camb.txt), the corner modes removed (the particle Nyquist
+# sphere), no fixing or pairing, $OMP_NUM_THREADS threads; BARYONS yes
+# for two fluids (then DoBaryonVrel VREL, default yes, and the transfer
+# file's columns taken at z = Z).
 peers_mono_conf() {
+    local baryons=${8:-no} vrel="" ztarget=""
+    if [ "$baryons" = yes ]; then
+        vrel=$'\n'"DoBaryonVrel = ${9:-yes}"
+        ztarget=$'\n'"ztarget = $3"
+    fi
     cat <<EOF
 [setup]
 GridRes = $1
 BoxLength = $2
 zstart = $3
 LPTorder = $4
-DoBaryons = no
+DoBaryons = $baryons$vrel
 DoFixing = no
 DoInversion = no
 DoRemoveCornerModes = yes
@@ -91,9 +99,9 @@ sigma_8 = $S8
 m_nu1 = 0
 m_nu2 = 0
 m_nu3 = 0
-ZeroRadiation = true
+ZeroRadiation = true$ztarget
 transfer = CAMB_file
-transfer_file = transfer_camb.txt
+transfer_file = ${7:-transfer_camb.txt}
 [random]
 generator = NGENIC
 seed = $5

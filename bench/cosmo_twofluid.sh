@@ -41,43 +41,8 @@ for seed in $SEEDS; do
     "$tbrf" arepo cosmo --out "tbrf_$seed" --box $((BOX * 1000)) --particles "$G" \
         --redshift $Z --omega-m $OM --omega-b "$OB" --hubble $H --sigma8 $S8 --ns $NS \
         --seed "$seed" --lpt 1 --gas --transfer transfer.dat --quiet
-    cat > "mono_$seed.conf" <<CONF
-[setup]
-GridRes = $G
-BoxLength = $BOX
-zstart = $Z
-LPTorder = 1
-DoBaryons = yes
-DoBaryonVrel = ${VREL:-yes}
-DoFixing = no
-DoInversion = no
-DoRemoveCornerModes = yes
-ParticleLoad = sc
-[cosmology]
-ParameterSet = none
-Omega_m = $OM
-Omega_b = $OB
-Omega_L = $(echo "1 - $OM" | bc -l)
-H0 = $(echo "100 * $H" | bc -l)
-n_s = $NS
-sigma_8 = $S8
-m_nu1 = 0
-m_nu2 = 0
-m_nu3 = 0
-ZeroRadiation = true
-ztarget = $Z
-transfer = CAMB_file
-transfer_file = transfer.dat
-[random]
-generator = NGENIC
-seed = $seed
-[execution]
-NumThreads = $OMP_NUM_THREADS
-[output]
-format = AREPO
-filename = mono_$seed.hdf5
-UseLongids = true
-CONF
+    peers_mono_conf "$G" "$BOX" "$Z" 1 "$seed" "mono_$seed.hdf5" transfer.dat yes "${VREL:-yes}" \
+        > "mono_$seed.conf"
     "$mono" "mono_$seed.conf" > "mono_$seed.log" 2>&1 || { tail -20 "mono_$seed.log"; exit 1; }
 done
 "$py" "$here/cosmo_twofluid.py" --transfer transfer.dat --box "$BOX" --grid "$G" --z $Z \
