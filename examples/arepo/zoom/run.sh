@@ -29,7 +29,10 @@
 # PARALLEL [0; 1: the AREPO runs side by side], HALO_PICK [largest:
 # halo_ids.py --pick], HALO_MIN [50], MUSIC_PADDING [2: MUSIC's level-6
 # cells around its fine region; halo_ids.py --max-width assumes 2],
-# ICS_ONLY [0; 1: stop after the ICs].
+# ICS_ONLY [0; 1: stop after the ICs], TBRF_RANKS [1; N > 1: tbrf's zoom
+# made by `MPIRUN -np N TBRF_MPI arepo zoom`, each level's IC split over
+# the ranks (doc/mpi.md), time.txt then rank 0's], TBRF_MPI [the MPI build's
+# tbrf, e.g. build/mpi/tbrf; needed with TBRF_RANKS > 1].
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:?usage: AREPO=... AREPO_ZOOM=... run.sh WORKDIR}
@@ -69,8 +72,16 @@ region_hi=($(sed -n 's/^region_hi = //p' "$work/halo/halo.txt"))
 # 3. tbrf's zoom
 if [[ " ${RUNS:-tbrf music} " == *" tbrf "* ]] && [ ! -f "$work/tbrf/ics.hdf5" ]; then
     mkdir -p "$work/tbrf"
-    (cd "$work/tbrf" && timed "$tbrf" arepo zoom --out ics "${cosmo[@]}" --lpt 2 \
-        --region "ids:$work/halo/halo_ids.txt" --refine "$refine" --pad "$pad" > tbrf.log 2>&1)
+    zoom=(arepo zoom --out ics "${cosmo[@]}" --lpt 2 --region "ids:$work/halo/halo_ids.txt"
+          --refine "$refine" --pad "$pad")
+    if [ "${TBRF_RANKS:-1}" -gt 1 ]; then
+        tbrf_mpi=${TBRF_MPI:?set TBRF_MPI to the MPI build of tbrf}
+        (cd "$work/tbrf" && "$mpirun" ${MPIRUN_FLAGS:-} -np "$TBRF_RANKS" bash -c \
+            '/usr/bin/time -v -o "time.txt.$OMPI_COMM_WORLD_RANK" "$@"' time "$tbrf_mpi" \
+            "${zoom[@]}" > tbrf.log 2>&1 && mv time.txt.0 time.txt)
+    else
+        (cd "$work/tbrf" && timed "$tbrf" "${zoom[@]}" > tbrf.log 2>&1)
+    fi
 fi
 
 # 4. MUSIC's zoom with the parent's phases
