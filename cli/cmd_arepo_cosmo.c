@@ -721,7 +721,8 @@ static int run_zoom(cosmo_req *q, const tbrf_ic_cosmo_params *p)
         rc = EXIT_FAIL;
     }
 #ifdef TBRF_CLI_MPI
-    if (cli_mpi_active() && cli_mpi_size() > 1 && !cli_mpi_agree(rc == 0))
+    /* the others wait for rank 0's write asleep, not spinning a core */
+    if (cli_mpi_active() && cli_mpi_size() > 1 && !cli_mpi_agree_idle(rc == 0))
         rc = EXIT_FAIL;
 #endif
     tbrf_ic_zoom_info f;

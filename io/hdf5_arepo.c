@@ -261,10 +261,14 @@ int io_h5_arepo_write(tbrf_io_writer *w, const struct tbrf_arepo_header *h,
 static int members_dataset(hid_t file, int nf, const uint64_t *rows)
 {
     hsize_t dims[2] = {(hsize_t)nf, 2};
-    hid_t sp = H5Screate_simple(2, dims, NULL);
+    hid_t sp = H5Screate_simple(2, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl >= 0) /* no times: the same set gives the same bytes */
+        H5Pset_obj_track_times(dcpl, 0);
     hid_t d = sp < 0 ? -1 : H5Dcreate2(file, "gadget_members", H5T_STD_U64LE, sp, H5P_DEFAULT,
-                                       H5P_DEFAULT, H5P_DEFAULT);
+                                       dcpl >= 0 ? dcpl : H5P_DEFAULT, H5P_DEFAULT);
     int rc = d < 0 || H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0;
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
     if (d >= 0)
         H5Dclose(d);
     if (sp >= 0)

@@ -5,9 +5,10 @@
 # recorded command is the same:
 #  - Zel'dovich, 16^3 refined 2 in a box, on 1, 2 and 3 ranks, and in
 #    gadget2 with --files 2 on 2 ranks: every rank exits 0, no note (each
-#    level split), one set written, the serial set's bytes (h5diff finds
-#    no difference: the distributed transform rounds Psi1 as the serial
-#    one at these sizes; test_ic_zoom_mpi holds the stated bound);
+#    level split), one set written, the serial set's bytes, the Gadget
+#    side file's too (no object times in it) — the distributed transform
+#    rounds Psi1 as the serial one at these sizes; test_ic_zoom_mpi holds
+#    the stated bound;
 #  - 2LPT with gas in two nested levels (16^3, refine 4, a sphere) on 2
 #    and 3 ranks: every rank exits 0, the serial file's datasets and
 #    attributes with the numbers within 1e-9 (test_ic_zoom_mpi's bound at
@@ -57,7 +58,8 @@ all_rc() { # N RC: every one of N ranks exited RC
 notes() { grep -c "runs on rank 0 alone" mpi.out || true; }
 split_ok() { all_rc "$1" 0 && [ "$(notes)" = 0 ]; }                 # N
 same_file() { [ "$(ls "$2")" = z.hdf5 ] && cmp -s "$1/z.hdf5" "$2/z.hdf5"; } # SERIAL PAR
-same_set() { # SERIAL PAR: every member the serial one's bytes
+same_set() { # SERIAL PAR: every member and the side file the serial one's
+    # bytes (made seconds apart: no object times are recorded)
     local f
     [ "$(ls "$1" | wc -l)" = "$(ls "$2" | wc -l)" ] || return 1
     for f in "$1"/*; do cmp -s "$f" "$2/$(basename "$f")" || return 1; done
