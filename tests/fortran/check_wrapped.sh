@@ -18,7 +18,8 @@ here=$(dirname "$0")
 # module tbrf_mpi (tbrf_mpi.f90), so they are reached raw (c_tbrf_ic_cosmo_*).
 RAW_ONLY="tbrf_set_cancel tbrf_driver_set_cancel tbrf_inflow_set_cancel tbrf_ic_cosmo_set_cancel"
 RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_plan"
-RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_push_rows tbrf_ic_cosmo_push_rows2 tbrf_ic_cosmo_fixed_modes"
+RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_push_rows tbrf_ic_cosmo_push_rows2 tbrf_ic_cosmo_push_rows3"
+RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_fixed_modes"
 names=$(awk -f "$here/../../fortran/gen_tbrf_c.awk" "$h" | sed -n 's/.*bind(C, name="\([A-Za-z_0-9]*\)").*/\1/p')
 test -n "$names"
 missing=0 n=0
