@@ -112,8 +112,8 @@ static void usage_cosmo_order_output(void)
            "                    --particles shares every common first-order mode\n"
            "  --lpt N           1: Zel'dovich; 2 (default): second order; 3: third order\n"
            "                    (monofonIC's 3LPT: + D3a grad phi3a + D3b grad phi3b + D3c\n"
-           "                    curl A3c, D3 = -1/3, 10/21, -1/7 D1^3, velocities 3 f1; not\n"
-           "                    split under mpirun: rank 0 alone writes the set)\n"
+           "                    curl A3c, D3 = -1/3, 10/21, -1/7 D1^3, velocities 3 f1;\n"
+           "                    split under mpirun as 2LPT is)\n"
            "  --fixed-amplitude every first-order mode with |delta_k| set to its rms,\n"
            "                    the phases random (Angulo & Pontzen 2016)\n"
            "  --paired          the phase-flipped partner: delta -> -delta (Psi1 -> -Psi1;\n"
@@ -794,8 +794,8 @@ static int run_cosmo(cosmo_req *q)
 #ifdef TBRF_CLI_MPI
 /* ------------------------------------------- split over the ranks (doc/mpi.md) */
 
-/* What keeps a run from being split over the ranks, or NULL: either
- * order on the lattice, into any format, is (tbrf_ic_cosmo_generate_mpi);
+/* What keeps a run from being split over the ranks, or NULL: any order
+ * on the lattice, into any format, is (tbrf_ic_cosmo_generate_mpi);
  * the glass's sites come from the whole lattice. */
 static const char *unsplit(const char *const *val)
 {
@@ -803,8 +803,6 @@ static const char *unsplit(const char *const *val)
         return "--ngenic is not split over ranks";
     if (val[C_GLASS])
         return "--glass is not split over ranks";
-    if (val[C_LPT] && strtol(val[C_LPT], NULL, 10) == 3)
-        return "--lpt 3 is not split over ranks";
     return NULL;
 }
 

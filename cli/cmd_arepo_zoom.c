@@ -46,7 +46,7 @@ void usage_zoom(void)
            "share every mode of the parent exactly; the other cells keep the parent's\n"
            "particle (PartType2, MassTable[2]). Not with --glass or --ngenic. Under\n"
            "mpirun each level's IC is split over the ranks (a slab of planes each) and\n"
-           "rank 0 writes the set; with --lpt 3 or --fixed-amplitude rank 0 runs it alone.\n");
+           "rank 0 writes the set; with --fixed-amplitude rank 0 runs it alone.\n");
 }
 
 /* One ID list's words into z->ids (grown as read), bounded by the memory

@@ -1557,6 +1557,21 @@ module tbrf_c
         type(c_ptr), value :: user
     end function c_tbrf_ic_cosmo_push_rows2
 
+    function c_tbrf_ic_cosmo_push_rows3(ic, chunk, first, count, psi, psi2, psi3, push, user) &
+        bind(C, name="tbrf_ic_cosmo_push_rows3")
+        import
+        integer(c_int) :: c_tbrf_ic_cosmo_push_rows3
+        type(c_ptr), value :: ic
+        integer(c_int64_t), value :: chunk
+        integer(c_int64_t), value :: first
+        integer(c_int64_t), value :: count
+        real(c_double) :: psi(*)
+        real(c_double), intent(in) :: psi2(*)
+        real(c_double), intent(in) :: psi3(*)
+        type(c_funptr), value :: push
+        type(c_ptr), value :: user
+    end function c_tbrf_ic_cosmo_push_rows3
+
     function c_tbrf_ic_cosmo_fixed_modes(ic, first_row, rows, mx, my, mz) &
         bind(C, name="tbrf_ic_cosmo_fixed_modes")
         import

@@ -73,7 +73,7 @@ module tbrf_mpi
     !> planes each; rank 0's zoom holds every particle, in the serial
     !> order, the others' the same info and none; each particle the serial
     !> zoom's within the distributed transform's rounding (doc/mpi.md).
-    !> lpt 1 or 2, not fixed amplitudes. On failure `zoom` keeps the C
+    !> lpt 1 to 3, not fixed amplitudes. On failure `zoom` keeps the C
     !> object for tbrf_ic_zoom_message (the rank that failed has it).
     interface tbrf_ic_zoom_make_mpi
         module procedure zoom_make_i, zoom_make_f08

@@ -99,25 +99,31 @@ TBRF_API int tbrf_mpi_ic_split(MPI_Comm comm, int64_t particles, int files, int6
                                int64_t *planes, int *member0, int *members, int64_t *bounds);
 
 /* Collective over comm: the particles of ic (tbrf_ic_cosmo_make_slab on
- * every rank with the same parameters; on the lattice, lpt 1 or 2 (make_slab
- * refuses 3), random
- * or fixed amplitudes) in `files` chunks, each rank pushing the chunks of
+ * every rank with the same parameters; on the lattice, lpt 1, 2 or 3,
+ * random or fixed amplitudes) in `files` chunks, each rank pushing the chunks of
  * its own members (tbrf_mpi_ic_split) to push(user, chunk) in order,
  * chunk c holding rows bounds[c] .. bounds[c + 1] - 1. Each rank fills
  * the Fourier modes of its own k slab of the plan of Psi1
  * (tbrf_fft_modes, no replicated table; with fixed amplitudes
  * tbrf_ic_cosmo_fixed_modes of the three components), transforms with the others
  * (the distributed FFT of tbrf_mpi_fft_stream, FFTW-MPI) and makes its
- * particles with tbrf_ic_cosmo_push_rows2, so a particle is
+ * particles with tbrf_ic_cosmo_push_rows3, so a particle is
  * the serial run's (tbrf_ic_cosmo_generate) up to the rounding of the
  * distributed transform: positions and velocities within that of Psi1,
  * 2 log2(G) 2^-52 max|Psi1| (doc/mpi.md, "Initial conditions"). With
  * lpt 2 the second order comes first, on the grid padded to M =
  * floor((3G + 1)/2) a side distributed by its own FFTW-MPI split (the
  * potential's modes moved to it and the source's back by MPI_Alltoallv):
- * D2 Psi2 within (4 log2 G + 4 log2 M + 8) 2^-52 max|D2 Psi2| more. A rank
- * holds tbrf_ic_cosmo_slab_bytes for its planes and its largest member,
- * plus FFTW-MPI's transpose buffers. Statuses (on every rank, the worst
+ * D2 Psi2 within (4 log2 G + 4 log2 M + 8) 2^-52 max|D2 Psi2| more. With
+ * lpt 3 the third order (cosmo_lpt3.c's: the six second derivatives of
+ * phi1 and of phi2, twelve slabs of the padded grid a rank, the five
+ * sources formed pointwise with the serial arithmetic and transformed
+ * back, their potentials combined into Psi3's modes) comes before D2
+ * Psi2 is transformed, on the same padded split: Psi3 within 2 (4 log2 G
+ * + 4 log2 M + 8) 2^-52 max|Psi3| more (its velocity 3 f1 times that). A
+ * rank holds tbrf_ic_cosmo_slab_bytes for its planes and its largest
+ * member (with lpt 3 about 345 bytes a particle of its planes, the
+ * twelve padded slabs), plus FFTW-MPI's transpose buffers. Statuses (on every rank, the worst
  * of all): TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_UNSUPPORTED (a
  * glass), TBRF_ERR_INVALID (files outside 1..65536 or fewer than the
  * ranks with planes), TBRF_ERR_NO_MEMORY (the slab or its Psi1), those
@@ -139,13 +145,13 @@ TBRF_API int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int fi
  * parent's mask and every particle, and while gathering a level the other
  * ranks' share of it once more; each rank its level slab
  * (tbrf_ic_cosmo_slab_bytes), each checked against the memory budget
- * first. lpt 1 or 2, not fixed amplitudes (a refined level's glass of one
- * site has no slab). *out is set on every
+ * first. lpt 1, 2 or 3, not fixed amplitudes (a refined level's glass of
+ * one site has no slab). *out is set on every
  * rank even on failure (NULL only on TBRF_ERR_NO_MEMORY): read
  * tbrf_ic_zoom_message on the ranks (the one that failed has it), then
  * destroy it. Statuses (on every rank, the worst of all): those of
- * tbrf_ic_zoom_make, tbrf_ic_zoom_level_make (TBRF_ERR_UNSUPPORTED: lpt 3
- * or fixed amplitudes), tbrf_ic_cosmo_generate_mpi; TBRF_ERR_SIZE (a
+ * tbrf_ic_zoom_make, tbrf_ic_zoom_level_make (TBRF_ERR_UNSUPPORTED: fixed
+ * amplitudes), tbrf_ic_cosmo_generate_mpi; TBRF_ERR_SIZE (a
  * level's gather over the budget or over 2^31 / 3 rows). */
 TBRF_API int tbrf_ic_zoom_make_mpi(MPI_Comm comm, const tbrf_ic_cosmo_params *parent,
                                    const tbrf_ic_zoom_params *zoom, tbrf_ic_zoom **out);

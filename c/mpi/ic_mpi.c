@@ -3,15 +3,24 @@
  * tbrf_mpi.h): each rank holds the z slab of the lattice that the
  * distributed FFT engine gives it (fft_mpi.h; the modes are the serial
  * plan's, tbrf_fft_modes, each a function of seed and wavevector alone)
- * and turns its Psi1 (and with 2LPT its D2 Psi2) into its particles with
- * libtbrf's own code (tbrf_ic_cosmo_push_rows2), so only the transforms'
- * transposes and, for 2LPT, the k planes between the G and padded splits
- * are communicated. */
+ * and turns its Psi1 (with 2LPT its D2 Psi2, with 3LPT its Psi3 too) into
+ * its particles with libtbrf's own code (tbrf_ic_cosmo_push_rows3), so
+ * only the transforms' transposes and, for 2LPT and 3LPT, the k planes
+ * between the G and padded splits are communicated.
+ *
+ * What a rank holds at most (tbrf_ic_cosmo_slab_bytes counts it; S a
+ * half-complex slab of its G planes, P one of its padded planes, V the
+ * G planes landing on those): lpt 1, S beside its cells' Psi1; lpt 2,
+ * two P beside S and V (the source); lpt 3, twelve P beside S (phi2) and
+ * V (the Hessians of phi1 and phi2), then the five sources' S; the higher
+ * orders' cells (24 bytes a particle each) are kept beside the first
+ * order's working set. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <fftw3-mpi.h>
 
+#include "../apps/ic/cosmo_lpt3_point.h"
 #include "fft_mpi.h"
 #include "tbrf_mpi.h"
 
@@ -95,6 +104,18 @@ static int fixed_modes(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, const 
     return tbrf_mpi_agree(comm, st);
 }
 
+/* The field whose modes the G engine f holds, transformed, into component
+ * c of out (3 values a cell, x fastest). */
+static void take_component(tbrfi_dfft *f, int c, double *out)
+{
+    const int64_t g = f->nx, nh = f->nh, rows = f->nz_local * f->rows_per_plane;
+    tbrfi_dfft_c2r(f);
+    const double *re = (const double *)f->C;
+    for (int64_t row = 0; row < rows; row++)
+        for (int64_t i = 0; i < g; i++)
+            out[3 * (row * g + i) + c] = re[row * 2 * nh + i];
+}
+
 /* Psi1 of this rank's planes (3 values a cell, x fastest) into *psi
  * (NULL for a rank without planes): each component's modes of its k slab
  * (tbrf_fft_modes: the serial plan's; with fixed amplitudes all three
@@ -109,7 +130,7 @@ static int slab_psi(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t g
     double *modes[3] = {NULL, NULL, NULL};
     *psi = NULL;
     int st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&f, comm, 3, n) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
-    const int64_t rows = f.nz_local * f.rows_per_plane, stride = 2 * f.nh;
+    const int64_t rows = f.nz_local * f.rows_per_plane;
     if (st == TBRF_OK && rows > 0 && !(*psi = malloc(sizeof(double) * 3 * (size_t)(rows * g))))
         st = TBRF_ERR_NO_MEMORY;
     st = tbrf_mpi_agree(comm, st);
@@ -123,11 +144,7 @@ static int slab_psi(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t g
                                                      rows, (double *)f.C));
         if (st != TBRF_OK)
             break;
-        tbrfi_dfft_c2r(&f);
-        const double *r = (const double *)f.C;
-        for (int64_t row = 0; row < rows; row++)
-            for (int64_t i = 0; i < g; i++)
-                (*psi)[3 * (row * g + i) + c] = r[row * stride + i];
+        take_component(&f, c, *psi);
     }
     for (int c = 0; c < 3; c++)
         fftw_free(modes[c]);
@@ -401,14 +418,15 @@ static int slab_source(MPI_Comm comm, const tbrfi_dfft *gf, int64_t g, double kf
     return st;
 }
 
-/* delta2's modes of this rank's G slab (phi, in place) made phi2 =
- * -scale delta2_k / (k_f^2 m^2) (Nyquist planes and m = 0 zero), and its
- * gradient, D2 Psi2, transformed by the G engine f component by
- * component into psi2 (3 values a cell, x fastest). */
-static void gradient2(tbrfi_dfft *f, double kf, double scale, double *phi, double *psi2)
+/* The modes of a source on this rank's G slab (phi: the G planes z0 ..
+ * z0 + nz - 1 of block b, rows x nh complex, in place) made its potential
+ * -scale source_k / (k_f^2 m^2) (Nyquist planes and m = 0 zero): with
+ * scale (D2 / D1^2) / M^3, delta2's made phi2 (cosmo_lpt.c's
+ * second_potential); with 1 / M^3, a third-order source's made its
+ * potential (cosmo_lpt3.c's l3_inverse_laplacian). */
+static void inverse_laplacian(const tbrfi_dfft *b, double kf, double scale, double *phi)
 {
-    const int64_t g = f->nx, nh = f->nh, rows = f->nz_local * f->rows_per_plane;
-    const int64_t first = f->z0 * f->rows_per_plane;
+    const int64_t g = b->nx, nh = g / 2 + 1, rows = b->nz_local * g, first = b->z0 * g;
     for (int64_t r = 0; r < rows; r++)
         for (int64_t x = 0; x < nh; x++) {
             const int64_t row = first + r, my = idx_m(row % g, g), mz = idx_m(row / g, g);
@@ -418,6 +436,15 @@ static void gradient2(tbrfi_dfft *f, double kf, double scale, double *phi, doubl
             phi[2 * (r * nh + x)] *= fac;
             phi[2 * (r * nh + x) + 1] *= fac;
         }
+}
+
+/* The gradient of phi2 (this rank's G slab of modes), D2 Psi2,
+ * transformed by the G engine f component by component into psi2 (3
+ * values a cell, x fastest). */
+static void gradient2(tbrfi_dfft *f, double kf, const double *phi, double *psi2)
+{
+    const int64_t g = f->nx, nh = f->nh, rows = f->nz_local * f->rows_per_plane;
+    const int64_t first = f->z0 * f->rows_per_plane;
     for (int c = 0; c < 3; c++) {
         for (int64_t r = 0; r < rows; r++)
             for (int64_t x = 0; x < nh; x++) {
@@ -426,21 +453,172 @@ static void gradient2(tbrfi_dfft *f, double kf, double scale, double *phi, doubl
                 f->C[r * nh + x][0] = -k * phi[2 * (r * nh + x) + 1]; /* i k phi2 */
                 f->C[r * nh + x][1] = k * phi[2 * (r * nh + x)];
             }
-        tbrfi_dfft_c2r(f);
-        const double *re = (const double *)f->C;
-        for (int64_t row = 0; row < rows; row++)
-            for (int64_t i = 0; i < g; i++)
-                psi2[3 * (row * g + i) + c] = re[row * 2 * nh + i];
+        take_component(f, c, psi2);
     }
 }
 
-/* D2 Psi2 of this rank's planes (3 values a cell, x fastest) into *psi2
- * (NULL for a rank without planes): phi of Psi1 on its k slab, the
- * padded source, phi2 = -(D2 / D1^2) delta2_k / (k^2 M^3) on the G^3
- * modes (Nyquist planes and m = 0 zero; D1 is in phi already), its
- * gradient transformed by the engine component by component. */
-static int slab_psi2(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t g, int fixed,
-                     double **psi2)
+/* ---------------------------------------------------------------- 3LPT
+ * The third order over the ranks, as cosmo_lpt3.c makes it serially
+ * (monofonIC's formulation): from phi1 = phi (D1 in it) and phi2 (D2
+ * Psi2's potential) on this rank's k slab, their twelve second
+ * derivatives on the padded grid of the 2LPT source (its FFTW-MPI split,
+ * the planes moved by MPI_Alltoallv as there), the five real sources
+ * det(phi1,ij), the mixed phi1/phi2 term and sum_i grad phi2,i x grad
+ * phi1,i formed point by point with the serial arithmetic
+ * (cosmo_lpt3_point.h), each transformed back and kept on the G^3 modes,
+ * their potentials combined into Psi3's three modes. */
+
+/* The five sources' kept modes (unnormalised: M^3 times) on this rank's
+ * G slab into out[0..4] (allocated here, rows x (G/2 + 1) complex each;
+ * the caller frees them) from phi1's and phi2's modes there (*phi1 freed,
+ * NULL, once moved): both moved to the padded split, the six second
+ * derivatives of phi1 and then of phi2 on this rank's padded planes
+ * (phi2's last left in the engine), the sources written over phi2's
+ * first five, then each transformed forward, its kept modes taken and
+ * moved back, its padded slab freed. */
+static int slab_sources3(MPI_Comm comm, const tbrfi_dfft *gf, int64_t g, double kf,
+                         double **phi1, const double *phi2, double *out[5])
+{
+    static const int ij[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    static const int slot[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
+    const int64_t m = padded(g), nm[3] = {m, m, m};
+    const size_t hc = sizeof(fftw_complex) * (size_t)(gf->nz_local * g * (g / 2 + 1));
+    tbrfi_dfft a;
+    double *h[12] = {NULL}, *phim[2] = {NULL, NULL};
+    int st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&a, comm, 3, nm) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
+    if (st == TBRF_OK) /* collective: only once every rank has its slab */
+        st = tbrf_mpi_agree(comm, tbrfi_dfft_plan_r2c(&a, comm) ? TBRF_ERR_FFT : TBRF_OK);
+    lpt_split sp = {0};
+    if (st == TBRF_OK)
+        st = make_split(comm, gf, &a, &sp);
+    int64_t iz0 = 0, nplanes = 0;
+    const size_t pbytes = st == TBRF_OK ? sizeof(fftw_complex) * a.alloc : 0;
+    if (st == TBRF_OK) {
+        landing(&sp, &a, &iz0, &nplanes);
+        const size_t bytes = sizeof(fftw_complex) * (size_t)(nplanes * g * (g / 2 + 1));
+        phim[0] = malloc(bytes > 0 ? bytes : 1);
+        phim[1] = malloc(bytes > 0 ? bytes : 1);
+        st = tbrf_mpi_agree(comm, phim[0] && phim[1] ? TBRF_OK : TBRF_ERR_NO_MEMORY);
+    }
+    if (st == TBRF_OK)
+        st = tbrf_mpi_agree(comm, move_planes(comm, &sp, 1, *phi1, phim[0]));
+    if (st == TBRF_OK)
+        st = tbrf_mpi_agree(comm, move_planes(comm, &sp, 1, phi2, phim[1]));
+    if (st == TBRF_OK) {
+        free(*phi1);
+        *phi1 = NULL;
+    }
+    for (int t = 0; t < 12 && st == TBRF_OK; t++) {
+        if (t < 11 && (st = tbrf_mpi_agree(comm, (h[t] = malloc(pbytes > 0 ? pbytes : 1))
+                                                     ? TBRF_OK : TBRF_ERR_NO_MEMORY)))
+            break;
+        padded_derivative(&sp, &a, phim[t / 6], iz0, nplanes, ij[t % 6][0], ij[t % 6][1], kf);
+        if (t < 11)
+            memcpy(h[t], a.C, pbytes);
+        else
+            h[t] = (double *)a.C;
+        if (t == 5) { /* room for phi2's */
+            free(phim[0]);
+            phim[0] = NULL;
+        }
+    }
+    const int64_t rows = a.nz_local * m, stride = 2 * a.nh;
+    for (int64_t row = 0; st == TBRF_OK && row < rows; row++)
+        for (int64_t x = 0; x < m; x++) {
+            const int64_t q = row * stride + x;
+            double A[3][3], B[3][3], sv[5];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    A[i][j] = h[slot[i][j]][q];
+                    B[i][j] = h[6 + slot[i][j]][q];
+                }
+            tbrfi_lpt3_point(A, B, sv);
+            for (int k = 0; k < 5; k++)
+                h[6 + k][q] = sv[k];
+        }
+    for (int t = 0; t < 6; t++) {
+        free(h[t]);
+        h[t] = NULL;
+    }
+    for (int k = 0; k < 5 && st == TBRF_OK; k++) {
+        if ((st = tbrf_mpi_agree(comm, (out[k] = malloc(hc > 0 ? hc : 1)) ? TBRF_OK
+                                                                          : TBRF_ERR_NO_MEMORY)))
+            break;
+        memcpy(a.C, h[6 + k], pbytes);
+        free(h[6 + k]);
+        h[6 + k] = NULL;
+        tbrfi_dfft_r2c(&a);
+        take_kept(&sp, &a, iz0, nplanes, phim[1]);
+        st = tbrf_mpi_agree(comm, move_planes(comm, &sp, 0, phim[1], out[k]));
+    }
+    for (int t = 0; t < 11; t++)
+        free(h[t]);
+    free(phim[0]);
+    free(phim[1]);
+    free(sp.gz);
+    tbrfi_dfft_free(&a);
+    return st;
+}
+
+/* The five potentials' modes of this rank's G slab (o[0..4]: phi3a,
+ * phi3b without its half, A3c x y z) made Psi3's in o[0..2] (o[3], o[4]
+ * left spent), mode by mode as cosmo_lpt3.c's l3_combine. */
+static void combine3(const tbrfi_dfft *b, double kf, double d2_over_d1sq, double *o[5])
+{
+    const int64_t g = b->nx, nh = g / 2 + 1, rows = b->nz_local * g, first = b->z0 * g;
+    double coef[3];
+    tbrfi_lpt3_coefficients(d2_over_d1sq, coef);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t x = 0; x < nh; x++) {
+            const int64_t row = first + r, i = 2 * (r * nh + x);
+            const double k[3] = {kf * (double)x, kf * (double)idx_m(row % g, g),
+                                 kf * (double)idx_m(row / g, g)};
+            double in[5][2], out[3][2];
+            for (int t = 0; t < 5; t++) {
+                in[t][0] = o[t][i];
+                in[t][1] = o[t][i + 1];
+            }
+            tbrfi_lpt3_mode(k, coef[0], coef[1], coef[2], (const double(*)[2])in, out);
+            for (int c = 0; c < 3; c++) {
+                o[c][i] = out[c][0];
+                o[c][i + 1] = out[c][1];
+            }
+        }
+}
+
+/* Psi3's modes of this rank's G slab (psi3m[0..2], allocated here; the
+ * caller frees them) from phi1 (freed, NULL, once moved) and phi2: the
+ * padded sources, their potentials (-source_k / (k^2 M^3)), combined. */
+static int slab_modes3(MPI_Comm comm, const tbrfi_dfft *block, int64_t g, double kf,
+                       double d2_over_d1sq, double **phi1, const double *phi2,
+                       double *psi3m[3])
+{
+    const double m = (double)padded(g);
+    double *o[5] = {NULL, NULL, NULL, NULL, NULL};
+    int st = slab_sources3(comm, block, g, kf, phi1, phi2, o);
+    if (st == TBRF_OK) {
+        for (int k = 0; k < 5; k++)
+            inverse_laplacian(block, kf, 1.0 / (m * m * m), o[k]);
+        combine3(block, kf, d2_over_d1sq, o);
+    }
+    for (int k = 0; k < 5; k++) {
+        if (k < 3 && st == TBRF_OK)
+            psi3m[k] = o[k];
+        else
+            free(o[k]);
+    }
+    return st;
+}
+
+/* D2 Psi2 of this rank's planes (3 values a cell, x fastest) into *psi2,
+ * with lpt 3 Psi3 into *psi3 (NULL for a rank without planes, *psi3 NULL
+ * for lpt 2): phi of Psi1 on its k slab, the padded source, phi2 =
+ * -(D2 / D1^2) delta2_k / (k^2 M^3) on the G^3 modes (Nyquist planes and
+ * m = 0 zero; D1 is in phi already); with lpt 3 Psi3's modes from phi
+ * and phi2 (slab_modes3); the gradient of phi2 and Psi3's modes
+ * transformed by the engine component by component. */
+static int slab_higher(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t g, int fixed,
+                       int lpt, double **psi2, double **psi3)
 {
     const int64_t n[3] = {g, g, g}, m = padded(g);
     tbrf_ic_cosmo_params p;
@@ -449,11 +627,12 @@ static int slab_psi2(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t 
     tbrf_ic_cosmo_get_info(ic, &info);
     /* cosmo_lpt.c's kfund: 2 pi over the plan's period G (L/G) */
     const double kf = 2 * 3.14159265358979323846 / ((double)g * (p.box / (double)g));
-    const double scale = info.growth2 / (info.growth * info.growth) /
-                         ((double)m * (double)m * (double)m);
+    const double d2_over_d1sq = info.growth2 / (info.growth * info.growth);
+    const double scale = d2_over_d1sq / ((double)m * (double)m * (double)m);
     tbrfi_dfft f;
-    double *phi = NULL;
+    double *phi = NULL, *phi1 = NULL, *psi3m[3] = {NULL, NULL, NULL};
     *psi2 = NULL;
+    *psi3 = NULL;
     int st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&f, comm, 3, n) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
     const int64_t rows = f.nz_local * f.rows_per_plane;
     const size_t hc = sizeof(fftw_complex) * (size_t)(rows * f.nh);
@@ -463,35 +642,62 @@ static int slab_psi2(MPI_Comm comm, tbrf_ic_cosmo *ic, tbrf_plan *plan, int64_t 
         st = slab_potential(comm, ic, plan, n, &f, fixed, kf, phi);
     const tbrfi_dfft block = {.nx = g, .z0 = f.z0, .nz_local = f.nz_local};
     tbrfi_dfft_free(&f); /* room for the padded slabs */
+    if (st == TBRF_OK && lpt >= 3) { /* phi1's modes, kept beside the second order's source */
+        st = tbrf_mpi_agree(comm, (phi1 = malloc(hc > 0 ? hc : 1)) ? TBRF_OK
+                                                                   : TBRF_ERR_NO_MEMORY);
+        if (st == TBRF_OK)
+            memcpy(phi1, phi, hc);
+    }
     if (st == TBRF_OK)
         st = slab_source(comm, &block, g, kf, phi);
+    if (st == TBRF_OK)
+        inverse_laplacian(&block, kf, scale, phi);
+    if (st == TBRF_OK && lpt >= 3)
+        st = slab_modes3(comm, &block, g, kf, d2_over_d1sq, &phi1, phi, psi3m);
+    free(phi1);
     if (st == TBRF_OK)
         st = tbrf_mpi_agree(comm, tbrfi_dfft_make(&f, comm, 3, n) ? TBRF_ERR_NO_MEMORY : TBRF_OK);
     if (st == TBRF_OK && rows > 0 && !(*psi2 = malloc(sizeof(double) * 3 * (size_t)(rows * g))))
         st = TBRF_ERR_NO_MEMORY;
     st = tbrf_mpi_agree(comm, st);
     if (st == TBRF_OK)
-        gradient2(&f, kf, scale, phi, *psi2);
+        gradient2(&f, kf, phi, *psi2);
     free(phi);
+    if (st == TBRF_OK && lpt >= 3 && rows > 0 &&
+        !(*psi3 = malloc(sizeof(double) * 3 * (size_t)(rows * g))))
+        st = TBRF_ERR_NO_MEMORY;
+    if (lpt >= 3)
+        st = tbrf_mpi_agree(comm, st);
+    for (int c = 0; c < 3 && st == TBRF_OK && lpt >= 3; c++) {
+        memcpy(f.C, psi3m[c], hc);
+        take_component(&f, c, *psi3);
+    }
+    for (int c = 0; c < 3; c++)
+        free(psi3m[c]);
     tbrfi_dfft_free(&f);
     if (st != TBRF_OK) {
         free(*psi2);
+        free(*psi3);
         *psi2 = NULL;
+        *psi3 = NULL;
     }
     return st;
 }
 
-/* This rank's members from its Psi1 (psi: its planes' cells, the first
- * at row `first`), each pushed as its chunk. */
-static int push_members(tbrf_ic_cosmo *ic, double *psi, const double *psi2, int64_t first,
-                        int member0, int members, const int64_t *bounds, tbrf_ic_push_fn push,
-                        void *user)
+/* This rank's members from its Psi1, D2 Psi2 and Psi3 (psi, psi2, psi3:
+ * its planes' cells, the first at row `first`; the higher orders NULL
+ * where lpt has none), each pushed as its chunk. */
+static int push_members(tbrf_ic_cosmo *ic, double *psi, const double *psi2, const double *psi3,
+                        int64_t first, int member0, int members, const int64_t *bounds,
+                        tbrf_ic_push_fn push, void *user)
 {
     int st = TBRF_OK;
-    for (int f = member0; f < member0 + members && st == TBRF_OK; f++)
-        st = tbrf_ic_cosmo_push_rows2(ic, f, bounds[f], bounds[f + 1] - bounds[f],
-                                      psi ? psi + 3 * (bounds[f] - first) : NULL,
-                                      psi2 ? psi2 + 3 * (bounds[f] - first) : NULL, push, user);
+    for (int f = member0; f < member0 + members && st == TBRF_OK; f++) {
+        const int64_t at = 3 * (bounds[f] - first);
+        st = tbrf_ic_cosmo_push_rows3(ic, f, bounds[f], bounds[f + 1] - bounds[f],
+                                      psi ? psi + at : NULL, psi2 ? psi2 + at : NULL,
+                                      psi3 ? psi3 + at : NULL, push, user);
+    }
     return st;
 }
 
@@ -524,16 +730,18 @@ int tbrf_ic_cosmo_generate_mpi(MPI_Comm comm, tbrf_ic_cosmo *ic, int files, tbrf
         const int64_t n[3] = {g, g, g};
         st = tbrf_mpi_agree(comm, tbrf_set_grid(plan, origin, spacing, n));
     }
-    /* the second order first: its padded slabs are freed before Psi1 is held */
+    /* the higher orders first: their padded slabs are freed before Psi1 is held */
+    double *psi3 = NULL;
     if (st == TBRF_OK && p.lpt >= 2)
-        st = slab_psi2(comm, ic, plan, g, p.fixed_amplitude, &psi2);
+        st = slab_higher(comm, ic, plan, g, p.fixed_amplitude, p.lpt, &psi2, &psi3);
     if (st == TBRF_OK)
         st = slab_psi(comm, ic, plan, g, p.fixed_amplitude, &psi);
     if (st == TBRF_OK)
-        st = tbrf_mpi_agree(comm, push_members(ic, psi, psi2, z0 * g * g, member0, members,
-                                               bounds, push, user));
+        st = tbrf_mpi_agree(comm, push_members(ic, psi, psi2, psi3, z0 * g * g, member0,
+                                               members, bounds, push, user));
     free(psi);
     free(psi2);
+    free(psi3);
     free(bounds);
     return st;
 }

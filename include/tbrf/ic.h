@@ -62,7 +62,7 @@ typedef struct tbrf_ic_cosmo_params {
     uint64_t seed;         /* the random seed (default 1) */
     int32_t lpt;           /* the order of Lagrangian perturbation theory: 1 (Zel'dovich),
                               2 (default: 2LPT, x = q + D1 Psi1 + D2 Psi2, doc/ic.md) or 3
-                              (3LPT: + Psi3; not in slabs, tbrf_ic_cosmo_make_slab) */
+                              (3LPT: + Psi3) */
     int32_t fixed_amplitude; /* 1: every first-order mode keeps its random phase with |delta_k|
                                 set to its rms sqrt(P(k) D^2 / V) (Angulo & Pontzen 2016);
                                 0 (default): Gaussian amplitudes */
@@ -261,7 +261,7 @@ TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *
 
 /* The pieces of an initial condition whose lattice a distributed driver
  * evaluates in z slabs (libtbrf_mpi's tbrf_ic_cosmo_generate_mpi,
- * tbrf_mpi.h): Zel'dovich (lpt 1) on the lattice, random or fixed
+ * tbrf_mpi.h): on the lattice, lpt 1, 2 or 3, random or fixed
  * amplitudes.
  *
  * The bytes one rank holds with `planes` z planes of the G^3 lattice and
@@ -271,19 +271,23 @@ TBRF_API int tbrf_ic_cosmo_displacements2(tbrf_ic_cosmo *ic, TBRF_ARRAY double *
  * set; with lpt 2 first its planes of the 3/2-padded grid of the
  * second-order source, two half-complex slabs of it beside the G slab and
  * the potential's modes moved between the two splits, then its cells' D2
- * Psi2 beside the rest) into *bytes. Statuses:
+ * Psi2 beside the rest; with lpt 3 before that its planes of the padded
+ * grid as twelve half-complex slabs (the Hessians of phi1 and phi2, the
+ * five sources written over phi2's) beside phi2's modes and the moved
+ * planes, then the sources' five G slabs, then its cells' Psi3 beside
+ * the rest) into *bytes. Statuses:
  * TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (particles outside 2..65536,
  * planes outside 1..particles, rows < 0, lpt outside 1..3),
  * TBRF_ERR_UNSUPPORTED (a glass: its sites' fields come from the whole
- * lattice; lpt 3: made whole only). */
+ * lattice). */
 TBRF_API int tbrf_ic_cosmo_slab_bytes(const tbrf_ic_cosmo_params *params, int64_t planes,
                                       int64_t rows, TBRF_OUT double *bytes);
 
 /* tbrf_ic_cosmo_make for a rank of such a driver: the same object and
  * plan, the memory budget checked against tbrf_ic_cosmo_slab_bytes's
  * figure for (planes, rows) instead of the whole lattice's; with fixed
- * amplitudes or lpt 2 no potential is made (the driver fixes the modes:
- * tbrf_ic_cosmo_fixed_modes; it makes the second order itself), so
+ * amplitudes or lpt 2 or 3 no potential is made (the driver fixes the
+ * modes: tbrf_ic_cosmo_fixed_modes; it makes the higher orders itself), so
  * tbrf_ic_cosmo_generate, tbrf_ic_cosmo_displacements and
  * tbrf_ic_cosmo_displacements2 refuse such an object
  * (TBRF_ERR_UNSUPPORTED). Statuses as tbrf_ic_cosmo_make's, and those of
@@ -306,8 +310,8 @@ TBRF_API tbrf_plan *tbrf_ic_cosmo_plan(tbrf_ic_cosmo *ic);
  * when psi holds the plan's values there (pairing, gas and its own
  * spectrum included; with fixed amplitudes psi must be the fixed field).
  * Statuses: TBRF_OK, TBRF_ERR_NULL, TBRF_ERR_INVALID (rows outside the
- * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2: see
- * tbrf_ic_cosmo_push_rows2; lpt 3; a glass), TBRF_ERR_NO_MEMORY,
+ * particles, chunk out of range), TBRF_ERR_UNSUPPORTED (lpt 2 or 3: see
+ * tbrf_ic_cosmo_push_rows2 and 3; a glass), TBRF_ERR_NO_MEMORY,
  * TBRF_ERR_CALLBACK, TBRF_ERR_BAD_PLAN, and those of the gas's plan. */
 TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                      int64_t count, TBRF_ARRAY double *psi, tbrf_ic_push_fn push,
@@ -319,12 +323,27 @@ TBRF_API int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t f
  * velocities vfac Psi1 + vfac2 D2 Psi2, the chunk tbrf_ic_cosmo_generate
  * pushes; for lpt 1 psi2 is ignored (may be NULL). Statuses as
  * tbrf_ic_cosmo_push_rows's (TBRF_ERR_NULL also for psi2 NULL with lpt 2
- * and count > 0; TBRF_ERR_UNSUPPORTED: a glass, lpt 3, whose particles
- * come from tbrf_ic_cosmo_generate only). */
+ * and count > 0; TBRF_ERR_UNSUPPORTED: a glass, lpt 3: see
+ * tbrf_ic_cosmo_push_rows3). */
 TBRF_API int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
                                       int64_t count, TBRF_ARRAY double *psi,
                                       const double *psi2, tbrf_ic_push_fn push,
                                       void *user);
+
+/* tbrf_ic_cosmo_push_rows2 with the third order: for lpt 3, psi3 holds
+ * those rows' Psi3 (3 count values, the third-order displacement
+ * tbrf_ic_cosmo_generate adds there, before a pairing's sign; read only),
+ * and the particles are q + Psi1 + D2 Psi2 + Psi3 (a paired partner's
+ * -Psi1 + D2 Psi2 - Psi3) with velocities vfac Psi1 + vfac2 D2 Psi2 + 3
+ * vfac Psi3, the chunk tbrf_ic_cosmo_generate pushes; for lpt 1 or 2
+ * psi3 is ignored (may be NULL), for lpt 1 psi2 too: the chunk
+ * tbrf_ic_cosmo_push_rows2 pushes. Statuses as tbrf_ic_cosmo_push_rows2's
+ * (TBRF_ERR_NULL also for psi3 NULL with lpt 3 and count > 0;
+ * TBRF_ERR_UNSUPPORTED: a glass). */
+TBRF_API int tbrf_ic_cosmo_push_rows3(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first,
+                                      int64_t count, TBRF_ARRAY double *psi,
+                                      const double *psi2, const double *psi3,
+                                      tbrf_ic_push_fn push, void *user);
 
 /* Fixed amplitudes for such a driver (params.fixed_amplitude): rows
  * first_row .. first_row + rows - 1 of the half-complex G^3 arrays of

@@ -26,8 +26,8 @@
  *  - paired: Psi3 -> -Psi3, so a pair still sums to 2 (q + Psi2);
  *  - a glass that is a coarser lattice tiled (NUFFT) gets the lattice's
  *    Psi3;
- *  - refusals: lpt 4, the slab form (make_slab, slab_bytes), push_rows2,
- *    and a budget between the 2LPT and 3LPT estimates (2LPT made, 3LPT
+ *  - refusals: lpt 4, push_rows2, a slab's IC (make_slab: no potential
+ *    of its own; slab_bytes above lpt 2's) by generate, and a budget between the 2LPT and 3LPT estimates (2LPT made, 3LPT
  *    refused naming 3LPT). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -386,11 +386,20 @@ static void test_refusals(void)
     tbrf_ic_cosmo_destroy(ic);
     p.lpt = 3;
     ic = NULL;
-    CHECK(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_ERR_UNSUPPORTED &&
-          strstr(tbrf_ic_cosmo_message(ic), "3LPT"), "make_slab lpt 3: %s",
+    /* the slab form (libtbrf_mpi's driver makes the third order): no
+     * potential of its own, so the serial calls refuse it */
+    CHECK(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_OK, "make_slab lpt 3: %s",
+          tbrf_ic_cosmo_message(ic));
+    CHECK(tbrf_ic_cosmo_generate(ic, 1, collect, NULL) == TBRF_ERR_UNSUPPORTED &&
+          strstr(tbrf_ic_cosmo_message(ic), "3LPT"), "a slab's lpt 3 IC: generate refused: %s",
           tbrf_ic_cosmo_message(ic));
     tbrf_ic_cosmo_destroy(ic);
-    CHECK(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &b[0]) == TBRF_ERR_UNSUPPORTED, "slab_bytes lpt 3");
+    double s2 = 0, s3 = 0;
+    p.lpt = 2;
+    CHECK(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &s2) == TBRF_OK, "slab_bytes lpt 2");
+    p.lpt = 3;
+    CHECK(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &s3) == TBRF_OK && s3 > s2,
+          "slab_bytes lpt 3 (%g) above lpt 2's (%g): the twelve padded slabs", s3, s2);
     /* 16^3: the 2LPT estimate fits a budget halfway to 3LPT's, 3LPT not */
     char budget[64];
     snprintf(budget, sizeof budget, "%.0f", 0.5 * (b[2] + b[3]));

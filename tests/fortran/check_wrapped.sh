@@ -18,7 +18,8 @@ here=$(dirname "$0")
 # module tbrf_mpi (tbrf_mpi.f90), so they are reached raw (c_tbrf_ic_cosmo_*).
 RAW_ONLY="tbrf_set_cancel tbrf_driver_set_cancel tbrf_inflow_set_cancel tbrf_ic_cosmo_set_cancel"
 RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_plan"
-RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_push_rows tbrf_ic_cosmo_push_rows2 tbrf_ic_cosmo_fixed_modes"
+RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_push_rows tbrf_ic_cosmo_push_rows2 tbrf_ic_cosmo_push_rows3"
+RAW_ONLY="$RAW_ONLY tbrf_ic_cosmo_fixed_modes"
 # Likewise the steps of a zoom and the lattice offset they make, which
 # tbrf_ic_zoom_make_mpi composes (module tbrf_mpi: tbrf_ic_zoom_make_mpi).
 RAW_ONLY="$RAW_ONLY tbrf_ic_zoom_begin tbrf_ic_zoom_level_make tbrf_ic_zoom_take"

@@ -19,8 +19,17 @@
  *    planes: on 4 ranks the last has a plane of neither grid), 4^3 (G 4,
  *    M 6: on 3 ranks the last has none of G's but 2 of M's), 16^3, 32^3
  *    with more members than ranks and with fixed amplitudes;
- *  - a slab's IC with fixed amplitudes or lpt 2 has no potential for the
- *    serial calls; push_rows refuses lpt 2, push_rows2 a NULL psi2;
+ *  - lpt 3 (the third order's twelve derivatives on the same padded
+ *    grid): the same, plus Psi3's rounding, twice D2 Psi2's relative
+ *    bound times max|Psi3| (max|Psi3| from the serial lpt 3 run's
+ *    velocities less its lpt 2 twin's); and Psi3 itself, free of Psi1's
+ *    rounding, as u3 - u2 of the distributed run and its distributed lpt
+ *    2 twin against the serial pair, within that bound plus the sums'
+ *    ulps: 6^3 with gas, paired, 4^3, 16^3 with more members than ranks
+ *    and with fixed amplitudes;
+ *  - a slab's IC with fixed amplitudes or lpt 2 or 3 has no potential for
+ *    the serial calls; push_rows refuses lpt 2, push_rows2 a NULL psi2
+ *    and lpt 3, push_rows3 a NULL psi3; slab_bytes grows with the order;
  *    fewer files than ranks with planes: TBRF_ERR_INVALID; a push that
  *    fails on the last rank: an error on every rank. */
 #include <float.h>
@@ -30,20 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_test.h"
 #include "tbrf_mpi.h"
-
-static int rank, size, failures, checks;
-
-static void check(int ok, const char *what)
-{
-    int all = ok;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    checks++;
-    if (!ok)
-        fprintf(stderr, "FAIL rank %d: %s\n", rank, what);
-    if (!all)
-        failures++;
-}
 
 /* Every particle's values, the serial run's or this rank's pushed ones. */
 typedef struct rows {
@@ -90,23 +87,6 @@ static void rows_free(rows *r)
     free(r->u);
 }
 
-static void params(tbrf_ic_cosmo_params *p, int64_t g, int gas, int paired, int lpt)
-{
-    tbrf_ic_default_cosmo(p);
-    p->particles = g;
-    p->box = 50000.0;
-    p->redshift = 49.0;
-    p->lpt = lpt;
-    p->gas = gas;
-    p->paired = paired;
-}
-
-static double periodic(double a, double b, double box)
-{
-    double d = fabs(a - b);
-    return d > box / 2 ? box - d : d;
-}
-
 /* The split: members cover 0 .. n once, each rank's within its planes. */
 static void check_split(int64_t g, int files, const int64_t *bounds, int64_t z0, int64_t planes,
                         int member0, int members)
@@ -133,7 +113,7 @@ static void check_split(int64_t g, int files, const int64_t *bounds, int64_t z0,
 static void run_case(int64_t g, int gas, int paired, int fixed, int files, int lpt)
 {
     tbrf_ic_cosmo_params p;
-    params(&p, g, gas, paired, lpt);
+    ic_params(&p, g, gas, paired, lpt);
     p.fixed_amplitude = fixed;
     const int64_t n = g * g * g;
     tbrf_ic_cosmo *serial = NULL, *ic = NULL;
@@ -152,6 +132,24 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files, int l
         big2 = fmax(big2, fabs(psi[i]));
     tbrf_ic_cosmo_info info;
     tbrf_ic_cosmo_get_info(serial, &info);
+    /* max|Psi3|: the serial lpt 3 run's velocities less its lpt 2 twin's
+     * are 3 velocity_factor Psi3 (Psi1, Psi2 the same bits) */
+    double big3 = 0, vbig = 0;
+    tbrf_ic_cosmo_params p2 = p;
+    p2.lpt = 2;
+    rows ref2 = {0}, got2 = {0};
+    if (lpt >= 3) {
+        tbrf_ic_cosmo *twin = NULL;
+        rows_alloc(&ref2, n);
+        check(tbrf_ic_cosmo_make(&p2, &twin) == TBRF_OK &&
+                  tbrf_ic_cosmo_generate(twin, 1, take, &ref2) == TBRF_OK, "serial lpt 2 twin");
+        for (int64_t i = 0; i < 3 * n; i++) {
+            big3 = fmax(big3, fabs(ref.vel[i] - ref2.vel[i]) / (3.0 * fabs(info.velocity_factor)));
+            vbig = fmax(vbig, fmax(fabs(ref.vel[i]), fabs(ref2.vel[i])));
+        }
+        check(big3 > 0, "lpt 3: a third order to compare");
+        tbrf_ic_cosmo_destroy(twin);
+    }
     int64_t *bounds = malloc(sizeof *bounds * ((size_t)files + 1)), z0, planes;
     int member0, members;
     check(tbrf_mpi_ic_split(MPI_COMM_WORLD, g, files, &z0, &planes, &member0, &members,
@@ -175,10 +173,19 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files, int l
      * one more rounded sum in each value; big2 is 0 for lpt 1 */
     const double m = (double)((3 * g + 1) / 2), vf2 = fabs(info.velocity_factor2);
     const double tol2 = (4.0 * log2((double)g) + 4.0 * log2(m) + 8.0) * DBL_EPSILON * big2;
-    const double tpos = tol + tol2 + 2 * DBL_EPSILON * p.box;
+    /* lpt 3: Psi3's, which carries phi2's rounding into a second padded
+     * stage of the same kind (twelve derivatives, the products, five
+     * forward transforms): twice D2 Psi2's relative bound; big3 is 0
+     * below lpt 3 */
+    const double tol3 = 2.0 * (4.0 * log2((double)g) + 4.0 * log2(m) + 8.0) * DBL_EPSILON * big3;
+    const double vf3 = 3.0 * vf;
+    const double tpos = tol + tol2 + tol3 + 2 * DBL_EPSILON * p.box;
     const double tvel = vf * (tol + 4 * DBL_EPSILON * big) +
                         (lpt >= 2 ? vf2 * (tol2 + 4 * DBL_EPSILON * big2) +
-                                        2 * DBL_EPSILON * (vf * big + vf2 * big2) : 0.0);
+                                        2 * DBL_EPSILON * (vf * big + vf2 * big2) : 0.0) +
+                        (lpt >= 3 ? vf3 * (tol3 + 4 * DBL_EPSILON * big3) +
+                                        2 * DBL_EPSILON * (vf * big + vf2 * big2 + vf3 * big3)
+                                  : 0.0);
     double dpos = 0, dvel = 0, du = 0;
     for (int64_t i = bounds[member0]; members > 0 && i < bounds[member0 + members]; i++)
         for (int c = 0; c < 3; c++) {
@@ -189,13 +196,44 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files, int l
                 du = fmax(du, fabs(got.u[i] - ref.u[i]));
             }
         }
-    char what[200];
+    char what[300];
     snprintf(what, sizeof what, "lpt %d, %lld^3, %d files%s: positions within %.3g (off %.3g), "
-             "velocities within %.3g (off %.3g), gas energy equal (off %g)", lpt, (long long)g,
-             files, fixed ? ", fixed" : "", tpos, dpos, tvel, dvel, du);
+             "velocities within %.3g (off %.3g), gas energy equal (off %g)%s", lpt,
+             (long long)g, files, fixed ? ", fixed" : "", tpos, dpos, tvel, dvel, du,
+             lpt >= 3 ? "; max|Psi3|" : "");
+    if (lpt >= 3)
+        snprintf(what + strlen(what), sizeof what - strlen(what), " %.3g, Psi3 bound %.3g",
+                 big3, tol3);
     check(dpos <= tpos && dvel <= tvel && du == 0, what);
     if (rank == 0)
         printf("%s\n", what);
+    if (lpt >= 3) {
+        /* Psi3 itself, free of Psi1's rounding: the distributed lpt 2 twin
+         * has the lpt 3 run's Psi1 and D2 Psi2 bits, so u3 - u2 is 3
+         * velocity_factor Psi3 on both paths, up to the rounding of the
+         * sums that form u (an ulp of u3, u2 and of their higher orders
+         * on each path) */
+        tbrf_ic_cosmo *ic2 = NULL;
+        rows_alloc(&got2, n);
+        got2.bounds = bounds;
+        got2.next_chunk = member0;
+        check(tbrf_ic_cosmo_make_slab(&p2, planes > 0 ? planes : 1, rows_max, &ic2) == TBRF_OK &&
+                  tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic2, files, take, &got2) == TBRF_OK,
+              "distributed lpt 2 twin");
+        double d3 = 0;
+        for (int64_t i = 3 * bounds[member0]; members > 0 && i < 3 * bounds[member0 + members];
+             i++)
+            d3 = fmax(d3, fabs((got.vel[i] - got2.vel[i]) - (ref.vel[i] - ref2.vel[i])) / vf3);
+        const double t3 = tol3 + 2 * DBL_EPSILON * (2 * vbig + vf2 * big2 + 2 * vf3 * big3) / vf3;
+        snprintf(what, sizeof what, "lpt 3, %lld^3%s: Psi3 (u3 - u2) within %.3g (off %.3g) of "
+                 "max|Psi3| %.3g", (long long)g, fixed ? ", fixed" : "", t3, d3, big3);
+        check(d3 <= t3, what);
+        if (rank == 0)
+            printf("%s\n", what);
+        tbrf_ic_cosmo_destroy(ic2);
+        rows_free(&got2);
+        rows_free(&ref2);
+    }
     tbrf_ic_cosmo_destroy(ic);
     tbrf_ic_cosmo_destroy(serial);
     rows_free(&ref);
@@ -208,7 +246,7 @@ static void run_case(int64_t g, int gas, int paired, int fixed, int files, int l
 static void refusals(void)
 {
     tbrf_ic_cosmo_params p;
-    params(&p, 16, 0, 0, 2);
+    ic_params(&p, 16, 0, 0, 2);
     tbrf_ic_cosmo *ic = NULL;
     double bytes = 0, bytes1 = 0;
     check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes) == TBRF_OK, "slab_bytes takes lpt 2");
@@ -233,6 +271,18 @@ static void refusals(void)
     check(tbrf_ic_cosmo_push_rows(ic, 0, 0, 10, d, take, &r) == TBRF_ERR_UNSUPPORTED &&
               tbrf_ic_cosmo_push_rows2(ic, 0, 0, 10, d, NULL, take, &r) == TBRF_ERR_NULL,
           "push_rows refuses lpt 2, push_rows2 a NULL psi2");
+    tbrf_ic_cosmo_destroy(ic);
+    ic = NULL;
+    p.lpt = 3;
+    double bytes3 = 0;
+    check(tbrf_ic_cosmo_slab_bytes(&p, 4, 100, &bytes3) == TBRF_OK && bytes3 > bytes,
+          "slab_bytes: lpt 3 holds more than lpt 2 (twelve padded slabs)");
+    check(tbrf_ic_cosmo_make_slab(&p, 4, 100, &ic) == TBRF_OK, "make_slab, lpt 3");
+    check(tbrf_ic_cosmo_generate(ic, 1, take, &r) == TBRF_ERR_UNSUPPORTED &&
+              tbrf_ic_cosmo_push_rows2(ic, 0, 0, 10, d, d, take, &r) == TBRF_ERR_UNSUPPORTED &&
+              tbrf_ic_cosmo_push_rows3(ic, 0, 0, 10, d, d, NULL, take, &r) == TBRF_ERR_NULL,
+          "a slab's IC with lpt 3: generate refused, push_rows2 refuses lpt 3, push_rows3 a "
+          "NULL psi3");
     free(d);
     p.lpt = 1;
     tbrf_ic_cosmo_destroy(ic);
@@ -268,6 +318,10 @@ int main(int argc, char **argv)
     run_case(16, 0, 0, 0, size, 2);
     run_case(32, 0, 0, 0, 2 * size + 1, 2);
     run_case(32, 0, 0, 1, size, 2);
+    run_case(6, 1, 1, 0, size, 3);
+    run_case(4, 0, 0, 0, size, 3);
+    run_case(16, 0, 0, 0, 2 * size + 1, 3);
+    run_case(16, 0, 0, 1, size, 3);
     refusals();
     if (rank == 0)
         printf("%d checks on %d ranks, %d failed\n", checks, size, failures);

@@ -12,9 +12,11 @@
  *  - cases: 8^3 refined 2 in a box, Zel'dovich; 8^3 refined 4 in two
  *    levels, 2LPT, gas, paired, a sphere across the periodic z boundary
  *    (its cells on the first and the last ranks' planes); 6^3 refined 2,
- *    2LPT (its 12^3 level split 6, 6 or 4, 4, 4 planes);
- *  - lpt 3 and fixed amplitudes refused on every rank (UNSUPPORTED), an
- *    empty region (INVALID), every rank returning. */
+ *    2LPT (its 12^3 level split 6, 6 or 4, 4, 4 planes); 8^3 refined 2 in
+ *    a box, 3LPT with gas (Psi3 within twice the second order's relative
+ *    bound, test_ic_mpi's);
+ *  - fixed amplitudes refused on every rank (UNSUPPORTED), an empty region
+ *    (INVALID), every rank returning. */
 #include <float.h>
 #include <math.h>
 #include <mpi.h>
@@ -78,8 +80,11 @@ static void run_case(const char *name, const tbrf_ic_cosmo_params *p, const tbrf
     const double vf = fabs(a.velocity_factor), vf2 = fabs(a.velocity_factor2);
     const double tol = 2.0 * log2(g) * DBL_EPSILON * big;
     const double tol2 = (4.0 * log2(g) + 4.0 * log2(m) + 8.0) * DBL_EPSILON * big2;
-    const double tpos = tol + tol2 + 2 * DBL_EPSILON * p->box;
-    const double tvel = vf * (tol + 4 * DBL_EPSILON * big) +
+    /* lpt 3: Psi3 within twice the second order's relative bound
+     * (test_ic_mpi's), with max|Psi3| below max|D2 Psi2|, moving with 3 f1 */
+    const double tol3 = p->lpt >= 3 ? 2.0 * tol2 : 0.0;
+    const double tpos = tol + tol2 + tol3 + 2 * DBL_EPSILON * p->box;
+    const double tvel = vf * (tol + 4 * DBL_EPSILON * big) + 3.0 * vf * tol3 +
                         (p->lpt >= 2 ? vf2 * (tol2 + 4 * DBL_EPSILON * big2) +
                                            2 * DBL_EPSILON * (vf * big + vf2 * big2) : 0.0);
     double dpos = 0, dvel = 0;
@@ -119,16 +124,12 @@ static void refusals(void)
 {
     tbrf_ic_cosmo_params p;
     tbrf_ic_zoom_params zp;
-    ic_params(&p, 8, 0, 0, 3);
+    ic_params(&p, 8, 0, 0, 2);
     tbrf_ic_default_zoom(&zp);
     zp.refinement = 2;
     for (int a = 0; a < 3; a++)
         zp.lo[a] = 10000, zp.hi[a] = 20000;
     tbrf_ic_zoom *z = NULL;
-    check(tbrf_ic_zoom_make_mpi(MPI_COMM_WORLD, &p, &zp, &z) == TBRF_ERR_UNSUPPORTED &&
-              z && strstr(tbrf_ic_zoom_message(z), "lpt"), "lpt 3 refused, saying so");
-    tbrf_ic_zoom_destroy(z);
-    p.lpt = 2;
     p.fixed_amplitude = 1;
     check(tbrf_ic_zoom_make_mpi(MPI_COMM_WORLD, &p, &zp, &z) == TBRF_ERR_UNSUPPORTED &&
               z && strstr(tbrf_ic_zoom_message(z), "fixed"), "fixed amplitudes refused, saying so");
@@ -170,6 +171,12 @@ int main(int argc, char **argv)
     for (int a = 0; a < 3; a++)
         zp.lo[a] = 0, zp.hi[a] = 30000;
     run_case("6^3 r 2, lpt 2", &p, &zp);
+    ic_params(&p, 8, 1, 0, 3);
+    tbrf_ic_default_zoom(&zp);
+    zp.refinement = 2;
+    for (int a = 0; a < 3; a++)
+        zp.lo[a] = lo[a], zp.hi[a] = hi[a];
+    run_case("8^3 r 2, box, lpt 3, gas", &p, &zp);
     refusals();
     if (rank == 0)
         printf("%d checks, %d failed\n", checks, failures);

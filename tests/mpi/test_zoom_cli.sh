@@ -14,8 +14,9 @@
 #    attributes with the numbers within 1e-9 (test_ic_zoom_mpi's bound at
 #    these sizes is 2.3e-11 kpc/h and 3.9e-12 km/s), IDs, masses and
 #    energies exact (h5diff -d applies to the floats; integers must match);
-#  - --lpt 3 and --fixed-amplitude on 2 ranks: rank 0 alone (the note,
-#    once, naming the option), the serial file's bytes;
+#  - --lpt 3 --gas on 2 ranks: split (no note), the serial file within
+#    1e-9 (integers exact); --fixed-amplitude on 2 ranks: rank 0 alone
+#    (the note, once, naming the option), the serial file's bytes;
 #  - an empty region on 2 ranks: every rank exits 2, the message once, no
 #    file.
 set -euo pipefail
@@ -86,13 +87,16 @@ for n in 2 3; do
         "$h5diff" -d 1e-9 s_nest/z.hdf5 p_nest$n/z.hdf5
 done
 
-for opt in "--lpt 3" --fixed-amplitude; do
-    d=s_${opt//[- ]/}
-    serial "$d" "${ic[@]}" "${box[@]}" $opt
-    run "p_${opt//[- ]/}" 2 "${ic[@]}" "${box[@]}" $opt
-    check "$opt on 2 ranks: both exit 0, rank 0 alone (one note naming it)" alone_ok "${opt% *}"
-    check "$opt on 2 ranks: the serial file's bytes" cmp -s "$d/z.hdf5" "p_${opt//[- ]/}/z.hdf5"
-done
+serial s_lpt3 "${ic[@]}" "${box[@]}" --lpt 3 --gas
+run p_lpt3 2 "${ic[@]}" "${box[@]}" --lpt 3 --gas
+check "--lpt 3 --gas on 2 ranks: both exit 0, split (no note)" split_ok 2
+check "--lpt 3 --gas on 2 ranks: the serial file within 1e-9, integers exact" \
+    "$h5diff" -d 1e-9 s_lpt3/z.hdf5 p_lpt3/z.hdf5
+serial s_fixed "${ic[@]}" "${box[@]}" --fixed-amplitude
+run p_fixed 2 "${ic[@]}" "${box[@]}" --fixed-amplitude
+check "--fixed-amplitude on 2 ranks: both exit 0, rank 0 alone (one note naming it)" \
+    alone_ok --fixed-amplitude
+check "--fixed-amplitude on 2 ranks: the serial file's bytes" cmp -s s_fixed/z.hdf5 p_fixed/z.hdf5
 
 run p_empty 2 "${ic[@]}" --refine 2 --region box:1,1,1,1,1,1
 check "an empty region on 2 ranks: both exit 2" all_rc 2 2

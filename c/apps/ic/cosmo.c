@@ -520,7 +520,16 @@ static int take_glass(tbrf_ic_cosmo *ic, const double *glass)
  * of them under FFTW-MPI's block split) as two half-complex slabs (the
  * source and one derivative) beside the G slab and the first-order
  * potential's modes moved to them and back, then its cells' D2 Psi2 kept
- * beside all of the above. */
+ * beside all of the above. With lpt 3 the third order comes before that
+ * (ic_mpi.c's slab_psi3): phi1 and phi2 on the G slab (phi2 from the
+ * second order's padded source), then the padded stage: both moved to
+ * the padded planes, phi1's six second derivatives there (the engine's
+ * slab and six more) beside the two moved copies and phi2, then phi2's
+ * six (phi1's copy freed), then the five sources, each transformed, its
+ * kept modes moved back into a G slab of its own (a padded slab freed
+ * per source); then those five slabs made Psi3's three modes beside phi2,
+ * D2 Psi2 and Psi3 transformed by the G engine into their cells, both
+ * kept beside the first order's working set. */
 static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows)
 {
     const int64_t g = p->particles;
@@ -535,14 +544,34 @@ static double slab_bytes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t 
         /* the G planes landing on them: one to a padded plane, at most G */
         const double moved = 16.0 * (double)(g / 2 + 1) * (double)g *
                              (double)(mplanes < g ? mplanes : g);
+        const double first = held;
         held = fmax(2.0 * mslab + slab + moved, held + 24.0 * cells);
         held = fmax(held, modes + slab);
+        if (p->lpt >= 3) {
+            /* the second order's source beside phi1 too; phi1's Hessian
+             * beside both moved copies; phi2's beside one (12 padded slabs,
+             * the engine's included, as the serial TBRFI_ICC_LPT3_PADDED);
+             * sources k = 0 and 4 going back (the extremes of a linear
+             * count); the five G slabs; phi2, Psi3's modes and the engine
+             * with D2 Psi2's cells, then with Psi3's too; Psi1's stage */
+            const double third[] = {2.0 * mslab + 2.0 * slab + moved,
+                                    7.0 * mslab + 2.0 * moved + slab,
+                                    12.0 * mslab + moved + slab,
+                                    6.0 * mslab + moved + 2.0 * slab,
+                                    2.0 * mslab + moved + 6.0 * slab,
+                                    6.0 * slab,
+                                    5.0 * slab + 24.0 * cells,
+                                    4.0 * slab + 48.0 * cells,
+                                    first + 48.0 * cells};
+            for (size_t i = 0; i < sizeof third / sizeof third[0]; i++)
+                held = fmax(held, third[i]);
+        }
     }
     return glass_bytes(p) + held + tbrfi_icc_own_plans(p) * tbrfi_icc_plan_at_sites(p);
 }
 
 /* 0 when the slab form takes p (planes 1 .. G, rows >= 0): the lattice,
- * either order; else the status with the message. */
+ * any order; else the status with the message. */
 static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t rows,
                       tbrfi_message *m)
 {
@@ -553,9 +582,6 @@ static int slab_takes(const tbrf_ic_cosmo_params *p, int64_t planes, int64_t row
     if (p->glass_n > 0)
         return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
                           "particles on the lattice: glass sites come from the whole lattice");
-    if (p->lpt >= 3)
-        return tbrfi_fail(m, TBRF_ERR_UNSUPPORTED, "cosmological IC: the lattice in slabs takes "
-                          "lpt 1 or 2: 3LPT is made whole (tbrf_ic_cosmo_make)");
     return TBRF_OK;
 }
 

@@ -23,13 +23,16 @@
  * beyond 2K; monofonIC instead keeps a pair's product on the G^3 modes
  * before multiplying by the third factor (its convolve3), which drops
  * more (doc/arepo.md, "Third order against monofonIC"). Serial pointwise
- * loops: bitwise the same for any thread count of FFTW. */
+ * loops: bitwise the same for any thread count of FFTW; their arithmetic
+ * (cosmo_lpt3_point.h) is shared with the distributed third order of
+ * libtbrf_mpi (ic_mpi.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tbrf.h"
 #include "apps/ic/cosmo_internal.h"
+#include "apps/ic/cosmo_lpt3_point.h"
 #include "methods/fft/fft.h"
 #include "methods/turning_bands/lines.h"
 
@@ -103,22 +106,10 @@ static void l3_sources(int64_t mm, fftw_complex *a[6], fftw_complex *b[6], fftw_
                     A[i][j] = l3_at(a, i, j)[q];
                     B[i][j] = l3_at(b, i, j)[q];
                 }
-            const double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
-                               A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-                               A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
-            double mix = 0, c[3] = {0, 0, 0};
-            for (int i = 0; i < 3; i++)
-                for (int j = i + 1; j < 3; j++)
-                    mix += A[i][i] * B[j][j] + B[i][i] * A[j][j] - 2 * A[i][j] * B[i][j];
-            for (int i = 0; i < 3; i++) {
-                c[0] += B[i][1] * A[i][2] - B[i][2] * A[i][1];
-                c[1] += B[i][2] * A[i][0] - B[i][0] * A[i][2];
-                c[2] += B[i][0] * A[i][1] - B[i][1] * A[i][0];
-            }
-            ((double *)s[0])[q] = det;
-            ((double *)s[1])[q] = mix;
-            for (int k = 0; k < 3; k++)
-                ((double *)s[2 + k])[q] = c[k];
+            double out[5];
+            tbrfi_lpt3_point(A, B, out);
+            for (int k = 0; k < 5; k++)
+                ((double *)s[k])[q] = out[k];
         }
 }
 
@@ -168,19 +159,12 @@ static void l3_combine(int64_t g, double kf, double ca, double cb, double cc, ff
             const int64_t i = row * nh + x;
             const double k[3] = {kf * (double)x, kf * (double)tbrfi_icc_wave(row % g, g),
                                  kf * (double)tbrfi_icc_wave(row / g, g)};
-            double sr = ca * o[0][i][0] + cb * o[1][i][0], si = ca * o[0][i][1] + cb * o[1][i][1];
-            double ar[3], ai[3], out[3][2];
-            for (int c = 0; c < 3; c++) {
-                ar[c] = cc * o[2 + c][i][0];
-                ai[c] = cc * o[2 + c][i][1];
+            double in[5][2], out[3][2];
+            for (int t = 0; t < 5; t++) {
+                in[t][0] = o[t][i][0];
+                in[t][1] = o[t][i][1];
             }
-            for (int c = 0; c < 3; c++) {
-                const int p = (c + 1) % 3, q = (c + 2) % 3;
-                /* i k_c S + i (k_p A_q - k_q A_p) */
-                const double cr = k[p] * ar[q] - k[q] * ar[p], ci = k[p] * ai[q] - k[q] * ai[p];
-                out[c][0] = -k[c] * si - ci;
-                out[c][1] = k[c] * sr + cr;
-            }
+            tbrfi_lpt3_mode(k, ca, cb, cc, (const double(*)[2])in, out);
             for (int c = 0; c < 3; c++) {
                 o[c][i][0] = out[c][0];
                 o[c][i][1] = out[c][1];
@@ -201,7 +185,9 @@ int tbrfi_icc_third_order(int64_t g, double kf, double d2_over_d1sq, const fftw_
     if (st == TBRF_OK) {
         /* phi2 is D2/D1^2 times the unit potential's D1^2 (cosmo_lpt.c):
          * the mixed terms take it back out */
-        l3_combine(g, kf, -1.0 / 3.0, 5.0 / 21.0 / d2_over_d1sq, -1.0 / 7.0 / d2_over_d1sq, o);
+        double coef[3];
+        tbrfi_lpt3_coefficients(d2_over_d1sq, coef);
+        l3_combine(g, kf, coef[0], coef[1], coef[2], o);
         for (int c = 0; c < 3; c++) {
             psi3[c] = o[c];
             o[c] = NULL;

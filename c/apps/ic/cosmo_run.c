@@ -369,15 +369,15 @@ static int usable(tbrf_ic_cosmo *ic)
 }
 
 /* usable, and holding its potentials (not a slab's with fixed amplitudes
- * or 2LPT: its driver makes those fields). */
+ * or 2LPT or 3LPT: its driver makes those fields). */
 static int whole(tbrf_ic_cosmo *ic)
 {
     int st = usable(ic);
     if (st == TBRF_OK && ic->slab && (ic->p.fixed_amplitude || ic->p.lpt >= 2))
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: made for slabs "
-                          "(tbrf_ic_cosmo_make_slab) with fixed amplitudes or 2LPT: it has no "
-                          "potential; its driver makes the fields (tbrf_ic_cosmo_fixed_modes, "
-                          "tbrf_ic_cosmo_push_rows2)");
+                          "(tbrf_ic_cosmo_make_slab) with fixed amplitudes, 2LPT or 3LPT: it "
+                          "has no potential; its driver makes the fields "
+                          "(tbrf_ic_cosmo_fixed_modes, tbrf_ic_cosmo_push_rows2 or 3)");
     return st;
 }
 
@@ -416,23 +416,22 @@ int tbrf_ic_cosmo_generate(tbrf_ic_cosmo *ic, int64_t chunks, tbrf_ic_push_fn pu
     return st;
 }
 
-int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
-                             double *psi, const double *psi2, tbrf_ic_push_fn push, void *user)
+int tbrf_ic_cosmo_push_rows3(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
+                             double *psi, const double *psi2, const double *psi3,
+                             tbrf_ic_push_fn push, void *user)
 {
     int st = usable(ic);
     if (st != TBRF_OK)
         return st;
     const tbrf_ic_cosmo_params *p = &ic->p;
     const int64_t n = ic->info.particles;
-    if (!push || (!psi && count > 0) || (p->lpt >= 2 && !psi2 && count > 0))
-        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push, psi or (lpt 2) psi2 "
-                          "is NULL");
+    if (!push || (!psi && count > 0) || (p->lpt >= 2 && !psi2 && count > 0) ||
+        (p->lpt >= 3 && !psi3 && count > 0))
+        return tbrfi_fail(&ic->msg, TBRF_ERR_NULL, "cosmological IC: push, psi, (lpt 2 or 3) "
+                          "psi2 or (lpt 3) psi3 is NULL");
     if (p->glass_n > 0)
         return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
                           "given Psi are those on the lattice");
-    if (p->lpt >= 3)
-        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: particles from a "
-                          "given Psi take lpt 1 or 2; 3LPT's come from tbrf_ic_cosmo_generate");
     if (chunk < 0 || chunk >= TBRF_IC_MAX_CHUNKS || first < 0 || count < 0 || first > n - count)
         return tbrfi_fail(&ic->msg, TBRF_ERR_INVALID, "cosmological IC: chunk %lld of rows "
                           "%lld + %lld outside the %lld particles", (long long)chunk,
@@ -449,13 +448,28 @@ int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, in
     o.count = count;
     o.psi = psi; /* the velocities are written over it */
     st = count > 0 ? alloc_chunk(&o, count) : TBRF_OK;
-    o.psi2 = p->lpt >= 2 ? (double *)psi2 : NULL; /* read only: particles() takes it as is */
+    /* read only: particles() takes them as they are */
+    o.psi2 = p->lpt >= 2 ? (double *)psi2 : NULL;
+    o.psi3 = p->lpt >= 3 ? (double *)psi3 : NULL;
     if (st == TBRF_OK)
         st = emit(&o);
     o.psi = NULL;
     o.psi2 = NULL;
+    o.psi3 = NULL;
     free_chunk(&o);
     return st;
+}
+
+int tbrf_ic_cosmo_push_rows2(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
+                             double *psi, const double *psi2, tbrf_ic_push_fn push, void *user)
+{
+    int st = usable(ic);
+    if (st == TBRF_OK && ic->p.lpt >= 3)
+        return tbrfi_fail(&ic->msg, TBRF_ERR_UNSUPPORTED, "cosmological IC: 3LPT's particles "
+                          "take their third order too (tbrf_ic_cosmo_push_rows3)");
+    return st == TBRF_OK ? tbrf_ic_cosmo_push_rows3(ic, chunk, first, count, psi, psi2, NULL,
+                                                    push, user)
+                         : st;
 }
 
 int tbrf_ic_cosmo_push_rows(tbrf_ic_cosmo *ic, int64_t chunk, int64_t first, int64_t count,
