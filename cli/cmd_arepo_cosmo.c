@@ -34,6 +34,10 @@
 #include "tbrf_mpi.h"
 #endif
 
+/* The command in messages: "arepo cosmo", or "arepo zoom" for the zoom
+ * that shares this parse and run (arepo_cosmo_command sets it; one
+ * command a process). */
+static const char *cmd_name = "arepo cosmo";
 
 static void usage_cosmo_order_output(void);
 
@@ -198,13 +202,13 @@ static int need_num(const char *const *val, int o, double *v, int positive)
 {
     char err[256];
     if (!val[o]) {
-        cli_errline("arepo cosmo: %s is required (see tbrf arepo cosmo --help)", COPTS[o].name);
+        cli_errline("%s: %s is required (see tbrf %s --help)", cmd_name, COPTS[o].name, cmd_name);
         return -1;
     }
     int rc = positive ? args_positive(COPTS[o].name, val[o], v, err, sizeof err)
                       : args_double(COPTS[o].name, val[o], v, err, sizeof err);
     if (rc)
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
     return rc ? -1 : 0;
 }
 
@@ -220,7 +224,7 @@ static int parse_lpt(const char *val, int64_t dflt, int64_t *lpt)
     char err[256];
     *lpt = dflt;
     if (val && args_int64("--lpt", val, 1, 3, lpt, err, sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
         return -1;
     }
     return 0;
@@ -232,8 +236,8 @@ static int parse_sigma8(const char *const *val, cosmo_req *q)
 {
     if (val[C_S8] && strcmp(val[C_S8], "table") == 0) {
         if (!val[C_TABLE]) {
-            cli_errline("arepo cosmo: --sigma8 table keeps a --table's own amplitude: give "
-                        "--table (a --transfer file has none: give --sigma8 S)");
+            cli_errline("%s: --sigma8 table keeps a --table's own amplitude: give "
+                        "--table (a --transfer file has none: give --sigma8 S)", cmd_name);
             return -1;
         }
         q->keep = 1;
@@ -276,12 +280,12 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     if (opt_num(val, C_OL, &q->ol, 0))
         return -1;
     if (!val[C_OUT] || !val[C_PART]) {
-        cli_errline("arepo cosmo: --out and --particles are required");
+        cli_errline("%s: --out and --particles are required", cmd_name);
         return -1;
     }
     if (args_int64("--particles", val[C_PART], 2, 65536, &q->g, err, sizeof err) ||
         (val[C_SEED] && args_uint64("--seed", val[C_SEED], &q->seed, err, sizeof err))) {
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
         return -1;
     }
     int lu = val[C_LU] ? args_choice("--length-unit", val[C_LU], LU, 2) : 0;
@@ -296,8 +300,8 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     q->paired = val[C_PAIRED] != NULL;
     if (!(q->z > -1 && q->z <= 1e4) || !(q->ob >= 0) || !(q->ob < q->om) || !(q->om <= 10) ||
         (val[C_OL] && !(q->ol >= 0 && q->ol <= 10))) {
-        cli_errline("arepo cosmo: need -1 < redshift <= 1e4, 0 <= omega-b < omega-m <= 10 and "
-                    "0 <= omega-lambda <= 10 (got z %g, omega-m %g, omega-b %g, omega-lambda %s)",
+        cli_errline("%s: need -1 < redshift <= 1e4, 0 <= omega-b < omega-m <= 10 and "
+                    "0 <= omega-lambda <= 10 (got z %g, omega-m %g, omega-b %g, omega-lambda %s)", cmd_name,
                     q->z, q->om, q->ob, val[C_OL] ? val[C_OL] : "1 - omega-m");
         return -1;
     }
@@ -310,7 +314,7 @@ static int parse_cosmo(const char *const *val, cosmo_req *q)
     q->file.long_ids = val[C_LONGIDS] != NULL;
     int64_t files = 1;
     if (val[C_FILES] && args_int64("--files", val[C_FILES], 1, 65536, &files, err, sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
         return -1;
     }
     q->file.num_files = (int)files;
@@ -328,16 +332,16 @@ static int parse_gas(const char *const *val, cosmo_req *q)
         return -1;
     q->gas = val[C_GAS] != NULL;
     if (!q->gas && (val[C_TEMP] || val[C_GMU] || val[C_GAMMA])) {
-        cli_errline("arepo cosmo: --temperature, --mu and --gamma need --gas");
+        cli_errline("%s: --temperature, --mu and --gamma need --gas", cmd_name);
         return -1;
     }
     if (q->gas && !(q->ob > 0)) {
-        cli_errline("arepo cosmo: --gas needs --omega-b > 0 (0: dark matter only)");
+        cli_errline("%s: --gas needs --omega-b > 0 (0: dark matter only)", cmd_name);
         return -1;
     }
     if (!(q->gamma > 1) || !(q->unit_v < 1e11)) {
-        cli_errline("arepo cosmo: need --gamma > 1 and --unit-velocity below 1e11 cm/s (got %g, "
-                    "%g)", q->gamma, q->unit_v);
+        cli_errline("%s: need --gamma > 1 and --unit-velocity below 1e11 cm/s (got %g, "
+                    "%g)", cmd_name, q->gamma, q->unit_v);
         return -1;
     }
     return 0;
@@ -356,22 +360,22 @@ static int load_glass(cosmo_req *q)
         rc = tbrf_io_read_points(q->glass, &dim, &q->ng, &q->gx, err, sizeof err);
     }
     if (rc || dim != 3) {
-        cli_errline("arepo cosmo: %s", rc ? err : "the glass must have 3 coordinates a point");
+        cli_errline("%s: %s", cmd_name, rc ? err : "the glass must have 3 coordinates a point");
         return EXIT_USAGE;
     }
     /* N-GenIC's GlassTileFac: the tiling the library will find */
     if (q->ngenic_tile > 0 && (double)q->ng * (double)(q->ngenic_tile * q->ngenic_tile *
                                                       q->ngenic_tile) != (double)(q->g * q->g * q->g)) {
-        cli_errline("arepo cosmo: --ngenic: GlassTileFac %lld tiles the %lld points of GlassFile "
+        cli_errline("%s: --ngenic: GlassTileFac %lld tiles the %lld points of GlassFile "
                     "%s into %.15g particles, not Nsample^3 = %lld: tbrf cuts the modes at the "
-                    "particles' Nyquist, so they must agree", (long long)q->ngenic_tile,
+                    "particles' Nyquist, so they must agree", cmd_name, (long long)q->ngenic_tile,
                     (long long)q->ng, q->glass, (double)q->ng * pow((double)q->ngenic_tile, 3),
                     (long long)(q->g * q->g * q->g));
         return EXIT_USAGE;
     }
     /* two glass points at one site make coincident particles in every
      * tile (and coincident gas cells with --gas) */
-    return cli_refuse_duplicates("arepo cosmo", "--glass", q->glass, q->ng, q->gx, 0.0);
+    return cli_refuse_duplicates(cmd_name, "--glass", q->glass, q->ng, q->gx, 0.0);
 }
 
 /* Values the file cannot hold, named by the option that makes them:
@@ -386,8 +390,8 @@ static int check_values(const cosmo_req *q, const tbrf_ic_cosmo *ic)
     const char *prec = q->file.double_precision ? "" : " (--precision float: 3.4e38 at most)";
     if (!(fabs(f.velocity_factor) * q->box <= lim) ||
         (q->gas && !(f.internal_energy <= lim && f.internal_energy >= 0))) {
-        cli_errline("arepo cosmo: --unit-velocity %g makes %s the file cannot hold%s (%g per "
-                    "length unit of displacement%s); choose a larger unit", q->unit_v,
+        cli_errline("%s: --unit-velocity %g makes %s the file cannot hold%s (%g per "
+                    "length unit of displacement%s); choose a larger unit", cmd_name, q->unit_v,
                     q->gas ? "velocities or the gas energy" : "velocities", prec,
                     f.velocity_factor, q->gas ? ", or the energy" : "");
         return EXIT_USAGE;
@@ -435,17 +439,17 @@ static int cosmo_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p)
     double bytes = 0;
     int64_t fewest = 0;
     if (tbrf_ic_cosmo_bytes(p, files, &bytes, &fewest) != TBRF_OK) {
-        cli_errline("arepo cosmo: bad sizes (%lld particles, %d files)", (long long)n, files);
+        cli_errline("%s: bad sizes (%lld particles, %d files)", cmd_name, (long long)n, files);
         return EXIT_FAIL;
     }
     if (tbrf_io_budget_check(NULL, "the particles", bytes, err, sizeof err) == 0)
         return 0;
     if (fewest > files)
-        cli_errline("arepo cosmo: %lld particles in %d file%s: %s; --files %lld or more holds "
-                    "one file's particles at a time", (long long)n, files, files > 1 ? "s" : "",
+        cli_errline("%s: %lld particles in %d file%s: %s; --files %lld or more holds "
+                    "one file's particles at a time", cmd_name, (long long)n, files, files > 1 ? "s" : "",
                     err, (long long)fewest);
     else
-        cli_errline("arepo cosmo: %lld particles: %s (%s)", (long long)n, err,
+        cli_errline("%s: %lld particles: %s (%s)", cmd_name, (long long)n, err,
                     p->lpt >= 2 || p->fixed_amplitude
                         ? "the displacement's periodic plan and the potentials of --lpt 2 or "
                           "--fixed-amplitude do not fit: no --files helps; --lpt 1 needs less"
@@ -463,21 +467,21 @@ static int parse_transfer(const char *const *val, cosmo_req *q)
     static const char *const VOLS[] = {"mean", "voronoi"};
     q->transfer = val[C_TRANSFER];
     if (q->transfer && q->table) {
-        cli_errline("arepo cosmo: give one of --table (P(k)) and --transfer (a CAMB/CLASS "
-                    "transfer file)");
+        cli_errline("%s: give one of --table (P(k)) and --transfer (a CAMB/CLASS "
+                    "transfer file)", cmd_name);
         return -1;
     }
     q->volumes = val[C_VOLUMES] ? args_choice("--volumes", val[C_VOLUMES], VOLS, 2) : 0;
     if (q->volumes < 0)
         return -1;
     if (q->volumes && !(q->gas && q->glass)) {
-        cli_errline("arepo cosmo: --volumes voronoi gives the gas cells of a --glass their "
+        cli_errline("%s: --volumes voronoi gives the gas cells of a --glass their "
                     "Voronoi volumes' masses: it needs --gas and --glass (lattice cells all have "
-                    "one volume)");
+                    "one volume)", cmd_name);
         return -1;
     }
     if (val[C_DIGEST] && !q->table && !q->transfer) {
-        cli_errline("arepo cosmo: --input-digest checks the --table or --transfer file");
+        cli_errline("%s: --input-digest checks the --table or --transfer file", cmd_name);
         return -1;
     }
     return 0;
@@ -517,20 +521,20 @@ static int check_digest(const char *const *val, cosmo_req *q)
     if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (!val[C_DIGEST])
             return 0;
-        cli_errline("arepo cosmo: --input-digest: %s is not a regular file", file);
+        cli_errline("%s: --input-digest: %s is not a regular file", cmd_name, file);
         return EXIT_USAGE;
     }
     /* a spectrum is text: a NUL byte stops the digest at once (the
      * reader would refuse the file at that byte anyway) */
     const int d = cli_file_digest(file, q->digest);
     if (d) {
-        cli_errline("arepo cosmo: %s %s: %s", opt, file, d == -2 ? "a NUL byte: binary data, "
+        cli_errline("%s: %s %s: %s", cmd_name, opt, file, d == -2 ? "a NUL byte: binary data, "
                     "not a text file" : "cannot be read");
         return d == -2 ? EXIT_USAGE : EXIT_FAIL;
     }
     if (val[C_DIGEST] && strcmp(val[C_DIGEST], q->digest) != 0) {
-        cli_errline("arepo cosmo: the %s file %s is not the one the set was made from (its "
-                    "digest is %s, the recorded one %.40s): restore that file to remake it",
+        cli_errline("%s: the %s file %s is not the one the set was made from (its "
+                    "digest is %s, the recorded one %.40s): restore that file to remake it", cmd_name,
                     opt, file, q->digest, val[C_DIGEST]);
         return EXIT_USAGE;
     }
@@ -628,7 +632,7 @@ static int load_transfer(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
     if (st == TBRF_OK && q->gas)
         st = load_two_fluid(q, f, err, sizeof err);
     if (st != TBRF_OK) {
-        cli_errline("arepo cosmo: --transfer: %s", err);
+        cli_errline("%s: --transfer: %s", cmd_name, err);
         return st == TBRF_ERR_NO_MEMORY ? EXIT_FAIL : EXIT_USAGE;
     }
     snprintf(q->power_name, sizeof q->power_name, "%.1000s (%s transfer, total matter, k^n_s "
@@ -664,7 +668,7 @@ static int load_table(cosmo_req *q, tbrf_model **power, tbrf_model **gas)
         q->file.power_name = q->table;
         return 0;
     }
-    cli_errline("arepo cosmo: %s", *power ? tbrf_model_message(*power) : tbrf_strerror(st));
+    cli_errline("%s: %s", cmd_name, *power ? tbrf_model_message(*power) : tbrf_strerror(st));
     return EXIT_FAIL;
 }
 
@@ -755,7 +759,7 @@ static int run_cosmo(cosmo_req *q)
      * takes the rows as written) */
     if (rc == 0 && q->keep && (tbrf_model_set_amplitude(power, 1.0) != TBRF_OK ||
                                tbrf_cosmo_sigma_r(power, 8.0, &p.sigma8) != TBRF_OK)) {
-        cli_errline("arepo cosmo: --sigma8 table: %s", tbrf_model_message(power));
+        cli_errline("%s: --sigma8 table: %s", cmd_name, tbrf_model_message(power));
         rc = EXIT_USAGE;
     }
     p.gas_volumes = q->volumes;
@@ -773,7 +777,7 @@ static int run_cosmo(cosmo_req *q)
     }
     int st = rc == 0 ? tbrf_ic_cosmo_make(&p, &ic) : TBRF_OK;
     if (rc == 0 && st != TBRF_OK) {
-        cli_errline("arepo cosmo: %s", ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
+        cli_errline("%s: %s", cmd_name, ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
         rc = st == TBRF_ERR_INVALID ? EXIT_USAGE : EXIT_FAIL;
     }
     if (rc == 0)
@@ -782,7 +786,7 @@ static int run_cosmo(cosmo_req *q)
     q->file.glass_name = q->glass;
     char err[1024];
     if (rc == 0 && tbrf_arepo_write_cosmo(q->out, ic, &q->file, err, sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
         rc = EXIT_FAIL;
     }
     tbrf_ic_cosmo_destroy(ic);
@@ -840,7 +844,7 @@ static int mpi_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p, int64_t
     for (int f = *member0; st == TBRF_OK && f < *member0 + *members; f++)
         *rows = bounds[f + 1] - bounds[f] > *rows ? bounds[f + 1] - bounds[f] : *rows;
     if (st != TBRF_OK) {
-        cli_errline("arepo cosmo: %d files for %lld particles a side under mpirun: %s",
+        cli_errline("%s: %d files for %lld particles a side under mpirun: %s", cmd_name,
                     q->file.num_files, (long long)q->g, st == TBRF_ERR_INVALID
                         ? "need at least one file a rank that holds planes of the lattice"
                         : tbrf_strerror(st));
@@ -850,8 +854,8 @@ static int mpi_budget(const cosmo_req *q, const tbrf_ic_cosmo_params *p, int64_t
     char err[1024];
     if (*planes > 0 && tbrf_ic_cosmo_slab_bytes(p, *planes, *rows, &bytes) == TBRF_OK &&
         tbrf_io_budget_check(NULL, "this rank's particles", bytes, err, sizeof err)) {
-        cli_errline("arepo cosmo: %lld planes of %lld^3 particles: %s; more ranks or --files "
-                    "hold less a rank", (long long)*planes, (long long)q->g, err);
+        cli_errline("%s: %lld planes of %lld^3 particles: %s; more ranks or --files "
+                    "hold less a rank", cmd_name, (long long)*planes, (long long)q->g, err);
         return EXIT_FAIL;
     }
     return 0;
@@ -896,20 +900,20 @@ static int mpi_publish(tbrf_arepo_set *set, int members, int files)
         tbrf_arepo_set_part_sizes(set, all, 1); /* a Gadget set's side file records them */
     ok = ok && gather_digests(set, members, files, 0, all);
     if (ok && members > 0 && tbrf_arepo_set_part_stage(set, all, err, sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
         ok = 0;
     }
     free(all);
     ok = cli_mpi_agree(ok);
     for (int step = 0; step < 2 && ok; step++) {
         if (members > 0 && tbrf_arepo_set_part_rename(set, step, err, sizeof err)) {
-            cli_errline("arepo cosmo: %s", err);
+            cli_errline("%s: %s", cmd_name, err);
             ok = 0;
         }
         ok = cli_mpi_agree(ok);
     }
     if (members > 0 && tbrf_arepo_set_part_finish(set, ok) && !ok)
-        cli_errline("arepo cosmo: the previous set could not be put back as it was");
+        cli_errline("%s: the previous set could not be put back as it was", cmd_name);
     return ok;
 }
 
@@ -922,7 +926,7 @@ static int mpi_generate(cosmo_req *q, tbrf_ic_cosmo_params *p, const int64_t *bo
     char err[1024];
     int st = tbrf_ic_cosmo_make_slab(p, planes > 0 ? planes : 1, rows, &ic), rc = 0;
     if (st != TBRF_OK) {
-        cli_errline("arepo cosmo: %s", ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
+        cli_errline("%s: %s", cmd_name, ic ? tbrf_ic_cosmo_message(ic) : tbrf_strerror(st));
         rc = st == TBRF_ERR_INVALID ? EXIT_USAGE : EXIT_FAIL;
     }
     if (rc == 0)
@@ -931,7 +935,7 @@ static int mpi_generate(cosmo_req *q, tbrf_ic_cosmo_params *p, const int64_t *bo
     if (rc == 0 && members > 0 &&
         tbrf_arepo_cosmo_part_open(q->out, ic, &q->file, member0, members, bounds, &part, err,
                                    sizeof err)) {
-        cli_errline("arepo cosmo: %s", err);
+        cli_errline("%s: %s", cmd_name, err);
         rc = EXIT_FAIL;
     }
     if (!cli_mpi_agree(rc == 0)) {
@@ -940,9 +944,9 @@ static int mpi_generate(cosmo_req *q, tbrf_ic_cosmo_params *p, const int64_t *bo
         st = tbrf_ic_cosmo_generate_mpi(MPI_COMM_WORLD, ic, q->file.num_files,
                                         tbrf_arepo_cosmo_part_push, part);
         if (st != TBRF_OK && tbrf_ic_cosmo_status(ic) != TBRF_OK)
-            cli_errline("arepo cosmo: %s", tbrf_ic_cosmo_message(ic));
+            cli_errline("%s: %s", cmd_name, tbrf_ic_cosmo_message(ic));
         else if (st != TBRF_OK && part && tbrf_arepo_cosmo_part_message(part)[0])
-            cli_errline("arepo cosmo: %s", tbrf_arepo_cosmo_part_message(part));
+            cli_errline("%s: %s", cmd_name, tbrf_arepo_cosmo_part_message(part));
         rc = st == TBRF_OK && mpi_publish(tbrf_arepo_cosmo_part_set(part), members,
                                           q->file.num_files) ? 0 : EXIT_FAIL;
     }
@@ -974,7 +978,7 @@ static int run_cosmo_mpi(cosmo_req *q)
     p.keep_amplitude = q->keep;
     if (rc == 0 && q->keep && (tbrf_model_set_amplitude(power, 1.0) != TBRF_OK ||
                                tbrf_cosmo_sigma_r(power, 8.0, &p.sigma8) != TBRF_OK)) {
-        cli_errline("arepo cosmo: --sigma8 table: %s", tbrf_model_message(power));
+        cli_errline("%s: --sigma8 table: %s", cmd_name, tbrf_model_message(power));
         rc = EXIT_USAGE;
     }
     if (!cli_mpi_agree(rc == 0))
@@ -1017,8 +1021,8 @@ static int ngenic_refuse_options(const char *const *val)
         for (size_t i = 0; i < sizeof OUTPUT / sizeof OUTPUT[0]; i++)
             ok |= OUTPUT[i] == o;
         if (val[o] && !ok) {
-            cli_errline("arepo cosmo: %s cannot be given with --ngenic: the parameter file sets "
-                        "what it would (doc/arepo.md, \"--ngenic\")", COPTS[o].name);
+            cli_errline("%s: %s cannot be given with --ngenic: the parameter file sets "
+                        "what it would (doc/arepo.md, \"--ngenic\")", cmd_name, COPTS[o].name);
             return EXIT_USAGE;
         }
     }
@@ -1084,7 +1088,7 @@ static int parse_ngenic(const char *const *val, cosmo_req *q)
     size_t len = strlen(n.OutputDir) + strlen(n.FileBase) + 2;
     q->ngenic_out = malloc(len);
     if (!q->glass || !q->ngenic_out || (n.WhichSpectrum == 2 && !q->table)) {
-        cli_errline("arepo cosmo: out of memory");
+        cli_errline("%s: out of memory", cmd_name);
         return EXIT_FAIL;
     }
     const char *sep = n.OutputDir[0] && n.OutputDir[strlen(n.OutputDir) - 1] != '/' ? "/" : "";
@@ -1097,7 +1101,7 @@ static int parse_ngenic(const char *const *val, cosmo_req *q)
     char err[256];
     if (val[C_FILES]) {
         if (args_int64("--files", val[C_FILES], 1, 65536, &files, err, sizeof err)) {
-            cli_errline("arepo cosmo: %s", err);
+            cli_errline("%s: %s", cmd_name, err);
             return EXIT_USAGE;
         }
         q->file.num_files = (int32_t)files;
@@ -1167,7 +1171,7 @@ static int cosmo_check_out(const cosmo_req *q)
         cli_input(q->table, "the --table input");
         cli_input(q->transfer, "the --transfer input");
     }
-    int rc = arepo_refuse_format_inputs("arepo cosmo", q->out, q->file.num_files,
+    int rc = arepo_refuse_format_inputs(cmd_name, q->out, q->file.num_files,
                                         q->file.format, NULL, NULL, 0);
     /* a zoom has more than G^3 particles, but its gas only in the region */
     const double n = (double)q->g * (double)q->g * (double)q->g * (q->gas && !q->zoom ? 2.0 : 1.0);
@@ -1175,11 +1179,11 @@ static int cosmo_check_out(const cosmo_req *q)
     char *first = rc ? NULL : tbrf_arepo_member_name(q->out, q->file.num_files, 0,
                                                        q->file.format);
     if (!rc && !first) {
-        cli_errline("arepo cosmo: out of memory");
+        cli_errline("%s: out of memory", cmd_name);
         return EXIT_FAIL;
     }
     if (!rc)
-        rc = cli_check_output("arepo cosmo", first, bytes, bytes / q->file.num_files);
+        rc = cli_check_output(cmd_name, first, bytes, bytes / q->file.num_files);
     free(first);
     return rc;
 }
@@ -1204,7 +1208,8 @@ int cmd_arepo_cosmo(int argc, char **argv)
 int arepo_cosmo_command(int argc, char **argv, const cli_zoom *zoom)
 {
     const char *val[C_COUNT] = {0};
-    int p = args_parse_options(zoom ? "arepo zoom" : "arepo cosmo", COPTS, C_COUNT, C_HELP,
+    cmd_name = zoom ? "arepo zoom" : "arepo cosmo";
+    int p = args_parse_options(cmd_name, COPTS, C_COUNT, C_HELP,
                                argc, argv, val);
     if (p == 1) {
         usage_cosmo();

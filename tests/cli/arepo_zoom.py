@@ -294,6 +294,11 @@ def case_bad():
     ):
         r = zoom("bad", *extra, want=want)
         check(text in r.stderr and r.stderr.count("\n") == 1, "%s: message %r" % (extra, r.stderr))
+    # arepo cosmo's own checks speak for arepo zoom when it runs them
+    r = run("arepo", "zoom", "--out", "bad", "--box", "50000", "--refine", "2", "--region", BOX,
+            want=2)
+    check(r.stderr.startswith("tbrf: arepo zoom: --redshift is required (see tbrf arepo zoom "
+                              "--help)"), "a shared option's message: %r" % r.stderr)
     r = zoom("bad", "--refine", "8", "--region", BOX, env={"TBRF_MEMORY_BUDGET": "4M"}, want=1)
     check("budget" in r.stderr, "budget message: %r" % r.stderr)
     check(sorted(os.listdir(".")) == inputs, "no file left: %s" % os.listdir("."))
