@@ -339,6 +339,13 @@ contains
         type(tbrf_model), intent(in), optional :: power
         integer, intent(out), optional :: stat
         type(tbrf_model), intent(in), optional :: power_gas
-        call zoom_make_i(comm%MPI_VAL, zoom, parent, region, ids, power, stat, power_gas)
+        ! an absent contiguous ids passed on is read by gfortran's contiguity
+        ! check (a null descriptor, UBSan): pass it only when present
+        if (present(ids)) then
+            call zoom_make_i(comm%MPI_VAL, zoom, parent, region, ids, power, stat, power_gas)
+        else
+            call zoom_make_i(comm%MPI_VAL, zoom, parent, region, power=power, stat=stat, &
+                             power_gas=power_gas)
+        end if
     end subroutine zoom_make_f08
 end module tbrf_mpi
